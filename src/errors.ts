@@ -1,0 +1,87 @@
+/**
+ * The one error class of scimkit. Core parsers return `Result` values carrying a `ScimError`;
+ * the HTTP layer throws it and renders it in a single place as the RFC 7644 §3.12 error body.
+ */
+
+/** The error response schema URN (RFC 7644 §3.12). */
+export const ERROR_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:Error";
+
+/** The `scimType` values of RFC 7644 §3.12 Table 9, plus `invalidCursor` of RFC 9865 §2.4. */
+export const ScimType = {
+  invalidFilter: "invalidFilter",
+  tooMany: "tooMany",
+  uniqueness: "uniqueness",
+  mutability: "mutability",
+  invalidSyntax: "invalidSyntax",
+  invalidPath: "invalidPath",
+  noTarget: "noTarget",
+  invalidValue: "invalidValue",
+  invalidVers: "invalidVers",
+  sensitive: "sensitive",
+  invalidCursor: "invalidCursor",
+} as const;
+
+export type ScimType = (typeof ScimType)[keyof typeof ScimType];
+
+/** One problem found while validating a resource, located by an attribute path such as `emails[0].value`. */
+export interface ValidationIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** The JSON body of a SCIM error response (RFC 7644 §3.12): `status` is a string there. */
+export interface ScimErrorBody {
+  readonly schemas: readonly [typeof ERROR_SCHEMA];
+  readonly status: string;
+  readonly scimType?: ScimType;
+  readonly detail: string;
+}
+
+/** A SCIM protocol error: an HTTP status, an optional RFC 7644 §3.12 `scimType` and a human `detail`. */
+export class ScimError extends Error {
+  readonly status: number;
+  readonly scimType: ScimType | undefined;
+  readonly detail: string;
+  /** Every validation problem behind an `invalidValue` error, each with its attribute path. */
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(
+    status: number,
+    scimType: ScimType | undefined,
+    detail: string,
+    issues: readonly ValidationIssue[] = [],
+  ) {
+    super(detail);
+    this.name = "ScimError";
+    this.status = status;
+    this.scimType = scimType;
+    this.detail = detail;
+    this.issues = issues;
+  }
+
+  /** The RFC 7644 §3.12 body for this error. */
+  toJSON(): ScimErrorBody {
+    return {
+      schemas: [ERROR_SCHEMA],
+      status: String(this.status),
+      ...(this.scimType === undefined ? {} : { scimType: this.scimType }),
+      detail: this.detail,
+    };
+  }
+}
+
+/** A 400 error with the given `scimType` — the shape of nearly every protocol error. */
+export function badRequest(scimType: ScimType, detail: string): ScimError {
+  return new ScimError(400, scimType, detail);
+}
+
+/** Folds validation issues into one 400 `invalidValue` whose detail names every path. */
+export function invalidValueError(issues: readonly ValidationIssue[]): ScimError {
+  const detail = issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
+  return new ScimError(400, ScimType.invalidValue, detail, issues);
+}
+
+/** Narrows an unknown thrown value. */
+export function isScimError(value: unknown): value is ScimError {
+  return value instanceof ScimError;
+}
