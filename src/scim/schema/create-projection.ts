@@ -1,0 +1,74 @@
+/**
+ * Projection of a resource for a response: RFC 7644 §3.9 `attributes` / `excludedAttributes`
+ * combined with the RFC 7643 §7 `returned` characteristic.
+ */
+import type { AttributeDefinition, SchemaDefinition } from "./attribute-definition.js";
+import type { ResourceSchema } from "./schema-registry.js";
+import type { ScimObject } from "./normalize-value.js";
+import { selectAttributes } from "./attribute-selection.js";
+import { pickAttributes, type AttributePicker } from "./pick-attributes.js";
+
+/** The two query parameters of RFC 7644 §3.9, as lists of paths. */
+export interface ProjectionRequest {
+  readonly attributes?: readonly string[];
+  readonly excludedAttributes?: readonly string[];
+}
+
+/** A compiled projection for one resource type: compile once per request, apply per resource. */
+export interface Projection {
+  /** The resource as the client may see it. */
+  apply(resource: ScimObject): ScimObject;
+  /**
+   * Whether the response can include the attribute at all — e.g. `includes("members")` is false
+   * for `excludedAttributes=members`, so a store need not load a group's members.
+   */
+  includes(path: string): boolean;
+}
+
+// RFC 7643 §7: "request" attributes appear only when named in `attributes`.
+const shownByDefault = (definition: AttributeDefinition): boolean => definition.returned !== "request";
+
+/**
+ * Compiles a projection. Paths that name nothing are ignored rather than rejected: RFC 7644 §3.9
+ * does not make them an error, and identity providers send attribute lists written for other
+ * servers. When both parameters are given, `attributes` wins (RFC 7644 §3.9 makes them
+ * alternatives).
+ */
+export function createProjection(schema: ResourceSchema, request: ProjectionRequest = {}): Projection {
+  const included = selectAttributes(schema, request.attributes ?? []);
+  const excluded = selectAttributes(schema, request.excludedAttributes ?? []);
+  const mode = !included.isEmpty ? "include" : !excluded.isEmpty ? "exclude" : "default";
+
+  const keepAttribute = (owner: SchemaDefinition, attribute: AttributeDefinition): boolean => {
+    if (attribute.returned === "never") return false;
+    if (attribute.returned === "always") return true;
+    if (mode === "include") return included.coverage(owner.id, attribute.name) !== undefined;
+    if (mode === "exclude" && excluded.coverage(owner.id, attribute.name) === "all") return false;
+    return shownByDefault(attribute);
+  };
+  const keepSubAttribute = (owner: SchemaDefinition, attribute: AttributeDefinition, sub: AttributeDefinition): boolean => {
+    if (sub.returned === "never") return false;
+    if (sub.returned === "always" || attribute.returned === "always") return true;
+    const key = sub.name.toLowerCase();
+    if (mode === "include") {
+      const coverage = included.coverage(owner.id, attribute.name);
+      return coverage === "all" ? shownByDefault(sub) : coverage?.has(key) === true;
+    }
+    if (mode === "exclude") {
+      const coverage = excluded.coverage(owner.id, attribute.name);
+      if (coverage !== undefined && coverage !== "all" && coverage.has(key)) return false;
+    }
+    return shownByDefault(sub);
+  };
+  const picker: AttributePicker = { keepAttribute, keepSubAttribute };
+
+  return {
+    apply: (resource) => pickAttributes(schema, resource, picker),
+    includes: (path) => {
+      const resolution = schema.resolvePath(path);
+      if (!resolution.ok) return false;
+      const owner = resolution.path.extension ? schema.findSchema(resolution.path.schema) : schema.core;
+      return owner !== undefined && keepAttribute(owner, resolution.path.attribute);
+    },
+  };
+}
