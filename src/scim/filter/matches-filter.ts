@@ -156,9 +156,8 @@ function evaluate(filter: Filter<ResolvedPath>, read: Reader): boolean {
     case "valuePath": {
       // RFC 7644 §3.4.2.2 `attr[valFilter]`: one element must satisfy the whole inner filter by
       // itself; conditions met by different elements do not combine.
-      const outer = filter.path;
-      return read({ schema: outer.schema, extension: outer.extension, attribute: outer.attribute }).some(
-        (element) => isPlainObject(element) && evaluate(filter.filter, readFromElement(element, outer)),
+      return read(filter.path).some(
+        (element) => isPlainObject(element) && evaluate(filter.filter, readFromElement(element, filter.path)),
       );
     }
   }

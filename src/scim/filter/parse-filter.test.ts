@@ -291,7 +291,7 @@ describe("parseFilter: errors are 400 invalidFilter with a helpful detail", () =
     ["dangling and", 'userName eq "x" and', /expected an attribute, "not" or "\("/],
     ["dangling or", "title pr or", /expected an attribute/],
     // A leading "and" reads as an attribute named "and"; the next word then fails as an operator.
-    ["leading and", "and title pr", /"title" is not a filter operator/],
+    ["leading and", "and title pr", /expected an attribute, found the keyword "and"/],
     ["not without parentheses", 'not userName eq "x"', /"not" must be followed by a parenthesized filter/],
     ["not at the end", "not", /"not" must be followed by a parenthesized filter, found the end/],
     ["unexpected character", 'userName eq "x" & title pr', /unexpected character "&"/],

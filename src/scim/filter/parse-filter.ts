@@ -28,6 +28,7 @@ type Token =
   | { readonly type: "punct"; readonly text: "(" | ")" | "[" | "]" | "]."; readonly at: number }
   | { readonly type: "end"; readonly at: number };
 
+const KEYWORDS: ReadonlySet<string> = new Set(["and", "or", "not"]);
 const COMPARE_OPERATORS: ReadonlySet<string> = new Set(["eq", "ne", "co", "sw", "ew", "gt", "lt", "ge", "le"]);
 // RFC 7644 §3.4.2.2 `attrPath`: names start with a letter (`$ref` is the RFC's own exception),
 // URN prefixes add `:` and `.` and digits.
@@ -143,10 +144,8 @@ function createParser(tokens: readonly Token[], maxDepth: number) {
       if (open.type !== "punct" || open.text !== "(") {
         throw new FilterSyntaxError(`"not" must be followed by a parenthesized filter, found ${describe(open)}`);
       }
-      enter();
-      const filter = parseUnary(inValuePath);
-      depth -= 1;
-      return { kind: "not", filter };
+      // The parenthesized group that must follow counts the nesting level.
+      return { kind: "not", filter: parseUnary(inValuePath) };
     }
     if (token.type === "punct" && token.text === "(") {
       next();
@@ -164,6 +163,9 @@ function createParser(tokens: readonly Token[], maxDepth: number) {
     const pathToken = next();
     if (pathToken.type !== "word") throw new FilterSyntaxError(`expected an attribute, found ${describe(pathToken)}`);
     const path = pathToken.text;
+    if (KEYWORDS.has(path.toLowerCase())) {
+      throw new FilterSyntaxError(`expected an attribute, found the keyword "${path}" at position ${pathToken.at + 1}`);
+    }
     const after = peek();
     if (after.type === "punct" && after.text === "[") {
       if (inValuePath) throw new FilterSyntaxError(`a value filter cannot contain another one ("${path}[" at position ${after.at + 1})`);

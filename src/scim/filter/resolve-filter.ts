@@ -92,23 +92,26 @@ function createBinder(schema: ResourceSchema) {
   const resolveIn = (text: string, within: ResolvedPath | undefined): ResolvedPath =>
     resolve(within ? `${formatPath(within)}.${text}` : text);
 
+  // RFC 7644 §3.4.2.2 compares `emails co "example.com"`: a complex attribute compared as a whole
+  // stands for its `value` sub-attribute. Ordering a whole complex value means nothing, so it is refused.
+  const bindWhole = (path: ResolvedPath, op: CompareOperator): ResolvedPath => {
+    const display = formatPath(path);
+    const names = subAttributeNames(path.attribute);
+    if (ORDERING.has(op)) throw new FilterBindingError(`"${display}" is a complex attribute; "${op}" needs one of its sub-attributes (${names})`);
+    const value = path.attribute.subAttributes?.find((sub) => sub.name === "value");
+    if (!value) throw new FilterBindingError(`"${display}" is a complex attribute; compare one of its sub-attributes (${names})`);
+    return { ...path, subAttribute: value };
+  };
+
   const bindCompare = (filter: CompareFilter<string>, within: ResolvedPath | undefined): Filter => {
+    const { op, value } = filter;
     let path = resolveIn(filter.path, within);
-    // `name eq null` asks whether the complex attribute has any value at all; it needs no sub-attribute.
-    const absenceTest = filter.value === null && (filter.op === "eq" || filter.op === "ne");
-    if (!path.subAttribute && path.attribute.type === "complex" && absenceTest) return { kind: "compare", path, op: filter.op, value: null };
     if (!path.subAttribute && path.attribute.type === "complex") {
-      const display = formatPath(path);
-      if (ORDERING.has(filter.op)) {
-        throw new FilterBindingError(`"${display}" is a complex attribute; "${filter.op}" needs one of its sub-attributes (${subAttributeNames(path.attribute)})`);
-      }
-      // RFC 7644 §3.4.2.2 compares `emails co "example.com"`: a complex attribute compared as a
-      // whole stands for its `value` sub-attribute, which is how the RFC's own example reads.
-      const value = path.attribute.subAttributes?.find((sub) => sub.name.toLowerCase() === "value");
-      if (!value) throw new FilterBindingError(`"${display}" is a complex attribute; compare one of its sub-attributes (${subAttributeNames(path.attribute)})`);
-      path = { ...path, subAttribute: value };
+      // `name eq null` asks whether the complex attribute has any value at all; it needs no sub-attribute.
+      if (value === null && (op === "eq" || op === "ne")) return { kind: "compare", path, op, value };
+      path = bindWhole(path, op);
     }
-    return { kind: "compare", path, op: filter.op, value: bindValue(formatPath(path), leafOf(path), filter.op, filter.value) };
+    return { kind: "compare", path, op, value: bindValue(formatPath(path), leafOf(path), op, value) };
   };
 
   const bind = (filter: ParsedFilter, within: ResolvedPath | undefined): Filter => {

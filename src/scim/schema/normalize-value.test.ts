@@ -49,6 +49,8 @@ describe("normalizeAttributeValue", () => {
     expect(run(when, "yesterday").issues).toHaveLength(1);
     expect(parseDateTime("2011-02-30T00:00:00Z")).toBeDefined();
     expect(parseDateTime("2011-05-13 04:42:34")).toBeUndefined();
+    // A zone-less dateTime means the same instant on every host: UTC.
+    expect(parseDateTime("2011-05-13T04:42:34")).toBe(Date.UTC(2011, 4, 13, 4, 42, 34));
   });
 
   it("maps sub-attribute names to their canonical case and drops unknown ones", () => {

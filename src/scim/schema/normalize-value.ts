@@ -26,12 +26,15 @@ export function isPlainObject(value: unknown): value is ScimObject {
 }
 
 // RFC 7643 §2.3.5: xsd:dateTime, which requires a date and a time; the zone is optional.
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})?$/i;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(Z|[+-]\d{2}:\d{2})?$/i;
 
 /** Parses an xsd:dateTime into epoch milliseconds, or undefined when it is not one. */
 export function parseDateTime(value: string): number | undefined {
-  if (!DATE_TIME.test(value)) return undefined;
-  const time = Date.parse(value);
+  const match = DATE_TIME.exec(value);
+  if (!match) return undefined;
+  // Without a zone, Date.parse would use the host's local time; a provisioning record must mean
+  // the same instant on every server, so a zone-less dateTime is read as UTC.
+  const time = Date.parse(match[1] === undefined ? `${value}Z` : value);
   return Number.isNaN(time) ? undefined : time;
 }
 

@@ -14,7 +14,9 @@ function containerOf(resource: ScimObject, path: ResolvedPath): ScimObject | und
 
 /** The value of the path's top-level attribute (ignoring any sub-attribute). */
 export function readAttribute(resource: ScimObject, path: ResolvedPath): unknown {
-  return containerOf(resource, path)?.[path.attribute.name];
+  const container = containerOf(resource, path);
+  // Own properties only, so that an inherited member never passes for an attribute value.
+  return container && Object.hasOwn(container, path.attribute.name) ? container[path.attribute.name] : undefined;
 }
 
 /**

@@ -1,0 +1,118 @@
+/**
+ * PATCH on a group's `members`: every operation also yields the membership delta a store applies
+ * (DESIGN §3), and works whether or not the group's member list was loaded.
+ */
+import { ScimType, type ValidationIssue } from "../../errors.js";
+import { isPlainObject, normalizeAttributeValue, normalizeElement, type ScimObject } from "../schema/normalize-value.js";
+import { applyAttributeOperation } from "./apply-attribute-operation.js";
+import { memberIdsOfFilter } from "./member-ids.js";
+import { addMembers, removeMembers, replaceMembers, type MembershipDelta } from "./membership-delta.js";
+import { abortInvalidValue, abortPatch } from "./patch-failure.js";
+import type { PatchStep } from "./patch-step.js";
+
+/** Two member values are the same member when they name the same id. */
+function sameMember(existing: unknown, candidate: unknown): boolean {
+  return isPlainObject(existing) && isPlainObject(candidate) && existing["value"] !== undefined && existing["value"] === candidate["value"];
+}
+
+/** The ids of member values; a member without `value` names nobody and is refused. */
+function idsOf(step: PatchStep, members: readonly unknown[]): string[] {
+  const issues: ValidationIssue[] = [];
+  const ids: string[] = [];
+  members.forEach((member, index) => {
+    const id = isPlainObject(member) ? member["value"] : undefined;
+    if (typeof id === "string" && id !== "") ids.push(id);
+    else issues.push({ path: `${step.path.text}[${index}].value`, message: "is required: a member is named by its id" });
+  });
+  if (issues.length > 0) abortInvalidValue(step.origin, issues);
+  return ids;
+}
+
+/** The ids of stored member values; one without an id names nobody to remove. */
+function storedIds(members: readonly unknown[]): string[] {
+  return members.flatMap((member) => {
+    const id = isPlainObject(member) ? member["value"] : undefined;
+    return typeof id === "string" ? [id] : [];
+  });
+}
+
+/** The ids listed in the step's value (`[{"value": "id"}, …]`). */
+function givenIds(step: PatchStep): string[] {
+  const issues: ValidationIssue[] = [];
+  const normalized = normalizeAttributeValue(step.path.target.attribute, step.value, step.path.text, issues);
+  if (issues.length > 0) abortInvalidValue(step.origin, issues);
+  return idsOf(step, normalized === undefined ? [] : (normalized as readonly unknown[]));
+}
+
+/** `members`, `{"members": […]}`: the ids come from the value alone. */
+function wholeListDelta(step: PatchStep, delta: MembershipDelta): MembershipDelta {
+  switch (step.op) {
+    case "add":
+      return addMembers(delta, givenIds(step));
+    case "replace":
+      // Okta clears a group with `members: []`; null and [] are both "no members" (RFC 7643 §2.5).
+      return replaceMembers(givenIds(step));
+    case "remove":
+      return step.hasValue && step.value !== null ? removeMembers(delta, givenIds(step)) : replaceMembers([]);
+  }
+}
+
+function loadedDelta(step: PatchStep, resource: ScimObject, delta: MembershipDelta): MembershipDelta {
+  const outcome = applyAttributeOperation(resource, step, { sameElement: sameMember });
+  const { filter, subAttribute } = step.path;
+  if (!filter && !subAttribute) return wholeListDelta(step, delta);
+  // Ids named by the filter are removed even when the loaded list lacks them: removing an absent
+  // member succeeds (DESIGN §4), and the store's list is the authority.
+  const named = step.op === "remove" && !subAttribute && filter ? memberIdsOfFilter(filter) ?? [] : [];
+  const removed = [...storedIds(outcome.removed), ...named];
+  const afterRemoval = removed.length > 0 ? removeMembers(delta, removed) : delta;
+  return step.op === "remove" ? afterRemoval : addMembers(afterRemoval, idsOf(step, outcome.touched));
+}
+
+/** With no member list, a filtered value can only be found by the ids the filter names. */
+function unloadedFilterDelta(step: PatchStep, delta: MembershipDelta): MembershipDelta {
+  const { filter, subAttribute } = step.path;
+  const ids = filter ? memberIdsOfFilter(filter) : undefined;
+  if (!filter || !ids) {
+    const reason = filter
+      ? `"${step.path.text}" does not name members by id, and this group's members are not loaded; use members[value eq "id"] (or several joined by "or")`
+      : `"${step.path.text}" addresses every member, and this group's members are not loaded; use members[value eq "id"]`;
+    return filter ? abortPatch(ScimType.invalidFilter, `${step.origin}: ${reason}.`) : abortPatch(ScimType.invalidPath, `${step.origin}: ${reason}.`);
+  }
+  if (step.op === "remove") {
+    if (!subAttribute) return removeMembers(delta, ids);
+    // A member's sub-attributes are immutable (RFC 7643 §4.2) and its value names it.
+    if (subAttribute.mutability === "immutable" || subAttribute.required) {
+      abortPatch(ScimType.mutability, `${step.origin}: "members.${subAttribute.name}" is immutable and cannot be removed.`);
+    }
+    return delta;
+  }
+  const issues: ValidationIssue[] = [];
+  const value = subAttribute
+    ? { [subAttribute.name]: normalizeAttributeValue(subAttribute, step.value, step.path.text, issues) }
+    : normalizeElement(step.path.target.attribute, step.value, step.path.text, issues);
+  if (issues.length > 0) abortInvalidValue(step.origin, issues);
+  const id = isPlainObject(value) ? value["value"] : undefined;
+  // The filter names the member; a different id in the value would change an immutable value.
+  if (id !== undefined && (ids.length !== 1 || id !== ids[0])) {
+    abortPatch(ScimType.mutability, `${step.origin}: "members.value" is immutable; ${JSON.stringify(id)} does not match "${step.path.text}".`);
+  }
+  return addMembers(delta, ids);
+}
+
+/**
+ * Applies a step on `members` and returns `delta` composed with what it did to the member ids:
+ * add → ids added; remove by filter or by a value array (Entra) → ids removed; remove without
+ * value → replace with none; replace → replace with the given ids. With `loaded`, the step is
+ * also applied to `resource.members` (member values are the same when their ids are); without, the
+ * resource is not touched and a filter must name members by id (`invalidFilter` otherwise).
+ */
+export function applyMemberOperation(
+  resource: ScimObject,
+  step: PatchStep,
+  delta: MembershipDelta,
+  loaded: boolean,
+): MembershipDelta {
+  if (loaded) return loadedDelta(step, resource, delta);
+  return step.path.filter || step.path.subAttribute ? unloadedFilterDelta(step, delta) : wholeListDelta(step, delta);
+}

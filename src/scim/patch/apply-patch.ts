@@ -1,0 +1,113 @@
+/**
+ * PATCH (RFC 7644 §3.5.2): applies a PatchOp request to a resource in canonical form and returns
+ * the new resource, whether anything changed, and — for groups — the membership delta a store
+ * applies without loading every member.
+ */
+import { fail, ok, type Result } from "../../result.js";
+import { deepEqual } from "../deep-equal.js";
+import type { FilterLimits } from "../filter/parse-filter.js";
+import type { PatchPath } from "../path/patch-path.js";
+import { schemasFor } from "../schema/normalize-resource.js";
+import type { ScimObject } from "../schema/normalize-value.js";
+import type { ResourceSchema } from "../schema/schema-registry.js";
+import { applyAttributeOperation } from "./apply-attribute-operation.js";
+import { applyMemberOperation } from "./apply-member-operation.js";
+import { expandOperation } from "./expand-operation.js";
+import { isEmptyMembershipDelta, noMembershipChange, type MembershipDelta } from "./membership-delta.js";
+import { PatchFailure } from "./patch-failure.js";
+import { parsePatchRequest } from "./patch-request.js";
+
+const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
+
+export interface ApplyPatchOptions {
+  /**
+   * Whether `resource.members` holds the group's whole member list. Default true. With false, the
+   * group was read without members (DESIGN §3): member operations only produce the `membership`
+   * delta, the result carries no `members`, and a member filter must name members by id.
+   */
+  readonly membersLoaded?: boolean;
+  /** Bounds for the value filters inside paths (`emails[…]`), as for any filter. */
+  readonly filterLimits?: Partial<FilterLimits>;
+}
+
+export interface PatchResult {
+  /** The patched resource, canonical, with `schemas` derived from what it carries. */
+  readonly resource: ScimObject;
+  /**
+   * False when the patch left the resource as it was (ignoring how `schemas` was spelled), so the
+   * caller can skip the write and keep the version. With `membersLoaded: false`, any membership
+   * delta that could change the member list counts as a change, since the list is not at hand.
+   */
+  readonly changed: boolean;
+  /** The composed effect of every operation on `members`; absent when none touched them. */
+  readonly membership?: MembershipDelta;
+}
+
+function isMembers(schema: ResourceSchema, path: PatchPath): boolean {
+  return schema.core.id === GROUP_SCHEMA && !path.target.extension && path.target.attribute.name === "members";
+}
+
+function withoutKeys(resource: ScimObject, keys: readonly string[]): ScimObject {
+  const copy: ScimObject = { ...resource };
+  for (const key of keys) delete copy[key];
+  return copy;
+}
+
+/**
+ * Applies a PATCH `body` to `resource` (RFC 7644 §3.5.2) for the resource type `schema`.
+ *
+ * Never mutates `resource` or `body`, never throws for bad input: every error is a failed `Result`
+ * carrying a 400 `ScimError`, and the patch is atomic — the first failing operation fails it all.
+ *
+ * - Body: `Operations` (any case) is a non-empty array; `schemas`, if present, must include the
+ *   PatchOp URN (a missing `schemas` is tolerated); `op` is add/replace/remove in any case.
+ * - Paths: `attr`, `attr.sub`, `attr[filter]`, `attr[filter].sub`, URN-qualified and aliased,
+ *   case-insensitive. Path-less add/replace values may use nested extension objects, URN keys,
+ *   dotted keys and filtered keys; read-only keys in them (`id`, `meta`) are skipped.
+ * - Values are normalized (canonical names, `"True"`/`"False"` booleans, a bare string for a
+ *   complex attribute with `value`); type errors answer `invalidValue` listing paths.
+ * - An explicit read-only path, a change to a set immutable attribute or the removal of a required
+ *   one (RFC 7644 §3.5.2.2) answers `mutability`; remove without path answers `noTarget`.
+ * - Add or replace on a filter that matches nothing creates the value a conjunction of `eq`
+ *   comparisons describes (Entra); any other filter answers `noTarget`. A remove that matches
+ *   nothing succeeds unchanged.
+ * - Group `members`: each operation is also composed into `membership` (see `applyMemberOperation`).
+ */
+export function applyPatch(
+  schema: ResourceSchema,
+  resource: ScimObject,
+  body: unknown,
+  options: ApplyPatchOptions = {},
+): Result<PatchResult> {
+  const operations = parsePatchRequest(body);
+  if (!operations.ok) return operations;
+  const membersLoaded = options.membersLoaded ?? true;
+  const isGroup = schema.core.id === GROUP_SCHEMA;
+  const original = !membersLoaded && isGroup ? withoutKeys(resource, ["members"]) : resource;
+  // Shallow is enough: the engine replaces every value it changes and never writes into one.
+  const working: ScimObject = { ...original };
+  let membership: MembershipDelta | undefined;
+  try {
+    for (const operation of operations.value) {
+      for (const step of expandOperation(schema, operation, options.filterLimits ?? {})) {
+        if (isMembers(schema, step.path)) {
+          membership = applyMemberOperation(working, step, membership ?? noMembershipChange, membersLoaded);
+        } else {
+          applyAttributeOperation(working, step);
+        }
+      }
+    }
+  } catch (error) {
+    if (error instanceof PatchFailure) return fail(error.error);
+    throw error;
+  }
+  const rest = withoutKeys(working, ["schemas"]);
+  const patched: ScimObject = { schemas: schemasFor(schema, rest), ...rest };
+  const resourceChanged = !deepEqual(withoutKeys(original, ["schemas"]), rest);
+  const membershipChanged = !membersLoaded && membership !== undefined && !isEmptyMembershipDelta(membership);
+  return ok({
+    resource: patched,
+    changed: resourceChanged || membershipChanged,
+    ...(membership === undefined ? {} : { membership }),
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * Turns one PATCH operation into the steps that apply it: the one attribute its path names, or each
+ * attribute of a path-less value (RFC 7644 §3.5.2.1, §3.5.2.3).
+ */
+import { ScimError, ScimType } from "../../errors.js";
+import type { FilterLimits } from "../filter/parse-filter.js";
+import { parsePatchPath } from "../path/parse-patch-path.js";
+import { patchPathOf, type PatchPath } from "../path/patch-path.js";
+import { flattenInput } from "../schema/normalize-resource.js";
+import { isPlainObject } from "../schema/normalize-value.js";
+import type { ResourceSchema } from "../schema/schema-registry.js";
+import { PatchFailure, abortPatch } from "./patch-failure.js";
+import type { PatchOperation } from "./patch-request.js";
+import type { PatchStep } from "./patch-step.js";
+
+function isReadOnly(path: PatchPath): boolean {
+  return path.target.attribute.mutability === "readOnly" || path.subAttribute?.mutability === "readOnly";
+}
+
+// RFC 7643 §3: `schemas` lists what the resource carries, so the result's is derived, not written.
+function isSchemas(path: PatchPath): boolean {
+  return !path.target.extension && path.target.attribute.name === "schemas";
+}
+
+function requireValue(operation: PatchOperation, origin: string): void {
+  // RFC 7644 §3.5.2.1 and §3.5.2.3: the operation "MUST contain a value member"; §3.12 gives
+  // `invalidValue` for "A required value was missing".
+  if (!operation.hasValue) abortPatch(ScimType.invalidValue, `${origin}: "${operation.op}" requires a "value".`);
+}
+
+function explicitStep(schema: ResourceSchema, operation: PatchOperation, text: string, limits: Partial<FilterLimits>): PatchStep[] {
+  const origin = `Operations[${operation.index}]`;
+  const parsed = parsePatchPath(schema, text, limits);
+  if (!parsed.ok) {
+    const { status, scimType, detail } = parsed.error;
+    throw new PatchFailure(new ScimError(status, scimType, `${origin}: ${detail}`));
+  }
+  if (operation.op !== "remove") requireValue(operation, origin);
+  const path = parsed.value;
+  // RFC 7644 §3.5.2: "a client MUST NOT modify an attribute that has mutability readOnly".
+  if (isReadOnly(path)) abortPatch(ScimType.mutability, `${origin}: "${text}" is read-only.`);
+  if (isSchemas(path)) return [];
+  return [{ op: operation.op, path, hasValue: operation.hasValue, value: operation.value, origin }];
+}
+
+function pathlessSteps(schema: ResourceSchema, operation: PatchOperation, limits: Partial<FilterLimits>): PatchStep[] {
+  const origin = `Operations[${operation.index}]`;
+  // RFC 7644 §3.5.2.2: "If path is unspecified, the operation fails with … noTarget".
+  if (operation.op === "remove") abortPatch(ScimType.noTarget, `${origin}: "remove" requires a "path".`);
+  requireValue(operation, origin);
+  const value = operation.value;
+  if (!isPlainObject(value)) {
+    abortPatch(ScimType.invalidValue, `${origin}: without a "path", "value" must be an object of attributes to ${operation.op}.`);
+  }
+  const { entries, ignored } = flattenInput(schema, value);
+  const paths = entries.map((entry) => ({ path: patchPathOf(entry.path, entry.key), value: entry.value }));
+  // Keys with a value filter (`emails[type eq "work"].value`) are paths too; others that name nothing
+  // are accepted and not stored (spec §1).
+  for (const key of ignored.filter((candidate) => candidate.includes("["))) {
+    const parsed = parsePatchPath(schema, key, limits);
+    if (parsed.ok) paths.push({ path: parsed.value, value: value[key] });
+  }
+  return paths
+    // RFC 7644 §3.3 ignores readOnly attributes in a resource body; Okta sends `id` in group replaces.
+    .filter(({ path }) => !isReadOnly(path) && !isSchemas(path))
+    .map(({ path, value: entryValue }) => ({ op: operation.op, path, hasValue: true, value: entryValue, origin }));
+}
+
+/**
+ * The steps of `operation`, or a `PatchFailure` for: a path that does not parse (`invalidPath`),
+ * a read-only path (`mutability`), a remove without path (`noTarget`), an add or replace without
+ * value or with a path-less value that is not an object (`invalidValue`). Read-only attributes
+ * inside a path-less value are skipped; an explicit `schemas` path is a no-op.
+ */
+export function expandOperation(schema: ResourceSchema, operation: PatchOperation, limits: Partial<FilterLimits>): PatchStep[] {
+  return operation.path === undefined
+    ? pathlessSteps(schema, operation, limits)
+    : explicitStep(schema, operation, operation.path, limits);
+}
