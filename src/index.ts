@@ -64,3 +64,20 @@ export type {
 } from "./scim/filter/filter-ast.js";
 export { compileFilter, resolveFilter } from "./scim/filter/resolve-filter.js";
 export { matchesFilter } from "./scim/filter/matches-filter.js";
+
+export { parsePatchPath } from "./scim/path/parse-patch-path.js";
+export type { PatchPath } from "./scim/path/patch-path.js";
+export { applyPatch } from "./scim/patch/apply-patch.js";
+export type { ApplyPatchOptions, PatchResult } from "./scim/patch/apply-patch.js";
+export { PATCH_OP_SCHEMA, parsePatchRequest } from "./scim/patch/patch-request.js";
+export type { PatchOpName, PatchOperation } from "./scim/patch/patch-request.js";
+export {
+  addMembers,
+  applyMembershipDelta,
+  composeMembershipDeltas,
+  isEmptyMembershipDelta,
+  noMembershipChange,
+  removeMembers,
+  replaceMembers,
+} from "./scim/patch/membership-delta.js";
+export type { MembershipDelta } from "./scim/patch/membership-delta.js";

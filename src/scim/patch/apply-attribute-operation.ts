@@ -258,7 +258,7 @@ function commit(resource: ScimObject, step: PatchStep, current: unknown, next: u
  * - with a filter (or a sub-attribute path, which selects every value): add and replace update
  *   the selected values or their sub-attribute, creating the value the filter describes when none
  *   matches; remove removes the selected values (none matching is no change) or their sub-attribute.
- * Stops the patch (`PatchFailure`) on a type error (`invalidValue`), an immutable or required
+ * Stops the patch (a thrown `ScimError`) on a type error (`invalidValue`), an immutable or required
  * attribute changed or unassigned (`mutability`), or a filter matching nothing that describes no
  * value (`noTarget`). Normalizes every value and enforces one primary value per attribute.
  */

@@ -36,12 +36,23 @@ function storedIds(members: readonly unknown[]): string[] {
   });
 }
 
+/** Member objects of the raw value that carry no `value`, which normalization would silently drop. */
+function membersWithoutId(step: PatchStep): ValidationIssue[] {
+  const raw = step.value === null || step.value === undefined ? [] : Array.isArray(step.value) ? step.value : [step.value];
+  return raw.flatMap((member: unknown, index) => {
+    const hasId = isPlainObject(member) && Object.entries(member).some(([key, id]) => key.toLowerCase() === "value" && id !== null);
+    return isPlainObject(member) && !hasId
+      ? [{ path: `${step.path.text}[${index}].value`, message: "is required: a member is named by its id" }]
+      : [];
+  });
+}
+
 /** The ids listed in the step's value (`[{"value": "id"}, …]`). */
 function givenIds(step: PatchStep): string[] {
-  const issues: ValidationIssue[] = [];
+  const issues: ValidationIssue[] = membersWithoutId(step);
   const normalized = normalizeAttributeValue(step.path.target.attribute, step.value, step.path.text, issues);
   if (issues.length > 0) abortInvalidValue(step.origin, issues);
-  return idsOf(step, normalized === undefined ? [] : (normalized as readonly unknown[]));
+  return idsOf(step, Array.isArray(normalized) ? normalized : []);
 }
 
 /** `members`, `{"members": […]}`: the ids come from the value alone. */
@@ -70,30 +81,55 @@ function loadedDelta(step: PatchStep, resource: ScimObject, delta: MembershipDel
 }
 
 /** With no member list, a filtered value can only be found by the ids the filter names. */
-function unloadedFilterDelta(step: PatchStep, delta: MembershipDelta): MembershipDelta {
-  const { filter, subAttribute } = step.path;
-  const ids = filter ? memberIdsOfFilter(filter) : undefined;
-  if (!filter || !ids) {
-    const reason = filter
-      ? `"${step.path.text}" does not name members by id, and this group's members are not loaded; use members[value eq "id"] (or several joined by "or")`
-      : `"${step.path.text}" addresses every member, and this group's members are not loaded; use members[value eq "id"]`;
-    return filter ? abortPatch(ScimType.invalidFilter, `${step.origin}: ${reason}.`) : abortPatch(ScimType.invalidPath, `${step.origin}: ${reason}.`);
+function unloadedIds(step: PatchStep): readonly string[] {
+  const { filter, text } = step.path;
+  if (!filter) {
+    abortPatch(ScimType.invalidPath, `${step.origin}: "${text}" addresses every member, and this group's members are not loaded; use members[value eq "id"].`);
   }
-  if (step.op === "remove") {
-    if (!subAttribute) return removeMembers(delta, ids);
-    // A member's sub-attributes are immutable (RFC 7643 §4.2) and its value names it.
-    if (subAttribute.mutability === "immutable" || subAttribute.required) {
-      abortPatch(ScimType.mutability, `${step.origin}: "members.${subAttribute.name}" is immutable and cannot be removed.`);
-    }
-    return delta;
+  const ids = memberIdsOfFilter(filter);
+  if (!ids) {
+    abortPatch(
+      ScimType.invalidFilter,
+      `${step.origin}: "${text}" does not name members by id, and this group's members are not loaded; use members[value eq "id"] (or several joined by "or").`,
+    );
   }
+  return ids;
+}
+
+function unloadedRemoval(step: PatchStep, ids: readonly string[], delta: MembershipDelta): MembershipDelta {
+  const sub = step.path.subAttribute;
+  if (!sub) return removeMembers(delta, ids);
+  // RFC 7643 §4.2: a member's sub-attributes are immutable, and its value names it.
+  if (sub.mutability === "immutable" || sub.required) {
+    abortPatch(ScimType.mutability, `${step.origin}: "members.${sub.name}" is immutable and cannot be removed.`);
+  }
+  return delta;
+}
+
+// A filtered path names one value; a one-element array for it is read as that value.
+function singleElement(value: unknown): unknown {
+  return Array.isArray(value) && value.length === 1 ? value[0] : value;
+}
+
+/** The member value an add or replace on `members[…]` or `members[…].sub` supplies. */
+function suppliedMember(step: PatchStep): unknown {
   const issues: ValidationIssue[] = [];
-  const value = subAttribute
-    ? { [subAttribute.name]: normalizeAttributeValue(subAttribute, step.value, step.path.text, issues) }
-    : normalizeElement(step.path.target.attribute, step.value, step.path.text, issues);
+  const sub = step.path.subAttribute;
+  const value = sub
+    ? normalizeAttributeValue(sub, step.value, step.path.text, issues)
+    : normalizeElement(step.path.target.attribute, singleElement(step.value), step.path.text, issues);
   if (issues.length > 0) abortInvalidValue(step.origin, issues);
-  const id = isPlainObject(value) ? value["value"] : undefined;
-  // The filter names the member; a different id in the value would change an immutable value.
+  return sub && value !== undefined ? { [sub.name]: value } : value;
+}
+
+function unloadedFilterDelta(step: PatchStep, delta: MembershipDelta): MembershipDelta {
+  const ids = unloadedIds(step);
+  if (step.op === "remove") return unloadedRemoval(step, ids, delta);
+  const member = suppliedMember(step);
+  // A null value adds nothing, and a replace with null unassigns what the path names (RFC 7643 §2.5).
+  if (member === undefined) return step.op === "add" ? delta : unloadedRemoval(step, ids, delta);
+  const id = isPlainObject(member) ? member["value"] : undefined;
+  // The filter names the member; another id in the value would change an immutable value.
   if (id !== undefined && (ids.length !== 1 || id !== ids[0])) {
     abortPatch(ScimType.mutability, `${step.origin}: "members.value" is immutable; ${JSON.stringify(id)} does not match "${step.path.text}".`);
   }

@@ -3,6 +3,7 @@
  * the new resource, whether anything changed, and — for groups — the membership delta a store
  * applies without loading every member.
  */
+import { ScimType, isScimError, type ValidationIssue } from "../../errors.js";
 import { fail, ok, type Result } from "../../result.js";
 import { deepEqual } from "../deep-equal.js";
 import type { FilterLimits } from "../filter/parse-filter.js";
@@ -14,8 +15,9 @@ import { applyAttributeOperation } from "./apply-attribute-operation.js";
 import { applyMemberOperation } from "./apply-member-operation.js";
 import { expandOperation } from "./expand-operation.js";
 import { isEmptyMembershipDelta, noMembershipChange, type MembershipDelta } from "./membership-delta.js";
-import { PatchFailure } from "./patch-failure.js";
-import { parsePatchRequest } from "./patch-request.js";
+import { abortInvalidValue } from "./patch-failure.js";
+import { parsePatchRequest, type PatchOperation } from "./patch-request.js";
+import type { PatchStep } from "./patch-step.js";
 
 const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
 
@@ -53,6 +55,41 @@ function withoutKeys(resource: ScimObject, keys: readonly string[]): ScimObject 
   return copy;
 }
 
+/** What the operations have done so far: the working copy and the composed membership delta. */
+interface PatchState {
+  readonly resource: ScimObject;
+  readonly membersLoaded: boolean;
+  membership: MembershipDelta | undefined;
+}
+
+function applyStep(schema: ResourceSchema, state: PatchState, step: PatchStep): void {
+  if (isMembers(schema, step.path)) {
+    state.membership = applyMemberOperation(state.resource, step, state.membership ?? noMembershipChange, state.membersLoaded);
+  } else {
+    applyAttributeOperation(state.resource, step);
+  }
+}
+
+/**
+ * Applies the steps of one operation. The type errors of every attribute of a path-less value are
+ * reported together, as for a POST body; any other error stops at once.
+ */
+function applyOperation(schema: ResourceSchema, state: PatchState, operation: PatchOperation, limits: Partial<FilterLimits>): void {
+  const issues: ValidationIssue[] = [];
+  for (const step of expandOperation(schema, operation, limits)) {
+    try {
+      applyStep(schema, state, step);
+    } catch (error) {
+      const found = isScimError(error) && error.scimType === ScimType.invalidValue ? error.issues : [];
+      if (found.length === 0 && issues.length === 0) throw error;
+      // Another kind of error after type errors: the type errors, found first, are the answer.
+      if (found.length === 0) break;
+      issues.push(...found);
+    }
+  }
+  if (issues.length > 0) abortInvalidValue(`Operations[${operation.index}]`, issues);
+}
+
 /**
  * Applies a PATCH `body` to `resource` (RFC 7644 §3.5.2) for the resource type `schema`.
  *
@@ -85,23 +122,15 @@ export function applyPatch(
   const isGroup = schema.core.id === GROUP_SCHEMA;
   const original = !membersLoaded && isGroup ? withoutKeys(resource, ["members"]) : resource;
   // Shallow is enough: the engine replaces every value it changes and never writes into one.
-  const working: ScimObject = { ...original };
-  let membership: MembershipDelta | undefined;
+  const state: PatchState = { resource: { ...original }, membersLoaded, membership: undefined };
   try {
-    for (const operation of operations.value) {
-      for (const step of expandOperation(schema, operation, options.filterLimits ?? {})) {
-        if (isMembers(schema, step.path)) {
-          membership = applyMemberOperation(working, step, membership ?? noMembershipChange, membersLoaded);
-        } else {
-          applyAttributeOperation(working, step);
-        }
-      }
-    }
+    for (const operation of operations.value) applyOperation(schema, state, operation, options.filterLimits ?? {});
   } catch (error) {
-    if (error instanceof PatchFailure) return fail(error.error);
+    if (isScimError(error)) return fail(error);
     throw error;
   }
-  const rest = withoutKeys(working, ["schemas"]);
+  const { membership } = state;
+  const rest = withoutKeys(state.resource, ["schemas"]);
   const patched: ScimObject = { schemas: schemasFor(schema, rest), ...rest };
   const resourceChanged = !deepEqual(withoutKeys(original, ["schemas"]), rest);
   const membershipChanged = !membersLoaded && membership !== undefined && !isEmptyMembershipDelta(membership);

@@ -9,7 +9,7 @@ import { patchPathOf, type PatchPath } from "../path/patch-path.js";
 import { flattenInput } from "../schema/normalize-resource.js";
 import { isPlainObject } from "../schema/normalize-value.js";
 import type { ResourceSchema } from "../schema/schema-registry.js";
-import { PatchFailure, abortPatch } from "./patch-failure.js";
+import { abortPatch } from "./patch-failure.js";
 import type { PatchOperation } from "./patch-request.js";
 import type { PatchStep } from "./patch-step.js";
 
@@ -33,7 +33,7 @@ function explicitStep(schema: ResourceSchema, operation: PatchOperation, text: s
   const parsed = parsePatchPath(schema, text, limits);
   if (!parsed.ok) {
     const { status, scimType, detail } = parsed.error;
-    throw new PatchFailure(new ScimError(status, scimType, `${origin}: ${detail}`));
+    throw new ScimError(status, scimType, `${origin}: ${detail}`);
   }
   if (operation.op !== "remove") requireValue(operation, origin);
   const path = parsed.value;
@@ -67,7 +67,7 @@ function pathlessSteps(schema: ResourceSchema, operation: PatchOperation, limits
 }
 
 /**
- * The steps of `operation`, or a `PatchFailure` for: a path that does not parse (`invalidPath`),
+ * The steps of `operation`, or a thrown `ScimError` for: a path that does not parse (`invalidPath`),
  * a read-only path (`mutability`), a remove without path (`noTarget`), an add or replace without
  * value or with a path-less value that is not an object (`invalidValue`). Read-only attributes
  * inside a path-less value are skipped; an explicit `schemas` path is a no-op.
