@@ -66,7 +66,7 @@ describe("createProjection", () => {
     });
   });
 
-  it("tells a store whether the response needs a group's members", () => {
+  it("Entra: excludedAttributes=members lookups tell a store it need not load a group's members", () => {
     const group = { schemas: [GROUP_URN], id: "g1", displayName: "Tour Guides", members: [{ value: "2819c223", type: "User" }] };
     const withoutMembers = createProjection(groups, { excludedAttributes: ["members"] });
     expect(withoutMembers.includes("members")).toBe(false);
