@@ -81,3 +81,4 @@ export {
   replaceMembers,
 } from "./scim/patch/membership-delta.js";
 export type { MembershipDelta } from "./scim/patch/membership-delta.js";
+export { hasValue } from "./scim/schema/has-value.js";

@@ -4,6 +4,7 @@
  */
 import type { AttributeDefinition } from "../schema/attribute-definition.js";
 import { isPlainObject, parseDateTime } from "../schema/normalize-value.js";
+import { hasValue } from "../schema/has-value.js";
 import { leafOf, type ResolvedPath } from "../schema/resolved-path.js";
 import type { CompareFilter, Filter, FilterValue } from "./filter-ast.js";
 
@@ -43,22 +44,6 @@ function readFromElement(element: unknown, outer: ResolvedPath): Reader {
     if (!sub || path.attribute !== outer.attribute || path.schema !== outer.schema) return [];
     return asList(own(element, sub.name));
   };
-}
-
-// A SCIM value nests at most attribute → element → sub-attribute → element; deeper data is
-// malformed, and a non-empty container there counts as a value rather than being walked.
-const PRESENCE_DEPTH = 4;
-
-/**
- * RFC 7644 §3.4.2.2 `pr`: "a non-empty value, or … a non-empty node for complex attributes";
- * RFC 7643 §2.5: null and empty arrays are unassigned. An empty string is treated as no value too.
- */
-function hasValue(value: unknown, depth: number): boolean {
-  if (value === undefined || value === null || value === "") return false;
-  if (typeof value !== "object") return true;
-  const children = Array.isArray(value) ? value : Object.values(value);
-  if (depth <= 0) return children.length > 0;
-  return children.some((child) => hasValue(child, depth - 1));
 }
 
 const fold = (text: string, caseExact: boolean): string => (caseExact ? text : text.toLowerCase());
@@ -107,7 +92,7 @@ function matchesSubstring(candidate: unknown, target: FilterValue, leaf: Attribu
 function matchesCompare(filter: CompareFilter<ResolvedPath>, read: Reader): boolean {
   const candidates = read(filter.path);
   const leaf = leafOf(filter.path);
-  const present = candidates.some((candidate) => hasValue(candidate, PRESENCE_DEPTH));
+  const present = candidates.some((candidate) => hasValue(candidate));
   const { op, value } = filter;
   // RFC 7644 §3.4.2.2 says a multi-valued attribute matches when ANY value matches. `ne` is defined
   // here as the negation of `eq` rather than as "some value differs": `emails.type ne "work"` means
@@ -146,7 +131,7 @@ function evaluate(filter: Filter<ResolvedPath>, read: Reader): boolean {
     case "compare":
       return matchesCompare(filter, read);
     case "present":
-      return read(filter.path).some((candidate) => hasValue(candidate, PRESENCE_DEPTH));
+      return read(filter.path).some((candidate) => hasValue(candidate));
     case "and":
       return filter.filters.every((child) => evaluate(child, read));
     case "or":

@@ -12,6 +12,7 @@ import type { AttributeDefinition, SchemaDefinition } from "./attribute-definiti
 import type { ResolvedPath } from "./resolved-path.js";
 import type { ResourceSchema } from "./schema-registry.js";
 import type { ResourceProfile } from "./resource-profile.js";
+import { hasValue } from "./has-value.js";
 import { isPlainObject, type ScimObject } from "./normalize-value.js";
 import { normalizeResource, schemasFor } from "./normalize-resource.js";
 import { selectAttributes } from "./attribute-selection.js";
@@ -34,8 +35,7 @@ interface RequiredCheck {
 
 function missingSchemaRequired(schema: SchemaDefinition, container: ScimObject | undefined, prefix: string): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  const isMissing = (value: unknown): boolean =>
-    value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0);
+  const isMissing = (value: unknown): boolean => !hasValue(value);
   const checkSubs = (attribute: AttributeDefinition, value: unknown, path: string): void => {
     const required = (attribute.subAttributes ?? []).filter((sub) => sub.required && sub.mutability !== "readOnly");
     if (required.length === 0) return;
