@@ -5,9 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { ENTERPRISE_URN, USER_URN } from "../sample-resources.fixture.js";
 import { applyPatch } from "./apply-patch.js";
-import { BABS, MANDY, deepFreeze, expectOk, groups, storedGroup, storedUser, users } from "./patch.fixture.js";
+import { BABS, MANDY, PATCH_OP, deepFreeze, expectOk, groups, storedGroup, storedUser, users } from "./patch.fixture.js";
 
-const PATCH_OP = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 
 /** A user as Entra creates it: no work e-mail, address or role yet. */
 function bareUser() {

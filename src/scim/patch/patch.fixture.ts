@@ -14,7 +14,8 @@ const registry = createSchemaRegistry();
 export const users = registry.resourceType("User")!;
 export const groups = registry.resourceType("Group")!;
 
-export const PATCH_OP = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+export { PATCH_OP_SCHEMA as PATCH_OP } from "./patch-request.js";
+import { PATCH_OP_SCHEMA as PATCH_OP } from "./patch-request.js";
 export const BABS = "2819c223-7f76-453a-919d-413861904646";
 export const JAMES = "08e1d05d-121c-4561-8b96-473d93df9210";
 export const MANDY = "902c246b-6245-4190-8e05-00816be7344a";

@@ -20,7 +20,8 @@ export interface AttributeSelection {
 /** Compiles paths into a selection for one resource type. */
 export function selectAttributes(schema: ResourceSchema, paths: readonly string[]): AttributeSelection {
   const wholeSchemas = new Set<string>();
-  const attributes = new Map<string, "all" | Set<string>>();
+  // schema URN → attribute name → coverage; looked up per attribute of every resource projected.
+  const attributes = new Map<string, Map<string, "all" | Set<string>>>();
   const unknown: string[] = [];
   for (const raw of paths) {
     const text = raw.trim();
@@ -36,20 +37,24 @@ export function selectAttributes(schema: ResourceSchema, paths: readonly string[
       continue;
     }
     const { path } = resolution;
-    const key = `${path.schema}\u0000${path.attribute.name}`;
-    const current = attributes.get(key);
+    let bySchema = attributes.get(path.schema);
+    if (!bySchema) {
+      bySchema = new Map();
+      attributes.set(path.schema, bySchema);
+    }
+    const current = bySchema.get(path.attribute.name);
     if (!path.subAttribute || current === "all") {
-      attributes.set(key, "all");
+      bySchema.set(path.attribute.name, "all");
     } else {
       const subs = current ?? new Set<string>();
       subs.add(path.subAttribute.name.toLowerCase());
-      attributes.set(key, subs);
+      bySchema.set(path.attribute.name, subs);
     }
   }
   return {
     isEmpty: wholeSchemas.size === 0 && attributes.size === 0,
     coverage: (schemaId, attribute) =>
-      wholeSchemas.has(schemaId) ? "all" : attributes.get(`${schemaId}\u0000${attribute}`),
+      wholeSchemas.has(schemaId) ? "all" : attributes.get(schemaId)?.get(attribute),
     unknown,
   };
 }

@@ -15,10 +15,17 @@ export interface NormalizeValueOptions {
   readonly dropReadOnly?: boolean;
 }
 
+// Built once per definition: every write looks sub-attributes up by name, per key of every element.
+const subAttributeIndexes = new WeakMap<AttributeDefinition, ReadonlyMap<string, AttributeDefinition>>();
+
 /** Looks a sub-attribute up by name, case-insensitively (RFC 7643 §2.1). */
 export function findSubAttribute(parent: AttributeDefinition, name: string): AttributeDefinition | undefined {
-  const lower = name.toLowerCase();
-  return parent.subAttributes?.find((candidate) => candidate.name.toLowerCase() === lower);
+  let index = subAttributeIndexes.get(parent);
+  if (!index) {
+    index = new Map((parent.subAttributes ?? []).map((sub) => [sub.name.toLowerCase(), sub]));
+    subAttributeIndexes.set(parent, index);
+  }
+  return index.get(name.toLowerCase());
 }
 
 export function isPlainObject(value: unknown): value is ScimObject {

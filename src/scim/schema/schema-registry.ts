@@ -11,6 +11,7 @@ import type {
 } from "./attribute-definition.js";
 import type { ResolvedPath } from "./resolved-path.js";
 import { commonAttributes } from "./common-attributes.js";
+import { findSubAttribute } from "./normalize-value.js";
 import { coreUserSchema } from "./core-user-schema.js";
 import { coreGroupSchema } from "./core-group-schema.js";
 import { enterpriseUserSchema } from "./enterprise-user-schema.js";
@@ -104,7 +105,6 @@ function createResourceSchema(
   const coreAttributes = [...core.attributes, ...commonAttributes];
   const attributeIndex = new Map<SchemaDefinition, NameIndex>([[core, indexByName(coreAttributes)]]);
   for (const extension of extensions) attributeIndex.set(extension.schema, indexByName(extension.schema.attributes));
-  const subIndex = new Map<AttributeDefinition, NameIndex>();
   const schemasByUrn = new Map<string, SchemaDefinition>(
     [core, ...extensions.map((extension) => extension.schema)].map((schema) => [schema.id.toLowerCase(), schema]),
   );
@@ -113,15 +113,6 @@ function createResourceSchema(
 
   const findAttribute = (schema: SchemaDefinition, name: string): AttributeDefinition | undefined =>
     attributeIndex.get(schema)?.get(name.toLowerCase());
-
-  const findSubAttribute = (parent: AttributeDefinition, name: string): AttributeDefinition | undefined => {
-    let index = subIndex.get(parent);
-    if (!index) {
-      index = indexByName(parent.subAttributes ?? []);
-      subIndex.set(parent, index);
-    }
-    return index.get(name.toLowerCase());
-  };
 
   const bind = (schema: SchemaDefinition, local: string, text: string): PathResolution => {
     const [name = "", subName, ...rest] = local.split(".");
