@@ -14,6 +14,9 @@ export const coreGroupSchema: SchemaDefinition = {
       description: "A human-readable name for the Group. REQUIRED.",
       // §4.2 says REQUIRED (as does §8.7.1's own description); §8.7.1's `"required": false` is the slip.
       required: true,
+      // The provisioning spec §2.4 makes the display name "the unique name of the group", so the
+      // service enforces it (case-insensitively, as displayName is caseExact false) and says so here.
+      uniqueness: "server",
     }),
     attribute("members", {
       type: "complex",

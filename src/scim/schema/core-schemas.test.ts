@@ -141,7 +141,7 @@ describe("core Group schema (RFC 7643 §4.2, §8.7.1)", () => {
   it("requires displayName", () => {
     expect(coreGroupSchema.id).toBe("urn:ietf:params:scim:schemas:core:2.0:Group");
     expect(names(coreGroupSchema.attributes)).toEqual(["displayName", "members"]);
-    expect(find(coreGroupSchema.attributes, "displayName")).toMatchObject({ type: "string", required: true, uniqueness: "none" });
+    expect(find(coreGroupSchema.attributes, "displayName")).toMatchObject({ type: "string", required: true, uniqueness: "server" });
   });
 
   it("lets members be added and removed but not edited, with a read-only display", () => {

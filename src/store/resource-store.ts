@@ -1,0 +1,240 @@
+/**
+ * The storage contract (DESIGN §3): the one interface an adapter author implements. The core
+ * hands every call clean input — a tenant, a resolved filter, numeric paging, a sort path, an
+ * expected version, membership as deltas — so an adapter translates, it never parses.
+ */
+import type { Filter } from "../scim/filter/filter-ast.js";
+import type { MembershipDelta } from "../scim/patch/membership-delta.js";
+import type { ScimObject } from "../scim/schema/normalize-value.js";
+import type { ResolvedPath } from "../scim/schema/resolved-path.js";
+import type { SortKey } from "../scim/list/sort-key.js";
+
+/** Where a call applies: one organization and one resource type. Nothing may cross either. */
+export interface StoreScope {
+  /** The organization (tenant) id from the URL. Ids, filters and uniqueness never cross it. */
+  readonly orgId: string;
+  /** The resource type's id as registered, e.g. `"User"` or `"Group"`. */
+  readonly resourceType: string;
+}
+
+/**
+ * A value that must be unique among the resources of one type in one organization, already
+ * normalized by the core: `value` is lower-cased when the attribute is not caseExact, so the
+ * store compares strings exactly. Derived from the schema's `uniqueness` (`userName`, and group
+ * `displayName` per the spec).
+ */
+export interface UniqueKey {
+  /** Canonical attribute name, e.g. `"userName"`. */
+  readonly attribute: string;
+  /** The normalized value to compare exactly. */
+  readonly value: string;
+}
+
+/** A member of a group as stored: its service id and the type the store found it to be. */
+export interface StoredMember {
+  /** The member's service-assigned id (`members.value`). */
+  readonly value: string;
+  /** The resource type of the member in the same organization: nested groups are stored, not expanded. */
+  readonly type: string;
+}
+
+/** A resource as a store holds it. The core renders `schemas`, `id` and `meta` from it. */
+export interface StoredResource {
+  /** Service-assigned id, chosen by the core (a UUID v7) and passed to `create`. */
+  readonly id: string;
+  /** Opaque version token without quotes; it changes on every write, membership changes included. */
+  readonly version: string;
+  /** ISO 8601 time of creation: the `now` of the create request. */
+  readonly created: string;
+  /** ISO 8601 time of the last write: the `now` of the last create or update that changed it. */
+  readonly lastModified: string;
+  /**
+   * The canonical attributes the core last wrote, returned as given: everything but `id`, `meta`
+   * and `members`. Stores may keep it as one JSON document.
+   */
+  readonly attributes: ScimObject;
+  /**
+   * The members, in the order they were added, when the request asked for them (`members: true`)
+   * and the resource type has members; absent otherwise.
+   */
+  readonly members?: readonly StoredMember[];
+}
+
+/** What a membership write really did, for the events the host receives and for reporting. */
+export interface MembershipChange {
+  /** Ids that became members. */
+  readonly added: readonly string[];
+  /** Ids that stopped being members. */
+  readonly removed: readonly string[];
+  /** Ids named in the write that are not resources of this organization, so were not added. */
+  readonly ignored: readonly string[];
+}
+
+/** The result of a create or update. */
+export interface WriteResult {
+  /** The resource as now stored, with `members` when the request asked for them. */
+  readonly resource: StoredResource;
+  /** Present when the write carried members or a membership delta. */
+  readonly membership?: MembershipChange;
+}
+
+/**
+ * What to do with member ids that name no resource of the organization (DESIGN §4):
+ * `"ignore"` drops them and reports them in `MembershipChange.ignored`; `"reject"` fails the whole
+ * write with 400 `invalidValue` naming them, and writes nothing.
+ */
+export type UnknownMemberPolicy = "ignore" | "reject";
+
+/** Creates a resource. */
+export interface CreateRequest extends StoreScope {
+  /** The id to store it under; unused in the organization. */
+  readonly id: string;
+  /** ISO 8601 time to record as `created` and `lastModified`. */
+  readonly now: string;
+  /** Canonical attributes (no `id`, `meta`, `members`), already validated. */
+  readonly attributes: ScimObject;
+  /** Values to hold unique; a clash fails with 409 `uniqueness` and writes nothing. */
+  readonly uniqueKeys: readonly UniqueKey[];
+  /** Initial member ids (groups only), each listed once. */
+  readonly members?: readonly string[];
+  /** What to do with unknown member ids. */
+  readonly unknownMembers: UnknownMemberPolicy;
+}
+
+/** Reads one resource. */
+export interface GetRequest extends StoreScope {
+  readonly id: string;
+  /** Whether to load the members. False must not read them: a group may have 100,000. */
+  readonly members: boolean;
+}
+
+/** Index paging (RFC 7644 §3.4.2.4), already clamped by the core. */
+export interface IndexPage {
+  readonly kind: "index";
+  /** 1-based position of the first result; at least 1. */
+  readonly startIndex: number;
+  /** Most resources to return; 0 asks only for `totalResults`. */
+  readonly count: number;
+}
+
+/** Where the previous cursor page ended: the sort key and id of its last resource. */
+export interface SortPosition {
+  readonly key: SortKey;
+  readonly id: string;
+}
+
+/** Keyset paging behind RFC 9865 cursors; the core encodes and checks the cursor itself. */
+export interface CursorPage {
+  readonly kind: "cursor";
+  /** Return only resources that come after this position in the list order; absent for the first page. */
+  readonly after?: SortPosition;
+  /** Most resources to return; at least 1. */
+  readonly count: number;
+}
+
+/** A sort request, already resolved (RFC 7644 §3.4.2.3). */
+export interface SortSpec {
+  /** The attribute to sort by; compare with `sortKeyOf` and `compareSortKeys` from `scimkit`. */
+  readonly path: ResolvedPath;
+  readonly order: "ascending" | "descending";
+}
+
+/**
+ * Lists resources. The list order is fixed by `compareListEntries`: by the sort key (ascending or
+ * descending, a missing value after every present one when ascending), then by id ascending; with
+ * no `sort`, by id alone.
+ */
+export interface ListRequest extends StoreScope {
+  /**
+   * Only resources that match. Push it down: an equality on `id`, `externalId` or a unique
+   * attribute must use an index, not a scan. `matchesFilter(resourceView(r), filter)` is the
+   * reference semantics for any node a store cannot translate. It may name `members`.
+   */
+  readonly filter?: Filter<ResolvedPath>;
+  readonly sort?: SortSpec;
+  readonly page: IndexPage | CursorPage;
+  /** Whether the returned resources carry their members. */
+  readonly members: boolean;
+}
+
+/** One page of a list. */
+export interface ListResult {
+  /** How many resources match the filter in all, regardless of paging. */
+  readonly totalResults: number;
+  /** The page, in list order. */
+  readonly resources: readonly StoredResource[];
+}
+
+/** Updates a resource's attributes, its members, or both, in one atomic write. */
+export interface UpdateRequest extends StoreScope {
+  readonly id: string;
+  /** ISO 8601 time to record as `lastModified`. */
+  readonly now: string;
+  /** When set, the write happens only if the stored version equals it; otherwise 412, nothing written. */
+  readonly expectedVersion?: string;
+  /** The new complete attribute set; absent to leave attributes as they are. */
+  readonly attributes?: ScimObject;
+  /** The unique values of the new attributes; given whenever `attributes` is. */
+  readonly uniqueKeys?: readonly UniqueKey[];
+  /**
+   * The change to the member ids (groups only), applied in the store without reading the other
+   * members, so concurrent deltas from several processes all take effect.
+   */
+  readonly membership?: MembershipDelta;
+  readonly unknownMembers: UnknownMemberPolicy;
+  /** Whether the result carries the members. */
+  readonly members: boolean;
+}
+
+/** Deletes a resource. */
+export interface DeleteRequest extends StoreScope {
+  readonly id: string;
+  /** When set, deletes only if the stored version equals it; otherwise 412. */
+  readonly expectedVersion?: string;
+}
+
+/**
+ * Optional abilities, declared rather than sniffed. The router advertises them in
+ * `/ServiceProviderConfig` and refuses requests that need a missing one.
+ */
+export interface StoreCapabilities {
+  /** Honours `ListRequest.sort`. Default true. */
+  readonly sort?: boolean;
+  /** Honours `CursorPage` (RFC 9865 cursors). Default true. */
+  readonly cursor?: boolean;
+}
+
+/**
+ * A place to keep SCIM resources for many organizations. Implement it for your database and run
+ * `describeStoreConformance` from `scimkit/testkit` to know you are done.
+ *
+ * Errors: throw `ScimError` — 409 `uniqueness` for a unique clash, 412 (no scimType) for a
+ * version mismatch, 400 `invalidValue` for rejected unknown members. Anything else thrown is
+ * treated as an internal failure (500, reported to the host's `onError`).
+ *
+ * @example
+ * const store = memoryStore();
+ * app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth }));
+ */
+export interface ResourceStore {
+  /** Optional abilities; see `StoreCapabilities` for the defaults. */
+  readonly capabilities?: StoreCapabilities;
+  /** Creates a resource and its initial members atomically. */
+  create(request: CreateRequest): Promise<WriteResult>;
+  /** One resource, or `undefined` when the organization has none of that type with this id. */
+  get(request: GetRequest): Promise<StoredResource | undefined>;
+  /** A page of the resources that match, in list order, with the total. */
+  list(request: ListRequest): Promise<ListResult>;
+  /**
+   * Writes new attributes and/or a membership delta; bumps the version and `lastModified` when
+   * anything changed. `undefined` when there is no such resource.
+   */
+  update(request: UpdateRequest): Promise<WriteResult | undefined>;
+  /**
+   * Deletes a resource and removes it from every group of the organization that lists it as a
+   * member. False when there was no such resource.
+   */
+  delete(request: DeleteRequest): Promise<boolean>;
+  /** Releases connections and timers. Optional. */
+  close?(): Promise<void>;
+}
