@@ -1,0 +1,187 @@
+/**
+ * The reference token store (DESIGN §3, spec §5): the operator issues a token per organization,
+ * can regenerate it at any time (the old secret stops working at once) and revoke it. Tokens are
+ * 256-bit random values kept only as SHA-256 digests and compared in constant time.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { hashToken, sameTokenHash, unmatchableTokenHash } from "./hash-token.js";
+import { memoryTokenRepository } from "./memory-token-repository.js";
+import type { StoredToken, TokenRepository } from "./token-repository.js";
+import type { TokenRecord } from "./token-record.js";
+import type { Principal, TokenVerifier, VerifyContext } from "./token-verifier.js";
+
+/** Random bytes in a token's secret part: 256 bits, 43 base64url characters. */
+const SECRET_BYTES = 32;
+/** Characters of the secret part shown in `TokenRecord.prefix`: 24 of its 256 bits. */
+const VISIBLE_SECRET_CHARS = 4;
+/** The default prefix, so scanners and people recognise a leaked scimkit token. */
+const DEFAULT_TOKEN_PREFIX = "scimkit_";
+/** Prefixes are pasted into `Authorization` headers and config files: keep them plain. */
+const TOKEN_PREFIX_PATTERN = /^[A-Za-z0-9_-]{0,32}$/;
+
+/** Options of `createTokenStore`. */
+export interface TokenStoreOptions {
+  /** Where records and digests live. Default: `memoryTokenRepository()`, lost on restart. */
+  readonly repository?: TokenRepository;
+  /**
+   * Text put before the random part of every token; letters, digits, `_` and `-`, at most 32.
+   * Default `"scimkit_"`.
+   */
+  readonly tokenPrefix?: string;
+  /**
+   * Whether `verify` records `lastUsedAt`. Default true. Each recording is one repository write,
+   * so it is throttled by `lastUsedResolutionMs`.
+   */
+  readonly trackLastUsed?: boolean;
+  /**
+   * Least time between two `lastUsedAt` writes for one token: a busy identity provider costs one
+   * write per interval, not one per request. Default 60,000 (a minute); 0 writes on every verify.
+   */
+  readonly lastUsedResolutionMs?: number;
+  /** The clock. Default `() => new Date()`. */
+  readonly now?: () => Date;
+}
+
+/** Options of `TokenStore.issue`. */
+export interface IssueTokenOptions {
+  /** A free-text name for the credential, shown in `list`, e.g. `"Entra production"`. */
+  readonly label?: string;
+}
+
+/** A freshly issued or rotated token: the only time its secret is available. */
+export interface IssuedToken {
+  /** The bearer token to hand to the customer, once, over a secure channel. Never stored. */
+  readonly token: string;
+  /** Its public record. */
+  readonly record: TokenRecord;
+}
+
+/**
+ * Issues, lists, rotates and revokes the tokens of each organization, and verifies them: pass it
+ * as the router's `auth`. Every change is effective on the next `verify` (there is no cache).
+ */
+export interface TokenStore extends TokenVerifier {
+  /**
+   * Issues a new token for `orgId`, alongside any it already has (so a customer can move to the
+   * new one before the old is revoked). The secret is in the result and nowhere else, ever.
+   */
+  issue(orgId: string, options?: IssueTokenOptions): Promise<IssuedToken>;
+  /** The records of the tokens of `orgId`, oldest first: no secret, no digest. */
+  list(orgId: string): Promise<TokenRecord[]>;
+  /**
+   * Regenerates the secret of token `tokenId` of `orgId` (spec §5.4), keeping its id, label and
+   * `createdAt`. The old secret fails from the moment the promise resolves. `undefined` when the
+   * organization has no such token.
+   */
+  rotate(orgId: string, tokenId: string): Promise<IssuedToken | undefined>;
+  /** Deletes token `tokenId` of `orgId`; it fails on the next verify. False when there was none. */
+  revoke(orgId: string, tokenId: string): Promise<boolean>;
+  /** Deletes every token of `orgId` (e.g. when the organization is removed); says how many. */
+  revokeAll(orgId: string): Promise<number>;
+}
+
+function publicRecord(stored: StoredToken): TokenRecord {
+  // Built field by field rather than by deleting `hash`, so a repository's extra columns never leak.
+  const record: { -readonly [K in keyof TokenRecord]: TokenRecord[K] } = {
+    id: stored.id,
+    orgId: stored.orgId,
+    prefix: stored.prefix,
+    createdAt: stored.createdAt,
+  };
+  if (stored.label !== undefined) record.label = stored.label;
+  if (stored.rotatedAt !== undefined) record.rotatedAt = stored.rotatedAt;
+  if (stored.lastUsedAt !== undefined) record.lastUsedAt = stored.lastUsedAt;
+  return record;
+}
+
+function principalOf(stored: StoredToken): Principal {
+  return stored.label === undefined
+    ? { orgId: stored.orgId, tokenId: stored.id }
+    : { orgId: stored.orgId, tokenId: stored.id, label: stored.label };
+}
+
+function requireOrgId(orgId: string): void {
+  if (typeof orgId !== "string" || orgId.length === 0) throw new Error("token store: orgId must be a non-empty string");
+}
+
+/**
+ * Creates a token store over `options.repository` (in memory by default).
+ *
+ * @example
+ * const tokens = createTokenStore();
+ * const { token, record } = await tokens.issue("acme", { label: "Entra" });
+ * // deliver `token` to acme once; keep `record.id` to rotate or revoke it
+ * app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth: tokens }));
+ */
+export function createTokenStore(options: TokenStoreOptions = {}): TokenStore {
+  const repository = options.repository ?? memoryTokenRepository();
+  const tokenPrefix = options.tokenPrefix ?? DEFAULT_TOKEN_PREFIX;
+  const trackLastUsed = options.trackLastUsed ?? true;
+  const resolutionMs = options.lastUsedResolutionMs ?? 60_000;
+  const now = options.now ?? (() => new Date());
+  if (!TOKEN_PREFIX_PATTERN.test(tokenPrefix)) {
+    throw new Error("token store: tokenPrefix may hold only letters, digits, '_' and '-', at most 32 of them");
+  }
+  if (!(resolutionMs >= 0)) throw new Error("token store: lastUsedResolutionMs must be a number ≥ 0");
+
+  function newSecret(): { readonly token: string; readonly hash: string; readonly prefix: string } {
+    const token = tokenPrefix + randomBytes(SECRET_BYTES).toString("base64url");
+    return { token, hash: hashToken(token), prefix: token.slice(0, tokenPrefix.length + VISIBLE_SECRET_CHARS) };
+  }
+
+  function usedRecently(lastUsedAt: string | undefined, at: Date): boolean {
+    if (lastUsedAt === undefined) return false;
+    return at.getTime() - Date.parse(lastUsedAt) < resolutionMs;
+  }
+
+  return {
+    async issue(orgId, issueOptions = {}) {
+      requireOrgId(orgId);
+      const { token, hash, prefix } = newSecret();
+      const stored: StoredToken = {
+        id: randomUUID(),
+        orgId,
+        ...(issueOptions.label === undefined ? {} : { label: issueOptions.label }),
+        prefix,
+        createdAt: now().toISOString(),
+        hash,
+      };
+      await repository.insert(stored);
+      return { token, record: publicRecord(stored) };
+    },
+
+    async list(orgId) {
+      return (await repository.listByOrg(orgId)).map(publicRecord);
+    },
+
+    async rotate(orgId, tokenId) {
+      const { token, hash, prefix } = newSecret();
+      const stored = await repository.replaceHash(orgId, tokenId, { hash, prefix, rotatedAt: now().toISOString() });
+      return stored === undefined ? undefined : { token, record: publicRecord(stored) };
+    },
+
+    revoke(orgId, tokenId) {
+      return repository.delete(orgId, tokenId);
+    },
+
+    revokeAll(orgId) {
+      return repository.deleteByOrg(orgId);
+    },
+
+    async verify(token: string, orgId: string, _request: VerifyContext): Promise<Principal | null> {
+      const hash = hashToken(token);
+      // The repository scopes the lookup by organization, so another organization's token is
+      // simply not found; the comparison runs whether or not something was, so unknown, revoked
+      // and foreign tokens all do the same work before answering null.
+      const found = await repository.findByHash(orgId, hash);
+      const matches = sameTokenHash(found?.hash ?? unmatchableTokenHash, hash);
+      // The orgId check does not trust the repository's scoping: a custom one may get it wrong.
+      if (found === undefined || !matches || found.orgId !== orgId) return null;
+      if (trackLastUsed) {
+        const at = now();
+        if (!usedRecently(found.lastUsedAt, at)) await repository.markUsed(orgId, hash, at.toISOString());
+      }
+      return principalOf(found);
+    },
+  };
+}

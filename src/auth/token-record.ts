@@ -1,0 +1,25 @@
+/** What the operator sees of an issued token: everything but the secret and its hash. */
+export interface TokenRecord {
+  /** Service-assigned id of the credential, stable across rotations; used to rotate and revoke it. */
+  readonly id: string;
+  /** The organization the token grants access to (spec §5.2: one token, one organization). */
+  readonly orgId: string;
+  /** The operator's free-text name for it, e.g. `"Okta"`, when one was given at issue. */
+  readonly label?: string;
+  /**
+   * The first characters of the current token (its fixed prefix and a few random characters), so
+   * an operator can tell which credential a configuration holds. Too short to guess the rest.
+   *
+   * @example "scimkit_q3Xz"
+   */
+  readonly prefix: string;
+  /** ISO 8601 time the credential was issued. Rotation keeps it. */
+  readonly createdAt: string;
+  /** ISO 8601 time of the last rotation; absent when never rotated. */
+  readonly rotatedAt?: string;
+  /**
+   * ISO 8601 time the current secret last verified, to a resolution the store chooses (a minute
+   * by default); absent when it has not been used since it was issued or rotated.
+   */
+  readonly lastUsedAt?: string;
+}

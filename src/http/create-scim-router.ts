@@ -1,0 +1,88 @@
+/**
+ * `createScimRouter`: the Express router that makes an application a SCIM 2.0 service provider
+ * for one organization per request (DESIGN §1). Mount it at `/scim/Organizations/:orgId/v2`.
+ */
+import express, { type Request, type Router } from "express";
+import { ScimError } from "../errors.js";
+import { createSchemaRegistry } from "../scim/schema/schema-registry.js";
+import { rfc7643Profile } from "../scim/schema/resource-profile.js";
+import { authenticate } from "./authenticate.js";
+import { errorHandler } from "./error-handler.js";
+import { createResourceService } from "./resource-service.js";
+import { registerBulkRoute } from "./routes/bulk-route.js";
+import { registerSchemaRoutes, registerServiceProviderConfigRoute } from "./routes/discovery-routes.js";
+import { registerResourceRoutes } from "./routes/resource-routes.js";
+import { scimBodyParser } from "./scim-body-parser.js";
+import type { ScimEvent } from "./scim-event.js";
+import { resolveOrganization } from "./scim-request-context.js";
+import type { ScimRouterOptions } from "./scim-router-options.js";
+
+function defaultOnError(error: unknown, request: Request | undefined): void {
+  console.error(`scimkit: unexpected error${request ? ` in ${request.method} ${request.originalUrl}` : ""}`, error);
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  const chosen = value ?? fallback;
+  if (!Number.isInteger(chosen) || chosen < 1) throw new Error(`scimkit: ${name} must be a positive integer; got ${String(value)}.`);
+  return chosen;
+}
+
+/**
+ * Builds the router.
+ *
+ * @example
+ * const store = memoryStore();
+ * const auth = createTokenStore();
+ * app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth }));
+ */
+export function createScimRouter(options: ScimRouterOptions): Router {
+  const registry = options.registry ?? createSchemaRegistry();
+  const profile = options.profile ?? rfc7643Profile;
+  const onError = options.onError ?? defaultOnError;
+  const maxPageSize = positive("paging.maxPageSize", options.paging?.maxPageSize, 1000);
+  const defaultPageSize = Math.min(positive("paging.defaultPageSize", options.paging?.defaultPageSize, 100), maxPageSize);
+  const bulk = {
+    maxOperations: positive("bulk.maxOperations", options.bulk?.maxOperations, 1000),
+    maxPayloadSize: positive("bulk.maxPayloadSize", options.bulk?.maxPayloadSize, 1_048_576),
+  };
+  const onEvent = options.onEvent;
+  const service = createResourceService({
+    store: options.store,
+    registry,
+    profile,
+    unknownMembers: options.unknownMembers ?? "ignore",
+    filterLimits: options.filterLimits ?? {},
+    defaultPageSize,
+    maxPageSize,
+    emit: async (event: ScimEvent) => {
+      if (!onEvent) return;
+      try {
+        await onEvent(event);
+      } catch (error) {
+        // The write has committed; a failing listener is the host's to hear about, not the client's.
+        onError(error, undefined);
+      }
+    },
+  });
+
+  const router = express.Router({ mergeParams: true });
+  router.use(resolveOrganization(options));
+  registerServiceProviderConfigRoute(router, {
+    ...(options.documentationUri ? { documentationUri: options.documentationUri } : {}),
+    bulk,
+    maxPageSize,
+    defaultPageSize,
+    sort: service.canSort,
+    cursor: service.canCursor,
+  });
+  router.use(authenticate(options.auth));
+  registerBulkRoute(router, service, bulk, onError);
+  router.use(...scimBodyParser(options.bodyLimit ?? "1mb"));
+  registerSchemaRoutes(router, registry, profile);
+  for (const type of service.handlers.values()) registerResourceRoutes(router, service, type);
+  router.use((request, _response, next) => {
+    next(new ScimError(404, undefined, `There is no SCIM endpoint for ${request.method} ${request.path}.`));
+  });
+  router.use(errorHandler(onError));
+  return router;
+}

@@ -1,0 +1,50 @@
+/**
+ * RFC 9865 cursors over the store's keyset paging: a cursor is the position (sort key and id) of
+ * the last resource of a page, bound to the query it came from, so a cursor replayed with another
+ * filter, sort or organization is refused with `invalidCursor` instead of giving a wrong page.
+ */
+import { createHash } from "node:crypto";
+import { ScimType, badRequest } from "../errors.js";
+import type { SortKey } from "../scim/list/sort-key.js";
+import type { SortPosition } from "../store/resource-store.js";
+
+/** What a cursor is bound to: a change in any of these makes old cursors invalid. */
+export interface CursorScope {
+  readonly orgId: string;
+  readonly resourceType: string;
+  readonly filter: string;
+  readonly sortBy: string;
+  readonly sortOrder: string;
+}
+
+const MAX_CURSOR_LENGTH = 4096;
+
+function fingerprint(scope: CursorScope): string {
+  const text = JSON.stringify([scope.orgId, scope.resourceType, scope.filter, scope.sortBy, scope.sortOrder]);
+  return createHash("sha256").update(text).digest("base64url").slice(0, 16);
+}
+
+function isSortKey(value: unknown): value is SortKey {
+  return value === null || ["string", "number", "boolean"].includes(typeof value);
+}
+
+/** The cursor that continues after `position` for the query `scope`. */
+export function encodeCursor(position: SortPosition, scope: CursorScope): string {
+  return Buffer.from(JSON.stringify({ k: position.key, i: position.id, q: fingerprint(scope) })).toString("base64url");
+}
+
+/** The position a client's cursor continues after; 400 `invalidCursor` (RFC 9865 §2.4) when it is not ours or not for this query. */
+export function decodeCursor(cursor: string, scope: CursorScope): SortPosition {
+  const invalid = badRequest(ScimType.invalidCursor, "The cursor is not valid for this query. Start again without a cursor value (cursor=) to get a new one.");
+  if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid;
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw invalid;
+  }
+  if (typeof decoded !== "object" || decoded === null) throw invalid;
+  const { k, i, q } = decoded as Record<string, unknown>;
+  if (!isSortKey(k) || typeof i !== "string" || q !== fingerprint(scope)) throw invalid;
+  return { key: k, id: i };
+}

@@ -1,0 +1,33 @@
+/**
+ * A stored resource as the client sees it (RFC 7643 §3.1): `schemas` derived from what it
+ * carries, `id` first, member references and an absolute `meta.location`.
+ */
+import type { ScimObject } from "../scim/schema/normalize-value.js";
+import { schemasFor } from "../scim/schema/normalize-resource.js";
+import type { ResourceSchema, SchemaRegistry } from "../scim/schema/schema-registry.js";
+import { resourceView } from "../store/resource-view.js";
+import type { StoredMember, StoredResource } from "../store/resource-store.js";
+
+/** The absolute URL of a resource: base URL, resource type endpoint, id. */
+export function resourceLocation(baseUrl: string, endpoint: string, id: string): string {
+    // ":" stays readable: schema URNs are ids (RFC 7644 §4 shows /Schemas/urn:…:User).
+  return `${baseUrl}${endpoint.startsWith("/") ? endpoint : `/${endpoint}`}/${encodeURIComponent(id).replace(/%3A/gi, ":")}`;
+}
+
+/** Renders `resource` of the type `schema` for a response under `baseUrl`. */
+export function renderResource(registry: SchemaRegistry, schema: ResourceSchema, baseUrl: string, resource: StoredResource): ScimObject {
+  const { id, meta, members, schemas: _stored, ...attributes } = resourceView(schema.resourceType.id, resource);
+  if (Array.isArray(members)) {
+    // RFC 7643 §4.2: `$ref` is the member's URI, so a client can follow it without knowing our routes.
+    attributes["members"] = (members as StoredMember[]).map((member) => {
+      const endpoint = registry.resourceType(member.type)?.resourceType.endpoint;
+      return endpoint ? { ...member, $ref: resourceLocation(baseUrl, endpoint, member.value) } : { ...member };
+    });
+  }
+  return {
+    schemas: schemasFor(schema, attributes),
+    id,
+    ...attributes,
+    meta: { ...(meta as ScimObject), location: resourceLocation(baseUrl, schema.resourceType.endpoint, resource.id) },
+  };
+}

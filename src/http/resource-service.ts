@@ -1,0 +1,404 @@
+/**
+ * The SCIM operations on resources (RFC 7644 §3.3–§3.6), free of Express so that the routes and
+ * `/Bulk` run the very same code: validate, read-modify-write against the store with optimistic
+ * concurrency, and deliver lifecycle events after the store has committed.
+ */
+import { v7 as uuidv7 } from "uuid";
+import { ScimError, ScimType, badRequest } from "../errors.js";
+import { unwrap } from "../result.js";
+import { deepEqual } from "../scim/deep-equal.js";
+import type { FilterLimits } from "../scim/filter/parse-filter.js";
+import { compileFilter } from "../scim/filter/resolve-filter.js";
+import { sortKeyOf } from "../scim/list/sort-key.js";
+import { applyPatch } from "../scim/patch/apply-patch.js";
+import { isEmptyMembershipDelta, replaceMembers, type MembershipDelta } from "../scim/patch/membership-delta.js";
+import { createResourceValidator, type ResourceValidator } from "../scim/schema/create-resource-validator.js";
+import { isPlainObject, type ScimObject } from "../scim/schema/normalize-value.js";
+import type { ResourceProfile } from "../scim/schema/resource-profile.js";
+import type { ResourceSchema, SchemaRegistry } from "../scim/schema/schema-registry.js";
+import { formatPath } from "../scim/schema/resolved-path.js";
+import { resourceView } from "../store/resource-view.js";
+import type {
+  MembershipChange,
+  ResourceStore,
+  SortSpec,
+  StoredResource,
+  UnknownMemberPolicy,
+} from "../store/resource-store.js";
+import { uniqueKeysOf } from "../store/unique-keys.js";
+import { decodeCursor, encodeCursor, type CursorScope } from "./list-cursor.js";
+import type { ListParameters } from "./list-parameters.js";
+import { renderResource } from "./render-resource.js";
+import type { ScimEvent } from "./scim-event.js";
+import { matchesEntityTag } from "./entity-tags.js";
+
+const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
+/** Re-reads after a concurrent write before giving up; each retry means another writer succeeded. */
+const MAX_ATTEMPTS = 8;
+
+/** Who is asking and where their SCIM service lives. */
+export interface ServiceContext {
+  readonly orgId: string;
+  /** Absolute base URL of the organization's SCIM service, without a trailing slash. */
+  readonly baseUrl: string;
+}
+
+export interface ResourceServiceConfig {
+  readonly store: ResourceStore;
+  readonly registry: SchemaRegistry;
+  readonly profile: ResourceProfile;
+  readonly unknownMembers: UnknownMemberPolicy;
+  readonly filterLimits: Partial<FilterLimits>;
+  readonly defaultPageSize: number;
+  readonly maxPageSize: number;
+  /** Delivers an event; never throws (the router reports listener failures itself). */
+  readonly emit: (event: ScimEvent) => Promise<void>;
+}
+
+/** A resource type as the service handles it. */
+export interface TypeHandler {
+  readonly id: string;
+  readonly schema: ResourceSchema;
+  readonly validator: ResourceValidator;
+  /** Whether the type has group `members`, kept by the store as a membership. */
+  readonly hasMembers: boolean;
+}
+
+/** The outcome of a write or read of one resource. */
+export interface ResourceOutcome {
+  readonly stored: StoredResource;
+  /** Rendered for the response (before any `attributes` projection). */
+  readonly resource: ScimObject;
+}
+
+/** A list page, normalized for the ListResponse (RFC 7644 §3.4.2). */
+export interface ListOutcome {
+  readonly totalResults: number;
+  readonly resources: readonly ScimObject[];
+  /** For index paging, the 1-based index of the first result. */
+  readonly startIndex?: number;
+  /** For cursor paging (RFC 9865), the cursor of the next page when there is one. */
+  readonly nextCursor?: string;
+  readonly cursorPaging: boolean;
+}
+
+export interface ListOptions {
+  /** Whether the resources should carry members (the response's projection includes them). */
+  readonly members: boolean;
+}
+
+function splitMembers(handler: TypeHandler, prepared: ScimObject): { attributes: ScimObject; memberIds: string[] | undefined } {
+  const { schemas: _schemas, id: _id, meta: _meta, members, ...attributes } = prepared;
+  if (!handler.hasMembers) return { attributes: { ...attributes, ...(members === undefined ? {} : { members }) }, memberIds: undefined };
+  const elements = Array.isArray(members) ? members : [];
+  const ids: string[] = [];
+  elements.forEach((element, index) => {
+    const value = isPlainObject(element) ? element["value"] : undefined;
+    if (typeof value !== "string" || value === "") {
+      throw new ScimError(400, ScimType.invalidValue, `members[${index}].value: is required (the member's id).`);
+    }
+    ids.push(value);
+  });
+  return { attributes, memberIds: [...new Set(ids)] };
+}
+
+function withoutServerAttributes(resource: ScimObject): ScimObject {
+  const { schemas: _schemas, id: _id, meta: _meta, members: _members, ...attributes } = resource;
+  return attributes;
+}
+
+function isVersionConflict(error: unknown): boolean {
+  return error instanceof ScimError && error.status === 412;
+}
+
+function notFound(handler: TypeHandler, id: string): ScimError {
+  return new ScimError(404, undefined, `${handler.schema.resourceType.name} ${JSON.stringify(id)} not found.`);
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+/** Builds the service for one router configuration. */
+export function createResourceService(config: ResourceServiceConfig) {
+  const { store, registry } = config;
+  const handlers = new Map<string, TypeHandler>();
+  for (const type of registry.resourceTypes) {
+    const schema = registry.resourceType(type.id);
+    if (!schema) continue;
+    handlers.set(type.id, {
+      id: type.id,
+      schema,
+      validator: createResourceValidator(schema, config.profile),
+      hasMembers: schema.core.id === GROUP_SCHEMA,
+    });
+  }
+  const canSort = store.capabilities?.sort !== false;
+  const canCursor = store.capabilities?.cursor !== false;
+
+  const handler = (typeId: string): TypeHandler => {
+    const found = handlers.get(typeId);
+    if (!found) throw new Error(`Unknown resource type ${typeId}`);
+    return found;
+  };
+
+  const render = (context: ServiceContext, type: TypeHandler, stored: StoredResource): ScimObject =>
+    renderResource(registry, type.schema, context.baseUrl, stored);
+
+  const eventName = (type: TypeHandler, action: string): ScimEvent["type"] => {
+    const prefix = type.id === "User" ? "user" : type.id === "Group" ? "group" : "resource";
+    return `${prefix}.${action}` as ScimEvent["type"];
+  };
+
+  const event = (context: ServiceContext, type: TypeHandler, action: string, stored: StoredResource, memberIds?: readonly string[]): ScimEvent => {
+    const { members: _members, ...withoutMembers } = stored;
+    return {
+      type: eventName(type, action),
+      orgId: context.orgId,
+      resourceType: type.id,
+      id: stored.id,
+      resource: render(context, type, withoutMembers),
+      ...(memberIds ? { memberIds } : {}),
+    };
+  };
+
+  const membershipEvents = (context: ServiceContext, type: TypeHandler, stored: StoredResource, change: MembershipChange | undefined, announceAdded: boolean): ScimEvent[] => {
+    if (!change) return [];
+    const events: ScimEvent[] = [];
+    if (announceAdded && change.added.length > 0) events.push(event(context, type, "members.added", stored, change.added));
+    if (change.removed.length > 0) events.push(event(context, type, "members.removed", stored, change.removed));
+    if (change.ignored.length > 0) events.push(event(context, type, "members.ignored", stored, change.ignored));
+    return events;
+  };
+
+  const deliver = async (events: readonly ScimEvent[]): Promise<void> => {
+    for (const item of events) await config.emit(item);
+  };
+
+  const activationEvents = (context: ServiceContext, type: TypeHandler, before: ScimObject, after: StoredResource): ScimEvent[] => {
+    if (type.id !== "User") return [];
+    // A user without `active` counts as active: RFC 7643 §4.1.1 leaves the default to the provider.
+    const wasActive = before["active"] !== false;
+    const isActive = after.attributes["active"] !== false;
+    if (wasActive === isActive) return [];
+    return [event(context, type, isActive ? "activated" : "deactivated", after)];
+  };
+
+  const read = async (context: ServiceContext, type: TypeHandler, id: string, members: boolean): Promise<StoredResource> => {
+    const stored = await store.get({ orgId: context.orgId, resourceType: type.id, id, members });
+    if (!stored) throw notFound(type, id);
+    return stored;
+  };
+
+  const checkIfMatch = (ifMatch: string | undefined, stored: StoredResource): void => {
+    // RFC 7644 §3.14 with RFC 7232 §3.1: a stale version is 412, and nothing is written.
+    if (ifMatch !== undefined && !matchesEntityTag(ifMatch, stored.version)) {
+      throw new ScimError(412, undefined, `The resource has changed: its version is W/"${stored.version}", not ${ifMatch}. Read it again and retry.`);
+    }
+  };
+
+  /**
+   * Runs a read-modify-write until it commits without a concurrent write in between. With the
+   * client's `If-Match`, a conflict is the client's 412; without it, we re-read and re-apply.
+   */
+  const withRetry = async <T>(ifMatch: string | undefined, attempt: () => Promise<T>): Promise<T> => {
+    for (let tries = 1; ; tries += 1) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!isVersionConflict(error) || ifMatch !== undefined) throw error;
+        if (tries >= MAX_ATTEMPTS) {
+          throw new ScimError(409, undefined, "The resource is being changed by other requests at the same time; retry the request.");
+        }
+      }
+    }
+  };
+
+  const create = async (context: ServiceContext, typeId: string, body: unknown, members: boolean): Promise<ResourceOutcome> => {
+    const type = handler(typeId);
+    const { attributes, memberIds } = splitMembers(type, unwrap(type.validator.prepare(body)));
+    const result = await store.create({
+      orgId: context.orgId,
+      resourceType: type.id,
+      id: uuidv7(),
+      now: now(),
+      attributes,
+      uniqueKeys: uniqueKeysOf(type.schema, attributes),
+      ...(memberIds ? { members: memberIds } : {}),
+      unknownMembers: config.unknownMembers,
+    });
+    await deliver([event(context, type, "created", result.resource), ...membershipEvents(context, type, result.resource, result.membership, false)]);
+    const stored = withMembersOrNot(result.resource, members);
+    return { stored, resource: render(context, type, stored) };
+  };
+
+  const get = async (context: ServiceContext, typeId: string, id: string, members: boolean): Promise<ResourceOutcome> => {
+    const type = handler(typeId);
+    const stored = await read(context, type, id, members && type.hasMembers);
+    return { stored, resource: render(context, type, stored) };
+  };
+
+  /** Writes new attributes and/or a membership delta computed from the current resource. */
+  const update = async (
+    context: ServiceContext,
+    type: TypeHandler,
+    id: string,
+    ifMatch: string | undefined,
+    members: boolean,
+    compute: (current: StoredResource) => { attributes: ScimObject; membership: MembershipDelta | undefined },
+  ): Promise<ResourceOutcome> =>
+    withRetry(ifMatch, async () => {
+      const current = await read(context, type, id, false);
+      checkIfMatch(ifMatch, current);
+      const { attributes, membership } = compute(current);
+      const attributesChanged = !deepEqual(current.attributes, attributes);
+      const membershipChanges = membership !== undefined && !isEmptyMembershipDelta(membership);
+      if (!attributesChanged && !membershipChanges) {
+        const stored = members && type.hasMembers ? await read(context, type, id, true) : current;
+        return { stored, resource: render(context, type, stored) };
+      }
+      const result = await store.update({
+        orgId: context.orgId,
+        resourceType: type.id,
+        id,
+        now: now(),
+        // Membership deltas commute, so they need no version; attribute writes do, or a
+        // concurrent change between our read and this write would be silently undone.
+        ...(attributesChanged || ifMatch !== undefined ? { expectedVersion: current.version } : {}),
+        ...(attributesChanged ? { attributes, uniqueKeys: uniqueKeysOf(type.schema, attributes) } : {}),
+        ...(membershipChanges ? { membership } : {}),
+        unknownMembers: config.unknownMembers,
+        members: members && type.hasMembers,
+      });
+      if (!result) throw notFound(type, id);
+      await deliver([
+        ...(attributesChanged ? [event(context, type, "updated", result.resource), ...activationEvents(context, type, current.attributes, result.resource)] : []),
+        ...membershipEvents(context, type, result.resource, result.membership, true),
+      ]);
+      return { stored: result.resource, resource: render(context, type, result.resource) };
+    });
+
+  const replace = async (context: ServiceContext, typeId: string, id: string, body: unknown, ifMatch: string | undefined, members: boolean): Promise<ResourceOutcome> => {
+    const type = handler(typeId);
+    // RFC 7644 §3.5.1: PUT replaces every attribute the client may write; members are replaced too.
+    const { attributes, memberIds } = splitMembers(type, unwrap(type.validator.prepare(body)));
+    return update(context, type, id, ifMatch, members, () => ({
+      attributes,
+      membership: memberIds ? replaceMembers(memberIds) : undefined,
+    }));
+  };
+
+  const patch = async (context: ServiceContext, typeId: string, id: string, body: unknown, ifMatch: string | undefined, members: boolean): Promise<ResourceOutcome> => {
+    const type = handler(typeId);
+    return update(context, type, id, ifMatch, members, (current) => {
+      // Groups are patched without loading their members: member operations become a delta.
+      const patched = unwrap(
+        applyPatch(type.schema, { ...current.attributes, id: current.id }, body, {
+          membersLoaded: !type.hasMembers,
+          filterLimits: config.filterLimits,
+        }),
+      );
+      const conformed = unwrap(type.validator.conform(patched.resource));
+      return { attributes: withoutServerAttributes(conformed), membership: patched.membership };
+    });
+  };
+
+  const remove = async (context: ServiceContext, typeId: string, id: string, ifMatch: string | undefined): Promise<void> => {
+    const type = handler(typeId);
+    const current = await read(context, type, id, false);
+    checkIfMatch(ifMatch, current);
+    const deleted = await store.delete({
+      orgId: context.orgId,
+      resourceType: type.id,
+      id,
+      ...(ifMatch === undefined ? {} : { expectedVersion: current.version }),
+    });
+    if (!deleted) throw notFound(type, id);
+    await deliver([event(context, type, "deleted", current)]);
+  };
+
+  const list = async (context: ServiceContext, typeId: string, parameters: ListParameters, options: ListOptions): Promise<ListOutcome> => {
+    const type = handler(typeId);
+    const filter = parameters.filter === undefined ? undefined : unwrap(compileFilter(type.schema, parameters.filter, config.filterLimits));
+    const sort = resolveSort(type, parameters, canSort);
+    // RFC 7644 §3.4.2.4: a negative count is 0; a count over the maximum is clamped to it.
+    const count = Math.min(Math.max(parameters.count ?? config.defaultPageSize, 0), config.maxPageSize);
+    const scope = {
+      orgId: context.orgId,
+      resourceType: type.id,
+      ...(filter ? { filter } : {}),
+      ...(sort ? { sort } : {}),
+      members: options.members && type.hasMembers,
+    };
+    if (parameters.cursor === undefined) {
+      // RFC 7644 §3.4.2.4: startIndex is 1-based, and a value below 1 is read as 1.
+      const startIndex = Math.max(parameters.startIndex ?? 1, 1);
+      const page = await store.list({ ...scope, page: { kind: "index", startIndex: Number.isFinite(startIndex) ? startIndex : Number.MAX_SAFE_INTEGER, count } });
+      return {
+        totalResults: page.totalResults,
+        resources: page.resources.map((stored) => render(context, type, stored)),
+        startIndex,
+        cursorPaging: false,
+      };
+    }
+    if (!canCursor) throw badRequest(ScimType.invalidValue, "This service does not support cursor paging (RFC 9865); page with startIndex and count.");
+    if (parameters.startIndex !== undefined) {
+      throw badRequest(ScimType.invalidValue, "Use either cursor or startIndex, not both (RFC 9865 §2).");
+    }
+    const cursorScope: CursorScope = {
+      orgId: context.orgId,
+      resourceType: type.id,
+      filter: parameters.filter ?? "",
+      sortBy: sort ? formatPath(sort.path) : "",
+      sortOrder: sort?.order ?? "",
+    };
+    const after = parameters.cursor === "" ? undefined : decodeCursor(parameters.cursor, cursorScope);
+    if (count === 0) {
+      const page = await store.list({ ...scope, page: { kind: "index", startIndex: 1, count: 0 } });
+      return { totalResults: page.totalResults, resources: [], cursorPaging: true };
+    }
+    // One more than asked tells whether a next page exists without a second query.
+    const page = await store.list({ ...scope, page: { kind: "cursor", ...(after ? { after } : {}), count: count + 1 } });
+    const resources = page.resources.slice(0, count);
+    const last = resources[resources.length - 1];
+    const nextCursor =
+      page.resources.length > count && last
+        ? encodeCursor({ key: sort ? sortKeyOf(resourceView(type.id, last), sort.path) : null, id: last.id }, cursorScope)
+        : undefined;
+    return {
+      totalResults: page.totalResults,
+      resources: resources.map((stored) => render(context, type, stored)),
+      ...(nextCursor ? { nextCursor } : {}),
+      cursorPaging: true,
+    };
+  };
+
+  return { handler, handlers, create, get, replace, patch, remove, list, canSort, canCursor };
+}
+
+export type ResourceService = ReturnType<typeof createResourceService>;
+
+function withMembersOrNot(stored: StoredResource, members: boolean): StoredResource {
+  if (members || stored.members === undefined) return stored;
+  const { members: _members, ...rest } = stored;
+  return rest;
+}
+
+function resolveSort(type: TypeHandler, parameters: ListParameters, canSort: boolean): SortSpec | undefined {
+  // RFC 7644 §3.4.2.3: sorting is optional; a provider that does not sort ignores the parameters.
+  if (!canSort || parameters.sortBy === undefined || parameters.sortBy.trim() === "") return undefined;
+  const resolved = type.schema.resolvePath(parameters.sortBy.trim());
+  if (!resolved.ok) throw badRequest(ScimType.invalidValue, `sortBy: ${resolved.reason}`);
+  const leaf = resolved.path.subAttribute ?? resolved.path.attribute;
+  if (leaf.type === "complex" && !leaf.subAttributes?.some((sub) => sub.name === "value")) {
+    throw badRequest(ScimType.invalidValue, `sortBy: "${parameters.sortBy}" is a complex attribute; name one of its sub-attributes.`);
+  }
+  if (type.hasMembers && resolved.path.attribute.name === "members") {
+    throw badRequest(ScimType.invalidValue, "sortBy: groups cannot be sorted by their members.");
+  }
+  const order = (parameters.sortOrder ?? "ascending").trim().toLowerCase();
+  if (order !== "ascending" && order !== "descending") {
+    throw badRequest(ScimType.invalidValue, `sortOrder must be "ascending" or "descending"; got ${JSON.stringify(parameters.sortOrder)}.`);
+  }
+  return { path: resolved.path, order };
+}

@@ -1,0 +1,48 @@
+/**
+ * `/ServiceProviderConfig`, `/Schemas` and `/ResourceTypes` (RFC 7644 §4). The first is
+ * registered before authentication (spec §5); the others after it.
+ */
+import type { Router } from "express";
+import { ScimError } from "../../errors.js";
+import type { ScimObject } from "../../scim/schema/normalize-value.js";
+import type { ResourceProfile } from "../../scim/schema/resource-profile.js";
+import type { SchemaRegistry } from "../../scim/schema/schema-registry.js";
+import { resourceTypeDocuments, schemaDocuments, serviceProviderConfig, type ServiceFeatures } from "../discovery-documents.js";
+import { LIST_RESPONSE_SCHEMA } from "../list-response.js";
+import { sendScim } from "../send-scim.js";
+import { scimContext } from "../scim-request-context.js";
+
+function listResponse(resources: readonly ScimObject[]): ScimObject {
+  return { schemas: [LIST_RESPONSE_SCHEMA], totalResults: resources.length, itemsPerPage: resources.length, startIndex: 1, Resources: resources };
+}
+
+function byId(documents: readonly ScimObject[], id: string, what: string): ScimObject {
+  const found = documents.find((document) => typeof document["id"] === "string" && document["id"].toLowerCase() === id.toLowerCase());
+  if (!found) throw new ScimError(404, undefined, `${what} ${JSON.stringify(id)} not found.`);
+  return found;
+}
+
+/** `GET /ServiceProviderConfig`, which needs no authentication. */
+export function registerServiceProviderConfigRoute(router: Router, features: ServiceFeatures): void {
+  router.get("/ServiceProviderConfig", (_request, response) => {
+    sendScim(response, 200, serviceProviderConfig(features, scimContext(response).baseUrl));
+  });
+}
+
+/** `GET /Schemas[/{id}]` and `GET /ResourceTypes[/{id}]`. */
+export function registerSchemaRoutes(router: Router, registry: SchemaRegistry, profile: ResourceProfile): void {
+  router.get("/Schemas", (_request, response) => {
+    sendScim(response, 200, listResponse(schemaDocuments(registry, profile, scimContext(response).baseUrl)));
+  });
+  router.get("/Schemas/:schemaId", (request, response) => {
+    const documents = schemaDocuments(registry, profile, scimContext(response).baseUrl);
+    sendScim(response, 200, byId(documents, String(request.params["schemaId"]), "Schema"));
+  });
+  router.get("/ResourceTypes", (_request, response) => {
+    sendScim(response, 200, listResponse(resourceTypeDocuments(registry, scimContext(response).baseUrl)));
+  });
+  router.get("/ResourceTypes/:typeId", (request, response) => {
+    const documents = resourceTypeDocuments(registry, scimContext(response).baseUrl);
+    sendScim(response, 200, byId(documents, String(request.params["typeId"]), "ResourceType"));
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * The routes of one resource type (spec §4.1, §4.2; RFC 7644 §3.3–§3.6): list and `.search`,
+ * create, read, replace, patch and delete, each a thin shell over the resource service.
+ */
+import type { Request, Response, Router } from "express";
+import { createProjection, type Projection } from "../../scim/schema/create-projection.js";
+import type { ScimObject } from "../../scim/schema/normalize-value.js";
+import { asyncHandler } from "../async-handler.js";
+import { matchesEntityTag } from "../entity-tags.js";
+import { listParametersFromBody, listParametersFromQuery, projectionParameters, type ListParameters } from "../list-parameters.js";
+import { listResponseBody } from "../list-response.js";
+import type { ResourceService, TypeHandler } from "../resource-service.js";
+import { resourceLocation } from "../render-resource.js";
+import { scimContext } from "../scim-request-context.js";
+import { sendResource, sendScim } from "../send-scim.js";
+
+/** The query string of the request as sent, independent of Express's query parser (qs in 4, simple in 5). */
+export function queryOf(request: Request): URLSearchParams {
+  const url = request.originalUrl;
+  const index = url.indexOf("?");
+  return new URLSearchParams(index === -1 ? "" : url.slice(index + 1));
+}
+
+function header(request: Request, name: string): string | undefined {
+  const value = request.get(name);
+  return value === undefined || value.trim() === "" ? undefined : value;
+}
+
+function idParameter(request: Request): string {
+  return String(request.params["id"]);
+}
+
+export function registerResourceRoutes(router: Router, service: ResourceService, type: TypeHandler): void {
+  const endpoint = type.schema.resourceType.endpoint;
+  const projectionFor = (parameters: Pick<ListParameters, "attributes" | "excludedAttributes">): Projection =>
+    createProjection(type.schema, {
+      ...(parameters.attributes ? { attributes: parameters.attributes } : {}),
+      ...(parameters.excludedAttributes ? { excludedAttributes: parameters.excludedAttributes } : {}),
+    });
+  const wantsMembers = (projection: Projection): boolean => type.hasMembers && projection.includes("members");
+
+  const list = async (response: Response, parameters: ListParameters): Promise<void> => {
+    const projection = projectionFor(parameters);
+    const outcome = await service.list(scimContext(response), type.id, parameters, { members: wantsMembers(projection) });
+    sendScim(response, 200, listResponseBody(outcome, outcome.resources.map((resource) => projection.apply(resource))));
+  };
+
+  router.get(endpoint, asyncHandler(async (request, response) => list(response, listParametersFromQuery(queryOf(request)))));
+
+  // RFC 7644 §3.4.3: the same query, with the parameters in the body so they stay out of logs.
+  router.post(`${endpoint}/.search`, asyncHandler(async (request, response) => list(response, listParametersFromBody(request.body))));
+
+  router.post(
+    endpoint,
+    asyncHandler(async (request, response) => {
+      const projection = projectionFor(projectionParameters(queryOf(request)));
+      const context = scimContext(response);
+      const outcome = await service.create(context, type.id, request.body, wantsMembers(projection));
+      const location = resourceLocation(context.baseUrl, endpoint, outcome.stored.id);
+      sendResource(response, 201, projection.apply(outcome.resource), outcome.stored.version, location);
+    }),
+  );
+
+  router.get(
+    `${endpoint}/:id`,
+    asyncHandler(async (request, response) => {
+      const projection = projectionFor(projectionParameters(queryOf(request)));
+      const outcome = await service.get(scimContext(response), type.id, idParameter(request), wantsMembers(projection));
+      const ifNoneMatch = header(request, "if-none-match");
+      // RFC 7644 §3.14: the client's copy is current, so no body.
+      if (ifNoneMatch !== undefined && matchesEntityTag(ifNoneMatch, outcome.stored.version)) {
+        response.set("ETag", `W/"${outcome.stored.version}"`).status(304).end();
+        return;
+      }
+      sendResource(response, 200, projection.apply(outcome.resource), outcome.stored.version);
+    }),
+  );
+
+  router.put(
+    `${endpoint}/:id`,
+    asyncHandler(async (request, response) => {
+      const projection = projectionFor(projectionParameters(queryOf(request)));
+      const outcome = await service.replace(scimContext(response), type.id, idParameter(request), request.body, header(request, "if-match"), wantsMembers(projection));
+      sendResource(response, 200, projection.apply(outcome.resource), outcome.stored.version);
+    }),
+  );
+
+  router.patch(
+    `${endpoint}/:id`,
+    asyncHandler(async (request, response) => {
+      const parameters = projectionParameters(queryOf(request));
+      const projection = projectionFor(parameters);
+      const asked = parameters.attributes !== undefined || parameters.excludedAttributes !== undefined;
+      // RFC 7644 §3.5.2 allows 204: for a group it spares loading every member just to echo them,
+      // unless the client asks for attributes (Entra and Okta expect either).
+      const members = type.hasMembers && asked && wantsMembers(projection);
+      const outcome = await service.patch(scimContext(response), type.id, idParameter(request), request.body, header(request, "if-match"), members);
+      if (type.hasMembers && !asked) {
+        response.set("ETag", `W/"${outcome.stored.version}"`).status(204).end();
+        return;
+      }
+      sendResource(response, 200, projection.apply(outcome.resource as ScimObject), outcome.stored.version);
+    }),
+  );
+
+  router.delete(
+    `${endpoint}/:id`,
+    asyncHandler(async (request, response) => {
+      await service.remove(scimContext(response), type.id, idParameter(request), header(request, "if-match"));
+      response.status(204).end();
+    }),
+  );
+}

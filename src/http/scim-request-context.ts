@@ -1,0 +1,52 @@
+/**
+ * What the router knows about a request once it has resolved the organization: kept in
+ * `res.locals.scim`, the Express place for per-request state.
+ */
+import type { Request, RequestHandler, Response } from "express";
+import { ScimError } from "../errors.js";
+import type { Principal } from "../auth/token-verifier.js";
+import type { ServiceContext } from "./resource-service.js";
+import { defaultBaseUrl } from "./request-origin.js";
+import type { ScimRouterOptions } from "./scim-router-options.js";
+
+/** Per-request state: organization, base URL and, after authentication, the principal. */
+export interface ScimRequestContext extends ServiceContext {
+  principal?: Principal;
+}
+
+/** The context `resolveOrganization` stored for this request. */
+export function scimContext(response: Response): ScimRequestContext {
+  const context = (response.locals as { scim?: ScimRequestContext }).scim;
+  if (!context) throw new Error("scimkit: the request context is missing; the router's middleware did not run.");
+  return context;
+}
+
+function organizationOf(request: Request, option: ScimRouterOptions["organization"]): string | undefined {
+  if (typeof option === "string") return option;
+  if (typeof option === "function") return option(request);
+  const fromPath = request.params["orgId"];
+  return typeof fromPath === "string" ? fromPath : undefined;
+}
+
+/** Resolves the organization and the base URL before anything else runs. */
+export function resolveOrganization(options: ScimRouterOptions): RequestHandler {
+  return (request, response, next) => {
+    const orgId = organizationOf(request, options.organization);
+    if (orgId === undefined || orgId === "") {
+      // A host configuration mistake, not a client's: say so in the 500 report.
+      next(new Error("scimkit: no organization for this request. Mount the router at a path with :orgId or pass the `organization` option."));
+      return;
+    }
+    if (orgId.length > 256) {
+      next(new ScimError(404, undefined, "No such organization."));
+      return;
+    }
+    const baseUrl = typeof options.baseUrl === "string"
+      ? options.baseUrl.replace(/\/+$/, "").replaceAll("{orgId}", encodeURIComponent(orgId))
+      : typeof options.baseUrl === "function"
+        ? options.baseUrl(request, orgId).replace(/\/+$/, "")
+        : defaultBaseUrl(request);
+    (response.locals as { scim?: ScimRequestContext }).scim = { orgId, baseUrl };
+    next();
+  };
+}

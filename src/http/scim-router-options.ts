@@ -1,0 +1,68 @@
+/**
+ * Everything `createScimRouter` can be told. Only `store` and `auth` are required; every other
+ * member documents its default.
+ */
+import type { Request } from "express";
+import type { TokenVerifier } from "../auth/token-verifier.js";
+import type { FilterLimits } from "../scim/filter/parse-filter.js";
+import type { ResourceProfile } from "../scim/schema/resource-profile.js";
+import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
+import type { ResourceStore, UnknownMemberPolicy } from "../store/resource-store.js";
+import type { ScimEventListener } from "./scim-event.js";
+
+/** Bulk limits (RFC 7644 §3.7.4), enforced and advertised in `/ServiceProviderConfig`. */
+export interface BulkOptions {
+  /** Most operations in one request. Default 1,000. */
+  readonly maxOperations?: number;
+  /** Largest request body in bytes. Default 1,048,576. */
+  readonly maxPayloadSize?: number;
+}
+
+/** List paging defaults and bounds (RFC 7644 §3.4.2.4, RFC 9865). */
+export interface PagingOptions {
+  /** Resources per page when the client sends no `count`. Default 100. */
+  readonly defaultPageSize?: number;
+  /** The most resources one page returns; a larger `count` is clamped to it. Default 1,000. */
+  readonly maxPageSize?: number;
+}
+
+export interface ScimRouterOptions {
+  /** Where resources live: `memoryStore()`, `sqlStore(…)` or your own `ResourceStore`. */
+  readonly store: ResourceStore;
+  /** Checks bearer tokens: a token store, `staticTokenVerifier(…)` or your own `TokenVerifier`. */
+  readonly auth: TokenVerifier;
+  /**
+   * The organization every call is scoped to. Default: the `orgId` route parameter of the mount
+   * path (`/scim/Organizations/:orgId/v2`). A string mounts the router for one fixed
+   * organization; a function derives it from the request.
+   */
+  readonly organization?: string | ((request: Request) => string | undefined);
+  /** Schemas and resource types. Default: `createSchemaRegistry()` (User with the enterprise extension, Group). */
+  readonly registry?: SchemaRegistry;
+  /** Which attributes are required and kept. Default `rfc7643Profile`; the example host uses `specProfile`. */
+  readonly profile?: ResourceProfile;
+  /**
+   * The absolute base URL of the SCIM service for `meta.location` and `Location`, without a
+   * trailing slash; a function receives the request and organization. Default: the request's
+   * scheme and host (honouring `X-Forwarded-Proto` and `X-Forwarded-Host` when the app's
+   * `trust proxy` setting trusts the peer) followed by the mount path.
+   */
+  readonly baseUrl?: string | ((request: Request, orgId: string) => string);
+  /** Largest accepted request body (bytes, or a string such as `"1mb"`), answered with 413. Default `"1mb"`. */
+  readonly bodyLimit?: number | string;
+  /** Member ids that name no resource of the organization: `"ignore"` (default) or `"reject"`. */
+  readonly unknownMembers?: UnknownMemberPolicy;
+  readonly paging?: PagingOptions;
+  readonly bulk?: BulkOptions;
+  /** Bounds for filter expressions. Default 10,000 characters and 32 nesting levels. */
+  readonly filterLimits?: Partial<FilterLimits>;
+  /** Receives lifecycle events after each committed write. */
+  readonly onEvent?: ScimEventListener;
+  /**
+   * Receives every unexpected error (the client gets a bare 500) and every failing event listener.
+   * Default: `console.error`.
+   */
+  readonly onError?: (error: unknown, request: Request | undefined) => void;
+  /** `documentationUri` of `/ServiceProviderConfig`. Optional. */
+  readonly documentationUri?: string;
+}
