@@ -82,3 +82,43 @@ export {
 } from "./scim/patch/membership-delta.js";
 export type { MembershipDelta } from "./scim/patch/membership-delta.js";
 export { hasValue } from "./scim/schema/has-value.js";
+
+export { createScimRouter } from "./http/create-scim-router.js";
+export type { BulkOptions, PagingOptions, ScimRouterOptions } from "./http/scim-router-options.js";
+export type { GroupEventType, ScimEvent, ScimEventListener, UserEventType } from "./http/scim-event.js";
+
+export type { Principal, TokenVerifier, VerifyContext } from "./auth/token-verifier.js";
+export { createTokenStore } from "./auth/hashed-token-store.js";
+export type { IssuedToken, IssueTokenOptions, TokenStore, TokenStoreOptions } from "./auth/hashed-token-store.js";
+export type { TokenRecord } from "./auth/token-record.js";
+export type { HashReplacement, StoredToken, TokenRepository } from "./auth/token-repository.js";
+export { memoryTokenRepository } from "./auth/memory-token-repository.js";
+export { hashToken, sameTokenHash } from "./auth/hash-token.js";
+export { staticTokenVerifier } from "./auth/static-token-verifier.js";
+export { parseOrganizationTokens } from "./auth/parse-organization-tokens.js";
+
+export type {
+  CreateRequest,
+  CursorPage,
+  DeleteRequest,
+  GetRequest,
+  IndexPage,
+  ListRequest,
+  ListResult,
+  MembershipChange,
+  ResourceStore,
+  SortPosition,
+  SortSpec,
+  StoreCapabilities,
+  StoreScope,
+  StoredMember,
+  StoredResource,
+  UniqueKey,
+  UnknownMemberPolicy,
+  UpdateRequest,
+  WriteResult,
+} from "./store/resource-store.js";
+export { entityTag, resourceView } from "./store/resource-view.js";
+export { uniqueKeysOf } from "./store/unique-keys.js";
+export { compareListEntries, compareSortKeys, sortKeyOf } from "./scim/list/sort-key.js";
+export type { ListEntry, SortKey } from "./scim/list/sort-key.js";

@@ -1,0 +1,108 @@
+/**
+ * The app every HTTP test drives: the router on the memory store, mounted at the spec's path
+ * (spec §2.1) with two organizations and their tokens, and the events it delivered.
+ */
+import express, { type Express } from "express";
+import request from "supertest";
+import { createTokenStore, type TokenStore } from "../../src/auth/hashed-token-store.js";
+import { createScimRouter } from "../../src/http/create-scim-router.js";
+import type { ScimEvent } from "../../src/http/scim-event.js";
+import type { ScimRouterOptions } from "../../src/http/scim-router-options.js";
+import { memoryStore } from "../../src/store/memory/memory-store.js";
+import type { ResourceStore } from "../../src/store/resource-store.js";
+
+export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
+export const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
+export const ENTERPRISE_SCHEMA = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
+export const PATCH_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+export const ERROR_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:Error";
+export const LIST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
+
+export interface TestApp {
+  readonly app: Express;
+  readonly store: ResourceStore;
+  readonly tokens: TokenStore;
+  /** Bearer tokens of organizations `acme` and `globex`. */
+  readonly token: { readonly acme: string; readonly globex: string };
+  readonly events: ScimEvent[];
+  readonly errors: unknown[];
+  /** `/scim/Organizations/{org}/v2`. */
+  base(org?: string): string;
+  /** A supertest agent call with acme's (or the given) token already set. */
+  get(path: string, token?: string): request.Test;
+  post(path: string, body?: unknown, token?: string): request.Test;
+  put(path: string, body?: unknown, token?: string): request.Test;
+  patch(path: string, body?: unknown, token?: string): request.Test;
+  delete(path: string, token?: string): request.Test;
+}
+
+/** Builds a fresh app; `options` override the router options (store and auth included). */
+export async function createTestApp(options: Partial<ScimRouterOptions> = {}, configure?: (app: Express) => void): Promise<TestApp> {
+  const store = options.store ?? memoryStore();
+  const tokens = createTokenStore();
+  const acme = (await tokens.issue("acme", { label: "tests" })).token;
+  const globex = (await tokens.issue("globex", { label: "tests" })).token;
+  const events: ScimEvent[] = [];
+  const errors: unknown[] = [];
+  const app = express();
+  configure?.(app);
+  app.use(
+    "/scim/Organizations/:orgId/v2",
+    createScimRouter({
+      store,
+      auth: tokens,
+      onEvent: (event) => {
+        events.push(event);
+      },
+      onError: (error) => {
+        errors.push(error);
+      },
+      ...options,
+    }),
+  );
+  const base = (org = "acme"): string => `/scim/Organizations/${org}/v2`;
+  const url = (path: string): string => (path.startsWith("/scim/") ? path : `${base()}${path}`);
+  const withBody = (test: request.Test, body: unknown): request.Test =>
+    body === undefined ? test : test.set("Content-Type", "application/scim+json").send(typeof body === "string" ? body : JSON.stringify(body));
+  return {
+    app,
+    store,
+    tokens,
+    token: { acme, globex },
+    events,
+    errors,
+    base,
+    get: (path, token = acme) => request(app).get(url(path)).set("Authorization", `Bearer ${token}`),
+    post: (path, body, token = acme) => withBody(request(app).post(url(path)).set("Authorization", `Bearer ${token}`), body),
+    put: (path, body, token = acme) => withBody(request(app).put(url(path)).set("Authorization", `Bearer ${token}`), body),
+    patch: (path, body, token = acme) => withBody(request(app).patch(url(path)).set("Authorization", `Bearer ${token}`), body),
+    delete: (path, token = acme) => request(app).delete(url(path)).set("Authorization", `Bearer ${token}`),
+  };
+}
+
+/** A user body that satisfies both profiles. */
+export function userBody(userName: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    schemas: [USER_SCHEMA],
+    userName,
+    name: { givenName: "Given", familyName: `Family ${userName}` },
+    emails: [{ value: `${userName.toLowerCase()}@example.com`, type: "work", primary: true }],
+    active: true,
+    ...extra,
+  };
+}
+
+/** Asserts the RFC 7644 §3.12 error shape and returns the body. */
+export function expectScimError(response: request.Response, status: number, scimType?: string): { detail: string } {
+  const body = response.body as { schemas?: unknown; status?: unknown; scimType?: unknown; detail?: unknown };
+  if (response.status !== status || body.status !== String(status) || (scimType !== undefined && body.scimType !== scimType)) {
+    throw new Error(`expected ${status}${scimType ? ` ${scimType}` : ""}, got ${response.status}: ${JSON.stringify(response.body)}`);
+  }
+  if (!Array.isArray(body.schemas) || body.schemas[0] !== ERROR_SCHEMA || typeof body.detail !== "string" || body.detail.length === 0) {
+    throw new Error(`not a SCIM error body: ${JSON.stringify(response.body)}`);
+  }
+  if (!String(response.headers["content-type"]).startsWith("application/scim+json")) {
+    throw new Error(`error content-type is ${String(response.headers["content-type"])}`);
+  }
+  return { detail: body.detail };
+}
