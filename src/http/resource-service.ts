@@ -311,6 +311,7 @@ export function createResourceService(config: ResourceServiceConfig) {
       orgId: context.orgId,
       resourceType: type.id,
       id,
+      now: now(),
       ...(ifMatch === undefined ? {} : { expectedVersion: current.version }),
     });
     if (!deleted) throw notFound(type, id);

@@ -24,7 +24,10 @@ export interface StoreScope {
  * `displayName` per the spec).
  */
 export interface UniqueKey {
-  /** Canonical attribute name, e.g. `"userName"`. */
+  /**
+   * The attribute's canonical path: `"userName"` for a core attribute, URN-qualified for an
+   * extension attribute (`urn:…:User:employeeNumber`), so the two never share an index.
+   */
   readonly attribute: string;
   /** The normalized value to compare exactly. */
   readonly value: string;
@@ -54,8 +57,9 @@ export interface StoredResource {
    */
   readonly attributes: ScimObject;
   /**
-   * The members, in the order they were added, when the request asked for them (`members: true`)
-   * and the resource type has members; absent otherwise.
+   * The members when the request asked for them (`members: true`, which the core only asks of
+   * resource types with members, so an empty group gives `[]`); absent otherwise. Order: the order
+   * they were added; a `replace` keeps the members that stay in place and appends the new ones.
    */
   readonly members?: readonly StoredMember[];
 }
@@ -147,7 +151,7 @@ export interface SortSpec {
 export interface ListRequest extends StoreScope {
   /**
    * Only resources that match. Push it down: an equality on `id`, `externalId` or a unique
-   * attribute must use an index, not a scan. `matchesFilter(resourceView(r), filter)` is the
+   * attribute must use an index, not a scan. `matchesFilter(resourceView(type, r), filter)` is the
    * reference semantics for any node a store cannot translate. It may name `members`.
    */
   readonly filter?: Filter<ResolvedPath>;
@@ -189,6 +193,11 @@ export interface UpdateRequest extends StoreScope {
 /** Deletes a resource. */
 export interface DeleteRequest extends StoreScope {
   readonly id: string;
+  /**
+   * ISO 8601 time to record as `lastModified` of the groups that lose the deleted resource as a
+   * member. The router always sets it; a store may fall back to its own clock.
+   */
+  readonly now?: string;
   /** When set, deletes only if the stored version equals it; otherwise 412. */
   readonly expectedVersion?: string;
 }

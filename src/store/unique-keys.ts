@@ -3,10 +3,11 @@
  * string attribute the schema marks `uniqueness: "server"` or `"global"`, lower-cased unless
  * caseExact (RFC 7643 §2.1), so a store compares exactly and `userName` clashes case-insensitively.
  */
+import type { AttributeDefinition } from "../scim/schema/attribute-definition.js";
 import type { ScimObject } from "../scim/schema/normalize-value.js";
 import type { ResourceSchema } from "../scim/schema/schema-registry.js";
 import { readAttribute } from "../scim/schema/resource-access.js";
-import type { ResolvedPath } from "../scim/schema/resolved-path.js";
+import { formatPath, type ResolvedPath } from "../scim/schema/resolved-path.js";
 import type { UniqueKey } from "./resource-store.js";
 
 /** The unique keys of `attributes` (canonical form) under `schema`. */
@@ -15,7 +16,7 @@ export function uniqueKeysOf(schema: ResourceSchema, attributes: ScimObject): Un
   for (const path of uniquePaths(schema)) {
     const value = readAttribute(attributes, path);
     if (typeof value !== "string") continue;
-    keys.push({ attribute: path.attribute.name, value: path.attribute.caseExact ? value : value.toLowerCase() });
+    keys.push({ attribute: formatPath(path), value: path.attribute.caseExact ? value : value.toLowerCase() });
   }
   return keys;
 }
@@ -31,11 +32,19 @@ function uniquePaths(schema: ResourceSchema): readonly ResolvedPath[] {
   return paths;
 }
 
+/**
+ * Whether the store must hold `attribute` unique: a single-valued, client-writable string whose
+ * schema says `uniqueness: "server"` or `"global"`. Stores use it to find index-backed filters.
+ */
+export function isUniqueAttribute(attribute: AttributeDefinition): boolean {
+  return attribute.uniqueness !== "none" && attribute.type === "string" && !attribute.multiValued && attribute.mutability !== "readOnly";
+}
+
 function findUniquePaths(schema: ResourceSchema): ResolvedPath[] {
   // `id` is unique by construction (the core assigns it), so only client-supplied attributes count.
   return [schema.core, ...schema.extensions.map((extension) => extension.schema)].flatMap((definition) =>
     definition.attributes
-      .filter((attribute) => attribute.uniqueness !== "none" && attribute.type === "string" && !attribute.multiValued && attribute.mutability !== "readOnly")
+      .filter(isUniqueAttribute)
       .map((attribute) => ({ schema: definition.id, extension: definition.id !== schema.core.id, attribute })),
   );
 }

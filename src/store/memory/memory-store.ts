@@ -1,0 +1,254 @@
+/**
+ * The in-memory reference store: every `ResourceStore` rule (DESIGN §3) in plain maps, for tests,
+ * demos and single-process services. Data lives as long as the process.
+ */
+import { ScimError, ScimType } from "../../errors.js";
+import { deepEqual } from "../../scim/deep-equal.js";
+import { matchesFilter } from "../../scim/filter/matches-filter.js";
+import { compareListEntries, sortKeyOf, type ListEntry } from "../../scim/list/sort-key.js";
+import type { MembershipDelta } from "../../scim/patch/membership-delta.js";
+import type { ResourceStore, UniqueKey, UnknownMemberPolicy, WriteResult } from "../resource-store.js";
+import { indexCandidates } from "./index-candidates.js";
+import { entryView, storedResourceOf, type MemberReader, type MemoryEntry } from "./memory-entry.js";
+import { applyMembershipPlan, changesMembers, planMembership, type MembershipPlan } from "./membership-plan.js";
+import { isMembersPath, mentionsMembers } from "./mentions-members.js";
+import {
+  createOrganization,
+  findAnyEntry,
+  readMembersIn,
+  tableOf,
+  unlinkMember,
+  type Organization,
+} from "./organization.js";
+import { findUniqueClash, indexEntry, unindexEntry } from "./resource-table.js";
+import { selectPage } from "./select-page.js";
+
+/** Options of `memoryStore`. */
+export interface MemoryStoreOptions {
+  /**
+   * The clock for the one write that carries no time of its own: groups that lose a member because
+   * the member was deleted record this as their `lastModified`. Default: the system clock, as ISO 8601.
+   */
+  readonly now?: () => string;
+  /**
+   * The resource types that have a member list (RFC 7643 §4.2 `members`): their resources carry
+   * `members`, empty if need be, whenever a request asks for members; other resources carry it only
+   * once a write has given them members. The store sees no schema, so this says it. Default `["Group"]`.
+   */
+  readonly groupTypes?: readonly string[];
+}
+
+const NO_MEMBERS: ReadonlySet<string> = new Set();
+
+// Unknown ids are the client's own input, but a push of 10,000 of them should not make a 1 MB detail.
+const MAX_NAMED_IDS = 20;
+
+function uniquenessError(attribute: string): ScimError {
+  // RFC 7644 §3.3 and §3.12: 409 uniqueness. Naming only the attribute reveals nothing of the holder.
+  return new ScimError(409, ScimType.uniqueness, `${attribute} must be unique: another resource already has this value`);
+}
+
+function assertVersion(version: string, expected: string | undefined): void {
+  // RFC 7644 §3.14: a failed precondition is 412, and nothing is written.
+  if (expected !== undefined && expected !== version) {
+    throw new ScimError(412, undefined, "The resource has changed since the version given as a precondition");
+  }
+}
+
+function assertMembersAllowed(plan: MembershipPlan, policy: UnknownMemberPolicy): void {
+  if (policy !== "reject" || plan.ignored.length === 0) return;
+  const named = plan.ignored.slice(0, MAX_NAMED_IDS).join(", ");
+  const more = plan.ignored.length > MAX_NAMED_IDS ? ` and ${plan.ignored.length - MAX_NAMED_IDS} more` : "";
+  throw new ScimError(400, ScimType.invalidValue, `members: no resource of this organization has the id ${named}${more}`);
+}
+
+function copyKeys(keys: readonly UniqueKey[]): readonly UniqueKey[] {
+  return keys.map(({ attribute, value }) => ({ attribute, value }));
+}
+
+interface Match extends ListEntry {
+  readonly entry: MemoryEntry;
+}
+
+/**
+ * A `ResourceStore` that keeps everything in memory, organization by organization. Equality
+ * filters on `id`, `externalId` and unique attributes are index lookups; membership deltas touch
+ * only the ids they name; every method does its whole work synchronously inside its promise, so
+ * each call is atomic within the process and concurrent deltas all take effect. It declares
+ * `sort` and `cursor`.
+ *
+ * @example
+ * import { memoryStore } from "scimkit/memory";
+ * const store = memoryStore();
+ * app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth }));
+ */
+export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
+  const now = options.now ?? (() => new Date().toISOString());
+  const groupTypes: ReadonlySet<string> = new Set(options.groupTypes ?? ["Group"]);
+  const organizations = new Map<string, Organization>();
+  // One counter for the whole store: a version never repeats, not even across organizations.
+  let lastVersion = 0;
+  const nextVersion = (): string => String(++lastVersion);
+
+  // Writes create an organization's maps on first use; reads never do, so probing ids allocates nothing.
+  const organizationFor = (orgId: string): Organization => {
+    let organization = organizations.get(orgId);
+    if (!organization) organizations.set(orgId, (organization = createOrganization()));
+    return organization;
+  };
+
+  const find = (orgId: string, resourceType: string, id: string) => {
+    const organization = organizations.get(orgId);
+    const table = organization?.tables.get(resourceType);
+    const entry = table?.entries.get(id);
+    return organization && table && entry ? { organization, table, entry } : undefined;
+  };
+
+  /** How to read the members of `entry` for a request that does (or does not) want them. */
+  const membersOf = (
+    organization: Organization,
+    resourceType: string,
+    entry: MemoryEntry,
+    wanted: boolean,
+  ): MemberReader | undefined =>
+    wanted && (entry.members !== undefined || groupTypes.has(resourceType)) ? readMembersIn(organization) : undefined;
+
+  const plan = (organization: Organization, current: ReadonlySet<string>, delta: MembershipDelta): MembershipPlan =>
+    planMembership(current, delta, (id) => organization.typeOfId.has(id));
+
+  /** Deleting a resource takes it out of every group that lists it (DESIGN §3), via the reverse index. */
+  const removeFromGroups = (organization: Organization, memberId: string, time: string): void => {
+    const groupIds = organization.groupsOfMember.get(memberId);
+    if (!groupIds) return;
+    organization.groupsOfMember.delete(memberId);
+    for (const groupId of groupIds) {
+      const group = findAnyEntry(organization, groupId);
+      if (!group?.entry.members) continue;
+      group.entry.members.delete(memberId);
+      // A lost member is a write to the group: its ETag must change (RFC 7644 §3.14).
+      group.table.entries.set(groupId, { ...group.entry, version: nextVersion(), lastModified: time });
+    }
+  };
+
+  return {
+    capabilities: { sort: true, cursor: true },
+
+    async create(request): Promise<WriteResult> {
+      const organization = organizationFor(request.orgId);
+      // The core picks fresh UUIDs, so a taken id is a bug in the caller, not a client error.
+      if (organization.typeOfId.has(request.id)) throw new Error(`memoryStore: id ${request.id} is already in use`);
+      const table = tableOf(organization, request.resourceType);
+      const clash = findUniqueClash(table, request.id, request.uniqueKeys);
+      if (clash) throw uniquenessError(clash.attribute);
+      const membership =
+        request.members === undefined
+          ? undefined
+          : plan(organization, NO_MEMBERS, { kind: "delta", add: request.members, remove: [] });
+      if (membership) assertMembersAllowed(membership, request.unknownMembers);
+
+      const entry: MemoryEntry = {
+        id: request.id,
+        version: nextVersion(),
+        created: request.now,
+        lastModified: request.now,
+        attributes: structuredClone(request.attributes),
+        uniqueKeys: copyKeys(request.uniqueKeys),
+        members: membership ? new Set() : undefined,
+      };
+      indexEntry(table, entry);
+      organization.typeOfId.set(entry.id, request.resourceType);
+      if (!membership || !entry.members) return { resource: storedResourceOf(entry, undefined) };
+      // CreateRequest has no `members` flag: a create that gives members gets them back.
+      applyMembershipPlan(organization, entry.id, entry.members, membership);
+      return { resource: storedResourceOf(entry, membersOf(organization, request.resourceType, entry, true)), membership };
+    },
+
+    async get(request) {
+      const found = find(request.orgId, request.resourceType, request.id);
+      if (!found) return undefined;
+      return storedResourceOf(found.entry, membersOf(found.organization, request.resourceType, found.entry, request.members));
+    },
+
+    async list(request) {
+      const organization = organizations.get(request.orgId);
+      const table = organization?.tables.get(request.resourceType);
+      if (!organization || !table) return { totalResults: 0, resources: [] };
+      const { filter, sort } = request;
+      const order = sort?.order ?? "ascending";
+      // Member lists are built for the view only when the answer depends on them.
+      const needsMembers = (filter !== undefined && mentionsMembers(filter)) || (sort !== undefined && isMembersPath(sort.path));
+      const ids = filter === undefined ? undefined : indexCandidates(table, filter);
+      const candidates =
+        ids === undefined ? table.entries.values() : ids.flatMap((id) => table.entries.get(id) ?? []);
+
+      const matches: Match[] = [];
+      for (const entry of candidates) {
+        if (filter === undefined && sort === undefined) {
+          matches.push({ entry, id: entry.id, key: null });
+          continue;
+        }
+        const view = entryView(request.resourceType, entry, membersOf(organization, request.resourceType, entry, needsMembers));
+        if (filter !== undefined && !matchesFilter(view, filter)) continue;
+        matches.push({ entry, id: entry.id, key: sort === undefined ? null : sortKeyOf(view, sort.path) });
+      }
+      matches.sort((a, b) => compareListEntries(a, b, order));
+      const page = selectPage(matches, request.page, order);
+      return {
+        totalResults: matches.length,
+        resources: page.map((match) =>
+          storedResourceOf(match.entry, membersOf(organization, request.resourceType, match.entry, request.members)),
+        ),
+      };
+    },
+
+    async update(request) {
+      const found = find(request.orgId, request.resourceType, request.id);
+      if (!found) return undefined;
+      const { organization, table, entry } = found;
+      assertVersion(entry.version, request.expectedVersion);
+      // Attributes deep-equal to the stored ones are no write: version and lastModified stay.
+      const attributes =
+        request.attributes !== undefined && !deepEqual(request.attributes, entry.attributes) ? request.attributes : undefined;
+      const uniqueKeys = request.attributes === undefined ? entry.uniqueKeys : (request.uniqueKeys ?? []);
+      const clash = findUniqueClash(table, entry.id, uniqueKeys);
+      if (clash) throw uniquenessError(clash.attribute);
+      const membership =
+        request.membership === undefined ? undefined : plan(organization, entry.members ?? NO_MEMBERS, request.membership);
+      if (membership) assertMembersAllowed(membership, request.unknownMembers);
+
+      // Copied before anything changes, since a value structuredClone refuses throws here.
+      const stored = attributes === undefined ? undefined : structuredClone(attributes);
+
+      // Every check has passed: from here on the write cannot fail halfway.
+      const members = entry.members ?? (membership ? new Set<string>() : undefined);
+      if (membership && members) applyMembershipPlan(organization, entry.id, members, membership);
+      const changed = stored !== undefined || (membership !== undefined && changesMembers(membership));
+      const next: MemoryEntry = {
+        ...entry,
+        members,
+        ...(stored ? { attributes: stored, uniqueKeys: copyKeys(uniqueKeys) } : {}),
+        ...(changed ? { version: nextVersion(), lastModified: request.now } : {}),
+      };
+      if (stored) {
+        unindexEntry(table, entry);
+        indexEntry(table, next);
+      } else {
+        table.entries.set(next.id, next);
+      }
+      const resource = storedResourceOf(next, membersOf(organization, request.resourceType, next, request.members));
+      return membership ? { resource, membership } : { resource };
+    },
+
+    async delete(request) {
+      const found = find(request.orgId, request.resourceType, request.id);
+      if (!found) return false;
+      const { organization, table, entry } = found;
+      assertVersion(entry.version, request.expectedVersion);
+      unindexEntry(table, entry);
+      organization.typeOfId.delete(entry.id);
+      if (entry.members) for (const memberId of entry.members) unlinkMember(organization, memberId, entry.id);
+      removeFromGroups(organization, entry.id, request.now ?? now());
+      return true;
+    },
+  };
+}
