@@ -119,6 +119,6 @@ export type {
   WriteResult,
 } from "./store/resource-store.js";
 export { entityTag, resourceView } from "./store/resource-view.js";
-export { uniqueKeysOf } from "./store/unique-keys.js";
+export { isUniqueAttribute, uniqueKeysOf } from "./store/unique-keys.js";
 export { compareListEntries, compareSortKeys, sortKeyOf } from "./scim/list/sort-key.js";
 export type { ListEntry, SortKey } from "./scim/list/sort-key.js";

@@ -123,7 +123,9 @@ export function schemaDocument(definition: SchemaDefinition, view: ProfileView |
       .filter((sub) => coverage === "all" || coverage.has(sub.name.toLowerCase()))
       .map((sub) => (view?.required.has(`${name}.${sub.name.toLowerCase()}`) ? { ...sub, required: true } : sub));
     const elementRule = view?.requiredElements.get(name);
-    return [renderAttribute(attribute, subs, view?.required.has(name) || elementRule !== undefined, elementRule ? `Required here: ${elementRule}.` : undefined)];
+    // A required sub-attribute makes its parent required too: without the parent it is missing.
+    const requiredSub = [...(view?.required ?? [])].some((key) => key.startsWith(`${name}.`));
+    return [renderAttribute(attribute, subs, view?.required.has(name) || requiredSub || elementRule !== undefined, elementRule ? `Required here: ${elementRule}.` : undefined)];
   });
   return {
     schemas: [SCHEMA_SCHEMA],

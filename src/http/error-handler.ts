@@ -39,8 +39,9 @@ export function translateRequestError(error: unknown): ScimError | undefined {
     default:
       break;
   }
-  // Express itself raises exposed 4xx errors for input it cannot route, such as a malformed %-escape.
-  if (http.expose === true && typeof http.status === "number" && http.status >= 400 && http.status < 500) {
+  // Express's router raises a URIError with status 400 (not marked exposed) for a malformed
+  // %-escape in a path parameter; other exposed 4xx errors come from http-errors.
+  if ((http.expose === true || error instanceof URIError) && typeof http.status === "number" && http.status >= 400 && http.status < 500) {
     return new ScimError(http.status, http.status === 400 ? ScimType.invalidSyntax : undefined, "The request could not be read: check the URL encoding and the body.");
   }
   return undefined;

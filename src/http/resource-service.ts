@@ -162,10 +162,11 @@ export function createResourceService(config: ResourceServiceConfig) {
     };
   };
 
-  const membershipEvents = (context: ServiceContext, type: TypeHandler, stored: StoredResource, change: MembershipChange | undefined, announceAdded: boolean): ScimEvent[] => {
+  const membershipEvents = (context: ServiceContext, type: TypeHandler, stored: StoredResource, change: MembershipChange | undefined): ScimEvent[] => {
     if (!change) return [];
     const events: ScimEvent[] = [];
-    if (announceAdded && change.added.length > 0) events.push(event(context, type, "members.added", stored, change.added));
+    // Also on create: a host that grants access by group needs the initial members too.
+    if (change.added.length > 0) events.push(event(context, type, "members.added", stored, change.added));
     if (change.removed.length > 0) events.push(event(context, type, "members.removed", stored, change.removed));
     if (change.ignored.length > 0) events.push(event(context, type, "members.ignored", stored, change.ignored));
     return events;
@@ -227,7 +228,7 @@ export function createResourceService(config: ResourceServiceConfig) {
       ...(memberIds ? { members: memberIds } : {}),
       unknownMembers: config.unknownMembers,
     });
-    await deliver([event(context, type, "created", result.resource), ...membershipEvents(context, type, result.resource, result.membership, false)]);
+    await deliver([event(context, type, "created", result.resource), ...membershipEvents(context, type, result.resource, result.membership)]);
     const stored = withMembersOrNot(result.resource, members);
     return { stored, resource: render(context, type, stored) };
   };
@@ -273,7 +274,7 @@ export function createResourceService(config: ResourceServiceConfig) {
       if (!result) throw notFound(type, id);
       await deliver([
         ...(attributesChanged ? [event(context, type, "updated", result.resource), ...activationEvents(context, type, current.attributes, result.resource)] : []),
-        ...membershipEvents(context, type, result.resource, result.membership, true),
+        ...membershipEvents(context, type, result.resource, result.membership),
       ]);
       return { stored: result.resource, resource: render(context, type, result.resource) };
     });

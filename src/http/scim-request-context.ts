@@ -32,6 +32,11 @@ function organizationOf(request: Request, option: ScimRouterOptions["organizatio
 export function resolveOrganization(options: ScimRouterOptions): RequestHandler {
   return (request, response, next) => {
     const orgId = organizationOf(request, options.organization);
+    if ((orgId === undefined || orgId === "") && typeof options.organization === "function") {
+      // The host's function found no organization in this request: the client's problem.
+      next(new ScimError(404, undefined, "No such organization."));
+      return;
+    }
     if (orgId === undefined || orgId === "") {
       // A host configuration mistake, not a client's: say so in the 500 report.
       next(new Error("scimkit: no organization for this request. Mount the router at a path with :orgId or pass the `organization` option."));

@@ -96,6 +96,21 @@ describe("Microsoft Entra ID", () => {
     expect(replaced.resource[ENTERPRISE_URN]).toMatchObject({ manager: { value: "other-manager-id" } });
   });
 
+  it("Entra: manager as an array of one reference (tutorial example 5)", () => {
+    const body = deepFreeze({
+      schemas: [PATCH_OP],
+      Operations: [{ op: "Add", path: "manager", value: [{ $ref: "../Users/26118915-6090-4610-87e4-49d8ca9f808d", value: "26118915-6090-4610-87e4-49d8ca9f808d" }] }],
+    });
+    const result = expectOk(applyPatch(users, bareUser(), body));
+    expect(result.resource[ENTERPRISE_URN]).toEqual({
+      manager: { $ref: "../Users/26118915-6090-4610-87e4-49d8ca9f808d", value: "26118915-6090-4610-87e4-49d8ca9f808d" },
+    });
+    // Two elements are ambiguous for a single-valued attribute, so they stay an error.
+    const two = deepFreeze({ schemas: [PATCH_OP], Operations: [{ op: "Add", path: "manager", value: [{ value: "a" }, { value: "b" }] }] });
+    const failed = applyPatch(users, bareUser(), two);
+    expect(failed.ok ? undefined : failed.error.scimType).toBe("invalidValue");
+  });
+
   it("Entra: path-less add/replace with dotted and URN keys", () => {
     // The shape Entra sends with the aadOptscim062020 flag (known-issues page): one path-less op.
     const body = deepFreeze({

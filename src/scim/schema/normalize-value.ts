@@ -140,6 +140,11 @@ export function normalizeAttributeValue(
     }
     return result.length === 0 ? undefined : result;
   }
+  // Entra's documented manager PATCH sends a single-valued complex attribute as an array of one
+  // ("Develop and plan provisioning for a SCIM endpoint", example 5); one element is unambiguous.
+  if (Array.isArray(value) && value.length === 1 && attribute.type === "complex") {
+    return normalizeElement(attribute, value[0], path, issues, options);
+  }
   return normalizeElement(attribute, value, path, issues, options);
 }
 

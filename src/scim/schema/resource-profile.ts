@@ -57,6 +57,7 @@ export const specProfile: ResourceProfile = {
       "nickName",
       "preferredLanguage",
     ],
-    Group: ["displayName", "externalId", "members.value", "members.type", "members.display"],
+    // members.$ref is not stored but rendered from the member id (RFC 7643 §4.2), so it is advertised.
+    Group: ["displayName", "externalId", "members.value", "members.type", "members.display", "members.$ref"],
   },
 };

@@ -1,0 +1,61 @@
+/** The replay runner's own rules: containment, placeholders, capture paths, request encoding. */
+import { describe, expect, it } from "vitest";
+import { encodeRequestPath, findMismatch, parseReplayFixture, readJsonPath, substitute } from "./replay-fixture.js";
+
+describe("findMismatch (expected body containment)", () => {
+  it("accepts extra keys and checks nested objects", () => {
+    expect(findMismatch({ name: { givenName: "A" } }, { id: "1", name: { givenName: "A", familyName: "B" } })).toBeUndefined();
+    expect(findMismatch({ name: { givenName: "A" } }, { name: { givenName: "B" } })).toBe('$.name.givenName: expected "A", got "B"');
+  });
+
+  it("reads null as unassigned: absent, null or [] (RFC 7643 §2.5)", () => {
+    for (const actual of [{}, { members: null }, { members: [] }]) expect(findMismatch({ members: null }, actual)).toBeUndefined();
+    expect(findMismatch({ members: null }, { members: [{ value: "x" }] })).toMatch(/^\$\.members: expected no value/);
+  });
+
+  it("matches arrays of the same length element by element, in any order", () => {
+    const actual = { members: [{ value: "b", $ref: "…/b" }, { value: "a", $ref: "…/a" }] };
+    expect(findMismatch({ members: [{ value: "a" }, { value: "b" }] }, actual)).toBeUndefined();
+    expect(findMismatch({ members: [{ value: "a" }] }, actual)).toMatch(/expected 1 element\(s\), got 2/);
+    expect(findMismatch({ members: [{ value: "a" }, { value: "a" }] }, actual)).toMatch(/no element contains expected \[1\]/);
+    expect(findMismatch({ Resources: [] }, { Resources: [] })).toBeUndefined();
+  });
+
+  it("compares other values strictly", () => {
+    expect(findMismatch({ active: false }, { active: "False" })).toBe('$.active: expected false, got "False"');
+    expect(findMismatch({ totalResults: 0 }, { totalResults: "0" })).toBe('$.totalResults: expected 0, got "0"');
+  });
+});
+
+describe("placeholders, capture paths and request paths", () => {
+  it("substitutes captured values in strings and keys, and refuses unknown names", () => {
+    const captured = new Map([["userId", "42"]]);
+    expect(substitute({ path: "/Users/{{userId}}", list: ["{{ userId }}"] }, captured)).toEqual({ path: "/Users/42", list: ["42"] });
+    expect(() => substitute("/Groups/{{groupId}}", captured)).toThrow("{{groupId}} is used before any step captured it");
+  });
+
+  it("reads $.a[0].b paths", () => {
+    expect(readJsonPath({ Resources: [{ id: "x" }] }, "$.Resources[0].id")).toBe("x");
+    expect(readJsonPath({ id: "y" }, "$.id")).toBe("y");
+    expect(readJsonPath({}, "$.missing.id")).toBeUndefined();
+    expect(() => readJsonPath({}, "id")).toThrow(/must start with/);
+  });
+
+  it("encodes spaces and quotes but leaves what the provider already encoded", () => {
+    expect(encodeRequestPath('/Users?filter=userName eq "a@b.c"')).toBe("/Users?filter=userName%20eq%20%22a@b.c%22");
+    expect(encodeRequestPath("/Users?filter=userName%20eq%20%22a%40b.c%22&startIndex=1&count=100")).toBe(
+      "/Users?filter=userName%20eq%20%22a%40b.c%22&startIndex=1&count=100",
+    );
+  });
+
+  it("rejects a fixture whose body has no Content-Type, or that carries credentials", () => {
+    const fixture = (headers: Record<string, string>) => ({
+      scenario: "s",
+      sources: [{ title: "t", url: "u" }],
+      steps: [{ name: "n", source: "s", request: { method: "POST", path: "/Users", headers, body: {} }, expect: { status: 201 } }],
+    });
+    expect(() => parseReplayFixture(fixture({}), "f.json")).toThrow("f.json: steps[0].request.headers must give the Content-Type of the body");
+    expect(() => parseReplayFixture(fixture({ "Content-Type": "application/scim+json", Authorization: "Bearer x" }), "f.json")).toThrow(/must not carry credentials/);
+    expect(parseReplayFixture(fixture({ "Content-Type": "application/scim+json" }), "f.json").scenario).toBe("s");
+  });
+});

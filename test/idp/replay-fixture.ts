@@ -1,0 +1,190 @@
+/**
+ * The format of an identity-provider replay (DESIGN §4, §5): one JSON file per scenario under
+ * `test/fixtures/idp/{provider}/`, holding the requests a provider documents that it sends, in
+ * order, and what it relies on in each response. `test/idp/replay.test.ts` replays every file.
+ *
+ * Placeholders `{{name}}` in a request (path, headers, body) or an expectation (body, headers)
+ * are replaced by the values earlier steps captured, so a fixture never hard-codes a server id.
+ */
+
+/** Which resource profile the replayed app runs (`spec` is the product profile, spec §2.3). */
+export type ReplayProfile = "spec" | "rfc7643";
+
+export type ReplayMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** A JSON value as it appears in a fixture. */
+export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
+
+export interface ReplayRequest {
+  readonly method: ReplayMethod;
+  /**
+   * Relative to the organization's SCIM base (`/Users?filter=userName eq "x"`), written as the
+   * provider documents it. Characters a request line cannot carry (spaces, quotes) are
+   * percent-encoded by the runner; anything already encoded is sent as is.
+   */
+  readonly path: string;
+  /** Sent as given, after the fixture's `headers`. The runner adds the bearer token itself. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Sent as JSON text; a request with a body must say its `Content-Type`. */
+  readonly body?: Json;
+}
+
+export interface ReplayExpectation {
+  readonly status: number;
+  /**
+   * Contained in the response body:
+   * - an object matches when each of its keys matches the same key of the response;
+   * - an array matches an array of the same length whose elements match one to one, in any order;
+   * - `null` matches an unassigned value: absent, `null` or `[]` (RFC 7643 §2.5);
+   * - any other value must be equal.
+   */
+  readonly body?: Json;
+  /** Each response header must contain the given text (names are case-insensitive). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface ReplayStep {
+  /** What the provider does here; a step that pins a DESIGN §4 tolerance says `tolerance: <which>`. */
+  readonly name: string;
+  /** The documentation page and section the request is taken from (or that the expectation rests on). */
+  readonly source: string;
+  readonly request: ReplayRequest;
+  readonly expect: ReplayExpectation;
+  /** Values to keep from the response body for later steps, by a path such as `$.id` or `$.Resources[0].id`. */
+  readonly capture?: Readonly<Record<string, string>>;
+}
+
+export interface ReplayFixture {
+  /** Short name of the scenario; the test is called `<provider>: <scenario>`. */
+  readonly scenario: string;
+  readonly description?: string;
+  /** Default `rfc7643` (the router's own default). */
+  readonly profile?: ReplayProfile;
+  /** The pages the steps are written from. */
+  readonly sources: readonly { readonly title: string; readonly url: string }[];
+  /** Headers the provider sends with every request. */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly steps: readonly ReplayStep[];
+}
+
+const METHODS: readonly string[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return isRecord(value) && Object.values(value).every((item) => typeof item === "string");
+}
+
+/** Checks the shape of a parsed fixture file and names the first problem with its location. */
+export function parseReplayFixture(value: unknown, file: string): ReplayFixture {
+  const problem = (where: string, what: string): Error => new Error(`${file}: ${where} ${what}`);
+  if (!isRecord(value)) throw problem("the file", "must hold a JSON object");
+  if (typeof value["scenario"] !== "string" || value["scenario"] === "") throw problem("scenario", "must be a non-empty string");
+  if (value["profile"] !== undefined && value["profile"] !== "spec" && value["profile"] !== "rfc7643") {
+    throw problem("profile", 'must be "spec" or "rfc7643"');
+  }
+  const sources = value["sources"];
+  if (!Array.isArray(sources) || sources.length === 0 || !sources.every((item) => isStringRecord(item) && item["title"] && item["url"])) {
+    throw problem("sources", "must list { title, url } of the pages the steps come from");
+  }
+  if (value["headers"] !== undefined && !isStringRecord(value["headers"])) throw problem("headers", "must map names to strings");
+  const steps = value["steps"];
+  if (!Array.isArray(steps) || steps.length === 0) throw problem("steps", "must be a non-empty array");
+  steps.forEach((step: unknown, index) => {
+    const at = `steps[${index}]`;
+    if (!isRecord(step)) throw problem(at, "must be an object");
+    if (typeof step["name"] !== "string" || step["name"] === "") throw problem(`${at}.name`, "must be a non-empty string");
+    if (typeof step["source"] !== "string" || step["source"] === "") throw problem(`${at}.source`, "must name where the request comes from");
+    const request = step["request"];
+    if (!isRecord(request)) throw problem(`${at}.request`, "must be an object");
+    if (typeof request["method"] !== "string" || !METHODS.includes(request["method"])) throw problem(`${at}.request.method`, `must be one of ${METHODS.join(", ")}`);
+    if (typeof request["path"] !== "string" || !request["path"].startsWith("/")) throw problem(`${at}.request.path`, 'must start with "/"');
+    if (request["headers"] !== undefined && !isStringRecord(request["headers"])) throw problem(`${at}.request.headers`, "must map names to strings");
+    const headerNames = Object.keys({ ...(value["headers"] as object | undefined), ...(request["headers"] as object | undefined) }).map((name) => name.toLowerCase());
+    if (headerNames.includes("authorization")) throw problem(`${at}.request.headers`, "must not carry credentials; the runner adds the token");
+    if (request["body"] !== undefined && !headerNames.includes("content-type")) throw problem(`${at}.request.headers`, "must give the Content-Type of the body");
+    const expected = step["expect"];
+    if (!isRecord(expected) || typeof expected["status"] !== "number") throw problem(`${at}.expect.status`, "must be a number");
+    if (expected["headers"] !== undefined && !isStringRecord(expected["headers"])) throw problem(`${at}.expect.headers`, "must map names to strings");
+    if (step["capture"] !== undefined && !isStringRecord(step["capture"])) throw problem(`${at}.capture`, "must map names to paths like $.id");
+  });
+  return value as unknown as ReplayFixture;
+}
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w]*)\s*\}\}/g;
+
+/** Replaces every `{{name}}` in the strings of `value` (keys included); an unknown name throws. */
+export function substitute<T extends Json | undefined>(value: T, captured: ReadonlyMap<string, string>): T {
+  const inString = (text: string): string =>
+    text.replace(PLACEHOLDER, (_match, name: string) => {
+      const found = captured.get(name);
+      if (found === undefined) throw new Error(`{{${name}}} is used before any step captured it`);
+      return found;
+    });
+  const walk = (item: Json): Json => {
+    if (typeof item === "string") return inString(item);
+    if (Array.isArray(item)) return item.map(walk);
+    if (isRecord(item)) return Object.fromEntries(Object.entries(item).map(([key, inner]) => [inString(key), walk(inner as Json)]));
+    return item;
+  };
+  return (value === undefined ? undefined : walk(value)) as T;
+}
+
+/** Percent-encodes what a request line cannot carry (spaces, quotes, non-ASCII), leaving `%XX` as written. */
+export function encodeRequestPath(path: string): string {
+  return path.replace(/[^\x21-\x7e]|["<>\\^`{|}]/gu, (character) => encodeURIComponent(character));
+}
+
+/** Reads `$.a.b[0].c` from a JSON value. */
+export function readJsonPath(value: unknown, path: string): unknown {
+  if (!path.startsWith("$")) throw new Error(`capture path ${JSON.stringify(path)} must start with "$"`);
+  const tokens = path.slice(1).match(/\.[^.[\]]+|\[\d+\]/g) ?? [];
+  if (tokens.join("") !== path.slice(1)) throw new Error(`capture path ${JSON.stringify(path)} is not of the form $.a[0].b`);
+  let current: unknown = value;
+  for (const token of tokens) {
+    if (token.startsWith("[")) {
+      current = Array.isArray(current) ? current[Number(token.slice(1, -1))] : undefined;
+    } else {
+      current = isRecord(current) ? current[token.slice(1)] : undefined;
+    }
+  }
+  return current;
+}
+
+function isUnassigned(value: unknown): boolean {
+  return value === undefined || value === null || (Array.isArray(value) && value.length === 0);
+}
+
+/**
+ * Where `actual` fails to contain `expected` (see `ReplayExpectation.body`), as `path: reason`,
+ * or `undefined` when it does.
+ */
+export function findMismatch(expected: Json, actual: unknown, path = "$"): string | undefined {
+  if (expected === null) {
+    return isUnassigned(actual) ? undefined : `${path}: expected no value (absent, null or []), got ${JSON.stringify(actual)}`;
+  }
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return `${path}: expected an array, got ${JSON.stringify(actual)}`;
+    if (actual.length !== expected.length) {
+      return `${path}: expected ${expected.length} element(s), got ${actual.length}: ${JSON.stringify(actual)}`;
+    }
+    const unused = new Set(actual.keys());
+    for (const [index, element] of expected.entries()) {
+      const match = [...unused].find((candidate) => findMismatch(element, actual[candidate], `${path}[${candidate}]`) === undefined);
+      if (match === undefined) return `${path}: no element contains expected [${index}] ${JSON.stringify(element)}; got ${JSON.stringify(actual)}`;
+      unused.delete(match);
+    }
+    return undefined;
+  }
+  if (isRecord(expected)) {
+    if (!isRecord(actual)) return `${path}: expected an object, got ${JSON.stringify(actual)}`;
+    for (const [key, inner] of Object.entries(expected)) {
+      const mismatch = findMismatch(inner as Json, actual[key], `${path}.${key}`);
+      if (mismatch) return mismatch;
+    }
+    return undefined;
+  }
+  return Object.is(expected, actual) ? undefined : `${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
+}
