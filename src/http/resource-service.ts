@@ -87,8 +87,28 @@ export interface ListOptions {
   readonly members: boolean;
 }
 
+/**
+ * Drops writeOnly attributes (`password`): RFC 7643 §4.1.1 forbids returning them and we offer no
+ * use for them (`changePassword` is unsupported), so keeping a cleartext password would be all risk.
+ */
+function withoutWriteOnly(schema: ResourceSchema, resource: ScimObject): ScimObject {
+  const copy: ScimObject = { ...resource };
+  for (const attribute of schema.core.attributes) {
+    if (attribute.mutability === "writeOnly") delete copy[attribute.name];
+  }
+  for (const { schema: extension } of schema.extensions) {
+    const container = copy[extension.id];
+    if (!isPlainObject(container) || !extension.attributes.some((attribute) => attribute.mutability === "writeOnly")) continue;
+    const kept: ScimObject = { ...container };
+    for (const attribute of extension.attributes) if (attribute.mutability === "writeOnly") delete kept[attribute.name];
+    if (Object.keys(kept).length === 0) delete copy[extension.id];
+    else copy[extension.id] = kept;
+  }
+  return copy;
+}
+
 function splitMembers(handler: TypeHandler, prepared: ScimObject): { attributes: ScimObject; memberIds: string[] | undefined } {
-  const { schemas: _schemas, id: _id, meta: _meta, members, ...attributes } = prepared;
+  const { schemas: _schemas, id: _id, meta: _meta, members, ...attributes } = withoutWriteOnly(handler.schema, prepared);
   if (!handler.hasMembers) return { attributes: { ...attributes, ...(members === undefined ? {} : { members }) }, memberIds: undefined };
   const elements = Array.isArray(members) ? members : [];
   const ids: string[] = [];
@@ -300,7 +320,7 @@ export function createResourceService(config: ResourceServiceConfig) {
         }),
       );
       const conformed = unwrap(type.validator.conform(patched.resource));
-      return { attributes: withoutServerAttributes(conformed), membership: patched.membership };
+      return { attributes: withoutServerAttributes(withoutWriteOnly(type.schema, conformed)), membership: patched.membership };
     });
   };
 
