@@ -57,8 +57,9 @@ export interface StoredResource {
    */
   readonly attributes: ScimObject;
   /**
-   * The members when the request asked for them (`members: true`, which the core only asks of
-   * resource types with members, so an empty group gives `[]`); absent otherwise. Order: the order
+   * The members when the request asked for them (`members: true`): `[]` for a group with none,
+   * and absent for a resource type that has no members (a User), which the store knows by its
+   * resource type (the memory store's `groupTypes`). Absent whenever `members` was false. Order: the order
    * they were added; a `replace` keeps the members that stay in place and appends the new ones.
    */
   readonly members?: readonly StoredMember[];
