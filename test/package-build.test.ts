@@ -1,13 +1,15 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
 // `npm run build` must emit an importable ESM package with declarations (issue: the package).
 describe("the built package", () => {
-  const outDir = mkdtempSync(join(tmpdir(), "scimkit-build-"));
+  // Inside the project, so the built files resolve express and uuid from node_modules as an app would.
+  const cache = join("node_modules", ".cache");
+  mkdirSync(cache, { recursive: true });
+  const outDir = mkdtempSync(join(cache, "scimkit-build-"));
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
   it("compiles with tsc into JavaScript and declaration files", { timeout: 120_000 }, async () => {
@@ -21,8 +23,22 @@ describe("the built package", () => {
     expect(existsSync(join(outDir, "scim", "sample-resources.fixture.js"))).toBe(false);
 
     const built = (await import(pathToFileURL(join(outDir, "index.js")).href)) as Record<string, unknown>;
-    for (const name of ["parseFilter", "matchesFilter", "applyPatch", "ScimError", "createSchemaRegistry", "createProjection"]) {
+    for (const name of ["parseFilter", "matchesFilter", "applyPatch", "ScimError", "createSchemaRegistry", "createProjection", "createScimRouter", "createTokenStore", "staticTokenVerifier", "sortKeyOf"]) {
       expect(typeof built[name], name).toBe("function");
+    }
+  });
+
+  it("has a built file behind every subpath export, each exporting its entry point", { timeout: 120_000 }, async () => {
+    const manifest = JSON.parse(readFileSync("package.json", "utf8")) as { exports: Record<string, { import?: string; types?: string } | string> };
+    const entries: Record<string, string> = { ".": "createScimRouter", "./memory": "memoryStore", "./testkit": "describeStoreConformance" };
+    for (const [subpath, name] of Object.entries(entries)) {
+      const target = manifest.exports[subpath];
+      if (typeof target !== "object" || !target.import || !target.types) throw new Error(`package.json exports ${subpath} lacks import/types`);
+      const file = join(outDir, target.import.replace(/^\.\/dist\//, ""));
+      expect(existsSync(file), file).toBe(true);
+      expect(existsSync(join(outDir, target.types.replace(/^\.\/dist\//, ""))), target.types).toBe(true);
+      const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      expect(typeof module[name], `${subpath} exports ${name}`).toBe("function");
     }
   });
 });
