@@ -54,6 +54,7 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     filterLimits: options.filterLimits ?? {},
     defaultPageSize,
     maxPageSize,
+    cursorSecret: options.cursorSecret ?? "",
     emit: async (event: ScimEvent) => {
       if (!onEvent) return;
       try {

@@ -3,7 +3,7 @@
  * the last resource of a page, bound to the query it came from, so a cursor replayed with another
  * filter, sort or organization is refused with `invalidCursor` instead of giving a wrong page.
  */
-import { createHash } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { ScimType, badRequest } from "../errors.js";
 import type { SortKey } from "../scim/list/sort-key.js";
 import type { SortPosition } from "../store/resource-store.js";
@@ -15,13 +15,20 @@ export interface CursorScope {
   readonly filter: string;
   readonly sortBy: string;
   readonly sortOrder: string;
+  /** The router's `cursorSecret`; empty by default. */
+  readonly secret: string;
 }
 
 const MAX_CURSOR_LENGTH = 4096;
 
-function fingerprint(scope: CursorScope): string {
-  const text = JSON.stringify([scope.orgId, scope.resourceType, scope.filter, scope.sortBy, scope.sortOrder]);
-  return createHash("sha256").update(text).digest("base64url").slice(0, 16);
+/**
+ * A MAC over the query and the position, so neither can be changed without the cursor failing.
+ * With the default empty secret it still catches edited and corrupted cursors; a configured
+ * `cursorSecret` (the same in every process of a deployment) makes them unforgeable.
+ */
+function seal(scope: CursorScope, key: unknown, id: unknown): string {
+  const text = JSON.stringify([scope.orgId, scope.resourceType, scope.filter, scope.sortBy, scope.sortOrder, key, id]);
+  return createHmac("sha256", scope.secret).update(text).digest("base64url").slice(0, 22);
 }
 
 function isSortKey(value: unknown): value is SortKey {
@@ -30,7 +37,7 @@ function isSortKey(value: unknown): value is SortKey {
 
 /** The cursor that continues after `position` for the query `scope`. */
 export function encodeCursor(position: SortPosition, scope: CursorScope): string {
-  return Buffer.from(JSON.stringify({ k: position.key, i: position.id, q: fingerprint(scope) })).toString("base64url");
+  return Buffer.from(JSON.stringify({ k: position.key, i: position.id, q: seal(scope, position.key, position.id) })).toString("base64url");
 }
 
 /** The position a client's cursor continues after; 400 `invalidCursor` (RFC 9865 §2.4) when it is not ours or not for this query. */
@@ -44,7 +51,11 @@ export function decodeCursor(cursor: string, scope: CursorScope): SortPosition {
     throw invalid;
   }
   if (typeof decoded !== "object" || decoded === null) throw invalid;
+  if (Object.keys(decoded).sort().join() !== "i,k,q") throw invalid;
   const { k, i, q } = decoded as Record<string, unknown>;
-  if (!isSortKey(k) || typeof i !== "string" || q !== fingerprint(scope)) throw invalid;
+  if (!isSortKey(k) || typeof i !== "string" || typeof q !== "string") throw invalid;
+  const expected = Buffer.from(seal(scope, k, i));
+  const given = Buffer.from(q);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid;
   return { key: k, id: i };
 }

@@ -82,6 +82,11 @@ export function listParametersFromQuery(query: URLSearchParams): ListParameters 
 export function listParametersFromBody(body: unknown): ListParameters {
   if (body === undefined) return {};
   if (!isPlainObject(body)) throw badRequest(ScimType.invalidSyntax, "The search request body must be a JSON object (RFC 7644 §3.4.3).");
+  // RFC 7644 §3.4.3: the body is a SearchRequest; like /Bulk, tolerate a missing schemas, not a wrong one.
+  const schemas = Object.entries(body).find(([key]) => key.toLowerCase() === "schemas")?.[1];
+  if (schemas !== undefined && !(Array.isArray(schemas) && schemas.some((urn) => typeof urn === "string" && urn.toLowerCase() === SEARCH_REQUEST_SCHEMA.toLowerCase()))) {
+    throw badRequest(ScimType.invalidSyntax, `"schemas" must contain ${SEARCH_REQUEST_SCHEMA}.`);
+  }
   return assemble(Object.entries(body));
 }
 

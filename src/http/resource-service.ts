@@ -51,6 +51,8 @@ export interface ResourceServiceConfig {
   readonly filterLimits: Partial<FilterLimits>;
   readonly defaultPageSize: number;
   readonly maxPageSize: number;
+  /** Key of the MAC that seals cursors (RFC 9865); see `ScimRouterOptions.cursorSecret`. */
+  readonly cursorSecret: string;
   /** Delivers an event; never throws (the router reports listener failures itself). */
   readonly emit: (event: ScimEvent) => Promise<void>;
 }
@@ -120,6 +122,24 @@ function splitMembers(handler: TypeHandler, prepared: ScimObject): { attributes:
     ids.push(value);
   });
   return { attributes, memberIds: [...new Set(ids)] };
+}
+
+/**
+ * Every element of a client's `members` must name a member id. Checked on the raw body because
+ * normalization drops readOnly sub-attributes (`display`), and an element left empty would vanish.
+ */
+function assertMemberValues(handler: TypeHandler, body: unknown): void {
+  if (!handler.hasMembers || !isPlainObject(body)) return;
+  const key = Object.keys(body).find((candidate) => candidate.toLowerCase() === "members");
+  const members = key === undefined ? undefined : body[key];
+  if (!Array.isArray(members)) return;
+  members.forEach((element, index) => {
+    if (element === null || element === undefined) return;
+    const value = isPlainObject(element) ? Object.entries(element).find(([name]) => name.toLowerCase() === "value")?.[1] : element;
+    if (typeof value !== "string" || value === "") {
+      throw new ScimError(400, ScimType.invalidValue, `members[${index}].value: is required (the member's id).`);
+    }
+  });
 }
 
 function withoutServerAttributes(resource: ScimObject): ScimObject {
@@ -237,6 +257,7 @@ export function createResourceService(config: ResourceServiceConfig) {
 
   const create = async (context: ServiceContext, typeId: string, body: unknown, members: boolean): Promise<ResourceOutcome> => {
     const type = handler(typeId);
+    assertMemberValues(type, body);
     const { attributes, memberIds } = splitMembers(type, unwrap(type.validator.prepare(body)));
     const result = await store.create({
       orgId: context.orgId,
@@ -302,6 +323,7 @@ export function createResourceService(config: ResourceServiceConfig) {
   const replace = async (context: ServiceContext, typeId: string, id: string, body: unknown, ifMatch: string | undefined, members: boolean): Promise<ResourceOutcome> => {
     const type = handler(typeId);
     // RFC 7644 §3.5.1: PUT replaces every attribute the client may write; members are replaced too.
+    assertMemberValues(type, body);
     const { attributes, memberIds } = splitMembers(type, unwrap(type.validator.prepare(body)));
     return update(context, type, id, ifMatch, members, () => ({
       attributes,
@@ -354,8 +376,8 @@ export function createResourceService(config: ResourceServiceConfig) {
     };
     if (parameters.cursor === undefined) {
       // RFC 7644 §3.4.2.4: startIndex is 1-based, and a value below 1 is read as 1.
-      const startIndex = Math.max(parameters.startIndex ?? 1, 1);
-      const page = await store.list({ ...scope, page: { kind: "index", startIndex: Number.isFinite(startIndex) ? startIndex : Number.MAX_SAFE_INTEGER, count } });
+      const startIndex = Math.min(Math.max(parameters.startIndex ?? 1, 1), Number.MAX_SAFE_INTEGER);
+      const page = await store.list({ ...scope, page: { kind: "index", startIndex, count } });
       return {
         totalResults: page.totalResults,
         resources: page.resources.map((stored) => render(context, type, stored)),
@@ -373,6 +395,7 @@ export function createResourceService(config: ResourceServiceConfig) {
       filter: parameters.filter ?? "",
       sortBy: sort ? formatPath(sort.path) : "",
       sortOrder: sort?.order ?? "",
+      secret: config.cursorSecret,
     };
     const after = parameters.cursor === "" ? undefined : decodeCursor(parameters.cursor, cursorScope);
     if (count === 0) {

@@ -180,19 +180,28 @@ export async function runBulk(
   };
 
   const seen = new Set<string>();
-  let pending: BulkOperation[] = [];
+  // Malformed operations fail where they stand in the request, so that failOnErrors counts them
+  // in order: the valid operations before one still run, and none after the limit does.
+  const malformed = new Map<number, ScimError>();
   for (const operation of operations) {
     const invalid = validate(operation, seen);
-    if (invalid) record(operation, errorResult(operation, invalid));
-    else pending.push(operation);
+    if (invalid) malformed.set(operation.index, invalid);
   }
+  let pending: BulkOperation[] = [...operations];
   const stop = (): boolean => failOnErrors !== undefined && errors >= failOnErrors;
-  const defined = new Set(pending.flatMap((operation) => (operation.method === "POST" && operation.bulkId !== undefined ? [operation.bulkId] : [])));
+  const defined = new Set(
+    operations.flatMap((operation) => (!malformed.has(operation.index) && operation.method === "POST" && operation.bulkId !== undefined ? [operation.bulkId] : [])),
+  );
 
   while (pending.length > 0 && !stop()) {
     const waiting: BulkOperation[] = [];
     for (const operation of pending) {
       if (stop()) break;
+      const invalid = malformed.get(operation.index);
+      if (invalid) {
+        record(operation, errorResult(operation, invalid));
+        continue;
+      }
       const needed = [...references([operation.path, operation.data], new Set())];
       const broken = needed.find((bulkId) => failedBulkIds.has(bulkId) || !defined.has(bulkId));
       if (broken !== undefined) {

@@ -53,6 +53,12 @@ export interface ScimRouterOptions {
   /** Member ids that name no resource of the organization: `"ignore"` (default) or `"reject"`. */
   readonly unknownMembers?: UnknownMemberPolicy;
   readonly paging?: PagingOptions;
+  /**
+   * Key of the HMAC that seals RFC 9865 cursors, so a client cannot edit the position inside one.
+   * Default empty: edits and corruption are still detected, but a determined client could forge a
+   * cursor (only ever into its own organization's list). Use the same value in every process.
+   */
+  readonly cursorSecret?: string;
   readonly bulk?: BulkOptions;
   /** Bounds for filter expressions. Default 10,000 characters and 32 nesting levels. */
   readonly filterLimits?: Partial<FilterLimits>;

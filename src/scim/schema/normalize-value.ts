@@ -127,7 +127,12 @@ export function normalizeAttributeValue(
   if (value === null || value === undefined) return undefined;
   if (attribute.mutability === "readOnly" && options.dropReadOnly !== false) return undefined;
   if (attribute.multiValued) {
-    // A lone value where an array belongs is read as an array of one.
+    // A lone value where an array belongs is read as an array of one; for a complex attribute only
+    // a lone object, so that `emails: "x"` is a type error rather than `[{ value: "x" }]`.
+    if (!Array.isArray(value) && attribute.type === "complex" && !isPlainObject(value)) {
+      issues.push({ path, message: `expected an array of objects, got ${describeJson(value)}` });
+      return undefined;
+    }
     const elements = Array.isArray(value) ? value : [value];
     const result: unknown[] = [];
     elements.forEach((element, index) => {
