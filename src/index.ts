@@ -120,5 +120,8 @@ export type {
 } from "./store/resource-store.js";
 export { entityTag, resourceView } from "./store/resource-view.js";
 export { isUniqueAttribute, uniqueKeysOf } from "./store/unique-keys.js";
+export { candidateIds, indexKeyOf, indexKeysOf } from "./store/index-candidates.js";
+export type { IndexKey } from "./store/index-candidates.js";
+export { isMembersPath, mentionsMembers } from "./store/filter-mentions.js";
 export { compareListEntries, compareSortKeys, sortKeyOf } from "./scim/list/sort-key.js";
 export type { ListEntry, SortKey } from "./scim/list/sort-key.js";

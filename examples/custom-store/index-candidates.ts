@@ -2,8 +2,12 @@
  * Filter pushdown for the key-value store (DESIGN §3): the ids that the index keys prove to be
  * the only possible matches of a filter, so that `userName eq "x"` is one `get`, not a scan of
  * every record. Everything the keys cannot answer falls back to a scan plus `matchesFilter`.
+ *
+ * scimkit decides which comparisons an index answers and how `and`/`or` combine them
+ * (`indexKeysOf`, `candidateIds`); this file only reads the keys. The backend is async and
+ * `candidateIds` is not, so every key it may consult is fetched first.
  */
-import { formatPath, isUniqueAttribute, type CompareFilter, type Filter, type ResolvedPath } from "../../src/index.js";
+import { candidateIds, indexKeysOf, type Filter, type IndexKey, type ResolvedPath } from "../../src/index.js";
 import type { KeyValueBackend } from "./key-value-backend.js";
 import { keys } from "./key-layout.js";
 
@@ -14,61 +18,37 @@ export interface IndexScope {
   readonly resourceType: string;
 }
 
-async function lookup(scope: IndexScope, filter: CompareFilter<ResolvedPath>): Promise<readonly string[] | undefined> {
-  const { backend, orgId, resourceType } = scope;
-  const { path, value } = filter;
-  // `eq null` matches the resources WITHOUT a value, which no index lists; a sub-attribute
-  // (`name.familyName`) has no index of its own.
-  if (filter.op !== "eq" || typeof value !== "string" || path.subAttribute) return undefined;
-  const { attribute } = path;
-  // The keys hold values exactly as written, so a case-insensitive attribute would need a scan.
-  if (!path.extension && attribute.name === "id") {
-    return attribute.caseExact ? [value] : undefined;
+/** The backend key (or prefix) that holds the ids of `key`, which also names its answer in a Map. */
+function addressOf(scope: IndexScope, key: Exclude<IndexKey, { index: "id" }>): string {
+  const { orgId, resourceType } = scope;
+  return key.index === "unique"
+    ? keys.unique(orgId, resourceType, key.attribute, key.value)
+    : keys.externalIds(orgId, resourceType, key.value);
+}
+
+async function fetchIds(scope: IndexScope, key: Exclude<IndexKey, { index: "id" }>): Promise<string[]> {
+  if (key.index === "unique") {
+    const holder = await scope.backend.get(addressOf(scope, key));
+    return holder === undefined ? [] : [holder];
   }
-  if (!path.extension && attribute.name === "externalId") {
-    if (!attribute.caseExact) return undefined;
-    const ids: string[] = [];
-    for await (const [, id] of backend.scan(keys.externalIds(orgId, resourceType, value))) ids.push(id);
-    return ids;
-  }
-  // The same test the core uses to derive `uniqueKeys`, so an `idx:` key exists for every
-  // resource with a value for this attribute; unique values are lower-cased unless caseExact.
-  if (!isUniqueAttribute(attribute)) return undefined;
-  const normalized = attribute.caseExact ? value : value.toLowerCase();
-  const holder = await backend.get(keys.unique(orgId, resourceType, formatPath(path), normalized));
-  return holder === undefined ? [] : [holder];
+  // externalId is not unique (RFC 7643 §3.1): one key per holder under a common prefix.
+  const ids: string[] = [];
+  for await (const [, id] of scope.backend.scan(addressOf(scope, key))) ids.push(id);
+  return ids;
 }
 
 /**
  * The ids that can match `filter`, or `undefined` when no index narrows it and the caller must
  * scan. A superset of the matches, not the matches: the caller still checks every candidate with
- * `matchesFilter`, which keeps this function small — it never has to be exactly right, only never
- * miss. An `and` uses its most selective indexed child; an `or` the union when every child is indexed.
+ * `matchesFilter` (and skips ids whose record is gone).
  */
 export async function indexCandidates(scope: IndexScope, filter: Filter<ResolvedPath>): Promise<readonly string[] | undefined> {
-  switch (filter.kind) {
-    case "compare":
-      return lookup(scope, filter);
-    case "and": {
-      let best: readonly string[] | undefined;
-      for (const child of filter.filters) {
-        const ids = await indexCandidates(scope, child);
-        if (ids && (!best || ids.length < best.length)) best = ids;
-      }
-      return best;
-    }
-    case "or": {
-      const union = new Set<string>();
-      for (const child of filter.filters) {
-        const ids = await indexCandidates(scope, child);
-        if (!ids) return undefined;
-        for (const id of ids) union.add(id);
-      }
-      return [...union];
-    }
-    case "present":
-    case "not":
-    case "valuePath":
-      return undefined;
+  const fetched = new Map<string, readonly string[]>();
+  for (const key of indexKeysOf(filter)) {
+    // An id is its own index: the record key is read anyway, so there is nothing to fetch here.
+    if (key.index === "id") continue;
+    const address = addressOf(scope, key);
+    if (!fetched.has(address)) fetched.set(address, await fetchIds(scope, key));
   }
+  return candidateIds(filter, (key) => (key.index === "id" ? [key.value] : (fetched.get(addressOf(scope, key)) ?? [])));
 }

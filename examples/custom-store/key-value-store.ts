@@ -18,13 +18,13 @@ import { isDeepStrictEqual } from "node:util";
 import {
   ScimError,
   ScimType,
+  isMembersPath,
   matchesFilter,
+  mentionsMembers,
   resourceView,
   sortKeyOf,
-  type Filter,
   type ListEntry,
   type MembershipChange,
-  type ResolvedPath,
   type ResourceStore,
   type ScimObject,
   type StoredMember,
@@ -90,26 +90,6 @@ function assertMembersAllowed(plan: MembershipPlan, policy: UnknownMemberPolicy)
 /** What the write did, as the contract reports it (without the plan's bookkeeping). */
 function changeOf(plan: MembershipPlan): MembershipChange {
   return { added: plan.added, removed: plan.removed, ignored: plan.ignored };
-}
-
-function isMembersPath(path: ResolvedPath): boolean {
-  return !path.extension && path.attribute.name === "members";
-}
-
-/** Whether a filter reads `members`: only then does a list load member lists to evaluate it. */
-function mentionsMembers(filter: Filter<ResolvedPath>): boolean {
-  switch (filter.kind) {
-    case "compare":
-    case "present":
-      return isMembersPath(filter.path);
-    case "and":
-    case "or":
-      return filter.filters.some(mentionsMembers);
-    case "not":
-      return mentionsMembers(filter.filter);
-    case "valuePath":
-      return isMembersPath(filter.path) || mentionsMembers(filter.filter);
-  }
 }
 
 /** A list match: the record, its members when the filter or sort needed them, and its place in the order. */

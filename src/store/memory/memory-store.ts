@@ -7,11 +7,11 @@ import { deepEqual } from "../../scim/deep-equal.js";
 import { matchesFilter } from "../../scim/filter/matches-filter.js";
 import { compareListEntries, sortKeyOf, type ListEntry } from "../../scim/list/sort-key.js";
 import type { MembershipDelta } from "../../scim/patch/membership-delta.js";
+import { isMembersPath, mentionsMembers } from "../filter-mentions.js";
+import { candidateIds } from "../index-candidates.js";
 import type { ResourceStore, UniqueKey, UnknownMemberPolicy, WriteResult } from "../resource-store.js";
-import { indexCandidates } from "./index-candidates.js";
 import { entryView, storedResourceOf, type MemberReader, type MemoryEntry } from "./memory-entry.js";
 import { applyMembershipPlan, changesMembers, planMembership, type MembershipPlan } from "./membership-plan.js";
-import { isMembersPath, mentionsMembers } from "./mentions-members.js";
 import {
   createOrganization,
   findAnyEntry,
@@ -20,7 +20,7 @@ import {
   unlinkMember,
   type Organization,
 } from "./organization.js";
-import { findUniqueClash, indexEntry, unindexEntry } from "./resource-table.js";
+import { findUniqueClash, indexEntry, indexedIds, unindexEntry } from "./resource-table.js";
 import { selectPage } from "./select-page.js";
 
 /** Options of `memoryStore`. */
@@ -177,7 +177,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
       const order = sort?.order ?? "ascending";
       // Member lists are built for the view only when the answer depends on them.
       const needsMembers = (filter !== undefined && mentionsMembers(filter)) || (sort !== undefined && isMembersPath(sort.path));
-      const ids = filter === undefined ? undefined : indexCandidates(table, filter);
+      const ids = filter === undefined ? undefined : candidateIds(filter, (key) => indexedIds(table, key));
       const candidates =
         ids === undefined ? table.entries.values() : ids.flatMap((id) => table.entries.get(id) ?? []);
 

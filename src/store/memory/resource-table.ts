@@ -2,6 +2,7 @@
  * The resources of one type in one organization, with the indexes that answer equality filters on
  * `id`, `externalId` and unique attributes without a scan (DESIGN §3).
  */
+import type { IndexKey } from "../index-candidates.js";
 import type { UniqueKey } from "../resource-store.js";
 import type { MemoryEntry } from "./memory-entry.js";
 
@@ -25,6 +26,20 @@ export function findUniqueClash(table: ResourceTable, id: string, keys: readonly
     const holder = table.uniqueValues.get(key.attribute)?.get(key.value);
     return holder !== undefined && holder !== id;
   });
+}
+
+/** The ids `table` lists under `key`, for `candidateIds`: exact, so `[]` means no resource has the value. */
+export function indexedIds(table: ResourceTable, key: IndexKey): readonly string[] {
+  switch (key.index) {
+    case "id":
+      return table.entries.has(key.value) ? [key.value] : [];
+    case "externalId":
+      return [...(table.externalIds.get(key.value) ?? [])];
+    case "unique": {
+      const holder = table.uniqueValues.get(key.attribute)?.get(key.value);
+      return holder === undefined ? [] : [holder];
+    }
+  }
 }
 
 function externalIdOf(entry: MemoryEntry): string | undefined {
