@@ -5,7 +5,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import { afterEach, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 
 const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
 
@@ -16,6 +19,11 @@ interface Host {
 }
 
 const running: ChildProcessWithoutNullStreams[] = [];
+// Each test's SQLite file lives here, never in the project's ./data.
+const scratch = mkdtempSync(join(tmpdir(), "scimkit-host-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let databases = 0;
+const freshDatabase = (): string => `sqlite:${join(scratch, `host-${(databases += 1)}.db`)}`;
 
 function startHost(env: Record<string, string>): Host {
   const child = spawn(process.execPath, ["--import", "tsx", "examples/host-server/main.ts"], {
@@ -54,7 +62,7 @@ afterEach(() => {
 
 describe("the host server (npm start)", () => {
   it("creates a demo organization, prints its base URL and token once, provisions a user, logs each request and stops on SIGTERM", async () => {
-    const host = startHost({ SCIMKIT_ORGS: "" });
+    const host = startHost({ SCIMKIT_ORGS: "", DATABASE_URL: freshDatabase() });
     const [, baseUrl] = await host.waitFor(/^SCIM base URL for demo: (\S+)$/);
     const [, token] = await host.waitFor(/^Bearer token for demo \(shown once\): (scimkit_\S+)$/);
     expect(baseUrl).toMatch(/^http:\/\/localhost:\d+\/scim\/Organizations\/demo\/v2$/);
@@ -87,7 +95,7 @@ describe("the host server (npm start)", () => {
   }, 30_000);
 
   it("serves the organizations and tokens of SCIMKIT_ORGS, each token only for its own organization", async () => {
-    const host = startHost({ SCIMKIT_ORGS: "north:token-north,south:token-south" });
+    const host = startHost({ SCIMKIT_ORGS: "north:token-north,south:token-south", DATABASE_URL: "memory:" });
     const [, north] = await host.waitFor(/^SCIM base URL for north: (\S+)$/);
     const [, south] = await host.waitFor(/^SCIM base URL for south: (\S+)$/);
     expect(host.lines.some((line) => line.startsWith("Bearer token for"))).toBe(false);
@@ -105,7 +113,7 @@ describe("the host server (npm start)", () => {
   }, 30_000);
 
   it("refuses a malformed SCIMKIT_ORGS with a message and a non-zero exit", async () => {
-    const host = startHost({ SCIMKIT_ORGS: "north" });
+    const host = startHost({ SCIMKIT_ORGS: "north", DATABASE_URL: "memory:" });
     let stderr = "";
     host.child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -113,5 +121,42 @@ describe("the host server (npm start)", () => {
     const [code] = await once(host.child, "exit");
     expect(code).toBe(1);
     expect(stderr).toMatch(/north|entry 1/i);
+  }, 30_000);
+
+  it("keeps its data and its demo token across a restart on the same SQLite file", async () => {
+    const database = freshDatabase();
+    const first = startHost({ SCIMKIT_ORGS: "", DATABASE_URL: database });
+    const [, baseUrl] = await first.waitFor(/^SCIM base URL for demo: (\S+)$/);
+    const [, token] = await first.waitFor(/^Bearer token for demo \(shown once\): (scimkit_\S+)$/);
+    const created = await fetch(`${baseUrl}/Users`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/scim+json" },
+      body: JSON.stringify({ schemas: [USER_SCHEMA], userName: "grace", name: { givenName: "Grace", familyName: "Hopper" }, emails: [{ value: "grace@example.com", type: "work" }] }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    first.child.kill("SIGTERM");
+    expect((await once(first.child, "exit"))[0]).toBe(0);
+
+    const second = startHost({ SCIMKIT_ORGS: "", DATABASE_URL: database });
+    const [, againUrl] = await second.waitFor(/^SCIM base URL for demo: (\S+)$/);
+    await second.waitFor(/^Bearer token for demo: issued on an earlier start/);
+    expect(second.lines.some((line) => line.includes("shown once"))).toBe(false);
+    const read = await fetch(`${againUrl}/Users/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(read.status).toBe(200);
+    expect(((await read.json()) as { userName: string }).userName).toBe("grace");
+    second.child.kill("SIGTERM");
+    expect((await once(second.child, "exit"))[0]).toBe(0);
+  }, 30_000);
+
+  it("refuses a DATABASE_URL it does not understand", async () => {
+    const host = startHost({ SCIMKIT_ORGS: "", DATABASE_URL: "mysql://localhost/x" });
+    let stderr = "";
+    host.child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const [code] = await once(host.child, "exit");
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/DATABASE_URL must start with/);
   }, 30_000);
 });

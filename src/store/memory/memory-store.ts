@@ -11,7 +11,8 @@ import { isMembersPath, mentionsMembers } from "../filter-mentions.js";
 import { candidateIds } from "../index-candidates.js";
 import type { ResourceStore, UniqueKey, UnknownMemberPolicy, WriteResult } from "../resource-store.js";
 import { entryView, storedResourceOf, type MemberReader, type MemoryEntry } from "./memory-entry.js";
-import { applyMembershipPlan, changesMembers, planMembership, type MembershipPlan } from "./membership-plan.js";
+import { changesMembers, planMembership, type MembershipPlan } from "../membership-plan.js";
+import { applyMembershipPlan } from "./apply-membership-plan.js";
 import {
   createOrganization,
   findAnyEntry,

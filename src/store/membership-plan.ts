@@ -1,12 +1,11 @@
 /**
  * Membership writes in two steps, so a write can fail without leaving anything half done: plan
  * the change against the current member set (reading only the ids the delta names), then apply
- * it in place. A delta therefore costs the size of the delta, never the size of the group
+ * it — in place in memory, as row inserts and deletes in SQL. A delta therefore costs the size of the delta, never the size of the group
  * (DESIGN §3).
  */
-import type { MembershipDelta } from "../../scim/patch/membership-delta.js";
-import type { MembershipChange } from "../resource-store.js";
-import { linkMember, unlinkMember, type Organization } from "./organization.js";
+import type { MembershipDelta } from "../scim/patch/membership-delta.js";
+import type { MembershipChange } from "./resource-store.js";
 
 /** What a membership write will do: the `MembershipChange` it reports, before anything is written. */
 export type MembershipPlan = MembershipChange;
@@ -55,25 +54,4 @@ export function planMembership(
   // Removal comes first, as in `applyMembershipDelta`, so an id both removed and added ends up a member.
   for (const id of delta.add) consider(id, !current.has(id) || dropped.has(id));
   return { added, removed, ignored };
-}
-
-/**
- * Applies `plan` to the member set of group `groupId` in place and keeps the organization's
- * reverse index in step. Members that stay keep their place and new ones go last, so the list
- * stays in the order members were added — a replacement included.
- */
-export function applyMembershipPlan(
-  organization: Organization,
-  groupId: string,
-  members: Set<string>,
-  plan: MembershipPlan,
-): void {
-  for (const id of plan.removed) {
-    members.delete(id);
-    unlinkMember(organization, id, groupId);
-  }
-  for (const id of plan.added) {
-    members.add(id);
-    linkMember(organization, id, groupId);
-  }
 }

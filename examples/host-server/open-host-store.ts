@@ -1,0 +1,48 @@
+/**
+ * The host server's store, chosen by `DATABASE_URL`: SQLite at `./data/scimkit.db` by default (so
+ * `npm start` needs nothing but Node), `sqlite:<path>` for another file, `postgres://…` for
+ * PostgreSQL (several hosts may share it), `memory:` for the memory store.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { createTokenStore, type TokenStore } from "../../src/auth/hashed-token-store.js";
+import { memoryStore } from "../../src/store/memory/memory-store.js";
+import type { ResourceStore } from "../../src/store/resource-store.js";
+import { sqlStore } from "../../src/store/sql/sql-store.js";
+
+/** The resources, the tokens, a description for the start-up banner, and how to close them. */
+export interface HostStore {
+  readonly store: ResourceStore;
+  readonly tokens: TokenStore;
+  readonly description: string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_DATABASE = "./data/scimkit.db";
+
+async function sqliteAt(path: string): Promise<HostStore> {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const store = await sqlStore({ sqlite: path });
+  return { store, tokens: store.tokens, description: `SQLite ${path}`, close: () => store.close() };
+}
+
+/** Opens the store `databaseUrl` names (undefined or empty: the default SQLite file). */
+export async function openHostStore(databaseUrl: string | undefined): Promise<HostStore> {
+  const url = databaseUrl?.trim() ?? "";
+  if (url === "") return sqliteAt(DEFAULT_DATABASE);
+  if (url === "memory:") {
+    return { store: memoryStore(), tokens: createTokenStore(), description: "memory (lost on restart)", close: async () => {} };
+  }
+  if (url.startsWith("sqlite:")) {
+    const path = url.slice("sqlite:".length).replace(/^\/\//, "");
+    if (path === "") throw new Error("DATABASE_URL sqlite: needs a path, e.g. sqlite:./data/scimkit.db");
+    return sqliteAt(path);
+  }
+  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
+    const store = await sqlStore({ postgres: url });
+    const { host, pathname } = new URL(url);
+    // Never print the password that a connection string may carry.
+    return { store, tokens: store.tokens, description: `PostgreSQL ${host}${pathname}`, close: () => store.close() };
+  }
+  throw new Error(`DATABASE_URL must start with postgres://, postgresql://, sqlite: or be memory:; got ${JSON.stringify(url.split(":")[0])}…`);
+}

@@ -1,0 +1,134 @@
+/**
+ * What differs between databases for the SQL store (DESIGN §6.4: dialect differences are small
+ * hooks, not forked compilers). A dialect is the filter hooks of `FilterDialect` plus the store
+ * hooks below: column types, JSON (de)serialization, row locks, conflict-ignoring inserts and
+ * the three kinds of transaction. Everything else — every query of the store — is shared Kysely
+ * code, so a third database (MySQL/MariaDB) is one short file.
+ */
+import type { Expression, InsertQueryBuilder, Kysely, RawBuilder } from "kysely";
+import type { ScimObject } from "../../../scim/schema/normalize-value.js";
+import type { FilterDialect } from "../filter/filter-dialect.js";
+import type { SqlStoreDatabase } from "../sql-tables.js";
+
+/**
+ * Why a row is locked inside a write transaction (DESIGN §3: concurrent writes from several
+ * processes lose nothing):
+ * - `"reference"`: the row is about to be referenced by a foreign key (a new member); it must not
+ *   be deleted until the transaction ends, yet others may still update it.
+ * - `"update"`: the row will be updated (never its key); other updaters wait, referencers do not.
+ * - `"delete"`: the row will be deleted; everyone else waits, referencers included.
+ */
+export type RowLock = "reference" | "update" | "delete";
+
+/** The column types the migrations create, per dialect. */
+export interface SqlColumnTypes {
+  /**
+   * Ids, organization ids, type names, unique values: text that is indexed and compared exactly,
+   * in code-point order (the core compares strings by UTF-16 code unit, `compareListEntries`).
+   *
+   * @example sql`text collate "C"` // PostgreSQL
+   */
+  readonly key: Expression<unknown>;
+  /** Free text that is not indexed: ISO 8601 times, labels. */
+  readonly text: Expression<unknown>;
+  /**
+   * A JSON document: what `toJson` writes and `fromJson` reads.
+   *
+   * @example sql`jsonb` // PostgreSQL; sql`text` // SQLite
+   */
+  readonly json: Expression<unknown>;
+  /** A 64-bit integer: versions and member positions. */
+  readonly counter: Expression<unknown>;
+}
+
+/** A unit of work inside a transaction, given the transaction's connection. */
+export type TransactionWork<T> = (trx: Kysely<SqlStoreDatabase>) => Promise<T>;
+
+/**
+ * The hooks of one SQL dialect: the filter hooks (`FilterDialect`) and the store hooks. Ship one
+ * per database; `sqliteDialect` and `postgresDialect` are the references.
+ *
+ * @example
+ * export const mysqlDialect: SqlDialect = {
+ *   ...mysqlFilterDialect,
+ *   columnTypes: { key: sql`varchar(191)`, text: sql`text`, json: sql`json`, counter: sql`bigint` },
+ *   rowLock: (lock) => (lock === "reference" ? sql`for share` : sql`for update`),
+ *   ignoreConflicts: (query) => query.ignore(),
+ *   …
+ * };
+ */
+export interface SqlDialect extends FilterDialect {
+  /** Column types for the migrations' DDL. */
+  readonly columnTypes: SqlColumnTypes;
+
+  /**
+   * Most bind parameters one statement may carry; the store splits long id lists (a replace with
+   * 100,000 members) into statements below it. SQLite allows 32,766, PostgreSQL 65,535.
+   */
+  readonly maxParameters: number;
+
+  /**
+   * The value to bind for a JSON column. Never hand the driver a bare object: `pg` would turn an
+   * array into a PostgreSQL array.
+   *
+   * @example (value) => JSON.stringify(value)
+   */
+  toJson(value: ScimObject): unknown;
+
+  /**
+   * A JSON column as read back by the driver (text to parse, or an object the driver already
+   * parsed, as `pg` does for `jsonb`), as a fresh object the caller may own.
+   */
+  fromJson(stored: unknown): ScimObject;
+
+  /**
+   * The clause appended to a `SELECT` that takes `lock` on the rows it reads, or `undefined` when
+   * the dialect's write transactions already exclude each other (SQLite's `BEGIN IMMEDIATE`).
+   *
+   * @example (lock) => sql`for no key update` // PostgreSQL, for "update"
+   */
+  rowLock(lock: RowLock): RawBuilder<unknown> | undefined;
+
+  /**
+   * `query` made to skip rows that violate a unique constraint instead of failing, so a clash
+   * shows as zero inserted rows and the transaction stays usable (PostgreSQL aborts a transaction
+   * on any error). `ON CONFLICT DO NOTHING` in PostgreSQL and SQLite, `INSERT IGNORE` in MySQL.
+   */
+  ignoreConflicts<DB, TB extends keyof DB, O>(query: InsertQueryBuilder<DB, TB, O>): InsertQueryBuilder<DB, TB, O>;
+
+  /**
+   * Runs `work` in a read-write transaction and commits, or rolls back and rethrows. Writers of
+   * one row must not both proceed: SQLite takes the write lock up front (`BEGIN IMMEDIATE`),
+   * PostgreSQL relies on `rowLock` under READ COMMITTED. A dialect may retry `work` on transient
+   * failures (deadlock, serialization failure), so `work` must have no effect outside the database.
+   */
+  writeTransaction<T>(db: Kysely<SqlStoreDatabase>, work: TransactionWork<T>): Promise<T>;
+
+  /**
+   * Runs `work` in a read-only transaction that sees one snapshot, so a page, its total and its
+   * members agree (PostgreSQL: REPEATABLE READ, READ ONLY).
+   */
+  readTransaction<T>(db: Kysely<SqlStoreDatabase>, work: TransactionWork<T>): Promise<T>;
+
+  /**
+   * Runs the migrations in a transaction that holds a lock no other process migrating the same
+   * tables can hold at once, so two processes starting together both succeed: one migrates, the
+   * other then finds nothing to do (PostgreSQL: `pg_advisory_xact_lock`; SQLite: the write lock).
+   */
+  migrationTransaction<T>(db: Kysely<SqlStoreDatabase>, work: TransactionWork<T>): Promise<T>;
+
+  /**
+   * The error to throw for `error`, which the database raised: a `ScimError` when the client's
+   * input is at fault and the database alone cannot take it (PostgreSQL cannot store U+0000),
+   * else `error` itself, which the router reports as a 500. Optional; default: unchanged.
+   *
+   * @example (error) => (codeOf(error) === "22P05" ? new ScimError(400, ScimType.invalidValue, "…") : error)
+   */
+  translateError?(error: unknown): unknown;
+
+  /**
+   * Session setup run once when the store opens, before migrating: SQLite turns foreign keys on
+   * (they cascade member rows). Optional; PostgreSQL needs none.
+   */
+  prepareConnection?(db: Kysely<SqlStoreDatabase>): Promise<void>;
+}

@@ -1,0 +1,39 @@
+/**
+ * SQLite (better-sqlite3, a file or `:memory:`): the filter hooks of `sqliteFilterDialect` plus
+ * the store hooks. One connection serves the whole store, and write transactions take the write
+ * lock up front, so no row locks are needed. The connection must have the filter's functions
+ * registered (`registerSqliteFunctions`); `sqlStore({ sqlite })` does it.
+ */
+import { sql } from "kysely";
+import type { ScimObject } from "../../../scim/schema/normalize-value.js";
+import { SQLITE_LOWER_FUNCTION } from "../filter/register-sqlite-functions.js";
+import { sqliteFilterDialect } from "../filter/sqlite-filter-dialect.js";
+import { connectionTransaction } from "./connection-transaction.js";
+import type { SqlDialect } from "./sql-dialect.js";
+
+/** The SQLite dialect of the SQL store. */
+export const sqliteDialect: SqlDialect = {
+  ...sqliteFilterDialect,
+  columnTypes: { key: sql`text`, text: sql`text`, json: sql`text`, counter: sql`integer` },
+  // SQLITE_MAX_VARIABLE_NUMBER since SQLite 3.32.
+  maxParameters: 32_766,
+  toJson: (value) => JSON.stringify(value),
+  fromJson: (stored) => JSON.parse(String(stored)) as ScimObject,
+  // BEGIN IMMEDIATE serializes writers across connections and processes: there is nothing to lock.
+  rowLock: () => undefined,
+  ignoreConflicts: (query) => query.onConflict((conflict) => conflict.doNothing()),
+  writeTransaction: (db, work) => connectionTransaction(db, sql`begin immediate`, work),
+  // A deferred transaction reads one snapshot (in WAL mode, while writers carry on).
+  readTransaction: (db, work) => connectionTransaction(db, sql`begin`, work),
+  migrationTransaction: (db, work) => connectionTransaction(db, sql`begin immediate`, work),
+  async prepareConnection(db) {
+    // Off by default in SQLite; the member and unique-key rows cascade with their resources.
+    await sql`pragma foreign_keys = on`.execute(db);
+    try {
+      await sql`select ${sql.raw(SQLITE_LOWER_FUNCTION)}('A')`.execute(db);
+    } catch (error) {
+      // Fail at start, not at the first filter a client sends.
+      throw new Error(`sqliteDialect: the connection lacks ${SQLITE_LOWER_FUNCTION}; call registerSqliteFunctions(database) before handing it to Kysely`, { cause: error });
+    }
+  },
+};

@@ -1,0 +1,29 @@
+/**
+ * `scimkit/sql`: the SQL `ResourceStore` and token repository over Kysely — SQLite
+ * (better-sqlite3) and PostgreSQL (pg) built in, any other database through a `SqlDialect`.
+ */
+export { sqlStore } from "./sql-store.js";
+export type { SqlStore, SqlStoreConnection, SqlStoreOptions } from "./sql-store.js";
+export { sqlResourceStore } from "./sql-resource-store.js";
+export type { SqlResourceStoreOptions } from "./sql-resource-store.js";
+export { sqlTokenRepository } from "./sql-token-repository.js";
+export { runMigrations } from "./migrations/run-migrations.js";
+export { sqlMigrations } from "./migrations/sql-migrations.js";
+export type { Migration } from "./migrations/migration.js";
+export { sqliteDialect } from "./dialects/sqlite-dialect.js";
+export { createPostgresDialect, postgresDialect } from "./dialects/postgres-dialect.js";
+export type { PostgresFilterDialectOptions } from "./filter/postgres-filter-dialect.js";
+export { registerSqliteFunctions } from "./filter/register-sqlite-functions.js";
+export { connectionTransaction } from "./dialects/connection-transaction.js";
+export { retryTransient } from "./dialects/retry-transient.js";
+export type { RowLock, SqlColumnTypes, SqlDialect, TransactionWork } from "./dialects/sql-dialect.js";
+export type { FilterDialect } from "./filter/filter-dialect.js";
+export type {
+  CounterColumn,
+  MembersTable,
+  MigrationsTable,
+  ResourcesTable,
+  SqlStoreDatabase,
+  TokensTable,
+  UniqueKeysTable,
+} from "./sql-tables.js";

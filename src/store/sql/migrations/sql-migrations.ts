@@ -1,0 +1,8 @@
+/**
+ * The SQL store's migrations, in order. Append new versions here; never edit a released one.
+ */
+import { initialTables } from "./0001-initial-tables.js";
+import type { Migration } from "./migration.js";
+
+/** Every migration of the SQL store, by increasing version. */
+export const sqlMigrations: readonly Migration[] = [initialTables];

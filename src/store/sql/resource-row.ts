@@ -1,0 +1,33 @@
+/**
+ * A row of `scimkit_resources` as the store reads it, and the `StoredResource` it becomes.
+ */
+import type { StoredMember, StoredResource } from "../resource-store.js";
+import type { SqlDialect } from "./dialects/sql-dialect.js";
+
+/** The columns every read of a resource selects, from the table aliased `r`. */
+export const resourceColumns = ["r.id", "r.version", "r.created", "r.last_modified", "r.attributes", "r.member_seq"] as const;
+
+/** What `resourceColumns` read. Counters arrive as numbers (SQLite) or decimal text (pg `bigint`). */
+export interface ResourceRow {
+  readonly id: string;
+  readonly version: number | string;
+  readonly created: string;
+  readonly last_modified: string;
+  readonly attributes: unknown;
+  readonly member_seq: number | string | null;
+}
+
+/**
+ * The resource of `row`, with `members` exactly when they are given: the caller decides whether
+ * the request asked for them and the resource has a member list.
+ */
+export function storedResourceOf(row: ResourceRow, dialect: SqlDialect, members?: readonly StoredMember[]): StoredResource {
+  return {
+    id: row.id,
+    version: String(row.version),
+    created: row.created,
+    lastModified: row.last_modified,
+    attributes: dialect.fromJson(row.attributes),
+    ...(members ? { members } : {}),
+  };
+}

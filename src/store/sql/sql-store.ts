@@ -1,0 +1,134 @@
+/**
+ * `sqlStore`: the SQL `ResourceStore` and its token store, ready to mount (DESIGN §1):
+ * SQLite through better-sqlite3, PostgreSQL through pg, or any database through a Kysely
+ * instance and a `SqlDialect`. The tables are created by versioned migrations on start.
+ */
+import { sql, type Kysely, type PostgresPool } from "kysely";
+import { createTokenStore, type TokenStore, type TokenStoreOptions } from "../../auth/hashed-token-store.js";
+import type { ResourceStore } from "../resource-store.js";
+import { postgresDialect } from "./dialects/postgres-dialect.js";
+import type { SqlDialect } from "./dialects/sql-dialect.js";
+import { sqliteDialect } from "./dialects/sqlite-dialect.js";
+import { runMigrations } from "./migrations/run-migrations.js";
+import { openPostgres } from "./open-postgres.js";
+import { openSqlite } from "./open-sqlite.js";
+import { sqlResourceStore, type SqlResourceStoreOptions } from "./sql-resource-store.js";
+import type { SqlStoreDatabase } from "./sql-tables.js";
+import { sqlTokenRepository } from "./sql-token-repository.js";
+
+/** Where the store keeps its tables: exactly one of `sqlite`, `postgres` or `kysely`. */
+export type SqlStoreConnection =
+  | {
+      /** A SQLite file (created if missing; write-ahead logging) or `":memory:"` for a private in-memory database. */
+      readonly sqlite: string;
+    }
+  | {
+      /**
+       * A PostgreSQL connection string (the store opens a pool and ends it on `close()`), or a
+       * pg `Pool` of yours (the store borrows it and leaves it open). Set `search_path` on your
+       * pool (pg option `options: "-c search_path=…"`) to keep the tables in a schema.
+       */
+      readonly postgres: string | PostgresPool;
+      /**
+       * With a connection string only: the schema to keep the tables in; `migrate()` creates it.
+       * Default: the server's `search_path` (normally `public`).
+       */
+      readonly schema?: string;
+    }
+  | {
+      /**
+       * A Kysely instance of yours, for a database or driver scimkit does not open itself. You
+       * own it: `close()` leaves it open. For SQLite, call `registerSqliteFunctions(database)` on
+       * the better-sqlite3 connection first (the store checks, and turns foreign keys on itself).
+       */
+      readonly kysely: Kysely<SqlStoreDatabase>;
+      /** The hooks of its database: `sqliteDialect`, `postgresDialect`, or your own. */
+      readonly dialect: SqlDialect;
+    };
+
+/** Options of `sqlStore`. */
+export type SqlStoreOptions = SqlStoreConnection &
+  SqlResourceStoreOptions & {
+    /**
+     * Whether to bring the tables up to date before returning, as `store.migrate()` does. Default
+     * true; set false when migrations run in a deploy step of their own.
+     */
+    readonly migrate?: boolean;
+    /** Options of the token store behind `store.tokens`, other than where it keeps tokens. */
+    readonly tokens?: Omit<TokenStoreOptions, "repository">;
+  };
+
+/** The SQL store: a `ResourceStore`, its token store, and the handles an operator needs. */
+export interface SqlStore extends ResourceStore {
+  /**
+   * Applies the migrations the database lacks and resolves with their versions (`[]` when it
+   * was up to date). Safe to call again, and from several processes at once.
+   */
+  migrate(): Promise<readonly number[]>;
+  /** Closes the connections the store opened; a borrowed pool or Kysely instance stays open. Idempotent. */
+  close(): Promise<void>;
+  /** Hashed tokens in `scimkit_tokens`: pass as the router's `auth`; issue, rotate and revoke with it. */
+  readonly tokens: TokenStore;
+  /** The Kysely instance over the store's tables, for operators' queries and tests. */
+  readonly db: Kysely<SqlStoreDatabase>;
+  /** The dialect in use. */
+  readonly dialect: SqlDialect;
+}
+
+interface Opened {
+  readonly db: Kysely<SqlStoreDatabase>;
+  readonly dialect: SqlDialect;
+  /** Whether `close()` destroys `db` (false for a caller's Kysely instance). */
+  readonly owned: boolean;
+  /** The schema `migrate()` creates first, if any. */
+  readonly schema?: string;
+}
+
+async function open(options: SqlStoreConnection): Promise<Opened> {
+  if ("sqlite" in options) return { db: await openSqlite(options.sqlite), dialect: sqliteDialect, owned: true };
+  if ("postgres" in options) {
+    const db = await openPostgres(options.postgres, options.schema);
+    return { db, dialect: postgresDialect, owned: true, ...(options.schema === undefined ? {} : { schema: options.schema }) };
+  }
+  return { db: options.kysely, dialect: options.dialect, owned: false };
+}
+
+/**
+ * Opens a SQL store and, unless `migrate: false`, brings its tables up to date.
+ *
+ * @example
+ * const store = await sqlStore({ sqlite: "scim.db" });          // or { postgres: process.env.DATABASE_URL }
+ * app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth: store.tokens }));
+ */
+export async function sqlStore(options: SqlStoreOptions): Promise<SqlStore> {
+  const { db, dialect, owned, schema } = await open(options);
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    if (owned) await db.destroy();
+  };
+
+  const migrate = async (): Promise<readonly number[]> => {
+    if (schema !== undefined) {
+      // Under the migration lock: two processes creating one schema at once would otherwise collide.
+      await dialect.migrationTransaction(db, (trx) => sql`create schema if not exists ${sql.id(schema)}`.execute(trx));
+    }
+    return runMigrations(db, dialect);
+  };
+
+  try {
+    await dialect.prepareConnection?.(db);
+    if (options.migrate !== false) await migrate();
+  } catch (error) {
+    await close();
+    throw error;
+  }
+
+  const resources = sqlResourceStore(db, dialect, {
+    ...(options.groupTypes === undefined ? {} : { groupTypes: options.groupTypes }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
+  const tokens = createTokenStore({ ...options.tokens, repository: sqlTokenRepository(db, dialect) });
+  return { ...resources, migrate, close, tokens, db, dialect };
+}

@@ -1,0 +1,99 @@
+/**
+ * The tables of the SQL store, as Kysely sees them. Every table is keyed by organization first
+ * (DESIGN §3: nothing crosses tenants), and every name carries the `scimkit_` prefix so the store
+ * can share a database with the host application. The DDL, with its indexes, is in
+ * `migrations/0001-initial-tables.ts`.
+ */
+import type { ColumnType } from "kysely";
+
+/**
+ * A counter column: a 64-bit integer in the database. Node's `pg` returns `bigint` columns as
+ * decimal text and SQLite returns numbers, so reads accept both and code converts with
+ * `Number()` / `String()`; writes pass numbers.
+ */
+export type CounterColumn = ColumnType<number | string, number, number>;
+
+/** One SCIM resource (user, group, …) of one organization. Primary key `(org_id, id)`. */
+export interface ResourcesTable {
+  readonly org_id: string;
+  /** Service-assigned id (UUID v7), unique within the organization across resource types. */
+  readonly id: string;
+  readonly resource_type: string;
+  /** Optimistic-concurrency counter; `StoredResource.version` is its decimal text. Starts at 1. */
+  readonly version: CounterColumn;
+  /** ISO 8601, as the core's `now`: text, so it sorts and compares as the core's strings do. */
+  readonly created: string;
+  readonly last_modified: string;
+  /** Copy of `attributes.externalId`, indexed for `externalId eq` (DESIGN §3 hot lookups). */
+  readonly external_id: string | null;
+  /** The canonical attributes as JSON (TEXT in SQLite, JSONB in PostgreSQL). */
+  readonly attributes: unknown;
+  /**
+   * Hands out member positions, so members list in the order they were added: the highest
+   * position given so far. `null` while the resource has no member list at all — a resource of a
+   * type outside `groupTypes` that no write ever gave members, which therefore carries no
+   * `members` (the memory store's rule); groups start at 0.
+   */
+  readonly member_seq: CounterColumn | null;
+}
+
+/**
+ * One row per `UniqueKey` of a resource: the primary key `(org_id, resource_type, attribute,
+ * value)` makes uniqueness atomic in the database (409 `uniqueness`), and it is the index behind
+ * `userName eq` and group `displayName eq`. Cascades away with its resource.
+ */
+export interface UniqueKeysTable {
+  readonly org_id: string;
+  readonly resource_type: string;
+  /** `UniqueKey.attribute`: `userName`, or URN-qualified for an extension attribute. */
+  readonly attribute: string;
+  /** `UniqueKey.value`: lower-cased unless the attribute is caseExact. */
+  readonly value: string;
+  readonly id: string;
+}
+
+/**
+ * Group membership as rows (DESIGN §3): a delta is an insert or a delete, and reading a group
+ * without members reads none of them. Primary key `(org_id, group_id, member_id)`. Foreign keys to
+ * `scimkit_resources` cascade, so deleting a user removes it from every group even when a
+ * concurrent add races the delete.
+ */
+export interface MembersTable {
+  readonly org_id: string;
+  readonly group_id: string;
+  readonly member_id: string;
+  /** The member's resource type (`User`, `Group`) when it was added. */
+  readonly member_type: string;
+  /** From the group's `member_seq`: the order members were added; unique within the group. */
+  readonly position: CounterColumn;
+}
+
+/** Bearer tokens (spec §5): only SHA-256 hashes, never the secrets. Primary key `(org_id, id)`. */
+export interface TokensTable {
+  readonly id: string;
+  readonly org_id: string;
+  /** `hashToken(token)`, unique across all organizations. */
+  readonly hash: string;
+  readonly prefix: string;
+  readonly label: string | null;
+  readonly created_at: string;
+  readonly rotated_at: string | null;
+  readonly last_used_at: string | null;
+}
+
+/** Applied migrations, one row each. */
+export interface MigrationsTable {
+  readonly version: number;
+  readonly name: string;
+  /** ISO 8601 time the migration was applied. */
+  readonly applied_at: string;
+}
+
+/** The store's database, for `Kysely<SqlStoreDatabase>`. */
+export interface SqlStoreDatabase {
+  readonly scimkit_resources: ResourcesTable;
+  readonly scimkit_unique_keys: UniqueKeysTable;
+  readonly scimkit_members: MembersTable;
+  readonly scimkit_tokens: TokensTable;
+  readonly scimkit_migrations: MigrationsTable;
+}
