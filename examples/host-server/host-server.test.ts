@@ -2,63 +2,22 @@
  * `npm start` as a newcomer meets it: the real process, configured from the environment,
  * provisioned over HTTP, logging each request, and stopped with SIGTERM.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
-import { createInterface } from "node:readline";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { killHosts, startHost } from "./host-process.fixture.js";
 
 const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
 
-interface Host {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly lines: string[];
-  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
-}
-
-const running: ChildProcessWithoutNullStreams[] = [];
 // Each test's SQLite file lives here, never in the project's ./data.
 const scratch = mkdtempSync(join(tmpdir(), "scimkit-host-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 let databases = 0;
 const freshDatabase = (): string => `sqlite:${join(scratch, `host-${(databases += 1)}.db`)}`;
 
-function startHost(env: Record<string, string>): Host {
-  const child = spawn(process.execPath, ["--import", "tsx", "examples/host-server/main.ts"], {
-    env: { ...process.env, PORT: "0", ...env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  running.push(child);
-  const lines: string[] = [];
-  const waiters: { pattern: RegExp; resolve: (match: RegExpMatchArray) => void }[] = [];
-  createInterface({ input: child.stdout }).on("line", (line) => {
-    lines.push(line);
-    for (const waiter of [...waiters]) {
-      const match = waiter.pattern.exec(line);
-      if (match) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(match);
-      }
-    }
-  });
-  const waitFor = (pattern: RegExp): Promise<RegExpMatchArray> => {
-    for (const line of lines) {
-      const match = pattern.exec(line);
-      if (match) return Promise.resolve(match);
-    }
-    return new Promise((resolve, reject) => {
-      waiters.push({ pattern, resolve });
-      child.once("exit", (code) => reject(new Error(`host exited (${code}) before printing ${pattern}; output:\n${lines.join("\n")}`)));
-    });
-  };
-  return { child, lines, waitFor };
-}
-
-afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-});
+afterEach(killHosts);
 
 describe("the host server (npm start)", () => {
   it("creates a demo organization, prints its base URL and token once, provisions a user, logs each request and stops on SIGTERM", async () => {

@@ -39,8 +39,12 @@ export async function openHostStore(databaseUrl: string | undefined): Promise<Ho
     return sqliteAt(path);
   }
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-    const store = await sqlStore({ postgres: url });
-    const { host, pathname } = new URL(url);
+    // `?schema=name` keeps the tables in their own schema (its search_path), e.g. one per deployment.
+    const parsed = new URL(url);
+    const schema = parsed.searchParams.get("schema") ?? undefined;
+    parsed.searchParams.delete("schema");
+    const store = await sqlStore({ postgres: parsed.toString(), ...(schema ? { schema } : {}) });
+    const { host, pathname } = parsed;
     // Never print the password that a connection string may carry.
     return { store, tokens: store.tokens, description: `PostgreSQL ${host}${pathname}`, close: () => store.close() };
   }

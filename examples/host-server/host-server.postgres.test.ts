@@ -1,0 +1,77 @@
+/**
+ * The host server on PostgreSQL with one variable (`DATABASE_URL`), and two host processes
+ * sharing that database — the way a deployment grows past one machine.
+ */
+import { once } from "node:events";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { createTestSchema, describePostgres, type TestSchema } from "../../src/store/sql/postgres-test-database.fixture.js";
+import { killHosts, startHost, type Host } from "./host-process.fixture.js";
+
+const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
+const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
+const PATCH_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+const auth = { Authorization: "Bearer token-acme", "Content-Type": "application/scim+json" };
+
+describePostgres("the host server on PostgreSQL", (url) => {
+  let schema: TestSchema;
+  beforeAll(async () => {
+    schema = await createTestSchema(url);
+  });
+  afterAll(async () => schema.drop());
+  afterEach(killHosts);
+
+  const start = async (): Promise<{ host: Host; base: string }> => {
+    const database = new URL(url);
+    database.searchParams.set("schema", schema.name);
+    const host = startHost({ SCIMKIT_ORGS: "acme:token-acme", DATABASE_URL: database.toString() });
+    const [, base] = await host.waitFor(/^SCIM base URL for acme: (\S+)$/);
+    expect(host.lines[0]).toMatch(/store: PostgreSQL /);
+    expect(host.lines.join("\n")).not.toMatch(/password/i);
+    return { host, base: base as string };
+  };
+
+  it("two hosts share one database: what one writes the other reads, and concurrent member adds through both lose none", async () => {
+    const [a, b] = await Promise.all([start(), start()]);
+    const users: string[] = [];
+    for (let index = 0; index < 20; index += 1) {
+      const response = await fetch(`${(index % 2 === 0 ? a : b).base}/Users`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({
+          schemas: [USER_SCHEMA],
+          userName: `user${index}@example.com`,
+          name: { givenName: "U", familyName: `${index}` },
+          emails: [{ value: `user${index}@example.com`, type: "work" }],
+        }),
+      });
+      expect(response.status).toBe(201);
+      users.push(((await response.json()) as { id: string }).id);
+    }
+    const duplicate = await fetch(`${b.base}/Users`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ schemas: [USER_SCHEMA], userName: "USER0@example.com", name: { givenName: "U", familyName: "0" }, emails: [{ value: "x@example.com", type: "work" }] }),
+    });
+    expect(duplicate.status).toBe(409);
+
+    const group = await fetch(`${a.base}/Groups`, { method: "POST", headers: auth, body: JSON.stringify({ schemas: [GROUP_SCHEMA], displayName: "Everyone" }) });
+    const groupId = ((await group.json()) as { id: string }).id;
+    const adds = users.map((id, index) =>
+      fetch(`${(index % 2 === 0 ? a : b).base}/Groups/${groupId}`, {
+        method: "PATCH",
+        headers: auth,
+        body: JSON.stringify({ schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "members", value: [{ value: id }] }] }),
+      }),
+    );
+    expect((await Promise.all(adds)).map((response) => response.status)).toEqual(users.map(() => 204));
+
+    const read = await fetch(`${b.base}/Groups/${groupId}`, { headers: auth });
+    const members = ((await read.json()) as { members: { value: string }[] }).members.map((member) => member.value);
+    expect(new Set(members)).toEqual(new Set(users));
+
+    for (const { host } of [a, b]) {
+      host.child.kill("SIGTERM");
+      expect((await once(host.child, "exit"))[0]).toBe(0);
+    }
+  }, 60_000);
+});
