@@ -19,6 +19,11 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: "express5", include: httpTests, env: { SCIMKIT_EXPRESS_MAJOR: "5" } } },
+      // The same HTTP tests once more with the SQLite store behind the router.
+      {
+        extends: true,
+        test: { name: "express5-sqlite", include: httpTests, env: { SCIMKIT_EXPRESS_MAJOR: "5", SCIMKIT_HTTP_STORE: "sqlite" } },
+      },
       {
         extends: true,
         resolve: { alias: [{ find: /^express$/, replacement: express4 }] },

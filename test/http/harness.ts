@@ -9,6 +9,7 @@ import { createScimRouter } from "../../src/http/create-scim-router.js";
 import type { ScimEvent } from "../../src/http/scim-event.js";
 import type { ScimRouterOptions } from "../../src/http/scim-router-options.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
+import { sqlStore } from "../../src/store/sql/sql-store.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
 
 export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
@@ -36,9 +37,18 @@ export interface TestApp {
   delete(path: string, token?: string): request.Test;
 }
 
+/**
+ * The store the HTTP tests run on by default: the memory store, or — in the `express5-sqlite`
+ * project (`SCIMKIT_HTTP_STORE=sqlite`) — a fresh in-memory SQLite `sqlStore`, so every HTTP test
+ * also proves the router and the SQL store together.
+ */
+async function defaultStore(): Promise<ResourceStore> {
+  return process.env["SCIMKIT_HTTP_STORE"] === "sqlite" ? sqlStore({ sqlite: ":memory:" }) : memoryStore();
+}
+
 /** Builds a fresh app; `options` override the router options (store and auth included). */
 export async function createTestApp(options: Partial<ScimRouterOptions> = {}, configure?: (app: Express) => void): Promise<TestApp> {
-  const store = options.store ?? memoryStore();
+  const store = options.store ?? (await defaultStore());
   const tokens = createTokenStore();
   const acme = (await tokens.issue("acme", { label: "tests" })).token;
   const globex = (await tokens.issue("globex", { label: "tests" })).token;
