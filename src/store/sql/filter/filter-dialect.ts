@@ -50,16 +50,26 @@ export interface FilterDialect {
    */
   jsonText(ref: JsonRef): Expression<string | null>;
 
-  /** The JSON number at `ref` as an SQL number, NULL otherwise; must not raise on another JSON type. */
+  /**
+   * The JSON number at `ref` as an SQL number, NULL otherwise; must not raise on another JSON type.
+   *
+   * @example postgres: (case when jsonb_typeof(j) = 'number' then (j)::numeric end)
+   */
   jsonNumber(ref: JsonRef): Expression<number | null>;
 
   /**
    * The JSON boolean at `ref` in the form `bindBoolean` compares with (SQLite 1/0, PostgreSQL
    * boolean), NULL otherwise; must not raise on another JSON type. `x is true` must hold for true.
+   *
+   * @example sqlite: json_extract(…) (JSON true is 1)
    */
   jsonBoolean(ref: JsonRef): Expression<unknown>;
 
-  /** True when the JSON at `ref` is an object (`attr[…]` holds only for objects, RFC 7644 §3.4.2.2). */
+  /**
+   * True when the JSON at `ref` is an object (`attr[…]` holds only for objects, RFC 7644 §3.4.2.2).
+   *
+   * @example postgres: jsonb_typeof(j) = 'object'        sqlite, an element: "e1"."type" = 'object'
+   */
   jsonIsObject(ref: JsonRef): Expression<SqlBool>;
 
   /**
@@ -98,7 +108,11 @@ export interface FilterDialect {
    */
   substring(text: Expression<unknown>, op: SubstringOperator, value: string): Expression<SqlBool>;
 
-  /** A bound parameter holding `value` in the form `jsonBoolean` produces. */
+  /**
+   * A bound parameter holding `value` in the form `jsonBoolean` produces.
+   *
+   * @example sqlite: sql.val(value ? 1 : 0)    postgres: sql.val(value)
+   */
   bindBoolean(value: boolean): Expression<unknown>;
 
   /** String concatenation (`a || b` in SQLite and PostgreSQL, `concat(a, b)` in MySQL). */
@@ -107,6 +121,8 @@ export interface FilterDialect {
   /**
    * ORDER BY items that sort by `key` in `direction` with NULLs `nulls`: one item with
    * `nulls first|last` where the dialect has it, or an `is null` item followed by the key.
+   *
+   * @example postgres: [sql`${key} desc nulls first`]      mysql: [sql`(${key} is null) desc`, sql`${key} desc`]
    */
   orderBy(key: Expression<unknown>, direction: "asc" | "desc", nulls: "first" | "last"): readonly Expression<unknown>[];
 }

@@ -1,8 +1,9 @@
 /**
- * Test-only DDL for the filter compiler's tests: the tables of `sql-tables.ts` with the keys and
- * indexes the store's migrations create (DESIGN §3 hot lookups), for SQLite and PostgreSQL. It is
- * no migration; it only has the same shape, so that the compiled SQL meets the same tables and the
- * planner the same indexes.
+ * Test-only DDL for the filter compiler's tests: the tables of `sql-tables.ts` with the columns,
+ * keys and indexes of the store's migration (`migrations/0001-initial-tables.ts`), for SQLite and
+ * PostgreSQL, so that the compiled SQL meets the same tables and the planner the same indexes. It
+ * leaves out the foreign keys (fixtures insert members without their resources) and the token
+ * table, which filters never read; keep it in step when the migrations change an index.
  */
 import { sql, type Kysely } from "kysely";
 import type { SqlStoreDatabase } from "../sql-tables.js";
@@ -11,40 +12,44 @@ import type { SqlStoreDatabase } from "../sql-tables.js";
 export type FixtureDialect = "sqlite" | "postgres";
 
 function statements(dialect: FixtureDialect): readonly string[] {
+  // As the store's column types: PostgreSQL keys in "C" (code-point order, whatever the locale),
+  // JSONB and 64-bit counters; SQLite text, whose BINARY collation already is code-point order.
+  const key = dialect === "postgres" ? 'text collate "C"' : "text";
   const json = dialect === "postgres" ? "jsonb" : "text";
-  // PostgreSQL: ids in "C" so that ORDER BY id COLLATE "C" (code-point order, as the core
-  // compares) can read the primary key in order; SQLite's default BINARY already is.
-  const id = dialect === "postgres" ? 'text collate "C"' : "text";
+  const counter = dialect === "postgres" ? "bigint" : "integer";
   return [
     `create table scimkit_resources (
-      org_id text not null,
-      id ${id} not null,
-      resource_type text not null,
-      version integer not null,
-      created text not null,
-      last_modified text not null,
-      external_id text,
+      org_id ${key} not null,
+      id ${key} not null,
+      resource_type ${key} not null,
+      version ${counter} not null,
+      created ${key} not null,
+      last_modified ${key} not null,
+      external_id ${key},
       attributes ${json} not null,
-      member_seq integer not null default 0,
-      primary key (org_id, id)
+      member_seq ${counter},
+      constraint scimkit_resources_pk primary key (org_id, id)
     )`,
-    "create index scimkit_resources_external_id on scimkit_resources (org_id, resource_type, external_id)",
+    "create index scimkit_resources_type_id on scimkit_resources (org_id, resource_type, id)",
+    "create index scimkit_resources_external_id on scimkit_resources (org_id, resource_type, external_id, id)",
     `create table scimkit_unique_keys (
-      org_id text not null,
-      resource_type text not null,
-      attribute text not null,
-      value text not null,
-      id ${id} not null,
-      primary key (org_id, resource_type, attribute, value)
+      org_id ${key} not null,
+      resource_type ${key} not null,
+      attribute ${key} not null,
+      value ${key} not null,
+      id ${key} not null,
+      constraint scimkit_unique_keys_pk primary key (org_id, resource_type, attribute, value)
     )`,
+    "create index scimkit_unique_keys_resource on scimkit_unique_keys (org_id, id)",
     `create table scimkit_members (
-      org_id text not null,
-      group_id ${id} not null,
-      member_id ${id} not null,
-      member_type text not null,
-      position integer not null,
-      primary key (org_id, group_id, member_id)
+      org_id ${key} not null,
+      group_id ${key} not null,
+      member_id ${key} not null,
+      member_type ${key} not null,
+      position ${counter} not null,
+      constraint scimkit_members_pk primary key (org_id, group_id, member_id)
     )`,
+    "create unique index scimkit_members_position on scimkit_members (org_id, group_id, position)",
     "create index scimkit_members_member on scimkit_members (org_id, member_id)",
   ];
 }

@@ -1,6 +1,6 @@
 /**
- * The SQLite hooks of the filter compiler (SQLite ≥ 3.38 JSON functions; better-sqlite3 bundles a
- * newer one). `attributes` is JSON text; `json_each` iterates arrays. Case folding calls
+ * The SQLite hooks of the filter compiler (SQLite 3.38 or later: JSON functions built in, NULLS
+ * FIRST/LAST, TRUE/FALSE; better-sqlite3 12 bundles 3.5x). `attributes` is JSON text; `json_each` iterates arrays. Case folding calls
  * `scimkit_lower`, which the store registers on every connection (`registerSqliteFunctions`).
  */
 import { sql, type Expression, type SqlBool } from "kysely";
