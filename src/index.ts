@@ -120,6 +120,7 @@ export type {
 } from "./store/resource-store.js";
 export { entityTag, resourceView } from "./store/resource-view.js";
 export { isUniqueAttribute, uniqueKeysOf } from "./store/unique-keys.js";
+export type { StoreOptions } from "./store/store-options.js";
 export { candidateIds, indexKeyOf, indexKeysOf } from "./store/index-candidates.js";
 export type { IndexKey } from "./store/index-candidates.js";
 export { isMembersPath, mentionsMembers } from "./store/filter-mentions.js";

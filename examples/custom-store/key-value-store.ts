@@ -26,6 +26,7 @@ import {
   type ListEntry,
   type MembershipChange,
   type ResourceStore,
+  type StoreOptions,
   type ScimObject,
   type StoredMember,
   type StoredResource,
@@ -50,20 +51,8 @@ import {
 import { externalIdOf, parseRecord, serializeRecord, storedResourceOf, type ResourceRecord } from "./resource-record.js";
 import { selectPage } from "./select-page.js";
 
-/** Options of `keyValueStore`. */
-export interface KeyValueStoreOptions {
-  /**
-   * The clock for the one write that carries no time of its own: groups that lose a member
-   * because the member was deleted record it as their `lastModified`. Default: the system clock.
-   */
-  readonly now?: () => string;
-  /**
-   * The resource types that have a member list (RFC 7643 §4.2 `members`). The store sees no
-   * schema, so this says which resources answer `members: true` with a list, `[]` when empty.
-   * Default `["Group"]`.
-   */
-  readonly groupTypes?: readonly string[];
-}
+/** Options of `keyValueStore`: the ones every scimkit store shares (`groupTypes`, `now`). */
+export type KeyValueStoreOptions = StoreOptions;
 
 // Unknown ids are the client's own input, but 10,000 of them should not make a 1 MB error detail.
 const MAX_NAMED_IDS = 20;

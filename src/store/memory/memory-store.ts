@@ -9,6 +9,7 @@ import { compareListEntries, sortKeyOf, type ListEntry } from "../../scim/list/s
 import type { MembershipDelta } from "../../scim/patch/membership-delta.js";
 import { isMembersPath, mentionsMembers } from "../filter-mentions.js";
 import { candidateIds } from "../index-candidates.js";
+import type { StoreOptions } from "../store-options.js";
 import type { ResourceStore, UniqueKey, UnknownMemberPolicy, WriteResult } from "../resource-store.js";
 import { entryView, storedResourceOf, type MemberReader, type MemoryEntry } from "./memory-entry.js";
 import { changesMembers, planMembership, type MembershipPlan } from "../membership-plan.js";
@@ -24,20 +25,8 @@ import {
 import { findUniqueClash, indexEntry, indexedIds, unindexEntry } from "./resource-table.js";
 import { selectPage } from "./select-page.js";
 
-/** Options of `memoryStore`. */
-export interface MemoryStoreOptions {
-  /**
-   * The clock for the one write that carries no time of its own: groups that lose a member because
-   * the member was deleted record this as their `lastModified`. Default: the system clock, as ISO 8601.
-   */
-  readonly now?: () => string;
-  /**
-   * The resource types that have a member list (RFC 7643 §4.2 `members`): their resources carry
-   * `members`, empty if need be, whenever a request asks for members; other resources carry it only
-   * once a write has given them members. The store sees no schema, so this says it. Default `["Group"]`.
-   */
-  readonly groupTypes?: readonly string[];
-}
+/** Options of `memoryStore`: those every built-in store shares. */
+export type MemoryStoreOptions = StoreOptions;
 
 const NO_MEMBERS: ReadonlySet<string> = new Set();
 

@@ -3,6 +3,7 @@
  * shared Kysely queries, with every dialect difference behind `SqlDialect`. Each write is one
  * transaction: all of it happens, or (on a 409, 412 or 400) none of it.
  */
+import type { StoreOptions } from "../store-options.js";
 import { sql, type Kysely } from "kysely";
 import { deepEqual } from "../../scim/deep-equal.js";
 import type { MembershipDelta } from "../../scim/patch/membership-delta.js";
@@ -26,19 +27,8 @@ import type { SqlStoreDatabase } from "./sql-tables.js";
 import { claimUniqueKeys, replaceUniqueKeys } from "./unique-key-rows.js";
 
 /** Options of `sqlResourceStore`. */
-export interface SqlResourceStoreOptions {
-  /**
-   * The resource types that have a member list (RFC 7643 §4.2 `members`): their resources carry
-   * `members`, empty if need be, whenever a request asks for members; other resources carry it
-   * only once a write has given them members (the memory store's rule). Default `["Group"]`.
-   */
-  readonly groupTypes?: readonly string[];
-  /**
-   * The clock for the one write that carries no time of its own: groups that lose a member
-   * because it was deleted, when `DeleteRequest.now` is absent. Default: the system clock.
-   */
-  readonly now?: () => string;
-}
+/** Options of `sqlResourceStore`: those every built-in store shares. */
+export type SqlResourceStoreOptions = StoreOptions;
 
 const NO_MEMBERS: ReadonlySet<string> = new Set();
 
