@@ -75,7 +75,7 @@ export function describeEachDatabase(title: string, body: (target: TestDatabaseT
     announced = true;
     console.log("PostgreSQL filter tests skipped: SCIMKIT_TEST_POSTGRES_URL is not set (CI sets it to postgres://postgres@127.0.0.1:5432/test).");
   }
-  describe.skip(`${title} [postgres] — skipped: SCIMKIT_TEST_POSTGRES_URL is not set`, () => body({ name: "postgres", open: () => Promise.reject(new Error("no PostgreSQL")) }));
+  describe.skip(`${title} [postgres] — skipped because SCIMKIT_TEST_POSTGRES_URL is not set`, () => body({ name: "postgres", open: () => Promise.reject(new Error("no PostgreSQL")) }));
 }
 
 /** A resource row as the store would write it, with its unique keys and members. */
