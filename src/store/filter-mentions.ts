@@ -22,16 +22,32 @@ export function isMembersPath(path: ResolvedPath): boolean {
  * @example mentionsMembers(filter) || (sort !== undefined && isMembersPath(sort.path))
  */
 export function mentionsMembers(filter: Filter<ResolvedPath>): boolean {
+  return filterMentions(filter, isMembersPath);
+}
+
+/** Whether any path in `filter` (under `and`, `or`, `not` and brackets too) satisfies `test`. */
+export function filterMentions(filter: Filter<ResolvedPath>, test: (path: ResolvedPath) => boolean): boolean {
   switch (filter.kind) {
     case "compare":
     case "present":
-      return isMembersPath(filter.path);
+      return test(filter.path);
     case "and":
     case "or":
-      return filter.filters.some(mentionsMembers);
+      return filter.filters.some((child) => filterMentions(child, test));
     case "not":
-      return mentionsMembers(filter.filter);
+      return filterMentions(filter.filter, test);
     case "valuePath":
-      return isMembersPath(filter.path) || mentionsMembers(filter.filter);
+      return test(filter.path) || filterMentions(filter.filter, test);
   }
+}
+
+const SERVER_ATTRIBUTES = new Set(["id", "meta", "members"]);
+
+/**
+ * Whether `path` reads what the store keeps beside a resource's attributes (`id`, `meta`,
+ * `members`) and `resourceView` puts back. A filter or sort that reads none of these can be
+ * evaluated on `StoredResource.attributes` alone, without building a view per resource.
+ */
+export function isServerPath(path: ResolvedPath): boolean {
+  return !path.extension && SERVER_ATTRIBUTES.has(path.attribute.name);
 }

@@ -8,8 +8,12 @@ import { hasValue } from "../schema/has-value.js";
 import { leafOf, type ResolvedPath } from "../schema/resolved-path.js";
 import type { CompareFilter, Filter, FilterValue } from "./filter-ast.js";
 
-/** Reads the candidate values a path denotes in the current scope: the resource, or one element inside `attr[…]`. */
-type Reader = (path: ResolvedPath) => readonly unknown[];
+/**
+ * Whether some candidate value the path denotes in a scope satisfies `test`. The scope is the
+ * resource, or one element inside `attr[…]`. Candidates are visited in place, never collected,
+ * because a store may evaluate one filter against 100,000 resources.
+ */
+type Candidates = (scope: unknown, test: (candidate: unknown) => boolean) => boolean;
 
 // Own properties only: data parsed from JSON may carry keys such as `__proto__` or `constructor`,
 // and an inherited member must never pass for an attribute value.
@@ -17,33 +21,31 @@ function own(container: unknown, key: string): unknown {
   return isPlainObject(container) && Object.hasOwn(container, key) ? container[key] : undefined;
 }
 
-function asList(value: unknown): readonly unknown[] {
-  return Array.isArray(value) ? value : [value];
+/** `test` on a value, or on each element of an array value (a lone value is a list of one). */
+function someOf(value: unknown, test: (candidate: unknown) => boolean): boolean {
+  if (!Array.isArray(value)) return test(value);
+  for (const element of value) if (test(element)) return true;
+  return false;
 }
 
-function topLevelValue(resource: unknown, path: ResolvedPath): unknown {
-  // RFC 7643 §3.3: extension attributes live under the extension's URN.
-  const container = path.extension ? own(resource, path.schema) : resource;
-  return own(container, path.attribute.name);
-}
+const never: Candidates = () => false;
 
-function readFromResource(resource: unknown): Reader {
-  return (path) => {
-    const value = topLevelValue(resource, path);
-    const sub = path.subAttribute;
-    if (!sub) return asList(value);
-    // `emails.value` on a multi-valued attribute denotes every element's value (RFC 7644 §3.4.2.2).
-    return asList(value).flatMap((element) => asList(own(element, sub.name)));
-  };
-}
-
-function readFromElement(element: unknown, outer: ResolvedPath): Reader {
-  return (path) => {
-    const sub = path.subAttribute;
+function candidatesOf(path: ResolvedPath, outer: ResolvedPath | undefined): Candidates {
+  const sub = path.subAttribute;
+  if (outer) {
     // Resolution makes every path inside `attr[…]` an `attr.sub` path; anything else names nothing here.
-    if (!sub || path.attribute !== outer.attribute || path.schema !== outer.schema) return [];
-    return asList(own(element, sub.name));
-  };
+    if (!sub || path.attribute !== outer.attribute || path.schema !== outer.schema) return never;
+    const name = sub.name;
+    return (element, test) => someOf(own(element, name), test);
+  }
+  const { schema, extension } = path;
+  const name = path.attribute.name;
+  // RFC 7643 §3.3: extension attributes live under the extension's URN.
+  const top = extension ? (resource: unknown) => own(own(resource, schema), name) : (resource: unknown) => own(resource, name);
+  if (!sub) return (resource, test) => someOf(top(resource), test);
+  const subName = sub.name;
+  // `emails.value` on a multi-valued attribute denotes every element's value (RFC 7644 §3.4.2.2).
+  return (resource, test) => someOf(top(resource), (element) => someOf(own(element, subName), test));
 }
 
 const fold = (text: string, caseExact: boolean): string => (caseExact ? text : text.toLowerCase());
@@ -80,73 +82,109 @@ function compareValues(candidate: unknown, target: FilterValue, leaf: AttributeD
   }
 }
 
-function matchesSubstring(candidate: unknown, target: FilterValue, leaf: AttributeDefinition, op: "co" | "sw" | "ew"): boolean {
-  if (typeof candidate !== "string" || typeof target !== "string") return false;
-  if (leaf.type !== "string" && leaf.type !== "reference") return false;
-  const a = fold(candidate, leaf.caseExact);
-  const b = fold(target, leaf.caseExact);
-  if (op === "co") return a.includes(b);
-  return op === "sw" ? a.startsWith(b) : a.endsWith(b);
+/** The test "equals `target`" for candidates of `leaf`, with the target folded or parsed once. */
+function equalityTest(target: FilterValue, leaf: AttributeDefinition): (candidate: unknown) => boolean {
+  if (leaf.type === "string" || leaf.type === "reference" || leaf.type === "binary") {
+    if (typeof target !== "string") return () => false;
+    // RFC 7643 §2.3.6: binary values are case-exact whatever the definition says.
+    const caseExact = leaf.caseExact || leaf.type === "binary";
+    const folded = fold(target, caseExact);
+    return (candidate) => typeof candidate === "string" && fold(candidate, caseExact) === folded;
+  }
+  if (leaf.type === "dateTime") {
+    const instant = typeof target === "string" ? parseDateTime(target) : undefined;
+    if (instant === undefined) return () => false;
+    return (candidate) => typeof candidate === "string" && parseDateTime(candidate) === instant;
+  }
+  return (candidate) => compareValues(candidate, target, leaf) === 0;
 }
 
-function matchesCompare(filter: CompareFilter<ResolvedPath>, read: Reader): boolean {
-  const candidates = read(filter.path);
+function substringTest(target: FilterValue, leaf: AttributeDefinition, op: "co" | "sw" | "ew"): (candidate: unknown) => boolean {
+  if (typeof target !== "string" || (leaf.type !== "string" && leaf.type !== "reference")) return () => false;
+  const caseExact = leaf.caseExact;
+  const folded = fold(target, caseExact);
+  if (op === "co") return (candidate) => typeof candidate === "string" && fold(candidate, caseExact).includes(folded);
+  if (op === "sw") return (candidate) => typeof candidate === "string" && fold(candidate, caseExact).startsWith(folded);
+  return (candidate) => typeof candidate === "string" && fold(candidate, caseExact).endsWith(folded);
+}
+
+function orderTest(target: FilterValue, leaf: AttributeDefinition, op: "gt" | "ge" | "lt" | "le"): (candidate: unknown) => boolean {
+  // RFC 7644 §3.4.2.2: ordering is undefined for booleans (resolution rejects it); guard anyway.
+  if (leaf.type === "boolean" || target === null) return () => false;
+  const accept = op === "gt" ? (order: number) => order > 0 : op === "ge" ? (order: number) => order >= 0 : op === "lt" ? (order: number) => order < 0 : (order: number) => order <= 0;
+  return (candidate) => {
+    const order = compareValues(candidate, target, leaf);
+    return order !== undefined && accept(order);
+  };
+}
+
+type Predicate = (scope: unknown) => boolean;
+
+function compileCompare(filter: CompareFilter<ResolvedPath>, outer: ResolvedPath | undefined): Predicate {
+  const candidates = candidatesOf(filter.path, outer);
   const leaf = leafOf(filter.path);
-  const present = candidates.some((candidate) => hasValue(candidate));
   const { op, value } = filter;
   // RFC 7644 §3.4.2.2 says a multi-valued attribute matches when ANY value matches. `ne` is defined
   // here as the negation of `eq` rather than as "some value differs": `emails.type ne "work"` means
   // no e-mail is a work e-mail, which is what a client filtering out work addresses wants, and it
   // keeps `not (a eq x)` and `a ne x` equivalent. An absent attribute equals nothing, so `ne` holds
   // for it, and `eq null` holds exactly when the attribute has no value.
-  const equal = (): boolean =>
-    value === null ? !present : candidates.some((candidate) => compareValues(candidate, value, leaf) === 0);
+  const isEqual = equalityTest(value, leaf);
+  const equal: Predicate = value === null ? (scope) => !candidates(scope, hasValue) : (scope) => candidates(scope, isEqual);
   switch (op) {
     case "eq":
-      return equal();
+      return equal;
     case "ne":
-      return !equal();
+      return (scope) => !equal(scope);
     case "co":
     case "sw":
-    case "ew":
-      return candidates.some((candidate) => matchesSubstring(candidate, value, leaf, op));
+    case "ew": {
+      const test = substringTest(value, leaf, op);
+      return (scope) => candidates(scope, test);
+    }
     case "gt":
     case "ge":
     case "lt":
-    case "le":
-      // RFC 7644 §3.4.2.2: ordering is undefined for booleans (resolution rejects it); guard anyway.
-      if (leaf.type === "boolean" || value === null) return false;
-      return candidates.some((candidate) => {
-        const order = compareValues(candidate, value, leaf);
-        if (order === undefined) return false;
-        if (op === "gt") return order > 0;
-        if (op === "ge") return order >= 0;
-        return op === "lt" ? order < 0 : order <= 0;
-      });
-  }
-}
-
-function evaluate(filter: Filter<ResolvedPath>, read: Reader): boolean {
-  switch (filter.kind) {
-    case "compare":
-      return matchesCompare(filter, read);
-    case "present":
-      return read(filter.path).some((candidate) => hasValue(candidate));
-    case "and":
-      return filter.filters.every((child) => evaluate(child, read));
-    case "or":
-      return filter.filters.some((child) => evaluate(child, read));
-    case "not":
-      return !evaluate(filter.filter, read);
-    case "valuePath": {
-      // RFC 7644 §3.4.2.2 `attr[valFilter]`: one element must satisfy the whole inner filter by
-      // itself; conditions met by different elements do not combine.
-      return read(filter.path).some(
-        (element) => isPlainObject(element) && evaluate(filter.filter, readFromElement(element, filter.path)),
-      );
+    case "le": {
+      const test = orderTest(value, leaf, op);
+      return (scope) => candidates(scope, test);
     }
   }
 }
+
+function compile(filter: Filter<ResolvedPath>, outer: ResolvedPath | undefined): Predicate {
+  switch (filter.kind) {
+    case "compare":
+      return compileCompare(filter, outer);
+    case "present": {
+      const candidates = candidatesOf(filter.path, outer);
+      return (scope) => candidates(scope, hasValue);
+    }
+    case "and": {
+      const children = filter.filters.map((child) => compile(child, outer));
+      return (scope) => children.every((child) => child(scope));
+    }
+    case "or": {
+      const children = filter.filters.map((child) => compile(child, outer));
+      return (scope) => children.some((child) => child(scope));
+    }
+    case "not": {
+      const inner = compile(filter.filter, outer);
+      return (scope) => !inner(scope);
+    }
+    case "valuePath": {
+      // RFC 7644 §3.4.2.2 `attr[valFilter]`: one element must satisfy the whole inner filter by
+      // itself; conditions met by different elements do not combine.
+      const elements = candidatesOf(filter.path, outer);
+      const inner = compile(filter.filter, filter.path);
+      const test = (element: unknown): boolean => isPlainObject(element) && inner(element);
+      return (scope) => elements(scope, test);
+    }
+  }
+}
+
+// A filter is compiled once, however many resources it is matched against; the AST is immutable data.
+const compiled = new WeakMap<Filter<ResolvedPath>, Predicate>();
 
 /**
  * Whether `resource` satisfies `filter` (RFC 7644 §3.4.2.2). The resource is canonical JSON: core
@@ -156,5 +194,10 @@ function evaluate(filter: Filter<ResolvedPath>, read: Reader): boolean {
  * match when any value does; `pr` is false for null, "", [] and empty objects.
  */
 export function matchesFilter(resource: Readonly<Record<string, unknown>>, filter: Filter<ResolvedPath>): boolean {
-  return evaluate(filter, readFromResource(resource));
+  let predicate = compiled.get(filter);
+  if (!predicate) {
+    predicate = compile(filter, undefined);
+    compiled.set(filter, predicate);
+  }
+  return predicate(resource);
 }
