@@ -34,5 +34,13 @@ export function scimBodyParser(limit: number | string): RequestHandler[] {
       return header === undefined || JSON_TYPES.has(mediaType(header));
     },
   });
-  return [checkType, parse];
+  // GET, HEAD and DELETE carry no body the router reads; skipping the parser spares every read.
+  const parseWhenWriting: RequestHandler = (request, response, next) => {
+    if (request.method === "GET" || request.method === "HEAD" || request.method === "DELETE") {
+      next();
+      return;
+    }
+    checkType(request, response, (error?: unknown) => (error === undefined ? parse(request, response, next) : next(error)));
+  };
+  return [parseWhenWriting];
 }

@@ -32,8 +32,12 @@ function idParameter(request: Request): string {
 
 export function registerResourceRoutes(router: Router, service: ResourceService, type: TypeHandler): void {
   const endpoint = type.schema.resourceType.endpoint;
+  // Most requests name no attributes: their projection is compiled once, not per request.
+  const defaultProjection = createProjection(type.schema);
   const projectionFor = (parameters: Pick<ListParameters, "attributes" | "excludedAttributes">): Projection =>
-    createProjection(type.schema, {
+    parameters.attributes === undefined && parameters.excludedAttributes === undefined
+      ? defaultProjection
+      : createProjection(type.schema, {
       ...(parameters.attributes ? { attributes: parameters.attributes } : {}),
       ...(parameters.excludedAttributes ? { excludedAttributes: parameters.excludedAttributes } : {}),
     });

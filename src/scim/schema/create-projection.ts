@@ -4,7 +4,7 @@
  */
 import type { AttributeDefinition, SchemaDefinition } from "./attribute-definition.js";
 import type { ResourceSchema } from "./schema-registry.js";
-import type { ScimObject } from "./normalize-value.js";
+import { isPlainObject, type ScimObject } from "./normalize-value.js";
 import { selectAttributes } from "./attribute-selection.js";
 import { pickAttributes, type AttributePicker } from "./pick-attributes.js";
 
@@ -27,6 +27,37 @@ export interface Projection {
 
 // RFC 7643 §7: "request" attributes appear only when named in `attributes`.
 const shownByDefault = (definition: AttributeDefinition): boolean => definition.returned !== "request";
+
+const hidden = (definition: AttributeDefinition): boolean => definition.returned === "never" || definition.returned === "request";
+
+/** Whether any sub-attribute of the resource type is hidden by default (returned never or request). */
+function hasHiddenSubAttributes(schema: ResourceSchema): boolean {
+  const definitions = [schema.core, ...schema.extensions.map((extension) => extension.schema)];
+  return definitions.some((definition) => definition.attributes.some((attribute) => (attribute.subAttributes ?? []).some(hidden)));
+}
+
+/**
+ * Whether the default projection would return `resource` unchanged: every key is an attribute the
+ * schemas define and none is hidden by default. Canonical resources from the store are, so the
+ * common read skips rebuilding every response object; anything else takes the full walk.
+ */
+function isShownWhole(schema: ResourceSchema, resource: ScimObject): boolean {
+  for (const key of Object.keys(resource)) {
+    const value = resource[key];
+    const extension = key.includes(":") ? schema.findSchema(key) : undefined;
+    if (extension && extension !== schema.core) {
+      if (!isPlainObject(value)) return false;
+      for (const name of Object.keys(value)) {
+        const attribute = schema.findAttribute(extension, name);
+        if (!attribute || attribute.name !== name || hidden(attribute)) return false;
+      }
+      continue;
+    }
+    const attribute = key.includes(":") ? undefined : schema.findAttribute(schema.core, key);
+    if (!attribute || attribute.name !== key || hidden(attribute)) return false;
+  }
+  return true;
+}
 
 /**
  * Compiles a projection. Paths that name nothing are ignored rather than rejected: RFC 7644 §3.9
@@ -62,8 +93,9 @@ export function createProjection(schema: ResourceSchema, request: ProjectionRequ
   };
   const picker: AttributePicker = { keepAttribute, keepSubAttribute };
 
+  const pick = (resource: ScimObject): ScimObject => pickAttributes(schema, resource, picker);
   return {
-    apply: (resource) => pickAttributes(schema, resource, picker),
+    apply: mode === "default" && !hasHiddenSubAttributes(schema) ? (resource) => (isShownWhole(schema, resource) ? resource : pick(resource)) : pick,
     includes: (path) => {
       const resolution = schema.resolvePath(path);
       if (!resolution.ok) return false;

@@ -27,6 +27,25 @@ export interface MemoryEntry {
   readonly members: Set<string> | undefined;
 }
 
+/**
+ * A deep copy of JSON data. Stored attributes are plain JSON (normalized by the core), and a
+ * plain recursive copy is several times faster than `structuredClone` on every read.
+ */
+export function cloneJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  if (typeof value === "object" && value !== null) {
+    const copy: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const element = cloneJson((value as Record<string, unknown>)[key]);
+      // Assigning "__proto__" would set the prototype instead of copying the key.
+      if (key === "__proto__") Object.defineProperty(copy, key, { value: element, enumerable: true, writable: true, configurable: true });
+      else copy[key] = element;
+    }
+    return copy as T;
+  }
+  return value;
+}
+
 /** Reads member ids (none when `undefined`) as `StoredMember`s, typed in the entry's organization. */
 export type MemberReader = (ids: ReadonlySet<string> | undefined) => StoredMember[];
 
@@ -56,7 +75,7 @@ export function storedResourceOf(entry: MemoryEntry, readMembers: MemberReader |
     version: entry.version,
     created: entry.created,
     lastModified: entry.lastModified,
-    attributes: structuredClone(entry.attributes),
+    attributes: cloneJson(entry.attributes),
     ...(readMembers ? { members: readMembers(entry.members) } : {}),
   };
 }
