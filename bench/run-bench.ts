@@ -1,0 +1,275 @@
+/**
+ * `npm run bench`: measures scimkit's host server over HTTP on loopback — memory store, SQLite,
+ * PostgreSQL (when SCIMKIT_BENCH_POSTGRES_URL is set) and the scimmy peer — against a bare
+ * Express endpoint measured in the same run, then writes `bench/results/<date>.json` and
+ * regenerates `docs/benchmarks.md`. Flags: see `lib/bench-config.ts` (`--quick` for a smoke run).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { readConfig, type BenchConfig, type TargetKind } from "./lib/bench-config.js";
+import { baselineOf, withRatios, type BenchResults, type PhaseResult, type TargetRun } from "./lib/bench-results.js";
+import { readMetrics, scimHeaders, seedGroup, seedUsers, settle } from "./lib/control-client.js";
+import { hasTaskset, machineInfo, pinSelf } from "./lib/machine-info.js";
+import {
+  GROUP_PHASES,
+  PHASE_LABELS,
+  USER_PHASES,
+  prepareGroupPhase,
+  prepareUserPhase,
+  type PreparedPhase,
+} from "./lib/phase-catalog.js";
+import { renderReport } from "./lib/render-report.js";
+import { runLoad, type LoadStats } from "./lib/run-load.js";
+import type { MetricsResponse } from "./lib/target-protocol.js";
+import { startTarget, type RunningTarget } from "./lib/target-process.js";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const config = readConfig(process.argv.slice(2), process.env);
+const say = (line: string): void => {
+  process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+};
+
+if (config.reportOnly) {
+  const file = resolve(config.reportOnly);
+  const results = withRatios(JSON.parse(readFileSync(file, "utf8")) as BenchResults);
+  say(`wrote ${renderReport(results, { repoRoot, resultsFile: file })}`);
+  process.exit(0);
+}
+
+const pinned = config.pin && cpus().length >= 2 && hasTaskset() && pinSelf(0);
+const targetCore = pinned ? 1 : undefined;
+const logDir = join(tmpdir(), `scimkit-bench-logs-${process.pid}`);
+
+async function postgresVersion(url: string | undefined): Promise<string | undefined> {
+  if (!url) return undefined;
+  try {
+    const { default: pg } = await import("pg");
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const result = await client.query<{ server_version: string }>("show server_version");
+    await client.end();
+    return result.rows[0]?.server_version;
+  } catch (error) {
+    return `unreachable (${String(error)})`;
+  }
+}
+
+const startedAt = new Date();
+const { postgresUrl: _secret, ...publicConfig } = config;
+const results: BenchResults = {
+  version: 1,
+  startedAt: startedAt.toISOString(),
+  machine: machineInfo(pinned, await postgresVersion(config.postgresUrl)),
+  config: { ...publicConfig, postgres: config.postgresUrl !== undefined },
+  bare: [],
+  runs: [],
+};
+const resultsDir = join(repoRoot, "bench", "results");
+mkdirSync(resultsDir, { recursive: true });
+const resultsFile = join(resultsDir, `${startedAt.toISOString().replace(/:/g, "-").replace(/\.\d+Z$/, "Z")}${config.quick ? "-quick" : ""}.json`);
+const save = (): void => writeFileSync(resultsFile, `${JSON.stringify(results, null, 1)}\n`);
+
+const fmt = (stats: LoadStats): string =>
+  `${stats.rps.toFixed(stats.rps >= 100 ? 0 : 1)} req/s  p50 ${stats.p50Ms.toFixed(2)} ms  p99 ${stats.p99Ms.toFixed(2)} ms  ok ${stats.ok}  errors ${stats.errors}${stats.errors > 0 ? ` ${JSON.stringify(stats.statusCodes)}` : ""}`;
+
+function loadSpec(target: RunningTarget, phase: Pick<PreparedPhase, "next" | "onResponse" | "maxRequests">, durationSec: number) {
+  return {
+    origin: target.baseUrl,
+    headers: scimHeaders(target),
+    next: () => {
+      const request = phase.next();
+      return { ...request, path: `${target.ready.scimBase}${request.path}` };
+    },
+    ...(phase.onResponse ? { onResponse: phase.onResponse } : {}),
+    ...(phase.maxRequests ? { maxRequests: phase.maxRequests } : {}),
+    connections: config.connections,
+    durationSec,
+    timeoutSec: config.timeout,
+  };
+}
+
+async function measurePhase(target: RunningTarget, prepared: PreparedPhase, context: string): Promise<PhaseResult> {
+  const base = { key: prepared.key, label: PHASE_LABELS[prepared.key], ...(prepared.groupSize === undefined ? {} : { groupSize: prepared.groupSize }) };
+  const name = `${context} ${prepared.key}${prepared.groupSize === undefined ? "" : `@${prepared.groupSize}`}`;
+  if (prepared.unsupported) {
+    say(`${name}: skipped — ${prepared.unsupported}`);
+    return { ...base, unsupported: prepared.unsupported };
+  }
+  await drain(target); // also resets the event-loop histogram
+  let maxDelay = 0;
+  if (config.warmup > 0) {
+    const warm = prepared.warmup ?? prepared;
+    await runLoad(loadSpec(target, { next: warm.next, ...(warm.onResponse ? { onResponse: warm.onResponse } : {}), ...(prepared.warmup?.maxRequests ? { maxRequests: prepared.warmup.maxRequests } : {}) }, config.warmup));
+    maxDelay = Math.max(maxDelay, (await drain(target)).maxEventLoopDelayMs);
+  }
+  const stats = await runLoad(loadSpec(target, prepared, config.duration));
+  const metrics = await drain(target);
+  maxDelay = Math.max(maxDelay, metrics.maxEventLoopDelayMs);
+  say(`${name}: ${fmt(stats)}  rss ${(metrics.rssBytes / 1_048_576).toFixed(0)} MB  max-eld ${maxDelay.toFixed(1)} ms`);
+  let serial: LoadStats | undefined;
+  if (stats.ok < config.connections) {
+    // Too slow to finish even one request per connection under load: time a few on their own.
+    serial = await runLoad({ ...loadSpec(target, prepared, config.serialTimeout), connections: 1, maxRequests: 3 });
+    const after = await drain(target);
+    maxDelay = Math.max(maxDelay, after.maxEventLoopDelayMs);
+    say(`${name}: serial (1 connection, ≤3 requests): ${fmt(serial)}`);
+  }
+  return {
+    ...base,
+    stats,
+    ...(serial ? { serial } : {}),
+    rssBytes: metrics.rssBytes,
+    heapUsedBytes: metrics.heapUsedBytes,
+    maxEventLoopDelayMs: maxDelay,
+  };
+}
+
+/**
+ * Waits until the target has no SCIM request in flight (when it reports `inFlight`), so one
+ * phase's stragglers don't run into the next; returns the first reading (RSS right after the
+ * phase) with the largest event-loop delay seen while waiting.
+ */
+async function drain(target: RunningTarget): Promise<MetricsResponse> {
+  const first = await readMetrics(target);
+  let latest = first;
+  let maxEventLoopDelayMs = first.maxEventLoopDelayMs;
+  const deadline = performance.now() + 300_000;
+  while ((latest.inFlight ?? 0) > 0 && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    latest = await readMetrics(target);
+    maxEventLoopDelayMs = Math.max(maxEventLoopDelayMs, latest.maxEventLoopDelayMs);
+  }
+  if ((latest.inFlight ?? 0) > 0) say(`warning: ${latest.inFlight} requests still in flight after 300 s`);
+  return { ...first, maxEventLoopDelayMs };
+}
+
+const wanted = (key: string): boolean => config.phaseFilter.length === 0 || config.phaseFilter.some((part) => key.toLowerCase().includes(part.toLowerCase()));
+
+async function measureBare(at: string): Promise<void> {
+  const target = await startTarget({
+    entry: "bench/targets/bare-express-target.ts",
+    env: { PORT: "0" },
+    ...(targetCore === undefined ? {} : { pinToCore: targetCore }),
+    nodeArgs: [],
+    logDir,
+    logName: `bare-${results.bare.length}`,
+    cwd: repoRoot,
+  });
+  try {
+    const phase = { next: () => ({ method: "GET" as const, path: "/bare" }) };
+    const spec = { ...loadSpec(target, phase, config.warmup), headers: {} };
+    if (config.warmup > 0) await runLoad(spec);
+    const stats = await runLoad({ ...spec, durationSec: config.duration });
+    results.bare.push({ at, stats });
+    say(`bare Express (${at}): ${fmt(stats)}`);
+  } finally {
+    await target.stop();
+  }
+  save();
+}
+
+function seedingOf(users: number, ms: number) {
+  return { users, ms, perSecond: users / (ms / 1000) };
+}
+
+async function runTarget(kind: TargetKind, n: number): Promise<TargetRun> {
+  const entry = kind === "scimmy" ? "bench/targets/scimmy-target.ts" : "bench/targets/scimkit-target.ts";
+  const context = `${kind}@${n}`;
+  if (!existsSync(join(repoRoot, entry))) return { target: kind, n, description: "", phases: [], error: `${entry} does not exist` };
+  const env: Record<string, string> = { PORT: "0" };
+  if (kind !== "scimmy") env["STORE"] = kind;
+  if (kind === "postgres" && config.postgresUrl) env["SCIMKIT_BENCH_POSTGRES_URL"] = config.postgresUrl;
+  let target: RunningTarget | undefined;
+  const phases: PhaseResult[] = [];
+  const run: { -readonly [K in keyof TargetRun]: TargetRun[K] } = { target: kind, n, description: "", phases, loadAverage: Math.round((loadavg()[0] ?? 0) * 100) / 100 };
+  try {
+    target = await startTarget({
+      entry,
+      env,
+      ...(targetCore === undefined ? {} : { pinToCore: targetCore }),
+      // --expose-gc only lets `metrics?gc=1` collect before the RSS readings around seeding.
+      nodeArgs: ["--expose-gc", ...config.targetNodeArgs],
+      logDir,
+      logName: `${kind}-${n}`,
+      cwd: repoRoot,
+    });
+    run.logFile = target.logFile;
+    run.description = target.ready.description ?? "";
+    const empty = await readMetrics(target, true);
+    run.rssEmptyBytes = empty.rssBytes;
+    say(`${context}: seeding ${n.toLocaleString("en-US")} users (${run.description})`);
+    let lastReport = performance.now();
+    const seedStart = performance.now();
+    const userIds = await seedUsers(target, 0, n, config.seedChunk, ({ done, total, elapsedMs }) => {
+      if (performance.now() - lastReport > 30_000) {
+        lastReport = performance.now();
+        say(`${context}: seeded ${done}/${total} (${Math.round(done / (elapsedMs / 1000))}/s)`);
+      }
+    });
+    run.seeding = seedingOf(n, performance.now() - seedStart);
+    const settleMs = await settle(target);
+    if (settleMs !== undefined) run.settleMs = settleMs;
+    const seeded = await readMetrics(target, true);
+    run.rssSeededBytes = seeded.rssBytes;
+    run.heapSeededBytes = seeded.heapUsedBytes;
+    say(`${context}: seeded in ${(run.seeding.ms / 1000).toFixed(1)} s (${Math.round(run.seeding.perSecond)}/s), rss ${(seeded.rssBytes / 1_048_576).toFixed(0)} MB`);
+
+    for (const key of USER_PHASES.filter(wanted)) {
+      const prepared = await prepareUserPhase(key, { target, n, userIds, seed: n + key.length });
+      phases.push(await measurePhase(target, prepared, context));
+    }
+
+    const groupSizes = config.groupSizes.filter((size) => size <= n);
+    const groupKeys = GROUP_PHASES.filter(wanted);
+    if (groupSizes.length > 0 && groupKeys.length > 0) {
+      const poolStart = performance.now();
+      const poolIds = groupKeys.includes("groups.add100") && config.memberPool > 0 ? await seedUsers(target, n, config.memberPool, config.seedChunk) : [];
+      if (poolIds.length > 0) run.poolSeeding = seedingOf(poolIds.length, performance.now() - poolStart);
+      const groups = [];
+      for (const size of groupSizes) {
+        const started = performance.now();
+        const group = await seedGroup(target, { memberCount: size });
+        const warm = await seedGroup(target, { memberCount: 0 });
+        say(`${context}: group of ${group.memberCount} created in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+        if (group.memberCount !== size) throw new Error(`seed-group made ${group.memberCount} members, not ${size}`);
+        groups.push({ groupSize: size, groupId: group.id, warmGroupId: warm.id, userIds, poolIds });
+      }
+      await settle(target);
+      for (const key of groupKeys) {
+        for (const group of groups) phases.push(await measurePhase(target, prepareGroupPhase(key, group), context));
+      }
+    }
+  } catch (error) {
+    run.error = error instanceof Error ? error.message : String(error);
+    say(`${context}: FAILED — ${run.error}${target ? ` (log: ${target.logFile})` : ""}`);
+  } finally {
+    if (target?.exited() && !run.error) run.error = `target exited early (log: ${target.logFile})`;
+    await target?.stop();
+  }
+  return run;
+}
+
+function sizesFor(kind: TargetKind, settings: BenchConfig): readonly number[] {
+  return kind === "postgres" ? settings.postgresSizes : kind === "scimmy" ? settings.peerSizes : settings.sizes;
+}
+
+say(`results → ${resultsFile}; target logs → ${logDir}; pinning ${pinned ? "on (targets core 1, runner core 0)" : "off"}`);
+try {
+  await measureBare("start");
+  for (const kind of config.targets) {
+    for (const n of sizesFor(kind, config)) {
+      results.runs.push(await runTarget(kind, n));
+      save();
+    }
+    await measureBare(`after ${kind}`);
+  }
+} finally {
+  results.finishedAt = new Date().toISOString();
+  withRatios(results);
+  save();
+  const baseline = baselineOf(results.bare);
+  say(`baseline ${baseline.rps.toFixed(0)} req/s, p50 ${baseline.p50Ms.toFixed(2)} ms; results in ${resultsFile}`);
+  if (!config.noDocs) say(`wrote ${renderReport(results, { repoRoot, resultsFile })}`);
+}

@@ -1,0 +1,211 @@
+/**
+ * The scimkit target (bench/target-protocol.md): the example host app (`createHostApp`) on the
+ * store `STORE` names — `memory`, `sqlite` (a temp file, deleted at the end) or `postgres` (a
+ * fresh schema in `SCIMKIT_BENCH_POSTGRES_URL`, dropped at the end) — with one static token.
+ * Seeding goes through the `ResourceStore` API with the same normalization the router applies.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import express from "express";
+import { sql } from "kysely";
+import { v7 as uuidv7 } from "uuid";
+import { createHostApp } from "../../examples/host-server/host-server.js";
+import { staticTokenVerifier } from "../../src/auth/static-token-verifier.js";
+import { unwrap } from "../../src/result.js";
+import { createResourceValidator } from "../../src/scim/schema/create-resource-validator.js";
+import { specProfile } from "../../src/scim/schema/resource-profile.js";
+import { createSchemaRegistry } from "../../src/scim/schema/schema-registry.js";
+import type { ScimObject } from "../../src/scim/schema/normalize-value.js";
+import { memoryStore } from "../../src/store/memory/memory-store.js";
+import type { ResourceStore } from "../../src/store/resource-store.js";
+import { sqlStore } from "../../src/store/sql/sql-store.js";
+import { uniqueKeysOf } from "../../src/store/unique-keys.js";
+import type { SeedGroupRequest, SeedUsersRequest } from "../lib/target-protocol.js";
+import { createMetricsProbe, wantsCollection, mapBounded, onShutdown, printReady } from "../lib/target-support.js";
+import { groupBody, userBody } from "../lib/user-body.js";
+
+const ORG = "bench";
+const TOKEN = "bench-static-token-0123456789abcdef";
+const kind = process.env["STORE"] ?? "memory";
+
+interface OpenedStore {
+  readonly store: ResourceStore;
+  readonly description: string;
+  readonly concurrency: number;
+  /** Brings the database to the state its own maintenance reaches after a bulk load. */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function openStore(): Promise<OpenedStore> {
+  if (kind === "memory") return { store: memoryStore(), description: "scimkit memory store", concurrency: 1, settle: async () => {}, close: async () => {} };
+  if (kind === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), "scimkit-bench-"));
+    const store = await sqlStore({ sqlite: join(dir, "bench.db") });
+    return {
+      store,
+      description: `scimkit SQLite (${join(dir, "bench.db")})`,
+      concurrency: 1,
+      // SQLite has no automatic ANALYZE; an application would not run one either.
+      settle: async () => {},
+      close: async () => {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  if (kind === "postgres") {
+    const url = process.env["SCIMKIT_BENCH_POSTGRES_URL"] ?? process.env["DATABASE_URL"];
+    if (!url) throw new Error("STORE=postgres needs SCIMKIT_BENCH_POSTGRES_URL");
+    const schema = `scimkit_bench_${Date.now().toString(36)}_${process.pid}`;
+    const store = await sqlStore({ postgres: url, schema });
+    const parsed = new URL(url);
+    return {
+      store,
+      description: `scimkit PostgreSQL ${parsed.host}${parsed.pathname} schema ${schema}`,
+      concurrency: 16,
+      // What autovacuum's auto-analyze does within a minute or so of a bulk load; without it the
+      // planner still sees the empty tables of the fresh schema.
+      settle: async () => {
+        await sql`analyze`.execute(store.db);
+      },
+      close: async () => {
+        try {
+          await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(store.db);
+        } finally {
+          await store.close();
+        }
+      },
+    };
+  }
+  throw new Error(`STORE must be memory, sqlite or postgres; got ${kind}`);
+}
+
+const opened = await openStore();
+const { store } = opened;
+const registry = createSchemaRegistry();
+const foundUser = registry.resourceType("User");
+const foundGroup = registry.resourceType("Group");
+if (!foundUser || !foundGroup) throw new Error("core schemas missing");
+const userSchema = foundUser;
+const groupSchema = foundGroup;
+const userValidator = createResourceValidator(userSchema, specProfile);
+const groupValidator = createResourceValidator(groupSchema, specProfile);
+
+function canonical(prepared: ScimObject): ScimObject {
+  const { schemas: _schemas, id: _id, meta: _meta, members: _members, ...attributes } = prepared;
+  return attributes;
+}
+
+/** `seeded[i]` is user i's id. */
+const seeded: string[] = [];
+let groupCounter = 0;
+
+async function seedUser(i: number): Promise<string> {
+  const attributes = canonical(unwrap(userValidator.prepare(userBody(i))));
+  const id = uuidv7();
+  await store.create({
+    orgId: ORG,
+    resourceType: "User",
+    id,
+    now: new Date().toISOString(),
+    attributes,
+    uniqueKeys: uniqueKeysOf(userSchema, attributes),
+    unknownMembers: "ignore",
+  });
+  seeded[i] = id;
+  return id;
+}
+
+const probe = createMetricsProbe();
+const app = createHostApp({
+  store,
+  auth: staticTokenVerifier({ [ORG]: TOKEN }),
+  // Per-request log lines and event lines would measure the terminal, not scimkit.
+  log: () => {},
+  onEvent: () => {},
+});
+const control = express.Router();
+control.use(express.json({ limit: "64mb" }));
+control.get("/metrics", (request, response) => {
+  response.json({ ...probe.read(wantsCollection(request.query)), inFlight });
+});
+control.post("/seed-users", async (request, response, next) => {
+  try {
+    const { from, count } = request.body as SeedUsersRequest;
+    const started = performance.now();
+    const ids = await mapBounded(from, count, opened.concurrency, seedUser);
+    response.json({ ids, ms: performance.now() - started });
+  } catch (error) {
+    next(error);
+  }
+});
+control.post("/seed-group", async (request, response, next) => {
+  try {
+    const body = request.body as SeedGroupRequest;
+    const started = performance.now();
+    const memberIds = body.memberIds ?? seeded.slice(0, body.memberCount ?? 0);
+    groupCounter += 1;
+    const displayName = body.displayName ?? `bench-group-${groupCounter}-${Date.now()}`;
+    const attributes = canonical(unwrap(groupValidator.prepare(groupBody(displayName))));
+    const id = uuidv7();
+    const result = await store.create({
+      orgId: ORG,
+      resourceType: "Group",
+      id,
+      now: new Date().toISOString(),
+      attributes,
+      uniqueKeys: uniqueKeysOf(groupSchema, attributes),
+      members: [...new Set(memberIds)],
+      unknownMembers: "ignore",
+    });
+    response.json({ id, memberCount: result.membership?.added.length ?? memberIds.length, ms: performance.now() - started });
+  } catch (error) {
+    next(error);
+  }
+});
+control.post("/settle", async (_request, response, next) => {
+  try {
+    const started = performance.now();
+    await opened.settle();
+    response.json({ ms: performance.now() - started });
+  } catch (error) {
+    next(error);
+  }
+});
+const outer = express();
+outer.use("/__bench", control);
+// Requests whose handler has not ended yet, so the runner can wait for a phase's stragglers
+// (a client that hung up does not stop a running database query).
+let inFlight = 0;
+outer.use((_request, response, next) => {
+  inFlight += 1;
+  const end = response.end.bind(response);
+  let ended = false;
+  response.end = ((...args: Parameters<typeof end>) => {
+    if (!ended) {
+      ended = true;
+      inFlight -= 1;
+    }
+    return end(...args);
+  }) as typeof response.end;
+  next();
+});
+outer.use(app);
+outer.use((error: unknown, _request: express.Request, response: express.Response, _next: express.NextFunction) => {
+  process.stderr.write(`control error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  response.status(500).json({ error: String(error) });
+});
+
+const server = outer.listen(Number(process.env["PORT"] ?? 0), "127.0.0.1", () => {
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  printReady({ port, scimBase: `/scim/Organizations/${ORG}/v2`, token: TOKEN, description: opened.description });
+});
+server.keepAliveTimeout = 60_000;
+onShutdown(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await opened.close();
+});
