@@ -10,7 +10,7 @@ import type { MembershipDelta } from "../../scim/patch/membership-delta.js";
 import { filterMentions, isMembersPath, isServerPath, mentionsMembers } from "../filter-mentions.js";
 import { candidateIds } from "../index-candidates.js";
 import type { StoreOptions } from "../store-options.js";
-import type { ResourceStore, UniqueKey, UnknownMemberPolicy, WriteResult } from "../resource-store.js";
+import type { ResourceStore, StoredResource, UniqueKey, UnknownMemberPolicy, WriteResult } from "../resource-store.js";
 import { entryView, storedResourceOf, type MemberReader, type MemoryEntry } from "./memory-entry.js";
 import { changesMembers, planMembership, type MembershipPlan } from "../membership-plan.js";
 import { applyMembershipPlan } from "./apply-membership-plan.js";
@@ -22,7 +22,7 @@ import {
   unlinkMember,
   type Organization,
 } from "./organization.js";
-import { findUniqueClash, indexEntry, indexedIds, unindexEntry } from "./resource-table.js";
+import { findUniqueClash, firstIdAfter, indexEntry, indexedIds, sortedIds, unindexEntry } from "./resource-table.js";
 import { selectPage } from "./select-page.js";
 
 /** Options of `memoryStore`: those every built-in store shares. */
@@ -167,6 +167,23 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
       const order = sort?.order ?? "ascending";
       // Member lists are built for the view only when the answer depends on them.
       const needsMembers = (filter !== undefined && mentionsMembers(filter)) || (sort !== undefined && isMembersPath(sort.path));
+      if (filter === undefined && sort === undefined) {
+        // The list order is id order: page straight from the kept id order, no sort, no scan.
+        const ordered = sortedIds(table);
+        const count = Math.max(0, request.page.count);
+        const start =
+          request.page.kind === "index"
+            ? Math.max(1, request.page.startIndex) - 1
+            : request.page.after === undefined
+              ? 0
+              : firstIdAfter(ordered, request.page.after.id);
+        const resources: StoredResource[] = [];
+        for (const id of ordered.slice(start, start + count)) {
+          const entry = table.entries.get(id);
+          if (entry) resources.push(storedResourceOf(entry, membersOf(organization, request.resourceType, entry, request.members)));
+        }
+        return { totalResults: ordered.length, resources };
+      }
       const ids = filter === undefined ? undefined : candidateIds(filter, (key) => indexedIds(table, key));
       const candidates =
         ids === undefined ? table.entries.values() : ids.flatMap((id) => table.entries.get(id) ?? []);

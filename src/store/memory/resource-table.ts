@@ -14,10 +14,34 @@ export interface ResourceTable {
   readonly externalIds: Map<string, Set<string>>;
   /** Attribute name → normalized value (`UniqueKey.value`) → the id that holds it. */
   readonly uniqueValues: Map<string, Map<string, string>>;
+  /**
+   * Every id in ascending order — the list order without a sort — so an unfiltered page is a
+   * slice, not a sort of the whole table. Kept in step on insert (ids are UUID v7, so a new one
+   * nearly always goes last) and rebuilt lazily when that is cheaper.
+   */
+  idOrder: string[] | undefined;
 }
 
 export function createResourceTable(): ResourceTable {
-  return { entries: new Map(), externalIds: new Map(), uniqueValues: new Map() };
+  return { entries: new Map(), externalIds: new Map(), uniqueValues: new Map(), idOrder: [] };
+}
+
+/** The table's ids in ascending order (the list order with no sort). Read-only for the caller. */
+export function sortedIds(table: ResourceTable): readonly string[] {
+  if (!table.idOrder) table.idOrder = [...table.entries.keys()].sort();
+  return table.idOrder;
+}
+
+/** The position of the first id in `ids` (ascending) that is greater than `id`. */
+export function firstIdAfter(ids: readonly string[], id: string): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((ids[middle] as string) > id) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }
 
 /** The first of `keys` that a resource other than `id` already holds, if any. */
@@ -49,6 +73,11 @@ function externalIdOf(entry: MemoryEntry): string | undefined {
 
 /** Stores `entry` (replacing any record with its id) and indexes it; the caller has checked uniqueness. */
 export function indexEntry(table: ResourceTable, entry: MemoryEntry): void {
+  if (!table.entries.has(entry.id) && table.idOrder) {
+    const last = table.idOrder[table.idOrder.length - 1];
+    if (last === undefined || last < entry.id) table.idOrder.push(entry.id);
+    else table.idOrder = undefined;
+  }
   table.entries.set(entry.id, entry);
   const externalId = externalIdOf(entry);
   if (externalId !== undefined) {
@@ -66,6 +95,10 @@ export function indexEntry(table: ResourceTable, entry: MemoryEntry): void {
 /** Removes `entry` and its index entries, releasing its unique values. */
 export function unindexEntry(table: ResourceTable, entry: MemoryEntry): void {
   table.entries.delete(entry.id);
+  if (table.idOrder) {
+    const at = firstIdAfter(table.idOrder, entry.id) - 1;
+    if (table.idOrder[at] === entry.id) table.idOrder.splice(at, 1);
+  }
   const externalId = externalIdOf(entry);
   if (externalId !== undefined) {
     const ids = table.externalIds.get(externalId);
