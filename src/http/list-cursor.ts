@@ -26,8 +26,8 @@ const MAX_CURSOR_LENGTH = 4096;
  * With the default empty secret it still catches edited and corrupted cursors; a configured
  * `cursorSecret` (the same in every process of a deployment) makes them unforgeable.
  */
-function seal(scope: CursorScope, key: unknown, id: unknown): string {
-  const text = JSON.stringify([scope.orgId, scope.resourceType, scope.filter, scope.sortBy, scope.sortOrder, key, id]);
+function seal(scope: CursorScope, key: unknown, id: unknown, total: unknown): string {
+  const text = JSON.stringify([scope.orgId, scope.resourceType, scope.filter, scope.sortBy, scope.sortOrder, key, id, total]);
   return createHmac("sha256", scope.secret).update(text).digest("base64url").slice(0, 22);
 }
 
@@ -35,13 +35,24 @@ function isSortKey(value: unknown): value is SortKey {
   return value === null || ["string", "number", "boolean"].includes(typeof value);
 }
 
-/** The cursor that continues after `position` for the query `scope`. */
-export function encodeCursor(position: SortPosition, scope: CursorScope): string {
-  return Buffer.from(JSON.stringify({ k: position.key, i: position.id, q: seal(scope, position.key, position.id) })).toString("base64url");
+/** Where a cursor resumes, and the total the walk counted on its first page. */
+export interface CursorState {
+  readonly position: SortPosition;
+  /**
+   * `totalResults` as counted when the walk began: later pages report it instead of counting a
+   * million rows again each time (RFC 9865 leaves the total of a changing set to the provider).
+   */
+  readonly total: number;
 }
 
-/** The position a client's cursor continues after; 400 `invalidCursor` (RFC 9865 §2.4) when it is not ours or not for this query. */
-export function decodeCursor(cursor: string, scope: CursorScope): SortPosition {
+/** The cursor that continues after `state.position` for the query `scope`. */
+export function encodeCursor(state: CursorState, scope: CursorScope): string {
+  const { key, id } = state.position;
+  return Buffer.from(JSON.stringify({ k: key, i: id, t: state.total, q: seal(scope, key, id, state.total) })).toString("base64url");
+}
+
+/** The state a client's cursor carries; 400 `invalidCursor` (RFC 9865 §2.4) when it is not ours or not for this query. */
+export function decodeCursor(cursor: string, scope: CursorScope): CursorState {
   const invalid = badRequest(ScimType.invalidCursor, "The cursor is not valid for this query. Start again without a cursor value (cursor=) to get a new one.");
   if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid;
   let decoded: unknown;
@@ -51,11 +62,11 @@ export function decodeCursor(cursor: string, scope: CursorScope): SortPosition {
     throw invalid;
   }
   if (typeof decoded !== "object" || decoded === null) throw invalid;
-  if (Object.keys(decoded).sort().join() !== "i,k,q") throw invalid;
-  const { k, i, q } = decoded as Record<string, unknown>;
-  if (!isSortKey(k) || typeof i !== "string" || typeof q !== "string") throw invalid;
-  const expected = Buffer.from(seal(scope, k, i));
+  if (Object.keys(decoded).sort().join() !== "i,k,q,t") throw invalid;
+  const { k, i, q, t } = decoded as Record<string, unknown>;
+  if (!isSortKey(k) || typeof i !== "string" || typeof q !== "string" || typeof t !== "number" || !Number.isSafeInteger(t) || t < 0) throw invalid;
+  const expected = Buffer.from(seal(scope, k, i, t));
   const given = Buffer.from(q);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid;
-  return { key: k, id: i };
+  return { position: { key: k, id: i }, total: t };
 }

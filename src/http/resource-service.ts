@@ -397,21 +397,30 @@ export function createResourceService(config: ResourceServiceConfig) {
       sortOrder: sort?.order ?? "",
       secret: config.cursorSecret,
     };
-    const after = parameters.cursor === "" ? undefined : decodeCursor(parameters.cursor, cursorScope);
+    const resumed = parameters.cursor === "" ? undefined : decodeCursor(parameters.cursor, cursorScope);
     if (count === 0) {
       const page = await store.list({ ...scope, page: { kind: "index", startIndex: 1, count: 0 } });
       return { totalResults: page.totalResults, resources: [], cursorPaging: true };
     }
-    // One more than asked tells whether a next page exists without a second query.
-    const page = await store.list({ ...scope, page: { kind: "cursor", ...(after ? { after } : {}), count: count + 1 } });
+    // One more than asked tells whether a next page exists without a second query; the total was
+    // counted on the walk's first page and travels in the cursor.
+    const page = await store.list({
+      ...scope,
+      page: { kind: "cursor", ...(resumed ? { after: resumed.position } : {}), count: count + 1 },
+      ...(resumed ? { countTotal: false } : {}),
+    });
+    const totalResults = resumed ? resumed.total : page.totalResults;
     const resources = page.resources.slice(0, count);
     const last = resources[resources.length - 1];
     const nextCursor =
       page.resources.length > count && last
-        ? encodeCursor({ key: sort ? sortKeyOf(resourceView(type.id, last), sort.path) : null, id: last.id }, cursorScope)
+        ? encodeCursor(
+            { position: { key: sort ? sortKeyOf(resourceView(type.id, last), sort.path) : null, id: last.id }, total: totalResults },
+            cursorScope,
+          )
         : undefined;
     return {
-      totalResults: page.totalResults,
+      totalResults,
       resources: resources.map((stored) => render(context, type, stored)),
       ...(nextCursor ? { nextCursor } : {}),
       cursorPaging: true,

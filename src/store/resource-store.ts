@@ -160,11 +160,20 @@ export interface ListRequest extends StoreScope {
   readonly page: IndexPage | CursorPage;
   /** Whether the returned resources carry their members. */
   readonly members: boolean;
+  /**
+   * Whether to count the matches for `totalResults`. Default true. The core passes false for the
+   * second and later pages of a cursor walk, whose total it carries in the cursor, so a walk
+   * through a million resources does not count them again on every page.
+   */
+  readonly countTotal?: boolean;
 }
 
 /** One page of a list. */
 export interface ListResult {
-  /** How many resources match the filter in all, regardless of paging. */
+  /**
+   * How many resources match the filter in all, regardless of paging; when the request said
+   * `countTotal: false`, a store may skip counting and return -1.
+   */
   readonly totalResults: number;
   /** The page, in list order. */
   readonly resources: readonly StoredResource[];

@@ -35,8 +35,8 @@ export function listResources(
       .where("r.resource_type", "=", request.resourceType);
     if (filter) matches = matches.where(compileFilterSql(filter, context));
 
-    const counted = await matches.select((eb) => eb.fn.countAll().as("total")).executeTakeFirstOrThrow();
-    const totalResults = Number(counted.total);
+    const totalResults =
+      request.countTotal === false ? -1 : Number((await matches.select((eb) => eb.fn.countAll().as("total")).executeTakeFirstOrThrow()).total);
     if (page.count <= 0) return { totalResults, resources: [] };
 
     let query = matches.select(resourceColumns);
