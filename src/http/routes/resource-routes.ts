@@ -2,7 +2,7 @@
  * The routes of one resource type (spec §4.1, §4.2; RFC 7644 §3.3–§3.6): list and `.search`,
  * create, read, replace, patch and delete, each a thin shell over the resource service.
  */
-import type { Request, Response, Router } from "express";
+import express, { type Request, type Response, type Router } from "express";
 import { createProjection, type Projection } from "../../scim/schema/create-projection.js";
 import type { ScimObject } from "../../scim/schema/normalize-value.js";
 import { asyncHandler } from "../async-handler.js";
@@ -32,6 +32,11 @@ function idParameter(request: Request): string {
 
 export function registerResourceRoutes(router: Router, service: ResourceService, type: TypeHandler): void {
   const endpoint = type.schema.resourceType.endpoint;
+  // One sub-router per resource type, mounted at its endpoint: a request is matched against the
+  // three paths of its own type, not against every route of the service.
+  const routes = express.Router({ mergeParams: true });
+  const collection = routes.route("/");
+  const single = routes.route("/:id");
   // Most requests name no attributes: their projection is compiled once, not per request.
   const defaultProjection = createProjection(type.schema);
   const projectionFor = (parameters: Pick<ListParameters, "attributes" | "excludedAttributes">): Projection =>
@@ -49,13 +54,12 @@ export function registerResourceRoutes(router: Router, service: ResourceService,
     sendScim(response, 200, listResponseBody(outcome, outcome.resources.map((resource) => projection.apply(resource))));
   };
 
-  router.get(endpoint, asyncHandler(async (request, response) => list(response, listParametersFromQuery(queryOf(request)))));
+  collection.get(asyncHandler(async (request, response) => list(response, listParametersFromQuery(queryOf(request)))));
 
   // RFC 7644 §3.4.3: the same query, with the parameters in the body so they stay out of logs.
-  router.post(`${endpoint}/.search`, asyncHandler(async (request, response) => list(response, listParametersFromBody(request.body))));
+  routes.post("/.search", asyncHandler(async (request, response) => list(response, listParametersFromBody(request.body))));
 
-  router.post(
-    endpoint,
+  collection.post(
     asyncHandler(async (request, response) => {
       const projection = projectionFor(projectionParameters(queryOf(request)));
       const context = scimContext(response);
@@ -65,8 +69,7 @@ export function registerResourceRoutes(router: Router, service: ResourceService,
     }),
   );
 
-  router.get(
-    `${endpoint}/:id`,
+  single.get(
     asyncHandler(async (request, response) => {
       const projection = projectionFor(projectionParameters(queryOf(request)));
       const outcome = await service.get(scimContext(response), type.id, idParameter(request), wantsMembers(projection));
@@ -80,8 +83,7 @@ export function registerResourceRoutes(router: Router, service: ResourceService,
     }),
   );
 
-  router.put(
-    `${endpoint}/:id`,
+  single.put(
     asyncHandler(async (request, response) => {
       const projection = projectionFor(projectionParameters(queryOf(request)));
       const outcome = await service.replace(scimContext(response), type.id, idParameter(request), request.body, header(request, "if-match"), wantsMembers(projection));
@@ -89,8 +91,7 @@ export function registerResourceRoutes(router: Router, service: ResourceService,
     }),
   );
 
-  router.patch(
-    `${endpoint}/:id`,
+  single.patch(
     asyncHandler(async (request, response) => {
       const parameters = projectionParameters(queryOf(request));
       const projection = projectionFor(parameters);
@@ -107,11 +108,12 @@ export function registerResourceRoutes(router: Router, service: ResourceService,
     }),
   );
 
-  router.delete(
-    `${endpoint}/:id`,
+  single.delete(
     asyncHandler(async (request, response) => {
       await service.remove(scimContext(response), type.id, idParameter(request), header(request, "if-match"));
       response.status(204).end();
     }),
   );
+
+  router.use(endpoint, routes);
 }
