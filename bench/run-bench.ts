@@ -136,12 +136,24 @@ async function drain(target: RunningTarget): Promise<MetricsResponse> {
   let latest = first;
   let maxEventLoopDelayMs = first.maxEventLoopDelayMs;
   const deadline = performance.now() + 300_000;
-  while ((latest.inFlight ?? 0) > 0 && performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    latest = await readMetrics(target);
-    maxEventLoopDelayMs = Math.max(maxEventLoopDelayMs, latest.maxEventLoopDelayMs);
+  if (first.inFlight !== undefined) {
+    while ((latest.inFlight ?? 0) > 0 && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      latest = await readMetrics(target);
+      maxEventLoopDelayMs = Math.max(maxEventLoopDelayMs, latest.maxEventLoopDelayMs);
+    }
+    if ((latest.inFlight ?? 0) > 0) say(`warning: ${latest.inFlight} requests still in flight after 300 s`);
+  } else {
+    // No in-flight count: wait until the event loop has been quiet (< 50 ms delay) for two
+    // 250 ms readings in a row, i.e. the stragglers of an in-memory target have finished.
+    let quiet = first.maxEventLoopDelayMs < 50 ? 1 : 0;
+    while (quiet < 2 && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      latest = await readMetrics(target);
+      maxEventLoopDelayMs = Math.max(maxEventLoopDelayMs, latest.maxEventLoopDelayMs);
+      quiet = latest.maxEventLoopDelayMs < 50 ? quiet + 1 : 0;
+    }
   }
-  if ((latest.inFlight ?? 0) > 0) say(`warning: ${latest.inFlight} requests still in flight after 300 s`);
   return { ...first, maxEventLoopDelayMs };
 }
 

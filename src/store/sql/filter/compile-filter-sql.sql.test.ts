@@ -178,6 +178,73 @@ describe("compileFilterSql: PostgreSQL", () => {
   });
 });
 
+describe("compileFilterSql: the e-mail search prefilter (PostgreSQL's emails_search)", () => {
+  const prefilter = `(("r"."emails_search") collate "C" like $1 escape '\\')`;
+
+  it("ANDs a LIKE on the search column, with the needle folded and bound, before the exact test", () => {
+    const { where, parameters } = compiled("postgres", 'emails.value co "@Dept7."');
+    expect(where).toBe(
+      `(${prefilter} and exists (select 1 from jsonb_path_query("r"."attributes" -> 'emails', 'lax $[*]') with ordinality as "r_e1"(value, position) ` +
+        `where ((lower(("r_e1"."value" ->> 'value') collate "und-x-icu")) collate "C" like $2 escape '\\')))`,
+    );
+    expect(parameters).toEqual(["%@dept7.%", "%@dept7.%"]);
+  });
+
+  it("reads a needle inside emails[…], and `emails co` (the value sub-attribute) too", () => {
+    const bracket = compiled("postgres", 'emails[type eq "work" and value co "@dept7."]');
+    expect(bracket.where.startsWith(`(${prefilter} and exists (`)).toBe(true);
+    expect(bracket.parameters).toEqual(["%@dept7.%", "work", "%@dept7.%"]);
+    expect(compiled("postgres", 'emails[type eq "work"].value ew "@dept7.example.com"').parameters[0]).toBe('%@dept7.example.com"%');
+    expect(compiled("postgres", 'emails co "x"').parameters[0]).toBe("%x%");
+  });
+
+  it("anchors sw, ew and eq at the quotes around each value, and escapes LIKE's characters", () => {
+    expect(compiled("postgres", 'emails.value sw "Ab"').parameters[0]).toBe('%"ab%');
+    expect(compiled("postgres", 'emails.value ew "Ab"').parameters[0]).toBe('%ab"%');
+    expect(compiled("postgres", 'emails.value eq "Ab"').parameters[0]).toBe('%"ab"%');
+    expect(compiled("postgres", 'emails.value co "5%_"').parameters[0]).toBe("%5\\%\\_%");
+  });
+
+  it("combines: `and` tests every needle, `or` one of them, and only when every branch has one", () => {
+    expect(compiled("postgres", 'emails co "a1" and emails co "b2"').parameters.slice(0, 2)).toEqual(["%a1%", "%b2%"]);
+    expect(compiled("postgres", 'emails co "a1" or emails co "b2"').where).toMatch(/^\(\(\(\("r"\."emails_search"\) collate "C" like \$1 escape '\\'\) or \(\("r"\."emails_search"\)/);
+    expect(compiled("postgres", 'emails co "a1" or title eq "b"').where).not.toContain("emails_search");
+    expect(compiled("postgres", 'userName eq "u" and emails[type eq "work" and value sw "x"]').where).toContain("emails_search");
+  });
+
+  it("gives no prefilter where the column could miss a match or says nothing", () => {
+    const none = [
+      // JSON escapes these in the column; σ/ς fold by context, which escaping changes.
+      'emails.value co "a\\"b"',
+      'emails.value co "a\\\\b"',
+      'emails.value co "a\\nb"',
+      'emails.value co "σ"',
+      'emails.value co "Σ"',
+      'emails.value co "ς"',
+      'emails.value co ""',
+      // Negations, orderings and other attributes.
+      'emails.value ne "x"',
+      'not (emails.value co "x")',
+      'emails.value gt "x"',
+      "emails.value pr",
+      'emails.type eq "work"',
+      'emails.display co "x"',
+      'ims.value co "x"',
+      'title co "x"',
+      'emails[type eq "work" or value co "x"]',
+    ];
+    for (const text of none) expect(compiled("postgres", text).where, text).not.toContain("emails_search");
+  });
+
+  it("is PostgreSQL's with its ICU folding only: not SQLite, MySQL, another collation, or emailsSearch: false", () => {
+    const text = 'emails[type eq "work" and value co "@dept7."]';
+    expect(compiled("sqlite", text).where).not.toContain("emails_search");
+    expect(compiled("mysql", text).where).not.toContain("emails_search");
+    expect(compiled("postgres", text, users, createPostgresFilterDialect({ caseFoldCollation: null })).where).not.toContain("emails_search");
+    expect(compiled("postgres", text, users, createPostgresFilterDialect({ emailsSearch: false })).where).not.toContain("emails_search");
+  });
+});
+
 describe("compileFilterSql: MySQL (SQL text only)", () => {
   it("is the same compiler with MySQL's spelling", () => {
     expect(compiled("mysql", 'externalId co "5%|"')).toEqual({

@@ -7,7 +7,8 @@
  *
  * Filter values only ever reach the database as bound parameters. Equality on `id`, `externalId`
  * and unique attributes is written so the planner uses an index: `r.id = ?`, `r.external_id = ?`,
- * and a lookup of `scimkit_unique_keys` by its primary key.
+ * and a lookup of `scimkit_unique_keys` by its primary key. Substring and equality tests on
+ * `emails.value` also test the dialect's search column where it has one (`searchPrefilter`).
  */
 import { sql, type Expression, type SqlBool } from "kysely";
 import type { AttributeDefinition } from "../../../scim/schema/attribute-definition.js";
@@ -16,6 +17,7 @@ import { parseDateTime } from "../../../scim/schema/normalize-value.js";
 import { formatPath, leafOf, type ResolvedPath } from "../../../scim/schema/resolved-path.js";
 import { isUniqueAttribute } from "../../unique-keys.js";
 import { isColumnPath, resourceCandidates, resourceColumn, sideTableLookup } from "./resource-candidates.js";
+import { searchPrefilter } from "./search-prefilter.js";
 import { noCandidates, type SqlCandidate, type SqlCandidates, type SqlValue } from "./sql-candidates.js";
 import { allOf, anyOf, conditionSql, negate, sqlCondition, type Condition } from "./sql-condition.js";
 import { compileScope, type CompileScope, type SqlFilterContext } from "./sql-filter-context.js";
@@ -221,5 +223,7 @@ export function compileFilterSql(filter: Filter<ResolvedPath>, context: SqlFilte
     candidates: (path) => resourceCandidates(path, scope),
     indexed: (path, value) => indexedEquality(scope, path, value),
   };
-  return conditionSql(compileNode(scope, filter, reader));
+  // The prefilter is implied by the filter, so ANDing it changes no result; it gives the planner
+  // an index to start from where the dialect has a search column (`searchPrefilter`).
+  return conditionSql(allOf([searchPrefilter(scope, filter), compileNode(scope, filter, reader)]));
 }

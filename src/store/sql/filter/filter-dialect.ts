@@ -109,6 +109,24 @@ export interface FilterDialect {
   substring(text: Expression<unknown>, op: SubstringOperator, value: string): Expression<SqlBool>;
 
   /**
+   * A stored column of `scimkit_resources` that narrows substring and equality tests on the
+   * values of `attribute.subAttribute` (a string sub-attribute of a core multi-valued complex
+   * attribute, `emails.value`) through an index, or undefined for none. Optional; default none.
+   * PostgreSQL has `emails_search` with a trigram index (migration 2).
+   *
+   * The compiler ANDs `substring(column, "co", needle)` with the exact condition, so the column
+   * never decides a match on its own; it must only never miss one. Contract: the column holds the
+   * JSON array text of every `subAttribute` of every element of `attribute` in `attributes`,
+   * folded as one text by this dialect's `lower` — each string value between double quotes, with
+   * `"`, `\` and the control characters escaped as JSON escapes them. Folding the escaped text
+   * as a whole can change a value's σ/ς (final sigma depends on the neighbouring characters), so
+   * the compiler leaves out needles that hold σ, ς or any character JSON escapes.
+   *
+   * @example postgres: (attribute, sub) => (attribute === "emails" && sub === "value" ? "emails_search" : undefined)
+   */
+  searchColumn?(attribute: string, subAttribute: string): string | undefined;
+
+  /**
    * A bound parameter holding `value` in the form `jsonBoolean` produces.
    *
    * @example sqlite: sql.val(value ? 1 : 0)    postgres: sql.val(value)

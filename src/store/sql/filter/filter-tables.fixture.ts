@@ -1,11 +1,13 @@
 /**
  * Test-only DDL for the filter compiler's tests: the tables of `sql-tables.ts` with the columns,
- * keys and indexes of the store's migration (`migrations/0001-initial-tables.ts`), for SQLite and
- * PostgreSQL, so that the compiled SQL meets the same tables and the planner the same indexes. It
- * leaves out the foreign keys (fixtures insert members without their resources) and the token
- * table, which filters never read; keep it in step when the migrations change an index.
+ * keys and indexes of the store's migrations (`migrations/0001-initial-tables.ts`, and on
+ * PostgreSQL the search column of `0002-emails-search.ts`, made by the migration's own code), for
+ * SQLite and PostgreSQL, so that the compiled SQL meets the same tables and the planner the same
+ * indexes. It leaves out the foreign keys (fixtures insert members without their resources) and
+ * the token table, which filters never read; keep it in step when the migrations change an index.
  */
 import { sql, type Kysely } from "kysely";
+import { addEmailsSearch } from "../migrations/0002-emails-search.js";
 import type { SqlStoreDatabase } from "../sql-tables.js";
 
 /** The dialects the fixture can create tables for. */
@@ -57,4 +59,9 @@ function statements(dialect: FixtureDialect): readonly string[] {
 /** Creates the resource, unique-key and member tables in the current schema of `db`. */
 export async function createFilterTables(db: Kysely<SqlStoreDatabase>, dialect: FixtureDialect): Promise<void> {
   for (const statement of statements(dialect)) await sql.raw(statement).execute(db);
+  if (dialect === "postgres") {
+    const made = await db.transaction().execute((trx) => addEmailsSearch(trx));
+    // The compiler's PostgreSQL tests are about the column and its index: without them they prove nothing.
+    if (!made.column || !made.index) throw new Error(`the test server lacks ICU or pg_trgm: ${JSON.stringify(made)}`);
+  }
 }

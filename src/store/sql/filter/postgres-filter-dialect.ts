@@ -19,7 +19,29 @@ export interface PostgresFilterDialectOptions {
    * and the `C` locale folds ASCII only.
    */
   readonly caseFoldCollation?: string | null;
+  /**
+   * Whether `emails.value` substring and equality tests are narrowed through the column
+   * `emails_search` and its trigram index (`EMAILS_SEARCH`, migration 2). Default true. The
+   * column is folded with `und-x-icu`, so a dialect with another `caseFoldCollation` never reads
+   * it; set false for tables that lack it (made by hand, or migration 2 found no ICU collation).
+   */
+  readonly emailsSearch?: boolean;
 }
+
+/**
+ * The search column migration 2 adds to `scimkit_resources` on PostgreSQL: the values of
+ * `emails.value`, case-folded as the compiler folds them, as JSON array text
+ * (`FilterDialect.searchColumn` states the contract), with a trigram index where `pg_trgm` can be
+ * had, so that `emails.value co "@dept7."` reads a few index pages instead of every row's JSON.
+ */
+export const EMAILS_SEARCH = {
+  column: "emails_search",
+  index: "scimkit_resources_emails_search",
+  attribute: "emails",
+  subAttribute: "value",
+  /** The folding the column is generated with; the dialect's `lower` must be the same. */
+  collation: "und-x-icu",
+} as const;
 
 function jsonValue(ref: JsonRef, path: readonly (string | number)[] = ref.path): Expression<unknown> {
   const base = ref.base.kind === "document" ? ref.base.document : sql.ref(`${ref.base.alias}.value`);
@@ -41,6 +63,7 @@ function typed(ref: JsonRef, jsonType: "number" | "boolean", sqlType: "numeric" 
 /** A PostgreSQL filter dialect with the given case folding. */
 export function createPostgresFilterDialect(options: PostgresFilterDialectOptions = {}): FilterDialect {
   const collation = options.caseFoldCollation === undefined ? "und-x-icu" : options.caseFoldCollation;
+  const emailsSearch = options.emailsSearch !== false && collation === EMAILS_SEARCH.collation;
   return {
     name: "postgres",
     // A correlated EXISTS becomes a semi-join that starts from the side table's index; a correlated IN does not.
@@ -61,6 +84,8 @@ export function createPostgresFilterDialect(options: PostgresFilterDialectOption
     // "C" compares bytes: UTF-8 byte order is code-point order, independent of the database locale.
     binaryText: (text) => sql`((${text}) collate "C")`,
     substring: (text, op, value) => sql<SqlBool>`((${text}) collate "C" like ${sql.val(likePattern(value, op))} escape '\\')`,
+    searchColumn: (attribute, subAttribute) =>
+      emailsSearch && attribute === EMAILS_SEARCH.attribute && subAttribute === EMAILS_SEARCH.subAttribute ? EMAILS_SEARCH.column : undefined,
     bindBoolean: (value) => sql.val(value),
     concat: (parts) => sql`(${sql.join(parts, sql` || `)})`,
     orderBy: (key, direction, nulls) => [sql`${key} ${sql.raw(direction)} nulls ${sql.raw(nulls)}`],

@@ -2,7 +2,8 @@
  * The SQL store's migrations, in order. Append new versions here; never edit a released one.
  */
 import { initialTables } from "./0001-initial-tables.js";
+import { emailsSearch } from "./0002-emails-search.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration of the SQL store, by increasing version. */
-export const sqlMigrations: readonly Migration[] = [initialTables];
+export const sqlMigrations: readonly Migration[] = [initialTables, emailsSearch];
