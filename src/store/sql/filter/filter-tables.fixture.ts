@@ -60,8 +60,9 @@ function statements(dialect: FixtureDialect): readonly string[] {
 export async function createFilterTables(db: Kysely<SqlStoreDatabase>, dialect: FixtureDialect): Promise<void> {
   for (const statement of statements(dialect)) await sql.raw(statement).execute(db);
   if (dialect === "postgres") {
+    // The index needs pg_trgm, which only the EXPLAIN test needs (and checks for); the column needs
+    // ICU, as `postgresFilterDialect` itself does.
     const made = await db.transaction().execute((trx) => addEmailsSearch(trx));
-    // The compiler's PostgreSQL tests are about the column and its index: without them they prove nothing.
-    if (!made.column || !made.index) throw new Error(`the test server lacks ICU or pg_trgm: ${JSON.stringify(made)}`);
+    if (!made.column) throw new Error("the test server has no ICU collation und-x-icu");
   }
 }
