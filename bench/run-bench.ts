@@ -11,13 +11,16 @@ import { fileURLToPath } from "node:url";
 import { readConfig, type BenchConfig, type TargetKind } from "./lib/bench-config.js";
 import { baselineOf, withRatios, type BenchResults, type PhaseResult, type TargetRun } from "./lib/bench-results.js";
 import { readMetrics, scimHeaders, seedGroup, seedUsers, settle } from "./lib/control-client.js";
+import { cpuShares, cpuSnapshot } from "./lib/cpu-accounting.js";
 import { hasTaskset, machineInfo, pinSelf } from "./lib/machine-info.js";
+import { formatVersion, sourceVersion } from "./lib/source-version.js";
 import {
   GROUP_PHASES,
   PHASE_LABELS,
   USER_PHASES,
   prepareGroupPhase,
   prepareUserPhase,
+  type GroupSetup,
   type PreparedPhase,
 } from "./lib/phase-catalog.js";
 import { renderReport } from "./lib/render-report.js";
@@ -65,6 +68,7 @@ const results: BenchResults = {
   config: { ...publicConfig, postgres: config.postgresUrl !== undefined },
   bare: [],
   runs: [],
+  ...(sourceVersion(repoRoot) ? { source: sourceVersion(repoRoot) } : {}),
 };
 const resultsDir = join(repoRoot, "bench", "results");
 mkdirSync(resultsDir, { recursive: true });
@@ -104,17 +108,21 @@ async function measurePhase(target: RunningTarget, prepared: PreparedPhase, cont
     await runLoad(loadSpec(target, { next: warm.next, ...(warm.onResponse ? { onResponse: warm.onResponse } : {}), ...(prepared.warmup?.maxRequests ? { maxRequests: prepared.warmup.maxRequests } : {}) }, config.warmup));
     maxDelay = Math.max(maxDelay, (await drain(target)).maxEventLoopDelayMs);
   }
+  const cpuBefore = cpuSnapshot([process.pid, target.pid]);
   const stats = await runLoad(loadSpec(target, prepared, config.duration));
+  const cpu = cpuShares(cpuBefore, cpuSnapshot([process.pid, target.pid]));
   const metrics = await drain(target);
   maxDelay = Math.max(maxDelay, metrics.maxEventLoopDelayMs);
-  say(`${name}: ${fmt(stats)}  rss ${(metrics.rssBytes / 1_048_576).toFixed(0)} MB  max-eld ${maxDelay.toFixed(1)} ms`);
+  say(`${name}: ${fmt(stats)}  rss ${(metrics.rssBytes / 1_048_576).toFixed(0)} MB  max-eld ${maxDelay.toFixed(1)} ms${cpu ? `  other-cpu ${cpu.otherCpuPct.toFixed(0)}% steal ${cpu.stealPct.toFixed(0)}%` : ""}`);
   let serial: LoadStats | undefined;
-  if (stats.ok < config.connections) {
-    // Too slow to finish even one request per connection under load: time a few on their own.
-    serial = await runLoad({ ...loadSpec(target, prepared, config.serialTimeout), connections: 1, maxRequests: 3 });
+  if (stats.ok < config.connections || prepared.alsoSerial) {
+    // Too slow to finish even one request per connection under load (or a latency target):
+    // time a few requests on their own.
+    const count = stats.ok < config.connections ? 3 : (prepared.alsoSerial ?? 3);
+    serial = await runLoad({ ...loadSpec(target, prepared, config.serialTimeout), connections: 1, maxRequests: count });
     const after = await drain(target);
     maxDelay = Math.max(maxDelay, after.maxEventLoopDelayMs);
-    say(`${name}: serial (1 connection, ≤3 requests): ${fmt(serial)}`);
+    say(`${name}: serial (1 connection, ≤${count} requests): ${fmt(serial)}`);
   }
   return {
     ...base,
@@ -123,7 +131,20 @@ async function measurePhase(target: RunningTarget, prepared: PreparedPhase, cont
     rssBytes: metrics.rssBytes,
     heapUsedBytes: metrics.heapUsedBytes,
     maxEventLoopDelayMs: maxDelay,
+    ...(cpu ? { otherCpuPct: cpu.otherCpuPct, stealPct: cpu.stealPct } : {}),
   };
+}
+
+/** The target did not become idle within the timeout after a phase. */
+class TargetBusy extends Error {}
+
+/** Reads metrics, or throws `TargetBusy` when the target does not answer within the timeout. */
+async function readMetricsOrBusy(target: RunningTarget): Promise<MetricsResponse> {
+  try {
+    return await readMetrics(target, false, config.timeout * 1000);
+  } catch (error) {
+    throw new TargetBusy(`no metrics answer: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /**
@@ -132,27 +153,28 @@ async function measurePhase(target: RunningTarget, prepared: PreparedPhase, cont
  * phase) with the largest event-loop delay seen while waiting.
  */
 async function drain(target: RunningTarget): Promise<MetricsResponse> {
-  const first = await readMetrics(target);
+  const deadline = performance.now() + config.timeout * 1000;
+  const first = await readMetricsOrBusy(target);
   let latest = first;
   let maxEventLoopDelayMs = first.maxEventLoopDelayMs;
-  const deadline = performance.now() + 300_000;
   if (first.inFlight !== undefined) {
     while ((latest.inFlight ?? 0) > 0 && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      latest = await readMetrics(target);
+      latest = await readMetricsOrBusy(target);
       maxEventLoopDelayMs = Math.max(maxEventLoopDelayMs, latest.maxEventLoopDelayMs);
     }
-    if ((latest.inFlight ?? 0) > 0) say(`warning: ${latest.inFlight} requests still in flight after 300 s`);
+    if ((latest.inFlight ?? 0) > 0) throw new TargetBusy(`${latest.inFlight} requests still in flight`);
   } else {
     // No in-flight count: wait until the event loop has been quiet (< 50 ms delay) for two
     // 250 ms readings in a row, i.e. the stragglers of an in-memory target have finished.
     let quiet = first.maxEventLoopDelayMs < 50 ? 1 : 0;
     while (quiet < 2 && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 250));
-      latest = await readMetrics(target);
+      latest = await readMetricsOrBusy(target);
       maxEventLoopDelayMs = Math.max(maxEventLoopDelayMs, latest.maxEventLoopDelayMs);
       quiet = latest.maxEventLoopDelayMs < 50 ? quiet + 1 : 0;
     }
+    if (quiet < 2) throw new TargetBusy("its event loop stayed busy");
   }
   return { ...first, maxEventLoopDelayMs };
 }
@@ -173,9 +195,11 @@ async function measureBare(at: string): Promise<void> {
     const phase = { next: () => ({ method: "GET" as const, path: "/bare" }) };
     const spec = { ...loadSpec(target, phase, config.warmup), headers: {} };
     if (config.warmup > 0) await runLoad(spec);
+    const cpuBefore = cpuSnapshot([process.pid, target.pid]);
     const stats = await runLoad({ ...spec, durationSec: config.duration });
-    results.bare.push({ at, stats });
-    say(`bare Express (${at}): ${fmt(stats)}`);
+    const cpu = cpuShares(cpuBefore, cpuSnapshot([process.pid, target.pid]));
+    results.bare.push({ at, stats, ...(cpu ? { otherCpuPct: cpu.otherCpuPct, stealPct: cpu.stealPct } : {}) });
+    say(`bare Express (${at}): ${fmt(stats)}${cpu ? `  other-cpu ${cpu.otherCpuPct.toFixed(0)}% steal ${cpu.stealPct.toFixed(0)}%` : ""}`);
   } finally {
     await target.stop();
   }
@@ -195,62 +219,111 @@ async function runTarget(kind: TargetKind, n: number): Promise<TargetRun> {
   if (kind === "postgres" && config.postgresUrl) env["SCIMKIT_BENCH_POSTGRES_URL"] = config.postgresUrl;
   let target: RunningTarget | undefined;
   const phases: PhaseResult[] = [];
-  const run: { -readonly [K in keyof TargetRun]: TargetRun[K] } = { target: kind, n, description: "", phases, loadAverage: Math.round((loadavg()[0] ?? 0) * 100) / 100 };
-  try {
-    target = await startTarget({
+  const version = sourceVersion(repoRoot);
+  const run: { -readonly [K in keyof TargetRun]: TargetRun[K] } = {
+    target: kind,
+    n,
+    description: "",
+    phases,
+    loadAverage: Math.round((loadavg()[0] ?? 0) * 100) / 100,
+    ...(version ? { source: version } : {}),
+  };
+  const boot = async (restart: number): Promise<{ target: RunningTarget; userIds: string[] }> => {
+    const started = await startTarget({
       entry,
       env,
       ...(targetCore === undefined ? {} : { pinToCore: targetCore }),
       // --expose-gc only lets `metrics?gc=1` collect before the RSS readings around seeding.
       nodeArgs: ["--expose-gc", ...config.targetNodeArgs],
       logDir,
-      logName: `${kind}-${n}`,
+      logName: `${kind}-${n}${restart === 0 ? "" : `-restart${restart}`}`,
       cwd: repoRoot,
     });
-    run.logFile = target.logFile;
-    run.description = target.ready.description ?? "";
-    const empty = await readMetrics(target, true);
+    target = started;
+    if (restart > 0) {
+      say(`${context}: restarted the target (${restart}); seeding ${n.toLocaleString("en-US")} users again`);
+      const userIds = await seedUsers(started, 0, n, config.seedChunk);
+      await settle(started);
+      return { target: started, userIds };
+    }
+    run.logFile = started.logFile;
+    run.description = started.ready.description ?? "";
+    const empty = await readMetrics(started, true);
     run.rssEmptyBytes = empty.rssBytes;
     say(`${context}: seeding ${n.toLocaleString("en-US")} users (${run.description})`);
     let lastReport = performance.now();
     const seedStart = performance.now();
-    const userIds = await seedUsers(target, 0, n, config.seedChunk, ({ done, total, elapsedMs }) => {
+    const userIds = await seedUsers(started, 0, n, config.seedChunk, ({ done, total, elapsedMs }) => {
       if (performance.now() - lastReport > 30_000) {
         lastReport = performance.now();
         say(`${context}: seeded ${done}/${total} (${Math.round(done / (elapsedMs / 1000))}/s)`);
       }
     });
     run.seeding = seedingOf(n, performance.now() - seedStart);
-    const settleMs = await settle(target);
+    const settleMs = await settle(started);
     if (settleMs !== undefined) run.settleMs = settleMs;
-    const seeded = await readMetrics(target, true);
+    const seeded = await readMetrics(started, true);
     run.rssSeededBytes = seeded.rssBytes;
     run.heapSeededBytes = seeded.heapUsedBytes;
     say(`${context}: seeded in ${(run.seeding.ms / 1000).toFixed(1)} s (${Math.round(run.seeding.perSecond)}/s), rss ${(seeded.rssBytes / 1_048_576).toFixed(0)} MB`);
+    return { target: started, userIds };
+  };
 
+  /** A phase left the target busy past the timeout: record why, and start afresh for the next one. */
+  let restarts = 0;
+  const recover = async (phase: Pick<PhaseResult, "key" | "groupSize">, error: unknown): Promise<{ target: RunningTarget; userIds: string[] }> => {
+    const reason = `the target was still busy ${config.timeout} s after the phase (${error instanceof Error ? error.message : String(error)}); it was restarted for the next phase`;
+    say(`${context} ${phase.key}${phase.groupSize === undefined ? "" : `@${phase.groupSize}`}: ${reason}`);
+    phases.push({ ...phase, label: PHASE_LABELS[phase.key], unsupported: reason });
+    await target?.stop();
+    restarts += 1;
+    run.restarts = restarts;
+    if (restarts > 8) throw new Error("more than 8 restarts");
+    return boot(restarts);
+  };
+
+  try {
+    let current = await boot(0);
     for (const key of USER_PHASES.filter(wanted)) {
-      const prepared = await prepareUserPhase(key, { target, n, userIds, seed: n + key.length });
-      phases.push(await measurePhase(target, prepared, context));
+      try {
+        const prepared = await prepareUserPhase(key, { target: current.target, n, userIds: current.userIds, seed: n + key.length });
+        phases.push(await measurePhase(current.target, prepared, context));
+      } catch (error) {
+        if (!(error instanceof TargetBusy)) throw error;
+        current = await recover({ key }, error);
+      }
     }
 
     const groupSizes = config.groupSizes.filter((size) => size <= n);
     const groupKeys = GROUP_PHASES.filter(wanted);
     if (groupSizes.length > 0 && groupKeys.length > 0) {
-      const poolStart = performance.now();
-      const poolIds = groupKeys.includes("groups.add100") && config.memberPool > 0 ? await seedUsers(target, n, config.memberPool, config.seedChunk) : [];
-      if (poolIds.length > 0) run.poolSeeding = seedingOf(poolIds.length, performance.now() - poolStart);
-      const groups = [];
-      for (const size of groupSizes) {
-        const started = performance.now();
-        const group = await seedGroup(target, { memberCount: size });
-        const warm = await seedGroup(target, { memberCount: 0 });
-        say(`${context}: group of ${group.memberCount} created in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-        if (group.memberCount !== size) throw new Error(`seed-group made ${group.memberCount} members, not ${size}`);
-        groups.push({ groupSize: size, groupId: group.id, warmGroupId: warm.id, userIds, poolIds });
-      }
-      await settle(target);
+      const setUpGroups = async (on: { target: RunningTarget; userIds: string[] }) => {
+        const poolStart = performance.now();
+        const poolIds = groupKeys.includes("groups.add100") && config.memberPool > 0 ? await seedUsers(on.target, n, config.memberPool, config.seedChunk) : [];
+        if (poolIds.length > 0 && !run.poolSeeding) run.poolSeeding = seedingOf(poolIds.length, performance.now() - poolStart);
+        const groups = new Map<number, GroupSetup>();
+        for (const size of groupSizes) {
+          const started = performance.now();
+          const group = await seedGroup(on.target, { memberCount: size });
+          const warm = await seedGroup(on.target, { memberCount: 0 });
+          say(`${context}: group of ${group.memberCount} created in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+          if (group.memberCount !== size) throw new Error(`seed-group made ${group.memberCount} members, not ${size}`);
+          groups.set(size, { groupSize: size, groupId: group.id, warmGroupId: warm.id, userIds: on.userIds, poolIds });
+        }
+        await settle(on.target);
+        return groups;
+      };
+      let groups = await setUpGroups(current);
       for (const key of groupKeys) {
-        for (const group of groups) phases.push(await measurePhase(target, prepareGroupPhase(key, group), context));
+        for (const size of groupSizes) {
+          try {
+            phases.push(await measurePhase(current.target, prepareGroupPhase(key, groups.get(size) as GroupSetup), context));
+          } catch (error) {
+            if (!(error instanceof TargetBusy)) throw error;
+            current = await recover({ key, groupSize: size }, error);
+            groups = await setUpGroups(current);
+          }
+        }
       }
     }
   } catch (error) {
@@ -267,7 +340,7 @@ function sizesFor(kind: TargetKind, settings: BenchConfig): readonly number[] {
   return kind === "postgres" ? settings.postgresSizes : kind === "scimmy" ? settings.peerSizes : settings.sizes;
 }
 
-say(`results → ${resultsFile}; target logs → ${logDir}; pinning ${pinned ? "on (targets core 1, runner core 0)" : "off"}`);
+say(`results → ${resultsFile}; target logs → ${logDir}; pinning ${pinned ? "on (targets core 1, runner core 0)" : "off"}; code ${formatVersion(results.source)}`);
 try {
   await measureBare("start");
   for (const kind of config.targets) {

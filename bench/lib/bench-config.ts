@@ -99,7 +99,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ben
     warmup: Number(get("warmup") ?? (quick ? 0.5 : 1)),
     connections: Number(get("connections") ?? 10),
     timeout: Number(get("timeout") ?? 120),
-    serialTimeout: Number(get("serial-timeout") ?? 300),
+    serialTimeout: Number(get("serial-timeout") ?? 120),
     seedChunk: Math.min(10_000, Number(get("seed-chunk") ?? 10_000)),
     postgresUrl: usablePostgres,
     pin,

@@ -3,6 +3,7 @@ import type { BenchConfig, TargetKind } from "./bench-config.js";
 import type { MachineInfo } from "./machine-info.js";
 import type { PhaseKey } from "./phase-catalog.js";
 import type { LoadStats } from "./run-load.js";
+import type { SourceVersion } from "./source-version.js";
 
 export interface PhaseResult {
   readonly key: PhaseKey;
@@ -24,6 +25,9 @@ export interface PhaseResult {
   readonly rssBytes?: number;
   readonly heapUsedBytes?: number;
   readonly maxEventLoopDelayMs?: number;
+  /** Share of all cores used by other processes (PostgreSQL included) and stolen, during the phase. */
+  readonly otherCpuPct?: number;
+  readonly stealPct?: number;
 }
 
 export interface SeedingResult {
@@ -45,8 +49,12 @@ export interface TargetRun {
   readonly rssSeededBytes?: number;
   readonly heapSeededBytes?: number;
   readonly phases: PhaseResult[];
+  /** The scimkit code the target loaded when it started. */
+  readonly source?: SourceVersion;
   /** The machine's 1-minute load average when the run started (noise indicator). */
   readonly loadAverage?: number;
+  /** How often the target was restarted because a phase left it busy past the timeout. */
+  readonly restarts?: number;
   /** Set when the run failed part-way. */
   readonly error?: string;
   readonly logFile?: string;
@@ -55,6 +63,8 @@ export interface TargetRun {
 export interface BareRound {
   readonly at: string;
   readonly stats: LoadStats;
+  readonly otherCpuPct?: number;
+  readonly stealPct?: number;
 }
 
 export interface BenchResults {
@@ -64,6 +74,8 @@ export interface BenchResults {
   readonly machine: MachineInfo;
   readonly config: Omit<BenchConfig, "postgresUrl"> & { readonly postgres: boolean };
   readonly bare: BareRound[];
+  /** The scimkit code when the run started (each run records its own in `runs[].source`). */
+  readonly source?: SourceVersion;
   /** Mean of the bare rounds: what every ratio divides by. */
   baseline?: { readonly rps: number; readonly p50Ms: number };
   readonly runs: TargetRun[];

@@ -8,16 +8,16 @@ import {
 } from "./target-protocol.js";
 import type { RunningTarget } from "./target-process.js";
 
-async function json<T>(url: string, init?: RequestInit): Promise<T> {
-  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(30 * 60_000) });
+async function json<T>(url: string, init?: RequestInit, timeoutMs = 30 * 60_000): Promise<T> {
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   const text = await response.text();
   if (!response.ok) throw new Error(`${init?.method ?? "GET"} ${url} → ${response.status}: ${text.slice(0, 500)}`);
   return JSON.parse(text) as T;
 }
 
 /** Reads (and resets) the target's metrics; `collect` asks it to collect garbage first (optional). */
-export function readMetrics(target: RunningTarget, collect = false): Promise<MetricsResponse> {
-  return json<MetricsResponse>(`${target.baseUrl}${CONTROL_PATHS.metrics}${collect ? "?gc=1" : ""}`);
+export function readMetrics(target: RunningTarget, collect = false, timeoutMs?: number): Promise<MetricsResponse> {
+  return json<MetricsResponse>(`${target.baseUrl}${CONTROL_PATHS.metrics}${collect ? "?gc=1" : ""}`, undefined, timeoutMs);
 }
 
 export interface SeedProgress {

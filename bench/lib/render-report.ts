@@ -9,6 +9,7 @@ import type { TargetKind } from "./bench-config.js";
 import { p50Of, type BenchResults, type PhaseResult, type TargetRun } from "./bench-results.js";
 import { evaluateGoals, type GoalResult } from "./evaluate-goals.js";
 import { GROUP_PHASES, PHASE_LABELS, USER_PHASES, type PhaseKey } from "./phase-catalog.js";
+import { formatVersion } from "./source-version.js";
 import { lineChart, type ChartSeries } from "./svg-line-chart.js";
 
 const TARGET_ORDER: readonly TargetKind[] = ["memory", "sqlite", "postgres", "scimmy"];
@@ -56,8 +57,8 @@ function errorsCell(phase: PhaseResult): string {
 
 function storeTable(runs: readonly TargetRun[]): string {
   const lines = [
-    "| Phase | N | req/s | ratio to bare | p50 ms | p99 ms | errors | RSS MB | max event-loop delay ms |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| Phase | N | req/s | ratio to bare | p50 ms | p99 ms | errors | RSS MB | max event-loop delay ms | other CPU % |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ];
   const keys: { key: PhaseKey; groupSize?: number }[] = [];
   for (const run of runs) {
@@ -72,7 +73,7 @@ function storeTable(runs: readonly TargetRun[]): string {
       const phase = run.phases.find((p) => p.key === key && p.groupSize === groupSize);
       if (!phase) continue;
       if (phase.unsupported) {
-        lines.push(`| ${phaseName(phase)} | ${fmtN(run.n)} | n/a | | | | | | ${phase.unsupported.replace(/\|/g, "\\|")} |`);
+        lines.push(`| ${phaseName(phase)} | ${fmtN(run.n)} | n/a | | | | | | ${phase.unsupported.replace(/\|/g, "\\|")} | |`);
         continue;
       }
       const s = phase.stats;
@@ -80,7 +81,7 @@ function storeTable(runs: readonly TargetRun[]): string {
       const serial = phase.serial ? `serial: ${fmtMs(phase.serial.p50Ms)}` : "";
       const p50 = slow ? `> ${fmtMs((s?.elapsedSec ?? 0) * 1000)} ${serial ? `(${serial})` : ""}` : `${fmtMs(s?.p50Ms)}${serial ? ` (${serial})` : ""}`;
       lines.push(
-        `| ${phaseName(phase)} | ${fmtN(run.n)} | ${fmtRps(s?.rps)} | ${fmtPct(phase.ratio)} | ${p50} | ${slow ? "–" : fmtMs(s?.p99Ms)} | ${errorsCell(phase)} | ${fmtMb(phase.rssBytes)} | ${fmtMs(phase.maxEventLoopDelayMs)} |`,
+        `| ${phaseName(phase)} | ${fmtN(run.n)} | ${fmtRps(s?.rps)} | ${fmtPct(phase.ratio)} | ${p50} | ${slow ? "–" : fmtMs(s?.p99Ms)} | ${errorsCell(phase)} | ${fmtMb(phase.rssBytes)} | ${fmtMs(phase.maxEventLoopDelayMs)} | ${phase.otherCpuPct === undefined ? "–" : phase.otherCpuPct.toFixed(0)} |`,
       );
     }
   }
@@ -174,6 +175,12 @@ export function renderReport(results: BenchResults, options: { readonly repoRoot
   const bareRounds = results.bare.map((round) => `${fmtRps(round.stats.rps)} req/s, p50 ${fmtMs(round.stats.p50Ms)} ms (${round.at})`).join("; ");
   const targets = TARGET_ORDER.filter((target) => results.runs.some((run) => run.target === target));
   const failures = results.runs.filter((run) => run.error);
+  const distinct = [...new Set(results.runs.map((run) => formatVersion(run.source)))];
+  const versions =
+    distinct.length <= 1
+      ? `commit \`${distinct[0] ?? formatVersion(results.source)}\` for every target`
+      : `**the code changed during the run** — ${results.runs.map((run) => `${run.target}@${fmtN(run.n)}: \`${formatVersion(run.source)}\``).join(", ")}`;
+  const restarted = results.runs.filter((run) => (run.restarts ?? 0) > 0);
 
   const md = `# Benchmarks
 
@@ -182,6 +189,8 @@ export function renderReport(results: BenchResults, options: { readonly repoRoot
 Run ${results.startedAt}${c.quick ? " — **quick smoke run (--quick): N=1,000 only, 1 s phases; not a measurement to quote**" : ""}.
 Every throughput is also given as a **ratio to a bare Express endpoint** (\`GET /bare\` returning a small fixed JSON body) measured in the same run on the same machine:
 **${baseline ? `${fmtRps(baseline.rps)} req/s, p50 ${fmtMs(baseline.p50Ms)} ms` : "–"}** (mean of ${results.bare.length} rounds: ${bareRounds}).
+
+Code measured: ${versions}.
 
 **Targets: ${met} met, ${notMet} not met, ${goals.length - met - notMet} not measured.**
 
@@ -214,7 +223,7 @@ ${targets
 ## Seeding (through each store's API, not HTTP; not part of the figures above)
 
 ${seedingTable(results)}
-${failures.length > 0 ? `\n## Failures\n\n${failures.map((run) => `- ${TARGET_NAMES[run.target]} @ ${fmtN(run.n)}: ${run.error}`).join("\n")}\n` : ""}
+${restarted.length > 0 ? `\nTargets restarted because a phase left them busy for more than ${c.timeout} s: ${restarted.map((run) => `${TARGET_NAMES[run.target]} @ ${fmtN(run.n)} (${run.restarts}×)`).join(", ")}; the phase is marked n/a and the next phase ran on a freshly seeded target.\n` : ""}${failures.length > 0 ? `\n## Failures\n\n${failures.map((run) => `- ${TARGET_NAMES[run.target]} @ ${fmtN(run.n)}: ${run.error}`).join("\n")}\n` : ""}
 ## Machine
 
 | | |
@@ -232,8 +241,9 @@ ${failures.length > 0 ? `\n## Failures\n\n${failures.map((run) => `- ${TARGET_NA
 - \`npm run bench\` (never part of \`npm test\`) installs \`bench/\`'s own dependencies (autocannon, scimmy, scimmy-routers) and runs \`bench/run-bench.ts\`.
 - Each measured server is its own process (\`node --import tsx bench/targets/<name>.ts\`, protocol in \`bench/target-protocol.md\`), started fresh for every store and N, on loopback. scimkit runs as the example host (\`createHostApp\` with a static token, request and event logging switched off) on the memory store, SQLite (temp file) or PostgreSQL (a fresh schema, dropped afterwards). The peer is scimmy + scimmy-routers on Express 5 with a small in-memory adapter.
 - Users are seeded through each store's own API (not HTTP) with realistic bodies (\`bench/lib/user-body.ts\`: name, work and other e-mail, work address, enterprise department and employee number); user *i* is \`user{i}@dept{i%20}.example.com\`. After each bulk load the target may "settle" (\`POST /__bench/settle\`): on PostgreSQL that is \`ANALYZE\`, what autovacuum's auto-analyze does within about a minute of a bulk load anyway — without it the planner still plans for the empty tables of the fresh schema. SQLite and memory do nothing.
-- Load: autocannon, closed loop, ${c.connections} keep-alive connections, ${c.warmup} s warm-up then ${c.duration} s measured per phase (phases with a finite supply of fresh work stop earlier: remove-one at 45% of the group, add-100 after ${fmtN(c.memberPool / 100)} requests, i.e. a member pool of ${fmtN(c.memberPool)} users that belong to no group). req/s counts 2xx answers per second of wall time; p50/p99 are exact percentiles of the 2xx response times; errors are connection errors, timeouts (${c.timeout} s) and non-2xx answers. A phase that completes fewer requests than connections is additionally timed serially (1 connection, up to 3 requests; "serial" in the tables). After each warm-up and phase the runner waits until the target reports no request in flight, so a slow phase's stragglers (a database query keeps running after its client hangs up) do not run into the next one.
+- Load: autocannon, closed loop, ${c.connections} keep-alive connections, ${c.warmup} s warm-up then ${c.duration} s measured per phase (phases with a finite supply of fresh work stop earlier: remove-one at 45% of the group, add-100 after ${fmtN(c.memberPool / 100)} requests, i.e. a member pool of ${fmtN(c.memberPool)} users that belong to no group). req/s counts 2xx answers per second of wall time; p50/p99 are exact percentiles of the 2xx response times; errors are connection errors, timeouts (${c.timeout} s) and non-2xx answers. A phase that completes fewer requests than connections is additionally timed serially (1 connection, up to 3 requests; "serial" in the tables), and so is the \`emails … co\` phase, whose target is a latency (10 requests): under ${c.connections} connections on one core, p50 is mostly queueing behind the other connections. After each warm-up and phase the runner waits until the target reports no request in flight, so a slow phase's stragglers (a database query keeps running after its client hangs up) do not run into the next one.
 - Requests vary: GET by id picks random seeded users; \`userName eq\` random names; the deep page walks \`startIndex\` through the second half of the list, 100 at a time; the cursor walk starts from cursors in the second half and follows each answer's \`nextCursor\`; PATCH flips \`active\` on successive users (every request changes the user); PUT rewrites successive users with a changed name and department; POST creates new users; group phases use groups of ${c.groupSizes.map(fmtN).join(", ")} members created through the store API; each add request adds 100 users not yet in the group (the group grows as the phase runs); each remove request removes a member still present.
+- "other CPU %" is the share of all cores used during the phase by processes other than the runner and the target — PostgreSQL's server processes included, so for PostgreSQL it is mostly the database; for the other stores it shows a noisy neighbour. The machine is shared; figures measured while it was busy deserve less trust.
 - After each phase the runner reads the target's RSS and the maximum event-loop delay (\`perf_hooks.monitorEventLoopDelay\`, reset before the warm-up) over warm-up and phase.
 - Raw results: \`${relative(options.repoRoot, options.resultsFile)}\`. Regenerate this page from them with \`npx tsx bench/run-bench.ts --report-only=${relative(options.repoRoot, options.resultsFile)}\`. Options: \`--quick\`, \`--targets=memory,sqlite,postgres,scimmy\`, \`--sizes=1000,10000\`, \`--pg-sizes=…\`, \`--no-pg-1m\`, \`--duration=3\`, \`--warmup=1\`, \`--connections=10\`, \`--group-sizes=0,10000,100000\`, \`--pool=30000\`, \`--phases=userNameEq,add100\`, \`--target-node-args="--cpu-prof --cpu-prof-dir=/tmp/prof"\`, \`--no-taskset\` (each also as \`BENCH_<NAME>\`); PostgreSQL runs when \`SCIMKIT_BENCH_POSTGRES_URL\` (or \`DATABASE_URL\`) is set.
 `;

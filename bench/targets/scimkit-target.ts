@@ -5,6 +5,7 @@
  * Seeding goes through the `ResourceStore` API with the same normalization the router applies.
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import express from "express";
@@ -174,31 +175,35 @@ control.post("/settle", async (_request, response, next) => {
     next(error);
   }
 });
-const outer = express();
-outer.use("/__bench", control);
-// Requests whose handler has not ended yet, so the runner can wait for a phase's stragglers
-// (a client that hung up does not stop a running database query).
-let inFlight = 0;
-outer.use((_request, response, next) => {
-  inFlight += 1;
-  const end = response.end.bind(response);
-  let ended = false;
-  response.end = ((...args: Parameters<typeof end>) => {
-    if (!ended) {
-      ended = true;
-      inFlight -= 1;
-    }
-    return end(...args);
-  }) as typeof response.end;
-  next();
-});
-outer.use(app);
-outer.use((error: unknown, _request: express.Request, response: express.Response, _next: express.NextFunction) => {
+const controlApp = express();
+controlApp.use("/__bench", control);
+controlApp.use((error: unknown, _request: express.Request, response: express.Response, _next: express.NextFunction) => {
   process.stderr.write(`control error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   response.status(500).json({ error: String(error) });
 });
 
-const server = outer.listen(Number(process.env["PORT"] ?? 0), "127.0.0.1", () => {
+// SCIM requests go straight to the host app, so the measured stack is exactly `createHostApp`'s;
+// the only addition is counting requests whose handler has not ended yet, so the runner can wait
+// for a phase's stragglers (a client that hung up does not stop a running database query).
+let inFlight = 0;
+const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+  if (request.url?.startsWith("/__bench/")) {
+    controlApp(request, response);
+    return;
+  }
+  inFlight += 1;
+  const end = response.end;
+  let ended = false;
+  response.end = function (this: ServerResponse, ...args: unknown[]) {
+    if (!ended) {
+      ended = true;
+      inFlight -= 1;
+    }
+    return (end as (...rest: unknown[]) => ServerResponse).apply(this, args);
+  } as typeof response.end;
+  app(request, response);
+});
+server.listen(Number(process.env["PORT"] ?? 0), "127.0.0.1", () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   printReady({ port, scimBase: `/scim/Organizations/${ORG}/v2`, token: TOKEN, description: opened.description });
