@@ -1,0 +1,426 @@
+/**
+ * The storage contract of the analytics interface (spec §4.6): organizations, admin users and
+ * their API keys, the learners provisioned through SCIM, training campaigns, attack simulations
+ * and asynchronous report operations. scimkit ships `memoryAnalyticsStore` and
+ * `sqlAnalyticsStore`; both pass `describeAnalyticsStoreConformance`.
+ *
+ * As with `ResourceStore`, the core normalizes and the store translates: ids (UUID v7) and times
+ * (ISO 8601, UTC, millisecond precision) are chosen by the caller, inputs are already validated,
+ * and every read is scoped by the organizations the caller may see (`OrgScope`), so a store never
+ * decides who may see what — it only never returns anything outside the scope it is given.
+ */
+
+/** An organization's lifecycle state. A suspended organization's SCIM tokens stop working. */
+export type OrganizationStatus = "active" | "suspended";
+
+/** An organization (tenant) as the operator manages it. */
+export interface Organization {
+  /** The organization id used in SCIM paths (`/scim/Organizations/{id}/v2`). */
+  readonly id: string;
+  /** Display name, 1–200 characters. */
+  readonly name: string;
+  /** `active` or `suspended`. */
+  readonly status: OrganizationStatus;
+  /** ISO 8601 creation time. */
+  readonly createdAt: string;
+  /** ISO 8601 time of the last change. */
+  readonly updatedAt: string;
+}
+
+/**
+ * Which organizations a read may return: every one (the operator), or an explicit list (an admin
+ * user's organizations; possibly empty). Stores filter by it in the query, never afterwards.
+ */
+export type OrgScope = { readonly all: true } | { readonly orgIds: readonly string[] };
+
+/** An admin user's role within its organizations: `admin` manages, `viewer` only reads. */
+export type AdminRole = "admin" | "viewer";
+
+/** `invited` until the invitation is accepted, then `active`; `disabled` keys stop working. */
+export type AdminUserStatus = "invited" | "active" | "disabled";
+
+/** A person who looks after some organizations through the analytics interface. */
+export interface AdminUser {
+  /** Service-assigned id (UUID v7). */
+  readonly id: string;
+  /** E-mail address, stored lower-cased; unique across the service. */
+  readonly email: string;
+  /** `admin` or `viewer`. */
+  readonly role: AdminRole;
+  /** The organizations it may see, sorted; ids of existing organizations only. */
+  readonly organizationIds: readonly string[];
+  /** `invited`, `active` or `disabled`. */
+  readonly status: AdminUserStatus;
+  /** ISO 8601 time of the (latest) invitation. */
+  readonly invitedAt: string;
+  /** ISO 8601 time the pending invitation expires; absent once accepted. */
+  readonly invitationExpiresAt?: string;
+  /** ISO 8601 time the invitation was accepted; absent while invited. */
+  readonly activatedAt?: string;
+  /** ISO 8601 time of the last change. */
+  readonly updatedAt: string;
+}
+
+/** Who an analytics API key speaks for. */
+export type KeySubject = { readonly kind: "operator" } | { readonly kind: "admin"; readonly adminUserId: string };
+
+/** An analytics API key as stored: never the key, only its SHA-256 digest. */
+export interface StoredApiKey {
+  /** Service-assigned id of the key, for audit and revocation. */
+  readonly id: string;
+  /** Whom it authenticates. */
+  readonly subject: KeySubject;
+  /** `hashToken(key)`: 64 lower-case hex characters, unique. */
+  readonly hash: string;
+  /** ISO 8601 creation time. */
+  readonly createdAt: string;
+}
+
+/** A learner: a User provisioned through SCIM, as the analytics interface shows it. */
+export interface Learner {
+  /** The SCIM resource id. */
+  readonly id: string;
+  /** The organization it was provisioned into. */
+  readonly orgId: string;
+  /** SCIM `userName`. */
+  readonly userName: string;
+  /** SCIM `displayName`, else `name.formatted`, else given + family name; absent when none. */
+  readonly displayName?: string;
+  /** The primary e-mail, else the first work e-mail, else the first e-mail; absent when none. */
+  readonly email?: string;
+  /** SCIM `active`; absent counts as true (as in the SCIM router's events). */
+  readonly active: boolean;
+  /** Enterprise extension `department`, when set. */
+  readonly department?: string;
+  /** ISO 8601 `meta.created`. */
+  readonly createdAt: string;
+  /** ISO 8601 `meta.lastModified`. */
+  readonly updatedAt: string;
+}
+
+/** Filters of a learner list; all optional and combined with AND. */
+export interface LearnerFilter {
+  /** Only this organization (still within the scope). */
+  readonly orgId?: string;
+  /** Only active (true) or inactive (false) learners. */
+  readonly active?: boolean;
+  /** Exact department, compared case-insensitively. */
+  readonly department?: string;
+}
+
+/**
+ * A keyset page request: at most `limit` items after the position `after` (exclusive) in the
+ * list's order. The HTTP layer seals positions into opaque cursors; stores only see them here.
+ */
+export interface PageRequest {
+  /** 1–1000. */
+  readonly limit: number;
+  /** The sort key of the last item of the previous page (its id where the order is by id). */
+  readonly after?: string;
+}
+
+/** A page of a keyset list. */
+export interface Page<T> {
+  /** The items, in the list's order. */
+  readonly items: readonly T[];
+  /** Position to pass as `after` for the next page; absent on the last page. */
+  readonly next?: string;
+}
+
+/** A training campaign of one organization. */
+export interface Campaign {
+  /** Service-assigned id (UUID v7). */
+  readonly id: string;
+  /** Its organization. */
+  readonly orgId: string;
+  /** Name, 1–200 characters. */
+  readonly name: string;
+  /** Optional description. */
+  readonly description?: string;
+  /** ISO 8601 start. */
+  readonly startsAt: string;
+  /** ISO 8601 due time; an unfinished enrolment past it is overdue. Absent: never overdue. */
+  readonly dueAt?: string;
+  /** ISO 8601 creation time. */
+  readonly createdAt: string;
+}
+
+/** How far a learner is in a campaign. */
+export type EnrolmentStatus = "not_started" | "in_progress" | "completed";
+
+/** One learner's enrolment in one campaign. */
+export interface Enrolment {
+  /** The campaign. */
+  readonly campaignId: string;
+  /** The learner's SCIM id. */
+  readonly userId: string;
+  /** `not_started`, `in_progress` or `completed`. */
+  readonly status: EnrolmentStatus;
+  /** 0–100. */
+  readonly progressPercent: number;
+  /** 0–100, when scored. */
+  readonly score?: number;
+  /** ISO 8601 enrolment time. */
+  readonly enrolledAt: string;
+  /** ISO 8601 time of the first progress; absent while not started. */
+  readonly startedAt?: string;
+  /** ISO 8601 completion time; absent until completed. */
+  readonly completedAt?: string;
+  /** ISO 8601 time of the last recorded progress. */
+  readonly updatedAt: string;
+}
+
+/** An enrolment as a campaign's user list shows it: with the learner and whether it is overdue. */
+export interface EnrolmentView extends Enrolment {
+  /** The learner, when it still exists in SCIM (absent after the user was deleted). */
+  readonly learner?: Learner;
+  /** Not completed and the campaign's `dueAt` is before `asOf`. */
+  readonly overdue: boolean;
+}
+
+/** Filters of a campaign's user list. */
+export interface EnrolmentFilter {
+  /** Only this status. */
+  readonly status?: EnrolmentStatus;
+  /** Only overdue (true) or not overdue (false) enrolments. */
+  readonly overdue?: boolean;
+}
+
+/** A campaign's aggregate figures, computed by the store (SQL aggregates, not JavaScript). */
+export interface CampaignSummary {
+  readonly campaignId: string;
+  readonly enrolled: number;
+  readonly notStarted: number;
+  readonly inProgress: number;
+  readonly completed: number;
+  /** Not completed, past `dueAt` at `asOf`. */
+  readonly overdue: number;
+  /** completed / enrolled, 0–1, rounded to 4 decimals; 0 when nobody is enrolled. */
+  readonly completionRate: number;
+  /** Mean score of scored enrolments, rounded to 2 decimals; null when none is scored. */
+  readonly averageScore: number | null;
+  /** The time the figures were computed for. */
+  readonly asOf: string;
+}
+
+/** A phishing attack simulation of one organization. */
+export interface AttackSimulation {
+  /** Service-assigned id (UUID v7). */
+  readonly id: string;
+  /** Its organization. */
+  readonly orgId: string;
+  /** Name, 1–200 characters. */
+  readonly name: string;
+  /** The lure or template used, free text. */
+  readonly template?: string;
+  /** ISO 8601 launch time. */
+  readonly launchedAt: string;
+  /** ISO 8601 creation time. */
+  readonly createdAt: string;
+}
+
+/** What a simulation recipient did, in funnel order. */
+export type SimulationEventType = "sent" | "delivered" | "opened" | "clicked" | "submitted_data" | "reported";
+
+/** One recipient of a simulation: the first time of each thing it did. */
+export interface SimulationRecipient {
+  readonly simulationId: string;
+  readonly userId: string;
+  readonly sentAt?: string;
+  readonly deliveredAt?: string;
+  readonly openedAt?: string;
+  readonly clickedAt?: string;
+  readonly submittedDataAt?: string;
+  readonly reportedAt?: string;
+}
+
+/** A recipient as a simulation's user list shows it, with the learner. */
+export interface SimulationRecipientView extends SimulationRecipient {
+  /** The learner, when it still exists in SCIM. */
+  readonly learner?: Learner;
+}
+
+/** Filters of a simulation's user list: recipients that did (true) or did not (false) each thing. */
+export interface RecipientFilter {
+  readonly opened?: boolean;
+  readonly clicked?: boolean;
+  readonly submittedData?: boolean;
+  readonly reported?: boolean;
+}
+
+/** A simulation's aggregate figures: counts of distinct recipients, and rates over `sent`. */
+export interface SimulationSummary {
+  readonly simulationId: string;
+  readonly sent: number;
+  readonly delivered: number;
+  readonly opened: number;
+  readonly clicked: number;
+  readonly submittedData: number;
+  readonly reported: number;
+  /** Each count divided by `sent`, 0–1, rounded to 4 decimals; 0 when nothing was sent. */
+  readonly rates: {
+    readonly delivered: number;
+    readonly opened: number;
+    readonly clicked: number;
+    readonly submittedData: number;
+    readonly reported: number;
+  };
+}
+
+/** A learner's free-text feedback on a campaign or a simulation. */
+export interface FeedbackComment {
+  /** Service-assigned id (UUID v7); list order. */
+  readonly id: string;
+  /** The campaign or simulation it is about. */
+  readonly subject: { readonly kind: "campaign" | "simulation"; readonly id: string };
+  /** The learner's SCIM id. */
+  readonly userId: string;
+  /** 1–5, when given. */
+  readonly rating?: number;
+  /** 1–4000 characters. */
+  readonly comment: string;
+  /** ISO 8601 time. */
+  readonly createdAt: string;
+}
+
+/** The state of an asynchronous operation. */
+export type OperationStatus = "queued" | "running" | "succeeded" | "failed";
+
+/** A long-running request, e.g. a bulk report, polled at `GET /operations/{id}`. */
+export interface Operation {
+  /** Service-assigned id (UUID v7). */
+  readonly id: string;
+  /** What it does, e.g. `"campaign-users-report"` or `"simulation-users-report"`. */
+  readonly kind: string;
+  /** The organization whose data it reads; visibility follows it. */
+  readonly orgId: string;
+  /** The campaign or simulation it reports on. */
+  readonly subjectId: string;
+  /** `queued`, `running`, `succeeded` or `failed`. */
+  readonly status: OperationStatus;
+  /** Rows done and, once known, the total. */
+  readonly progress: { readonly done: number; readonly total?: number };
+  /** ISO 8601 times. */
+  readonly createdAt: string;
+  readonly startedAt?: string;
+  readonly finishedAt?: string;
+  /** Why it failed, for a person. */
+  readonly error?: string;
+}
+
+/** A change to an operation's state; unset fields stay as they are. */
+export interface OperationUpdate {
+  readonly status?: OperationStatus;
+  readonly progress?: { readonly done: number; readonly total?: number };
+  readonly startedAt?: string;
+  readonly finishedAt?: string;
+  readonly error?: string;
+}
+
+/** One row of a bulk report: flat, so it renders as JSON or as a CSV line. */
+export type ReportRow = Readonly<Record<string, string | number | boolean | null>>;
+
+/**
+ * The analytics persistence contract. Every method resolves once its change is visible to every
+ * later call from any process sharing the storage. `undefined`/`false` mean "no such thing in
+ * scope" — the HTTP layer renders both the same 404, so another organization's data and
+ * nonexistent data are indistinguishable.
+ */
+export interface AnalyticsStore {
+  // Organizations
+  /** Organizations in scope with `id > after`, ordered by id. */
+  listOrganizations(scope: OrgScope, page: PageRequest, filter?: { readonly status?: OrganizationStatus }): Promise<Page<Organization>>;
+  /** The organization, when in scope. */
+  getOrganization(scope: OrgScope, id: string): Promise<Organization | undefined>;
+  /** Stores a new organization; rejects when `id` exists. */
+  createOrganization(organization: Organization): Promise<void>;
+  /** Applies a change; `undefined` when not in scope. */
+  updateOrganization(scope: OrgScope, id: string, change: { readonly name?: string; readonly status?: OrganizationStatus; readonly updatedAt: string }): Promise<Organization | undefined>;
+  /**
+   * Deletes the organization and everything of it — SCIM users, groups, memberships, SCIM tokens,
+   * campaigns, simulations, feedback, operations and report rows — and removes it from every admin
+   * user's `organizationIds`, in one transaction. False when not in scope.
+   */
+  deleteOrganization(scope: OrgScope, id: string): Promise<boolean>;
+
+  // Admin users and keys
+  /** Admin users with `id > after`, by id; with a scope of ids, only those sharing an organization with it. */
+  listAdminUsers(scope: OrgScope, page: PageRequest, filter?: { readonly status?: AdminUserStatus; readonly role?: AdminRole; readonly orgId?: string }): Promise<Page<AdminUser>>;
+  /** The admin user, when in scope (as for the list). */
+  getAdminUser(scope: OrgScope, id: string): Promise<AdminUser | undefined>;
+  /** The admin user with this (lower-cased) e-mail, regardless of scope; for uniqueness checks. */
+  findAdminUserByEmail(email: string): Promise<AdminUser | undefined>;
+  /**
+   * Stores a new admin user with its pending invitation (the digest of the single-use code).
+   * Rejects with an error whose `code` is `"conflict"` when the e-mail is taken.
+   */
+  createAdminUser(user: AdminUser, invitation: { readonly codeHash: string; readonly expiresAt: string }): Promise<void>;
+  /** Applies a change; `undefined` when not in scope. */
+  updateAdminUser(scope: OrgScope, id: string, change: { readonly role?: AdminRole; readonly organizationIds?: readonly string[]; readonly status?: AdminUserStatus; readonly updatedAt: string }): Promise<AdminUser | undefined>;
+  /** Deletes the admin user and its keys; false when not in scope. */
+  deleteAdminUser(scope: OrgScope, id: string): Promise<boolean>;
+  /**
+   * Accepts the pending invitation whose code digest is `codeHash`, if it has not expired at `now`:
+   * marks the user active, consumes the code (a second call with it finds nothing) and stores
+   * `key`, atomically. `undefined` when there is no such unexpired invitation.
+   */
+  acceptInvitation(codeHash: string, now: string, key: StoredApiKey): Promise<AdminUser | undefined>;
+  /** Stores an API key (an operator key, or a further key of an active admin user). */
+  insertApiKey(key: StoredApiKey): Promise<void>;
+  /** The key with this digest, or `undefined`; look it up by an index on the digest. */
+  findApiKeyByHash(hash: string): Promise<StoredApiKey | undefined>;
+  /** Whether any operator key exists (the host server creates one on first start otherwise). */
+  hasOperatorKey(): Promise<boolean>;
+
+  // Learners (read from the SCIM resources, never copied)
+  /** Learners in scope matching `filter`, ordered by (orgId, id); `after` is `"<orgId>\n<id>"`. */
+  listLearners(scope: OrgScope, filter: LearnerFilter, page: PageRequest): Promise<Page<Learner>>;
+
+  // Campaigns
+  /** Stores a campaign; rejects when `id` exists. */
+  createCampaign(campaign: Campaign): Promise<void>;
+  /** Campaigns in scope, by id. */
+  listCampaigns(scope: OrgScope, page: PageRequest, filter?: { readonly orgId?: string }): Promise<Page<Campaign>>;
+  /** The campaign, when in scope. */
+  getCampaign(scope: OrgScope, id: string): Promise<Campaign | undefined>;
+  /** Creates or replaces the enrolment of (`campaignId`, `userId`). */
+  putEnrolment(orgId: string, enrolment: Enrolment): Promise<void>;
+  /** The campaign's enrolments by user id, with learners; `overdue` as of `asOf`. */
+  listEnrolments(campaignId: string, filter: EnrolmentFilter, asOf: string, page: PageRequest): Promise<Page<EnrolmentView>>;
+  /** One enrolment, with its learner; `undefined` when the user is not enrolled. */
+  getEnrolment(campaignId: string, userId: string, asOf: string): Promise<EnrolmentView | undefined>;
+  /** Aggregates over the campaign's enrolments as of `asOf`. */
+  campaignSummary(campaignId: string, asOf: string): Promise<CampaignSummary>;
+
+  // Attack simulations
+  /** Stores a simulation; rejects when `id` exists. */
+  createSimulation(simulation: AttackSimulation): Promise<void>;
+  /** The simulation, when in scope. */
+  getSimulation(scope: OrgScope, id: string): Promise<AttackSimulation | undefined>;
+  /** Records that `userId` did `type` at `at`; keeps the earliest time per type. */
+  recordSimulationEvent(orgId: string, event: { readonly simulationId: string; readonly userId: string; readonly type: SimulationEventType; readonly at: string }): Promise<void>;
+  /** The simulation's recipients by user id, with learners. */
+  listRecipients(simulationId: string, filter: RecipientFilter, page: PageRequest): Promise<Page<SimulationRecipientView>>;
+  /** One recipient, with its learner. */
+  getRecipient(simulationId: string, userId: string): Promise<SimulationRecipientView | undefined>;
+  /** Aggregates over the simulation's recipients. */
+  simulationSummary(simulationId: string): Promise<SimulationSummary>;
+
+  // Feedback
+  /** Stores a feedback comment. */
+  addFeedback(orgId: string, comment: FeedbackComment): Promise<void>;
+  /** The comments on a campaign or simulation, by id (oldest first). */
+  listFeedback(subject: FeedbackComment["subject"], page: PageRequest): Promise<Page<FeedbackComment>>;
+
+  // Operations
+  /** Stores a new operation. */
+  createOperation(operation: Operation): Promise<void>;
+  /** The operation, when its organization is in scope. */
+  getOperation(scope: OrgScope, id: string): Promise<Operation | undefined>;
+  /** Applies a state change. */
+  updateOperation(id: string, update: OperationUpdate): Promise<void>;
+  /** Appends report rows after those already stored, in order. */
+  appendReportRows(operationId: string, rows: readonly ReportRow[]): Promise<void>;
+  /** The stored report rows in order, a page at a time, without loading them all. */
+  readReportRows(operationId: string): AsyncIterable<readonly ReportRow[]>;
+}
