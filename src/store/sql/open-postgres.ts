@@ -30,7 +30,10 @@ export async function openPostgres(source: string | PostgresPool, schema?: strin
   const { default: pg } = await import("pg");
   const pool = new pg.Pool({
     connectionString: source,
-    ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+    // JIT off for the session: a filter's per-row JSON subquery makes the planner cost a list above
+    // jit_above_cost where an index leaves a few thousand rows, and compiling takes longer than the
+    // query runs. List reads outside a transaction rely on it (readTransaction sets it locally too).
+    options: `-c jit=off${schema === undefined ? "" : ` -c search_path=${schema}`}`,
   });
   // An idle client that loses its server emits on the pool, and an unheard 'error' event would end
   // the process; the next query fails on its own and reports it where it can be handled.

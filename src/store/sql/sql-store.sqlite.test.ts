@@ -164,6 +164,27 @@ describe("sql store on SQLite", () => {
     }
   });
 
+  it("answers a list whose page tells its total with one statement, and counts only when it cannot", async () => {
+    const { store, statements } = await loggedStore();
+    try {
+      await createUsers(store, "acme", 5);
+      const list = (page: { readonly startIndex: number; readonly count: number }) =>
+        store.list({ orgId: "acme", resourceType: "User", page: { kind: "index", ...page }, members: false });
+      statements.length = 0;
+      // A short first page: the total is its length (an IdP's userName lookup is one round trip).
+      expect((await list({ startIndex: 1, count: 10 })).totalResults).toBe(5);
+      // A short page past the start, and a full page, the empty page past the end: counted.
+      expect((await list({ startIndex: 4, count: 10 })).totalResults).toBe(5);
+      expect(statements.filter((statement) => /count\(\*\)/i.test(statement))).toHaveLength(0);
+      expect((await list({ startIndex: 1, count: 5 })).totalResults).toBe(5);
+      expect((await list({ startIndex: 9, count: 5 })).totalResults).toBe(5);
+      expect(statements.filter((statement) => /count\(\*\)/i.test(statement))).toHaveLength(2);
+      expect(statements.some((statement) => /^begin/i.test(statement))).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("splits long id lists into statements within the dialect's parameter limit", async () => {
     const { store, statements } = await loggedStore({ ...sqliteDialect, maxParameters: 12 });
     try {
