@@ -1,0 +1,35 @@
+/**
+ * Suspension (issue 6: "a suspended organization's SCIM tokens stop working"): the operator
+ * suspends an organization through the analytics interface, and its identity provider's next SCIM
+ * call is refused — without revoking the tokens, so reactivating restores them unchanged.
+ */
+import type { TokenVerifier } from "../auth/token-verifier.js";
+import type { AnalyticsStore, OrgScope } from "./analytics-store.js";
+
+const EVERYTHING: OrgScope = { all: true };
+
+/**
+ * Wraps a SCIM `TokenVerifier` so that, on an organization the analytics store knows as
+ * `suspended`, every token verifies to `null` — the router's ordinary 401, the same body as a
+ * wrong token, so a client learns nothing it could not learn from a revoked one. Organizations
+ * the analytics store does not know are unaffected, so a SCIM-only deployment that never
+ * registers its organizations there keeps working.
+ *
+ * The status is read on every request (no cache), as `TokenVerifier` requires of revocation:
+ * suspension and reactivation take effect on the next call, in every process sharing the store.
+ * The token is verified first and the status read only for a token that passed, so an
+ * unauthenticated caller cannot make the service read the analytics store.
+ *
+ * @example
+ * app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth: activeOrganizationsOnly(tokens, analyticsStore) }));
+ */
+export function activeOrganizationsOnly(verifier: TokenVerifier, store: AnalyticsStore): TokenVerifier {
+  return {
+    async verify(token, orgId, request) {
+      const principal = await verifier.verify(token, orgId, request);
+      if (principal === null) return null;
+      const organization = await store.getOrganization(EVERYTHING, orgId);
+      return organization?.status === "suspended" ? null : principal;
+    },
+  };
+}
