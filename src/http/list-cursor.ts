@@ -3,10 +3,9 @@
  * the last resource of a page, bound to the query it came from, so a cursor replayed with another
  * filter, sort or organization is refused with `invalidCursor` instead of giving a wrong page.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { ScimType, badRequest } from "../errors.js";
-import type { SortKey } from "../scim/list/sort-key.js";
 import type { SortPosition } from "../store/resource-store.js";
+import { openCursor, sealCursor } from "./sealed-cursor.js";
 
 /** What a cursor is bound to: a change in any of these makes old cursors invalid. */
 export interface CursorScope {
@@ -19,20 +18,11 @@ export interface CursorScope {
   readonly secret: string;
 }
 
-const MAX_CURSOR_LENGTH = 4096;
+/** Sort key, id and walk total: the fields of a SCIM cursor, in sealing order. */
+const FIELDS = ["k", "i", "t"] as const;
 
-/**
- * A MAC over the query and the position, so neither can be changed without the cursor failing.
- * With the default empty secret it still catches edited and corrupted cursors; a configured
- * `cursorSecret` (the same in every process of a deployment) makes them unforgeable.
- */
-function seal(scope: CursorScope, key: unknown, id: unknown, total: unknown): string {
-  const text = JSON.stringify([scope.orgId, scope.resourceType, scope.filter, scope.sortBy, scope.sortOrder, key, id, total]);
-  return createHmac("sha256", scope.secret).update(text).digest("base64url").slice(0, 22);
-}
-
-function isSortKey(value: unknown): value is SortKey {
-  return value === null || ["string", "number", "boolean"].includes(typeof value);
+function binding(scope: CursorScope): readonly unknown[] {
+  return [scope.orgId, scope.resourceType, scope.filter, scope.sortBy, scope.sortOrder];
 }
 
 /** Where a cursor resumes, and the total the walk counted on its first page. */
@@ -48,25 +38,17 @@ export interface CursorState {
 /** The cursor that continues after `state.position` for the query `scope`. */
 export function encodeCursor(state: CursorState, scope: CursorScope): string {
   const { key, id } = state.position;
-  return Buffer.from(JSON.stringify({ k: key, i: id, t: state.total, q: seal(scope, key, id, state.total) })).toString("base64url");
+  return sealCursor(FIELDS, { k: key, i: id, t: state.total }, binding(scope), scope.secret);
 }
 
 /** The state a client's cursor carries; 400 `invalidCursor` (RFC 9865 §2.4) when it is not ours or not for this query. */
 export function decodeCursor(cursor: string, scope: CursorScope): CursorState {
-  const invalid = badRequest(ScimType.invalidCursor, "The cursor is not valid for this query. Start again without a cursor value (cursor=) to get a new one.");
-  if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid;
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    throw invalid;
+  const fields = openCursor(cursor, FIELDS, binding(scope), scope.secret);
+  const k = fields?.["k"];
+  const i = fields?.["i"];
+  const t = fields?.["t"];
+  if (fields === undefined || k === undefined || typeof i !== "string" || typeof t !== "number" || !Number.isSafeInteger(t) || t < 0) {
+    throw badRequest(ScimType.invalidCursor, "The cursor is not valid for this query. Start again without a cursor value (cursor=) to get a new one.");
   }
-  if (typeof decoded !== "object" || decoded === null) throw invalid;
-  if (Object.keys(decoded).sort().join() !== "i,k,q,t") throw invalid;
-  const { k, i, q, t } = decoded as Record<string, unknown>;
-  if (!isSortKey(k) || typeof i !== "string" || typeof q !== "string" || typeof t !== "number" || !Number.isSafeInteger(t) || t < 0) throw invalid;
-  const expected = Buffer.from(seal(scope, k, i, t));
-  const given = Buffer.from(q);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid;
   return { position: { key: k, id: i }, total: t };
 }
