@@ -254,6 +254,15 @@ export interface ResourceStore {
    * member. False when there was no such resource.
    */
   delete(request: DeleteRequest): Promise<boolean>;
+  /**
+   * Deletes every resource of organization `orgId` — of every type, with its memberships and
+   * unique values — and says how many resources there were (0 for an organization with none).
+   * Optional: the analytics interface calls it when the operator deletes an organization
+   * (`AnalyticsStore.deleteOrganization`); a store without it is emptied one resource at a time.
+   *
+   * @example await store.deleteOrganization?.("acme") // 1204
+   */
+  deleteOrganization?(orgId: string): Promise<number>;
   /** Releases connections and timers. Optional. */
   close?(): Promise<void>;
 }

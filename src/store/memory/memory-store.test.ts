@@ -561,6 +561,34 @@ describe("memoryStore: delete", () => {
   });
 });
 
+describe("memoryStore: deleteOrganization", () => {
+  it("removes every resource of the organization, its indexes and memberships, and counts them", async () => {
+    const store = memoryStore();
+    await addUser(store, A, "u1", "alice", { externalId: "ext-1" });
+    await addUser(store, A, "u2", "bob");
+    await addGroup(store, A, "g1", "staff", ["u1", "u2"]);
+    await addUser(store, B, "u1", "alice");
+    const kept = (await addGroup(store, B, "g1", "staff", ["u1"])).resource;
+
+    expect(await store.deleteOrganization?.(A)).toBe(3);
+    expect(await getUser(store, A, "u1")).toBeUndefined();
+    expect((await listAll(store, A, "User")).totalResults).toBe(0);
+    expect((await listAll(store, A, "Group")).totalResults).toBe(0);
+    expect((await listAll(store, A, "User", { filter: filterOf(users, 'externalId eq "ext-1"') })).totalResults).toBe(0);
+    // The unique values are released: the same userName can be provisioned again.
+    expect((await addUser(store, A, "u3", "alice")).resource.id).toBe("u3");
+    expect(await store.get({ orgId: B, resourceType: "Group", id: "g1", members: true })).toEqual(kept);
+    expect((await getUser(store, B, "u1"))?.attributes).toEqual({ userName: "alice" });
+  });
+
+  it("counts 0 for an organization without resources", async () => {
+    const store = memoryStore();
+    await addUser(store, B, "u1", "alice");
+    expect(await store.deleteOrganization?.(A)).toBe(0);
+    expect((await listAll(store, B, "User")).totalResults).toBe(1);
+  });
+});
+
 describe("memoryStore: list", () => {
   async function people(): Promise<ResourceStore> {
     const store = memoryStore();

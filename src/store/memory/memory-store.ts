@@ -263,5 +263,12 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
       removeFromGroups(organization, entry.id, request.now ?? now());
       return true;
     },
+
+    async deleteOrganization(orgId) {
+      // Every table, index and membership of a tenant hangs off its one Organization record.
+      const organization = organizations.get(orgId);
+      organizations.delete(orgId);
+      return organization?.typeOfId.size ?? 0;
+    },
   };
 }

@@ -1,0 +1,571 @@
+/**
+ * The in-memory reference `AnalyticsStore` (spec §4.6): organizations, admin users, keys, training
+ * and simulation data in plain maps, for tests, demos and single-process hosts. Learners are not
+ * kept here: they are read through the `ResourceStore` API from the SCIM users themselves.
+ */
+import type { TokenStore } from "../../auth/hashed-token-store.js";
+import type { ListRequest, ResourceStore, StoredResource } from "../../store/resource-store.js";
+import type {
+  AdminUser,
+  AnalyticsStore,
+  AttackSimulation,
+  Campaign,
+  Enrolment,
+  EnrolmentView,
+  FeedbackComment,
+  Learner,
+  LearnerFilter,
+  Operation,
+  OrgScope,
+  Organization,
+  ReportRow,
+  SimulationEventType,
+  SimulationRecipient,
+  SimulationRecipientView,
+  StoredApiKey,
+} from "../analytics-store.js";
+import { compareKeys, keysetPage } from "./keyset-page.js";
+import { learnerOf } from "./learner-of.js";
+import { plainCopy } from "./plain-copy.js";
+
+/** Options of `memoryAnalyticsStore`. */
+export interface MemoryAnalyticsStoreOptions {
+  /** The SCIM resources: learners are read from its users, and an organization's are deleted with it. */
+  readonly resources: ResourceStore;
+  /** The SCIM tokens: an organization's are revoked when it is deleted. */
+  readonly tokens: Pick<TokenStore, "revokeAll">;
+  /**
+   * The clock for the one write without a time of its own: groups losing members when an
+   * organization is emptied through a `ResourceStore` that has no `deleteOrganization`. Default:
+   * the system clock.
+   */
+  readonly now?: () => Date;
+}
+
+/** Users read per request while walking an organization's SCIM users for a learner list. */
+const USER_CHUNK = 1000;
+/** Rows per page of `readReportRows`, the size the report job appends in. */
+const REPORT_PAGE = 1000;
+
+const TIME_FIELD: Readonly<Record<SimulationEventType, keyof SimulationRecipient>> = {
+  sent: "sentAt",
+  delivered: "deliveredAt",
+  opened: "openedAt",
+  clicked: "clickedAt",
+  submitted_data: "submittedDataAt",
+  reported: "reportedAt",
+};
+
+/** A record with the organization it belongs to, so an organization delete finds it. */
+interface Owned<T> {
+  readonly orgId: string;
+  readonly value: T;
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+function sees(scope: OrgScope, orgId: string): boolean {
+  return "all" in scope || scope.orgIds.includes(orgId);
+}
+
+function seesAdminUser(scope: OrgScope, user: AdminUser): boolean {
+  return "all" in scope || user.organizationIds.some((orgId) => scope.orgIds.includes(orgId));
+}
+
+function conflict(message: string): Error & { readonly code: "conflict" } {
+  return Object.assign(new Error(message), { code: "conflict" as const });
+}
+
+function rounded(value: number, decimals: number): number {
+  const factor = 10 ** decimals;
+  return Math.round(value * factor) / factor;
+}
+
+function isOverdue(enrolment: Enrolment, campaign: Campaign | undefined, asOf: string): boolean {
+  return enrolment.status !== "completed" && campaign?.dueAt !== undefined && Date.parse(campaign.dueAt) < Date.parse(asOf);
+}
+
+function matchesLearner(learner: Learner, filter: LearnerFilter): boolean {
+  if (filter.active !== undefined && learner.active !== filter.active) return false;
+  if (filter.department !== undefined && learner.department?.toLowerCase() !== filter.department.toLowerCase()) return false;
+  return true;
+}
+
+/** `"<orgId>\n<id>"`, the position `listLearners` pages by. */
+function learnerPosition(learner: Learner): string {
+  return `${learner.orgId}\n${learner.id}`;
+}
+
+function sortedValues<T>(map: ReadonlyMap<string, T>): T[] {
+  return [...map.keys()].sort(compareKeys).map((key) => map.get(key) as T);
+}
+
+/**
+ * An `AnalyticsStore` in process memory. Every method does its work synchronously inside its
+ * promise — reads of SCIM users aside — so each write is atomic within the process. Records are
+ * copied on the way in and on the way out: a caller never holds the store's own objects. Lists
+ * are in key order (UTF-16 code units, as SQL's `COLLATE "C"`).
+ *
+ * @example
+ * const resources = memoryStore();
+ * const tokens = createTokenStore();
+ * const analytics = memoryAnalyticsStore({ resources, tokens });
+ * app.use("/analytics/v1", createAnalyticsRouter({ store: analytics, scimTokens: tokens, scimBaseUrl: () => undefined }));
+ */
+export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): AnalyticsStore {
+  const { resources, tokens } = options;
+  const now = options.now ?? (() => new Date());
+
+  const organizations = new Map<string, Organization>();
+  const adminUsers = new Map<string, AdminUser>();
+  const adminIdByEmail = new Map<string, string>();
+  /** Pending invitations by code digest. */
+  const invitations = new Map<string, { readonly adminUserId: string; readonly expiresAt: string }>();
+  const apiKeys = new Map<string, StoredApiKey>();
+  const campaigns = new Map<string, Campaign>();
+  /** campaign id → user id → enrolment. */
+  const enrolments = new Map<string, Map<string, Owned<Enrolment>>>();
+  const simulations = new Map<string, AttackSimulation>();
+  /** simulation id → user id → recipient. */
+  const recipients = new Map<string, Map<string, Owned<SimulationRecipient>>>();
+  /** `"<kind>:<id>"` of the subject → comment id → comment. */
+  const feedback = new Map<string, Map<string, Owned<FeedbackComment>>>();
+  const operations = new Map<string, Operation>();
+  const reportRows = new Map<string, ReportRow[]>();
+
+  const subjectKey = (subject: FeedbackComment["subject"]): string => `${subject.kind}:${subject.id}`;
+
+  const learner = async (orgId: string, userId: string): Promise<Learner | undefined> => {
+    const user = await resources.get({ orgId, resourceType: "User", id: userId, members: false });
+    return user === undefined ? undefined : learnerOf(orgId, user);
+  };
+
+  /** The organization's SCIM users in id order after `afterId`, a chunk per ResourceStore call. */
+  async function* usersOf(orgId: string, afterId: string | undefined): AsyncGenerator<StoredResource> {
+    const byCursor = resources.capabilities?.cursor !== false;
+    let position = afterId;
+    let startIndex = 1;
+    for (;;) {
+      const request: ListRequest = {
+        orgId,
+        resourceType: "User",
+        members: false,
+        countTotal: false,
+        page: byCursor
+          ? { kind: "cursor", count: USER_CHUNK, ...(position === undefined ? {} : { after: { key: null, id: position } }) }
+          : { kind: "index", startIndex, count: USER_CHUNK },
+      };
+      const { resources: users } = await resources.list(request);
+      for (const user of users) {
+        // Index paging starts at the beginning, so the ids up to the position are skipped here.
+        if (byCursor || position === undefined || compareKeys(user.id, position) > 0) yield user;
+      }
+      const last = users[users.length - 1];
+      if (users.length < USER_CHUNK || last === undefined) return;
+      if (byCursor) position = last.id;
+      startIndex += users.length;
+    }
+  }
+
+  /** Empties the organization's SCIM data through the ResourceStore API when it has no bulk delete. */
+  async function deleteScimResources(orgId: string): Promise<void> {
+    if (resources.deleteOrganization) {
+      await resources.deleteOrganization(orgId);
+      return;
+    }
+    for (const resourceType of ["Group", "User"]) {
+      for (;;) {
+        const { resources: page } = await resources.list({
+          orgId,
+          resourceType,
+          members: false,
+          countTotal: false,
+          page: { kind: "index", startIndex: 1, count: USER_CHUNK },
+        });
+        if (page.length === 0) break;
+        const time = now().toISOString();
+        for (const resource of page) await resources.delete({ orgId, resourceType, id: resource.id, now: time });
+      }
+    }
+  }
+
+  const enrolmentView = async (orgId: string, owned: Enrolment, asOf: string): Promise<EnrolmentView> => {
+    const found = await learner(orgId, owned.userId);
+    const view: EnrolmentView = { ...plainCopy(owned), overdue: isOverdue(owned, campaigns.get(owned.campaignId), asOf) };
+    return found === undefined ? view : { ...view, learner: found };
+  };
+
+  const recipientView = async (owned: Owned<SimulationRecipient>): Promise<SimulationRecipientView> => {
+    const found = await learner(owned.orgId, owned.value.userId);
+    const view: SimulationRecipientView = plainCopy(owned.value);
+    return found === undefined ? view : { ...view, learner: found };
+  };
+
+  return {
+    // Organizations
+
+    async listOrganizations(scope, page, filter = {}) {
+      const matching = sortedValues(organizations).filter(
+        (organization) => sees(scope, organization.id) && (filter.status === undefined || organization.status === filter.status),
+      );
+      return keysetPage(matching, (organization) => organization.id, page, plainCopy);
+    },
+
+    async getOrganization(scope, id) {
+      const organization = organizations.get(id);
+      return organization !== undefined && sees(scope, id) ? plainCopy(organization) : undefined;
+    },
+
+    async createOrganization(organization) {
+      if (organizations.has(organization.id)) throw new Error(`memoryAnalyticsStore: organization ${organization.id} exists`);
+      organizations.set(organization.id, plainCopy(organization));
+    },
+
+    async updateOrganization(scope, id, change) {
+      const current = organizations.get(id);
+      if (current === undefined || !sees(scope, id)) return undefined;
+      const next: Organization = {
+        ...current,
+        ...(change.name === undefined ? {} : { name: change.name }),
+        ...(change.status === undefined ? {} : { status: change.status }),
+        updatedAt: change.updatedAt,
+      };
+      organizations.set(id, next);
+      return plainCopy(next);
+    },
+
+    async deleteOrganization(scope, id) {
+      if (!organizations.has(id) || !sees(scope, id)) return false;
+      organizations.delete(id);
+      for (const [userId, user] of adminUsers) {
+        if (user.organizationIds.includes(id)) {
+          adminUsers.set(userId, { ...user, organizationIds: user.organizationIds.filter((orgId) => orgId !== id) });
+        }
+      }
+      for (const [campaignId, campaign] of campaigns) if (campaign.orgId === id) campaigns.delete(campaignId);
+      for (const [simulationId, simulation] of simulations) if (simulation.orgId === id) simulations.delete(simulationId);
+      for (const [operationId, operation] of operations) {
+        if (operation.orgId !== id) continue;
+        operations.delete(operationId);
+        reportRows.delete(operationId);
+      }
+      for (const table of [enrolments, recipients, feedback] as const) {
+        for (const [key, rows] of table as Map<string, Map<string, Owned<unknown>>>) {
+          for (const [rowKey, row] of rows) if (row.orgId === id) rows.delete(rowKey);
+          if (rows.size === 0) table.delete(key);
+        }
+      }
+      // Both calls start before either is awaited: on the memory stores each does its whole work
+      // synchronously when called, so the organization disappears everywhere at once.
+      await Promise.all([deleteScimResources(id), tokens.revokeAll(id)]);
+      return true;
+    },
+
+    // Admin users and keys
+
+    async listAdminUsers(scope, page, filter = {}) {
+      const matching = sortedValues(adminUsers).filter(
+        (user) =>
+          seesAdminUser(scope, user) &&
+          (filter.status === undefined || user.status === filter.status) &&
+          (filter.role === undefined || user.role === filter.role) &&
+          (filter.orgId === undefined || user.organizationIds.includes(filter.orgId)),
+      );
+      return keysetPage(matching, (user) => user.id, page, plainCopy);
+    },
+
+    async getAdminUser(scope, id) {
+      const user = adminUsers.get(id);
+      return user !== undefined && seesAdminUser(scope, user) ? plainCopy(user) : undefined;
+    },
+
+    async findAdminUserByEmail(email) {
+      const id = adminIdByEmail.get(email.toLowerCase());
+      const user = id === undefined ? undefined : adminUsers.get(id);
+      return user === undefined ? undefined : plainCopy(user);
+    },
+
+    async createAdminUser(user, invitation) {
+      const email = user.email.toLowerCase();
+      if (adminIdByEmail.has(email)) throw conflict("An admin user with this e-mail address exists");
+      if (adminUsers.has(user.id)) throw new Error(`memoryAnalyticsStore: admin user ${user.id} exists`);
+      if (invitations.has(invitation.codeHash)) throw new Error("memoryAnalyticsStore: an invitation with this code digest exists");
+      adminUsers.set(user.id, plainCopy({ ...user, email, organizationIds: [...user.organizationIds].sort(compareKeys) }));
+      adminIdByEmail.set(email, user.id);
+      invitations.set(invitation.codeHash, { adminUserId: user.id, expiresAt: invitation.expiresAt });
+    },
+
+    async updateAdminUser(scope, id, change) {
+      const current = adminUsers.get(id);
+      if (current === undefined || !seesAdminUser(scope, current)) return undefined;
+      const next: AdminUser = {
+        ...current,
+        ...(change.role === undefined ? {} : { role: change.role }),
+        ...(change.organizationIds === undefined ? {} : { organizationIds: [...change.organizationIds].sort(compareKeys) }),
+        ...(change.status === undefined ? {} : { status: change.status }),
+        updatedAt: change.updatedAt,
+      };
+      adminUsers.set(id, next);
+      return plainCopy(next);
+    },
+
+    async deleteAdminUser(scope, id) {
+      const user = adminUsers.get(id);
+      if (user === undefined || !seesAdminUser(scope, user)) return false;
+      adminUsers.delete(id);
+      adminIdByEmail.delete(user.email);
+      for (const [codeHash, invitation] of invitations) if (invitation.adminUserId === id) invitations.delete(codeHash);
+      for (const [hash, key] of apiKeys) if (key.subject.kind === "admin" && key.subject.adminUserId === id) apiKeys.delete(hash);
+      return true;
+    },
+
+    async acceptInvitation(codeHash, at, key) {
+      const invitation = invitations.get(codeHash);
+      const user = invitation === undefined ? undefined : adminUsers.get(invitation.adminUserId);
+      if (invitation === undefined || user === undefined || user.status !== "invited") return undefined;
+      if (!(Date.parse(at) < Date.parse(invitation.expiresAt))) return undefined;
+      // Checked before anything changes, so a refused key leaves the invitation usable.
+      if (apiKeys.has(key.hash)) throw new Error("memoryAnalyticsStore: an API key with this digest exists");
+      const { invitationExpiresAt: _pending, ...rest } = user;
+      const next: AdminUser = { ...rest, status: "active", activatedAt: at, updatedAt: at };
+      invitations.delete(codeHash);
+      adminUsers.set(user.id, next);
+      apiKeys.set(key.hash, plainCopy(key));
+      return plainCopy(next);
+    },
+
+    async insertApiKey(key) {
+      if (apiKeys.has(key.hash)) throw new Error("memoryAnalyticsStore: an API key with this digest exists");
+      apiKeys.set(key.hash, plainCopy(key));
+    },
+
+    async findApiKeyByHash(hash) {
+      const key = apiKeys.get(hash);
+      return key === undefined ? undefined : plainCopy(key);
+    },
+
+    async hasOperatorKey() {
+      for (const key of apiKeys.values()) if (key.subject.kind === "operator") return true;
+      return false;
+    },
+
+    // Learners
+
+    async listLearners(scope, filter, page) {
+      const orgIds = [...organizations.keys()]
+        .filter((orgId) => sees(scope, orgId) && (filter.orgId === undefined || orgId === filter.orgId))
+        .sort(compareKeys);
+      const separator = page.after?.indexOf("\n") ?? -1;
+      const afterOrg = page.after === undefined ? undefined : separator < 0 ? page.after : page.after.slice(0, separator);
+      const afterId = page.after === undefined || separator < 0 ? undefined : page.after.slice(separator + 1);
+      // One learner past the limit tells whether a next page exists.
+      const found: Learner[] = [];
+      walk: for (const orgId of orgIds) {
+        if (afterOrg !== undefined && compareKeys(orgId, afterOrg) < 0) continue;
+        for await (const user of usersOf(orgId, orgId === afterOrg ? afterId : undefined)) {
+          const candidate = learnerOf(orgId, user);
+          if (!matchesLearner(candidate, filter)) continue;
+          found.push(candidate);
+          if (found.length > page.limit) break walk;
+        }
+      }
+      const items = found.slice(0, page.limit);
+      const last = items[items.length - 1];
+      return found.length > page.limit && last !== undefined ? { items, next: learnerPosition(last) } : { items };
+    },
+
+    // Campaigns
+
+    async createCampaign(campaign) {
+      if (campaigns.has(campaign.id)) throw new Error(`memoryAnalyticsStore: campaign ${campaign.id} exists`);
+      campaigns.set(campaign.id, plainCopy(campaign));
+    },
+
+    async listCampaigns(scope, page, filter = {}) {
+      const matching = sortedValues(campaigns).filter(
+        (campaign) => sees(scope, campaign.orgId) && (filter.orgId === undefined || campaign.orgId === filter.orgId),
+      );
+      return keysetPage(matching, (campaign) => campaign.id, page, plainCopy);
+    },
+
+    async getCampaign(scope, id) {
+      const campaign = campaigns.get(id);
+      return campaign !== undefined && sees(scope, campaign.orgId) ? plainCopy(campaign) : undefined;
+    },
+
+    async putEnrolment(orgId, enrolment) {
+      let byUser = enrolments.get(enrolment.campaignId);
+      if (byUser === undefined) enrolments.set(enrolment.campaignId, (byUser = new Map()));
+      byUser.set(enrolment.userId, { orgId, value: plainCopy(enrolment) });
+    },
+
+    async listEnrolments(campaignId, filter, asOf, page) {
+      const campaign = campaigns.get(campaignId);
+      const matching = sortedValues(enrolments.get(campaignId) ?? new Map<string, Owned<Enrolment>>()).filter(
+        ({ value }) =>
+          (filter.status === undefined || value.status === filter.status) &&
+          (filter.overdue === undefined || isOverdue(value, campaign, asOf) === filter.overdue),
+      );
+      const selected = keysetPage(matching, (owned) => owned.value.userId, page, (owned) => owned);
+      const items = await Promise.all(selected.items.map((owned) => enrolmentView(owned.orgId, owned.value, asOf)));
+      return selected.next === undefined ? { items } : { items, next: selected.next };
+    },
+
+    async getEnrolment(campaignId, userId, asOf) {
+      const owned = enrolments.get(campaignId)?.get(userId);
+      return owned === undefined ? undefined : enrolmentView(owned.orgId, owned.value, asOf);
+    },
+
+    async campaignSummary(campaignId, asOf) {
+      const campaign = campaigns.get(campaignId);
+      let enrolled = 0;
+      let notStarted = 0;
+      let inProgress = 0;
+      let completed = 0;
+      let overdue = 0;
+      let scored = 0;
+      let scoreSum = 0;
+      for (const { value } of enrolments.get(campaignId)?.values() ?? []) {
+        enrolled += 1;
+        if (value.status === "not_started") notStarted += 1;
+        else if (value.status === "in_progress") inProgress += 1;
+        else completed += 1;
+        if (isOverdue(value, campaign, asOf)) overdue += 1;
+        if (value.score !== undefined) {
+          scored += 1;
+          scoreSum += value.score;
+        }
+      }
+      return {
+        campaignId,
+        enrolled,
+        notStarted,
+        inProgress,
+        completed,
+        overdue,
+        completionRate: enrolled === 0 ? 0 : rounded(completed / enrolled, 4),
+        averageScore: scored === 0 ? null : rounded(scoreSum / scored, 2),
+        asOf,
+      };
+    },
+
+    // Attack simulations
+
+    async createSimulation(simulation) {
+      if (simulations.has(simulation.id)) throw new Error(`memoryAnalyticsStore: simulation ${simulation.id} exists`);
+      simulations.set(simulation.id, plainCopy(simulation));
+    },
+
+    async getSimulation(scope, id) {
+      const simulation = simulations.get(id);
+      return simulation !== undefined && sees(scope, simulation.orgId) ? plainCopy(simulation) : undefined;
+    },
+
+    async recordSimulationEvent(orgId, event) {
+      let byUser = recipients.get(event.simulationId);
+      if (byUser === undefined) recipients.set(event.simulationId, (byUser = new Map()));
+      const current = byUser.get(event.userId)?.value ?? { simulationId: event.simulationId, userId: event.userId };
+      const field = TIME_FIELD[event.type];
+      const earlier = current[field];
+      if (earlier !== undefined && Date.parse(earlier) <= Date.parse(event.at)) return;
+      const next: Writable<SimulationRecipient> = { ...current };
+      next[field] = event.at;
+      byUser.set(event.userId, { orgId, value: next });
+    },
+
+    async listRecipients(simulationId, filter, page) {
+      const did = (recipient: SimulationRecipient, wanted: boolean | undefined, at: string | undefined): boolean =>
+        wanted === undefined || (at !== undefined) === wanted;
+      const matching = sortedValues(recipients.get(simulationId) ?? new Map<string, Owned<SimulationRecipient>>()).filter(
+        ({ value }) =>
+          did(value, filter.opened, value.openedAt) &&
+          did(value, filter.clicked, value.clickedAt) &&
+          did(value, filter.submittedData, value.submittedDataAt) &&
+          did(value, filter.reported, value.reportedAt),
+      );
+      const selected = keysetPage(matching, (owned) => owned.value.userId, page, (owned) => owned);
+      const items = await Promise.all(selected.items.map(recipientView));
+      return selected.next === undefined ? { items } : { items, next: selected.next };
+    },
+
+    async getRecipient(simulationId, userId) {
+      const owned = recipients.get(simulationId)?.get(userId);
+      return owned === undefined ? undefined : recipientView(owned);
+    },
+
+    async simulationSummary(simulationId) {
+      const counts = { sent: 0, delivered: 0, opened: 0, clicked: 0, submittedData: 0, reported: 0 };
+      for (const { value } of recipients.get(simulationId)?.values() ?? []) {
+        if (value.sentAt !== undefined) counts.sent += 1;
+        if (value.deliveredAt !== undefined) counts.delivered += 1;
+        if (value.openedAt !== undefined) counts.opened += 1;
+        if (value.clickedAt !== undefined) counts.clicked += 1;
+        if (value.submittedDataAt !== undefined) counts.submittedData += 1;
+        if (value.reportedAt !== undefined) counts.reported += 1;
+      }
+      const rate = (count: number): number => (counts.sent === 0 ? 0 : rounded(count / counts.sent, 4));
+      return {
+        simulationId,
+        ...counts,
+        rates: {
+          delivered: rate(counts.delivered),
+          opened: rate(counts.opened),
+          clicked: rate(counts.clicked),
+          submittedData: rate(counts.submittedData),
+          reported: rate(counts.reported),
+        },
+      };
+    },
+
+    // Feedback
+
+    async addFeedback(orgId, comment) {
+      const key = subjectKey(comment.subject);
+      let byId = feedback.get(key);
+      if (byId === undefined) feedback.set(key, (byId = new Map()));
+      if (byId.has(comment.id)) throw new Error(`memoryAnalyticsStore: feedback ${comment.id} exists`);
+      byId.set(comment.id, { orgId, value: plainCopy(comment) });
+    },
+
+    async listFeedback(subject, page) {
+      const comments = sortedValues(feedback.get(subjectKey(subject)) ?? new Map<string, Owned<FeedbackComment>>());
+      return keysetPage(comments, (owned) => owned.value.id, page, (owned) => plainCopy(owned.value));
+    },
+
+    // Operations
+
+    async createOperation(operation) {
+      if (operations.has(operation.id)) throw new Error(`memoryAnalyticsStore: operation ${operation.id} exists`);
+      operations.set(operation.id, plainCopy(operation));
+    },
+
+    async getOperation(scope, id) {
+      const operation = operations.get(id);
+      return operation !== undefined && sees(scope, operation.orgId) ? plainCopy(operation) : undefined;
+    },
+
+    async updateOperation(id, update) {
+      const current = operations.get(id);
+      if (current === undefined) return;
+      // plainCopy drops the fields an update leaves undefined, so they keep their current values.
+      operations.set(id, { ...current, ...plainCopy(update) });
+    },
+
+    async appendReportRows(operationId, rows) {
+      // A report of an operation deleted meanwhile (its organization went) has nowhere to go.
+      if (!operations.has(operationId)) return;
+      let stored = reportRows.get(operationId);
+      if (stored === undefined) reportRows.set(operationId, (stored = []));
+      for (const row of rows) stored.push(plainCopy(row));
+    },
+
+    async *readReportRows(operationId) {
+      for (let start = 0; ; start += REPORT_PAGE) {
+        // Looked up on every page, so rows appended while reading are read too.
+        const page = (reportRows.get(operationId) ?? []).slice(start, start + REPORT_PAGE);
+        if (page.length === 0) return;
+        yield page.map(plainCopy);
+      }
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The shape of one analytics conformance check: a stable name (the key a store author skips by)
+ * and a body that runs against a fresh analytics store and the SCIM side it reads learners from.
+ * Suites are plain data so the kit can list every name without running anything.
+ */
+import type { TokenStore } from "../../auth/hashed-token-store.js";
+import type { ResourceStore } from "../../store/resource-store.js";
+import type { AnalyticsStore } from "../analytics-store.js";
+
+/**
+ * What the kit's factory returns: an analytics store, empty, together with the `ResourceStore`
+ * and `TokenStore` of the same storage — the SCIM side it reads learners from and clears when an
+ * organization is deleted.
+ */
+export interface AnalyticsStoreUnderTest {
+  /** The store being checked; it must hold nothing yet (the kit counts organizations and keys). */
+  readonly analytics: AnalyticsStore;
+  /** Where SCIM users and groups live; the kit provisions learners through it. */
+  readonly resources: ResourceStore;
+  /** The SCIM tokens of the organizations; the kit checks that deleting an organization revokes them. */
+  readonly tokens: TokenStore;
+  /** Releases everything the factory opened; called after every check. */
+  close(): Promise<void>;
+}
+
+/** What a check runs against: a fresh store of its own. */
+export type AnalyticsConformanceContext = Omit<AnalyticsStoreUnderTest, "close">;
+
+/** One named check. */
+export interface AnalyticsConformanceTest {
+  /** Stable and unique across the kit: the key of `skip`. */
+  readonly name: string;
+  readonly run: (context: AnalyticsConformanceContext) => Promise<void>;
+  /** A longer time limit for the few checks that write tens of thousands of rows. */
+  readonly timeoutMs?: number;
+}
+
+/** The checks of one area of the contract, reported under one `describe`. */
+export interface AnalyticsConformanceSuite {
+  readonly title: string;
+  readonly tests: readonly AnalyticsConformanceTest[];
+}
+
+/** Declares a check; a helper only so suites read as a list of names and bodies. */
+export function analyticsConformanceTest(
+  name: string,
+  run: (context: AnalyticsConformanceContext) => Promise<void>,
+  options: { readonly timeoutMs?: number } = {},
+): AnalyticsConformanceTest {
+  return options.timeoutMs === undefined ? { name, run } : { name, run, timeoutMs: options.timeoutMs };
+}
