@@ -1,19 +1,26 @@
 /**
  * The host server's store, chosen by `DATABASE_URL`: SQLite at `./data/scimkit.db` by default (so
  * `npm start` needs nothing but Node), `sqlite:<path>` for another file, `postgres://…` for
- * PostgreSQL (several hosts may share it), `memory:` for the memory store.
+ * PostgreSQL (several hosts may share it), `memory:` for the memory store. Each comes with the
+ * analytics store over the same storage, so the analytics interface reads the very learners SCIM
+ * provisioned and deleting an organization clears both sides in one place.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import type { AnalyticsStore } from "../../src/analytics/analytics-store.js";
+import { memoryAnalyticsStore } from "../../src/analytics/memory/memory-analytics-store.js";
+import { sqlAnalyticsStore } from "../../src/analytics/sql/sql-analytics-store.js";
 import { createTokenStore, type TokenStore } from "../../src/auth/hashed-token-store.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
 import { sqlStore } from "../../src/store/sql/sql-store.js";
 
-/** The resources, the tokens, a description for the start-up banner, and how to close them. */
+/** The resources, the tokens, the analytics, a description for the start-up banner, and how to close them. */
 export interface HostStore {
   readonly store: ResourceStore;
   readonly tokens: TokenStore;
+  /** Organizations, admin users, keys, campaigns and simulations, beside `store` in the same storage. */
+  readonly analytics: AnalyticsStore;
   readonly description: string;
   close(): Promise<void>;
 }
@@ -23,7 +30,7 @@ export const DEFAULT_DATABASE = "./data/scimkit.db";
 async function sqliteAt(path: string): Promise<HostStore> {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const store = await sqlStore({ sqlite: path });
-  return { store, tokens: store.tokens, description: `SQLite ${path}`, close: () => store.close() };
+  return { store, tokens: store.tokens, analytics: sqlAnalyticsStore(store), description: `SQLite ${path}`, close: () => store.close() };
 }
 
 /** Opens the store `databaseUrl` names (undefined or empty: the default SQLite file). */
@@ -31,7 +38,9 @@ export async function openHostStore(databaseUrl: string | undefined): Promise<Ho
   const url = databaseUrl?.trim() ?? "";
   if (url === "") return sqliteAt(DEFAULT_DATABASE);
   if (url === "memory:") {
-    return { store: memoryStore(), tokens: createTokenStore(), description: "memory (lost on restart)", close: async () => {} };
+    const store = memoryStore();
+    const tokens = createTokenStore();
+    return { store, tokens, analytics: memoryAnalyticsStore({ resources: store, tokens }), description: "memory (lost on restart)", close: async () => {} };
   }
   if (url.startsWith("sqlite:")) {
     const path = url.slice("sqlite:".length).replace(/^\/\//, "");
@@ -46,7 +55,7 @@ export async function openHostStore(databaseUrl: string | undefined): Promise<Ho
     const store = await sqlStore({ postgres: parsed.toString(), ...(schema ? { schema } : {}) });
     const { host, pathname } = parsed;
     // Never print the password that a connection string may carry.
-    return { store, tokens: store.tokens, description: `PostgreSQL ${host}${pathname}`, close: () => store.close() };
+    return { store, tokens: store.tokens, analytics: sqlAnalyticsStore(store), description: `PostgreSQL ${host}${pathname}`, close: () => store.close() };
   }
   throw new Error(`DATABASE_URL must start with postgres://, postgresql://, sqlite: or be memory:; got ${JSON.stringify(url.split(":")[0])}…`);
 }
