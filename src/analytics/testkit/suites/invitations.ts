@@ -23,6 +23,10 @@ export const invitationsSuite: AnalyticsConformanceSuite = {
       const again = apiKey({ kind: "admin", adminUserId: user.id }, time(51));
       expect(await context.analytics.acceptInvitation(codeHash, time(51), again)).toBeUndefined();
       expect(await context.analytics.findApiKeyByHash(again.hash)).toBeUndefined();
+      // Consumed, not merely refused because the user is active: back to invited, it still fails.
+      await context.analytics.updateAdminUser(ALL, user.id, { status: "invited", updatedAt: time(52) });
+      expect(await context.analytics.acceptInvitation(codeHash, time(53), again)).toBeUndefined();
+      expect((await context.analytics.getAdminUser(ALL, user.id))?.status).toBe("invited");
     }),
 
     analyticsConformanceTest("an expired invitation is refused and leaves the user invited", async (context) => {
