@@ -12,6 +12,7 @@ import type {
 } from "./analytics-conformance-test.js";
 import { adminUsersSuite } from "./suites/admin-users.js";
 import { campaignsSuite } from "./suites/campaigns.js";
+import { concurrencySuite } from "./suites/concurrency.js";
 import { feedbackSuite } from "./suites/feedback.js";
 import { invitationsSuite } from "./suites/invitations.js";
 import { learnersSuite } from "./suites/learners.js";
@@ -41,6 +42,7 @@ export const analyticsConformanceSuites: readonly AnalyticsConformanceSuite[] = 
   feedbackSuite,
   operationsSuite,
   organizationDeleteSuite,
+  concurrencySuite,
 ];
 
 /** Every check name of the kit: the keys `AnalyticsConformanceOptions.skip` accepts. */

@@ -113,6 +113,20 @@ export const campaignsSuite: AnalyticsConformanceSuite = {
       expect(listed.items[0]?.learner).toBeUndefined();
     }),
 
+    analyticsConformanceTest("an enrolment shows the learner of the campaign's organization, never another's with the same id", async (context) => {
+      const acme = await addOrganization(context);
+      const globex = await addOrganization(context);
+      const id = newId();
+      await addLearner(context, globex.id, "mallory", {}, { id });
+      const campaign = await addCampaign(context, acme.id);
+      await context.analytics.putEnrolment(acme.id, enrolment(campaign.id, id));
+      expect((await context.analytics.getEnrolment(campaign.id, id, time(5)))?.learner).toBeUndefined();
+      await addLearner(context, acme.id, "ada", {}, { id });
+      expect((await context.analytics.getEnrolment(campaign.id, id, time(5)))?.learner).toMatchObject({ orgId: acme.id, userName: "ada" });
+      const listed = await context.analytics.listEnrolments(campaign.id, {}, time(5), { limit: 10 });
+      expect(listed.items.map((view) => view.learner?.userName)).toEqual(["ada"]);
+    }),
+
     analyticsConformanceTest("listEnrolments orders by user id, pages, and shows only its campaign", async (context) => {
       const acme = await addOrganization(context);
       const campaign = await addCampaign(context, acme.id);
@@ -151,6 +165,9 @@ export const campaignsSuite: AnalyticsConformanceSuite = {
       expect(await overdueOf(open.id, time(1_000_000))).toEqual({ [done.id]: false, [started.id]: false, [idle.id]: false });
       expect((await context.analytics.getEnrolment(due.id, idle.id, time(101)))?.overdue).toBe(true);
       expect((await context.analytics.getEnrolment(due.id, idle.id, time(99)))?.overdue).toBe(false);
+      // Overdue once dueAt is before asOf: at the due time itself, not yet.
+      expect((await context.analytics.getEnrolment(due.id, idle.id, time(100)))?.overdue).toBe(false);
+      expect(await context.analytics.campaignSummary(due.id, time(100))).toMatchObject({ overdue: 0 });
       expect((await context.analytics.getEnrolment(due.id, done.id, time(101)))?.overdue).toBe(false);
     }),
 

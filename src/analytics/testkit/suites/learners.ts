@@ -188,6 +188,21 @@ export const learnersSuite: AnalyticsConformanceSuite = {
       expect(idsOf(after.items)).not.toContain(theirs.id);
     }),
 
+    analyticsConformanceTest("the same SCIM id in two organizations is two learners, each in its own scope", async (context) => {
+      const acme = await addOrganization(context);
+      const globex = await addOrganization(context);
+      const id = newId();
+      await addLearner(context, acme.id, "ada", {}, { id });
+      await addLearner(context, globex.id, "mallory", {}, { id });
+      const both = await listAll(context, ALL);
+      expect(both.map((learner) => [learner.orgId, learner.userName])).toEqual(
+        byId([acme.id, globex.id]).map((orgId) => [orgId, orgId === acme.id ? "ada" : "mallory"]),
+      );
+      expect((await listAll(context, only(acme.id))).map((learner) => learner.userName)).toEqual(["ada"]);
+      const walk = await walkPages((page) => context.analytics.listLearners(ALL, {}, page), 1, positionOf);
+      expect(walk.items).toEqual(both);
+    }),
+
     analyticsConformanceTest("SCIM users of an organization the analytics store does not know are not learners", async (context) => {
       const known = await addOrganization(context);
       const learner = await addLearner(context, known.id, "known");

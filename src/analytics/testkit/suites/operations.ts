@@ -64,7 +64,8 @@ export const operationsSuite: AnalyticsConformanceSuite = {
       const acme = await addOrganization(context);
       const operation = await addOperation(context, acme.id, newId());
       const other = await addOperation(context, acme.id, newId());
-      const batches = [[row(0), row(1), row(2)], [row(3)], [], [row(4), row(5), row(6), row(7), row(8), row(9)]];
+      const edges: ReportRow = { empty: "", zero: 0, negative: -12.25, large: 2 ** 40, unicode: "Zoë 🎉 ß", falsy: false, nothing: null };
+      const batches = [[row(0), row(1), row(2)], [row(3)], [], [row(4), row(5), edges, row(6), row(7), row(8), row(9)]];
       for (const batch of batches) {
         await context.analytics.appendReportRows(operation.id, batch);
         await context.analytics.appendReportRows(other.id, [{ index: -1, userId: "interleaved", displayName: null, active: false, score: 0 }]);

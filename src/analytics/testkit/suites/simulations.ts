@@ -81,6 +81,20 @@ export const simulationsSuite: AnalyticsConformanceSuite = {
       expect(orphan?.learner).toBeUndefined();
     }),
 
+    analyticsConformanceTest("a recipient shows the learner of the simulation's organization, never another's with the same id", async (context) => {
+      const acme = await addOrganization(context);
+      const globex = await addOrganization(context);
+      const id = newId();
+      await addLearner(context, globex.id, "mallory", {}, { id });
+      const simulation = await addSimulation(context, acme.id);
+      await recorder(context, acme.id, simulation.id)(id, "sent", 1);
+      expect((await context.analytics.getRecipient(simulation.id, id))?.learner).toBeUndefined();
+      await addLearner(context, acme.id, "ada", {}, { id });
+      expect((await context.analytics.getRecipient(simulation.id, id))?.learner).toMatchObject({ orgId: acme.id, userName: "ada" });
+      const listed = await context.analytics.listRecipients(simulation.id, {}, { limit: 10 });
+      expect(listed.items.map((view) => view.learner?.userName)).toEqual(["ada"]);
+    }),
+
     analyticsConformanceTest("listRecipients orders by user id, pages, and filters by what each did", async (context) => {
       const acme = await addOrganization(context);
       const simulation = await addSimulation(context, acme.id);
