@@ -45,4 +45,20 @@ describe("indexedIds", () => {
     expect(indexedIds(local, { index: "externalId", value: "E1" })).toEqual([]);
     expect(local.externalIds.size).toBe(0);
   });
+
+  it("keeps a shared externalId's holders through removals and re-indexing, down to none", () => {
+    const local = tableOf({ u1: { externalId: "S" }, u2: { externalId: "S" }, u3: { externalId: "S" } });
+    const holders = () => indexedIds(local, { index: "externalId", value: "S" });
+    expect(holders()).toEqual(["u1", "u2", "u3"]);
+    unindexEntry(local, local.entries.get("u2")!);
+    expect(holders()).toEqual(["u1", "u3"]);
+    unindexEntry(local, local.entries.get("u1")!);
+    expect(holders()).toEqual(["u3"]);
+    // Re-indexing the same record (an update that keeps the value) does not duplicate it.
+    indexEntry(local, local.entries.get("u3")!);
+    expect(holders()).toEqual(["u3"]);
+    unindexEntry(local, local.entries.get("u3")!);
+    expect(holders()).toEqual([]);
+    expect(local.externalIds.size).toBe(0);
+  });
 });

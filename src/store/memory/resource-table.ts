@@ -10,8 +10,12 @@ import type { MemoryEntry } from "./memory-entry.js";
 export interface ResourceTable {
   /** Records by id: the `id` index. */
   readonly entries: Map<string, MemoryEntry>;
-  /** Ids by exact `externalId`, which RFC 7643 §3.1 does not make unique, hence a set per value. */
-  readonly externalIds: Map<string, Set<string>>;
+  /**
+   * Ids by exact `externalId`. RFC 7643 §3.1 does not make it unique, but it nearly always is: one
+   * id is kept as itself and only a shared value gets a set (a set per user costs ~100 bytes of
+   * the 2 KB a user may take).
+   */
+  readonly externalIds: Map<string, string | Set<string>>;
   /** Attribute name → normalized value (`UniqueKey.value`) → the id that holds it. */
   readonly uniqueValues: Map<string, Map<string, string>>;
   /**
@@ -57,8 +61,10 @@ export function indexedIds(table: ResourceTable, key: IndexKey): readonly string
   switch (key.index) {
     case "id":
       return table.entries.has(key.value) ? [key.value] : [];
-    case "externalId":
-      return [...(table.externalIds.get(key.value) ?? [])];
+    case "externalId": {
+      const ids = table.externalIds.get(key.value);
+      return ids === undefined ? [] : typeof ids === "string" ? [ids] : [...ids];
+    }
     case "unique": {
       const holder = table.uniqueValues.get(key.attribute)?.get(key.value);
       return holder === undefined ? [] : [holder];
@@ -81,9 +87,10 @@ export function indexEntry(table: ResourceTable, entry: MemoryEntry): void {
   table.entries.set(entry.id, entry);
   const externalId = externalIdOf(entry);
   if (externalId !== undefined) {
-    let ids = table.externalIds.get(externalId);
-    if (!ids) table.externalIds.set(externalId, (ids = new Set()));
-    ids.add(entry.id);
+    const ids = table.externalIds.get(externalId);
+    if (ids === undefined || ids === entry.id) table.externalIds.set(externalId, entry.id);
+    else if (typeof ids === "string") table.externalIds.set(externalId, new Set([ids, entry.id]));
+    else ids.add(entry.id);
   }
   for (const key of entry.uniqueKeys) {
     let values = table.uniqueValues.get(key.attribute);
@@ -102,8 +109,13 @@ export function unindexEntry(table: ResourceTable, entry: MemoryEntry): void {
   const externalId = externalIdOf(entry);
   if (externalId !== undefined) {
     const ids = table.externalIds.get(externalId);
-    ids?.delete(entry.id);
-    if (ids?.size === 0) table.externalIds.delete(externalId);
+    if (ids === entry.id) table.externalIds.delete(externalId);
+    else if (typeof ids === "object") {
+      ids.delete(entry.id);
+      const [only, ...more] = ids;
+      if (only === undefined) table.externalIds.delete(externalId);
+      else if (more.length === 0) table.externalIds.set(externalId, only);
+    }
   }
   for (const key of entry.uniqueKeys) {
     const values = table.uniqueValues.get(key.attribute);
