@@ -22,6 +22,15 @@ export const ProblemType = {
   forbidden: "https://scimkit.dev/problems/forbidden",
   notFound: "https://scimkit.dev/problems/not-found",
   conflict: "https://scimkit.dev/problems/conflict",
+  invalidCursor: "https://scimkit.dev/problems/invalid-cursor",
+  malformedRequest: "https://scimkit.dev/problems/malformed-request",
+  unsupportedMediaType: "https://scimkit.dev/problems/unsupported-media-type",
+  payloadTooLarge: "https://scimkit.dev/problems/payload-too-large",
+  unknownEndpoint: "https://scimkit.dev/problems/unknown-endpoint",
+  methodNotAllowed: "https://scimkit.dev/problems/method-not-allowed",
+  operationNotFinished: "https://scimkit.dev/problems/operation-not-finished",
+  notImplemented: "https://scimkit.dev/problems/not-implemented",
+  internal: "https://scimkit.dev/problems/internal",
 } as const;
 
 export type ProblemType = (typeof ProblemType)[keyof typeof ProblemType];
@@ -73,7 +82,8 @@ export function isAnalyticsProblem(value: unknown): value is AnalyticsProblem {
 
 /** 400: the input is invalid; `errors` names every invalid field. */
 export function invalidRequest(errors: readonly ProblemFieldError[]): AnalyticsProblem {
-  const detail = errors.map((error) => `${error.field}: ${error.message}`).join("; ");
+  // The root of a body is the empty JSON pointer (RFC 6901 §5), which reads badly on its own.
+  const detail = errors.map((error) => `${error.field === "" ? "the request body" : error.field}: ${error.message}`).join("; ");
   return new AnalyticsProblem({ type: ProblemType.invalidRequest, title: "Invalid request", status: 400, detail, errors });
 }
 
@@ -100,4 +110,74 @@ export function unauthorized(): AnalyticsProblem {
 /** 403: a known caller lacks the right, e.g. a viewer writing or an admin deleting an organization. */
 export function forbidden(detail: string): AnalyticsProblem {
   return new AnalyticsProblem({ type: ProblemType.forbidden, title: "Forbidden", status: 403, detail });
+}
+
+/** 400: a `cursor` that this service did not issue for this very query (edited, or replayed with other filters). */
+export function invalidCursor(): AnalyticsProblem {
+  return new AnalyticsProblem({
+    type: ProblemType.invalidCursor,
+    title: "Invalid cursor",
+    status: 400,
+    detail: "The cursor is not valid for this query: pass back the nextCursor of the previous page with the same filters, or leave cursor out to start again.",
+  });
+}
+
+/** 400: the request could not be read at all (a body that is not JSON, a broken %-escape). */
+export function malformedRequest(detail: string): AnalyticsProblem {
+  return new AnalyticsProblem({ type: ProblemType.malformedRequest, title: "Malformed request", status: 400, detail });
+}
+
+/** 415: a body in a media type the operation does not read. */
+export function unsupportedMediaType(detail: string): AnalyticsProblem {
+  return new AnalyticsProblem({ type: ProblemType.unsupportedMediaType, title: "Unsupported media type", status: 415, detail });
+}
+
+/** 413: a body over the router's limit. */
+export function payloadTooLarge(limit: unknown): AnalyticsProblem {
+  return new AnalyticsProblem({
+    type: ProblemType.payloadTooLarge,
+    title: "Payload too large",
+    status: 413,
+    detail: `The request body is larger than the limit of ${String(limit)} bytes.`,
+  });
+}
+
+/** 404: no operation of the interface has this path (as opposed to `notFound`: no such resource). */
+export function unknownEndpoint(method: string, path: string): AnalyticsProblem {
+  return new AnalyticsProblem({
+    type: ProblemType.unknownEndpoint,
+    title: "Unknown endpoint",
+    status: 404,
+    detail: `There is no analytics endpoint ${method} ${path}; the operations are listed in GET /openapi.json.`,
+  });
+}
+
+/** 405: the path exists but not with this method (RFC 9110 §15.5.6; the router sets `Allow`). */
+export function methodNotAllowed(method: string, path: string, allowed: readonly string[]): AnalyticsProblem {
+  return new AnalyticsProblem({
+    type: ProblemType.methodNotAllowed,
+    title: "Method not allowed",
+    status: 405,
+    detail: `${path} does not take ${method}; it takes ${allowed.join(", ")}.`,
+  });
+}
+
+/** 409: the result of an operation was asked for before the operation succeeded. */
+export function operationNotFinished(detail: string): AnalyticsProblem {
+  return new AnalyticsProblem({ type: ProblemType.operationNotFinished, title: "Operation not finished", status: 409, detail });
+}
+
+/** 500: anything unexpected; the cause goes to the host's `onError`, never to the client. */
+export function internalProblem(): AnalyticsProblem {
+  return new AnalyticsProblem({
+    type: ProblemType.internal,
+    title: "Internal error",
+    status: 500,
+    detail: "The service failed to handle the request. It has been reported; retry later.",
+  });
+}
+
+/** 501: the host has not configured what the operation needs (e.g. no invitation hook). */
+export function notImplemented(detail: string): AnalyticsProblem {
+  return new AnalyticsProblem({ type: ProblemType.notImplemented, title: "Not implemented", status: 501, detail });
 }

@@ -7,6 +7,7 @@ import { createProjection, type Projection } from "../../scim/schema/create-proj
 import type { ScimObject } from "../../scim/schema/normalize-value.js";
 import { asyncHandler } from "../async-handler.js";
 import { matchesEntityTag } from "../entity-tags.js";
+import { queryOf } from "../query-of.js";
 import { listParametersFromBody, listParametersFromQuery, projectionParameters, type ListParameters } from "../list-parameters.js";
 import { listResponseBody } from "../list-response.js";
 import type { ResourceService, TypeHandler } from "../resource-service.js";
@@ -14,12 +15,6 @@ import { resourceLocation } from "../render-resource.js";
 import { scimContext } from "../scim-request-context.js";
 import { sendResource, sendScim } from "../send-scim.js";
 
-/** The query string of the request as sent, independent of Express's query parser (qs in 4, simple in 5). */
-export function queryOf(request: Request): URLSearchParams {
-  const url = request.originalUrl;
-  const index = url.indexOf("?");
-  return new URLSearchParams(index === -1 ? "" : url.slice(index + 1));
-}
 
 function header(request: Request, name: string): string | undefined {
   const value = request.get(name);

@@ -1,0 +1,23 @@
+/**
+ * What the route handlers of the analytics router share: the router's options resolved to
+ * their defaults, and the background runner of report jobs.
+ */
+import type { Request } from "express";
+import type { TokenStore } from "../auth/hashed-token-store.js";
+import type { AnalyticsStore, Operation } from "./analytics-store.js";
+import type { Invitation } from "./analytics-router-options.js";
+
+/** The resolved options and services every handler may use. */
+export interface AnalyticsDependencies {
+  readonly store: AnalyticsStore;
+  readonly scimTokens: TokenStore;
+  /** The SCIM base address of an organization, as the client reached us. */
+  scimBaseUrl(orgId: string, request: Request): string;
+  /** The host's invitation hook; absent when it configured none. */
+  readonly onInvitation: ((invitation: Invitation) => void | Promise<void>) | undefined;
+  readonly invitationTtlMs: number;
+  readonly now: () => Date;
+  readonly onError: (error: unknown) => void;
+  /** Runs a queued report operation in the background, after the response is sent. */
+  startReport(operation: Operation): void;
+}

@@ -1,0 +1,62 @@
+/**
+ * The options of `createAnalyticsRouter`: where the data is, how organizations get their SCIM
+ * tokens and addresses, how invitations reach people, and the router's limits.
+ */
+import type { Request } from "express";
+import type { TokenStore } from "../auth/hashed-token-store.js";
+import type { AdminUser, AnalyticsStore } from "./analytics-store.js";
+
+/** A new invitation, for the host to deliver (by e-mail, say). */
+export interface Invitation {
+  /** The invited admin user (status `invited`). */
+  readonly adminUser: AdminUser;
+  /**
+   * The single-use code the person sends to `POST /invitations/accept`. Only its digest is
+   * stored: deliver it now, over a channel only that person reads; it cannot be shown again.
+   */
+  readonly code: string;
+  /** ISO 8601 time after which the code no longer works. */
+  readonly expiresAt: string;
+}
+
+/** Options of `createAnalyticsRouter`. */
+export interface AnalyticsRouterOptions {
+  /** The analytics data: `memoryAnalyticsStore` or `sqlAnalyticsStore` over the SCIM store's storage. */
+  readonly store: AnalyticsStore;
+  /**
+   * The SCIM token store (`createTokenStore()`, or `sqlStore(…).tokens`): it issues the first
+   * SCIM token of each organization created here, and loses the tokens of a deleted one.
+   */
+  readonly scimTokens: TokenStore;
+  /**
+   * The SCIM base address of organization `orgId`, returned when it is created. Return
+   * `undefined` (or leave the option out) for the default: the origin the request reached us
+   * at, plus `/scim/Organizations/{orgId}/v2` (spec §2.1).
+   *
+   * @example (orgId) => `https://scim.example.com/scim/Organizations/${orgId}/v2`
+   */
+  readonly scimBaseUrl?: (orgId: string, request: Request) => string | undefined;
+  /**
+   * Delivers an invitation. Without it the service cannot invite (501): the code would reach
+   * nobody. If it rejects, the invitation is withdrawn and the request fails with 500, so it can
+   * simply be retried.
+   */
+  readonly onInvitation?: (invitation: Invitation) => void | Promise<void>;
+  /** How long an invitation code works, in milliseconds. Default 7 days. */
+  readonly invitationTtlMs?: number;
+  /**
+   * Key of the MAC that seals list cursors. The same in every process of a deployment. Default
+   * empty: cursors still cannot be edited unnoticed, but could be forged by someone who knows
+   * the format (which only ever moves a page within what the caller may see anyway).
+   */
+  readonly cursorSecret?: string;
+  /** Largest request body, in bytes or as `"100kb"`. Default `"100kb"`. */
+  readonly bodyLimit?: number | string;
+  /** The clock. Default `() => new Date()`. */
+  readonly now?: () => Date;
+  /**
+   * Hears unexpected errors (the client got a 500 `internal` problem) and failures of background
+   * report jobs. Default: `console.error`.
+   */
+  readonly onError?: (error: unknown) => void;
+}

@@ -1,0 +1,192 @@
+/**
+ * `createAnalyticsRouter`: the Express router of the analytics interface (spec §4.6, issue 6).
+ * Its routes are the operation definitions, registered in order; each request is authenticated
+ * with an analytics API key, authorized by the operation's access, validated against the
+ * operation's schemas, and handed to its handler with the caller's scope.
+ */
+import express, { type Request, type RequestHandler, type Router } from "express";
+import { asyncHandler } from "../http/async-handler.js";
+import { queryOf } from "../http/query-of.js";
+import { requestOrigin } from "../http/request-origin.js";
+import { forbidden, invalidRequest, methodNotAllowed, notFound, unauthorized, unknownEndpoint } from "./analytics-problem.js";
+import type { AnalyticsCall, AnalyticsHandlers } from "./analytics-call.js";
+import type { AnalyticsDependencies } from "./analytics-dependencies.js";
+import { analyticsBodyParser } from "./analytics-body-parser.js";
+import type { AnalyticsRouterOptions } from "./analytics-router-options.js";
+import type { OrgScope } from "./analytics-store.js";
+import { verifyApiKey, type ApiKeyCaller } from "./api-keys.js";
+import { analyticsOperations } from "./definitions/analytics-operations.js";
+import type { Access, OperationDefinition } from "./definitions/operation-definition.js";
+import { operationValidators } from "./definitions/schema-validators.js";
+import { nextCursorOf, pageRequestOf, type CursorBinding } from "./page-cursor.js";
+import { problemHandler } from "./problem-handler.js";
+import { adminUserHandlers } from "./routes/admin-user-routes.js";
+import { campaignHandlers } from "./routes/campaign-routes.js";
+import { documentHandlers } from "./routes/document-routes.js";
+import { operationHandlers } from "./routes/operation-routes.js";
+import { organizationHandlers } from "./routes/organization-routes.js";
+import { simulationHandlers } from "./routes/simulation-routes.js";
+import { userHandlers } from "./routes/user-routes.js";
+import { runReportOperation } from "./run-report-operation.js";
+import { sendJson } from "./send-json.js";
+
+export type { AnalyticsRouterOptions, Invitation } from "./analytics-router-options.js";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const BEARER = /^\s*bearer\s+([^\s]+)\s*$/i;
+
+function defaultOnError(error: unknown): void {
+  console.error("scimkit analytics: unexpected error", error);
+}
+
+/** `/organizations/{id}` → `/organizations/:id`, the form both Express 4 and 5 route. */
+function expressPath(path: string): string {
+  return path.replace(/\{([A-Za-z]+)\}/g, ":$1");
+}
+
+/** Who is calling, or 401: one body whether the key is missing, unknown or its user disabled. */
+async function authenticate(request: Request, dependencies: AnalyticsDependencies): Promise<ApiKeyCaller> {
+  const key = BEARER.exec(request.get("authorization") ?? "")?.[1];
+  if (key === undefined) throw unauthorized();
+  const caller = await verifyApiKey(dependencies.store, key);
+  if (caller === undefined) throw unauthorized();
+  return caller;
+}
+
+/** 403 for a known caller without the right (issue 6: a viewer only reads; some changes are the operator's). */
+function authorize(access: Access, caller: ApiKeyCaller): void {
+  if (access === "operator" && caller.kind !== "operator") throw forbidden("Only the operator key may do this.");
+  if (access === "write" && caller.kind === "admin" && caller.adminUser.role !== "admin") {
+    throw forbidden("This key may only read: its admin user has the role viewer.");
+  }
+}
+
+function scopeOf(caller: ApiKeyCaller | undefined): OrgScope {
+  if (caller === undefined) return { orgIds: [] };
+  return caller.kind === "operator" ? { all: true } : { orgIds: caller.adminUser.organizationIds };
+}
+
+function stringParams(request: Request): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.params as Record<string, unknown>)) if (typeof value === "string") result[name] = value;
+  return result;
+}
+
+function positiveNumber(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`scimkit analytics: ${name} must be a positive number; got ${String(value)}.`);
+  return value;
+}
+
+/** The chain of one operation: authenticate, authorize, parse, validate, handle. */
+function operationChain(
+  operation: OperationDefinition,
+  handlers: AnalyticsHandlers,
+  dependencies: AnalyticsDependencies,
+  cursorSecret: string,
+  bodyParser: RequestHandler,
+): RequestHandler[] {
+  const validators = operationValidators(operation);
+  const handler = handlers[operation.operationId as keyof AnalyticsHandlers];
+  const chain: RequestHandler[] = [];
+  if (operation.access !== "public") {
+    // Before the body is read: a caller without a key or the right learns nothing from validation.
+    chain.push(
+      asyncHandler(async (request, response, next) => {
+        const caller = await authenticate(request, dependencies);
+        authorize(operation.access, caller);
+        (response.locals as { analyticsCaller?: ApiKeyCaller }).analyticsCaller = caller;
+        next();
+      }),
+    );
+  }
+  if (operation.body !== undefined) chain.push(bodyParser);
+  chain.push(
+    asyncHandler(async (request, response) => {
+      // An id that does not match its schema names nothing that could exist.
+      const params = validators.params(stringParams(request));
+      if (params === undefined) throw notFound("There is no such resource: the id in the path is not one this service issues.");
+      const query = validators.query(queryOf(request));
+      const body = validators.body(request.body);
+      const errors = [...(query.ok ? [] : query.errors), ...(body.ok ? [] : body.errors)];
+      if (!query.ok || !body.ok) throw invalidRequest(errors);
+      const caller = (response.locals as { analyticsCaller?: ApiKeyCaller }).analyticsCaller;
+      const binding: CursorBinding = { operationId: operation.operationId, params, query: query.value, secret: cursorSecret };
+      const call: AnalyticsCall = {
+        request,
+        response,
+        params,
+        query: query.value,
+        body: body.value,
+        caller,
+        scope: scopeOf(caller),
+        baseUrl: `${requestOrigin(request)}${request.baseUrl}`,
+        page: () => pageRequestOf(binding),
+        sendPage: (page, render) => sendJson(response, 200, { data: page.items.map(render), nextCursor: nextCursorOf(binding, page.next) }),
+      };
+      await handler(call);
+    }),
+  );
+  return chain;
+}
+
+/**
+ * Builds the router. Mount it at its own base path; the host server uses `/analytics/v1`.
+ *
+ * @example
+ * const resources = await sqlStore({ sqlite: "scimkit.db" });
+ * const analytics = sqlAnalyticsStore(resources);
+ * app.use("/analytics/v1", createAnalyticsRouter({
+ *   store: analytics,
+ *   scimTokens: resources.tokens,
+ *   onInvitation: ({ adminUser, code }) => mailer.send(adminUser.email, code),
+ * }));
+ */
+export function createAnalyticsRouter(options: AnalyticsRouterOptions): Router {
+  if (options.store === undefined || options.scimTokens === undefined) throw new Error("scimkit analytics: the router needs `store` and `scimTokens`.");
+  const onError = options.onError ?? defaultOnError;
+  const now = options.now ?? (() => new Date());
+  const dependencies: AnalyticsDependencies = {
+    store: options.store,
+    scimTokens: options.scimTokens,
+    scimBaseUrl: (orgId, request) =>
+      options.scimBaseUrl?.(orgId, request) ?? `${requestOrigin(request)}/scim/Organizations/${encodeURIComponent(orgId)}/v2`,
+    onInvitation: options.onInvitation,
+    invitationTtlMs: positiveNumber("invitationTtlMs", options.invitationTtlMs ?? 7 * DAY_MS),
+    now,
+    onError,
+    startReport(operation) {
+      // After the 202 is on its way; the job never rejects (failures end in the operation).
+      setImmediate(() => void runReportOperation({ store: options.store, operation, now, onError }));
+    },
+  };
+  const handlers: AnalyticsHandlers = {
+    ...documentHandlers(),
+    ...organizationHandlers(dependencies),
+    ...adminUserHandlers(dependencies),
+    ...userHandlers(dependencies),
+    ...campaignHandlers(dependencies),
+    ...simulationHandlers(dependencies),
+    ...operationHandlers(dependencies),
+  };
+  const bodyParser = analyticsBodyParser(options.bodyLimit ?? "100kb");
+  const router = express.Router();
+  const methodsByPath = new Map<string, string[]>();
+  for (const operation of analyticsOperations as readonly OperationDefinition[]) {
+    router[operation.method](expressPath(operation.path), ...operationChain(operation, handlers, dependencies, options.cursorSecret ?? "", bodyParser));
+    const methods = methodsByPath.get(operation.path) ?? [];
+    methods.push(operation.method.toUpperCase(), ...(operation.method === "get" ? ["HEAD"] : []));
+    methodsByPath.set(operation.path, methods);
+  }
+  // RFC 9110 §15.5.6: a known path with another method is 405 with the methods it takes.
+  for (const [path, methods] of methodsByPath) {
+    router.all(expressPath(path), (request, response, next) => {
+      response.setHeader("Allow", methods.join(", "));
+      next(methodNotAllowed(request.method, request.path, methods));
+    });
+  }
+  router.use((request, _response, next) => {
+    next(unknownEndpoint(request.method, request.path));
+  });
+  router.use(problemHandler(onError));
+  return router;
+}

@@ -1,0 +1,398 @@
+/**
+ * Every operation of the analytics interface (spec §4.6, plus the few additions marked so) as
+ * data. The router registers exactly these, in this order (a literal segment such as
+ * `bulk-report` before the `{userId}` it would otherwise match), validates with their schemas,
+ * and `openApiDocument` documents them.
+ */
+import { ref } from "./analytics-schemas.js";
+import type { JsonSchema, OperationDefinition, ParameterDefinition, ResponseDefinition } from "./operation-definition.js";
+
+const JSON_TYPE = "application/json";
+const CSV_TYPE = "text/csv";
+
+const uuid: JsonSchema = { type: "string", format: "uuid" };
+
+function idParameter(what: string): ParameterDefinition {
+  return { description: `The ${what}'s id (UUID). An id that is unknown or outside the caller's organizations is 404 alike.`, schema: uuid };
+}
+
+/** A SCIM id: chosen by the SCIM store, so any non-empty text up to 256 characters. */
+const userIdParameter: ParameterDefinition = {
+  description: "The learner's SCIM id.",
+  schema: { type: "string", minLength: 1, maxLength: 256 },
+};
+
+/** `limit` and `cursor`, shared by every list. */
+const paging: Readonly<Record<string, ParameterDefinition>> = {
+  limit: { description: "Items per page, 1–1000. Default 50.", schema: { type: "integer", minimum: 1, maximum: 1000, default: 50 } },
+  cursor: {
+    description: "The `nextCursor` of the previous page. It is valid only with the same filters; leave it out (or empty) for the first page.",
+    schema: { type: "string", maxLength: 4096 },
+  },
+};
+
+const organizationFilter: ParameterDefinition = { description: "Only this organization.", schema: uuid };
+
+function json(description: string, schema: JsonSchema, headers?: ResponseDefinition["headers"]): ResponseDefinition {
+  return { description, content: { [JSON_TYPE]: schema }, ...(headers ? { headers } : {}) };
+}
+
+const locationHeader = (what: string): NonNullable<ResponseDefinition["headers"]> => ({
+  Location: { description: `The absolute URL of ${what}.`, schema: { type: "string", format: "uri" } },
+});
+
+const noContent: ResponseDefinition = { description: "Done; no body." };
+
+const reportAccepted: ResponseDefinition = json(
+  "The report is being built: poll the operation at `Location` until it has `succeeded`, then download `links.result` (JSON) or `links.resultCsv` (CSV).",
+  ref("OperationAccepted"),
+  locationHeader("the operation"),
+);
+
+/** The operations, in registration order. */
+export const analyticsOperations = [
+  {
+    operationId: "getOpenApiDocument",
+    method: "get",
+    path: "/openapi.json",
+    tag: "Documentation",
+    summary: "This interface as an OpenAPI 3.1 document",
+    description: "Generated from the same definitions the service validates requests with. Needs no key.",
+    access: "public",
+    responses: { 200: json("The OpenAPI 3.1 document.", { type: "object" }) },
+  },
+
+  // Organizations
+  {
+    operationId: "listOrganizations",
+    method: "get",
+    path: "/organizations",
+    tag: "Organizations",
+    summary: "List organizations",
+    description: "The operator sees every organization; an admin user sees its own.",
+    access: "read",
+    query: { status: { description: "Only organizations in this status.", schema: ref("OrganizationStatus") }, ...paging },
+    responses: { 200: json("A page of organizations.", ref("OrganizationList")) },
+  },
+  {
+    operationId: "createOrganization",
+    method: "post",
+    path: "/organizations",
+    tag: "Organizations",
+    summary: "Create an organization",
+    description:
+      "Operator only. Creates the organization and issues its first SCIM token: the response carries the SCIM base address and the token, which is never shown again (spec §2.1, §5).",
+    access: "operator",
+    body: { description: "The new organization.", schema: ref("OrganizationCreate") },
+    responses: { 201: json("Created.", ref("OrganizationCreated"), locationHeader("the organization")) },
+  },
+  {
+    operationId: "getOrganization",
+    method: "get",
+    path: "/organizations/{id}",
+    tag: "Organizations",
+    summary: "Get an organization",
+    description: "Addition to spec §4.6: the target of the `Location` of a created organization.",
+    access: "read",
+    pathParameters: { id: idParameter("organization") },
+    responses: { 200: json("The organization.", ref("Organization")) },
+  },
+  {
+    operationId: "updateOrganization",
+    method: "patch",
+    path: "/organizations/{id}",
+    tag: "Organizations",
+    summary: "Rename, suspend or reactivate an organization",
+    description:
+      "An admin (role `admin`) may rename its organizations; only the operator changes `status`. While an organization is `suspended`, its SCIM tokens are refused with 401.",
+    access: "write",
+    pathParameters: { id: idParameter("organization") },
+    body: { description: "The fields to change.", schema: ref("OrganizationPatch") },
+    responses: { 200: json("The changed organization.", ref("Organization")) },
+  },
+  {
+    operationId: "deleteOrganization",
+    method: "delete",
+    path: "/organizations/{id}",
+    tag: "Organizations",
+    summary: "Delete an organization and everything of it",
+    description:
+      "Operator only. Removes the organization's SCIM users, groups and tokens and all its analytics data, and removes it from every admin user, in one transaction.",
+    access: "operator",
+    pathParameters: { id: idParameter("organization") },
+    responses: { 204: noContent },
+  },
+
+  // Admin users
+  {
+    operationId: "listAdminUsers",
+    method: "get",
+    path: "/admin-users",
+    tag: "Admin users",
+    summary: "List admin users",
+    description: "The operator sees every admin user; an admin user sees those sharing an organization with it.",
+    access: "read",
+    query: {
+      status: { description: "Only admin users in this status.", schema: { type: "string", enum: ["invited", "active", "disabled"] } },
+      role: { description: "Only admin users with this role.", schema: ref("AdminRole") },
+      organizationId: { description: "Only admin users of this organization.", schema: uuid },
+      ...paging,
+    },
+    responses: { 200: json("A page of admin users.", ref("AdminUserList")) },
+  },
+  {
+    operationId: "inviteAdminUser",
+    method: "post",
+    path: "/admin-users/invite",
+    tag: "Admin users",
+    summary: "Invite an admin user",
+    description:
+      "Creates an `invited` admin user and a single-use invitation code that expires (by default after 7 days). The service hands the code to its invitation hook (e.g. to e-mail it); it is never in a response. An admin may invite only for its own organizations. An e-mail already in use is 409.",
+    access: "write",
+    body: { description: "Whom to invite.", schema: ref("AdminUserInvite") },
+    responses: { 201: json("Invited.", ref("AdminUser"), locationHeader("the admin user")) },
+    problems: { 409: "The e-mail is already an admin user's, or invited (delete the pending one to invite again).", 501: "The service has no invitation hook configured, so it cannot deliver invitations." },
+  },
+  {
+    operationId: "getAdminUser",
+    method: "get",
+    path: "/admin-users/{id}",
+    tag: "Admin users",
+    summary: "Get an admin user",
+    description: "As visible in the list.",
+    access: "read",
+    pathParameters: { id: idParameter("admin user") },
+    responses: { 200: json("The admin user.", ref("AdminUser")) },
+  },
+  {
+    operationId: "updateAdminUser",
+    method: "patch",
+    path: "/admin-users/{id}",
+    tag: "Admin users",
+    summary: "Change an admin user's role, organizations or status",
+    description:
+      "An admin may change admin users whose organizations are all its own, and give them only its own organizations. `status` moves an accepted admin user between `active` and `disabled`; an invited one becomes active only by accepting (409).",
+    access: "write",
+    pathParameters: { id: idParameter("admin user") },
+    body: { description: "The fields to change.", schema: ref("AdminUserPatch") },
+    responses: { 200: json("The changed admin user.", ref("AdminUser")) },
+    problems: { 409: "The admin user is still invited: it becomes active by accepting its invitation." },
+  },
+  {
+    operationId: "deleteAdminUser",
+    method: "delete",
+    path: "/admin-users/{id}",
+    tag: "Admin users",
+    summary: "Delete an admin user and its keys",
+    description: "An admin may delete admin users whose organizations are all its own. A pending invitation is withdrawn with it.",
+    access: "write",
+    pathParameters: { id: idParameter("admin user") },
+    responses: { 204: noContent },
+  },
+  {
+    operationId: "acceptInvitation",
+    method: "post",
+    path: "/invitations/accept",
+    tag: "Admin users",
+    summary: "Accept an invitation",
+    description:
+      "Addition to spec §4.6. Needs no key: the invitation code is the credential. Activates the invited admin user, consumes the code and returns the user's API key, shown only here. An unknown, used or expired code is 404.",
+    access: "public",
+    body: { description: "The invitation code.", schema: ref("InvitationAccept") },
+    responses: { 200: json("Accepted.", ref("InvitationAccepted")) },
+  },
+
+  // Users
+  {
+    operationId: "listUsers",
+    method: "get",
+    path: "/users",
+    tag: "Users",
+    summary: "List learners",
+    description: "The users provisioned through SCIM into the organizations the caller may see, by organization and id.",
+    access: "read",
+    query: {
+      organizationId: organizationFilter,
+      active: { description: "Only active (`true`) or inactive (`false`) users.", schema: { type: "boolean" } },
+      department: { description: "Only users of this department (compared case-insensitively).", schema: { type: "string", minLength: 1, maxLength: 200 } },
+      ...paging,
+    },
+    responses: { 200: json("A page of learners.", ref("UserList")) },
+  },
+
+  // Campaigns
+  {
+    operationId: "listCampaigns",
+    method: "get",
+    path: "/campaigns",
+    tag: "Training campaigns",
+    summary: "List training campaigns",
+    description: "Campaigns of the organizations the caller may see, by id.",
+    access: "read",
+    query: { organizationId: organizationFilter, ...paging },
+    responses: { 200: json("A page of campaigns.", ref("CampaignList")) },
+  },
+  {
+    operationId: "getCampaignSummary",
+    method: "get",
+    path: "/campaigns/{id}/summary",
+    tag: "Training campaigns",
+    summary: "A campaign's figures",
+    description: "Enrolled, not started, in progress, completed and overdue learners, the completion rate and the average score, computed now.",
+    access: "read",
+    pathParameters: { id: idParameter("campaign") },
+    responses: { 200: json("The figures.", ref("CampaignSummary")) },
+  },
+  {
+    operationId: "createCampaignReport",
+    method: "get",
+    path: "/campaigns/{id}/users/bulk-report",
+    tag: "Training campaigns",
+    summary: "Start a report of every enrolment",
+    description:
+      "Starts an asynchronous operation that writes one row per enrolment (learner, status, progress, score, times, overdue). Answers 202 at once; the report may hold hundreds of thousands of rows and is streamed when downloaded.",
+    access: "read",
+    pathParameters: { id: idParameter("campaign") },
+    responses: { 202: reportAccepted },
+  },
+  {
+    operationId: "listCampaignUsers",
+    method: "get",
+    path: "/campaigns/{id}/users",
+    tag: "Training campaigns",
+    summary: "A campaign's learners and their progress",
+    description: "Enrolments by user id, each with its learner and whether it is overdue now.",
+    access: "read",
+    pathParameters: { id: idParameter("campaign") },
+    query: {
+      status: { description: "Only enrolments in this status.", schema: { type: "string", enum: ["not_started", "in_progress", "completed"] } },
+      overdue: { description: "Only overdue (`true`) or not overdue (`false`) enrolments.", schema: { type: "boolean" } },
+      ...paging,
+    },
+    responses: { 200: json("A page of enrolments.", ref("CampaignUserList")) },
+  },
+  {
+    operationId: "getCampaignUser",
+    method: "get",
+    path: "/campaigns/{id}/users/{userId}",
+    tag: "Training campaigns",
+    summary: "One learner's progress in a campaign",
+    description: "404 when the learner is not enrolled.",
+    access: "read",
+    pathParameters: { id: idParameter("campaign"), userId: userIdParameter },
+    responses: { 200: json("The enrolment.", ref("CampaignUser")) },
+  },
+  {
+    operationId: "listCampaignFeedback",
+    method: "get",
+    path: "/campaigns/{id}/feedback-comments",
+    tag: "Training campaigns",
+    summary: "Learners' comments on a campaign",
+    description: "Oldest first.",
+    access: "read",
+    pathParameters: { id: idParameter("campaign") },
+    query: { ...paging },
+    responses: { 200: json("A page of comments.", ref("FeedbackCommentList")) },
+  },
+
+  // Attack simulations
+  {
+    operationId: "getSimulationSummary",
+    method: "get",
+    path: "/attack-simulations/{id}/summary",
+    tag: "Attack simulations",
+    summary: "A simulation's figures",
+    description: "Recipients who were sent, delivered, opened, clicked, submitted data and reported, and each as a rate of those sent.",
+    access: "read",
+    pathParameters: { id: idParameter("attack simulation") },
+    responses: { 200: json("The figures.", ref("SimulationSummary")) },
+  },
+  {
+    operationId: "createSimulationReport",
+    method: "get",
+    path: "/attack-simulations/{id}/users/bulk-report",
+    tag: "Attack simulations",
+    summary: "Start a report of every recipient",
+    description: "Starts an asynchronous operation that writes one row per recipient (learner and the time of each thing it did). Answers 202 at once.",
+    access: "read",
+    pathParameters: { id: idParameter("attack simulation") },
+    responses: { 202: reportAccepted },
+  },
+  {
+    operationId: "listSimulationUsers",
+    method: "get",
+    path: "/attack-simulations/{id}/users",
+    tag: "Attack simulations",
+    summary: "A simulation's recipients and what each did",
+    description: "Recipients by user id, each with its learner. Each filter keeps recipients that did (`true`) or did not (`false`) that thing.",
+    access: "read",
+    pathParameters: { id: idParameter("attack simulation") },
+    query: {
+      opened: { description: "Opened the lure.", schema: { type: "boolean" } },
+      clicked: { description: "Clicked its link.", schema: { type: "boolean" } },
+      submittedData: { description: "Submitted data.", schema: { type: "boolean" } },
+      reported: { description: "Reported it.", schema: { type: "boolean" } },
+      ...paging,
+    },
+    responses: { 200: json("A page of recipients.", ref("SimulationUserList")) },
+  },
+  {
+    operationId: "getSimulationUser",
+    method: "get",
+    path: "/attack-simulations/{id}/users/{userId}",
+    tag: "Attack simulations",
+    summary: "What one recipient did",
+    description: "404 when the learner was not a recipient.",
+    access: "read",
+    pathParameters: { id: idParameter("attack simulation"), userId: userIdParameter },
+    responses: { 200: json("The recipient.", ref("SimulationUser")) },
+  },
+  {
+    operationId: "listSimulationFeedback",
+    method: "get",
+    path: "/attack-simulations/{id}/feedback-comments",
+    tag: "Attack simulations",
+    summary: "Learners' comments on a simulation",
+    description: "Oldest first.",
+    access: "read",
+    pathParameters: { id: idParameter("attack simulation") },
+    query: { ...paging },
+    responses: { 200: json("A page of comments.", ref("FeedbackCommentList")) },
+  },
+
+  // Operations
+  {
+    operationId: "getOperation",
+    method: "get",
+    path: "/operations/{id}",
+    tag: "Operations",
+    summary: "Poll an operation",
+    description: "Its status and progress; once `succeeded`, `links.result` and `links.resultCsv` download the report.",
+    access: "read",
+    pathParameters: { id: idParameter("operation") },
+    responses: { 200: json("The operation.", ref("Operation")) },
+  },
+  {
+    operationId: "getOperationResult",
+    method: "get",
+    path: "/operations/{id}/result",
+    tag: "Operations",
+    summary: "Download a report",
+    description:
+      "Addition to spec §4.6. Streams the report of a succeeded operation: a JSON array, or CSV with `format=csv` or `Accept: text/csv` (`format` wins). Before the operation has succeeded: 409.",
+    access: "read",
+    pathParameters: { id: idParameter("operation") },
+    query: { format: { description: "`json` (default) or `csv`.", schema: { type: "string", enum: ["json", "csv"] } } },
+    responses: {
+      200: {
+        description: "The report.",
+        content: { [JSON_TYPE]: ref("ReportRows"), [CSV_TYPE]: ref("ReportCsv") },
+        headers: { "Content-Disposition": { description: "`attachment` with a file name.", schema: { type: "string" } } },
+      },
+    },
+    problems: { 409: "The operation has not succeeded (yet): poll it first." },
+  },
+] as const satisfies readonly OperationDefinition[];
+
+/** The name of an operation, and of its handler. */
+export type AnalyticsOperationId = (typeof analyticsOperations)[number]["operationId"];

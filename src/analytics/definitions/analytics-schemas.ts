@@ -1,0 +1,396 @@
+/**
+ * The JSON Schemas (2020-12) of the analytics interface's bodies: the `components.schemas` of
+ * its OpenAPI document and the schemas ajv validates with. Request bodies refuse unknown fields;
+ * responses are closed too, so the tests catch a field leaking out undocumented — clients should
+ * still ignore fields they do not know, since later versions may add some.
+ */
+import type { JsonSchema } from "./operation-definition.js";
+
+/**
+ * A reference to the component schema `name`. A name without a schema fails every validator's
+ * compilation (ajv cannot resolve it), so a typo cannot reach a request.
+ */
+export function ref(name: string): JsonSchema {
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+const id: JsonSchema = { type: "string", format: "uuid", description: "A service-assigned id (UUID v7)." };
+const time: JsonSchema = { type: "string", format: "date-time", description: "An ISO 8601 time in UTC." };
+const optionalTime = (description: string): JsonSchema => ({ type: "string", format: "date-time", description });
+const rate = (description: string): JsonSchema => ({ type: "number", minimum: 0, maximum: 1, description });
+const count = (description: string): JsonSchema => ({ type: "integer", minimum: 0, description });
+const name: JsonSchema = { type: "string", minLength: 1, maxLength: 200, pattern: "\\S" };
+
+/** A `{ data, nextCursor }` page of `item`. */
+function listOf(item: string, description: string): JsonSchema {
+  return {
+    type: "object",
+    description,
+    required: ["data", "nextCursor"],
+    additionalProperties: false,
+    properties: {
+      data: { type: "array", items: ref(item) },
+      nextCursor: {
+        type: ["string", "null"],
+        description: "Pass as `cursor` (with the same filters) for the next page; null on the last page.",
+      },
+    },
+  };
+}
+
+const organization: JsonSchema = {
+  type: "object",
+  description: "An organization (tenant). Its id is the `{orgId}` of its SCIM base address.",
+  required: ["id", "name", "status", "createdAt", "updatedAt"],
+  additionalProperties: false,
+  properties: {
+    id,
+    name: { ...name, description: "Display name, 1–200 characters." },
+    status: ref("OrganizationStatus"),
+    createdAt: time,
+    updatedAt: time,
+  },
+};
+
+const adminUser: JsonSchema = {
+  type: "object",
+  description: "A person who looks after some organizations through this interface.",
+  required: ["id", "email", "role", "organizationIds", "status", "invitedAt", "updatedAt"],
+  additionalProperties: false,
+  properties: {
+    id,
+    email: { type: "string", format: "email", description: "Lower-cased; unique across the service." },
+    role: ref("AdminRole"),
+    organizationIds: { type: "array", items: id, uniqueItems: true, description: "The organizations it may see, sorted." },
+    status: { type: "string", enum: ["invited", "active", "disabled"], description: "`invited` until the invitation is accepted; a `disabled` user's keys stop working." },
+    invitedAt: time,
+    invitationExpiresAt: optionalTime("When the pending invitation expires; absent once accepted."),
+    activatedAt: optionalTime("When the invitation was accepted; absent while invited."),
+    updatedAt: time,
+  },
+};
+
+const user: JsonSchema = {
+  type: "object",
+  description: "A learner: a User provisioned through SCIM into one organization.",
+  required: ["id", "organizationId", "userName", "active", "createdAt", "updatedAt"],
+  additionalProperties: false,
+  properties: {
+    id: { type: "string", description: "The SCIM resource id." },
+    organizationId: id,
+    userName: { type: "string", description: "SCIM `userName`." },
+    displayName: { type: "string", description: "SCIM `displayName`, else the formatted or given and family name; absent when none." },
+    email: { type: "string", description: "The primary e-mail, else the first work e-mail, else the first; absent when none." },
+    active: { type: "boolean", description: "SCIM `active` (absent in SCIM counts as true)." },
+    department: { type: "string", description: "The enterprise extension's `department`, when set." },
+    createdAt: time,
+    updatedAt: time,
+  },
+};
+
+const campaign: JsonSchema = {
+  type: "object",
+  description: "A training campaign of one organization.",
+  required: ["id", "organizationId", "name", "startsAt", "createdAt"],
+  additionalProperties: false,
+  properties: {
+    id,
+    organizationId: id,
+    name: { type: "string" },
+    description: { type: "string" },
+    startsAt: time,
+    dueAt: optionalTime("An unfinished enrolment past this time is overdue; absent: never overdue."),
+    createdAt: time,
+  },
+};
+
+const campaignSummary: JsonSchema = {
+  type: "object",
+  description: "A campaign's figures, computed when asked (`asOf`).",
+  required: ["campaignId", "enrolled", "notStarted", "inProgress", "completed", "overdue", "completionRate", "averageScore", "asOf"],
+  additionalProperties: false,
+  properties: {
+    campaignId: id,
+    enrolled: count("Learners enrolled."),
+    notStarted: count("Enrolled learners with no progress yet."),
+    inProgress: count("Learners who started and have not completed."),
+    completed: count("Learners who completed."),
+    overdue: count("Learners who have not completed although the campaign is past its due time."),
+    completionRate: rate("completed / enrolled, rounded to 4 decimals; 0 when nobody is enrolled."),
+    averageScore: { type: ["number", "null"], minimum: 0, maximum: 100, description: "Mean score of the scored enrolments, 2 decimals; null when none is scored." },
+    asOf: time,
+  },
+};
+
+const campaignUser: JsonSchema = {
+  type: "object",
+  description: "One learner's enrolment in a campaign.",
+  required: ["campaignId", "userId", "status", "progressPercent", "enrolledAt", "updatedAt", "overdue"],
+  additionalProperties: false,
+  properties: {
+    campaignId: id,
+    userId: { type: "string", description: "The learner's SCIM id." },
+    user: { ...ref("User"), description: "The learner; absent once it was deleted through SCIM." },
+    status: { type: "string", enum: ["not_started", "in_progress", "completed"] },
+    progressPercent: { type: "integer", minimum: 0, maximum: 100 },
+    score: { type: "number", minimum: 0, maximum: 100, description: "Absent until scored." },
+    enrolledAt: time,
+    startedAt: optionalTime("The first progress; absent while not started."),
+    completedAt: optionalTime("Absent until completed."),
+    updatedAt: time,
+    overdue: { type: "boolean", description: "Not completed and past the campaign's due time, now." },
+  },
+};
+
+const simulationRates: JsonSchema = {
+  type: "object",
+  description: "Each count divided by `sent`, rounded to 4 decimals; 0 when nothing was sent.",
+  required: ["delivered", "opened", "clicked", "submittedData", "reported"],
+  additionalProperties: false,
+  properties: {
+    delivered: rate("delivered / sent"),
+    opened: rate("opened / sent"),
+    clicked: rate("clicked / sent"),
+    submittedData: rate("submittedData / sent"),
+    reported: rate("reported / sent"),
+  },
+};
+
+const simulationSummary: JsonSchema = {
+  type: "object",
+  description: "An attack simulation's figures: distinct recipients who did each thing, and the rates.",
+  required: ["simulationId", "sent", "delivered", "opened", "clicked", "submittedData", "reported", "rates"],
+  additionalProperties: false,
+  properties: {
+    simulationId: id,
+    sent: count("Recipients the lure was sent to."),
+    delivered: count("Recipients it was delivered to."),
+    opened: count("Recipients who opened it."),
+    clicked: count("Recipients who clicked its link."),
+    submittedData: count("Recipients who submitted data on the landing page."),
+    reported: count("Recipients who reported it as phishing."),
+    rates: simulationRates,
+  },
+};
+
+const simulationUser: JsonSchema = {
+  type: "object",
+  description: "One recipient of a simulation: the first time it did each thing; absent when it did not.",
+  required: ["simulationId", "userId"],
+  additionalProperties: false,
+  properties: {
+    simulationId: id,
+    userId: { type: "string", description: "The learner's SCIM id." },
+    user: { ...ref("User"), description: "The learner; absent once it was deleted through SCIM." },
+    sentAt: optionalTime("When the lure was sent."),
+    deliveredAt: optionalTime("When it was delivered."),
+    openedAt: optionalTime("When it was first opened."),
+    clickedAt: optionalTime("When its link was first clicked."),
+    submittedDataAt: optionalTime("When data was first submitted."),
+    reportedAt: optionalTime("When it was first reported."),
+  },
+};
+
+const feedbackComment: JsonSchema = {
+  type: "object",
+  description: "A learner's comment on a campaign or a simulation.",
+  required: ["id", "subject", "userId", "comment", "createdAt"],
+  additionalProperties: false,
+  properties: {
+    id,
+    subject: {
+      type: "object",
+      required: ["kind", "id"],
+      additionalProperties: false,
+      properties: { kind: { type: "string", enum: ["campaign", "simulation"] }, id },
+    },
+    userId: { type: "string", description: "The learner's SCIM id." },
+    rating: { type: "integer", minimum: 1, maximum: 5, description: "1–5, when given." },
+    comment: { type: "string", minLength: 1, maxLength: 4000 },
+    createdAt: time,
+  },
+};
+
+const operation: JsonSchema = {
+  type: "object",
+  description: "A long-running request, e.g. a bulk report. Poll it until `status` is `succeeded` or `failed`.",
+  required: ["id", "kind", "organizationId", "subjectId", "status", "progress", "createdAt", "links"],
+  additionalProperties: false,
+  properties: {
+    id,
+    kind: { type: "string", description: "`campaign-users-report` or `simulation-users-report`." },
+    organizationId: id,
+    subjectId: { ...id, description: "The campaign or simulation it reports on." },
+    status: { type: "string", enum: ["queued", "running", "succeeded", "failed"] },
+    progress: {
+      type: "object",
+      required: ["done"],
+      additionalProperties: false,
+      properties: {
+        done: count("Rows written so far."),
+        total: count("Rows in all, once known."),
+      },
+    },
+    createdAt: time,
+    startedAt: optionalTime("When work began."),
+    finishedAt: optionalTime("When it succeeded or failed."),
+    error: { type: "string", description: "Why it failed, for a person; only when `failed`." },
+    links: {
+      type: "object",
+      required: ["self"],
+      additionalProperties: false,
+      properties: {
+        self: { type: "string", format: "uri", description: "Where to poll it." },
+        result: { type: "string", format: "uri", description: "The report as a JSON array; only once `succeeded`." },
+        resultCsv: { type: "string", format: "uri", description: "The report as CSV; only once `succeeded`." },
+      },
+    },
+  },
+};
+
+const problem: JsonSchema = {
+  type: "object",
+  description: "An RFC 9457 problem. Branch on `type`; `detail` says what to do, for a person.",
+  required: ["type", "title", "status", "detail"],
+  additionalProperties: false,
+  properties: {
+    type: { type: "string", format: "uri", description: "A stable URI identifying the kind of problem." },
+    title: { type: "string", description: "A short summary of the kind of problem." },
+    status: { type: "integer", minimum: 400, maximum: 599, description: "The HTTP status." },
+    detail: { type: "string", description: "What went wrong with this request and how to fix it." },
+    errors: {
+      type: "array",
+      description: "With `invalid-request`: every invalid field.",
+      items: {
+        type: "object",
+        required: ["field", "message"],
+        additionalProperties: false,
+        properties: {
+          field: { type: "string", description: "A JSON pointer into the body (RFC 6901), or the name of a query parameter." },
+          message: { type: "string" },
+        },
+      },
+    },
+  },
+};
+
+/** Every component schema by name. */
+export const analyticsSchemas = {
+  OrganizationStatus: { type: "string", enum: ["active", "suspended"], description: "A suspended organization's SCIM tokens stop working." },
+  AdminRole: { type: "string", enum: ["admin", "viewer"], description: "`admin` manages its organizations and their admin users; `viewer` only reads." },
+  Organization: organization,
+  OrganizationList: listOf("Organization", "A page of organizations, by id."),
+  OrganizationCreate: {
+    type: "object",
+    description: "A new organization.",
+    required: ["name"],
+    additionalProperties: false,
+    properties: { name: { ...name, description: "Display name, 1–200 characters, not only spaces." } },
+  },
+  OrganizationCreated: {
+    type: "object",
+    description: "The new organization and how its identity provider reaches it. The SCIM token is shown here only.",
+    required: ["organization", "scim"],
+    additionalProperties: false,
+    properties: {
+      organization: ref("Organization"),
+      scim: {
+        type: "object",
+        required: ["baseUrl", "token"],
+        additionalProperties: false,
+        properties: {
+          baseUrl: { type: "string", format: "uri", description: "The SCIM base address of the organization (spec §2.1)." },
+          token: { type: "string", description: "Its SCIM bearer token (spec §5); store it now, it is not shown again." },
+        },
+      },
+    },
+  },
+  OrganizationPatch: {
+    type: "object",
+    description: "The fields to change; at least one. `status` is the operator's to change.",
+    minProperties: 1,
+    additionalProperties: false,
+    properties: { name: { ...name, description: "New display name." }, status: ref("OrganizationStatus") },
+  },
+  AdminUser: adminUser,
+  AdminUserList: listOf("AdminUser", "A page of admin users, by id."),
+  AdminUserInvite: {
+    type: "object",
+    description: "Whom to invite, with which role, for which organizations.",
+    required: ["email", "role", "organizationIds"],
+    additionalProperties: false,
+    properties: {
+      email: { type: "string", format: "email", maxLength: 320 },
+      role: ref("AdminRole"),
+      organizationIds: {
+        type: "array",
+        items: id,
+        minItems: 1,
+        maxItems: 1000,
+        uniqueItems: true,
+        description: "Organizations the caller may see; an admin caller only its own.",
+      },
+    },
+  },
+  AdminUserPatch: {
+    type: "object",
+    description: "The fields to change; at least one.",
+    minProperties: 1,
+    additionalProperties: false,
+    properties: {
+      role: ref("AdminRole"),
+      organizationIds: { type: "array", items: id, minItems: 1, maxItems: 1000, uniqueItems: true },
+      status: { type: "string", enum: ["active", "disabled"], description: "Disable (its keys stop working) or re-enable an admin user that accepted its invitation." },
+    },
+  },
+  InvitationAccept: {
+    type: "object",
+    description: "The code delivered with the invitation.",
+    required: ["code"],
+    additionalProperties: false,
+    properties: { code: { type: "string", minLength: 1, maxLength: 512 } },
+  },
+  InvitationAccepted: {
+    type: "object",
+    description: "The now active admin user and its API key, shown here only.",
+    required: ["adminUser", "apiKey"],
+    additionalProperties: false,
+    properties: {
+      adminUser: ref("AdminUser"),
+      apiKey: { type: "string", description: "Send as `Authorization: Bearer <apiKey>`; store it now, it is not shown again." },
+    },
+  },
+  User: user,
+  UserList: listOf("User", "A page of learners, by organization and id."),
+  Campaign: campaign,
+  CampaignList: listOf("Campaign", "A page of campaigns, by id."),
+  CampaignSummary: campaignSummary,
+  CampaignUser: campaignUser,
+  CampaignUserList: listOf("CampaignUser", "A page of a campaign's enrolments, by user id."),
+  SimulationSummary: simulationSummary,
+  SimulationUser: simulationUser,
+  SimulationUserList: listOf("SimulationUser", "A page of a simulation's recipients, by user id."),
+  FeedbackComment: feedbackComment,
+  FeedbackCommentList: listOf("FeedbackComment", "A page of comments, oldest first."),
+  Operation: operation,
+  OperationAccepted: {
+    type: "object",
+    description: "The operation that will produce the result; poll its `links.self`.",
+    required: ["operation"],
+    additionalProperties: false,
+    properties: { operation: ref("Operation") },
+  },
+  ReportRows: {
+    type: "array",
+    description: "The report, one flat object per row, in the order of the report's columns.",
+    items: { type: "object", additionalProperties: { type: ["string", "number", "boolean", "null"] } },
+  },
+  ReportCsv: {
+    type: "string",
+    description: "RFC 4180 CSV with a header line; cells starting with = + - @ are prefixed with ' so spreadsheets do not run them as formulas.",
+  },
+  Problem: problem,
+} as const satisfies Readonly<Record<string, JsonSchema>>;
+
+/** The name of a component schema. */
+export type AnalyticsSchemaName = keyof typeof analyticsSchemas;

@@ -1,0 +1,196 @@
+/**
+ * Admin users (spec §4.6) and their invitations: list, get, invite (a single-use code delivered
+ * through the host's hook, never in a response), change, delete — and accepting an invitation,
+ * which turns the code into the admin user's API key (our addition).
+ */
+import { randomBytes } from "node:crypto";
+import { v7 } from "uuid";
+import { hashToken } from "../../auth/hash-token.js";
+import { conflict, forbidden, invalidRequest, notFound, notImplemented, type AnalyticsProblem, type ProblemFieldError } from "../analytics-problem.js";
+import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
+import type { AnalyticsDependencies } from "../analytics-dependencies.js";
+import type { AdminRole, AdminUser, AdminUserStatus, OrgScope } from "../analytics-store.js";
+import { newApiKey, type ApiKeyCaller } from "../api-keys.js";
+import { renderAdminUser } from "../render-resources.js";
+import { sendJson, sendNoContent } from "../send-json.js";
+
+type AdminUserHandlers = Pick<
+  AnalyticsHandlers,
+  "listAdminUsers" | "getAdminUser" | "inviteAdminUser" | "updateAdminUser" | "deleteAdminUser" | "acceptInvitation"
+>;
+
+/** Random bytes in an invitation code's secret: 256 bits, 43 base64url characters. */
+const CODE_BYTES = 32;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * An invitation code is `<adminUserId>.<secret>`: accepting stores the user's first API key in
+ * the same step (`AnalyticsStore.acceptInvitation`), and the key must name its user, which only
+ * the code can tell before the store has checked it. Only the digest of the whole code is stored.
+ */
+function invitationCode(adminUserId: string): string {
+  return `${adminUserId}.${randomBytes(CODE_BYTES).toString("base64url")}`;
+}
+
+/** The admin user id a code names, if it has the shape of one of ours. */
+function adminUserIdOf(code: string): string | undefined {
+  const dot = code.indexOf(".");
+  const id = dot === -1 ? "" : code.slice(0, dot);
+  return UUID.test(id) ? id : undefined;
+}
+
+const noSuchAdminUser = (): AnalyticsProblem => notFound("There is no admin user with this id among those you may see.");
+
+function isConflict(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { readonly code?: unknown }).code === "conflict";
+}
+
+/** Sorted and without repeats, as `AdminUser.organizationIds` is kept. */
+function normalizedIds(ids: readonly string[]): string[] {
+  return [...new Set(ids.map((id) => id.toLowerCase()))].sort();
+}
+
+/**
+ * 400 naming each organization the caller may not see: one it may not see and one that does
+ * not exist get the same answer, so the check reveals nothing.
+ */
+async function requireVisible(dependencies: AnalyticsDependencies, scope: OrgScope, ids: readonly string[]): Promise<void> {
+  const errors: ProblemFieldError[] = [];
+  for (const [index, id] of ids.entries()) {
+    if ((await dependencies.store.getOrganization(scope, id)) === undefined) {
+      errors.push({ field: `/organizationIds/${index}`, message: "is not an organization you may see" });
+    }
+  }
+  if (errors.length > 0) throw invalidRequest(errors);
+}
+
+/**
+ * An admin (role `admin`) manages only admin users all of whose organizations are its own
+ * (issue 6), so it can never act on someone who also looks after an organization it cannot see.
+ */
+function requireManageable(caller: ApiKeyCaller | undefined, target: AdminUser): void {
+  if (caller?.kind !== "admin") return;
+  const own = new Set(caller.adminUser.organizationIds);
+  if (!target.organizationIds.every((id) => own.has(id))) {
+    throw forbidden("This admin user also looks after organizations that are not yours; ask the operator or an admin of those organizations.");
+  }
+}
+
+async function visibleAdminUser(dependencies: AnalyticsDependencies, call: AnalyticsCall): Promise<AdminUser> {
+  const user = await dependencies.store.getAdminUser(call.scope, call.params["id"] ?? "");
+  if (user === undefined) throw noSuchAdminUser();
+  return user;
+}
+
+export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUserHandlers {
+  const { store, now } = dependencies;
+  return {
+    async listAdminUsers(call) {
+      const status = call.query["status"] as AdminUserStatus | undefined;
+      const role = call.query["role"] as AdminRole | undefined;
+      const orgId = call.query["organizationId"] as string | undefined;
+      const page = await store.listAdminUsers(call.scope, call.page(), {
+        ...(status === undefined ? {} : { status }),
+        ...(role === undefined ? {} : { role }),
+        ...(orgId === undefined ? {} : { orgId }),
+      });
+      call.sendPage(page, renderAdminUser);
+    },
+
+    async getAdminUser(call) {
+      sendJson(call.response, 200, renderAdminUser(await visibleAdminUser(dependencies, call)));
+    },
+
+    async inviteAdminUser({ response, body, scope, baseUrl }) {
+      const onInvitation = dependencies.onInvitation;
+      if (onInvitation === undefined) {
+        throw notImplemented("This service cannot deliver invitations: its host has not configured an invitation hook (onInvitation).");
+      }
+      const input = body as { readonly email: string; readonly role: AdminRole; readonly organizationIds: readonly string[] };
+      const email = input.email.toLowerCase();
+      const organizationIds = normalizedIds(input.organizationIds);
+      await requireVisible(dependencies, scope, organizationIds);
+      const existing = await store.findAdminUserByEmail(email);
+      if (existing !== undefined) {
+        throw conflict(
+          existing.status === "invited"
+            ? `${email} is already invited (until ${existing.invitationExpiresAt ?? "?"}); to invite again, delete admin user ${existing.id} first.`
+            : `${email} is already an admin user (${existing.id}); change its organizations instead.`,
+        );
+      }
+      const at = now();
+      const expiresAt = new Date(at.getTime() + dependencies.invitationTtlMs).toISOString();
+      const user: AdminUser = {
+        id: v7(),
+        email,
+        role: input.role,
+        organizationIds,
+        status: "invited",
+        invitedAt: at.toISOString(),
+        invitationExpiresAt: expiresAt,
+        updatedAt: at.toISOString(),
+      };
+      const code = invitationCode(user.id);
+      try {
+        await store.createAdminUser(user, { codeHash: hashToken(code), expiresAt });
+      } catch (error) {
+        // Two invitations of one e-mail at once: the store's unique e-mail decides.
+        if (isConflict(error)) throw conflict(`${email} was invited or added meanwhile.`);
+        throw error;
+      }
+      try {
+        await onInvitation({ adminUser: user, code, expiresAt });
+      } catch (error) {
+        // Undelivered, the code reaches nobody and the e-mail would stay blocked as invited:
+        // withdraw it so the request can simply be retried.
+        await store.deleteAdminUser({ all: true }, user.id);
+        throw error;
+      }
+      response.setHeader("Location", `${baseUrl}/admin-users/${user.id}`);
+      sendJson(response, 201, renderAdminUser(user));
+    },
+
+    async updateAdminUser(call) {
+      const change = call.body as { readonly role?: AdminRole; readonly organizationIds?: readonly string[]; readonly status?: "active" | "disabled" };
+      const target = await visibleAdminUser(dependencies, call);
+      requireManageable(call.caller, target);
+      const organizationIds = change.organizationIds === undefined ? undefined : normalizedIds(change.organizationIds);
+      if (organizationIds !== undefined) await requireVisible(dependencies, call.scope, organizationIds);
+      if (change.status !== undefined && target.status === "invited") {
+        throw conflict("This admin user is still invited: it becomes active by accepting its invitation, and an invitation is withdrawn by deleting the admin user.");
+      }
+      const updated = await store.updateAdminUser(call.scope, target.id, {
+        ...(change.role === undefined ? {} : { role: change.role }),
+        ...(organizationIds === undefined ? {} : { organizationIds }),
+        ...(change.status === undefined ? {} : { status: change.status }),
+        updatedAt: now().toISOString(),
+      });
+      if (updated === undefined) throw noSuchAdminUser();
+      sendJson(call.response, 200, renderAdminUser(updated));
+    },
+
+    async deleteAdminUser(call) {
+      const target = await visibleAdminUser(dependencies, call);
+      requireManageable(call.caller, target);
+      if (!(await store.deleteAdminUser(call.scope, target.id))) throw noSuchAdminUser();
+      sendNoContent(call.response);
+    },
+
+    async acceptInvitation({ response, body }) {
+      const { code } = body as { readonly code: string };
+      const refused = (): AnalyticsProblem =>
+        notFound("No pending invitation has this code: it may have been used already or have expired. Ask for a new invitation.");
+      const adminUserId = adminUserIdOf(code);
+      if (adminUserId === undefined) throw refused();
+      const at = now().toISOString();
+      const issued = newApiKey({ kind: "admin", adminUserId }, at);
+      const user = await store.acceptInvitation(hashToken(code), at, issued.record);
+      if (user === undefined) throw refused();
+      // The digest covers the id part too, so a code opens only the invitation it was made for;
+      // this guards against a store that would answer for another one.
+      if (user.id !== adminUserId) throw new Error("analytics: the store accepted an invitation of another admin user than the code names");
+      response.setHeader("Cache-Control", "no-store");
+      sendJson(response, 200, { adminUser: renderAdminUser(user), apiKey: issued.key });
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Organizations (spec §4.6): list, create (with the first SCIM token, spec §2.1 and §5), get,
+ * rename / suspend, and delete with everything of the organization.
+ */
+import { v7 } from "uuid";
+import { forbidden, notFound } from "../analytics-problem.js";
+import type { AnalyticsHandlers } from "../analytics-call.js";
+import type { AnalyticsDependencies } from "../analytics-dependencies.js";
+import type { Organization, OrganizationStatus } from "../analytics-store.js";
+import { renderOrganization } from "../render-resources.js";
+import { sendJson, sendNoContent } from "../send-json.js";
+
+type OrganizationHandlers = Pick<AnalyticsHandlers, "listOrganizations" | "createOrganization" | "getOrganization" | "updateOrganization" | "deleteOrganization">;
+
+const noSuchOrganization = (): Error => notFound("There is no organization with this id among those you may see.");
+
+export function organizationHandlers(dependencies: AnalyticsDependencies): OrganizationHandlers {
+  const { store, scimTokens, now } = dependencies;
+  return {
+    async listOrganizations(call) {
+      const status = call.query["status"] as OrganizationStatus | undefined;
+      const page = await store.listOrganizations(call.scope, call.page(), status === undefined ? {} : { status });
+      call.sendPage(page, renderOrganization);
+    },
+
+    async createOrganization({ request, response, body, baseUrl }) {
+      const { name } = body as { readonly name: string };
+      const at = now().toISOString();
+      const organization: Organization = { id: v7(), name: name.trim(), status: "active", createdAt: at, updatedAt: at };
+      await store.createOrganization(organization);
+      const issued = await scimTokens.issue(organization.id, { label: "issued when the organization was created" });
+      response.setHeader("Location", `${baseUrl}/organizations/${organization.id}`);
+      // The body holds a credential: no cache may keep it (RFC 9111 §5.2.2.5).
+      response.setHeader("Cache-Control", "no-store");
+      sendJson(response, 201, {
+        organization: renderOrganization(organization),
+        scim: { baseUrl: dependencies.scimBaseUrl(organization.id, request), token: issued.token },
+      });
+    },
+
+    async getOrganization({ response, params, scope }) {
+      const organization = await store.getOrganization(scope, params["id"] ?? "");
+      if (organization === undefined) throw noSuchOrganization();
+      sendJson(response, 200, renderOrganization(organization));
+    },
+
+    async updateOrganization({ response, params, body, scope, caller }) {
+      const change = body as { readonly name?: string; readonly status?: OrganizationStatus };
+      const id = params["id"] ?? "";
+      // Scope first: an organization the caller may not see is 404, whatever the body says.
+      if ((await store.getOrganization(scope, id)) === undefined) throw noSuchOrganization();
+      if (change.status !== undefined && caller?.kind !== "operator") throw forbidden("Only the operator changes an organization's status; an admin may change its name.");
+      const updated = await store.updateOrganization(scope, id, {
+        ...(change.name === undefined ? {} : { name: change.name.trim() }),
+        ...(change.status === undefined ? {} : { status: change.status }),
+        updatedAt: now().toISOString(),
+      });
+      if (updated === undefined) throw noSuchOrganization();
+      sendJson(response, 200, renderOrganization(updated));
+    },
+
+    async deleteOrganization({ response, params, scope }) {
+      const id = params["id"] ?? "";
+      if (!(await store.deleteOrganization(scope, id))) throw noSuchOrganization();
+      // The store deletes the SCIM tokens it shares storage with; a token store kept elsewhere
+      // (the memory one) must lose them too, or the deleted organization's tokens would still work.
+      await scimTokens.revokeAll(id);
+      sendNoContent(response);
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * Writes the analytics router's JSON responses and problems. Written with `end`, as the SCIM
+ * router does, so the same code runs on Express 4 and 5 and no ETag is computed for lists.
+ */
+import type { Response } from "express";
+import type { ProblemDetails } from "./analytics-problem.js";
+import { PROBLEM_TYPE } from "./definitions/schema-validators.js";
+
+/** Sends `body` as `application/json` with `status`. */
+export function sendJson(response: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.statusCode = status;
+  response.setHeader("Content-Type", "application/json; charset=utf-8");
+  response.setHeader("Content-Length", Buffer.byteLength(text));
+  response.end(text);
+}
+
+/** Sends an RFC 9457 problem as `application/problem+json`, its `status` the response's. */
+export function sendProblem(response: Response, problem: ProblemDetails): void {
+  const text = JSON.stringify(problem);
+  response.statusCode = problem.status;
+  response.setHeader("Content-Type", `${PROBLEM_TYPE}; charset=utf-8`);
+  response.setHeader("Content-Length", Buffer.byteLength(text));
+  response.end(text);
+}
+
+/** Sends 204 No Content. */
+export function sendNoContent(response: Response): void {
+  response.statusCode = 204;
+  response.end();
+}
