@@ -1,6 +1,7 @@
 /**
  * The host server on PostgreSQL with one variable (`DATABASE_URL`), and two host processes
- * sharing that database — the way a deployment grows past one machine.
+ * sharing that database — the way a deployment grows past one machine — with the analytics
+ * interface and its demo data over the same database.
  */
 import { once } from "node:events";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
@@ -70,6 +71,32 @@ describePostgres("the host server on PostgreSQL", (url) => {
     expect(new Set(members)).toEqual(new Set(users));
 
     for (const { host } of [a, b]) {
+      host.child.kill("SIGTERM");
+      expect((await once(host.child, "exit"))[0]).toBe(0);
+    }
+  }, 60_000);
+
+  it("seeds the demo data once and serves its figures from either of two hosts sharing the database", async () => {
+    const database = new URL(url);
+    database.searchParams.set("schema", schema.name);
+    const operatorKey = "operator-key-for-the-postgres-host-test-0123456789";
+    const env = { SCIMKIT_ORGS: "", SCIMKIT_OPERATOR_KEY: operatorKey, SCIMKIT_DEMO_DATA: "", DATABASE_URL: database.toString() };
+    const first = startHost(env);
+    await first.waitFor(/^Demo data for demo: 50 learners, 2 campaigns/);
+    const [, summaryUrl] = await first.waitFor(/^Demo attack simulation: (\S+)$/);
+    const second = startHost(env);
+    const [, secondUrl] = await second.waitFor(/^Analytics interface: (\S+) /);
+    expect(second.lines.some((line) => line.startsWith("Demo data"))).toBe(false);
+
+    const headers = { Authorization: `Bearer ${operatorKey}` };
+    const campaigns = (await (await fetch(`${secondUrl}/campaigns`, { headers })).json()) as { data: { id: string; name: string }[] };
+    const essentials = campaigns.data.find((campaign) => campaign.name === "Security awareness essentials");
+    const summary = await fetch(`${secondUrl}/campaigns/${essentials?.id}/summary`, { headers });
+    expect(await summary.json()).toMatchObject({ enrolled: 50, notStarted: 8, inProgress: 12, completed: 30, overdue: 20, completionRate: 0.6 });
+    const funnel = await fetch(summaryUrl as string, { headers });
+    expect(await funnel.json()).toMatchObject({ sent: 50, delivered: 48, opened: 31, clicked: 12, submittedData: 5, reported: 14 });
+
+    for (const host of [first, second]) {
       host.child.kill("SIGTERM");
       expect((await once(host.child, "exit"))[0]).toBe(0);
     }

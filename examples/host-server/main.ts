@@ -5,11 +5,19 @@
  * - `SCIMKIT_ORGS="org1:token1,org2:token2"`: the organizations and their bearer tokens. When
  *   unset, a `demo` organization is created and its token printed once, on the start that issues it.
  * - `DATABASE_URL`: the store (see `open-host-store.ts`); default SQLite at `./data/scimkit.db`.
+ * - `SCIMKIT_OPERATOR_KEY`: the analytics interface's operator key. When unset and the store has
+ *   none, one is created and printed once, on the start that issues it.
+ * - `SCIMKIT_DEMO_DATA=0`: do not fill the demo organization with demo learners, campaigns and a
+ *   simulation on the start that creates it.
  */
+import { activeOrganizationsOnly } from "../../src/analytics/active-organizations-only.js";
+import type { AnalyticsStore } from "../../src/analytics/analytics-store.js";
+import { ensureOperatorKey, issueApiKey } from "../../src/analytics/api-keys.js";
 import { parseOrganizationTokens } from "../../src/auth/parse-organization-tokens.js";
 import type { TokenStore } from "../../src/auth/hashed-token-store.js";
 import { staticTokenVerifier } from "../../src/auth/static-token-verifier.js";
 import type { TokenVerifier } from "../../src/auth/token-verifier.js";
+import { demoSeed } from "./demo-seed.js";
 import { startHostServer } from "./host-server.js";
 import { openHostStore } from "./open-host-store.js";
 
@@ -22,16 +30,68 @@ interface Organizations {
   readonly demoIssuedEarlier?: boolean;
 }
 
+/**
+ * Accepts a token either verifier accepts. Both are always asked, so the time to answer does
+ * not tell a configured token from an issued one.
+ */
+function eitherVerifier(first: TokenVerifier, second: TokenVerifier): TokenVerifier {
+  return {
+    async verify(token, orgId, request) {
+      const [a, b] = await Promise.all([first.verify(token, orgId, request), second.verify(token, orgId, request)]);
+      return a ?? b;
+    },
+  };
+}
+
 async function organizations(tokens: TokenStore): Promise<Organizations> {
   const configured = process.env["SCIMKIT_ORGS"];
   if (configured !== undefined && configured.trim() !== "") {
     const parsed = parseOrganizationTokens(configured);
-    return { auth: staticTokenVerifier(parsed), orgIds: Object.keys(parsed) };
+    // The configured tokens, and those the analytics interface issues to the organizations the
+    // operator creates there.
+    return { auth: eitherVerifier(staticTokenVerifier(parsed), tokens), orgIds: Object.keys(parsed) };
   }
   // The store keeps only the hash, so a token issued on an earlier start cannot be shown again.
   if ((await tokens.list("demo")).length > 0) return { auth: tokens, orgIds: ["demo"], demoIssuedEarlier: true };
   const issued = await tokens.issue("demo", { label: "demo" });
   return { auth: tokens, orgIds: ["demo"], demoToken: issued.token };
+}
+
+/**
+ * Makes each organization the host serves an organization of the analytics interface, so the
+ * operator sees it there (and can suspend it). Says which ones this start registered.
+ */
+async function registerOrganizations(analytics: AnalyticsStore, orgIds: readonly string[]): Promise<string[]> {
+  const registered: string[] = [];
+  for (const id of orgIds) {
+    if (await analytics.getOrganization({ all: true }, id)) continue;
+    const now = new Date().toISOString();
+    try {
+      await analytics.createOrganization({ id, name: id === "demo" ? "Demo organization" : id, status: "active", createdAt: now, updatedAt: now });
+    } catch (error) {
+      // Two hosts starting on one PostgreSQL database race to register: the loser finds it there.
+      if (await analytics.getOrganization({ all: true }, id)) continue;
+      throw error;
+    }
+    registered.push(id);
+  }
+  return registered;
+}
+
+/** `SCIMKIT_OPERATOR_KEY`, when set. */
+function configuredOperatorKey(): string | undefined {
+  const configured = process.env["SCIMKIT_OPERATOR_KEY"]?.trim();
+  return configured === undefined || configured === "" ? undefined : configured;
+}
+
+/** Without a configured key: a new operator key shown once, or word that one exists. */
+async function generatedOperatorKey(analytics: AnalyticsStore): Promise<string> {
+  // As for the demo token, only the digest is stored, so a key from an earlier start cannot be shown.
+  if (await analytics.hasOperatorKey()) {
+    return "Operator key for the analytics interface: issued on an earlier start (only its hash is kept); set SCIMKIT_OPERATOR_KEY to choose one.";
+  }
+  const { key } = await issueApiKey(analytics, { kind: "operator" });
+  return `Operator key for the analytics interface (shown once): ${key}`;
 }
 
 function port(): number {
@@ -44,12 +104,35 @@ function port(): number {
 async function main(): Promise<void> {
   const database = await openHostStore(process.env["DATABASE_URL"]);
   const { auth, orgIds, demoToken, demoIssuedEarlier } = await organizations(database.tokens);
-  const host = await startHostServer({ store: database.store, auth, port: port() });
+  const registered = await registerOrganizations(database.analytics, orgIds);
+  const configuredKey = configuredOperatorKey();
+  // Registered before the port opens, so the configured key works from the first request.
+  if (configuredKey !== undefined) await ensureOperatorKey(database.analytics, configuredKey);
+  // Seeded on the start that creates the demo organization, before the first request can arrive.
+  const seedDemo = registered.includes("demo") && !["0", "false"].includes((process.env["SCIMKIT_DEMO_DATA"] ?? "").trim().toLowerCase());
+  const seeded = seedDemo ? await demoSeed({ resources: database.store, analytics: database.analytics, orgId: "demo" }) : undefined;
+  const host = await startHostServer({
+    store: database.store,
+    auth: activeOrganizationsOnly(auth, database.analytics),
+    analytics: { store: database.analytics, scimTokens: database.tokens },
+    port: port(),
+  });
+  // Issued once the port is ours: a start that fails to listen must not consume the only showing.
+  const operatorKeyLine =
+    configuredKey === undefined ? await generatedOperatorKey(database.analytics) : "Operator key for the analytics interface: SCIMKIT_OPERATOR_KEY";
   console.log(`scimkit host server listening on port ${host.port}, store: ${database.description}`);
   for (const orgId of orgIds) console.log(`SCIM base URL for ${orgId}: ${host.baseUrl(orgId)}`);
   if (demoToken) console.log(`Bearer token for demo (shown once): ${demoToken}`);
   if (demoIssuedEarlier) {
     console.log("Bearer token for demo: issued on an earlier start (only its hash is kept); delete the database or set SCIMKIT_ORGS to choose tokens.");
+  }
+  console.log(`Analytics interface: ${host.analyticsUrl} (OpenAPI document at ${host.analyticsUrl}/openapi.json)`);
+  console.log(operatorKeyLine);
+  if (seeded) {
+    console.log(
+      `Demo data for demo: ${seeded.learners} learners, ${seeded.campaigns.length} campaigns, 1 attack simulation, ${seeded.feedbackComments} feedback comments (SCIMKIT_DEMO_DATA=0 skips it)`,
+    );
+    console.log(`Demo attack simulation: ${host.analyticsUrl}/attack-simulations/${seeded.simulation.id}/summary`);
   }
   let stopping = false;
   const stop = (signal: string): void => {
