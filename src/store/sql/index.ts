@@ -19,10 +19,22 @@ export { retryTransient } from "./dialects/retry-transient.js";
 export type { RowLock, SqlColumnTypes, SqlDialect, TransactionWork } from "./dialects/sql-dialect.js";
 export type { FilterDialect } from "./filter/filter-dialect.js";
 export type {
+  AdminUserOrganizationsTable,
+  AdminUsersTable,
+  ApiKeysTable,
+  CampaignsTable,
   CounterColumn,
+  EnrolmentsTable,
+  FeedbackTable,
+  InvitationsTable,
   MembersTable,
   MigrationsTable,
+  OperationsTable,
+  OrganizationsTable,
+  ReportRowsTable,
   ResourcesTable,
+  SimulationRecipientsTable,
+  SimulationsTable,
   SqlStoreDatabase,
   TokensTable,
   UniqueKeysTable,

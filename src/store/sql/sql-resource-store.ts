@@ -17,6 +17,7 @@ import type {
   WriteResult,
 } from "../resource-store.js";
 import { chunksOf } from "./chunks.js";
+import { deleteScimOrganizationRows } from "./delete-scim-organization-rows.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import { listResources } from "./list-resources.js";
 import { lockRows } from "./lock-rows.js";
@@ -267,6 +268,11 @@ export function sqlResourceStore(
         await trx.deleteFrom("scimkit_resources").where("org_id", "=", orgId).where("id", "=", id).execute();
         return true;
       }));
+    },
+
+    deleteOrganization(orgId) {
+      // One transaction: a reader sees the organization whole or gone, never half emptied.
+      return translated(() => dialect.writeTransaction(db, (trx) => deleteScimOrganizationRows(trx, orgId)));
     },
   };
 }

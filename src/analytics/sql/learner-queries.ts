@@ -1,0 +1,111 @@
+/**
+ * Learners in SQL: the SCIM users in `scimkit_resources`, read where they are (never copied, so
+ * never stale), of the organizations the analytics store knows. Filters and paging are SQL over
+ * the JSON attributes; the display rules (`learnerOf`, shared with the memory store) apply to
+ * the rows returned.
+ */
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
+import type { SqlDialect } from "../../store/sql/dialects/sql-dialect.js";
+import type { JsonRef } from "../../store/sql/filter/json-ref.js";
+import { resourceColumns, storedResourceOf } from "../../store/sql/resource-row.js";
+import type { SqlStoreDatabase } from "../../store/sql/sql-tables.js";
+import type { AnalyticsStore, Learner, LearnerFilter } from "../analytics-store.js";
+import { learnerOf } from "../memory/learner-of.js";
+import { pageOf, rowsToRead } from "./keyset-page.js";
+import { scopeOrgIds } from "./scope-org-ids.js";
+
+/** The SCIM resource type of a learner. */
+export const LEARNER_TYPE = "User";
+
+/** The Enterprise User extension (RFC 7643 §4.3), whose `department` a learner shows. */
+const ENTERPRISE_USER_URN = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
+
+/** The learner columns of a row that left-joins `scimkit_resources as r` (`learnerOfJoined` reads them). */
+export const joinedLearnerColumns = [
+  "r.id as learner_id",
+  "r.version as learner_version",
+  "r.created as learner_created",
+  "r.last_modified as learner_last_modified",
+  "r.attributes as learner_attributes",
+] as const;
+
+/** What `joinedLearnerColumns` read: all null when the user no longer exists. */
+export interface JoinedLearnerRow {
+  readonly learner_id: string | null;
+  readonly learner_version: number | string | null;
+  readonly learner_created: string | null;
+  readonly learner_last_modified: string | null;
+  readonly learner_attributes: unknown;
+}
+
+/** The learner of a joined row of `orgId`, or undefined when the SCIM user is gone. */
+export function learnerOfJoined(row: JoinedLearnerRow, orgId: string, dialect: SqlDialect): Learner | undefined {
+  const { learner_id: id, learner_version: version, learner_created: created, learner_last_modified: lastModified } = row;
+  if (id === null || version === null || created === null || lastModified === null) return undefined;
+  return learnerOf(orgId, storedResourceOf({ id, version, created, last_modified: lastModified, attributes: row.learner_attributes, member_seq: null }, dialect));
+}
+
+/** Where `path` is in the attributes of the resource aliased `r`. */
+function attribute(...path: string[]): JsonRef {
+  return { base: { kind: "document", document: sql.ref("r.attributes") }, path };
+}
+
+/** The conditions of `filter` on the resource aliased `r`, in the dialect's JSON. */
+export function learnerConditions(dialect: SqlDialect, filter: Omit<LearnerFilter, "orgId">): Expression<SqlBool>[] {
+  const conditions: Expression<SqlBool>[] = [];
+  if (filter.active !== undefined) {
+    const active = dialect.jsonBoolean(attribute("active"));
+    // Absent (or not a boolean) counts as active, as `learnerOf` reads it.
+    conditions.push(
+      filter.active
+        ? sql<SqlBool>`(${active} is null or ${active} = ${dialect.bindBoolean(true)})`
+        : sql<SqlBool>`${active} = ${dialect.bindBoolean(false)}`,
+    );
+  }
+  if (filter.department !== undefined) {
+    // The dialect's `lower` folds exactly as JavaScript's toLowerCase, so the value is folded here.
+    const department = dialect.lower(dialect.jsonText(attribute(ENTERPRISE_USER_URN, "department")));
+    conditions.push(sql<SqlBool>`${department} = ${filter.department.toLowerCase()}`);
+  }
+  return conditions;
+}
+
+/** Splits a learner list position, `"<orgId>\n<id>"`; a position without the newline sorts before every id of that organization. */
+function positionOf(after: string): readonly [string, string] {
+  const split = after.indexOf("\n");
+  return split < 0 ? [after, ""] : [after.slice(0, split), after.slice(split + 1)];
+}
+
+/** Whether the organization of the resource `r` is one the analytics store knows. */
+function registered(eb: ExpressionBuilder<SqlStoreDatabase & { r: SqlStoreDatabase["scimkit_resources"] }, "r">) {
+  return eb.exists(eb.selectFrom("scimkit_organizations as o").select("o.id").whereRef("o.id", "=", "r.org_id"));
+}
+
+/** The learner members of `AnalyticsStore` over `db`. */
+export function learnerQueries(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect): Pick<AnalyticsStore, "listLearners"> {
+  return {
+    async listLearners(scope, filter, page) {
+      const ids = scopeOrgIds(scope);
+      if (ids?.length === 0) return { items: [] };
+      let query = db
+        .selectFrom("scimkit_resources as r")
+        .select(["r.org_id", ...resourceColumns])
+        .where("r.resource_type", "=", LEARNER_TYPE)
+        .where(registered);
+      if (ids !== undefined) query = query.where("r.org_id", "in", ids);
+      if (filter.orgId !== undefined) query = query.where("r.org_id", "=", filter.orgId);
+      for (const condition of learnerConditions(dialect, filter)) query = query.where(condition);
+      if (page.after !== undefined) {
+        const [orgId, id] = positionOf(page.after);
+        query = query.where((eb) => eb.or([eb("r.org_id", ">", orgId), eb.and([eb("r.org_id", "=", orgId), eb("r.id", ">", id)])]));
+      }
+      const rows = await query.orderBy("r.org_id").orderBy("r.id").limit(rowsToRead(page)).execute();
+      return pageOf(
+        rows,
+        page,
+        (row) => learnerOf(row.org_id, storedResourceOf(row, dialect)),
+        (learner) => `${learner.orgId}\n${learner.id}`,
+      );
+    },
+  };
+}
