@@ -13,7 +13,8 @@ import { resourceView } from "../resource-view.js";
  */
 export interface MemoryEntry {
   readonly id: string;
-  readonly version: string;
+  /** The store-wide write counter; a number, not its text, saves a string per resource. */
+  readonly version: number;
   readonly created: string;
   readonly lastModified: string;
   /** The store's own deep copy, never handed out. */
@@ -56,7 +57,7 @@ export type MemberReader = (ids: ReadonlySet<string> | undefined) => StoredMembe
 export function entryView(resourceType: string, entry: MemoryEntry, readMembers: MemberReader | undefined): ScimObject {
   return resourceView(resourceType, {
     id: entry.id,
-    version: entry.version,
+    version: String(entry.version),
     created: entry.created,
     lastModified: entry.lastModified,
     attributes: entry.attributes,
@@ -72,7 +73,7 @@ export function entryView(resourceType: string, entry: MemoryEntry, readMembers:
 export function storedResourceOf(entry: MemoryEntry, readMembers: MemberReader | undefined): StoredResource {
   return {
     id: entry.id,
-    version: entry.version,
+    version: String(entry.version),
     created: entry.created,
     lastModified: entry.lastModified,
     attributes: cloneJson(entry.attributes),

@@ -38,9 +38,9 @@ function uniquenessError(attribute: string): ScimError {
   return new ScimError(409, ScimType.uniqueness, `${attribute} must be unique: another resource already has this value`);
 }
 
-function assertVersion(version: string, expected: string | undefined): void {
+function assertVersion(version: number, expected: string | undefined): void {
   // RFC 7644 §3.14: a failed precondition is 412, and nothing is written.
-  if (expected !== undefined && expected !== version) {
+  if (expected !== undefined && expected !== String(version)) {
     throw new ScimError(412, undefined, "The resource has changed since the version given as a precondition");
   }
 }
@@ -78,7 +78,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
   const organizations = new Map<string, Organization>();
   // One counter for the whole store: a version never repeats, not even across organizations.
   let lastVersion = 0;
-  const nextVersion = (): string => String(++lastVersion);
+  const nextVersion = (): number => ++lastVersion;
 
   // Writes create an organization's maps on first use; reads never do, so probing ids allocates nothing.
   const organizationFor = (orgId: string): Organization => {

@@ -8,7 +8,7 @@ function tableOf(resources: Readonly<Record<string, ScimObject>>): ResourceTable
   const table = createResourceTable();
   for (const [id, attributes] of Object.entries(resources)) {
     const uniqueKeys = uniqueKeysOf(users, attributes);
-    indexEntry(table, { id, version: "1", created: T0, lastModified: T0, attributes, uniqueKeys, members: undefined });
+    indexEntry(table, { id, version: 1, created: T0, lastModified: T0, attributes, uniqueKeys, members: undefined });
   }
   return table;
 }
