@@ -102,7 +102,10 @@ function sortedValues<T>(map: ReadonlyMap<string, T>): T[] {
 
 /**
  * An `AnalyticsStore` in process memory. Every method does its work synchronously inside its
- * promise — reads of SCIM users aside — so each write is atomic within the process. Records are
+ * promise — reads of SCIM users aside — so each write is atomic within the process; deleting an
+ * organization is too when the `ResourceStore` has `deleteOrganization` and, like the token
+ * store's memory repository, does its work when called (otherwise its SCIM resources are deleted
+ * one by one after its analytics data). Records are
  * copied on the way in and on the way out: a caller never holds the store's own objects. Lists
  * are in key order (UTF-16 code units, as SQL's `COLLATE "C"`).
  *
