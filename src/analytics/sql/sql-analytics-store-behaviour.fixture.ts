@@ -265,6 +265,42 @@ export function sqlAnalyticsStoreBehaviour(options: AnalyticsBehaviourOptions): 
     120_000,
   );
 
+  withStore("a deep page of learners starts at its position in an index, for every organization or one", async ({ store, queries }, analytics) => {
+    const orgIds = [v7(), v7()];
+    for (const orgId of orgIds) {
+      await analytics.createOrganization({ id: orgId, name: "Many", status: "active", createdAt: at(0), updatedAt: at(0) });
+      const users = Array.from({ length: 4000 }, (_, index) => ({
+        org_id: orgId,
+        id: userIdOf(index),
+        resource_type: index % 4 === 3 ? "Group" : "User",
+        version: 1,
+        created: at(1),
+        last_modified: at(1),
+        external_id: null,
+        attributes: JSON.stringify({ userName: `u${index}` }),
+        member_seq: null,
+      }));
+      for (let start = 0; start < users.length; start += SEED_CHUNK) await store.db.insertInto("scimkit_resources").values(users.slice(start, start + SEED_CHUNK)).execute();
+    }
+    await options.analyze(store.db);
+    const [first = "", second = ""] = orgIds;
+    const reads = [
+      () => analytics.listLearners({ all: true }, {}, { limit: 5, after: `${first}\n${userIdOf(3900)}` }),
+      () => analytics.listLearners({ all: true }, { orgId: second }, { limit: 5, after: `${second}\n${userIdOf(3900)}` }),
+      () => analytics.listLearners({ orgIds: [second] }, {}, { limit: 5, after: `${second}\n${userIdOf(3900)}` }),
+    ];
+    for (const read of reads) {
+      queries.length = 0;
+      const page = await read();
+      expect(page.items).toHaveLength(5);
+      expect(page.items[0]?.id).toBe(userIdOf(3901));
+      const [list] = queries;
+      if (!list) throw new Error("the list ran no statement");
+      // A range that starts at the position: a row value, or the id within one organization.
+      expect(await options.explain(store.db, list)).toMatch(/\(org_id,id\)>\(\?,\?\)|ROW\(org_id, id\) > ROW|AND id>\?\)|\(id > /);
+    }
+  });
+
   withStore("filter values travel as bound parameters, never in the SQL text", async ({ store, queries }, analytics) => {
     const orgId = v7();
     await analytics.createOrganization({ id: orgId, name: "Quotes", status: "active", createdAt: at(0), updatedAt: at(0) });
