@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 
 // HTTP tests run twice: once on Express 5 (the `express` devDependency) and once with every
 // import of "express" — ours included — resolved to Express 4 (`express4`, npm:express@4).
-const httpTests = ["test/http/**/*.test.ts", "test/idp/**/*.test.ts"];
+const httpTests = ["test/http/**/*.test.ts", "test/idp/**/*.test.ts", "test/analytics/**/*.test.ts"];
 const express4 = fileURLToPath(new URL("./node_modules/express4", import.meta.url));
 
 export default defineConfig({

@@ -200,6 +200,7 @@ export const analyticsOperations = [
     access: "public",
     body: { description: "The invitation code.", schema: ref("InvitationAccept") },
     responses: { 200: json("Accepted.", ref("InvitationAccepted")) },
+    problems: { 404: "No pending invitation has this code: it was used, withdrawn, or has expired." },
   },
 
   // Users

@@ -8,7 +8,7 @@ import type { OperationDefinition, ParameterDefinition } from "./operation-defin
 import { problemStatuses } from "./problem-statuses.js";
 import { PROBLEM_TYPE } from "./schema-validators.js";
 
-type Json = { readonly [key: string]: unknown };
+type Json = Record<string, unknown>;
 
 const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Organizations: "The tenants of the provisioning service, each with its SCIM base address and tokens.",

@@ -8,12 +8,12 @@ import type { OperationDefinition } from "./operation-definition.js";
 /** Problem statuses of `operation` with what each means there; 500 is every operation's `default`. */
 export function problemStatuses(operation: OperationDefinition): Readonly<Record<number, string>> {
   const problems: Record<number, string> = {};
-  const hasCursor = operation.query !== undefined && "cursor" in operation.query;
-  if (operation.body !== undefined || (operation.query !== undefined && Object.keys(operation.query).length > 0)) {
-    problems[400] = hasCursor
-      ? "The request is invalid (`invalid-request`, with `errors` naming each field or parameter; a body that is not JSON is `malformed-request`), or the cursor is not valid for these filters (`invalid-cursor`)."
-      : "The request is invalid (`invalid-request`, with `errors` naming each field or parameter; a body that is not JSON is `malformed-request`).";
-  }
+  // Every operation refuses query parameters it does not define, so every one can be invalid.
+  const reasons = ["the request is invalid (`invalid-request`, with `errors` naming each invalid, repeated or unknown field or parameter)"];
+  if (operation.body !== undefined) reasons.push("the body is not JSON (`malformed-request`)");
+  if (operation.pathParameters !== undefined) reasons.push("the path has a broken %-escape (`malformed-request`)");
+  if (operation.query !== undefined && "cursor" in operation.query) reasons.push("the cursor is not valid for these filters (`invalid-cursor`)");
+  problems[400] = `${reasons.join("; or ")}.`.replace(/^./, (first) => first.toUpperCase());
   if (operation.access !== "public") problems[401] = "No valid API key: missing, unknown, or of a disabled admin user (one body for all).";
   if (operation.access === "write") problems[403] = "The key may only read (role `viewer`), or the change is the operator's to make.";
   if (operation.access === "operator") problems[403] = "Only the operator key may do this.";

@@ -1,0 +1,58 @@
+/**
+ * `scimkit/analytics`: the analytics interface of a provisioning service (spec §4.6) — the
+ * router, its stores (memory and SQL), API keys, the recorder a host feeds training data through,
+ * and the SCIM token wrapper that makes suspension take effect.
+ */
+export { createAnalyticsRouter } from "./create-analytics-router.js";
+export type { AnalyticsRouterOptions, Invitation } from "./analytics-router-options.js";
+export { openApiDocument } from "./definitions/openapi-document.js";
+export { API_KEY_PREFIX, ensureOperatorKey, issueApiKey, verifyApiKey } from "./api-keys.js";
+export type { ApiKeyCaller, IssuedApiKey } from "./api-keys.js";
+export { AnalyticsProblem, ProblemType, isAnalyticsProblem } from "./analytics-problem.js";
+export type { ProblemDetails, ProblemFieldError } from "./analytics-problem.js";
+export { memoryAnalyticsStore } from "./memory/memory-analytics-store.js";
+export type { MemoryAnalyticsStoreOptions } from "./memory/memory-analytics-store.js";
+export { sqlAnalyticsStore } from "./sql/sql-analytics-store.js";
+export { analyticsRecorder } from "./analytics-recorder.js";
+export type {
+  AnalyticsRecorder,
+  AnalyticsRecorderOptions,
+  CampaignInput,
+  FeedbackInput,
+  ProgressInput,
+  SimulationInput,
+  TimeInput,
+} from "./analytics-recorder.js";
+export { activeOrganizationsOnly } from "./active-organizations-only.js";
+export type {
+  AdminRole,
+  AdminUser,
+  AdminUserStatus,
+  AnalyticsStore,
+  AttackSimulation,
+  Campaign,
+  CampaignSummary,
+  Enrolment,
+  EnrolmentFilter,
+  EnrolmentStatus,
+  EnrolmentView,
+  FeedbackComment,
+  KeySubject,
+  Learner,
+  LearnerFilter,
+  Operation,
+  OperationStatus,
+  OperationUpdate,
+  OrgScope,
+  Organization,
+  OrganizationStatus,
+  Page,
+  PageRequest,
+  RecipientFilter,
+  ReportRow,
+  SimulationEventType,
+  SimulationRecipient,
+  SimulationRecipientView,
+  SimulationSummary,
+  StoredApiKey,
+} from "./analytics-store.js";

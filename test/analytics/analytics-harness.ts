@@ -1,0 +1,262 @@
+/**
+ * The app every analytics HTTP test drives: the analytics router at `/analytics/v1` and the SCIM
+ * router at `/scim/Organizations/:orgId/v2` over one store — the memory stores, or in the
+ * `express5-sqlite` project (`SCIMKIT_HTTP_STORE=sqlite`) an in-memory SQLite `sqlStore` with
+ * `sqlAnalyticsStore` — and a request helper that holds every response to the OpenAPI document:
+ * a status the operation does not document, or a body that does not match its schema, fails
+ * the test that received it.
+ */
+import express, { type Express } from "express";
+import request from "supertest";
+import { expect } from "vitest";
+import { activeOrganizationsOnly } from "../../src/analytics/active-organizations-only.js";
+import { analyticsRecorder, type AnalyticsRecorder } from "../../src/analytics/analytics-recorder.js";
+import type { Invitation, AnalyticsRouterOptions } from "../../src/analytics/analytics-router-options.js";
+import type { AnalyticsStore } from "../../src/analytics/analytics-store.js";
+import { issueApiKey } from "../../src/analytics/api-keys.js";
+import { createAnalyticsRouter } from "../../src/analytics/create-analytics-router.js";
+import { analyticsOperations } from "../../src/analytics/definitions/analytics-operations.js";
+import type { OperationDefinition } from "../../src/analytics/definitions/operation-definition.js";
+import { checkResponse } from "../../src/analytics/definitions/schema-validators.js";
+import { memoryAnalyticsStore } from "../../src/analytics/memory/memory-analytics-store.js";
+import { sqlAnalyticsStore } from "../../src/analytics/sql/sql-analytics-store.js";
+import { createTokenStore, type TokenStore } from "../../src/auth/hashed-token-store.js";
+import { createScimRouter } from "../../src/http/create-scim-router.js";
+import { memoryStore } from "../../src/store/memory/memory-store.js";
+import type { ResourceStore } from "../../src/store/resource-store.js";
+import { sqlStore } from "../../src/store/sql/sql-store.js";
+
+export const BASE = "/analytics/v1";
+export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
+export const ENTERPRISE_SCHEMA = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
+
+/** A JSON body as the tests read it. */
+export type Json = Record<string, unknown>;
+
+/** The stores behind one app. */
+interface Stores {
+  readonly resources: ResourceStore;
+  readonly scimTokens: TokenStore;
+  readonly analytics: AnalyticsStore;
+}
+
+/** Which store the HTTP tests run on: memory by default, SQLite in the `express5-sqlite` project. */
+export const storeKind: "memory" | "sqlite" = process.env["SCIMKIT_HTTP_STORE"] === "sqlite" ? "sqlite" : "memory";
+
+async function openStores(): Promise<Stores> {
+  if (storeKind === "sqlite") {
+    const store = await sqlStore({ sqlite: ":memory:" });
+    return { resources: store, scimTokens: store.tokens, analytics: sqlAnalyticsStore(store) };
+  }
+  const resources = memoryStore();
+  const scimTokens = createTokenStore();
+  return { resources, scimTokens, analytics: memoryAnalyticsStore({ resources, tokens: scimTokens }) };
+}
+
+/** A clock the test moves by hand; the router and the recorder read it. */
+export interface TestClock {
+  now(): Date;
+  set(iso: string): void;
+  advance(milliseconds: number): void;
+}
+
+function testClock(start: string): TestClock {
+  let current = Date.parse(start);
+  return {
+    now: () => new Date(current),
+    set: (iso) => {
+      current = Date.parse(iso);
+    },
+    advance: (milliseconds) => {
+      current += milliseconds;
+    },
+  };
+}
+
+/** What a response was checked against; collected so a test can see what was covered. */
+export interface Exchange {
+  readonly operationId: string | undefined;
+  readonly status: number;
+}
+
+export interface RequestOptions {
+  /** The bearer key; `null` sends no Authorization header. Default: the operator key. */
+  readonly key?: string | null;
+  /** A JSON body (sent as application/json) or raw text with `contentType`. */
+  readonly body?: unknown;
+  readonly contentType?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface AnalyticsTestApp extends Stores {
+  readonly app: Express;
+  readonly clock: TestClock;
+  readonly recorder: AnalyticsRecorder;
+  readonly operatorKey: string;
+  /** Invitations delivered through `onInvitation`, newest last. */
+  readonly invitations: Invitation[];
+  /** Errors the router reported through `onError`. */
+  readonly errors: unknown[];
+  /** Every checked exchange. */
+  readonly exchanges: Exchange[];
+  /** Sends a request below `/analytics/v1` (or to an absolute path) and checks the response against the document. */
+  send(method: string, path: string, options?: RequestOptions): Promise<request.Response>;
+  get(path: string, key?: string | null): Promise<request.Response>;
+  post(path: string, body?: unknown, key?: string | null): Promise<request.Response>;
+  patch(path: string, body?: unknown, key?: string | null): Promise<request.Response>;
+  delete(path: string, key?: string | null): Promise<request.Response>;
+}
+
+/** The operation that `method` and `path` (below the base, without query) address, matched like the router. */
+export function operationFor(method: string, path: string): OperationDefinition | undefined {
+  for (const operation of analyticsOperations as readonly OperationDefinition[]) {
+    if (operation.method !== method.toLowerCase()) continue;
+    const pattern = new RegExp(`^${operation.path.replace(/\{[A-Za-z]+\}/g, "[^/]+")}$`);
+    if (pattern.test(path)) return operation;
+  }
+  return undefined;
+}
+
+function mediaTypeOf(response: request.Response): string {
+  return (String(response.headers["content-type"] ?? "").split(";")[0] ?? "").trim();
+}
+
+/** Fails unless `response` is what its operation documents, status and body. */
+function expectDocumented(method: string, path: string, response: request.Response): string | undefined {
+  const pathOnly = path.split("?")[0] ?? "";
+  const operation = operationFor(method, pathOnly);
+  if (operation === undefined || method.toUpperCase() === "HEAD") return operation?.operationId;
+  const mediaType = mediaTypeOf(response);
+  const body: unknown = response.status === 204 ? undefined : mediaType === "text/csv" ? response.text : (response.body as unknown);
+  const checked = checkResponse(operation, response.status, mediaType === "" ? "application/json" : mediaType, body);
+  if (!checked.documented || checked.errors.length > 0) {
+    throw new Error(
+      `${method} ${path} answered ${response.status} ${mediaType}, which ${operation.operationId} does not document${
+        checked.errors.length > 0 ? `: ${JSON.stringify(checked.errors)}` : ""
+      }\n${response.text}`,
+    );
+  }
+  return operation.operationId;
+}
+
+/** Options of `createAnalyticsTestApp`. */
+export interface TestAppOptions {
+  /** Router options to override. */
+  readonly router?: Partial<AnalyticsRouterOptions>;
+  /** Start of the test clock. Default 2026-03-01T09:00:00.000Z. */
+  readonly now?: string;
+}
+
+/** Builds a fresh app with an operator key. */
+export async function createAnalyticsTestApp(options: TestAppOptions = {}): Promise<AnalyticsTestApp> {
+  const stores = await openStores();
+  const clock = testClock(options.now ?? "2026-03-01T09:00:00.000Z");
+  const invitations: Invitation[] = [];
+  const errors: unknown[] = [];
+  const exchanges: Exchange[] = [];
+  const app = express();
+  app.use(
+    BASE,
+    createAnalyticsRouter({
+      store: stores.analytics,
+      scimTokens: stores.scimTokens,
+      onInvitation: (invitation) => {
+        invitations.push(invitation);
+      },
+      onError: (error) => {
+        errors.push(error);
+      },
+      now: () => clock.now(),
+      cursorSecret: "test secret",
+      ...options.router,
+    }),
+  );
+  app.use(
+    "/scim/Organizations/:orgId/v2",
+    createScimRouter({ store: stores.resources, auth: activeOrganizationsOnly(stores.scimTokens, stores.analytics), onError: (error) => errors.push(error) }),
+  );
+  const operatorKey = (await issueApiKey(stores.analytics, { kind: "operator" })).key;
+  const recorder = analyticsRecorder({ store: stores.analytics, now: () => clock.now() });
+
+  async function send(method: string, path: string, requestOptions: RequestOptions = {}): Promise<request.Response> {
+    const url = path.startsWith(BASE) || path.startsWith("/scim/") ? path : `${BASE}${path}`;
+    const agent = request(app) as unknown as Record<string, (url: string) => request.Test>;
+    const make = agent[method.toLowerCase()];
+    if (make === undefined) throw new Error(`no such method ${method}`);
+    let test = make.call(agent, url);
+    const key = requestOptions.key === undefined ? operatorKey : requestOptions.key;
+    if (key !== null) test = test.set("Authorization", `Bearer ${key}`);
+    for (const [name, value] of Object.entries(requestOptions.headers ?? {})) test = test.set(name, value);
+    if (requestOptions.body !== undefined) {
+      const raw = typeof requestOptions.body === "string" && requestOptions.contentType !== undefined;
+      test = test.set("Content-Type", requestOptions.contentType ?? "application/json").send(raw ? (requestOptions.body as string) : JSON.stringify(requestOptions.body));
+    }
+    const response = await test;
+    if (url.startsWith(BASE)) {
+      const operationId = expectDocumented(method, url.slice(BASE.length), response);
+      exchanges.push({ operationId, status: response.status });
+    }
+    return response;
+  }
+
+  return {
+    ...stores,
+    app,
+    clock,
+    recorder,
+    operatorKey,
+    invitations,
+    errors,
+    exchanges,
+    send,
+    get: (path, key) => send("GET", path, key === undefined ? {} : { key }),
+    post: (path, body, key) => send("POST", path, { ...(body === undefined ? {} : { body }), ...(key === undefined ? {} : { key }) }),
+    patch: (path, body, key) => send("PATCH", path, { ...(body === undefined ? {} : { body }), ...(key === undefined ? {} : { key }) }),
+    delete: (path, key) => send("DELETE", path, key === undefined ? {} : { key }),
+  };
+}
+
+/** Asserts an RFC 9457 problem of `status` and `type` (the part after `/problems/`) and returns it. */
+export function expectProblem(response: request.Response, status: number, type: string): Json & { detail: string; errors?: { field: string; message: string }[] } {
+  const body = response.body as Json;
+  if (response.status !== status || body["type"] !== `https://scimkit.dev/problems/${type}`) {
+    throw new Error(`expected ${status} ${type}, got ${response.status}: ${response.text}`);
+  }
+  expect(String(response.headers["content-type"])).toMatch(/^application\/problem\+json/);
+  expect(body["status"]).toBe(status);
+  expect(typeof body["title"]).toBe("string");
+  expect(typeof body["detail"]).toBe("string");
+  expect((body["detail"] as string).length).toBeGreaterThan(0);
+  return body as Json & { detail: string; errors?: { field: string; message: string }[] };
+}
+
+/** Asserts a 400 `invalid-request` naming exactly `fields` (in any order). */
+export function expectInvalidFields(response: request.Response, fields: readonly string[]): void {
+  const problem = expectProblem(response, 400, "invalid-request");
+  expect([...new Set((problem.errors ?? []).map((error) => error.field))].sort()).toEqual([...fields].sort());
+  for (const error of problem.errors ?? []) expect(error.message.length).toBeGreaterThan(0);
+}
+
+/** A SCIM user body. */
+export function scimUser(userName: string, extra: Json = {}): Json {
+  return {
+    schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA],
+    userName,
+    displayName: `Learner ${userName}`,
+    emails: [{ value: `${userName}@example.com`, type: "work", primary: true }],
+    active: true,
+    ...extra,
+  };
+}
+
+/** Polls the operation until it has finished, and returns its last state. */
+export async function settle(t: AnalyticsTestApp, operationId: string, key?: string): Promise<Json> {
+  for (let attempt = 0; attempt < 500; attempt += 1) {
+    const response = await t.get(`/operations/${operationId}`, key);
+    expect(response.status).toBe(200);
+    const body = response.body as Json;
+    if (body["status"] === "succeeded" || body["status"] === "failed") return body;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  throw new Error(`operation ${operationId} did not finish`);
+}
