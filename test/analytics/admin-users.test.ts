@@ -96,7 +96,7 @@ describe("POST /admin-users/invite and POST /invitations/accept", () => {
     const w = await createWorld();
     expectInvalidFields(await w.t.post("/admin-users/invite", {}), ["/email", "/role", "/organizationIds"]);
     expectInvalidFields(
-      await w.t.post("/admin-users/invite", { email: "not an email", role: "owner", organizationIds: ["nope"], extra: true }),
+      await w.t.post("/admin-users/invite", { email: "not an email", role: "owner", organizationIds: [""], extra: true }),
       ["/email", "/role", "/organizationIds/0", "/extra"],
     );
     expectInvalidFields(await w.t.post("/admin-users/invite", { email: "a@example.com", role: "admin", organizationIds: [] }), ["/organizationIds"]);
@@ -147,7 +147,7 @@ describe("GET /admin-users and GET /admin-users/{id}", () => {
     expect(emails((await w.t.get("/admin-users?role=viewer")).body).sort()).toEqual(["pending@example.com", "viewer-a@example.com"]);
     expect(emails((await w.t.get(`/admin-users?organizationId=${w.orgB.id}`)).body).sort()).toEqual(["admin-b@example.com", "pending@example.com"]);
     expect(emails((await w.t.get(`/admin-users?organizationId=${w.orgB.id}`, w.keys.adminA)).body)).toEqual([]);
-    expectInvalidFields(await w.t.get("/admin-users?status=gone&role=owner&organizationId=acme"), ["status", "role", "organizationId"]);
+    expectInvalidFields(await w.t.get("/admin-users?status=gone&role=owner&organizationId="), ["status", "role", "organizationId"]);
   });
 
   it("gets one in scope and answers 404 for another organization's, unknown and malformed ids", async () => {

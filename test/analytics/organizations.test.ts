@@ -90,11 +90,16 @@ describe("GET /organizations/{id}", () => {
     expectProblem(await w.t.get("/organizations/not-a-uuid"), 404, "not-found");
   });
 
-  it("accepts an id in capitals, as UUIDs compare case-insensitively", async () => {
-    const w = await createWorld();
-    const response = await w.t.get(`/organizations/${w.orgA.id.toUpperCase()}`);
-    expect(response.status).toBe(200);
-    expect((response.body as Json)["id"]).toBe(w.orgA.id);
+  it("serves an organization the host registered under its SCIM path id", async () => {
+    const t = await createAnalyticsTestApp();
+    const at = "2026-01-01T00:00:00.000Z";
+    await t.analytics.createOrganization({ id: "demo", name: "Demo organization", status: "active", createdAt: at, updatedAt: at });
+    expect((await t.get("/organizations/demo")).body).toEqual({ id: "demo", name: "Demo organization", status: "active", createdAt: at, updatedAt: at });
+    expectProblem(await t.get("/organizations/DEMO"), 404, "not-found");
+    expect(((await t.get("/users?organizationId=demo")).body as { data: unknown[] }).data).toEqual([]);
+    expect((await t.patch("/organizations/demo", { name: "Demo" })).status).toBe(200);
+    const invited = await t.post("/admin-users/invite", { email: "demo@example.com", role: "viewer", organizationIds: ["demo"] });
+    expect((invited.body as Json)["organizationIds"]).toEqual(["demo"]);
   });
 });
 

@@ -58,7 +58,7 @@ describe("GET /users", () => {
   it("refuses invalid and unknown query parameters by name", async () => {
     const w = await createWorld();
     expectInvalidFields(await w.t.get("/users?active=yes"), ["active"]);
-    expectInvalidFields(await w.t.get("/users?organizationId=acme"), ["organizationId"]);
+    expectInvalidFields(await w.t.get("/users?organizationId="), ["organizationId"]);
     expectInvalidFields(await w.t.get("/users?department="), ["department"]);
     expectInvalidFields(await w.t.get("/users?role=admin&sort=name"), ["role", "sort"]);
     expectInvalidFields(await w.t.get("/users?active=true&active=false"), ["active"]);

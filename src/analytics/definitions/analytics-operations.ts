@@ -31,7 +31,12 @@ const paging: Readonly<Record<string, ParameterDefinition>> = {
   },
 };
 
-const organizationFilter: ParameterDefinition = { description: "Only this organization.", schema: uuid };
+const organizationFilter: ParameterDefinition = { description: "Only this organization.", schema: ref("OrganizationId") };
+
+const organizationIdParameter: ParameterDefinition = {
+  description: "The organization's id. An id that is unknown or outside the caller's organizations is 404 alike.",
+  schema: ref("OrganizationId"),
+};
 
 function json(description: string, schema: JsonSchema, headers?: ResponseDefinition["headers"]): ResponseDefinition {
   return { description, content: { [JSON_TYPE]: schema }, ...(headers ? { headers } : {}) };
@@ -94,7 +99,7 @@ export const analyticsOperations = [
     summary: "Get an organization",
     description: "Addition to spec §4.6: the target of the `Location` of a created organization.",
     access: "read",
-    pathParameters: { id: idParameter("organization") },
+    pathParameters: { id: organizationIdParameter },
     responses: { 200: json("The organization.", ref("Organization")) },
   },
   {
@@ -106,7 +111,7 @@ export const analyticsOperations = [
     description:
       "An admin (role `admin`) may rename its organizations; only the operator changes `status`. While an organization is `suspended`, its SCIM tokens are refused with 401.",
     access: "write",
-    pathParameters: { id: idParameter("organization") },
+    pathParameters: { id: organizationIdParameter },
     body: { description: "The fields to change.", schema: ref("OrganizationPatch") },
     responses: { 200: json("The changed organization.", ref("Organization")) },
   },
@@ -119,7 +124,7 @@ export const analyticsOperations = [
     description:
       "Operator only. Removes the organization's SCIM users, groups and tokens and all its analytics data, and removes it from every admin user, in one transaction.",
     access: "operator",
-    pathParameters: { id: idParameter("organization") },
+    pathParameters: { id: organizationIdParameter },
     responses: { 204: noContent },
   },
 
@@ -135,7 +140,7 @@ export const analyticsOperations = [
     query: {
       status: { description: "Only admin users in this status.", schema: { type: "string", enum: ["invited", "active", "disabled"] } },
       role: { description: "Only admin users with this role.", schema: ref("AdminRole") },
-      organizationId: { description: "Only admin users of this organization.", schema: uuid },
+      organizationId: { description: "Only admin users of this organization.", schema: ref("OrganizationId") },
       ...paging,
     },
     responses: { 200: json("A page of admin users.", ref("AdminUserList")) },

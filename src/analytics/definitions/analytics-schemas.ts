@@ -15,6 +15,11 @@ export function ref(name: string): JsonSchema {
 }
 
 const id: JsonSchema = { type: "string", format: "uuid", description: "A service-assigned id (UUID v7)." };
+/**
+ * Organizations created here get UUIDs, but a host may register organizations it already serves
+ * under their SCIM path ids (`demo`, `acme`): any id the SCIM router accepts.
+ */
+const organizationId: JsonSchema = ref("OrganizationId");
 const time: JsonSchema = { type: "string", format: "date-time", description: "An ISO 8601 time in UTC." };
 const optionalTime = (description: string): JsonSchema => ({ type: "string", format: "date-time", description });
 const rate = (description: string): JsonSchema => ({ type: "number", minimum: 0, maximum: 1, description });
@@ -44,7 +49,7 @@ const organization: JsonSchema = {
   required: ["id", "name", "status", "createdAt", "updatedAt"],
   additionalProperties: false,
   properties: {
-    id,
+    id: organizationId,
     name: { ...name, description: "Display name, 1–200 characters." },
     status: ref("OrganizationStatus"),
     createdAt: time,
@@ -61,7 +66,7 @@ const adminUser: JsonSchema = {
     id,
     email: { type: "string", format: "email", description: "Lower-cased; unique across the service." },
     role: ref("AdminRole"),
-    organizationIds: { type: "array", items: id, uniqueItems: true, description: "The organizations it may see, sorted." },
+    organizationIds: { type: "array", items: organizationId, uniqueItems: true, description: "The organizations it may see, sorted." },
     status: { type: "string", enum: ["invited", "active", "disabled"], description: "`invited` until the invitation is accepted; a `disabled` user's keys stop working." },
     invitedAt: time,
     invitationExpiresAt: optionalTime("When the pending invitation expires; absent once accepted."),
@@ -77,7 +82,7 @@ const user: JsonSchema = {
   additionalProperties: false,
   properties: {
     id: { type: "string", description: "The SCIM resource id." },
-    organizationId: id,
+    organizationId,
     userName: { type: "string", description: "SCIM `userName`." },
     displayName: { type: "string", description: "SCIM `displayName`, else the formatted or given and family name; absent when none." },
     email: { type: "string", description: "The primary e-mail, else the first work e-mail, else the first; absent when none." },
@@ -95,7 +100,7 @@ const campaign: JsonSchema = {
   additionalProperties: false,
   properties: {
     id,
-    organizationId: id,
+    organizationId,
     name: { type: "string" },
     description: { type: "string" },
     startsAt: time,
@@ -219,7 +224,7 @@ const operation: JsonSchema = {
   properties: {
     id,
     kind: { type: "string", description: "`campaign-users-report` or `simulation-users-report`." },
-    organizationId: id,
+    organizationId,
     subjectId: { ...id, description: "The campaign or simulation it reports on." },
     status: { type: "string", enum: ["queued", "running", "succeeded", "failed"] },
     progress: {
@@ -276,6 +281,12 @@ const problem: JsonSchema = {
 
 /** Every component schema by name. */
 export const analyticsSchemas = {
+  OrganizationId: {
+    type: "string",
+    minLength: 1,
+    maxLength: 256,
+    description: "An organization id: a UUID for organizations created through this interface, or the SCIM path id a host registered (e.g. `demo`). Case-sensitive.",
+  },
   OrganizationStatus: { type: "string", enum: ["active", "suspended"], description: "A suspended organization's SCIM tokens stop working." },
   AdminRole: { type: "string", enum: ["admin", "viewer"], description: "`admin` manages its organizations and their admin users; `viewer` only reads." },
   Organization: organization,
@@ -324,7 +335,7 @@ export const analyticsSchemas = {
       role: ref("AdminRole"),
       organizationIds: {
         type: "array",
-        items: id,
+        items: organizationId,
         minItems: 1,
         maxItems: 1000,
         uniqueItems: true,
@@ -339,7 +350,7 @@ export const analyticsSchemas = {
     additionalProperties: false,
     properties: {
       role: ref("AdminRole"),
-      organizationIds: { type: "array", items: id, minItems: 1, maxItems: 1000, uniqueItems: true },
+      organizationIds: { type: "array", items: organizationId, minItems: 1, maxItems: 1000, uniqueItems: true },
       status: { type: "string", enum: ["active", "disabled"], description: "Disable (its keys stop working) or re-enable an admin user that accepted its invitation." },
     },
   },

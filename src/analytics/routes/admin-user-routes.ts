@@ -47,7 +47,7 @@ function isConflict(error: unknown): boolean {
 
 /** Sorted and without repeats, as `AdminUser.organizationIds` is kept. */
 function normalizedIds(ids: readonly string[]): string[] {
-  return [...new Set(ids.map((id) => id.toLowerCase()))].sort();
+  return [...new Set(ids)].sort();
 }
 
 /**
