@@ -110,7 +110,8 @@ const SIMULATION_EVENT_TYPES: readonly SimulationEventType[] = ["sent", "deliver
 // RFC 3339 §5.6 date-time: a zone is required, since a time without one means different
 // instants on different hosts.
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
-const MAX_ID_LENGTH = 255;
+// As the interface bounds organization and SCIM ids, so whatever is recorded can be asked for.
+const MAX_ID_LENGTH = 256;
 
 /** Collects every invalid field of one call, so the caller learns all of them at once. */
 interface Checker {
