@@ -725,3 +725,29 @@ describe("memoryStore: copies", () => {
     expect(await memberIds(store, A, "g1")).toEqual(["u1"]);
   });
 });
+
+describe("memoryStore: long scans", () => {
+  it("gives the event loop turns during a scan, and still answers exactly, with writes in between", async () => {
+    const store = memoryStore();
+    for (let index = 0; index < 10_000; index++) {
+      await addUser(store, A, `u${String(index).padStart(5, "0")}`, `user${index}`, { title: index % 2 === 0 ? "even" : "odd" });
+    }
+    let turns = 0;
+    let ticking = true;
+    const tick = (): void => {
+      turns += 1;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const listing = listAll(store, A, "User", { filter: filterOf(users, 'title eq "even"'), members: false });
+    // A write that lands while the scan runs: it never tears a record the scan reads.
+    const renaming = renameUser(store, A, "u00002", "renamed");
+    const { totalResults, resources } = await listing;
+    ticking = false;
+    await renaming;
+    expect(turns).toBeGreaterThan(2);
+    expect(totalResults).toBe(5_000);
+    expect(resources.map((resource) => resource.id)).toEqual(Array.from({ length: 5_000 }, (_, index) => `u${String(index * 2).padStart(5, "0")}`));
+    expect(resources.every((resource) => resource.attributes["title"] === "even")).toBe(true);
+  });
+});
