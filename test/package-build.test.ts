@@ -30,7 +30,7 @@ describe("the built package", () => {
 
   it("has a built file behind every subpath export, each exporting its entry point", { timeout: 120_000 }, async () => {
     const manifest = JSON.parse(readFileSync("package.json", "utf8")) as { exports: Record<string, { import?: string; types?: string } | string> };
-    const entries: Record<string, string> = { ".": "createScimRouter", "./memory": "memoryStore", "./testkit": "describeStoreConformance" };
+    const entries: Record<string, string> = { ".": "createScimRouter", "./memory": "memoryStore", "./testkit": "describeStoreConformance", "./analytics": "createAnalyticsRouter" };
     for (const [subpath, name] of Object.entries(entries)) {
       const target = manifest.exports[subpath];
       if (typeof target !== "object" || !target.import || !target.types) throw new Error(`package.json exports ${subpath} lacks import/types`);

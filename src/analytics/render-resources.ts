@@ -24,26 +24,31 @@ function optional(source: object, names: readonly string[]): Body {
   return result;
 }
 
+/** An organization as `Organization` in the OpenAPI document. */
 export function renderOrganization(organization: Organization): Body {
   const { id, name, status, createdAt, updatedAt } = organization;
   return { id, name, status, createdAt, updatedAt };
 }
 
+/** An admin user; never its invitation code digest nor its keys. */
 export function renderAdminUser(user: AdminUser): Body {
   const { id, email, role, status, invitedAt, updatedAt } = user;
   return { id, email, role, organizationIds: [...user.organizationIds], status, invitedAt, ...optional(user, ["invitationExpiresAt", "activatedAt"]), updatedAt };
 }
 
+/** A learner as `User`: `organizationId` for the store's `orgId`. */
 export function renderUser(learner: Learner): Body {
   const { id, userName, active, createdAt, updatedAt } = learner;
   return { id, organizationId: learner.orgId, userName, ...optional(learner, ["displayName", "email"]), active, ...optional(learner, ["department"]), createdAt, updatedAt };
 }
 
+/** A campaign as `Campaign`. */
 export function renderCampaign(campaign: Campaign): Body {
   const { id, name, startsAt, createdAt } = campaign;
   return { id, organizationId: campaign.orgId, name, ...optional(campaign, ["description"]), startsAt, ...optional(campaign, ["dueAt"]), createdAt };
 }
 
+/** An enrolment as `CampaignUser`, with its learner while it exists. */
 export function renderCampaignUser(enrolment: EnrolmentView): Body {
   const { campaignId, userId, status, progressPercent, enrolledAt, updatedAt, overdue } = enrolment;
   return {
@@ -60,6 +65,7 @@ export function renderCampaignUser(enrolment: EnrolmentView): Body {
   };
 }
 
+/** A recipient as `SimulationUser`: only the steps it took. */
 export function renderSimulationUser(recipient: SimulationRecipientView): Body {
   return {
     simulationId: recipient.simulationId,
@@ -69,6 +75,7 @@ export function renderSimulationUser(recipient: SimulationRecipientView): Body {
   };
 }
 
+/** A feedback comment as `FeedbackComment`. */
 export function renderFeedback(comment: FeedbackComment): Body {
   const { id, userId, comment: text, createdAt } = comment;
   return { id, subject: { kind: comment.subject.kind, id: comment.subject.id }, userId, ...optional(comment, ["rating"]), comment: text, createdAt };

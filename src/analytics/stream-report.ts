@@ -3,7 +3,6 @@
  * written before the next is read, waiting for the client to drain the socket, so the report is
  * never held in memory whole — as a JSON array or as CSV.
  */
-import { once } from "node:events";
 import type { Response } from "express";
 import type { AnalyticsStore, Operation, ReportRow } from "./analytics-store.js";
 import { csvLine } from "./csv-line.js";
@@ -12,12 +11,26 @@ import { reportKinds } from "./report-kinds.js";
 /** How the report is written. */
 export type ReportFormat = "json" | "csv";
 
+/** Resolves on `drain` or `close`, whichever comes first, leaving no listener behind. */
+function drainedOrClosed(response: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const settle = (): void => {
+      response.off("drain", settle);
+      response.off("close", settle);
+      resolve();
+    };
+    response.on("drain", settle);
+    response.on("close", settle);
+  });
+}
+
 /** Writes `chunk`; resolves false once the client has gone, so the reader stops. */
 async function write(response: Response, chunk: string): Promise<boolean> {
   if (response.destroyed) return false;
   if (response.write(chunk)) return true;
-  // Back-pressure: wait for the socket to drain — or to close, which would never drain.
-  await Promise.race([once(response, "drain"), once(response, "close")]);
+  // Back-pressure: the next page is read only once the client has taken this one — or has gone,
+  // which would never drain.
+  await drainedOrClosed(response);
   return !response.destroyed;
 }
 

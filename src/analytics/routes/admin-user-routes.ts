@@ -82,6 +82,7 @@ async function visibleAdminUser(dependencies: AnalyticsDependencies, call: Analy
   return user;
 }
 
+/** The handlers of the admin-user and invitation operations. */
 export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUserHandlers {
   const { store, now } = dependencies;
   return {

@@ -16,6 +16,7 @@ type CampaignHandlers = Pick<
   "listCampaigns" | "getCampaignSummary" | "listCampaignUsers" | "getCampaignUser" | "listCampaignFeedback" | "createCampaignReport"
 >;
 
+/** The handlers of the campaign operations. */
 export function campaignHandlers(dependencies: AnalyticsDependencies): CampaignHandlers {
   const { store, now } = dependencies;
 

@@ -6,6 +6,7 @@ import type { AnalyticsHandlers } from "../analytics-call.js";
 import { openApiDocument } from "../definitions/openapi-document.js";
 import { sendJson } from "../send-json.js";
 
+/** The handler of the OpenAPI document. */
 export function documentHandlers(): Pick<AnalyticsHandlers, "getOpenApiDocument"> {
   return {
     async getOpenApiDocument({ response, baseUrl }) {

@@ -10,6 +10,7 @@ import { renderOperation } from "../render-resources.js";
 import { sendJson } from "../send-json.js";
 import { streamReport, type ReportFormat } from "../stream-report.js";
 
+/** The handlers of the operation poll and download. */
 export function operationHandlers(dependencies: AnalyticsDependencies): Pick<AnalyticsHandlers, "getOperation" | "getOperationResult"> {
   const { store } = dependencies;
 

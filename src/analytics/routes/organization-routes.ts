@@ -14,6 +14,7 @@ type OrganizationHandlers = Pick<AnalyticsHandlers, "listOrganizations" | "creat
 
 const noSuchOrganization = (): Error => notFound("There is no organization with this id among those you may see.");
 
+/** The handlers of the organization operations. */
 export function organizationHandlers(dependencies: AnalyticsDependencies): OrganizationHandlers {
   const { store, scimTokens, now } = dependencies;
   return {

@@ -16,6 +16,7 @@ type SimulationHandlers = Pick<
   "getSimulationSummary" | "listSimulationUsers" | "getSimulationUser" | "listSimulationFeedback" | "createSimulationReport"
 >;
 
+/** The handlers of the attack-simulation operations. */
 export function simulationHandlers(dependencies: AnalyticsDependencies): SimulationHandlers {
   const { store } = dependencies;
 

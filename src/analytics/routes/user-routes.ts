@@ -7,6 +7,7 @@ import type { AnalyticsDependencies } from "../analytics-dependencies.js";
 import type { LearnerFilter } from "../analytics-store.js";
 import { renderUser } from "../render-resources.js";
 
+/** The handler of the learner list. */
 export function userHandlers(dependencies: AnalyticsDependencies): Pick<AnalyticsHandlers, "listUsers"> {
   return {
     async listUsers(call) {
