@@ -4,7 +4,7 @@
  * organizations and status, delete — with the rules of who may manage whom.
  */
 import { describe, expect, it } from "vitest";
-import { createAnalyticsTestApp, expectInvalidFields, expectProblem, type Json } from "./analytics-harness.js";
+import { POPULATED, createAnalyticsTestApp, expectInvalidFields, expectProblem, type Json } from "./analytics-harness.js";
 import { adminWithKey, createWorld } from "./analytics-world.js";
 
 const UNKNOWN = "01890a5d-ac96-774b-bcce-b302099a8057";
@@ -14,7 +14,7 @@ function emails(body: unknown): string[] {
   return (body as { data: Json[] }).data.map((user) => user["email"] as string);
 }
 
-describe("POST /admin-users/invite and POST /invitations/accept", () => {
+describe("POST /admin-users/invite and POST /invitations/accept", POPULATED, () => {
   it("invites through the hook without the code in the response, and accepting returns a working key once", async () => {
     const w = await createWorld();
     const invited = await w.t.post("/admin-users/invite", { email: "New.Person@Example.com", role: "viewer", organizationIds: [w.orgB.id, w.orgA.id] });
@@ -132,7 +132,7 @@ describe("POST /admin-users/invite and POST /invitations/accept", () => {
   });
 });
 
-describe("GET /admin-users and GET /admin-users/{id}", () => {
+describe("GET /admin-users and GET /admin-users/{id}", POPULATED, () => {
   it("lists every admin user for the operator, and those sharing an organization for an admin", async () => {
     const w = await createWorld();
     expect(emails((await w.t.get("/admin-users")).body).sort()).toEqual(["admin-a@example.com", "admin-b@example.com", "viewer-a@example.com"]);
@@ -162,7 +162,7 @@ describe("GET /admin-users and GET /admin-users/{id}", () => {
   });
 });
 
-describe("PATCH /admin-users/{id}", () => {
+describe("PATCH /admin-users/{id}", POPULATED, () => {
   it("changes role and organizations, and disables (its key stops working) and re-enables", async () => {
     const w = await createWorld();
     const promoted = await w.t.patch(`/admin-users/${w.adminUsers.viewerA}`, { role: "admin", organizationIds: [w.orgA.id, w.orgB.id] });
@@ -201,7 +201,7 @@ describe("PATCH /admin-users/{id}", () => {
   });
 });
 
-describe("DELETE /admin-users/{id}", () => {
+describe("DELETE /admin-users/{id}", POPULATED, () => {
   it("deletes an admin user and its keys; a pending invitation is withdrawn", async () => {
     const w = await createWorld();
     expect((await w.t.delete(`/admin-users/${w.adminUsers.viewerA}`, w.keys.adminA)).status).toBe(204);

@@ -30,6 +30,13 @@ export const BASE = "/analytics/v1";
 export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
 export const ENTERPRISE_SCHEMA = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
 
+/**
+ * Options of the describe blocks: a test builds a populated service (organizations, SCIM learners,
+ * admin users, training data) over HTTP before it asserts, which can outlast vitest's 5 s default
+ * on a machine busy with other work.
+ */
+export const POPULATED = { timeout: 30_000 } as const;
+
 /** A JSON body as the tests read it. */
 export type Json = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  * comments — scoped to the caller's organizations.
  */
 import { describe, expect, it } from "vitest";
-import { expectInvalidFields, expectProblem, type Json } from "./analytics-harness.js";
+import { POPULATED, expectInvalidFields, expectProblem, type Json } from "./analytics-harness.js";
 import { createWorld } from "./analytics-world.js";
 
 const UNKNOWN = "01890a5d-ac96-774b-bcce-b302099a8057";
@@ -13,7 +13,7 @@ function userIds(body: unknown): string[] {
   return (body as { data: Json[] }).data.map((item) => item["userId"] as string).sort();
 }
 
-describe("GET /attack-simulations/{id}/summary", () => {
+describe("GET /attack-simulations/{id}/summary", POPULATED, () => {
   it("counts distinct recipients per step and gives each as a rate of those sent", async () => {
     const w = await createWorld();
     const response = await w.t.get(`/attack-simulations/${w.simulationA.id}/summary`, w.keys.viewerA);
@@ -39,7 +39,7 @@ describe("GET /attack-simulations/{id}/summary", () => {
   });
 });
 
-describe("GET /attack-simulations/{id}/users", () => {
+describe("GET /attack-simulations/{id}/users", POPULATED, () => {
   it("lists recipients with their learner and the time of each step", async () => {
     const w = await createWorld();
     const response = await w.t.get(`/attack-simulations/${w.simulationA.id}/users`);
@@ -78,7 +78,7 @@ describe("GET /attack-simulations/{id}/users", () => {
   });
 });
 
-describe("GET /attack-simulations/{id}/users/{userId}", () => {
+describe("GET /attack-simulations/{id}/users/{userId}", POPULATED, () => {
   it("gives one recipient; 404 when not a recipient or out of scope", async () => {
     const w = await createWorld();
     const response = await w.t.get(`/attack-simulations/${w.simulationA.id}/users/${w.users.bob}`, w.keys.adminA);
@@ -91,7 +91,7 @@ describe("GET /attack-simulations/{id}/users/{userId}", () => {
   });
 });
 
-describe("GET /attack-simulations/{id}/feedback-comments", () => {
+describe("GET /attack-simulations/{id}/feedback-comments", POPULATED, () => {
   it("lists the comments; 404 out of scope", async () => {
     const w = await createWorld();
     const response = await w.t.get(`/attack-simulations/${w.simulationA.id}/feedback-comments`, w.keys.viewerA);

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { issueApiKey } from "../../src/analytics/api-keys.js";
-import { createAnalyticsTestApp, expectProblem, type Json } from "./analytics-harness.js";
+import { POPULATED, createAnalyticsTestApp, expectProblem, type Json } from "./analytics-harness.js";
 import { createWorld } from "./analytics-world.js";
 
-describe("401", () => {
+describe("401", POPULATED, () => {
   it("is one body, with WWW-Authenticate, for a missing, malformed, unknown, SCIM or disabled key", async () => {
     const w = await createWorld();
     expect((await w.t.patch(`/admin-users/${w.adminUsers.viewerA}`, { status: "disabled" })).status).toBe(200);
@@ -42,7 +42,7 @@ describe("401", () => {
   });
 });
 
-describe("keys and SCIM tokens are separate", () => {
+describe("keys and SCIM tokens are separate", POPULATED, () => {
   it("an analytics key never works on the SCIM router", async () => {
     const w = await createWorld();
     for (const key of [w.t.operatorKey, w.keys.adminA]) {
@@ -65,7 +65,7 @@ describe("keys and SCIM tokens are separate", () => {
   });
 });
 
-describe("403", () => {
+describe("403", POPULATED, () => {
   it("refuses every write of a viewer", async () => {
     const w = await createWorld();
     const writes = [
@@ -88,7 +88,7 @@ describe("403", () => {
   });
 });
 
-describe("public operations", () => {
+describe("public operations", POPULATED, () => {
   it("serve the OpenAPI document and accept invitations without a key", async () => {
     const t = await createAnalyticsTestApp();
     const document = await t.get("/openapi.json", null);

@@ -4,7 +4,7 @@
  * organizations, with unknown and foreign ids answered 404 alike.
  */
 import { describe, expect, it } from "vitest";
-import { expectInvalidFields, expectProblem, type Json } from "./analytics-harness.js";
+import { POPULATED, expectInvalidFields, expectProblem, type Json } from "./analytics-harness.js";
 import { createWorld } from "./analytics-world.js";
 
 const UNKNOWN = "01890a5d-ac96-774b-bcce-b302099a8057";
@@ -13,7 +13,7 @@ function userIds(body: unknown): string[] {
   return (body as { data: Json[] }).data.map((item) => item["userId"] as string);
 }
 
-describe("GET /campaigns", () => {
+describe("GET /campaigns", POPULATED, () => {
   it("lists campaigns in scope, filtered by organization", async () => {
     const w = await createWorld();
     const all = await w.t.get("/campaigns");
@@ -36,7 +36,7 @@ describe("GET /campaigns", () => {
   });
 });
 
-describe("GET /campaigns/{id}/summary", () => {
+describe("GET /campaigns/{id}/summary", POPULATED, () => {
   it("gives the figures as of now", async () => {
     const w = await createWorld();
     const response = await w.t.get(`/campaigns/${w.campaignA.id}/summary`, w.keys.viewerA);
@@ -66,7 +66,7 @@ describe("GET /campaigns/{id}/summary", () => {
   });
 });
 
-describe("GET /campaigns/{id}/users", () => {
+describe("GET /campaigns/{id}/users", POPULATED, () => {
   it("lists enrolments with learners, progress and overdue, filtered by status and overdue", async () => {
     const w = await createWorld();
     const response = await w.t.get(`/campaigns/${w.campaignA.id}/users`);
@@ -105,7 +105,7 @@ describe("GET /campaigns/{id}/users", () => {
   });
 });
 
-describe("GET /campaigns/{id}/users/{userId}", () => {
+describe("GET /campaigns/{id}/users/{userId}", POPULATED, () => {
   it("gives one learner's progress; 404 when not enrolled or out of scope", async () => {
     const w = await createWorld();
     const response = await w.t.get(`/campaigns/${w.campaignA.id}/users/${w.users.bob}`, w.keys.viewerA);
@@ -119,7 +119,7 @@ describe("GET /campaigns/{id}/users/{userId}", () => {
   });
 });
 
-describe("GET /campaigns/{id}/feedback-comments", () => {
+describe("GET /campaigns/{id}/feedback-comments", POPULATED, () => {
   it("lists the comments oldest first; 404 out of scope", async () => {
     const w = await createWorld();
     const response = await w.t.get(`/campaigns/${w.campaignA.id}/feedback-comments`, w.keys.adminA);

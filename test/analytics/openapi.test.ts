@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { createAnalyticsRouter } from "../../src/analytics/create-analytics-router.js";
 import { analyticsOperations } from "../../src/analytics/definitions/analytics-operations.js";
 import { openApiDocument } from "../../src/analytics/definitions/openapi-document.js";
-import { createAnalyticsTestApp, type Json } from "./analytics-harness.js";
+import { POPULATED, createAnalyticsTestApp, type Json } from "./analytics-harness.js";
 
 /** The layers of an Express 4 or 5 router that carry a route. */
 interface RouteLayer {
@@ -30,7 +30,7 @@ function routesOf(router: express.Router): string[] {
   return routes.sort();
 }
 
-describe("the OpenAPI document", () => {
+describe("the OpenAPI document", POPULATED, () => {
   it("is a valid OpenAPI 3.1 document", async () => {
     const validator = new Validator();
     const result = await validator.validate(openApiDocument("https://example.com/analytics/v1"));

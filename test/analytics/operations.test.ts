@@ -6,7 +6,7 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import type { AnalyticsStore } from "../../src/analytics/analytics-store.js";
-import { createAnalyticsTestApp, expectProblem, settle, type AnalyticsTestApp, type Json } from "./analytics-harness.js";
+import { POPULATED, createAnalyticsTestApp, expectProblem, settle, type AnalyticsTestApp, type Json } from "./analytics-harness.js";
 import { createOrganization, createWorld, provision } from "./analytics-world.js";
 
 const UNKNOWN = "01890a5d-ac96-774b-bcce-b302099a8057";
@@ -50,7 +50,7 @@ async function startReport(t: AnalyticsTestApp, path: string, key?: string): Pro
   return operation["id"] as string;
 }
 
-describe("a campaign report", () => {
+describe("a campaign report", POPULATED, () => {
   it("runs to succeeded and downloads as JSON and as CSV with the same rows", async () => {
     const w = await createWorld();
     const id = await startReport(w.t, `/campaigns/${w.campaignA.id}/users/bulk-report`, w.keys.viewerA);
@@ -163,7 +163,7 @@ describe("a campaign report", () => {
   });
 });
 
-describe("a simulation report", () => {
+describe("a simulation report", POPULATED, () => {
   it("writes one row per recipient with the time of each step", async () => {
     const w = await createWorld();
     const id = await startReport(w.t, `/attack-simulations/${w.simulationA.id}/users/bulk-report`, w.keys.adminA);
@@ -197,7 +197,7 @@ describe("a simulation report", () => {
   });
 });
 
-describe("GET /operations/{id}", () => {
+describe("GET /operations/{id}", POPULATED, () => {
   it("shows an operation only within the organizations of the caller", async () => {
     const w = await createWorld();
     const id = await startReport(w.t, `/campaigns/${w.campaignB.id}/users/bulk-report`);

@@ -4,12 +4,12 @@
  * delete with everything of the organization.
  */
 import { describe, expect, it } from "vitest";
-import { createAnalyticsTestApp, expectInvalidFields, expectProblem, scimUser, type Json } from "./analytics-harness.js";
+import { POPULATED, createAnalyticsTestApp, expectInvalidFields, expectProblem, scimUser, type Json } from "./analytics-harness.js";
 import { createWorld, provision } from "./analytics-world.js";
 
 const UNKNOWN = "01890a5d-ac96-774b-bcce-b302099a8057";
 
-describe("POST /organizations", () => {
+describe("POST /organizations", POPULATED, () => {
   it("creates an active organization and returns its SCIM base address and a token that works there", async () => {
     const t = await createAnalyticsTestApp();
     const response = await t.post("/organizations", { name: "  Initech  " });
@@ -58,7 +58,7 @@ describe("POST /organizations", () => {
   });
 });
 
-describe("GET /organizations", () => {
+describe("GET /organizations", POPULATED, () => {
   it("lists every organization for the operator and its own for an admin", async () => {
     const w = await createWorld();
     const all = await w.t.get("/organizations");
@@ -80,7 +80,7 @@ describe("GET /organizations", () => {
   });
 });
 
-describe("GET /organizations/{id}", () => {
+describe("GET /organizations/{id}", POPULATED, () => {
   it("answers 404 alike for an unknown id, a malformed id and another organization's id", async () => {
     const w = await createWorld();
     expect((await w.t.get(`/organizations/${w.orgA.id}`, w.keys.adminA)).status).toBe(200);
@@ -103,7 +103,7 @@ describe("GET /organizations/{id}", () => {
   });
 });
 
-describe("PATCH /organizations/{id}", () => {
+describe("PATCH /organizations/{id}", POPULATED, () => {
   it("renames for the operator and for an admin of the organization", async () => {
     const w = await createWorld();
     w.t.clock.advance(60_000);
@@ -148,7 +148,7 @@ describe("PATCH /organizations/{id}", () => {
   });
 });
 
-describe("DELETE /organizations/{id}", () => {
+describe("DELETE /organizations/{id}", POPULATED, () => {
   it("removes the organization, its learners, SCIM token, analytics data and admin users' access", async () => {
     const w = await createWorld();
     const deleted = await w.t.delete(`/organizations/${w.orgA.id}`);

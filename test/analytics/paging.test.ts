@@ -4,7 +4,7 @@
  * other filters, another list or another campaign, is refused as `invalid-cursor`.
  */
 import { describe, expect, it } from "vitest";
-import { createAnalyticsTestApp, expectInvalidFields, expectProblem, type AnalyticsTestApp, type Json } from "./analytics-harness.js";
+import { POPULATED, createAnalyticsTestApp, expectInvalidFields, expectProblem, type AnalyticsTestApp, type Json } from "./analytics-harness.js";
 import { createOrganization, createWorld } from "./analytics-world.js";
 
 interface ListBody {
@@ -30,7 +30,7 @@ async function walk(t: AnalyticsTestApp, path: string, limit: number, key?: stri
   return { items, pages };
 }
 
-describe("walks", () => {
+describe("walks", POPULATED, () => {
   it("visit every organization once, in id order, the last page with nextCursor null", async () => {
     const t = await createAnalyticsTestApp();
     for (let index = 0; index < 7; index += 1) await createOrganization(t, `Org ${index}`);
@@ -76,7 +76,7 @@ describe("walks", () => {
   });
 });
 
-describe("limit", () => {
+describe("limit", POPULATED, () => {
   it("defaults to 50", async () => {
     const t = await createAnalyticsTestApp();
     for (let index = 0; index < 51; index += 1) await createOrganization(t, `Org ${index}`);
@@ -95,7 +95,7 @@ describe("limit", () => {
   });
 });
 
-describe("invalid cursors", () => {
+describe("invalid cursors", POPULATED, () => {
   it("refuse an edited, truncated or garbage cursor, and an oversized one by name", async () => {
     const w = await createWorld();
     const first = (await w.t.get("/users?limit=1")).body as ListBody;

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AnalyticsStore } from "../../src/analytics/analytics-store.js";
-import { createAnalyticsTestApp, expectInvalidFields, expectProblem } from "./analytics-harness.js";
+import { POPULATED, createAnalyticsTestApp, expectInvalidFields, expectProblem } from "./analytics-harness.js";
 
-describe("request bodies", () => {
+describe("request bodies", POPULATED, () => {
   it("answers 400 malformed-request for a body that is not JSON", async () => {
     const t = await createAnalyticsTestApp();
     const problem = expectProblem(await t.send("POST", "/organizations", { body: '{"name": "Acme",', contentType: "application/json" }), 400, "malformed-request");
@@ -35,7 +35,7 @@ describe("request bodies", () => {
   });
 });
 
-describe("URLs", () => {
+describe("URLs", POPULATED, () => {
   it("answers 404 unknown-endpoint for a path no operation has", async () => {
     const t = await createAnalyticsTestApp();
     const problem = expectProblem(await t.get("/learners"), 404, "unknown-endpoint");
@@ -71,7 +71,7 @@ describe("URLs", () => {
   });
 });
 
-describe("failures", () => {
+describe("failures", POPULATED, () => {
   it("answers a failing store with a bare 500 internal and reports the cause to onError only", async () => {
     const base = await createAnalyticsTestApp();
     const broken: AnalyticsStore = {

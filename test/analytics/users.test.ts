@@ -4,14 +4,14 @@
  * organizations the caller may see.
  */
 import { describe, expect, it } from "vitest";
-import { expectInvalidFields, expectProblem, type Json } from "./analytics-harness.js";
+import { POPULATED, expectInvalidFields, expectProblem, type Json } from "./analytics-harness.js";
 import { createWorld } from "./analytics-world.js";
 
 function userNames(body: unknown): string[] {
   return (body as { data: Json[] }).data.map((user) => user["userName"] as string);
 }
 
-describe("GET /users", () => {
+describe("GET /users", POPULATED, () => {
   it("lists the learners of every organization for the operator, with the SCIM fields", async () => {
     const w = await createWorld();
     const response = await w.t.get("/users");

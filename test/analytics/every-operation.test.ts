@@ -1,0 +1,110 @@
+/**
+ * The rules every operation follows, checked over the whole list of operations rather than one
+ * by one: 401 without a valid key, 400 naming an unknown query parameter, 404 for unknown ids,
+ * and 404 — never the data, never 403 — for another organization's ids.
+ */
+import { describe, expect, it } from "vitest";
+import { analyticsOperations } from "../../src/analytics/definitions/analytics-operations.js";
+import type { OperationDefinition } from "../../src/analytics/definitions/operation-definition.js";
+import { POPULATED, expectInvalidFields, expectProblem, settle, type Json } from "./analytics-harness.js";
+import { createWorld, type World } from "./analytics-world.js";
+
+const UNKNOWN = "01890a5d-ac96-774b-bcce-b302099a8057";
+const operations = analyticsOperations as readonly OperationDefinition[];
+
+/** A body each writing operation accepts, so only the rule under test can refuse the request. */
+function validBody(operation: OperationDefinition, w: World): unknown {
+  switch (operation.operationId) {
+    case "createOrganization":
+      return { name: "Valid" };
+    case "updateOrganization":
+      return { name: "Valid" };
+    case "inviteAdminUser":
+      return { email: "valid@example.com", role: "viewer", organizationIds: [w.orgA.id] };
+    case "updateAdminUser":
+      return { role: "viewer" };
+    case "acceptInvitation":
+      return { code: "valid-looking" };
+    default:
+      return undefined;
+  }
+}
+
+/** The path of `operation` on organization A's resources (or unknown ones). */
+async function pathsOf(w: World): Promise<(operation: OperationDefinition, unknown?: boolean) => string> {
+  const report = await w.t.get(`/campaigns/${w.campaignA.id}/users/bulk-report`);
+  const operationId = (report.body as { operation: { id: string } }).operation.id;
+  await settle(w.t, operationId);
+  return (operation, unknown = false) => {
+    const id = unknown
+      ? UNKNOWN
+      : operation.path.startsWith("/organizations")
+        ? w.orgA.id
+        : operation.path.startsWith("/admin-users")
+          ? w.adminUsers.viewerA
+          : operation.path.startsWith("/campaigns")
+            ? w.campaignA.id
+            : operation.path.startsWith("/attack-simulations")
+              ? w.simulationA.id
+              : operationId;
+    return operation.path.replace("{id}", id).replace("{userId}", w.users.alice);
+  };
+}
+
+async function send(w: World, operation: OperationDefinition, path: string, key: string | null): Promise<import("supertest").Response> {
+  const body = validBody(operation, w);
+  return w.t.send(operation.method.toUpperCase(), path, { key, ...(body === undefined ? {} : { body }) });
+}
+
+describe("every operation", POPULATED, () => {
+  it("needs a valid key, unless it is public, and answers every failure with the same 401", async () => {
+    const w = await createWorld();
+    const path = await pathsOf(w);
+    const protectedOperations = operations.filter((operation) => operation.access !== "public");
+    expect(protectedOperations.length).toBeGreaterThan(20);
+    let first: Json | undefined;
+    for (const operation of protectedOperations) {
+      for (const key of [null, "scimkit_ak_wrong", w.orgA.scim.token]) {
+        const problem = expectProblem(await send(w, operation, path(operation), key), 401, "unauthorized");
+        first ??= problem;
+        expect(problem, operation.operationId).toEqual(first);
+      }
+    }
+  });
+
+  it("refuses an unknown query parameter by name, before doing anything", async () => {
+    const w = await createWorld();
+    const path = await pathsOf(w);
+    for (const operation of operations) {
+      const response = await send(w, operation, `${path(operation)}?bogus=1`, w.t.operatorKey);
+      expectInvalidFields(response, ["bogus"]);
+    }
+    // Nothing was created, changed or deleted on the way.
+    expect(((await w.t.get("/organizations")).body as { data: unknown[] }).data).toHaveLength(2);
+    expect(((await w.t.get(`/admin-users/${w.adminUsers.viewerA}`)).body as Json)["role"]).toBe("viewer");
+    expect(((await w.t.get(`/organizations/${w.orgA.id}`)).body as Json)["name"]).toBe("Acme");
+  });
+
+  it("answers 404 for unknown ids", async () => {
+    const w = await createWorld();
+    const path = await pathsOf(w);
+    for (const operation of operations.filter((candidate) => candidate.pathParameters !== undefined)) {
+      expectProblem(await send(w, operation, path(operation, true), w.t.operatorKey), 404, "not-found");
+    }
+  });
+
+  it("answers 404 to an admin of organization B for each of organization A's ids, as for unknown ones", async () => {
+    const w = await createWorld();
+    const path = await pathsOf(w);
+    const scoped = operations.filter((operation) => operation.pathParameters !== undefined && operation.access !== "operator");
+    expect(scoped.length).toBeGreaterThan(15);
+    for (const operation of scoped) {
+      const foreign = expectProblem(await send(w, operation, path(operation), w.keys.adminB), 404, "not-found");
+      const unknown = expectProblem(await send(w, operation, path(operation, true), w.keys.adminB), 404, "not-found");
+      expect(foreign, operation.operationId).toEqual(unknown);
+    }
+    // Organization A's data is as it was.
+    expect(((await w.t.get(`/organizations/${w.orgA.id}`)).body as Json)["name"]).toBe("Acme");
+    expect((await w.t.get(`/admin-users/${w.adminUsers.viewerA}`)).status).toBe(200);
+  });
+});
