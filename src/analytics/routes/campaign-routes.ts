@@ -9,7 +9,7 @@ import type { Campaign, EnrolmentFilter, EnrolmentStatus } from "../analytics-st
 import { renderCampaign, renderCampaignUser, renderFeedback } from "../render-resources.js";
 import { campaignUsersReport } from "../report-kinds.js";
 import { sendJson } from "../send-json.js";
-import { startReport } from "./report-operation.js";
+import { startReport } from "./start-report.js";
 
 type CampaignHandlers = Pick<
   AnalyticsHandlers,

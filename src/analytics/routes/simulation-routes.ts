@@ -9,7 +9,7 @@ import type { AttackSimulation, RecipientFilter } from "../analytics-store.js";
 import { renderFeedback, renderSimulationUser } from "../render-resources.js";
 import { simulationUsersReport } from "../report-kinds.js";
 import { sendJson } from "../send-json.js";
-import { startReport } from "./report-operation.js";
+import { startReport } from "./start-report.js";
 
 type SimulationHandlers = Pick<
   AnalyticsHandlers,
