@@ -24,6 +24,8 @@ import type {
   SimulationRecipientView,
   StoredApiKey,
 } from "../analytics-store.js";
+import { analyticsConflictError } from "../analytics-conflict-error.js";
+import { rounded, simulationRates, summaryRate } from "../summary-rates.js";
 import { compareKeys, keysetPage } from "./keyset-page.js";
 import { learnerOf } from "./learner-of.js";
 import { plainCopy } from "./plain-copy.js";
@@ -70,15 +72,6 @@ function sees(scope: OrgScope, orgId: string): boolean {
 
 function seesAdminUser(scope: OrgScope, user: AdminUser): boolean {
   return "all" in scope || user.organizationIds.some((orgId) => scope.orgIds.includes(orgId));
-}
-
-function conflict(message: string): Error & { readonly code: "conflict" } {
-  return Object.assign(new Error(message), { code: "conflict" as const });
-}
-
-function rounded(value: number, decimals: number): number {
-  const factor = 10 ** decimals;
-  return Math.round(value * factor) / factor;
 }
 
 function isOverdue(enrolment: Enrolment, campaign: Campaign | undefined, asOf: string): boolean {
@@ -290,7 +283,7 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
 
     async createAdminUser(user, invitation) {
       const email = user.email.toLowerCase();
-      if (adminIdByEmail.has(email)) throw conflict("An admin user with this e-mail address exists");
+      if (adminIdByEmail.has(email)) throw analyticsConflictError("An admin user with this e-mail address exists");
       if (adminUsers.has(user.id)) throw new Error(`memoryAnalyticsStore: admin user ${user.id} exists`);
       if (invitations.has(invitation.codeHash)) throw new Error("memoryAnalyticsStore: an invitation with this code digest exists");
       adminUsers.set(user.id, plainCopy({ ...user, email, organizationIds: [...user.organizationIds].sort(compareKeys) }));
@@ -446,7 +439,7 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
         inProgress,
         completed,
         overdue,
-        completionRate: enrolled === 0 ? 0 : rounded(completed / enrolled, 4),
+        completionRate: summaryRate(completed, enrolled),
         averageScore: scored === 0 ? null : rounded(scoreSum / scored, 2),
         asOf,
       };
@@ -506,18 +499,7 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
         if (value.submittedDataAt !== undefined) counts.submittedData += 1;
         if (value.reportedAt !== undefined) counts.reported += 1;
       }
-      const rate = (count: number): number => (counts.sent === 0 ? 0 : rounded(count / counts.sent, 4));
-      return {
-        simulationId,
-        ...counts,
-        rates: {
-          delivered: rate(counts.delivered),
-          opened: rate(counts.opened),
-          clicked: rate(counts.clicked),
-          submittedData: rate(counts.submittedData),
-          reported: rate(counts.reported),
-        },
-      };
+      return { simulationId, ...counts, rates: simulationRates(counts) };
     },
 
     // Feedback

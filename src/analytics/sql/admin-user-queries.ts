@@ -7,8 +7,8 @@ import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
 import type { SqlDialect } from "../../store/sql/dialects/sql-dialect.js";
 import { lockRows } from "../../store/sql/lock-rows.js";
 import type { AdminUsersTable, ApiKeysTable, SqlStoreDatabase } from "../../store/sql/sql-tables.js";
+import { analyticsConflictError } from "../analytics-conflict-error.js";
 import type { AdminRole, AdminUser, AdminUserStatus, AnalyticsStore, OrgScope, StoredApiKey } from "../analytics-store.js";
-import { analyticsConflictError } from "./analytics-conflict-error.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
 import { scopeOrgIds } from "./scope-org-ids.js";
 

@@ -5,11 +5,11 @@
  */
 import { sql, type Kysely, type Selectable, type SqlBool } from "kysely";
 import type { SqlDialect } from "../../store/sql/dialects/sql-dialect.js";
-import type { CampaignsTable, SqlStoreDatabase } from "../../store/sql/sql-tables.js";
+import type { CampaignsTable, EnrolmentsTable, SqlStoreDatabase } from "../../store/sql/sql-tables.js";
 import type { AnalyticsStore, Campaign, Enrolment, EnrolmentStatus, EnrolmentView } from "../analytics-store.js";
+import { rounded, summaryRate } from "../summary-rates.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
 import { joinedLearnerColumns, learnerOfJoined, LEARNER_TYPE, type JoinedLearnerRow } from "./learner-queries.js";
-import { rounded } from "./rounded.js";
 import { scopeOrgIds } from "./scope-org-ids.js";
 
 type CampaignMembers = "createCampaign" | "listCampaigns" | "getCampaign" | "putEnrolment" | "listEnrolments" | "getEnrolment" | "campaignSummary";
@@ -27,17 +27,7 @@ function campaignOf(row: Selectable<CampaignsTable>): Campaign {
 }
 
 /** An enrolment row as the campaign's user list reads it. */
-interface EnrolmentViewRow extends JoinedLearnerRow {
-  readonly campaign_id: string;
-  readonly user_id: string;
-  readonly org_id: string;
-  readonly status: string;
-  readonly progress_percent: number;
-  readonly score: number | null;
-  readonly enrolled_at: string;
-  readonly started_at: string | null;
-  readonly completed_at: string | null;
-  readonly updated_at: string;
+interface EnrolmentViewRow extends Selectable<EnrolmentsTable>, JoinedLearnerRow {
   /** 1 or 0 (`overdueSql`). */
   readonly overdue: number | string;
 }
@@ -56,6 +46,23 @@ function enrolmentViewOf(row: EnrolmentViewRow, dialect: SqlDialect): EnrolmentV
     updatedAt: row.updated_at,
     ...(learner === undefined ? {} : { learner }),
     overdue: Number(row.overdue) === 1,
+  };
+}
+
+/**
+ * The columns of `enrolment` of `orgId` beside its key (`campaign_id`, `user_id`): what a put
+ * replaces, and what a seeded row holds.
+ */
+export function enrolmentValues(orgId: string, enrolment: Enrolment): Omit<EnrolmentsTable, "campaign_id" | "user_id"> {
+  return {
+    org_id: orgId,
+    status: enrolment.status,
+    progress_percent: enrolment.progressPercent,
+    score: enrolment.score ?? null,
+    enrolled_at: enrolment.enrolledAt,
+    started_at: enrolment.startedAt ?? null,
+    completed_at: enrolment.completedAt ?? null,
+    updated_at: enrolment.updatedAt,
   };
 }
 
@@ -79,17 +86,6 @@ export function campaignQueries(db: Kysely<SqlStoreDatabase>, dialect: SqlDialec
       .select(joinedLearnerColumns)
       .select(sql<number>`case when ${overdueSql(asOf)} then 1 else 0 end`.as("overdue"))
       .where("e.campaign_id", "=", campaignId);
-
-  const put = (enrolment: Enrolment, orgId: string) => ({
-    org_id: orgId,
-    status: enrolment.status,
-    progress_percent: enrolment.progressPercent,
-    score: enrolment.score ?? null,
-    enrolled_at: enrolment.enrolledAt,
-    started_at: enrolment.startedAt ?? null,
-    completed_at: enrolment.completedAt ?? null,
-    updated_at: enrolment.updatedAt,
-  });
 
   return {
     async createCampaign(campaign) {
@@ -128,7 +124,7 @@ export function campaignQueries(db: Kysely<SqlStoreDatabase>, dialect: SqlDialec
     },
 
     async putEnrolment(orgId, enrolment) {
-      const values = put(enrolment, orgId);
+      const values = enrolmentValues(orgId, enrolment);
       const key = { campaign_id: enrolment.campaignId, user_id: enrolment.userId };
       const replace = () =>
         db.updateTable("scimkit_enrolments").set(values).where("campaign_id", "=", key.campaign_id).where("user_id", "=", key.user_id).executeTakeFirst();
@@ -180,7 +176,7 @@ export function campaignQueries(db: Kysely<SqlStoreDatabase>, dialect: SqlDialec
         inProgress: Number(row?.in_progress ?? 0),
         completed,
         overdue: Number(row?.overdue ?? 0),
-        completionRate: enrolled === 0 ? 0 : rounded(completed / enrolled, 4),
+        completionRate: summaryRate(completed, enrolled),
         averageScore: average === null || average === undefined ? null : rounded(Number(average), 2),
         asOf,
       };

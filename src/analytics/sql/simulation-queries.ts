@@ -7,9 +7,9 @@ import type { Kysely, Selectable } from "kysely";
 import type { SqlDialect } from "../../store/sql/dialects/sql-dialect.js";
 import type { SimulationRecipientsTable, SimulationsTable, SqlStoreDatabase } from "../../store/sql/sql-tables.js";
 import type { AnalyticsStore, AttackSimulation, RecipientFilter, SimulationEventType, SimulationRecipientView } from "../analytics-store.js";
+import { simulationRates } from "../summary-rates.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
 import { joinedLearnerColumns, learnerOfJoined, LEARNER_TYPE, type JoinedLearnerRow } from "./learner-queries.js";
-import { rounded } from "./rounded.js";
 import { scopeOrgIds } from "./scope-org-ids.js";
 
 type SimulationMembers = "createSimulation" | "getSimulation" | "recordSimulationEvent" | "listRecipients" | "getRecipient" | "simulationSummary";
@@ -148,27 +148,15 @@ export function simulationQueries(db: Kysely<SqlStoreDatabase>, dialect: SqlDial
           eb.fn.count("reported_at").as("reported"),
         ])
         .executeTakeFirst();
-      const sent = Number(row?.sent ?? 0);
       const counts = {
+        sent: Number(row?.sent ?? 0),
         delivered: Number(row?.delivered ?? 0),
         opened: Number(row?.opened ?? 0),
         clicked: Number(row?.clicked ?? 0),
         submittedData: Number(row?.submitted_data ?? 0),
         reported: Number(row?.reported ?? 0),
       };
-      const rate = (count: number): number => (sent === 0 ? 0 : rounded(count / sent, 4));
-      return {
-        simulationId,
-        sent,
-        ...counts,
-        rates: {
-          delivered: rate(counts.delivered),
-          opened: rate(counts.opened),
-          clicked: rate(counts.clicked),
-          submittedData: rate(counts.submittedData),
-          reported: rate(counts.reported),
-        },
-      };
+      return { simulationId, ...counts, rates: simulationRates(counts) };
     },
   };
 }

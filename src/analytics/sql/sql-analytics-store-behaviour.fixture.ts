@@ -12,6 +12,7 @@ import type { SqlStore } from "../../store/sql/sql-store.js";
 import type { SqlStoreDatabase } from "../../store/sql/sql-tables.js";
 import { uniqueKeys, userAttributes } from "../../testkit/suites/helpers.js";
 import type { AnalyticsStore, Enrolment } from "../analytics-store.js";
+import { enrolmentValues } from "./campaign-queries.js";
 import { sqlAnalyticsStore } from "./sql-analytics-store.js";
 
 /** A store whose every statement is recorded, as compiled (SQL text and parameters). */
@@ -53,18 +54,7 @@ async function seedEnrolments(
   for (let start = 0; start < count; start += SEED_CHUNK) {
     const rows = Array.from({ length: Math.min(SEED_CHUNK, count - start) }, (_, offset) => {
       const enrolment = enrolmentOf(start + offset);
-      return {
-        campaign_id: campaignId,
-        user_id: enrolment.userId,
-        org_id: orgId,
-        status: enrolment.status,
-        progress_percent: enrolment.progressPercent,
-        score: enrolment.score ?? null,
-        enrolled_at: enrolment.enrolledAt,
-        started_at: enrolment.startedAt ?? null,
-        completed_at: enrolment.completedAt ?? null,
-        updated_at: enrolment.updatedAt,
-      };
+      return { campaign_id: campaignId, user_id: enrolment.userId, ...enrolmentValues(orgId, enrolment) };
     });
     await db.insertInto("scimkit_enrolments").values(rows).execute();
   }
