@@ -37,6 +37,15 @@ export interface ScimErrorBody {
   readonly detail: string;
 }
 
+/** What a `ScimError` carries besides its body. */
+export interface ScimErrorOptions {
+  /**
+   * Whole seconds after which the client may try again, sent as `Retry-After` (RFC 9110 §10.2.3)
+   * with a 429 or 503. Absent: no header.
+   */
+  readonly retryAfter?: number;
+}
+
 /** A SCIM protocol error: an HTTP status, an optional RFC 7644 §3.12 `scimType` and a human `detail`. */
 export class ScimError extends Error {
   readonly status: number;
@@ -44,12 +53,15 @@ export class ScimError extends Error {
   readonly detail: string;
   /** Every validation problem behind an `invalidValue` error, each with its attribute path. */
   readonly issues: readonly ValidationIssue[];
+  /** Seconds for `Retry-After`, when the client should wait before retrying (429, 503). */
+  readonly retryAfter: number | undefined;
 
   constructor(
     status: number,
     scimType: ScimType | undefined,
     detail: string,
     issues: readonly ValidationIssue[] = [],
+    options: ScimErrorOptions = {},
   ) {
     super(detail);
     this.name = "ScimError";
@@ -57,6 +69,7 @@ export class ScimError extends Error {
     this.scimType = scimType;
     this.detail = detail;
     this.issues = issues;
+    this.retryAfter = options.retryAfter;
   }
 
   /** The RFC 7644 §3.12 body for this error. */

@@ -5,7 +5,7 @@
  * filters, PATCH, projection and the one error class. It does no I/O.
  */
 export { ERROR_SCHEMA, ScimError, ScimType, badRequest, invalidValueError, isScimError } from "./errors.js";
-export type { ScimErrorBody, ValidationIssue } from "./errors.js";
+export type { ScimErrorBody, ScimErrorOptions, ValidationIssue } from "./errors.js";
 export { fail, ok, unwrap } from "./result.js";
 export type { Result } from "./result.js";
 
@@ -86,6 +86,14 @@ export { hasValue } from "./scim/schema/has-value.js";
 export { createScimRouter } from "./http/create-scim-router.js";
 export type { BulkOptions, PagingOptions, ScimRouterOptions } from "./http/scim-router-options.js";
 export type { GroupEventType, ScimEvent, ScimEventListener, UserEventType } from "./http/scim-event.js";
+export { RATE_ALLOWED } from "./http/rate-limiter.js";
+export type { RateAllowed, RateDecision, RateLimiter, RateRefused } from "./http/rate-limiter.js";
+export { tokenBucketLimiter } from "./http/token-bucket-limiter.js";
+export type { TokenBucketOptions } from "./http/token-bucket-limiter.js";
+export type { AuditEntry, AuditOperation, AuditSink } from "./audit/audit-sink.js";
+export type { AuditQuery, AuditRecord, AuditTrail } from "./audit/audit-trail.js";
+export { memoryAuditTrail } from "./audit/memory-audit-trail.js";
+export type { MemoryAuditTrailOptions } from "./audit/memory-audit-trail.js";
 
 export type { Principal, TokenVerifier, VerifyContext } from "./auth/token-verifier.js";
 export { createTokenStore } from "./auth/hashed-token-store.js";

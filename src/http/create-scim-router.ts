@@ -8,6 +8,7 @@ import { createSchemaRegistry } from "../scim/schema/schema-registry.js";
 import { rfc7643Profile } from "../scim/schema/resource-profile.js";
 import { authenticate } from "./authenticate.js";
 import { errorHandler } from "./error-handler.js";
+import { limitRate } from "./limit-rate.js";
 import { createResourceService } from "./resource-service.js";
 import { registerBulkRoute } from "./routes/bulk-route.js";
 import { registerSchemaRoutes, registerServiceProviderConfigRoute } from "./routes/discovery-routes.js";
@@ -16,6 +17,7 @@ import { scimBodyParser } from "./scim-body-parser.js";
 import type { ScimEvent } from "./scim-event.js";
 import { resolveOrganization } from "./scim-request-context.js";
 import type { ScimRouterOptions } from "./scim-router-options.js";
+import { createWriteAuditor } from "./write-auditor.js";
 
 function defaultOnError(error: unknown, request: Request | undefined): void {
   console.error(`scimkit: unexpected error${request ? ` in ${request.method} ${request.originalUrl}` : ""}`, error);
@@ -45,13 +47,17 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     maxOperations: positive("bulk.maxOperations", options.bulk?.maxOperations, 1000),
     maxPayloadSize: positive("bulk.maxPayloadSize", options.bulk?.maxPayloadSize, 1_048_576),
   };
+  const filterLimits = {
+    ...(options.filterLimits?.maxLength === undefined ? {} : { maxLength: positive("filterLimits.maxLength", options.filterLimits.maxLength, 1) }),
+    ...(options.filterLimits?.maxDepth === undefined ? {} : { maxDepth: positive("filterLimits.maxDepth", options.filterLimits.maxDepth, 1) }),
+  };
   const onEvent = options.onEvent;
   const service = createResourceService({
     store: options.store,
     registry,
     profile,
     unknownMembers: options.unknownMembers ?? "ignore",
-    filterLimits: options.filterLimits ?? {},
+    filterLimits,
     defaultPageSize,
     maxPageSize,
     cursorSecret: options.cursorSecret ?? "",
@@ -76,14 +82,18 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     sort: service.canSort,
     cursor: service.canCursor,
   });
+  const auditor = options.onAudit ? createWriteAuditor(options.onAudit, service.handlers.values(), onError) : undefined;
+
   router.use(authenticate(options.auth));
-  registerBulkRoute(router, service, bulk, onError);
+  if (options.rateLimit) router.use(limitRate(options.rateLimit));
+  registerBulkRoute(router, service, bulk, onError, auditor);
   router.use(...scimBodyParser(options.bodyLimit ?? "1mb"));
   registerSchemaRoutes(router, registry, profile);
-  for (const type of service.handlers.values()) registerResourceRoutes(router, service, type);
+  for (const type of service.handlers.values()) registerResourceRoutes(router, service, type, auditor);
   router.use((request, _response, next) => {
     next(new ScimError(404, undefined, `There is no SCIM endpoint for ${request.method} ${request.path}.`));
   });
+  if (auditor) router.use(auditor.failed);
   router.use(errorHandler(onError));
   return router;
 }

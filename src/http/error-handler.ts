@@ -62,6 +62,8 @@ export function errorHandler(onError: (error: unknown, request: Request | undefi
     }
     // RFC 6750 §3: a 401 names the scheme the client should use.
     if (scimError.status === 401) response.set("WWW-Authenticate", 'Bearer realm="SCIM"');
+    // RFC 9110 §10.2.3 (with RFC 6585 §4 for 429): when the client may try again.
+    if (scimError.retryAfter !== undefined) response.set("Retry-After", String(Math.max(0, Math.ceil(scimError.retryAfter))));
     sendScim(response, scimError.status, scimError);
   };
 }

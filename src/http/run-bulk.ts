@@ -29,6 +29,35 @@ interface BulkOperation {
 /** One entry of the BulkResponse `Operations`. */
 type BulkResult = ScimObject;
 
+/** What one operation of a bulk request came to, for an observer such as the audit trail. */
+export interface BulkOperationOutcome {
+  /** The method as sent, upper-cased (not necessarily a valid one). */
+  readonly method: string;
+  readonly bulkId?: string;
+  /** The operation's path with the `bulkId:` references resolved so far; whatever the client sent. */
+  readonly path: unknown;
+  /** The operation's HTTP status. */
+  readonly status: number;
+  /** The resource's URI, when the operation succeeded. */
+  readonly location?: string;
+  /** The RFC 7644 §3.12 scimType of a failure, when it has one. */
+  readonly scimType?: string;
+}
+
+function outcomeOf(operation: BulkOperation, path: unknown, result: BulkResult): BulkOperationOutcome {
+  const response = result["response"];
+  const scimType = isPlainObject(response) ? response["scimType"] : undefined;
+  const location = result["location"];
+  return {
+    method: operation.method,
+    ...(operation.bulkId === undefined ? {} : { bulkId: operation.bulkId }),
+    path,
+    status: Number(result["status"]),
+    ...(response === undefined && typeof location === "string" ? { location } : {}),
+    ...(typeof scimType === "string" ? { scimType } : {}),
+  };
+}
+
 function field(object: ScimObject, name: string): unknown {
   const key = Object.keys(object).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
   return key === undefined ? undefined : object[key];
@@ -165,6 +194,7 @@ export async function runBulk(
   body: unknown,
   limits: { readonly maxOperations: number },
   onUnexpected: (error: unknown) => void,
+  observe?: (outcome: BulkOperationOutcome) => void,
 ): Promise<ScimObject> {
   const { operations, failOnErrors } = parseOperations(body, limits.maxOperations);
   const results = new Map<number, BulkResult>();
@@ -173,6 +203,7 @@ export async function runBulk(
   let errors = 0;
   const record = (operation: BulkOperation, result: BulkResult): void => {
     results.set(operation.index, result);
+    observe?.(outcomeOf(operation, typeof operation.path === "string" ? substitute(operation.path, created) : operation.path, result));
     if (result["response"] !== undefined) {
       errors += 1;
       if (operation.bulkId !== undefined) failedBulkIds.add(operation.bulkId);

@@ -3,11 +3,13 @@
  * member documents its default.
  */
 import type { Request } from "express";
+import type { AuditSink } from "../audit/audit-sink.js";
 import type { TokenVerifier } from "../auth/token-verifier.js";
 import type { FilterLimits } from "../scim/filter/parse-filter.js";
 import type { ResourceProfile } from "../scim/schema/resource-profile.js";
 import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
 import type { ResourceStore, UnknownMemberPolicy } from "../store/resource-store.js";
+import type { RateLimiter } from "./rate-limiter.js";
 import type { ScimEventListener } from "./scim-event.js";
 
 /** Bulk limits (RFC 7644 §3.7.4), enforced and advertised in `/ServiceProviderConfig`. */
@@ -60,8 +62,24 @@ export interface ScimRouterOptions {
    */
   readonly cursorSecret?: string;
   readonly bulk?: BulkOptions;
-  /** Bounds for filter expressions. Default 10,000 characters and 32 nesting levels. */
+  /**
+   * Bounds for filter expressions, in list and `.search` requests and in PATCH paths: `maxLength`
+   * characters and `maxDepth` levels of parentheses, brackets and `not`. Beyond them is 400
+   * `invalidFilter` naming the limit. Default 10,000 characters and 32 levels.
+   */
   readonly filterLimits?: Partial<FilterLimits>;
+  /**
+   * Limits the requests each organization may make: checked after authentication, so only the
+   * organization's own clients spend its allowance; over it is 429 with `Retry-After`.
+   * `tokenBucketLimiter({ requestsPerSecond })` is the in-process reference. Default: no limit.
+   */
+  readonly rateLimit?: RateLimiter;
+  /**
+   * Receives the audit trail: every write an authenticated client attempts, through the
+   * resource endpoints and each `/Bulk` operation, with its outcome, before the response is sent.
+   * `memoryAuditTrail()` and `sqlAuditTrail(store.db)` are the references. Default: none.
+   */
+  readonly onAudit?: AuditSink;
   /** Receives lifecycle events after each committed write. */
   readonly onEvent?: ScimEventListener;
   /**

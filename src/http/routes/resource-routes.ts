@@ -14,6 +14,7 @@ import type { ResourceService, TypeHandler } from "../resource-service.js";
 import { resourceLocation } from "../render-resource.js";
 import { scimContext } from "../scim-request-context.js";
 import { sendResource, sendScim } from "../send-scim.js";
+import type { WriteAuditor } from "../write-auditor.js";
 
 
 function header(request: Request, name: string): string | undefined {
@@ -25,7 +26,7 @@ function idParameter(request: Request): string {
   return String(request.params["id"]);
 }
 
-export function registerResourceRoutes(router: Router, service: ResourceService, type: TypeHandler): void {
+export function registerResourceRoutes(router: Router, service: ResourceService, type: TypeHandler, auditor?: WriteAuditor): void {
   const endpoint = type.schema.resourceType.endpoint;
   // One sub-router per resource type, mounted at its endpoint: a request is matched against the
   // three paths of its own type, not against every route of the service.
@@ -59,6 +60,7 @@ export function registerResourceRoutes(router: Router, service: ResourceService,
       const projection = projectionFor(projectionParameters(queryOf(request)));
       const context = scimContext(response);
       const outcome = await service.create(context, type.id, request.body, wantsMembers(projection));
+      if (auditor) await auditor.succeeded(response, "create", type.id, outcome.stored.id, 201);
       const location = resourceLocation(context.baseUrl, endpoint, outcome.stored.id);
       sendResource(response, 201, projection.apply(outcome.resource), outcome.stored.version, location);
     }),
@@ -82,6 +84,7 @@ export function registerResourceRoutes(router: Router, service: ResourceService,
     asyncHandler(async (request, response) => {
       const projection = projectionFor(projectionParameters(queryOf(request)));
       const outcome = await service.replace(scimContext(response), type.id, idParameter(request), request.body, header(request, "if-match"), wantsMembers(projection));
+      if (auditor) await auditor.succeeded(response, "replace", type.id, outcome.stored.id, 200);
       sendResource(response, 200, projection.apply(outcome.resource), outcome.stored.version);
     }),
   );
@@ -95,6 +98,7 @@ export function registerResourceRoutes(router: Router, service: ResourceService,
       // unless the client asks for attributes (Entra and Okta expect either).
       const members = type.hasMembers && asked && wantsMembers(projection);
       const outcome = await service.patch(scimContext(response), type.id, idParameter(request), request.body, header(request, "if-match"), members);
+      if (auditor) await auditor.succeeded(response, "patch", type.id, outcome.stored.id, 200);
       if (type.hasMembers && !asked) {
         response.set("ETag", `W/"${outcome.stored.version}"`).status(204).end();
         return;
@@ -105,7 +109,9 @@ export function registerResourceRoutes(router: Router, service: ResourceService,
 
   single.delete(
     asyncHandler(async (request, response) => {
-      await service.remove(scimContext(response), type.id, idParameter(request), header(request, "if-match"));
+      const id = idParameter(request);
+      await service.remove(scimContext(response), type.id, id, header(request, "if-match"));
+      if (auditor) await auditor.succeeded(response, "delete", type.id, id, 204);
       response.status(204).end();
     }),
   );

@@ -7,6 +7,7 @@ export type { SqlStore, SqlStoreConnection, SqlStoreOptions } from "./sql-store.
 export { sqlResourceStore } from "./sql-resource-store.js";
 export type { SqlResourceStoreOptions } from "./sql-resource-store.js";
 export { sqlTokenRepository } from "./sql-token-repository.js";
+export { sqlAuditTrail } from "./sql-audit-trail.js";
 export { runMigrations } from "./migrations/run-migrations.js";
 export { sqlMigrations } from "./migrations/sql-migrations.js";
 export type { Migration } from "./migrations/migration.js";
@@ -22,6 +23,7 @@ export type {
   AdminUserOrganizationsTable,
   AdminUsersTable,
   ApiKeysTable,
+  AuditTable,
   CampaignsTable,
   CounterColumn,
   EnrolmentsTable,

@@ -114,6 +114,7 @@ describePostgres("sql store on PostgreSQL", (url) => {
           "scimkit_admin_user_organizations",
           "scimkit_admin_users",
           "scimkit_api_keys",
+          "scimkit_audit",
           "scimkit_campaigns",
           "scimkit_enrolments",
           "scimkit_feedback",

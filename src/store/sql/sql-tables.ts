@@ -238,6 +238,31 @@ export interface ReportRowsTable {
   readonly row: string;
 }
 
+/**
+ * The audit trail of SCIM writes (`sqlAuditTrail`, migration 6): one row per `AuditEntry`, ids
+ * only, no attribute values. Primary key `(org_id, id)`, which also serves the newest-first list.
+ */
+export interface AuditTable {
+  readonly org_id: string;
+  /** UUID v7 given when the entry was kept: orders an organization's entries by time. */
+  readonly id: string;
+  /** ISO 8601 time of the outcome. */
+  readonly at: string;
+  readonly token_id: string | null;
+  /** `create`, `replace`, `patch`, `delete` or `bulk`. */
+  readonly operation: string;
+  readonly resource_type: string | null;
+  readonly resource_id: string | null;
+  /** `success` or `failure`. */
+  readonly outcome: string;
+  /** The HTTP status: an `integer`, which both drivers return as a JavaScript number. */
+  readonly status: number;
+  readonly scim_type: string | null;
+  /** `request` or `bulk`. */
+  readonly via: string;
+  readonly bulk_id: string | null;
+}
+
 /** The store's database, for `Kysely<SqlStoreDatabase>`. */
 export interface SqlStoreDatabase {
   readonly scimkit_resources: ResourcesTable;
@@ -257,4 +282,5 @@ export interface SqlStoreDatabase {
   readonly scimkit_feedback: FeedbackTable;
   readonly scimkit_operations: OperationsTable;
   readonly scimkit_report_rows: ReportRowsTable;
+  readonly scimkit_audit: AuditTable;
 }
