@@ -160,14 +160,20 @@ export function evaluateGoals(results: BenchResults): GoalResult[] {
     if (!present(store)) continue;
     const { run, caveat } = runFor(results, store, 100_000);
     const phase = findPhase(run, "users.emailsCo");
-    const found = p50Of(phase);
-    const p50 = found?.ms;
-    const serialNote = phase?.serial && !found?.serial ? `; one at a time: ${ms(phase.serial.p50Ms)}` : "";
+    // A latency target is a request's own time: taken one at a time (1 connection). Under
+    // ten closed-loop connections on one core, p50 is mostly the wait behind the other nine.
+    const serial = phase?.serial && phase.serial.ok > 0 ? phase.serial.p50Ms : undefined;
+    const loaded = phase?.stats && phase.stats.ok > 0 ? phase.stats.p50Ms : undefined;
+    const p50 = serial ?? loaded;
+    const measured =
+      serial !== undefined
+        ? `${ms(serial)} one at a time${loaded === undefined ? "" : `; ${ms(loaded)} under load (${results.config.connections} connections)`}`
+        : `${ms(loaded)} under load (${results.config.connections} connections)`;
     goals.push({
       id: `emails-co-${store}`,
       goal: `emails[type eq "work" and value co "@dept7."] p50 — ${STORE_NAMES[store]} @ 100,000`,
       target: `≤ ${limit} ms`,
-      measured: `${ms(p50)}${found?.serial ? " (serial: nothing completed under load)" : ` under load (${results.config.connections} connections)${serialNote}`}`,
+      measured,
       status: statusOf(p50 === undefined ? undefined : p50 <= limit),
       ...(caveat ? { caveat } : {}),
     });
