@@ -9,6 +9,9 @@
  *   none, one is created and printed once, on the start that issues it.
  * - `SCIMKIT_DEMO_DATA=0`: do not fill the demo organization with demo learners, campaigns and a
  *   simulation on the start that creates it.
+ * - `SCIMKIT_SHUTDOWN_GRACE_MS` (default 10000): on SIGTERM or SIGINT the host stops accepting
+ *   connections and gives the requests in flight this long to finish before it cuts them; then it
+ *   closes the store and exits 0.
  */
 import { activeOrganizationsOnly } from "../../src/analytics/active-organizations-only.js";
 import type { AnalyticsStore } from "../../src/analytics/analytics-store.js";
@@ -18,6 +21,7 @@ import type { TokenStore } from "../../src/auth/hashed-token-store.js";
 import { staticTokenVerifier } from "../../src/auth/static-token-verifier.js";
 import type { TokenVerifier } from "../../src/auth/token-verifier.js";
 import { demoSeed } from "./demo-seed.js";
+import { gracefulShutdown } from "./graceful-shutdown.js";
 import { startHostServer } from "./host-server.js";
 import { openHostStore } from "./open-host-store.js";
 
@@ -94,6 +98,16 @@ async function generatedOperatorKey(analytics: AnalyticsStore): Promise<string> 
   return `Operator key for the analytics interface (shown once): ${key}`;
 }
 
+/** Within the 30 s most orchestrators wait after SIGTERM before SIGKILL, with room to close the store. */
+const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
+function shutdownGraceMs(): number {
+  const text = process.env["SCIMKIT_SHUTDOWN_GRACE_MS"]?.trim() || String(DEFAULT_SHUTDOWN_GRACE_MS);
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`SCIMKIT_SHUTDOWN_GRACE_MS must be a whole number of milliseconds; got ${JSON.stringify(text)}.`);
+  return value;
+}
+
 function port(): number {
   const text = process.env["PORT"] ?? "8080";
   const value = Number(text);
@@ -102,6 +116,8 @@ function port(): number {
 }
 
 async function main(): Promise<void> {
+  // Read first: a mistake in it should stop the start, not the stop.
+  const graceMs = shutdownGraceMs();
   const database = await openHostStore(process.env["DATABASE_URL"]);
   const { auth, orgIds, demoToken, demoIssuedEarlier } = await organizations(database.tokens);
   const registered = await registerOrganizations(database.analytics, orgIds);
@@ -117,6 +133,8 @@ async function main(): Promise<void> {
     analytics: { store: database.analytics, scimTokens: database.tokens },
     port: port(),
   });
+  // Armed before the first request can arrive, so a shutdown knows every request in flight.
+  const shutdown = gracefulShutdown(host.server);
   // Issued once the port is ours: a start that fails to listen must not consume the only showing.
   const operatorKeyLine =
     configuredKey === undefined ? await generatedOperatorKey(database.analytics) : "Operator key for the analytics interface: SCIMKIT_OPERATOR_KEY";
@@ -139,15 +157,20 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`${signal} received, shutting down`);
-    host.close().then(
-      () => database.close(),
-    ).then(
-      () => process.exit(0),
-      (error: unknown) => {
+    console.log(`No longer accepting connections; waiting up to ${graceMs} ms for ${shutdown.inFlight()} request(s) in flight`);
+    shutdown
+      .shutdown(graceMs)
+      .then(async ({ finished, cut }) => {
+        console.log(`Requests finished during shutdown: ${finished}; cut at the end of the grace period: ${cut}`);
+        // After the last request: one still running would otherwise lose its connection mid-transaction.
+        await database.close();
+        console.log("Store closed");
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
         console.error("shutdown failed", error);
         process.exit(1);
-      },
-    );
+      });
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
@@ -155,5 +178,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
+  // A 503 from an unreachable database says what the client should do; the operator needs the cause.
+  if (error instanceof Error && error.cause !== undefined) console.error("cause:", error.cause instanceof Error ? error.cause.message : error.cause);
   process.exit(1);
 });
