@@ -76,6 +76,69 @@ describePostgres("the host server on PostgreSQL", (url) => {
     }
   }, 60_000);
 
+  it("two hosts under concurrent membership PATCHes and creates of one userName: no member lost or resurrected, exactly one winner per name", async () => {
+    const [a, b] = await Promise.all([start(), start()]);
+    const via = (index: number): string => (index % 2 === 0 ? a : b).base;
+    // An IdP retries a 429 after Retry-After; each host limits its organizations on its own.
+    const send = async (url: string, init: RequestInit): Promise<Response> => {
+      for (;;) {
+        const response = await fetch(url, { ...init, headers: auth });
+        if (response.status !== 429) return response;
+        await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get("retry-after") ?? "1") * 1000));
+      }
+    };
+    const createUser = async (index: number, userName: string): Promise<Response> =>
+      send(`${via(index)}/Users`, {
+        method: "POST",
+        body: JSON.stringify({ schemas: [USER_SCHEMA], userName, name: { givenName: "R", familyName: `${index}` }, emails: [{ value: `r${index}@example.com`, type: "work" }] }),
+      });
+    const ids = async (responses: readonly Response[]): Promise<string[]> =>
+      Promise.all(responses.map(async (response) => ((await response.json()) as { id: string }).id));
+
+    // 30 members to remove and 60 users to add, all at once, half through each host.
+    const leaving = await ids(await Promise.all(Array.from({ length: 30 }, (_, index) => createUser(index, `leaving${index}@example.com`))));
+    const joining = await ids(await Promise.all(Array.from({ length: 60 }, (_, index) => createUser(index, `joining${index}@example.com`))));
+    const group = await send(`${a.base}/Groups`, { method: "POST", body: JSON.stringify({ schemas: [GROUP_SCHEMA], displayName: "Churn", members: leaving.map((value) => ({ value })) }) });
+    expect(group.status).toBe(201);
+    const groupId = ((await group.json()) as { id: string }).id;
+    const patch = (index: number, operation: unknown): Promise<Response> =>
+      send(`${via(index)}/Groups/${groupId}`, { method: "PATCH", body: JSON.stringify({ schemas: [PATCH_SCHEMA], Operations: [operation] }) });
+
+    // Meanwhile 10 userNames, each created 8 times at once through both hosts, in varying case.
+    const names = Array.from({ length: 10 }, (_, index) => `contested${index}@example.com`);
+    const [removed, added, contested] = await Promise.all([
+      Promise.all(leaving.map((id, index) => patch(index, { op: "remove", path: `members[value eq "${id}"]` }))),
+      Promise.all(joining.map((id, index) => patch(index + 1, { op: "add", path: "members", value: [{ value: id }] }))),
+      Promise.all(names.flatMap((name, nameIndex) => Array.from({ length: 8 }, (_, attempt) => createUser(nameIndex * 8 + attempt, attempt % 2 === 0 ? name : name.toUpperCase())))),
+    ]);
+    expect(removed.map((response) => response.status)).toEqual(leaving.map(() => 204));
+    expect(added.map((response) => response.status)).toEqual(joining.map(() => 204));
+
+    const members = ((await (await send(`${b.base}/Groups/${groupId}`, {})).json()) as { members?: { value: string }[] }).members ?? [];
+    expect(new Set(members.map((member) => member.value))).toEqual(new Set(joining));
+    expect(members).toHaveLength(joining.length);
+
+    const statuses = contested.map((response) => response.status);
+    for (const [nameIndex, name] of names.entries()) {
+      const mine = statuses.slice(nameIndex * 8, nameIndex * 8 + 8);
+      expect(mine.filter((status) => status === 201), name).toHaveLength(1);
+      expect(mine.filter((status) => status === 409), name).toHaveLength(7);
+      const listed = await send(`${a.base}/Users?filter=${encodeURIComponent(`userName eq "${name}"`)}`, {});
+      expect(((await listed.json()) as { totalResults: number }).totalResults, name).toBe(1);
+    }
+    const conflicts = contested.filter((response) => response.status === 409);
+    for (const conflict of conflicts.slice(0, 3)) expect(await conflict.json()).toMatchObject({ status: "409", scimType: "uniqueness" });
+    console.log(
+      `[faults] two hosts, one PostgreSQL: ${removed.length} removes and ${added.length} adds on one group at once → exactly the ${members.length} added; ` +
+        `${contested.length} creates of ${names.length} userNames at once → ${statuses.filter((status) => status === 201).length} × 201, ${conflicts.length} × 409 uniqueness`,
+    );
+
+    for (const { host } of [a, b]) {
+      host.child.kill("SIGTERM");
+      expect((await once(host.child, "exit"))[0]).toBe(0);
+    }
+  }, 60_000);
+
   it("seeds the demo data once and serves its figures from either of two hosts sharing the database", async () => {
     const database = new URL(url);
     database.searchParams.set("schema", schema.name);
