@@ -4,10 +4,9 @@
  * organizations and status, delete — with the rules of who may manage whom.
  */
 import { describe, expect, it } from "vitest";
-import { POPULATED, createAnalyticsTestApp, expectInvalidFields, expectProblem, type Json } from "./analytics-harness.js";
+import { POPULATED, createAnalyticsTestApp, expectInvalidFields, expectProblem, UNKNOWN, type Json } from "./analytics-harness.js";
 import { adminWithKey, createWorld } from "./analytics-world.js";
 
-const UNKNOWN = "01890a5d-ac96-774b-bcce-b302099a8057";
 const DAY = 24 * 60 * 60 * 1000;
 
 function emails(body: unknown): string[] {

@@ -29,6 +29,8 @@ import { sqlStore } from "../../src/store/sql/sql-store.js";
 export const BASE = "/analytics/v1";
 export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
 export const ENTERPRISE_SCHEMA = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
+/** A well-formed UUID that no record has, for the 404 an unknown id shares with another organization's. */
+export const UNKNOWN = "01890a5d-ac96-774b-bcce-b302099a8057";
 
 /**
  * Options of the describe blocks: a test builds a populated service (organizations, SCIM learners,

@@ -4,10 +4,8 @@
  * organizations, with unknown and foreign ids answered 404 alike.
  */
 import { describe, expect, it } from "vitest";
-import { POPULATED, expectInvalidFields, expectProblem, type Json } from "./analytics-harness.js";
+import { POPULATED, expectInvalidFields, expectProblem, UNKNOWN, type Json } from "./analytics-harness.js";
 import { createWorld } from "./analytics-world.js";
-
-const UNKNOWN = "01890a5d-ac96-774b-bcce-b302099a8057";
 
 function userIds(body: unknown): string[] {
   return (body as { data: Json[] }).data.map((item) => item["userId"] as string);

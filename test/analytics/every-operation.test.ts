@@ -6,10 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { analyticsOperations } from "../../src/analytics/definitions/analytics-operations.js";
 import type { OperationDefinition } from "../../src/analytics/definitions/operation-definition.js";
-import { POPULATED, expectInvalidFields, expectProblem, settle, type Json } from "./analytics-harness.js";
+import { POPULATED, expectInvalidFields, expectProblem, settle, UNKNOWN, type Json } from "./analytics-harness.js";
 import { createWorld, type World } from "./analytics-world.js";
 
-const UNKNOWN = "01890a5d-ac96-774b-bcce-b302099a8057";
 const operations = analyticsOperations as readonly OperationDefinition[];
 
 /** A body each writing operation accepts, so only the rule under test can refuse the request. */

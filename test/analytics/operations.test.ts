@@ -6,10 +6,8 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import type { AnalyticsStore } from "../../src/analytics/analytics-store.js";
-import { POPULATED, createAnalyticsTestApp, expectProblem, settle, type AnalyticsTestApp, type Json } from "./analytics-harness.js";
+import { POPULATED, createAnalyticsTestApp, expectProblem, settle, UNKNOWN, type AnalyticsTestApp, type Json } from "./analytics-harness.js";
 import { createOrganization, createWorld, provision } from "./analytics-world.js";
-
-const UNKNOWN = "01890a5d-ac96-774b-bcce-b302099a8057";
 
 /** An RFC 4180 reader for the tests: records of cells, quotes undone. */
 function parseCsv(text: string): string[][] {

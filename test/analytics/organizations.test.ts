@@ -4,10 +4,8 @@
  * delete with everything of the organization.
  */
 import { describe, expect, it } from "vitest";
-import { POPULATED, createAnalyticsTestApp, expectInvalidFields, expectProblem, scimUser, type Json } from "./analytics-harness.js";
+import { POPULATED, createAnalyticsTestApp, expectInvalidFields, expectProblem, scimUser, UNKNOWN, type Json } from "./analytics-harness.js";
 import { createWorld, provision } from "./analytics-world.js";
-
-const UNKNOWN = "01890a5d-ac96-774b-bcce-b302099a8057";
 
 describe("POST /organizations", POPULATED, () => {
   it("creates an active organization and returns its SCIM base address and a token that works there", async () => {

@@ -25,6 +25,10 @@ const optionalTime = (description: string): JsonSchema => ({ type: "string", for
 const rate = (description: string): JsonSchema => ({ type: "number", minimum: 0, maximum: 1, description });
 const count = (description: string): JsonSchema => ({ type: "integer", minimum: 0, description });
 const name: JsonSchema = { type: "string", minLength: 1, maxLength: 200, pattern: "\\S" };
+/** The `userId` of an enrolment, a recipient or a comment. */
+const learnerId: JsonSchema = { type: "string", description: "The learner's SCIM id." };
+/** The learner beside an enrolment or a recipient. */
+const learner: JsonSchema = { ...ref("User"), description: "The learner; absent once it was deleted through SCIM." };
 
 /** A `{ data, nextCursor }` page of `item`. */
 function listOf(item: string, description: string): JsonSchema {
@@ -134,8 +138,8 @@ const campaignUser: JsonSchema = {
   additionalProperties: false,
   properties: {
     campaignId: id,
-    userId: { type: "string", description: "The learner's SCIM id." },
-    user: { ...ref("User"), description: "The learner; absent once it was deleted through SCIM." },
+    userId: learnerId,
+    user: learner,
     status: { type: "string", enum: ["not_started", "in_progress", "completed"] },
     progressPercent: { type: "integer", minimum: 0, maximum: 100 },
     score: { type: "number", minimum: 0, maximum: 100, description: "Absent until scored." },
@@ -185,8 +189,8 @@ const simulationUser: JsonSchema = {
   additionalProperties: false,
   properties: {
     simulationId: id,
-    userId: { type: "string", description: "The learner's SCIM id." },
-    user: { ...ref("User"), description: "The learner; absent once it was deleted through SCIM." },
+    userId: learnerId,
+    user: learner,
     sentAt: optionalTime("When the lure was sent."),
     deliveredAt: optionalTime("When it was delivered."),
     openedAt: optionalTime("When it was first opened."),
@@ -209,7 +213,7 @@ const feedbackComment: JsonSchema = {
       additionalProperties: false,
       properties: { kind: { type: "string", enum: ["campaign", "simulation"] }, id },
     },
-    userId: { type: "string", description: "The learner's SCIM id." },
+    userId: learnerId,
     rating: { type: "integer", minimum: 1, maximum: 5, description: "1–5, when given." },
     comment: { type: "string", minLength: 1, maxLength: 4000 },
     createdAt: time,

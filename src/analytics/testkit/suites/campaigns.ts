@@ -9,6 +9,7 @@ import {
   ALL,
   addCampaign,
   addLearner,
+  addLearners,
   addOrganization,
   byId,
   completed,
@@ -174,8 +175,7 @@ export const campaignsSuite: AnalyticsConformanceSuite = {
     analyticsConformanceTest("listEnrolments filters by status and by overdue, combined", async (context) => {
       const acme = await addOrganization(context);
       const campaign = await addCampaign(context, acme.id, { dueAt: time(100) });
-      const ids: string[] = [];
-      for (let index = 0; index < 6; index += 1) ids.push((await addLearner(context, acme.id, `u${index}`)).id);
+      const ids = await addLearners(context, acme.id, 6);
       const [u0, u1, u2, u3, u4, u5] = ids as [string, string, string, string, string, string];
       await context.analytics.putEnrolment(acme.id, completed(campaign.id, u0, 90));
       await context.analytics.putEnrolment(acme.id, completed(campaign.id, u1));
@@ -202,8 +202,7 @@ export const campaignsSuite: AnalyticsConformanceSuite = {
       const acme = await addOrganization(context);
       const campaign = await addCampaign(context, acme.id, { dueAt: time(100) });
       const other = await addCampaign(context, acme.id, { dueAt: time(100) });
-      const ids: string[] = [];
-      for (let index = 0; index < 6; index += 1) ids.push((await addLearner(context, acme.id, `u${index}`)).id);
+      const ids = await addLearners(context, acme.id, 6);
       const [u0, u1, u2, u3, u4, u5] = ids as [string, string, string, string, string, string];
       await context.analytics.putEnrolment(acme.id, completed(campaign.id, u0, 90));
       await context.analytics.putEnrolment(acme.id, completed(campaign.id, u1, 85));
@@ -242,8 +241,7 @@ export const campaignsSuite: AnalyticsConformanceSuite = {
     analyticsConformanceTest("campaignSummary rounds the rate to 4 decimals and the average score to 2", async (context) => {
       const acme = await addOrganization(context);
       const campaign = await addCampaign(context, acme.id);
-      const ids: string[] = [];
-      for (let index = 0; index < 3; index += 1) ids.push((await addLearner(context, acme.id, `u${index}`)).id);
+      const ids = await addLearners(context, acme.id, 3);
       const [u0, u1, u2] = ids as [string, string, string];
       await context.analytics.putEnrolment(acme.id, completed(campaign.id, u0, 80));
       await context.analytics.putEnrolment(acme.id, completed(campaign.id, u1, 85));

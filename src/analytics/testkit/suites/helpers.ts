@@ -146,6 +146,13 @@ export async function addLearner(
   return result.resource;
 }
 
+/** Provisions learners `u0`, `u1`, … (`count` of them) into `orgId`, one after another; their ids in that order. */
+export async function addLearners(context: AnalyticsConformanceContext, orgId: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let index = 0; index < count; index += 1) ids.push((await addLearner(context, orgId, `u${index}`)).id);
+  return ids;
+}
+
 /** The client body of a user in a department (enterprise extension). */
 export function inDepartment(department: string, rest: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
   return { schemas: [CORE_USER_URN, ENTERPRISE_URN], [ENTERPRISE_URN]: { department }, ...rest };

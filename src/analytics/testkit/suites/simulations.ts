@@ -6,7 +6,7 @@
 import { expect } from "vitest";
 import type { SimulationEventType, SimulationRecipientView } from "../../analytics-store.js";
 import { analyticsConformanceTest, type AnalyticsConformanceContext, type AnalyticsConformanceSuite } from "../analytics-conformance-test.js";
-import { ALL, addLearner, addOrganization, addSimulation, byId, newId, only, rejectionOf, time, walkPages } from "./helpers.js";
+import { ALL, addLearner, addLearners, addOrganization, addSimulation, byId, newId, only, rejectionOf, time, walkPages } from "./helpers.js";
 
 const userIdsOf = (views: readonly SimulationRecipientView[]): string[] => views.map((view) => view.userId);
 
@@ -100,8 +100,7 @@ export const simulationsSuite: AnalyticsConformanceSuite = {
       const simulation = await addSimulation(context, acme.id);
       const other = await addSimulation(context, acme.id);
       const record = recorder(context, acme.id, simulation.id);
-      const ids: string[] = [];
-      for (let index = 0; index < 5; index += 1) ids.push((await addLearner(context, acme.id, `u${index}`)).id);
+      const ids = await addLearners(context, acme.id, 5);
       const [u0, u1, u2, u3, u4] = ids as [string, string, string, string, string];
       for (const id of ids) await record(id, "sent", 1);
       await record(u0, "opened", 2);
@@ -139,8 +138,7 @@ export const simulationsSuite: AnalyticsConformanceSuite = {
       const simulation = await addSimulation(context, acme.id);
       const other = await addSimulation(context, acme.id);
       const record = recorder(context, acme.id, simulation.id);
-      const ids: string[] = [];
-      for (let index = 0; index < 6; index += 1) ids.push((await addLearner(context, acme.id, `u${index}`)).id);
+      const ids = await addLearners(context, acme.id, 6);
       const [u0, u1, u2, u3, u4, u5] = ids as [string, string, string, string, string, string];
       for (const id of ids) await record(id, "sent", 1);
       for (const id of [u0, u1, u2, u3, u4]) await record(id, "delivered", 2);
