@@ -51,9 +51,12 @@ function rssMiB(pid: number): number {
   return Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" }).trim()) / 1024;
 }
 
+/** HEAD, and whether the code the host ran differs from it (work in progress in src or examples). */
 function gitCommit(): string {
   try {
-    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    const changed = execFileSync("git", ["status", "--porcelain", "--", "src", "examples"], { encoding: "utf8" }).trim() !== "";
+    return changed ? `${head} with uncommitted changes in src/ or examples/` : head;
   } catch {
     return "unknown";
   }
