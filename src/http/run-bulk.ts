@@ -14,6 +14,9 @@ export const BULK_REQUEST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:BulkRe
 export const BULK_RESPONSE_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:BulkResponse";
 
 const BULK_ID_PREFIX = "bulkId:";
+// How deep `bulkId:` references are looked for and substituted: far beyond any resource's own
+// nesting, and short of the call stack, which a client's deeply nested `data` would exhaust.
+const MAX_REFERENCE_DEPTH = 64;
 const METHODS = ["POST", "PUT", "PATCH", "DELETE"] as const;
 type BulkMethod = (typeof METHODS)[number];
 
@@ -65,7 +68,7 @@ function field(object: ScimObject, name: string): unknown {
 
 /** Every `bulkId:` reference in an operation's path and data. */
 function references(value: unknown, found: Set<string>, depth = 0): Set<string> {
-  if (depth > 64) return found;
+  if (depth > MAX_REFERENCE_DEPTH) return found;
   if (typeof value === "string") {
     if (value.startsWith(BULK_ID_PREFIX)) found.add(value.slice(BULK_ID_PREFIX.length));
     else {
@@ -81,7 +84,9 @@ function references(value: unknown, found: Set<string>, depth = 0): Set<string> 
   return found;
 }
 
-function substitute(value: unknown, ids: ReadonlyMap<string, string>): unknown {
+/** `value` with its `bulkId:` references replaced by ids, down to the depth `references` searches. */
+function substitute(value: unknown, ids: ReadonlyMap<string, string>, depth = 0): unknown {
+  if (depth > MAX_REFERENCE_DEPTH) return value;
   if (typeof value === "string") {
     if (value.startsWith(BULK_ID_PREFIX)) return ids.get(value.slice(BULK_ID_PREFIX.length)) ?? value;
     const at = value.indexOf(`/${BULK_ID_PREFIX}`);
@@ -91,8 +96,8 @@ function substitute(value: unknown, ids: ReadonlyMap<string, string>): unknown {
     }
     return value;
   }
-  if (Array.isArray(value)) return value.map((item) => substitute(item, ids));
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substitute(item, ids)]));
+  if (Array.isArray(value)) return value.map((item) => substitute(item, ids, depth + 1));
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substitute(item, ids, depth + 1)]));
   return value;
 }
 
@@ -142,7 +147,13 @@ function locate(service: ResourceService, path: string): { type: TypeHandler; id
   const [, endpoint, id, ...rest] = path.split("/");
   const type = [...service.handlers.values()].find((handler) => handler.schema.resourceType.endpoint.toLowerCase() === `/${endpoint ?? ""}`.toLowerCase());
   if (!type || rest.length > 0 || id === "") throw new ScimError(404, undefined, `No resource endpoint at ${JSON.stringify(path)}.`);
-  return { type, id: id === undefined ? undefined : decodeURIComponent(id) };
+  if (id === undefined) return { type, id };
+  try {
+    return { type, id: decodeURIComponent(id) };
+  } catch {
+    // A malformed %-escape (RFC 3986 §2.1) is the client's: answered as the same path sent on its own is.
+    throw badRequest(ScimType.invalidSyntax, `The path ${JSON.stringify(path)} is not correctly %-encoded.`);
+  }
 }
 
 async function execute(service: ResourceService, context: ServiceContext, operation: BulkOperation, path: string, data: unknown): Promise<BulkResult> {

@@ -4,7 +4,7 @@
  * validation and per-operation preconditions.
  */
 import { describe, expect, it } from "vitest";
-import { ERROR_SCHEMA, GROUP_SCHEMA, createTestApp, expectScimError, userBody, type TestApp } from "./harness.js";
+import { ERROR_SCHEMA, GROUP_SCHEMA, USER_SCHEMA, createTestApp, expectScimError, userBody, type TestApp } from "./harness.js";
 import {
   BULK_REQUEST_SCHEMA,
   BULK_RESPONSE_SCHEMA,
@@ -397,6 +397,36 @@ describe("malformed operations", () => {
     ]);
     expectOperationError(results[0], 404);
     expect(results[1]).toMatchObject({ status: "201" });
+  });
+
+  // Regression: decodeURIComponent threw, and the operation answered 500 and reached onError.
+  it("answers 400 invalidSyntax per operation for a malformed %-escape in the path, as the same path on its own is", async () => {
+    const t = await createTestApp();
+    const results = await bulk(t, [
+      { method: "PUT", path: "/Users/%E0%A4%A", data: userBody("escape") },
+      { method: "DELETE", path: "/Groups/%" },
+    ]);
+    expectOperationError(results[0], 400, "invalidSyntax");
+    expectOperationError(results[1], 400, "invalidSyntax");
+    expect(t.errors).toEqual([]);
+  });
+
+  // Regression: bulkId substitution recursed once per level and overflowed the stack (a 500).
+  it("runs an operation whose data is nested 10,000 levels deep: the depth is no fault of the service", async () => {
+    const t = await createTestApp();
+    // As JSON text: JSON.stringify itself recurses once per level.
+    const deep = `${'{"a":'.repeat(10_000)}"x"${"}".repeat(10_000)}`;
+    const post = (bulkId: string, userName: string, member: string): string =>
+      `{"method":"POST","path":"/Users","bulkId":"${bulkId}","data":{"schemas":["${USER_SCHEMA}"],"userName":"${userName}",${member}}}`;
+    const response = await t.post(
+      "/Bulk",
+      `{"schemas":["${BULK_REQUEST_SCHEMA}"],"Operations":[${post("deep", "deep", `"x":${deep}`)},${post("name", "deepname", `"name":{"givenName":${deep}}`)}]}`,
+    );
+    expect(response.status).toBe(200);
+    const results = (response.body as Json)["Operations"] as Json[];
+    expect(results[0]).toMatchObject({ bulkId: "deep", status: "201" });
+    expectOperationError(results[1], 400, "invalidValue");
+    expect(t.errors).toEqual([]);
   });
 });
 
