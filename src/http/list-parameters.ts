@@ -3,7 +3,7 @@
  * `POST /.search` body (RFC 7644 §3.4.3) into one shape, names case-insensitively.
  */
 import { ScimType, badRequest } from "../errors.js";
-import { isPlainObject } from "../scim/schema/normalize-value.js";
+import { describeJson, isPlainObject } from "../scim/schema/normalize-value.js";
 
 /** The raw list parameters, as the client sent them. */
 export interface ListParameters {
@@ -32,7 +32,7 @@ function integer(name: string, value: unknown): number {
   if (typeof value === "number" && Number.isInteger(value)) return value;
   if (typeof value === "string" && /^\s*[-+]?\d{1,15}\s*$/.test(value)) return Number.parseInt(value, 10);
   if (typeof value === "string" && /^\s*[-+]?\d+\s*$/.test(value)) return value.trim().startsWith("-") ? -Infinity : Infinity;
-  return invalid(`"${name}" must be an integer; got ${JSON.stringify(value)?.slice(0, 40)}.`);
+  return invalid(`"${name}" must be an integer; got ${describeJson(value)}.`);
 }
 
 function text(name: string, value: unknown): string {

@@ -46,4 +46,17 @@ describe("parsePatchRequest", () => {
       expect(result.error.detail).toContain("Operations[1].op");
     }
   });
+
+  // Regression: the detail serialized the value whole, and one nested 10,000 levels deep overflowed
+  // the stack (a 500 instead of the 400).
+  it("names an op or path that is not a string by its kind, however deeply it is nested", () => {
+    let deep: unknown = "add";
+    for (let level = 0; level < 10_000; level += 1) deep = [deep];
+    const op = parsePatchRequest({ Operations: [{ op: deep, path: "title", value: "x" }] });
+    expect(op.ok || [op.error.scimType, op.error.detail]).toEqual(["invalidSyntax", 'Operations[0].op must be "add", "remove" or "replace"; it is not an array.']);
+    const path = parsePatchRequest({ Operations: [{ op: "add", path: { a: deep }, value: "x" }] });
+    expect(path.ok || [path.error.scimType, path.error.detail]).toEqual(["invalidPath", "Operations[0].path must be a string, not an object."]);
+    const long = parsePatchRequest({ Operations: [{ op: "x".repeat(100_000) }] });
+    expect(long.ok || long.error.detail.length).toBeLessThan(200);
+  });
 });

@@ -4,7 +4,7 @@
  */
 import { ScimType, badRequest } from "../../errors.js";
 import { fail, ok, type Result } from "../../result.js";
-import { isPlainObject, type ScimObject } from "../schema/normalize-value.js";
+import { describeJson, isPlainObject, type ScimObject } from "../schema/normalize-value.js";
 
 /** The message schema URN of a PATCH request body (RFC 7644 §3.5.2). */
 export const PATCH_OP_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
@@ -61,12 +61,12 @@ function parseOperation(raw: unknown, index: number): Result<PatchOperation> {
   // Entra sends "Add"/"Replace"/"Remove"; DESIGN §4 makes op values case-insensitive.
   const name = typeof op === "string" ? op.toLowerCase() : undefined;
   if (name === undefined || !OP_NAMES.has(name)) {
-    const found = op === undefined ? "missing" : `not ${JSON.stringify(op)}`;
+    const found = op === undefined ? "missing" : `not ${describeJson(op)}`;
     return invalidSyntax(`${at}.op must be "add", "remove" or "replace"; it is ${found}.`);
   }
   const path = member(raw, "path").value;
   if (path !== undefined && path !== null && typeof path !== "string") {
-    return fail(badRequest(ScimType.invalidPath, `${at}.path must be a string, not ${JSON.stringify(path)}.`));
+    return fail(badRequest(ScimType.invalidPath, `${at}.path must be a string, not ${describeJson(path)}.`));
   }
   const value = member(raw, "value");
   return ok({

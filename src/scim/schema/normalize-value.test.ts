@@ -42,6 +42,18 @@ describe("normalizeAttributeValue", () => {
     expect(run(name, "Barbara").issues[0]?.message).toBe('expected an object, got "Barbara"');
   });
 
+  // Regression: `"\ud800"` is valid JSON, and PostgreSQL's jsonb answered it with an error (a 500).
+  it("refuses a string holding an unpaired surrogate, and keeps surrogate pairs (RFC 7643 §2.3.1)", () => {
+    for (const value of ["\ud800", "a\udc00b", "tail\ud83d", "\ude00head"]) {
+      expect(run(attribute("userName"), value)).toEqual({
+        result: undefined,
+        issues: [{ path: "x", message: "holds an unpaired UTF-16 surrogate, which is not a Unicode character" }],
+      });
+    }
+    expect(run(emails, [{ value: "a\ud800@example.com" }]).issues.map((issue) => issue.path)).toEqual(["x[0].value"]);
+    expect(run(attribute("userName"), "smile \ud83d\ude00").result).toBe("smile \ud83d\ude00");
+  });
+
   it("stores dateTimes in one canonical UTC form and rejects non-dates", () => {
     const when = attribute("when", { type: "dateTime" });
     expect(run(when, "2011-05-13T06:42:34+02:00").result).toBe("2011-05-13T04:42:34.000Z");

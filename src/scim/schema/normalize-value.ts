@@ -45,11 +45,19 @@ export function parseDateTime(value: string): number | undefined {
   return Number.isNaN(time) ? undefined : time;
 }
 
-function describeJson(value: unknown): string {
+// With the `u` flag, a surrogate pair is one code point: only a lone surrogate is in \p{Cs}.
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
+
+/**
+ * A client's JSON value as an error detail names it: a scalar as JSON, cut at 40 characters; an
+ * object or array by its kind only — serialized whole, one nested thousands of levels deep would
+ * exhaust the call stack, and a 5 MB one would make a 5 MB detail.
+ */
+export function describeJson(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (value === null) return "null";
   if (typeof value === "object") return "an object";
-  const text = JSON.stringify(value);
+  const text = JSON.stringify(value) ?? String(value);
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
@@ -58,9 +66,17 @@ function normalizeScalar(attribute: AttributeDefinition, value: unknown, path: s
     case "string":
     case "reference":
     case "binary":
-      if (typeof value === "string") return value;
-      issues.push({ path, message: `expected a string, got ${describeJson(value)}` });
-      return undefined;
+      if (typeof value !== "string") {
+        issues.push({ path, message: `expected a string, got ${describeJson(value)}` });
+        return undefined;
+      }
+      // RFC 7643 §2.3.1: a string is Unicode characters in UTF-8, which an unpaired surrogate
+      // (a legal JSON escape, RFC 8259 §8.2) is not; PostgreSQL's jsonb refuses to store one.
+      if (UNPAIRED_SURROGATE.test(value)) {
+        issues.push({ path, message: "holds an unpaired UTF-16 surrogate, which is not a Unicode character" });
+        return undefined;
+      }
+      return value;
     case "boolean":
       if (typeof value === "boolean") return value;
       // Microsoft Entra ID sends "True"/"False" strings for booleans.
