@@ -4,7 +4,7 @@
  * rows with them, replacements keep positions, tokens are stored as hashes, and long id lists
  * are split into statements the database accepts.
  */
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { v7 } from "uuid";
 import { expect, it } from "vitest";
 import { hashToken } from "../../auth/hash-token.js";
@@ -227,6 +227,34 @@ export function sqlStoreBehaviour(stores: BehaviourStores): void {
       (error: unknown) => (isScimError(error) ? error.status : error),
     );
     expect([undefined, 400]).toContain(read);
+  });
+
+  // Regression: PostgreSQL cannot index a B-tree entry over ~2.7 kB, and answered a long userName
+  // or externalId with an error (a 500); random hex does not compress below that.
+  withStore("a userName or externalId too long to index is stored exactly or refused with 400 invalidValue, leaving no row", async (store) => {
+    const org = organization(store);
+    const long = randomBytes(10_000).toString("hex");
+    const cases: readonly (readonly [ScimObject, string])[] = [
+      [userAttributes(long), long],
+      [{ ...userAttributes("short"), externalId: long }, "short"],
+    ];
+    for (const [attributes, userName] of cases) {
+      const id = v7();
+      const outcome = await store
+        .create({ orgId: org.orgId, resourceType: "User", id, now: org.now(), attributes, uniqueKeys: [{ attribute: "userName", value: userName }], unknownMembers: "ignore" })
+        .then(
+          (result) => result.resource.attributes,
+          (error: unknown) => (isScimError(error) ? [error.status, error.scimType] : error),
+        );
+      if (Array.isArray(outcome)) {
+        expect(outcome).toEqual([400, "invalidValue"]);
+        expect((await org.rows()).resources).toEqual([]);
+      } else {
+        expect(outcome).toEqual(attributes);
+        expect((await store.get({ orgId: org.orgId, resourceType: "User", id, members: false }))?.attributes).toEqual(attributes);
+        await store.delete({ orgId: org.orgId, resourceType: "User", id, now: org.now() });
+      }
+    }
   });
 
   withStore("migrate() on an up-to-date database applies nothing", async (store) => {

@@ -25,6 +25,14 @@ const isTransient = (error: unknown): boolean => TRANSIENT.has(sqlState(error) ?
 // (a NUL byte in text): PostgreSQL stores no U+0000 anywhere, so such input can only be refused.
 const NUL_CHARACTER = new Set(["22P05", "22021"]);
 
+// 54000 program_limit_exceeded, raised for a B-tree entry over a third of a page (about 2.7 kB
+// after compression): a userName, externalId or displayName that long cannot be indexed, so it
+// can only be refused. Other causes of 54000 are our own limits and stay faults.
+const isIndexRowTooLarge = (error: unknown): boolean => {
+  const message = typeof error === "object" && error !== null ? (error as { readonly message?: unknown }).message : undefined;
+  return sqlState(error) === "54000" && typeof message === "string" && message.includes("index row");
+};
+
 // FOR KEY SHARE blocks only deletes (and key updates), FOR NO KEY UPDATE only other updaters, so
 // adding a user to a group never waits for an edit of that user.
 const LOCKS: Readonly<Record<RowLock, RawBuilder<unknown>>> = {
@@ -42,10 +50,15 @@ const storeHooks: Omit<SqlDialect, keyof FilterDialect> = {
   // pg parses jsonb itself; the object is fresh per query, so the caller may own it.
   fromJson: (stored) => (typeof stored === "string" ? JSON.parse(stored) : stored) as ScimObject,
   rowLock: (lock) => LOCKS[lock],
-  translateError: (error) =>
-    NUL_CHARACTER.has(sqlState(error) ?? "")
-      ? new ScimError(400, ScimType.invalidValue, "A value holds the character U+0000, which this service cannot store")
-      : error,
+  translateError: (error) => {
+    if (NUL_CHARACTER.has(sqlState(error) ?? "")) {
+      return new ScimError(400, ScimType.invalidValue, "A value holds the character U+0000, which this service cannot store");
+    }
+    if (isIndexRowTooLarge(error)) {
+      return new ScimError(400, ScimType.invalidValue, "A userName, externalId or displayName is too long for this service to index; shorten it");
+    }
+    return error;
+  },
   ignoreConflicts: (query) => query.onConflict((conflict) => conflict.doNothing()),
   writeTransaction: (db, work) => retryTransient(() => db.transaction().execute(work), isTransient),
   readTransaction: (db, work) =>
