@@ -126,6 +126,8 @@ const app = createHostApp({
   // Per-request log lines and event lines would measure the terminal, not scimkit.
   log: () => {},
   onEvent: () => {},
+  // The load generator is one organization at thousands of requests per second, on purpose.
+  limits: { rateLimit: false },
 });
 const control = express.Router();
 control.use(express.json({ limit: "64mb" }));

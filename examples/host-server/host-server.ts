@@ -4,16 +4,21 @@
  * runs. Build it with `createHostApp`/`startHostServer`, or run `main.ts` to configure it from
  * the environment.
  */
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express, { type Express, type RequestHandler } from "express";
 import { createAnalyticsRouter } from "../../src/analytics/create-analytics-router.js";
 import type { AnalyticsRouterOptions } from "../../src/analytics/analytics-router-options.js";
 import type { AnalyticsStore } from "../../src/analytics/analytics-store.js";
+import type { AuditSink } from "../../src/audit/audit-sink.js";
 import type { TokenStore } from "../../src/auth/hashed-token-store.js";
 import { createScimRouter } from "../../src/http/create-scim-router.js";
+import type { RateLimiter } from "../../src/http/rate-limiter.js";
 import type { ScimEvent } from "../../src/http/scim-event.js";
+import type { BulkOptions, PagingOptions, ScimRouterOptions } from "../../src/http/scim-router-options.js";
+import { tokenBucketLimiter } from "../../src/http/token-bucket-limiter.js";
 import type { TokenVerifier } from "../../src/auth/token-verifier.js";
+import type { FilterLimits } from "../../src/scim/filter/parse-filter.js";
 import { specProfile } from "../../src/scim/schema/resource-profile.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
 
@@ -27,6 +32,57 @@ export interface HostAnalytics {
   readonly onInvitation?: AnalyticsRouterOptions["onInvitation"];
 }
 
+/**
+ * What the host lets one request, or one organization, cost. Every member has the default
+ * `defaultHostLimits` shows; each is passed to `createScimRouter` explicitly, so the host's
+ * figures are visible here rather than inherited.
+ */
+export interface HostLimits {
+  /** Largest SCIM request body but Bulk's (413 beyond it). Default `"1mb"`. */
+  readonly bodyLimit?: number | string;
+  /** Longest and deepest filter (400 `invalidFilter` beyond them). Default 4,096 characters, 16 levels. */
+  readonly filterLimits?: Partial<FilterLimits>;
+  /** Bulk operations per request and Bulk body size (413 beyond them). Default 1,000 and 1 MiB. */
+  readonly bulk?: BulkOptions;
+  /** Page size without `count`, and the most one page holds (a larger `count` is lowered). Default 100 and 1,000. */
+  readonly paging?: PagingOptions;
+  /**
+   * Requests per organization (429 with `Retry-After` beyond it), or `false` for none. Default: a
+   * token bucket of 100 requests per second sustained, bursts of 200, in this process.
+   */
+  readonly rateLimit?: RateLimiter | false;
+}
+
+/** The host's defaults: generous for an identity provider's traffic, bounded for anything else. */
+export const defaultHostLimits = {
+  bodyLimit: "1mb",
+  filterLimits: { maxLength: 4096, maxDepth: 16 },
+  bulk: { maxOperations: 1000, maxPayloadSize: 1_048_576 },
+  paging: { defaultPageSize: 100, maxPageSize: 1000 },
+  requestsPerSecond: 100,
+  burst: 200,
+} as const;
+
+/**
+ * How long the host's HTTP server waits on a client (Node's `http.Server` settings). A client that
+ * trickles its headers or body is cut off with 408 rather than holding a socket for minutes.
+ */
+export interface HostTimeouts {
+  /** Time to receive a request's headers. Default 10,000 ms. */
+  readonly headersTimeoutMs?: number;
+  /** Time to receive a whole request, headers and body. Default 30,000 ms. */
+  readonly requestTimeoutMs?: number;
+  /**
+   * Time an idle keep-alive connection stays open, as advertised in `Keep-Alive: timeout` (Node
+   * closes the socket a second later). Default 5,000 ms; behind a proxy that reuses connections
+   * longer (a load balancer's idle timeout), set it above the proxy's.
+   */
+  readonly keepAliveTimeoutMs?: number;
+}
+
+/** The server's defaults, in milliseconds. */
+export const defaultHostTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 } as const;
+
 export interface HostServerOptions {
   readonly store: ResourceStore;
   /** SCIM authentication; wrap it in `activeOrganizationsOnly` so suspension takes effect. */
@@ -37,6 +93,16 @@ export interface HostServerOptions {
   readonly log?: (line: string) => void;
   /** Receives lifecycle events; the default logs them. */
   readonly onEvent?: (event: ScimEvent) => void;
+  /** Keeps the audit trail of every SCIM write (`main.ts` passes the store's own). Absent: none. */
+  readonly audit?: AuditSink;
+  /** Per-request and per-organization limits; see `HostLimits` for the defaults. */
+  readonly limits?: HostLimits;
+  /**
+   * Express's `trust proxy` setting, for a host behind a TLS-terminating reverse proxy: which
+   * peers' `X-Forwarded-*` headers to believe (client IP, `https` in `meta.location`). Default:
+   * none, so a client cannot forge them. See docs/security.md.
+   */
+  readonly trustProxy?: boolean | number | string;
 }
 
 export interface RunningHost {
@@ -65,6 +131,21 @@ function requestLog(log: (line: string) => void): RequestHandler {
   };
 }
 
+/** The router options that carry `limits`, each default filled in. */
+function scimLimits(limits: HostLimits): Pick<ScimRouterOptions, "bodyLimit" | "filterLimits" | "bulk" | "paging" | "rateLimit"> {
+  const rateLimit =
+    limits.rateLimit === undefined
+      ? tokenBucketLimiter({ requestsPerSecond: defaultHostLimits.requestsPerSecond, burst: defaultHostLimits.burst })
+      : limits.rateLimit;
+  return {
+    bodyLimit: limits.bodyLimit ?? defaultHostLimits.bodyLimit,
+    filterLimits: { ...defaultHostLimits.filterLimits, ...limits.filterLimits },
+    bulk: { ...defaultHostLimits.bulk, ...limits.bulk },
+    paging: { ...defaultHostLimits.paging, ...limits.paging },
+    ...(rateLimit === false ? {} : { rateLimit }),
+  };
+}
+
 /**
  * The app: request log, the SCIM router at the spec's path (spec §2.1), the analytics interface
  * at `/analytics/v1` (spec §4.6: its own base address), and a health check.
@@ -74,6 +155,7 @@ export function createHostApp(options: HostServerOptions): Express {
   const logError = (error: unknown): void => log(`error ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   const app = express();
   app.disable("x-powered-by");
+  if (options.trustProxy !== undefined) app.set("trust proxy", options.trustProxy);
   app.use(requestLog(log));
   app.get("/healthz", (_request, response) => {
     response.json({ status: "ok" });
@@ -86,6 +168,8 @@ export function createHostApp(options: HostServerOptions): Express {
       profile: specProfile,
       onEvent: options.onEvent ?? ((event) => log(`event ${event.type} ${event.orgId} ${event.id}`)),
       onError: logError,
+      ...scimLimits(options.limits ?? {}),
+      ...(options.audit ? { onAudit: options.audit } : {}),
     }),
   );
   if (options.analytics) {
@@ -105,12 +189,30 @@ export function createHostApp(options: HostServerOptions): Express {
   return app;
 }
 
-/** Starts the host on `port` (0 picks a free one). */
-export async function startHostServer(options: HostServerOptions & { readonly port: number }): Promise<RunningHost> {
+/**
+ * Starts the host on `port` (0 picks a free one), with the server's timeouts set explicitly
+ * rather than left to Node's defaults (a 300 s request timeout, checked every 30 s).
+ */
+export async function startHostServer(options: HostServerOptions & { readonly port: number; readonly timeouts?: HostTimeouts }): Promise<RunningHost> {
   const app = createHostApp(options);
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(options.port, () => resolve(listening));
-    listening.once("error", reject);
+  const timeouts = { ...defaultHostTimeouts, ...options.timeouts };
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      // Node enforces the two timeouts above only when it checks its connections: often enough
+      // that a limit is a limit, not a third of a minute later.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs) / 4))),
+    },
+    app,
+  );
+  server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   const port = (server.address() as AddressInfo).port;
   return {

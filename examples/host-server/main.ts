@@ -131,6 +131,8 @@ async function main(): Promise<void> {
     store: database.store,
     auth: activeOrganizationsOnly(auth, database.analytics),
     analytics: { store: database.analytics, scimTokens: database.tokens },
+    // Every SCIM write, with its outcome, in the store's own database (scimkit_audit).
+    audit: database.audit,
     port: port(),
   });
   // Armed before the first request can arrive, so a shutdown knows every request in flight.

@@ -10,9 +10,12 @@ import { dirname } from "node:path";
 import type { AnalyticsStore } from "../../src/analytics/analytics-store.js";
 import { memoryAnalyticsStore } from "../../src/analytics/memory/memory-analytics-store.js";
 import { sqlAnalyticsStore } from "../../src/analytics/sql/sql-analytics-store.js";
+import type { AuditTrail } from "../../src/audit/audit-trail.js";
+import { memoryAuditTrail } from "../../src/audit/memory-audit-trail.js";
 import { createTokenStore, type TokenStore } from "../../src/auth/hashed-token-store.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
+import { sqlAuditTrail } from "../../src/store/sql/sql-audit-trail.js";
 import { sqlStore } from "../../src/store/sql/sql-store.js";
 
 /** The resources, the tokens, the analytics, a description for the start-up banner, and how to close them. */
@@ -21,6 +24,8 @@ export interface HostStore {
   readonly tokens: TokenStore;
   /** Organizations, admin users, keys, campaigns and simulations, beside `store` in the same storage. */
   readonly analytics: AnalyticsStore;
+  /** The audit trail of SCIM writes, in the same storage (`scimkit_audit` for SQL). */
+  readonly audit: AuditTrail;
   readonly description: string;
   close(): Promise<void>;
 }
@@ -30,7 +35,7 @@ export const DEFAULT_DATABASE = "./data/scimkit.db";
 async function sqliteAt(path: string): Promise<HostStore> {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const store = await sqlStore({ sqlite: path });
-  return { store, tokens: store.tokens, analytics: sqlAnalyticsStore(store), description: `SQLite ${path}`, close: () => store.close() };
+  return { store, tokens: store.tokens, analytics: sqlAnalyticsStore(store), audit: sqlAuditTrail(store.db), description: `SQLite ${path}`, close: () => store.close() };
 }
 
 /** Opens the store `databaseUrl` names (undefined or empty: the default SQLite file). */
@@ -40,7 +45,14 @@ export async function openHostStore(databaseUrl: string | undefined): Promise<Ho
   if (url === "memory:") {
     const store = memoryStore();
     const tokens = createTokenStore();
-    return { store, tokens, analytics: memoryAnalyticsStore({ resources: store, tokens }), description: "memory (lost on restart)", close: async () => {} };
+    return {
+      store,
+      tokens,
+      analytics: memoryAnalyticsStore({ resources: store, tokens }),
+      audit: memoryAuditTrail(),
+      description: "memory (lost on restart)",
+      close: async () => {},
+    };
   }
   if (url.startsWith("sqlite:")) {
     const path = url.slice("sqlite:".length).replace(/^\/\//, "");
@@ -55,7 +67,14 @@ export async function openHostStore(databaseUrl: string | undefined): Promise<Ho
     const store = await sqlStore({ postgres: parsed.toString(), ...(schema ? { schema } : {}) });
     const { host, pathname } = parsed;
     // Never print the password that a connection string may carry.
-    return { store, tokens: store.tokens, analytics: sqlAnalyticsStore(store), description: `PostgreSQL ${host}${pathname}`, close: () => store.close() };
+    return {
+      store,
+      tokens: store.tokens,
+      analytics: sqlAnalyticsStore(store),
+      audit: sqlAuditTrail(store.db),
+      description: `PostgreSQL ${host}${pathname}`,
+      close: () => store.close(),
+    };
   }
   throw new Error(`DATABASE_URL must start with postgres://, postgresql://, sqlite: or be memory:; got ${JSON.stringify(url.split(":")[0])}…`);
 }

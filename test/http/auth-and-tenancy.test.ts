@@ -111,6 +111,114 @@ describe("organization scoping through the mount path", () => {
   });
 });
 
+describe("tenant isolation on every route", () => {
+  const BULK_REQUEST = "urn:ietf:params:scim:api:messages:2.0:BulkRequest";
+
+  it("walks every SCIM route with globex's token and acme's ids and paths: 404 on globex's paths, 401 on acme's, and acme's data unchanged", async () => {
+    // A fixed base URL, so snapshots taken through different ephemeral ports compare equal.
+    const t = await createTestApp({ baseUrl: "https://scim.example.com/scim/Organizations/{orgId}/v2" });
+    const user = (await t.post("/Users", userBody("ursula")).expect(201)).body as Resource;
+    const group = (await t.post("/Groups", { schemas: [GROUP_SCHEMA], displayName: "Acme staff", members: [{ value: user.id }] }).expect(201)).body as Resource;
+    const snapshot = async (): Promise<unknown> => ({
+      user: (await t.get(`/Users/${user.id}`).expect(200)).body,
+      group: (await t.get(`/Groups/${group.id}`).expect(200)).body,
+      users: (await t.get("/Users").expect(200)).body,
+      groups: (await t.get("/Groups?attributes=members,displayName").expect(200)).body,
+    });
+    const before = await snapshot();
+    const eventsBefore = t.events.length;
+    const token = t.token.globex;
+    const globex = t.base("globex");
+    const acme = t.base("acme");
+    const patchUser = deactivate();
+    const patchGroup = { schemas: [PATCH_SCHEMA], Operations: [{ op: "remove", path: `members[value eq "${user.id}"]` }] };
+    const replaceGroup = { schemas: [GROUP_SCHEMA], displayName: "Hijacked", members: [] };
+    const byId = (id: string): string => `?filter=${encodeURIComponent(`id eq "${id}"`)}`;
+
+    // 1. globex's own paths, naming acme's resources: nothing is found, nothing is written.
+    for (const [type, id, replacement, patch] of [
+      ["Users", user.id, userBody("ursula", { displayName: "Hijacked" }), patchUser],
+      ["Groups", group.id, replaceGroup, patchGroup],
+    ] as const) {
+      expectScimError(await t.get(`${globex}/${type}/${id}`, token), 404);
+      expectScimError(await t.put(`${globex}/${type}/${id}`, replacement, token), 404);
+      expectScimError(await t.patch(`${globex}/${type}/${id}`, patch, token), 404);
+      expectScimError(await t.delete(`${globex}/${type}/${id}`, token), 404);
+      expect((await t.get(`${globex}/${type}`, token).expect(200)).body).toMatchObject({ totalResults: 0 });
+      expect((await t.get(`${globex}/${type}${byId(id)}`, token).expect(200)).body).toMatchObject({ totalResults: 0 });
+      expect((await t.post(`${globex}/${type}/.search`, { filter: `id eq "${id}"` }, token).expect(200)).body).toMatchObject({ totalResults: 0 });
+    }
+    expect((await t.get(`${globex}/Users?filter=${encodeURIComponent('userName eq "ursula"')}`, token).expect(200)).body).toMatchObject({ totalResults: 0 });
+    expect((await t.get(`${globex}/Groups?filter=${encodeURIComponent(`members.value eq "${user.id}"`)}`, token).expect(200)).body).toMatchObject({ totalResults: 0 });
+
+    // Bulk with each kind of operation aimed at acme's resources.
+    const bulk = await t
+      .post(
+        `${globex}/Bulk`,
+        {
+          schemas: [BULK_REQUEST],
+          Operations: [
+            { method: "POST", path: "/Groups", bulkId: "g", data: { schemas: [GROUP_SCHEMA], displayName: "Globex", members: [{ value: user.id }] } },
+            { method: "PATCH", path: "/Groups/bulkId:g", data: { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "members", value: [{ value: user.id }, { value: group.id }] }] } },
+            { method: "PUT", path: `/Users/${user.id}`, data: userBody("ursula", { displayName: "Hijacked" }) },
+            { method: "PATCH", path: `/Groups/${group.id}`, data: patchGroup },
+            { method: "PUT", path: `/Groups/${group.id}`, data: replaceGroup },
+            { method: "DELETE", path: `/Users/${user.id}` },
+            { method: "DELETE", path: `/Groups/${group.id}` },
+          ],
+        },
+        token,
+      )
+      .expect(200);
+    const statuses = (bulk.body as { Operations: { status: string }[] }).Operations.map((operation) => operation.status);
+    expect(statuses).toEqual(["201", "200", "404", "404", "404", "404", "404"]);
+    // globex's own group exists, but acme's user and group did not become its members.
+    const globexGroups = (await t.get(`${globex}/Groups?attributes=members`, token).expect(200)).body as ListBody;
+    expect(globexGroups.totalResults).toBe(1);
+    expect(globexGroups.Resources?.[0]?.members ?? []).toEqual([]);
+
+    // Discovery serves the same definitions to everyone and names no acme data.
+    for (const path of ["/Schemas", "/ResourceTypes", "/ResourceTypes/User", "/ServiceProviderConfig"]) {
+      const served = await t.get(`${globex}${path}`, token).expect(200);
+      expect(served.text).not.toContain(user.id);
+      expect(served.text).not.toMatch(/acme/);
+    }
+
+    // 2. acme's paths with globex's token: every route is the same 401, the public configuration aside.
+    const calls: readonly (() => request.Test)[] = [
+      () => t.get(`${acme}/Users/${user.id}`, token),
+      () => t.put(`${acme}/Users/${user.id}`, userBody("ursula"), token),
+      () => t.patch(`${acme}/Users/${user.id}`, patchUser, token),
+      () => t.delete(`${acme}/Users/${user.id}`, token),
+      () => t.get(`${acme}/Groups/${group.id}`, token),
+      () => t.put(`${acme}/Groups/${group.id}`, replaceGroup, token),
+      () => t.patch(`${acme}/Groups/${group.id}`, patchGroup, token),
+      () => t.delete(`${acme}/Groups/${group.id}`, token),
+      () => t.get(`${acme}/Users`, token),
+      () => t.get(`${acme}/Groups${byId(group.id)}`, token),
+      () => t.post(`${acme}/Users`, userBody("intruder"), token),
+      () => t.post(`${acme}/Groups`, { schemas: [GROUP_SCHEMA], displayName: "Intruders" }, token),
+      () => t.post(`${acme}/Users/.search`, { filter: "userName pr" }, token),
+      () => t.post(`${acme}/Groups/.search`, {}, token),
+      () => t.post(`${acme}/Bulk`, { schemas: [BULK_REQUEST], Operations: [{ method: "DELETE", path: `/Users/${user.id}` }] }, token),
+      () => t.get(`${acme}/Schemas`, token),
+      () => t.get(`${acme}/ResourceTypes`, token),
+      () => t.get(`${acme}/Me`, token),
+    ];
+    const refusals = [];
+    for (const call of calls) refusals.push(await call());
+    for (const refusal of refusals) {
+      expectScimError(refusal, 401);
+      expect(refusal.text).toBe(refusals[0]?.text);
+    }
+    await t.get(`${acme}/ServiceProviderConfig`, token).expect(200);
+
+    // acme's data is exactly as it was, versions included, and no acme event was delivered.
+    expect(await snapshot()).toEqual(before);
+    expect(t.events.slice(eventsBefore).every((event) => event.orgId === "globex")).toBe(true);
+  });
+});
+
 describe("mounting for one fixed organization", () => {
   async function fixedApp() {
     const store = memoryStore();
