@@ -62,7 +62,9 @@ export type SqlStoreOptions = SqlStoreConnection &
 export interface SqlStore extends ResourceStore {
   /**
    * Applies the migrations the database lacks and resolves with their versions (`[]` when it
-   * was up to date). Safe to call again, and from several processes at once.
+   * was up to date). Safe to call again, and from several processes at once. Indexes a migration
+   * adds that need a hook of their own (SQLite's e-mail search table, migration 5) serve stores
+   * opened afterwards: the store chose its hooks when it opened (`SqlDialect.adaptTo`).
    */
   migrate(): Promise<readonly number[]>;
   /** Closes the connections the store opened; a borrowed pool or Kysely instance stays open. Idempotent. */
@@ -71,7 +73,7 @@ export interface SqlStore extends ResourceStore {
   readonly tokens: TokenStore;
   /** The Kysely instance over the store's tables, for operators' queries and tests. */
   readonly db: Kysely<SqlStoreDatabase>;
-  /** The dialect in use. */
+  /** The dialect in use: the one given or implied, with the hooks `SqlDialect.adaptTo` chose for the database. */
   readonly dialect: SqlDialect;
 }
 
@@ -117,18 +119,21 @@ export async function sqlStore(options: SqlStoreOptions): Promise<SqlStore> {
     return runMigrations(db, dialect);
   };
 
+  let active = dialect;
   try {
     await dialect.prepareConnection?.(db);
     if (options.migrate !== false) await migrate();
+    // What the migrations could make here (SQLite's e-mail search table) decides some hooks.
+    active = { ...dialect, ...(await dialect.adaptTo?.(db)) };
   } catch (error) {
     await close();
     throw error;
   }
 
-  const resources = sqlResourceStore(db, dialect, {
+  const resources = sqlResourceStore(db, active, {
     ...(options.groupTypes === undefined ? {} : { groupTypes: options.groupTypes }),
     ...(options.now === undefined ? {} : { now: options.now }),
   });
-  const tokens = createTokenStore({ ...options.tokens, repository: sqlTokenRepository(db, dialect) });
-  return { ...resources, migrate, close, tokens, db, dialect };
+  const tokens = createTokenStore({ ...options.tokens, repository: sqlTokenRepository(db, active) });
+  return { ...resources, migrate, close, tokens, db, dialect: active };
 }

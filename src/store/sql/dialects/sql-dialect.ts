@@ -131,4 +131,16 @@ export interface SqlDialect extends FilterDialect {
    * (they cascade member rows). Optional; PostgreSQL needs none.
    */
   prepareConnection?(db: Kysely<SqlStoreDatabase>): Promise<void>;
+
+  /**
+   * Hooks that replace the dialect's own over `db`, whose tables are up to date, where a hook
+   * depends on what the migrations could create there: SQLite returns a `searchContains` that
+   * narrows e-mail filters through `scimkit_emails_search` when migration 5 could create that
+   * table (FTS5 and its trigram tokenizer are build options), and nothing otherwise. `sqlStore`
+   * calls it once, after migrating on start (or at once with `migrate: false`). Optional;
+   * default: none.
+   *
+   * @example async (db) => ((await hasSearchTable(db)) ? { searchContains } : {})
+   */
+  adaptTo?(db: Kysely<SqlStoreDatabase>): Promise<Partial<SqlDialect>>;
 }

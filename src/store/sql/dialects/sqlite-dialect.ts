@@ -2,14 +2,27 @@
  * SQLite (better-sqlite3, a file or `:memory:`): the filter hooks of `sqliteFilterDialect` plus
  * the store hooks. One connection serves the whole store, and write transactions take the write
  * lock up front, so no row locks are needed. The connection must have the filter's functions
- * registered (`registerSqliteFunctions`); `sqlStore({ sqlite })` does it.
+ * registered (`registerSqliteFunctions`); `sqlStore({ sqlite })` does it. `adaptTo` turns on
+ * the e-mail search prefilter where migration 5 made its table.
  */
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { ScimObject } from "../../../scim/schema/normalize-value.js";
 import { SQLITE_LOWER_FUNCTION } from "../filter/register-sqlite-functions.js";
-import { sqliteFilterDialect } from "../filter/sqlite-filter-dialect.js";
+import { createSqliteFilterDialect, SQLITE_EMAILS_SEARCH, sqliteFilterDialect } from "../filter/sqlite-filter-dialect.js";
+import type { SqlStoreDatabase } from "../sql-tables.js";
 import { connectionTransaction } from "./connection-transaction.js";
 import type { SqlDialect } from "./sql-dialect.js";
+
+/**
+ * Whether `db` holds the e-mail search table with all three of its triggers (migration 5): a
+ * table without them would fall behind the rows and miss matches, so it counts only with them.
+ */
+async function hasEmailsSearch(db: Kysely<SqlStoreDatabase>): Promise<boolean> {
+  const { table, triggers } = SQLITE_EMAILS_SEARCH;
+  const names = [table, ...Object.values(triggers)];
+  const found = await sql<{ n: number }>`select count(*) as n from sqlite_schema where name in (${sql.join(names)})`.execute(db);
+  return Number(found.rows[0]?.n) === names.length;
+}
 
 /** The SQLite dialect of the SQL store. */
 export const sqliteDialect: SqlDialect = {
@@ -36,4 +49,10 @@ export const sqliteDialect: SqlDialect = {
       throw new Error(`sqliteDialect: the connection lacks ${SQLITE_LOWER_FUNCTION}; call registerSqliteFunctions(database) before handing it to Kysely`, { cause: error });
     }
   },
+  async adaptTo(db) {
+    return (await hasEmailsSearch(db)) ? { searchContains: withEmailsSearch.searchContains } : {};
+  },
 };
+
+// Its `searchContains` is handed out by `adaptTo` only once the table is known to be there.
+const withEmailsSearch = createSqliteFilterDialect({ emailsSearch: true });

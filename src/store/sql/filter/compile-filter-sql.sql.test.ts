@@ -16,7 +16,7 @@ import { resolvedFilter } from "./filter-agreement.fixture.js";
 import { mysqlFilterDialect } from "./mysql-filter-dialect.js";
 import { createPostgresFilterDialect, postgresFilterDialect } from "./postgres-filter-dialect.js";
 import { keysetAfterSql, orderBySql } from "./sort-sql.js";
-import { sqliteFilterDialect } from "./sqlite-filter-dialect.js";
+import { createSqliteFilterDialect, sqliteFilterDialect } from "./sqlite-filter-dialect.js";
 
 const users = createSchemaRegistry().resourceType("User")!;
 const groups = createSchemaRegistry().resourceType("Group")!;
@@ -236,12 +236,51 @@ describe("compileFilterSql: the e-mail search prefilter (PostgreSQL's emails_sea
     for (const text of none) expect(compiled("postgres", text).where, text).not.toContain("emails_search");
   });
 
-  it("is PostgreSQL's with its ICU folding only: not SQLite, MySQL, another collation, or emailsSearch: false", () => {
+  it("is PostgreSQL's with its ICU folding only: not SQLite's default, MySQL, another collation, or emailsSearch: false", () => {
     const text = 'emails[type eq "work" and value co "@dept7."]';
     expect(compiled("sqlite", text).where).not.toContain("emails_search");
     expect(compiled("mysql", text).where).not.toContain("emails_search");
     expect(compiled("postgres", text, users, createPostgresFilterDialect({ caseFoldCollation: null })).where).not.toContain("emails_search");
     expect(compiled("postgres", text, users, createPostgresFilterDialect({ emailsSearch: false })).where).not.toContain("emails_search");
+  });
+});
+
+describe("compileFilterSql: the e-mail search prefilter (SQLite's scimkit_emails_search)", () => {
+  const searching = createSqliteFilterDialect({ emailsSearch: true });
+  const sqlite = (text: string): Compiled => compiled("sqlite", text, users, searching);
+  const prefilter = `+"r"."rowid" in (select rowid from "scimkit_emails_search" where "scimkit_emails_search" match ?)`;
+
+  it("ANDs a probe of the FTS table, the needle folded and bound as one phrase, before the exact test", () => {
+    const { where, parameters } = sqlite('emails.value co "@Dept7."');
+    expect(where).toBe(
+      `(${prefilter} and exists (select 1 from json_each("r"."attributes", '$."emails"') as "r_e1" where scimkit_lower(json_extract("r_e1"."value", '$."value"')) glob ?))`,
+    );
+    expect(parameters).toEqual(['"@dept7."', "*@dept7.*"]);
+    expect(sqlite('emails[type eq "work" and value co "@dept7."]').where.startsWith(`(${prefilter} and exists (`)).toBe(true);
+  });
+
+  it("anchors sw, ew and eq at the quotes around each value, doubled inside the phrase", () => {
+    expect(sqlite('emails.value sw "Ab"').parameters[0]).toBe('"""ab"');
+    expect(sqlite('emails.value ew "Ab"').parameters[0]).toBe('"ab"""');
+    expect(sqlite('emails.value eq "Ab"').parameters[0]).toBe('"""ab"""');
+    // Pattern and query-syntax characters are literal in a phrase: nothing to escape.
+    expect(sqlite('emails.value co "5%_*?[x] AND y"').parameters[0]).toBe('"5%_*?[x] and y"');
+  });
+
+  it("gives no prefilter where the search text is shorter than three characters (a trigram index finds nothing then)", () => {
+    // Counted in code points after folding: İ folds to two.
+    for (const text of ['emails.value co "ab"', 'emails.value sw "a"', 'emails.value ew "a"', 'emails.value co "é"', 'emails.value co "İ"']) {
+      expect(sqlite(text).where, text).not.toContain("scimkit_emails_search");
+    }
+    for (const text of ['emails.value co "abc"', 'emails.value sw "ab"', 'emails.value ew "ab"', 'emails.value eq "a"', 'emails.value ew "İ"']) {
+      expect(sqlite(text).where, text).toContain("scimkit_emails_search");
+    }
+  });
+
+  it("gives none where the search text could miss a match or says nothing, as on PostgreSQL", () => {
+    for (const text of ['emails.value co "a\\"bc"', 'emails.value co "σοφ"', 'emails.value ne "abc"', 'not (emails.value co "abc")', 'emails.type eq "work"', 'emails[type eq "work" or value co "abc"]']) {
+      expect(sqlite(text).where, text).not.toContain("scimkit_emails_search");
+    }
   });
 });
 

@@ -109,22 +109,27 @@ export interface FilterDialect {
   substring(text: Expression<unknown>, op: SubstringOperator, value: string): Expression<SqlBool>;
 
   /**
-   * A stored column of `scimkit_resources` that narrows substring and equality tests on the
-   * values of `attribute.subAttribute` (a string sub-attribute of a core multi-valued complex
-   * attribute, `emails.value`) through an index, or undefined for none. Optional; default none.
-   * PostgreSQL has `emails_search` with a trigram index (migration 2).
+   * A cheap test, read through an index, that the search text the dialect keeps for the resource
+   * row `resource` (the alias of `scimkit_resources`) contains `text` — or undefined where it
+   * keeps none for `attribute.subAttribute` (a string sub-attribute of a core multi-valued complex
+   * attribute, `emails.value`) or its index cannot test `text`. Optional; default none.
+   * PostgreSQL keeps the generated column `emails_search` with a trigram index (migration 2);
+   * SQLite an FTS5 trigram table keyed by the row's rowid (migration 5), which cannot test fewer
+   * than three characters.
    *
-   * The compiler ANDs `substring(column, "co", needle)` with the exact condition, so the column
-   * never decides a match on its own; it must only never miss one. Contract: the column holds the
-   * JSON array text of every `subAttribute` of every element of `attribute` in `attributes`,
-   * folded as one text by this dialect's `lower` — each string value between double quotes, with
-   * `"`, `\` and the control characters escaped as JSON escapes them. Folding the escaped text
-   * as a whole can change a value's σ/ς (final sigma depends on the neighbouring characters), so
-   * the compiler leaves out needles that hold σ, ς or any character JSON escapes.
+   * The compiler ANDs the test with the exact condition, so it never decides a match on its own;
+   * it must only never miss one. Contract: the search text is the JSON array text of every
+   * `subAttribute` of every element of `attribute` in `attributes`, folded as one text by this
+   * dialect's `lower` — each string value between double quotes, with `"`, `\` and the control
+   * characters escaped as JSON escapes them — and the test holds wherever that text contains
+   * `text` (code point for code point). Folding the escaped text as a whole can change a value's
+   * σ/ς (final sigma depends on the neighbouring characters), so the compiler leaves out needles
+   * that hold σ, ς or any character JSON escapes.
    *
-   * @example postgres: (attribute, sub) => (attribute === "emails" && sub === "value" ? "emails_search" : undefined)
+   * @example postgres: ("r"."emails_search") collate "C" like '%@dept7.%' escape '\'
+   * @example sqlite: +"r"."rowid" in (select rowid from "scimkit_emails_search" where "scimkit_emails_search" match '"@dept7."')
    */
-  searchColumn?(attribute: string, subAttribute: string): string | undefined;
+  searchContains?(resource: string, attribute: string, subAttribute: string, text: string): Expression<SqlBool> | undefined;
 
   /**
    * A bound parameter holding `value` in the form `jsonBoolean` produces.

@@ -16,7 +16,7 @@ import type { FilterDialect } from "./filter-dialect.js";
 import { createFilterTables, type FixtureDialect } from "./filter-tables.fixture.js";
 import { postgresFilterDialect } from "./postgres-filter-dialect.js";
 import { registerSqliteFunctions } from "./register-sqlite-functions.js";
-import { sqliteFilterDialect } from "./sqlite-filter-dialect.js";
+import { createSqliteFilterDialect } from "./sqlite-filter-dialect.js";
 
 /** An open test database with the filter tables. */
 export interface FilterTestDatabase {
@@ -26,13 +26,17 @@ export interface FilterTestDatabase {
   close(): Promise<void>;
 }
 
-/** A fresh in-memory SQLite database, with `registerSqliteFunctions` applied as the store must. */
+/**
+ * A fresh in-memory SQLite database, with `registerSqliteFunctions` applied as the store must, and
+ * the e-mail search table of migration 5 (which every SQLite build better-sqlite3 12 bundles can
+ * make) used as `sqlStore` uses it.
+ */
 export async function openSqlite(): Promise<FilterTestDatabase> {
   const database = new Database(":memory:");
   registerSqliteFunctions(database);
   const db = new Kysely<SqlStoreDatabase>({ dialect: new SqliteDialect({ database }) });
-  await createFilterTables(db, "sqlite");
-  return { name: "sqlite", db, dialect: sqliteFilterDialect, close: () => db.destroy() };
+  const { emailsSearch } = await createFilterTables(db, "sqlite");
+  return { name: "sqlite", db, dialect: createSqliteFilterDialect({ emailsSearch }), close: () => db.destroy() };
 }
 
 /** A fresh schema `scimkit_test_<random>` on the PostgreSQL server at `url`, dropped on close. */

@@ -4,7 +4,7 @@
  * guarded by `jsonb_typeof` so that no row can make a query fail with a cast error.
  */
 import { sql, type Expression, type SqlBool } from "kysely";
-import type { FilterDialect, JsonElements } from "./filter-dialect.js";
+import type { FilterDialect, JsonElements, SubstringOperator } from "./filter-dialect.js";
 import type { JsonRef } from "./json-ref.js";
 import { likePattern } from "./substring-pattern.js";
 
@@ -31,7 +31,7 @@ export interface PostgresFilterDialectOptions {
 /**
  * The search column migration 2 adds to `scimkit_resources` on PostgreSQL: the values of
  * `emails.value`, case-folded as the compiler folds them, as JSON array text
- * (`FilterDialect.searchColumn` states the contract), with a trigram index where `pg_trgm` can be
+ * (`FilterDialect.searchContains` states the contract), with a trigram index where `pg_trgm` can be
  * had, so that `emails.value co "@dept7."` reads a few index pages instead of every row's JSON.
  */
 export const EMAILS_SEARCH = {
@@ -60,6 +60,11 @@ function typed(ref: JsonRef, jsonType: "number" | "boolean", sqlType: "numeric" 
   return sql<never>`(case when jsonb_typeof(${json}) = ${sql.lit(jsonType)} then (${json})::${sql.raw(sqlType)} end)`;
 }
 
+// "C" compares bytes: UTF-8 byte order is code-point order, independent of the database locale.
+function likeSubstring(text: Expression<unknown>, op: SubstringOperator, value: string): Expression<SqlBool> {
+  return sql<SqlBool>`((${text}) collate "C" like ${sql.val(likePattern(value, op))} escape '\\')`;
+}
+
 /** A PostgreSQL filter dialect with the given case folding. */
 export function createPostgresFilterDialect(options: PostgresFilterDialectOptions = {}): FilterDialect {
   const collation = options.caseFoldCollation === undefined ? "und-x-icu" : options.caseFoldCollation;
@@ -83,9 +88,12 @@ export function createPostgresFilterDialect(options: PostgresFilterDialectOption
     lower: (text) => (collation === null ? sql`lower(${text})` : sql`lower((${text}) collate ${sql.id(collation)})`),
     // "C" compares bytes: UTF-8 byte order is code-point order, independent of the database locale.
     binaryText: (text) => sql`((${text}) collate "C")`,
-    substring: (text, op, value) => sql<SqlBool>`((${text}) collate "C" like ${sql.val(likePattern(value, op))} escape '\\')`,
-    searchColumn: (attribute, subAttribute) =>
-      emailsSearch && attribute === EMAILS_SEARCH.attribute && subAttribute === EMAILS_SEARCH.subAttribute ? EMAILS_SEARCH.column : undefined,
+    substring: likeSubstring,
+    // A LIKE on the column, with or without its trigram index (pg_trgm may be missing).
+    searchContains: (resource, attribute, subAttribute, text) =>
+      emailsSearch && attribute === EMAILS_SEARCH.attribute && subAttribute === EMAILS_SEARCH.subAttribute
+        ? likeSubstring(sql.ref(`${resource}.${EMAILS_SEARCH.column}`), "co", text)
+        : undefined,
     bindBoolean: (value) => sql.val(value),
     concat: (parts) => sql`(${sql.join(parts, sql` || `)})`,
     orderBy: (key, direction, nulls) => [sql`${key} ${sql.raw(direction)} nulls ${sql.raw(nulls)}`],

@@ -3,7 +3,7 @@
  * values whose JSON text differs from the value — quotes, backslashes, control characters, a Σ
  * that folds to ς in the escaped text but to σ in the value — and needles the column holds where
  * no value does (between two values, inside an escape), each selecting exactly what
- * `matchesFilter` selects, on SQLite and on PostgreSQL, where the prefilter runs.
+ * `matchesFilter` selects, on PostgreSQL (`emails_search`) and on SQLite (`scimkit_emails_search`).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { testUsers } from "../../../scim/filter/filter-schema.fixture.js";

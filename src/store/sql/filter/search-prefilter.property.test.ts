@@ -1,10 +1,11 @@
 /**
  * Property: the e-mail search prefilter never changes a result. Random e-mail values and needles
  * over an alphabet of what JSON escapes (`"`, `\`, newline, tab), the σ/ς/Σ whose folding depends
- * on context, İ (which folds to two code points), LIKE's `%` and `_`, and the `, ` and `[` of the
- * column's JSON text; filters compare `emails.value` in every way that gets a prefilter, alone,
- * in brackets, negated and combined. The ids the compiled SQL selects must be exactly those
- * `matchesFilter` accepts — on PostgreSQL, where the prefilter runs, and on SQLite for reference.
+ * on context, İ (which folds to two code points), LIKE's `%` and `_`, GLOB's `*`, `?` and `[`, `'`,
+ * and the `,` and `[` of the search text's JSON; filters compare `emails.value` in every way that
+ * gets a prefilter, alone, in brackets, negated and combined. The ids the compiled SQL selects
+ * must be exactly those `matchesFilter` accepts, on PostgreSQL (`emails_search`) and SQLite
+ * (`scimkit_emails_search`).
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -14,7 +15,7 @@ import { canonicalAttributes, referenceIds, resolvedFilter, rowsOf, type Fixture
 import { deleteRows, describeEachDatabase, insertRows, selectIds, type FilterTestDatabase } from "./filter-test-database.fixture.js";
 
 // The characters a needle with a prefilter may hold, and those that keep it from having one.
-const SAFE = ["a", "b", "A", "é", "@", ".", "İ", "%", "_", ",", " ", "["];
+const SAFE = ["a", "b", "A", "é", "@", ".", "İ", "%", "_", "*", "?", "'", ",", " ", "["];
 const UNSAFE = ['"', "\\", "\n", "\t", "Σ", "σ", "ς"];
 const anyChar = fc.constantFrom(...SAFE, ...UNSAFE);
 // Mostly safe characters in needles, so that most filters do get a prefilter.
@@ -98,8 +99,9 @@ describeEachDatabase("the e-mail search prefilter never changes a result", (targ
       { numRuns: 300 },
     );
     expect(nonTrivial / compared).toBeGreaterThan(0.1);
-    // On PostgreSQL the property is about the prefilter: a good share of filters must get one
-    // (about a third do; the rest hold a character that keeps it away, or test nothing it reads).
-    if (target.name === "postgres") expect(prefiltered / compared).toBeGreaterThan(0.15);
+    // The property is about the prefilter: a good share of filters must get one (about a third
+    // do on PostgreSQL, fewer on SQLite, whose trigram table cannot test fewer than three
+    // characters; the rest hold a character that keeps it away, or test nothing it reads).
+    expect(prefiltered / compared).toBeGreaterThan(target.name === "postgres" ? 0.15 : 0.1);
   }, 120_000);
 });

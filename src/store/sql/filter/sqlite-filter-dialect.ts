@@ -2,12 +2,60 @@
  * The SQLite hooks of the filter compiler (SQLite 3.38 or later: JSON functions built in, NULLS
  * FIRST/LAST, TRUE/FALSE; better-sqlite3 12 bundles 3.5x). `attributes` is JSON text; `json_each` iterates arrays. Case folding calls
  * `scimkit_lower`, which the store registers on every connection (`registerSqliteFunctions`).
+ * Where migration 5 could create its FTS5 table, `emails.value` tests are narrowed through it
+ * (`createSqliteFilterDialect({ emailsSearch: true })`).
  */
 import { sql, type Expression, type SqlBool } from "kysely";
 import type { FilterDialect, JsonElements } from "./filter-dialect.js";
 import { jsonPathText, type JsonRef } from "./json-ref.js";
 import { SQLITE_LOWER_FUNCTION } from "./register-sqlite-functions.js";
 import { globPattern } from "./substring-pattern.js";
+
+/** Options of `createSqliteFilterDialect`. */
+export interface SqliteFilterDialectOptions {
+  /**
+   * Whether `emails.value` substring and equality tests are narrowed through the FTS5 table
+   * `scimkit_emails_search` (`SQLITE_EMAILS_SEARCH`, migration 5). Default false, because the
+   * table exists only where the SQLite build has FTS5 with the trigram tokenizer: `sqlStore` turns
+   * it on when it finds the table (`SqlDialect.adaptTo`).
+   */
+  readonly emailsSearch?: boolean;
+}
+
+/**
+ * The FTS5 table migration 5 adds on SQLite, with the triggers that keep it in step with
+ * `scimkit_resources`: one row per resource that has e-mails, keyed by the resource's rowid,
+ * holding the search text `FilterDialect.searchContains` describes — the values of
+ * `emails.value` as JSON array text, folded by `scimkit_lower` — indexed by trigrams, so that
+ * `emails.value co "@dept7."` reads a few index pages instead of every row's JSON.
+ */
+export const SQLITE_EMAILS_SEARCH = {
+  table: "scimkit_emails_search",
+  /** The table's one column. */
+  column: "emails",
+  triggers: {
+    insert: "scimkit_emails_search_after_insert",
+    update: "scimkit_emails_search_after_update",
+    delete: "scimkit_emails_search_after_delete",
+  },
+  attribute: "emails",
+  subAttribute: "value",
+  /** A trigram index finds nothing for a shorter text, so a shorter one gets no test. */
+  minimumLength: 3,
+} as const;
+
+/**
+ * An FTS5 query for the rows whose text contains `text`: one phrase, which the trigram tokenizer
+ * turns into the text's trigrams at consecutive positions — a substring test, exact because the
+ * table folds no case itself (`case_sensitive 1`). Inside a phrase only `"` means anything (it
+ * ends the string), so doubling it is the whole escape; `*`, `?`, `%`, `_`, `[`, `\`, `'`, `:` and
+ * the words AND, OR, NOT, NEAR are literal there. The query is bound as a parameter.
+ *
+ * @example ftsPhrase('"ann') === '"""ann"'
+ */
+export function ftsPhrase(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
 
 /** json_<fn>(json, path) for a ref; an element with no path is json_each's own column. */
 function read(ref: JsonRef, elementColumn: "value" | "type", fn: "json_extract" | "json_type"): Expression<unknown> {
@@ -23,7 +71,21 @@ function read(ref: JsonRef, elementColumn: "value" | "type", fn: "json_extract" 
 // NULL for null or nothing, so one reader serves every scalar type.
 const scalar = (ref: JsonRef): Expression<never> => read(ref, "value", "json_extract") as Expression<never>;
 
-/** The SQLite filter dialect. */
+/** `FilterDialect.searchContains` through `scimkit_emails_search`. */
+function emailsSearchContains(resource: string, attribute: string, subAttribute: string, text: string): Expression<SqlBool> | undefined {
+  if (attribute !== SQLITE_EMAILS_SEARCH.attribute || subAttribute !== SQLITE_EMAILS_SEARCH.subAttribute) return undefined;
+  // Code points, as the trigram tokenizer counts characters.
+  if ([...text].length < SQLITE_EMAILS_SEARCH.minimumLength) return undefined;
+  const table = sql.table(SQLITE_EMAILS_SEARCH.table);
+  // The unary `+` keeps SQLite from starting at the matching rowids: FTS5 tells its planner a
+  // MATCH yields a handful of rows, whatever it yields. Instead SQLite reads the list in its
+  // order and probes the matches, collected once: at 100,000 users a page of
+  // `emails co "@dept7."` (5,000 matches) costs 4 ms this way and 27 ms fetched and sorted,
+  // `co "example."` (every user) 31 ms against 280; a lone match costs 8 ms instead of 1.
+  return sql<SqlBool>`+${sql.ref(`${resource}.rowid`)} in (select rowid from ${table} where ${table} match ${sql.val(ftsPhrase(text))})`;
+}
+
+/** The SQLite filter dialect, without the e-mail search table (`createSqliteFilterDialect`). */
 export const sqliteFilterDialect: FilterDialect = {
   name: "sqlite",
   lookup: "in",
@@ -54,3 +116,8 @@ export const sqliteFilterDialect: FilterDialect = {
   concat: (parts) => sql`(${sql.join(parts, sql` || `)})`,
   orderBy: (key, direction, nulls) => [sql`${key} ${sql.raw(direction)} nulls ${sql.raw(nulls)}`],
 };
+
+/** A SQLite filter dialect, with or without the e-mail search table. */
+export function createSqliteFilterDialect(options: SqliteFilterDialectOptions = {}): FilterDialect {
+  return options.emailsSearch === true ? { ...sqliteFilterDialect, searchContains: emailsSearchContains } : sqliteFilterDialect;
+}

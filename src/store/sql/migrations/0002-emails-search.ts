@@ -15,6 +15,7 @@
 import { sql, type Kysely } from "kysely";
 import { EMAILS_SEARCH } from "../filter/postgres-filter-dialect.js";
 import type { SqlStoreDatabase } from "../sql-tables.js";
+import { attemptInSavepoint } from "./attempt-in-savepoint.js";
 import type { Migration } from "./migration.js";
 
 /** Options of `addEmailsSearch`, for tests. */
@@ -29,23 +30,6 @@ export interface EmailsSearchOutcome {
   readonly column: boolean;
   /** Whether the trigram index exists (false where the extension cannot be had). */
   readonly index: boolean;
-}
-
-/**
- * Runs `work` in a savepoint: on failure, rolls back to it — the transaction stays usable — and
- * returns false.
- */
-async function attempt(trx: Kysely<SqlStoreDatabase>, work: () => Promise<unknown>): Promise<boolean> {
-  await sql`savepoint scimkit_attempt`.execute(trx);
-  try {
-    await work();
-  } catch {
-    await sql`rollback to savepoint scimkit_attempt`.execute(trx);
-    await sql`release savepoint scimkit_attempt`.execute(trx);
-    return false;
-  }
-  await sql`release savepoint scimkit_attempt`.execute(trx);
-  return true;
 }
 
 /** The schema the extension `name` is installed in, if it is. */
@@ -69,7 +53,7 @@ async function trigramSchema(trx: Kysely<SqlStoreDatabase>, name: string): Promi
   const hasPublic = await sql<{ found: boolean }>`select to_regnamespace('public') is not null as found`.execute(trx);
   const targets = hasPublic.rows[0]?.found ? [sql`schema public`, sql``] : [sql``];
   for (const target of targets) {
-    await attempt(trx, () => sql`create extension if not exists ${sql.id(name)} ${target}`.execute(trx));
+    await attemptInSavepoint(trx, () => sql`create extension if not exists ${sql.id(name)} ${target}`.execute(trx));
     // Also after a failure: another process may have installed it meanwhile (IF NOT EXISTS races).
     const schema = await extensionSchema(trx, name);
     if (schema !== undefined) return schema;
@@ -98,11 +82,11 @@ export async function addEmailsSearch(trx: Kysely<SqlStoreDatabase>, options: Em
   const schema = await trigramSchema(trx, extension);
   if (schema === undefined) return { column: true, index: false };
   // Qualified: the extension's schema need not be on the search_path.
-  const index = await attempt(trx, () =>
+  const attempt = await attemptInSavepoint(trx, () =>
     sql`create index if not exists ${sql.id(EMAILS_SEARCH.index)} on ${sql.table("scimkit_resources")}
       using gin (${sql.id(EMAILS_SEARCH.column)} ${sql.id(schema, "gin_trgm_ops")})`.execute(trx),
   );
-  return { column: true, index };
+  return { column: true, index: attempt.ok };
 }
 
 /** Adds `emails_search` and its trigram index on PostgreSQL (`addEmailsSearch`); elsewhere nothing. */
