@@ -86,6 +86,8 @@ async function main(): Promise<void> {
   const tokens = Array.from({ length: organizationCount }, (_, index) => [`soak${index + 1}`, `soak-${randomBytes(12).toString("hex")}`] as const);
 
   const startedAt = new Date();
+  // Read now: the code the host runs is the code of the start, whatever is committed meanwhile.
+  const commit = gitCommit();
   const stamp = startedAt.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "-");
   console.log(`soak: ${seconds} s at ${requestsPerSecond} req/s over ${organizationCount} organizations, store ${databaseUrl.replace(/\/\/[^@/]*@/, "//…@")}`);
 
@@ -186,7 +188,7 @@ async function main(): Promise<void> {
   ];
   const result: SoakResult = {
     startedAt: startedAt.toISOString(),
-    commit: gitCommit(),
+    commit,
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "unknown", memoryGiB: round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}` },
     config: { seconds, requestsPerSecond, organizations: organizationCount, workersPerOrganization, population, seed, sampleSeconds, store: databaseUrl.startsWith("sqlite:") ? "SQLite (a fresh file)" : databaseUrl.split(":")[0] ?? "" },
     elapsedSeconds: round(elapsedSeconds),
