@@ -30,6 +30,7 @@ export const ProblemType = {
   methodNotAllowed: "https://scimkit.dev/problems/method-not-allowed",
   operationNotFinished: "https://scimkit.dev/problems/operation-not-finished",
   notImplemented: "https://scimkit.dev/problems/not-implemented",
+  unavailable: "https://scimkit.dev/problems/unavailable",
   internal: "https://scimkit.dev/problems/internal",
 } as const;
 
@@ -45,6 +46,11 @@ export interface ProblemDetails {
   readonly errors?: readonly ProblemFieldError[];
 }
 
+/** What a problem may carry besides its body: seconds for `Retry-After` (RFC 9110 §10.2.3). */
+export interface ProblemExtras {
+  readonly retryAfter?: number;
+}
+
 /** An RFC 9457 problem: thrown by the analytics code, rendered once by the router. */
 export class AnalyticsProblem extends Error implements ProblemDetails {
   readonly type: string;
@@ -52,8 +58,10 @@ export class AnalyticsProblem extends Error implements ProblemDetails {
   readonly status: number;
   readonly detail: string;
   readonly errors?: readonly ProblemFieldError[];
+  /** Seconds the client should wait before retrying, sent as `Retry-After`; not part of the body. */
+  readonly retryAfter?: number;
 
-  constructor(details: ProblemDetails) {
+  constructor(details: ProblemDetails, extras: ProblemExtras = {}) {
     super(details.detail);
     this.name = "AnalyticsProblem";
     this.type = details.type;
@@ -61,6 +69,7 @@ export class AnalyticsProblem extends Error implements ProblemDetails {
     this.status = details.status;
     this.detail = details.detail;
     if (details.errors !== undefined) this.errors = details.errors;
+    if (extras.retryAfter !== undefined) this.retryAfter = extras.retryAfter;
   }
 
   /** The problem+json body. */
@@ -175,6 +184,11 @@ export function internalProblem(): AnalyticsProblem {
     status: 500,
     detail: "The service failed to handle the request. It has been reported; retry later.",
   });
+}
+
+/** 503: the store cannot reach its database for now; `retryAfter` seconds become `Retry-After`. */
+export function serviceUnavailable(detail: string, retryAfter: number): AnalyticsProblem {
+  return new AnalyticsProblem({ type: ProblemType.unavailable, title: "Service unavailable", status: 503, detail }, { retryAfter });
 }
 
 /** 501: the host has not configured what the operation needs (e.g. no invitation hook). */

@@ -1,15 +1,18 @@
 /**
  * The only place that writes an error body of the analytics router: an `AnalyticsProblem` as
  * `application/problem+json` (RFC 9457), what Express and its body parser throw for bad input
- * translated into problems, and anything else as a bare 500 whose cause goes to `onError` and
+ * translated into problems, a store's "database unavailable" as 503 with `Retry-After`, and
+ * anything else as a bare 500 whose cause goes to `onError` and
  * never to the client.
  */
 import type { ErrorRequestHandler } from "express";
+import { isScimError } from "../errors.js";
 import {
   internalProblem,
   isAnalyticsProblem,
   malformedRequest,
   payloadTooLarge,
+  serviceUnavailable,
   unsupportedMediaType,
   type AnalyticsProblem,
 } from "./analytics-problem.js";
@@ -27,6 +30,9 @@ interface HttpError {
 /** Translates what Express and its body parser throw for bad input; undefined for anything else. */
 function translate(error: unknown): AnalyticsProblem | undefined {
   if (typeof error !== "object" || error === null) return undefined;
+  // The stores share the SCIM side's signal for "database unreachable, retry later" (a 503
+  // ScimError with retryAfter); here it keeps its meaning in problem+json.
+  if (isScimError(error) && error.status === 503) return serviceUnavailable(error.detail, error.retryAfter ?? 5);
   const http = error as HttpError;
   switch (http.type) {
     case "entity.too.large":
@@ -68,6 +74,7 @@ export function problemHandler(onError: (error: unknown) => void): ErrorRequestH
     }
     // RFC 6750 §3: a 401 names the scheme the client should use.
     if (problem.status === 401) response.setHeader("WWW-Authenticate", 'Bearer realm="analytics"');
+    if (problem.retryAfter !== undefined) response.setHeader("Retry-After", String(problem.retryAfter));
     sendProblem(response, problem);
   };
 }

@@ -12,6 +12,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import express from "express";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createAnalyticsRouter } from "../../src/analytics/create-analytics-router.js";
+import { sqlAnalyticsStore } from "../../src/analytics/sql/sql-analytics-store.js";
 import { createTokenStore } from "../../src/auth/hashed-token-store.js";
 import { staticTokenVerifier } from "../../src/auth/static-token-verifier.js";
 import type { TokenVerifier } from "../../src/auth/token-verifier.js";
@@ -122,6 +124,43 @@ describe("a PostgreSQL server that cannot be reached", () => {
           expect(elapsed, `${method} ${path}`).toBeLessThan(1_000);
         }
       }
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it("answers the analytics interface 503 with Retry-After as an `unavailable` problem, not a 500", async () => {
+    const port = await freePort();
+    const db = await openPostgres(`postgres://postgres@127.0.0.1:${port}/test`);
+    const errors: unknown[] = [];
+    const app = express();
+    app.use(
+      "/analytics/v1",
+      createAnalyticsRouter({
+        store: sqlAnalyticsStore({ db, dialect: postgresDialect }),
+        scimTokens: createTokenStore({ repository: sqlTokenRepository(db, postgresDialect) }),
+        scimBaseUrl: () => undefined,
+        onError: (error) => void errors.push(error),
+      }),
+    );
+    const server = await new Promise<Server>((resolve) => {
+      const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+    });
+    servers.push(server);
+    try {
+      const { port: hostPort } = server.address() as AddressInfo;
+      const response = await fetch(`http://127.0.0.1:${hostPort}/analytics/v1/organizations`, { headers: { Authorization: "Bearer scimkit_ak_unknown" } });
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).toBe("5");
+      expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(await response.json()).toEqual({
+        type: "https://scimkit.dev/problems/unavailable",
+        title: "Service unavailable",
+        status: 503,
+        detail: expect.stringMatching(/cannot reach its database\. Retry in 5 seconds/),
+      });
+      // An outage is the operator's to see in the database's own logs, not an unexpected failure.
+      expect(errors).toEqual([]);
     } finally {
       await db.destroy();
     }

@@ -64,7 +64,10 @@ function operationObject(operation: OperationDefinition): Json {
     };
   }
   for (const [status, description] of Object.entries(problemStatuses(operation))) responses[status] = problemResponse(description, Number(status));
-  responses["default"] = problemResponse("An unexpected failure (500, `internal`), reported to the operator; retry later.", 500);
+  responses["default"] = problemResponse(
+    "An unexpected failure (500, `internal`), reported to the operator, or the database unreachable for now (503, `unavailable`, with `Retry-After`); retry later.",
+    500,
+  );
   return {
     operationId: operation.operationId,
     tags: [operation.tag],

@@ -223,8 +223,8 @@ export function operationValidators(operation: OperationDefinition): OperationVa
 
 /**
  * Checks `body` against what `operation` documents for `status` in `mediaType`: the success
- * schema, or the problem schema for a documented problem status (or 500, every operation's
- * default). `documented: false` when the operation does not document that response at all. For
+ * schema, or the problem schema for a documented problem status (or 500 and 503, every
+ * operation's default). `documented: false` when the operation does not document that response at all. For
  * tests, and for clients that hold the service to its own description.
  */
 export function checkResponse(
@@ -234,7 +234,7 @@ export function checkResponse(
   body: unknown,
 ): { readonly documented: boolean; readonly errors: readonly ProblemFieldError[] } {
   const success = operation.responses[status];
-  const isProblem = success === undefined && (status === 500 || problemStatuses(operation)[status] !== undefined);
+  const isProblem = success === undefined && (status === 500 || status === 503 || problemStatuses(operation)[status] !== undefined);
   const schema = success !== undefined ? success.content?.[mediaType] : isProblem && mediaType === PROBLEM_TYPE ? ref("Problem") : undefined;
   if (schema === undefined) return { documented: success !== undefined && success.content === undefined && body === undefined, errors: [] };
   const validate = compile(`${operation.operationId}:response:${status}:${mediaType}`, schema);
