@@ -202,7 +202,9 @@ export function operationValidators(operation: OperationDefinition): OperationVa
       return validateParams(values) ? values : undefined;
     },
     query(search) {
-      const values: Record<string, unknown> = {};
+      // Without a prototype, `?__proto__=x` becomes a key like any other and is refused as unknown;
+      // on `{}` the assignment would be swallowed by the prototype setter and the parameter ignored.
+      const values = Object.create(null) as Record<string, unknown>;
       const repeated: ProblemFieldError[] = [];
       for (const name of new Set(search.keys())) {
         const all = search.getAll(name);
