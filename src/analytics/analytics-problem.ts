@@ -30,6 +30,7 @@ export const ProblemType = {
   methodNotAllowed: "https://scimkit.dev/problems/method-not-allowed",
   operationNotFinished: "https://scimkit.dev/problems/operation-not-finished",
   notImplemented: "https://scimkit.dev/problems/not-implemented",
+  rateLimited: "https://scimkit.dev/problems/rate-limited",
   unavailable: "https://scimkit.dev/problems/unavailable",
   internal: "https://scimkit.dev/problems/internal",
 } as const;
@@ -189,6 +190,19 @@ export function internalProblem(): AnalyticsProblem {
 /** 503: the store cannot reach its database for now; `retryAfter` seconds become `Retry-After`. */
 export function serviceUnavailable(detail: string, retryAfter: number): AnalyticsProblem {
   return new AnalyticsProblem({ type: ProblemType.unavailable, title: "Service unavailable", status: 503, detail }, { retryAfter });
+}
+
+/** 429: the caller's key sent more requests than the host's rate limit allows; retry after `retryAfter` seconds. */
+export function rateLimited(retryAfter: number): AnalyticsProblem {
+  return new AnalyticsProblem(
+    {
+      type: ProblemType.rateLimited,
+      title: "Too many requests",
+      status: 429,
+      detail: `This API key has sent more requests than the service allows; retry in ${String(retryAfter)} seconds.`,
+    },
+    { retryAfter },
+  );
 }
 
 /** 501: the host has not configured what the operation needs (e.g. no invitation hook). */

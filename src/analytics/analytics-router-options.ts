@@ -3,7 +3,9 @@
  * tokens and addresses, how invitations reach people, and the router's limits.
  */
 import type { Request } from "express";
+import type { AuditSink } from "../audit/audit-sink.js";
 import type { TokenStore } from "../auth/hashed-token-store.js";
+import type { RateLimiter } from "../http/rate-limiter.js";
 import type { AdminUser, AnalyticsStore } from "./analytics-store.js";
 
 /** A new invitation, for the host to deliver (by e-mail, say). */
@@ -52,6 +54,24 @@ export interface AnalyticsRouterOptions {
   readonly cursorSecret?: string;
   /** Largest request body, in bytes or as `"100kb"`. Default `"100kb"`. */
   readonly bodyLimit?: number | string;
+  /**
+   * Limits the requests of each API key (`tokenBucketLimiter(…)`, or a limiter shared by every
+   * process). It is asked once per authenticated request with the key's id — not an organization,
+   * since an admin user's key spans several and the operator's all; a refusal is a 429
+   * `rate-limited` problem with `Retry-After`. Public operations (the OpenAPI document, accepting
+   * an invitation) carry no key and are not limited. Default: no limit.
+   */
+  readonly rateLimit?: RateLimiter;
+  /**
+   * Receives every write — creating, changing and deleting organizations and admin users,
+   * inviting, accepting an invitation, starting a report — with its outcome, as an `AuditEntry`
+   * with `operation` `analytics.<operationId>`, `via: "analytics"`, the key's id as `tokenId`, and
+   * the organization it concerns as `orgId` (`""` when it concerns none in particular). The same
+   * `AuditSink` as the SCIM router's `onAudit`, so one trail (`memoryAuditTrail`,
+   * `sqlAuditTrail`) can serve both. Failed invitation accepts are not recorded: that route is
+   * public. Default: no audit.
+   */
+  readonly onAudit?: AuditSink;
   /** The clock. Default `() => new Date()`. */
   readonly now?: () => Date;
   /**

@@ -12,9 +12,11 @@ import { forbidden, invalidRequest, methodNotAllowed, notFound, unauthorized, un
 import type { AnalyticsCall, AnalyticsHandlers } from "./analytics-call.js";
 import type { AnalyticsDependencies } from "./analytics-dependencies.js";
 import { analyticsBodyParser } from "./analytics-body-parser.js";
+import { analyticsWriteAuditor, isAuditedOperation } from "./analytics-write-auditor.js";
 import type { AnalyticsRouterOptions } from "./analytics-router-options.js";
 import type { OrgScope } from "./analytics-store.js";
 import { verifyApiKey, type ApiKeyCaller } from "./api-keys.js";
+import { limitAnalyticsRate } from "./limit-analytics-rate.js";
 import { analyticsOperations } from "./definitions/analytics-operations.js";
 import type { Access, OperationDefinition } from "./definitions/operation-definition.js";
 import { operationValidators } from "./definitions/schema-validators.js";
@@ -77,27 +79,50 @@ function positiveNumber(name: string, value: number): number {
   return value;
 }
 
-/** The chain of one operation: authenticate, authorize, parse, validate, handle. */
+/** The optional steps of a chain: the rate limit and the audit, each only when the host set it. */
+interface ChainExtras {
+  readonly rateLimit?: RequestHandler;
+  readonly audit?: (operationId: string) => RequestHandler | undefined;
+}
+
+/** The chain of one operation: authenticate, [rate limit, audit,] authorize, parse, validate, handle. */
 function operationChain(
   operation: OperationDefinition,
   handlers: AnalyticsHandlers,
   dependencies: AnalyticsDependencies,
   cursorSecret: string,
   bodyParser: RequestHandler,
+  extras: ChainExtras,
 ): RequestHandler[] {
   const validators = operationValidators(operation);
   const handler = handlers[operation.operationId as keyof AnalyticsHandlers];
+  const audit = extras.audit?.(operation.operationId);
   const chain: RequestHandler[] = [];
   if (operation.access !== "public") {
+    // Authorization waits for the rate limit and the audit when either is set, so a key without
+    // the right still spends its allowance and its refused write is in the trail; otherwise it
+    // stays in the same step, and the chain is what it was without them.
+    const separateAuthorization = extras.rateLimit !== undefined || audit !== undefined;
     // Before the body is read: a caller without a key or the right learns nothing from validation.
     chain.push(
       asyncHandler(async (request, response, next) => {
         const caller = await authenticate(request, dependencies);
-        authorize(operation.access, caller);
+        if (!separateAuthorization) authorize(operation.access, caller);
         (response.locals as { analyticsCaller?: ApiKeyCaller }).analyticsCaller = caller;
         next();
       }),
     );
+    if (extras.rateLimit !== undefined) chain.push(extras.rateLimit);
+    if (audit !== undefined) chain.push(audit);
+    if (separateAuthorization) {
+      chain.push((_request, response, next) => {
+        const caller = (response.locals as { analyticsCaller?: ApiKeyCaller }).analyticsCaller;
+        if (caller !== undefined) authorize(operation.access, caller);
+        next();
+      });
+    }
+  } else if (audit !== undefined) {
+    chain.push(audit);
   }
   if (operation.body !== undefined) chain.push(bodyParser);
   chain.push(
@@ -169,10 +194,17 @@ export function createAnalyticsRouter(options: AnalyticsRouterOptions): Router {
     ...operationHandlers(dependencies),
   };
   const bodyParser = analyticsBodyParser(options.bodyLimit ?? "100kb");
+  const onAudit = options.onAudit;
+  const extras: ChainExtras = {
+    ...(options.rateLimit === undefined ? {} : { rateLimit: limitAnalyticsRate(options.rateLimit) }),
+    ...(onAudit === undefined
+      ? {}
+      : { audit: (operationId: string) => (isAuditedOperation(operationId) ? analyticsWriteAuditor(operationId, onAudit, now, onError) : undefined) }),
+  };
   const router = express.Router();
   const methodsByPath = new Map<string, string[]>();
   for (const operation of analyticsOperations as readonly OperationDefinition[]) {
-    router[operation.method](expressPath(operation.path), ...operationChain(operation, handlers, dependencies, options.cursorSecret ?? "", bodyParser));
+    router[operation.method](expressPath(operation.path), ...operationChain(operation, handlers, dependencies, options.cursorSecret ?? "", bodyParser, extras));
     const methods = methodsByPath.get(operation.path) ?? [];
     methods.push(operation.method.toUpperCase(), ...(operation.method === "get" ? ["HEAD"] : []));
     methodsByPath.set(operation.path, methods);

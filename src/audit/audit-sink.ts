@@ -7,26 +7,48 @@
  */
 
 /**
- * What a write attempted: `create` (POST), `replace` (PUT), `patch` (PATCH), `delete` (DELETE);
- * `bulk` only for a `POST /Bulk` refused as a whole before any of its operations ran.
+ * A write of the analytics router (`createAnalyticsRouter`'s `onAudit`): its OpenAPI
+ * `operationId` after `analytics.`, so one trail can hold both interfaces without a clash.
  */
-export type AuditOperation = "create" | "replace" | "patch" | "delete" | "bulk";
+export type AnalyticsAuditOperation =
+  | "analytics.createOrganization"
+  | "analytics.updateOrganization"
+  | "analytics.deleteOrganization"
+  | "analytics.inviteAdminUser"
+  | "analytics.updateAdminUser"
+  | "analytics.deleteAdminUser"
+  | "analytics.acceptInvitation"
+  | "analytics.createCampaignReport"
+  | "analytics.createSimulationReport";
+
+/**
+ * What a write attempted: `create` (POST), `replace` (PUT), `patch` (PATCH), `delete` (DELETE);
+ * `bulk` only for a `POST /Bulk` refused as a whole before any of its operations ran; an
+ * `analytics.…` operation for a write of the analytics interface.
+ */
+export type AuditOperation = "create" | "replace" | "patch" | "delete" | "bulk" | AnalyticsAuditOperation;
 
 /**
  * One write attempt and its outcome. Entries carry ids, never attribute values, tokens or error
  * details: an audit store holds who did what to which resource, not the personal data itself.
  */
 export interface AuditEntry {
-  /** The organization written to (the one the request's token was verified for). */
+  /**
+   * The organization written to (the one the request's token was verified for). For an analytics
+   * write, the organization it concerns, or `""` when it concerns none in particular (admin users
+   * and invitations span organizations; a create or report that failed names none): the trail
+   * keeps those under `""`.
+   */
   readonly orgId: string;
   /**
-   * `Principal.tokenId` of the credential used, e.g. the hashed token store's record id; absent
-   * when the verifier gives none. Never the token, nor its hash.
+   * `Principal.tokenId` of the credential used, e.g. the hashed token store's record id; for an
+   * analytics write, the API key's id. Absent when there is none (the verifier gives none, or the
+   * analytics route is public). Never the token, nor its hash.
    */
   readonly tokenId?: string;
   readonly operation: AuditOperation;
   /**
-   * The resource type id (`User`, `Group`, …). Absent for a `bulk` entry and for a Bulk
+   * The resource type id (`User`, `Group`, …; for an analytics write `Organization`, `AdminUser`, `Campaign` or `AttackSimulation`). Absent for a `bulk` entry and for a Bulk
    * operation whose path names no resource type of the service.
    */
   readonly resourceType?: string;
@@ -47,8 +69,8 @@ export interface AuditEntry {
   readonly status: number;
   /** The RFC 7644 §3.12 `scimType` of a failure, when it has one. */
   readonly scimType?: string;
-  /** `request` for the resource endpoints, `bulk` for `POST /Bulk` and its operations. */
-  readonly via: "request" | "bulk";
+  /** `request` for the resource endpoints, `bulk` for `POST /Bulk` and its operations, `analytics` for the analytics router. */
+  readonly via: "request" | "bulk" | "analytics";
   /** The Bulk operation's `bulkId`, when the client gave one (at most 256 characters are kept). */
   readonly bulkId?: string;
 }

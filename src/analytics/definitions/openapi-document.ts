@@ -45,6 +45,9 @@ function problemResponse(description: string, status: number): Json {
     ...(status === 401
       ? { headers: { "WWW-Authenticate": { description: "`Bearer` (RFC 6750 §3).", schema: { type: "string" } } } }
       : {}),
+    ...(status === 429
+      ? { headers: { "Retry-After": { description: "Whole seconds until this key may send again (RFC 9110 §10.2.3).", schema: { type: "integer", minimum: 1 } } } }
+      : {}),
   };
 }
 

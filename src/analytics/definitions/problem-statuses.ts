@@ -18,6 +18,8 @@ export function problemStatuses(operation: OperationDefinition): Readonly<Record
   if (operation.access === "write") problems[403] = "The key may only read (role `viewer`), or the change is the operator's to make.";
   if (operation.access === "operator") problems[403] = "Only the operator key may do this.";
   if (operation.pathParameters !== undefined) problems[404] = "No such resource among the organizations the caller may see.";
+  // Only when the host sets `rateLimit`; keyed by API key, so public operations are never limited.
+  if (operation.access !== "public") problems[429] = "This API key sent more requests than the host's rate limit allows (`rate-limited`, with `Retry-After`).";
   if (operation.body !== undefined) {
     problems[413] = "The body is larger than the limit.";
     problems[415] = "The body is not `application/json`.";

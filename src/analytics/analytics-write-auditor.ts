@@ -1,0 +1,108 @@
+/**
+ * `analyticsWriteAuditor`: hands every write of the analytics router to the host's `AuditSink`
+ * (`onAudit`) with its outcome — the same sink, and the same contract, as the SCIM router's.
+ */
+import type { RequestHandler, Response } from "express";
+import type { AnalyticsAuditOperation, AuditEntry, AuditSink } from "../audit/audit-sink.js";
+import type { ApiKeyCaller } from "./api-keys.js";
+
+/** What the trail says about the resource of one audited operation. */
+interface AuditedWrite {
+  readonly resourceType: "Organization" | "AdminUser" | "Campaign" | "AttackSimulation";
+  /** Whether the path's `{id}` is an organization's, which is then the entry's `orgId`. */
+  readonly pathIdIsOrganization?: true;
+  /** The resource id a success answers with, when the path names none (a create). */
+  readonly idInBody?: (body: Readonly<Record<string, unknown>>) => unknown;
+  /** The organization a success answers with, when the path does not name it. */
+  readonly orgInBody?: (body: Readonly<Record<string, unknown>>) => unknown;
+}
+
+const field = (value: unknown, name: string): unknown =>
+  typeof value === "object" && value !== null ? (value as Readonly<Record<string, unknown>>)[name] : undefined;
+
+const reportOrganization = (body: Readonly<Record<string, unknown>>): unknown => field(body["operation"], "organizationId");
+
+/** The audited operations: the writes of the interface, and the report starts (they run work on the data). */
+const AUDITED: Readonly<Record<string, AuditedWrite>> = {
+  createOrganization: { resourceType: "Organization", idInBody: (body) => field(body["organization"], "id"), orgInBody: (body) => field(body["organization"], "id") },
+  updateOrganization: { resourceType: "Organization", pathIdIsOrganization: true },
+  deleteOrganization: { resourceType: "Organization", pathIdIsOrganization: true },
+  inviteAdminUser: { resourceType: "AdminUser", idInBody: (body) => body["id"] },
+  updateAdminUser: { resourceType: "AdminUser" },
+  deleteAdminUser: { resourceType: "AdminUser" },
+  acceptInvitation: { resourceType: "AdminUser", idInBody: (body) => field(body["adminUser"], "id") },
+  createCampaignReport: { resourceType: "Campaign", orgInBody: reportOrganization },
+  createSimulationReport: { resourceType: "AttackSimulation", orgInBody: reportOrganization },
+};
+
+/** No resource has a longer id; a longer one in the path is kept out of the trail, as on the SCIM side. */
+const MAX_ID = 256;
+
+const usableId = (value: unknown): string | undefined => (typeof value === "string" && value.length > 0 && value.length <= MAX_ID ? value : undefined);
+
+/** The JSON body of a success, if `end` was given one. */
+function bodyOf(chunk: unknown): Readonly<Record<string, unknown>> {
+  if (typeof chunk !== "string" && !Buffer.isBuffer(chunk)) return {};
+  try {
+    const parsed: unknown = JSON.parse(chunk.toString());
+    return typeof parsed === "object" && parsed !== null ? (parsed as Readonly<Record<string, unknown>>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Whether `operationId` is one `analyticsWriteAuditor` records. */
+export function isAuditedOperation(operationId: string): boolean {
+  return Object.hasOwn(AUDITED, operationId);
+}
+
+/**
+ * The step, placed right after authentication, that records the outcome of `operationId` once
+ * its response is complete but before it is sent: `response.end` is held until `sink.record`
+ * has settled, so an acknowledged write has been handed to the sink. Every outcome after
+ * authentication is recorded — success, 403, a refused body, 404, 409, 500, 503 — except a
+ * failed `acceptInvitation`: that route is public, and a flood of wrong codes must not write to
+ * the audit store (the `AuditSink` contract: nothing before authentication). A 401 or a 429 never
+ * reaches this step. A sink that throws or rejects goes to `onError`; the response is sent anyway.
+ */
+export function analyticsWriteAuditor(operationId: string, sink: AuditSink, now: () => Date, onError: (error: unknown) => void): RequestHandler {
+  const audited = AUDITED[operationId];
+  if (audited === undefined) throw new Error(`scimkit analytics: ${operationId} is not an audited operation.`);
+  const operation = `analytics.${operationId}` as AnalyticsAuditOperation;
+  return (request, response, next) => {
+    const caller = (response.locals as { analyticsCaller?: ApiKeyCaller }).analyticsCaller;
+    // Read now: once an error leaves the route for the router's error handler, Express has
+    // restored the router's own (empty) params.
+    const pathId = usableId((request.params as Readonly<Record<string, unknown>>)["id"]);
+    const end = response.end.bind(response) as (...args: unknown[]) => Response;
+    let ended = false;
+    response.end = ((...args: unknown[]) => {
+      if (ended) return response;
+      ended = true;
+      const status = response.statusCode;
+      const success = status >= 200 && status < 300;
+      if (!success && caller === undefined) return end(...args);
+      const body = success ? bodyOf(args[0]) : {};
+      const resourceId = pathId ?? usableId(audited.idInBody?.(body));
+      const orgId = (audited.pathIdIsOrganization ? pathId : undefined) ?? usableId(audited.orgInBody?.(body)) ?? "";
+      const entry: AuditEntry = Object.freeze({
+        orgId,
+        ...(caller === undefined ? {} : { tokenId: caller.keyId }),
+        operation,
+        resourceType: audited.resourceType,
+        ...(resourceId === undefined ? {} : { resourceId }),
+        at: now().toISOString(),
+        outcome: success ? "success" : "failure",
+        status,
+        via: "analytics",
+      });
+      void Promise.resolve()
+        .then(() => sink.record(entry))
+        .catch(onError)
+        .then(() => end(...args))
+        .catch(onError);
+      return response;
+    }) as Response["end"];
+    next();
+  };
+}
