@@ -129,9 +129,6 @@ describe("onAudit", POPULATED, () => {
       ["analytics.inviteAdminUser", "", 201],
       ["analytics.acceptInvitation", "", 200],
     ]);
-    // Known gap, outside the analytics code: sqlAuditTrail reads every `via` but "bulk" back as
-    // "request" (src/store/sql/sql-audit-trail.ts); it stores "analytics" as given, and the
-    // `analytics.` operation names tell the entries apart regardless.
-    if (storeKind === "memory") expect(spanning.map((entry) => entry.via)).toEqual(["analytics", "analytics"]);
+    expect(spanning.map((entry) => entry.via)).toEqual(["analytics", "analytics"]);
   });
 });

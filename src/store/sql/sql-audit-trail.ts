@@ -21,7 +21,7 @@ function recordOf(row: Selectable<AuditTable>): AuditRecord {
     outcome: row.outcome === "success" ? "success" : "failure",
     status: Number(row.status),
     ...(row.scim_type === null ? {} : { scimType: row.scim_type }),
-    via: row.via === "bulk" ? "bulk" : "request",
+    via: row.via === "bulk" || row.via === "analytics" ? row.via : "request",
     ...(row.bulk_id === null ? {} : { bulkId: row.bulk_id }),
   };
 }
