@@ -6,6 +6,10 @@
 import { once } from "node:events";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { issueApiKey } from "../../src/analytics/api-keys.js";
+import { memoryAnalyticsStore } from "../../src/analytics/memory/memory-analytics-store.js";
+import { memoryAuditTrail } from "../../src/audit/memory-audit-trail.js";
+import { createTokenStore } from "../../src/auth/hashed-token-store.js";
 import { staticTokenVerifier } from "../../src/auth/static-token-verifier.js";
 import { tokenBucketLimiter } from "../../src/http/token-bucket-limiter.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
@@ -105,6 +109,52 @@ describe("the host's request limits, by default", () => {
       expect(reply.headers.get("retry-after")).toBe("1");
       expect(reply.headers.get("content-type")).toMatch(/^application\/scim\+json/);
     }
+  });
+
+  it("limits and audits the analytics interface too: a bucket per API key, every write in the host's trail", async () => {
+    const resources = memoryStore();
+    const scimTokens = createTokenStore();
+    const analytics = memoryAnalyticsStore({ resources, tokens: scimTokens });
+    const audit = memoryAuditTrail();
+    const { key } = await issueApiKey(analytics, { kind: "operator" });
+    const host = await startHostServer({
+      store: resources,
+      auth: staticTokenVerifier({ acme: TOKEN }),
+      analytics: { store: analytics, scimTokens },
+      audit,
+      log: () => {},
+      onEvent: () => {},
+      port: 0,
+    });
+    running.push(host);
+    const analyticsCall = (method: string, path: string, body?: unknown) =>
+      fetch(`${host.analyticsUrl}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const created = await analyticsCall("POST", "/organizations", { name: "Initech" });
+    expect(created.status).toBe(201);
+    const { organization } = (await created.json()) as { organization: { id: string } };
+    expect(await audit.list(organization.id)).toEqual([
+      expect.objectContaining({ orgId: organization.id, operation: "analytics.createOrganization", outcome: "success", status: 201, via: "analytics" }),
+    ]);
+
+    const started = performance.now();
+    const replies = await Promise.all(Array.from({ length: 600 }, () => analyticsCall("GET", "/organizations")));
+    const seconds = (performance.now() - started) / 1000;
+    const statuses = replies.map((reply) => reply.status);
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(defaultHostLimits.burst);
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(defaultHostLimits.burst + Math.ceil(defaultHostLimits.requestsPerSecond * seconds) + 1);
+    // Unless the machine took over 3.5 s for them, the refill cannot have covered all 600.
+    if (seconds < 3.5) expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
+    for (const refused of replies.filter((reply) => reply.status === 429)) {
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(refused.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    }
+    // SCIM's own bucket is the organization's, untouched by the analytics burst.
+    expect((await call(host, "/Schemas")).status).toBe(200);
   });
 
   it("takes a limiter of the host's, or none", async () => {

@@ -48,7 +48,8 @@ export interface HostLimits {
   readonly paging?: PagingOptions;
   /**
    * Requests per organization (429 with `Retry-After` beyond it), or `false` for none. Default: a
-   * token bucket of 100 requests per second sustained, bursts of 200, in this process.
+   * token bucket of 100 requests per second sustained, bursts of 200, in this process. The
+   * analytics interface gets a bucket of the same size per API key, or none with `false`.
    */
   readonly rateLimit?: RateLimiter | false;
 }
@@ -183,6 +184,11 @@ export function createHostApp(options: HostServerOptions): Express {
           options.analytics.onInvitation ??
           (({ adminUser, code, expiresAt }) => log(`invitation for ${adminUser.email}: code ${code} (accept with POST /analytics/v1/invitations/accept before ${expiresAt})`)),
         onError: logError,
+        // Its own buckets: analytics limits by API key, SCIM by organization, and the two ids must not share a bucket.
+        ...(options.limits?.rateLimit === false
+          ? {}
+          : { rateLimit: tokenBucketLimiter({ requestsPerSecond: defaultHostLimits.requestsPerSecond, burst: defaultHostLimits.burst }) }),
+        ...(options.audit ? { onAudit: options.audit } : {}),
       }),
     );
   }
