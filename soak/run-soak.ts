@@ -68,6 +68,7 @@ const roundLatency = (latency: LatencySummary): LatencySummary => ({
   p50Ms: round(latency.p50Ms, 2),
   p90Ms: round(latency.p90Ms, 2),
   p99Ms: round(latency.p99Ms, 2),
+  meanMs: round(latency.meanMs, 2),
   maxMs: round(latency.maxMs, 2),
 });
 
