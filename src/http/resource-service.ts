@@ -31,6 +31,7 @@ import type { ListParameters } from "./list-parameters.js";
 import { renderResource } from "./render-resource.js";
 import type { ScimEvent } from "./scim-event.js";
 import { matchesEntityTag } from "./entity-tags.js";
+import { isPossibleId } from "./is-possible-id.js";
 import { keyedMutex } from "./keyed-mutex.js";
 import { retryVersionConflicts, type ConflictRetryOptions } from "./retry-version-conflicts.js";
 
@@ -224,6 +225,8 @@ export function createResourceService(config: ResourceServiceConfig) {
   };
 
   const read = async (context: ServiceContext, type: TypeHandler, id: string, members: boolean): Promise<StoredResource> => {
+    // Every write reads first, so this keeps such ids from every store call of the service.
+    if (!isPossibleId(id)) throw notFound(type, id);
     const stored = await store.get({ orgId: context.orgId, resourceType: type.id, id, members });
     if (!stored) throw notFound(type, id);
     return stored;
