@@ -33,7 +33,7 @@ import type { ScimEvent } from "./scim-event.js";
 import { matchesEntityTag } from "./entity-tags.js";
 import { isPossibleId } from "./is-possible-id.js";
 import { keyedMutex } from "./keyed-mutex.js";
-import { retryVersionConflicts, type ConflictRetryOptions } from "./retry-version-conflicts.js";
+import { retryVersionConflicts } from "./retry-version-conflicts.js";
 
 const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
 
@@ -56,8 +56,6 @@ export interface ResourceServiceConfig {
   readonly cursorSecret: string;
   /** Delivers an event; never throws (the router reports listener failures itself). */
   readonly emit: (event: ScimEvent) => Promise<void>;
-  /** How version conflicts with other processes are retried; see `retryVersionConflicts`. Default its defaults. */
-  readonly conflictRetry?: ConflictRetryOptions;
 }
 
 /** A resource type as the service handles it. */
@@ -250,7 +248,7 @@ export function createResourceService(config: ResourceServiceConfig) {
    * when another process wrote in between. With the client's `If-Match`, a conflict is its 412.
    */
   const readModifyWrite = <T>(context: ServiceContext, type: TypeHandler, id: string, ifMatch: string | undefined, attempt: () => Promise<T>): Promise<T> =>
-    serialized(context, type, id, () => (ifMatch === undefined ? retryVersionConflicts(attempt, config.conflictRetry) : attempt()));
+    serialized(context, type, id, () => (ifMatch === undefined ? retryVersionConflicts(attempt) : attempt()));
 
   const create = async (context: ServiceContext, typeId: string, body: unknown, members: boolean): Promise<ResourceOutcome> => {
     const type = handler(typeId);
