@@ -238,7 +238,10 @@ export function createResourceService(config: ResourceServiceConfig) {
   };
 
   // DESIGN §4b: writes to one resource serialize. Keyed by organization, type and id: the same id
-  // in two organizations is two resources.
+  // in two organizations is two resources. Not a locked read in the store contract (SELECT … FOR
+  // UPDATE): every adapter would have to run the core's PATCH inside its own transaction, holding a
+  // connection through validation, which a store whose statements run in a worker thread cannot;
+  // the version check already makes a race between processes safe, and only needs retrying.
   const writing = keyedMutex();
   const serialized = <T>(context: ServiceContext, type: TypeHandler, id: string, work: () => Promise<T>): Promise<T> =>
     writing.run(JSON.stringify([context.orgId, type.id, id]), work);
