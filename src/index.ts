@@ -84,6 +84,8 @@ export type { MembershipDelta } from "./scim/patch/membership-delta.js";
 export { hasValue } from "./scim/schema/has-value.js";
 
 export { createScimRouter } from "./http/create-scim-router.js";
+export { scimErrorHandler } from "./http/error-handler.js";
+export { deferContinue } from "./http/defer-continue.js";
 export type { BulkOptions, PagingOptions, ScimRouterOptions } from "./http/scim-router-options.js";
 export type { GroupEventType, ScimEvent, ScimEventListener, UserEventType } from "./http/scim-event.js";
 export { RATE_ALLOWED } from "./http/rate-limiter.js";
@@ -128,6 +130,7 @@ export type {
 } from "./store/resource-store.js";
 export { entityTag, resourceView } from "./store/resource-view.js";
 export { isUniqueAttribute, uniqueKeysOf } from "./store/unique-keys.js";
+export { uniqueValue } from "./scim/schema/unique-value.js";
 export type { StoreOptions } from "./store/store-options.js";
 export { candidateIds, indexKeyOf, indexKeysOf } from "./store/index-candidates.js";
 export type { IndexKey } from "./store/index-candidates.js";

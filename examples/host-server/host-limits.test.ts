@@ -247,3 +247,56 @@ describe("the host's server timeouts", () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
   });
 });
+
+describe("the host's answers to broken transport", () => {
+  it("answers a malformed %-escape in the organization with a SCIM 400, not Express's HTML page", async () => {
+    const host = await start();
+    const response = await fetch(`http://127.0.0.1:${host.port}/scim/Organizations/%FF/v2/Users`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(response.status).toBe(400);
+    expect(response.headers.get("content-type")).toMatch(/^application\/scim\+json/);
+    expect(await response.json()).toMatchObject({ status: "400", scimType: "invalidSyntax" });
+  });
+
+  it("answers Expect: 100-continue with a Content-Length over the limit with 413 at once, no 100 Continue first", async () => {
+    const host = await start();
+    const { socket, received, closed } = await rawConnection(host);
+    socket.write(
+      [
+        "POST /scim/Organizations/acme/v2/Users HTTP/1.1",
+        "Host: localhost",
+        `Authorization: Bearer ${TOKEN}`,
+        "Content-Type: application/scim+json",
+        "Content-Length: 5000000000",
+        "Expect: 100-continue",
+        "",
+        "",
+      ].join("\r\n"),
+    );
+    await closed;
+    expect(received()).toMatch(/^HTTP\/1\.1 413 /);
+    expect(received()).not.toContain("100 Continue");
+  });
+
+  it("sends 100 Continue for a body it reads, and creates the user", async () => {
+    const host = await start();
+    const body = JSON.stringify({ schemas: [USER_SCHEMA], userName: "expect", name: { givenName: "E", familyName: "X" }, emails: [{ value: "expect@example.com", type: "work" }] });
+    const { socket, received } = await rawConnection(host);
+    socket.write(
+      [
+        "POST /scim/Organizations/acme/v2/Users HTTP/1.1",
+        "Host: localhost",
+        `Authorization: Bearer ${TOKEN}`,
+        "Content-Type: application/scim+json",
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        "Expect: 100-continue",
+        "",
+        "",
+      ].join("\r\n"),
+    );
+    while (!received().includes("100 Continue")) await new Promise((resolve) => setTimeout(resolve, 5));
+    socket.write(body);
+    while (!received().includes("201 Created")) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(received()).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
+    socket.destroy();
+  });
+});

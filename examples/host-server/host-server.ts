@@ -13,6 +13,8 @@ import type { AnalyticsStore } from "../../src/analytics/analytics-store.js";
 import type { AuditSink } from "../../src/audit/audit-sink.js";
 import type { TokenStore } from "../../src/auth/hashed-token-store.js";
 import { createScimRouter } from "../../src/http/create-scim-router.js";
+import { deferContinue } from "../../src/http/defer-continue.js";
+import { scimErrorHandler } from "../../src/http/error-handler.js";
 import type { RateLimiter } from "../../src/http/rate-limiter.js";
 import type { ScimEvent } from "../../src/http/scim-event.js";
 import type { BulkOptions, PagingOptions, ScimRouterOptions } from "../../src/http/scim-router-options.js";
@@ -173,6 +175,8 @@ export function createHostApp(options: HostServerOptions): Express {
       ...(options.audit ? { onAudit: options.audit } : {}),
     }),
   );
+  // A malformed %-escape in :orgId fails in this app's layer, before the router: answer it in SCIM.
+  app.use("/scim", scimErrorHandler());
   if (options.analytics) {
     const { store, scimTokens } = options.analytics;
     app.use(
@@ -213,6 +217,9 @@ export async function startHostServer(options: HostServerOptions & { readonly po
     app,
   );
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
+  // `100 Continue` only for a body the app reads: a request refused on its headers (401, a
+  // Content-Length over the limit) is answered before the client sends the body.
+  server.on("checkContinue", deferContinue(app));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, () => {

@@ -3,7 +3,7 @@
  * for one organization per request (DESIGN §1). Mount it at `/scim/Organizations/:orgId/v2`.
  */
 import express, { type Request, type Router } from "express";
-import { ScimError } from "../errors.js";
+import { ScimError, ScimType } from "../errors.js";
 import { createSchemaRegistry } from "../scim/schema/schema-registry.js";
 import { rfc7643Profile } from "../scim/schema/resource-profile.js";
 import { authenticate } from "./authenticate.js";
@@ -21,6 +21,15 @@ import { createWriteAuditor } from "./write-auditor.js";
 
 function defaultOnError(error: unknown, request: Request | undefined): void {
   console.error(`scimkit: unexpected error${request ? ` in ${request.method} ${request.originalUrl}` : ""}`, error);
+}
+
+function isDecodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -91,6 +100,12 @@ export function createScimRouter(options: ScimRouterOptions): Router {
   registerSchemaRoutes(router, registry, profile);
   for (const type of service.handlers.values()) registerResourceRoutes(router, service, type, auditor);
   router.use((request, _response, next) => {
+    // A malformed %-escape outside any route parameter (which Express's router refuses itself) is
+    // a malformed request, not a missing endpoint.
+    if (!isDecodable(request.path)) {
+      next(new ScimError(400, ScimType.invalidSyntax, "The URL path holds a malformed %-escape: encode it as UTF-8 percent-escapes (RFC 3986 §2.1)."));
+      return;
+    }
     next(new ScimError(404, undefined, `There is no SCIM endpoint for ${request.method} ${request.path}.`));
   });
   if (auditor) router.use(auditor.failed);

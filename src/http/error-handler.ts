@@ -1,9 +1,11 @@
 /**
  * The only place that writes an error body (DESIGN §3): a `ScimError` as the RFC 7644 §3.12 body
- * with its status, errors of the body parser translated into SCIM terms, and anything else as a
- * bare 500 whose cause goes to `onError` and never to the client.
+ * with its status, errors of the body parser and of Express's URL decoding translated into SCIM
+ * terms, and anything else as a bare 500 whose cause goes to `onError` and never to the client.
+ * The router mounts `errorHandler`; the app mounts `scimErrorHandler` after the router for the
+ * errors raised before the router runs.
  */
-import type { ErrorRequestHandler, Request } from "express";
+import type { ErrorRequestHandler, Request, Response } from "express";
 import { ScimError, ScimType, isScimError } from "../errors.js";
 import { sendScim } from "./send-scim.js";
 
@@ -47,6 +49,14 @@ export function translateRequestError(error: unknown): ScimError | undefined {
   return undefined;
 }
 
+function sendError(response: Response, scimError: ScimError): void {
+  // RFC 6750 §3: a 401 names the scheme the client should use.
+  if (scimError.status === 401) response.set("WWW-Authenticate", 'Bearer realm="SCIM"');
+  // RFC 9110 §10.2.3 (with RFC 6585 §4 for 429): when the client may try again.
+  if (scimError.retryAfter !== undefined) response.set("Retry-After", String(Math.max(0, Math.ceil(scimError.retryAfter))));
+  sendScim(response, scimError.status, scimError);
+}
+
 /** The four-argument Express error handler of the router. */
 export function errorHandler(onError: (error: unknown, request: Request | undefined) => void): ErrorRequestHandler {
   return (error, request, response, next) => {
@@ -60,10 +70,33 @@ export function errorHandler(onError: (error: unknown, request: Request | undefi
       sendScim(response, 500, new ScimError(500, undefined, "The service failed to handle the request. It has been reported; retry later."));
       return;
     }
-    // RFC 6750 §3: a 401 names the scheme the client should use.
-    if (scimError.status === 401) response.set("WWW-Authenticate", 'Bearer realm="SCIM"');
-    // RFC 9110 §10.2.3 (with RFC 6585 §4 for 429): when the client may try again.
-    if (scimError.retryAfter !== undefined) response.set("Retry-After", String(Math.max(0, Math.ceil(scimError.retryAfter))));
-    sendScim(response, scimError.status, scimError);
+    sendError(response, scimError);
+  };
+}
+
+/**
+ * The error handler an app mounts after the SCIM router, at a path without parameters that covers
+ * it (`app.use("/scim", scimErrorHandler())`), for the errors the router never sees: Express
+ * decodes the mount path's `:orgId` in the app's own layer, so a malformed %-escape there
+ * (`/scim/Organizations/%FF/v2/Users`) fails before the router runs, and without this handler
+ * Express answers with its HTML error page. It answers such errors — and any `ScimError` or
+ * request error (body too large, malformed JSON) raised by the app's own middleware on these
+ * paths — with the SCIM error body (RFC 7644 §3.12); every other error goes on to the app's next
+ * error handler, untouched. Errors inside the router never reach it: the router answers them.
+ *
+ * Mounted at the router's own path it would not help: that layer fails to decode `:orgId` too.
+ *
+ * @example
+ * app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth }));
+ * app.use("/scim", scimErrorHandler());
+ */
+export function scimErrorHandler(): ErrorRequestHandler {
+  return (error, _request, response, next) => {
+    const scimError = response.headersSent ? undefined : isScimError(error) ? error : translateRequestError(error);
+    if (!scimError) {
+      next(error);
+      return;
+    }
+    sendError(response, scimError);
   };
 }

@@ -8,10 +8,16 @@ import type { ResourceSchema, SchemaRegistry } from "../scim/schema/schema-regis
 import { resourceView } from "../store/resource-view.js";
 import type { StoredMember, StoredResource } from "../store/resource-store.js";
 
+// With the `u` flag a surrogate pair is one code point: only a lone surrogate is in \p{Cs}.
+const LONE_SURROGATE = /\p{Cs}/gu;
+
 /** The absolute URL of a resource: base URL, resource type endpoint, id. */
 export function resourceLocation(baseUrl: string, endpoint: string, id: string): string {
-    // ":" stays readable: schema URNs are ids (RFC 7644 §4 shows /Schemas/urn:…:User).
-  return `${baseUrl}${endpoint.startsWith("/") ? endpoint : `/${endpoint}`}/${encodeURIComponent(id).replace(/%3A/gi, ":")}`;
+  // A lone surrogate has no UTF-8 form (RFC 3629 §3), so encodeURIComponent throws on it; such an
+  // id names nothing stored (is-possible-id.ts), and U+FFFD keeps the URL of a refusal renderable.
+  const encoded = encodeURIComponent(id.replace(LONE_SURROGATE, "\ufffd")).replace(/%3A/gi, ":");
+  // ":" stays readable: schema URNs are ids (RFC 7644 §4 shows /Schemas/urn:…:User).
+  return `${baseUrl}${endpoint.startsWith("/") ? endpoint : `/${endpoint}`}/${encoded}`;
 }
 
 /** Renders `resource` of the type `schema` for a response under `baseUrl`. */

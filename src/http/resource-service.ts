@@ -31,10 +31,11 @@ import type { ListParameters } from "./list-parameters.js";
 import { renderResource } from "./render-resource.js";
 import type { ScimEvent } from "./scim-event.js";
 import { matchesEntityTag } from "./entity-tags.js";
+import { isPossibleId } from "./is-possible-id.js";
+import { keyedMutex } from "./keyed-mutex.js";
+import { retryVersionConflicts } from "./retry-version-conflicts.js";
 
 const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
-/** Re-reads after a concurrent write before giving up; each retry means another writer succeeded. */
-const MAX_ATTEMPTS = 8;
 
 /** Who is asking and where their SCIM service lives. */
 export interface ServiceContext {
@@ -147,10 +148,6 @@ function withoutServerAttributes(resource: ScimObject): ScimObject {
   return attributes;
 }
 
-function isVersionConflict(error: unknown): boolean {
-  return error instanceof ScimError && error.status === 412;
-}
-
 function notFound(handler: TypeHandler, id: string): ScimError {
   return new ScimError(404, undefined, `${handler.schema.resourceType.name} ${JSON.stringify(id)} not found.`);
 }
@@ -226,6 +223,8 @@ export function createResourceService(config: ResourceServiceConfig) {
   };
 
   const read = async (context: ServiceContext, type: TypeHandler, id: string, members: boolean): Promise<StoredResource> => {
+    // Every write reads first, so this keeps such ids from every store call of the service.
+    if (!isPossibleId(id)) throw notFound(type, id);
     const stored = await store.get({ orgId: context.orgId, resourceType: type.id, id, members });
     if (!stored) throw notFound(type, id);
     return stored;
@@ -238,22 +237,21 @@ export function createResourceService(config: ResourceServiceConfig) {
     }
   };
 
+  // DESIGN §4b: writes to one resource serialize. Keyed by organization, type and id: the same id
+  // in two organizations is two resources. Not a locked read in the store contract (SELECT … FOR
+  // UPDATE): every adapter would have to run the core's PATCH inside its own transaction, holding a
+  // connection through validation, which a store whose statements run in a worker thread cannot;
+  // the version check already makes a race between processes safe, and only needs retrying.
+  const writing = keyedMutex();
+  const serialized = <T>(context: ServiceContext, type: TypeHandler, id: string, work: () => Promise<T>): Promise<T> =>
+    writing.run(JSON.stringify([context.orgId, type.id, id]), work);
+
   /**
-   * Runs a read-modify-write until it commits without a concurrent write in between. With the
-   * client's `If-Match`, a conflict is the client's 412; without it, we re-read and re-apply.
+   * Runs a read-modify-write of one resource after this process's earlier writes to it, and again
+   * when another process wrote in between. With the client's `If-Match`, a conflict is its 412.
    */
-  const withRetry = async <T>(ifMatch: string | undefined, attempt: () => Promise<T>): Promise<T> => {
-    for (let tries = 1; ; tries += 1) {
-      try {
-        return await attempt();
-      } catch (error) {
-        if (!isVersionConflict(error) || ifMatch !== undefined) throw error;
-        if (tries >= MAX_ATTEMPTS) {
-          throw new ScimError(409, undefined, "The resource is being changed by other requests at the same time; retry the request.");
-        }
-      }
-    }
-  };
+  const readModifyWrite = <T>(context: ServiceContext, type: TypeHandler, id: string, ifMatch: string | undefined, attempt: () => Promise<T>): Promise<T> =>
+    serialized(context, type, id, () => (ifMatch === undefined ? retryVersionConflicts(attempt) : attempt()));
 
   const create = async (context: ServiceContext, typeId: string, body: unknown, members: boolean): Promise<ResourceOutcome> => {
     const type = handler(typeId);
@@ -288,8 +286,8 @@ export function createResourceService(config: ResourceServiceConfig) {
     ifMatch: string | undefined,
     members: boolean,
     compute: (current: StoredResource) => { attributes: ScimObject; membership: MembershipDelta | undefined },
-  ): Promise<ResourceOutcome> =>
-    withRetry(ifMatch, async () => {
+  ): Promise<ResourceOutcome> => {
+    const { outcome, events } = await readModifyWrite(context, type, id, ifMatch, async (): Promise<{ outcome: ResourceOutcome; events: ScimEvent[] }> => {
       const current = await read(context, type, id, false);
       checkIfMatch(ifMatch, current);
       const { attributes, membership } = compute(current);
@@ -297,7 +295,7 @@ export function createResourceService(config: ResourceServiceConfig) {
       const membershipChanges = membership !== undefined && !isEmptyMembershipDelta(membership);
       if (!attributesChanged && !membershipChanges) {
         const stored = members && type.hasMembers ? await read(context, type, id, true) : current;
-        return { stored, resource: render(context, type, stored) };
+        return { outcome: { stored, resource: render(context, type, stored) }, events: [] };
       }
       const result = await store.update({
         orgId: context.orgId,
@@ -313,12 +311,18 @@ export function createResourceService(config: ResourceServiceConfig) {
         members: members && type.hasMembers,
       });
       if (!result) throw notFound(type, id);
-      await deliver([
-        ...(attributesChanged ? [event(context, type, "updated", result.resource), ...activationEvents(context, type, current.attributes, result.resource)] : []),
-        ...membershipEvents(context, type, result.resource, result.membership),
-      ]);
-      return { stored: result.resource, resource: render(context, type, result.resource) };
+      return {
+        outcome: { stored: result.resource, resource: render(context, type, result.resource) },
+        events: [
+          ...(attributesChanged ? [event(context, type, "updated", result.resource), ...activationEvents(context, type, current.attributes, result.resource)] : []),
+          ...membershipEvents(context, type, result.resource, result.membership),
+        ],
+      };
     });
+    // After the lock: a slow listener delays only its own request, not the next write to the resource.
+    await deliver(events);
+    return outcome;
+  };
 
   const replace = async (context: ServiceContext, typeId: string, id: string, body: unknown, ifMatch: string | undefined, members: boolean): Promise<ResourceOutcome> => {
     const type = handler(typeId);
@@ -348,16 +352,20 @@ export function createResourceService(config: ResourceServiceConfig) {
 
   const remove = async (context: ServiceContext, typeId: string, id: string, ifMatch: string | undefined): Promise<void> => {
     const type = handler(typeId);
-    const current = await read(context, type, id, false);
-    checkIfMatch(ifMatch, current);
-    const deleted = await store.delete({
-      orgId: context.orgId,
-      resourceType: type.id,
-      id,
-      now: now(),
-      ...(ifMatch === undefined ? {} : { expectedVersion: current.version }),
+    // Serialized too, so the "deleted" event carries the last version, not one a concurrent write replaced.
+    const current = await serialized(context, type, id, async () => {
+      const found = await read(context, type, id, false);
+      checkIfMatch(ifMatch, found);
+      const deleted = await store.delete({
+        orgId: context.orgId,
+        resourceType: type.id,
+        id,
+        now: now(),
+        ...(ifMatch === undefined ? {} : { expectedVersion: found.version }),
+      });
+      if (!deleted) throw notFound(type, id);
+      return found;
     });
-    if (!deleted) throw notFound(type, id);
     await deliver([event(context, type, "deleted", current)]);
   };
 

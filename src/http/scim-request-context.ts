@@ -8,6 +8,7 @@ import type { Principal } from "../auth/token-verifier.js";
 import type { ServiceContext } from "./resource-service.js";
 import { defaultBaseUrl } from "./request-origin.js";
 import type { ScimRouterOptions } from "./scim-router-options.js";
+import { isPossibleId } from "./is-possible-id.js";
 
 /** Per-request state: organization, base URL and, after authentication, the principal. */
 export interface ScimRequestContext extends ServiceContext {
@@ -42,7 +43,9 @@ export function resolveOrganization(options: ScimRouterOptions): RequestHandler 
       next(new Error("scimkit: no organization for this request. Mount the router at a path with :orgId or pass the `organization` option."));
       return;
     }
-    if (orgId.length > 256) {
+    // Before authentication: neither the token verifier nor a store is asked about an id that
+    // names nothing, and the answer is the one any unknown organization gets.
+    if (orgId.length > 256 || !isPossibleId(orgId)) {
       next(new ScimError(404, undefined, "No such organization."));
       return;
     }

@@ -6,13 +6,14 @@
  */
 import type { CompareFilter, Filter } from "../scim/filter/filter-ast.js";
 import { formatPath, type ResolvedPath } from "../scim/schema/resolved-path.js";
-import { isUniqueAttribute } from "./unique-keys.js";
+import { isUniqueAttribute, uniqueValue } from "../scim/schema/unique-value.js";
 
 /**
  * One index entry a store looks up: the resource with an `id`, the resources with an
  * `externalId`, or the holder of a unique value. `attribute` and `value` of a `unique` key are in
  * the form of `UniqueKey` (`formatPath`, lower-cased unless caseExact), so a store that indexes
- * the `uniqueKeys` the core hands it compares them exactly.
+ * the `uniqueKeys` the core hands it compares them exactly: a filter value in NFD finds the
+ * holder of its NFC form.
  *
  * @example { index: "unique", attribute: "userName", value: "alice" }  // from `userName eq "Alice"`
  */
@@ -42,9 +43,8 @@ export function indexKeyOf(filter: CompareFilter<ResolvedPath>): IndexKey | unde
   }
   // The same test as `uniqueKeysOf`, so the unique index holds every resource with a value here.
   if (!isUniqueAttribute(attribute)) return undefined;
-  // Unique values are lower-cased unless caseExact (RFC 7643 §2.1), as `uniqueKeysOf` stores them
-  // and `matchesFilter` compares them.
-  return { index: "unique", attribute: formatPath(path), value: attribute.caseExact ? value : value.toLowerCase() };
+  // In the form `uniqueKeysOf` stores and `matchesFilter` compares: NFC, lower-cased unless caseExact.
+  return { index: "unique", attribute: formatPath(path), value: uniqueValue(value, attribute.caseExact) };
 }
 
 /**

@@ -19,8 +19,8 @@ export interface StoreScope {
 
 /**
  * A value that must be unique among the resources of one type in one organization, already
- * normalized by the core: `value` is lower-cased when the attribute is not caseExact, so the
- * store compares strings exactly. Derived from the schema's `uniqueness` (`userName`, and group
+ * normalized by the core (`uniqueValue`): `value` is in Unicode NFC and lower-cased when the
+ * attribute is not caseExact, so the store compares strings exactly. Derived from the schema's `uniqueness` (`userName`, and group
  * `displayName` per the spec).
  */
 export interface UniqueKey {
@@ -29,7 +29,7 @@ export interface UniqueKey {
    * extension attribute (`urn:…:User:employeeNumber`), so the two never share an index.
    */
   readonly attribute: string;
-  /** The normalized value to compare exactly. */
+  /** The normalized value to compare exactly: NFC, lower-cased unless caseExact. */
   readonly value: string;
 }
 

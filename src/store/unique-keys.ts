@@ -1,14 +1,18 @@
 /**
  * The unique values of a resource, as the store must hold them (DESIGN §3): every single-valued
- * string attribute the schema marks `uniqueness: "server"` or `"global"`, lower-cased unless
- * caseExact (RFC 7643 §2.1), so a store compares exactly and `userName` clashes case-insensitively.
+ * string attribute the schema marks `uniqueness: "server"` or `"global"`, in Unicode NFC and
+ * lower-cased unless caseExact (RFC 7643 §2.1; `uniqueValue`), so a store compares exactly and
+ * `userName` clashes case-insensitively and whatever the Unicode normalization form.
  */
-import type { AttributeDefinition } from "../scim/schema/attribute-definition.js";
 import type { ScimObject } from "../scim/schema/normalize-value.js";
 import type { ResourceSchema } from "../scim/schema/schema-registry.js";
 import { readAttribute } from "../scim/schema/resource-access.js";
 import { formatPath, type ResolvedPath } from "../scim/schema/resolved-path.js";
+import { isUniqueAttribute, uniqueValue } from "../scim/schema/unique-value.js";
 import type { UniqueKey } from "./resource-store.js";
+
+// Defined beside `uniqueValue` so that `matchesFilter` (which may not import a store) shares it.
+export { isUniqueAttribute } from "../scim/schema/unique-value.js";
 
 /** The unique keys of `attributes` (canonical form) under `schema`. */
 export function uniqueKeysOf(schema: ResourceSchema, attributes: ScimObject): UniqueKey[] {
@@ -16,7 +20,7 @@ export function uniqueKeysOf(schema: ResourceSchema, attributes: ScimObject): Un
   for (const path of uniquePaths(schema)) {
     const value = readAttribute(attributes, path);
     if (typeof value !== "string") continue;
-    keys.push({ attribute: formatPath(path), value: path.attribute.caseExact ? value : value.toLowerCase() });
+    keys.push({ attribute: formatPath(path), value: uniqueValue(value, path.attribute.caseExact) });
   }
   return keys;
 }
@@ -30,14 +34,6 @@ function uniquePaths(schema: ResourceSchema): readonly ResolvedPath[] {
     cache.set(schema, paths);
   }
   return paths;
-}
-
-/**
- * Whether the store must hold `attribute` unique: a single-valued, client-writable string whose
- * schema says `uniqueness: "server"` or `"global"`. Stores use it to find index-backed filters.
- */
-export function isUniqueAttribute(attribute: AttributeDefinition): boolean {
-  return attribute.uniqueness !== "none" && attribute.type === "string" && !attribute.multiValued && attribute.mutability !== "readOnly";
 }
 
 function findUniquePaths(schema: ResourceSchema): ResolvedPath[] {

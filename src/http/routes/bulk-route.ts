@@ -17,7 +17,7 @@ export function registerBulkRoute(
 ): void {
   router.post(
     "/Bulk",
-    ...scimBodyParser(limits.maxPayloadSize),
+    ...scimBodyParser(limits.maxPayloadSize, "bulk.maxPayloadSize"),
     asyncHandler(async (request, response) => {
       const trail = auditor?.bulk(response);
       const body = await runBulk(service, scimContext(response), request.body, limits, (error) => onError(error, request), trail?.observe);

@@ -6,6 +6,7 @@ import type { AttributeDefinition } from "../schema/attribute-definition.js";
 import { isPlainObject, parseDateTime } from "../schema/normalize-value.js";
 import { hasValue } from "../schema/has-value.js";
 import { leafOf, type ResolvedPath } from "../schema/resolved-path.js";
+import { isUniqueAttribute, uniqueValue } from "../schema/unique-value.js";
 import type { CompareFilter, Filter, FilterValue } from "./filter-ast.js";
 
 /**
@@ -99,6 +100,16 @@ function equalityTest(target: FilterValue, leaf: AttributeDefinition): (candidat
   return (candidate) => compareValues(candidate, target, leaf) === 0;
 }
 
+/**
+ * Equality on a unique attribute (`userName`): as its `UniqueKey`s compare (`uniqueValue`, Unicode
+ * NFC), so `userName eq` finds the same resources here as through a store's unique index.
+ */
+function uniqueEqualityTest(target: FilterValue, leaf: AttributeDefinition): (candidate: unknown) => boolean {
+  if (typeof target !== "string") return () => false;
+  const key = uniqueValue(target, leaf.caseExact);
+  return (candidate) => typeof candidate === "string" && uniqueValue(candidate, leaf.caseExact) === key;
+}
+
 function substringTest(target: FilterValue, leaf: AttributeDefinition, op: "co" | "sw" | "ew"): (candidate: unknown) => boolean {
   if (typeof target !== "string" || (leaf.type !== "string" && leaf.type !== "reference")) return () => false;
   const caseExact = leaf.caseExact;
@@ -129,7 +140,7 @@ function compileCompare(filter: CompareFilter<ResolvedPath>, outer: ResolvedPath
   // no e-mail is a work e-mail, which is what a client filtering out work addresses wants, and it
   // keeps `not (a eq x)` and `a ne x` equivalent. An absent attribute equals nothing, so `ne` holds
   // for it, and `eq null` holds exactly when the attribute has no value.
-  const isEqual = equalityTest(value, leaf);
+  const isEqual = !outer && !filter.path.subAttribute && isUniqueAttribute(leaf) ? uniqueEqualityTest(value, leaf) : equalityTest(value, leaf);
   const equal: Predicate = value === null ? (scope) => !candidates(scope, hasValue) : (scope) => candidates(scope, isEqual);
   switch (op) {
     case "eq":
@@ -190,7 +201,8 @@ const compiled = new WeakMap<Filter<ResolvedPath>, Predicate>();
  * Whether `resource` satisfies `filter` (RFC 7644 §3.4.2.2). The resource is canonical JSON: core
  * and common attributes at the top level under their canonical names, extension attributes under
  * the extension's URN. Values of the wrong JSON type never match and never throw; string comparisons
- * honour the leaf attribute's `caseExact`; dateTimes compare as instants; multi-valued attributes
+ * honour the leaf attribute's `caseExact`, and equality on a unique attribute (`userName`) compares
+ * in Unicode NFC as its unique keys do; dateTimes compare as instants; multi-valued attributes
  * match when any value does; `pr` is false for null, "", [] and empty objects.
  */
 export function matchesFilter(resource: Readonly<Record<string, unknown>>, filter: Filter<ResolvedPath>): boolean {

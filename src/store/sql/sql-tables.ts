@@ -49,7 +49,7 @@ export interface UniqueKeysTable {
   readonly resource_type: string;
   /** `UniqueKey.attribute`: `userName`, or URN-qualified for an extension attribute. */
   readonly attribute: string;
-  /** `UniqueKey.value`: lower-cased unless the attribute is caseExact. */
+  /** `UniqueKey.value`: NFC, lower-cased unless the attribute is caseExact (NFC since migration 7). */
   readonly value: string;
   readonly id: string;
 }

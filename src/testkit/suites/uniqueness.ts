@@ -1,7 +1,7 @@
 /**
  * Uniqueness (DESIGN §3, RFC 7643 §2.1): `userName` case-insensitively and group `displayName`,
- * per organization, enforced by the store atomically — a clash is a 409 `uniqueness` that writes
- * nothing.
+ * per organization, whatever the Unicode normalization form, enforced by the store atomically —
+ * a clash is a 409 `uniqueness` that writes nothing.
  */
 import { expect } from "vitest";
 import { ScimType } from "../../errors.js";
@@ -14,6 +14,8 @@ import {
   createUser,
   expectScimError,
   groupAttributes,
+  idsOf,
+  listResources,
   mustGet,
   uniqueKeys,
   userAttributes,
@@ -75,6 +77,43 @@ export const uniquenessSuite: ConformanceSuite = {
       const recased = await replaceAttributes(context, "User", alice.id, userAttributes("Alice@ACME.test", { nickName: "Al" }));
       expect(recased?.resource.attributes["userName"]).toBe("Alice@ACME.test");
       expect((await mustGet(context, "User", alice.id)).attributes["userName"]).toBe("Alice@ACME.test");
+    }),
+
+    conformanceTest("a userName in NFD clashes with its NFC form, in any case, and the stored value keeps what was sent", async (context) => {
+      const composed = "\u00c5ngstr\u00f6m@acme.test";
+      const decomposed = "A\u030angstro\u0308m@acme.test";
+      const ada = await createUser(context, composed);
+      await expectScimError(createResource(context, "User", userAttributes(decomposed)), 409, ScimType.uniqueness);
+      await expectScimError(createResource(context, "User", userAttributes(decomposed.toUpperCase())), 409, ScimType.uniqueness);
+      expect(await countResources(context, "User")).toBe(1);
+      // Renaming to the other form of one's own name keeps the key and stores what was sent.
+      const renamed = await replaceAttributes(context, "User", ada.id, userAttributes(decomposed));
+      expect(renamed?.resource.attributes["userName"]).toBe(decomposed);
+      expect((await mustGet(context, "User", ada.id)).attributes["userName"]).toBe(decomposed);
+      await expectScimError(createResource(context, "User", userAttributes(composed)), 409, ScimType.uniqueness);
+    }),
+
+    conformanceTest("a group displayName in NFD clashes with its NFC form, also on rename", async (context) => {
+      await createGroup(context, "Caf\u00e9");
+      await expectScimError(createGroup(context, "Cafe\u0301"), 409, ScimType.uniqueness);
+      const { resource: bar } = await createGroup(context, "Bar");
+      await expectScimError(replaceAttributes(context, "Group", bar.id, groupAttributes("CAFE\u0301")), 409, ScimType.uniqueness);
+      expect((await mustGet(context, "Group", bar.id)).attributes).toEqual(bar.attributes);
+    }),
+
+    conformanceTest("userName eq finds its holder in either normalization form, and after a rename only by the new name", async (context) => {
+      const composed = "\u00c5ngstr\u00f6m@acme.test";
+      const decomposed = "A\u030angstro\u0308m@acme.test";
+      const ada = await createUser(context, composed);
+      await createUser(context, "angstrom@acme.test");
+      const found = async (text: string): Promise<string[]> => idsOf((await listResources(context, "User", { filter: text })).resources);
+      expect(await found(`userName eq "${decomposed}"`)).toEqual([ada.id]);
+      expect(await found(`userName eq "${decomposed.toUpperCase()}"`)).toEqual([ada.id]);
+      expect(await found(`userName eq "${composed}"`)).toEqual([ada.id]);
+      expect(await found(`userName ne "${decomposed}"`)).toHaveLength(1);
+      await replaceAttributes(context, "User", ada.id, userAttributes("Zoe\u0308@acme.test"));
+      expect(await found(`userName eq "${composed}"`)).toEqual([]);
+      expect(await found(`userName eq "ZO\u00cb@acme.test"`)).toEqual([ada.id]);
     }),
 
     conformanceTest("a userName is free again after its holder is deleted", async (context) => {

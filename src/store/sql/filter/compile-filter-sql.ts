@@ -15,7 +15,7 @@ import type { AttributeDefinition } from "../../../scim/schema/attribute-definit
 import type { CompareFilter, CompareOperator, Filter, FilterValue } from "../../../scim/filter/filter-ast.js";
 import { parseDateTime } from "../../../scim/schema/normalize-value.js";
 import { formatPath, leafOf, type ResolvedPath } from "../../../scim/schema/resolved-path.js";
-import { isUniqueAttribute } from "../../unique-keys.js";
+import { isUniqueAttribute, uniqueValue } from "../../../scim/schema/unique-value.js";
 import { isColumnPath, resourceCandidates, resourceColumn, sideTableLookup } from "./resource-candidates.js";
 import { searchPrefilter } from "./search-prefilter.js";
 import { noCandidates, type SqlCandidate, type SqlCandidates, type SqlValue } from "./sql-candidates.js";
@@ -181,7 +181,8 @@ function elementReader(element: SqlCandidate, outer: ResolvedPath): Reader {
  * `path eq value` through an index, where the stored copy answers it exactly: `id` and
  * `externalId` are caseExact columns (RFC 7643 §3.1) compared as they are; a unique attribute is
  * looked up in `scimkit_unique_keys`, which holds exactly `uniqueKeysOf(attributes)` — the string
- * value, lower-cased unless caseExact — so the lookup matches what `matchesFilter` matches.
+ * value in NFC, lower-cased unless caseExact (`uniqueValue`) — so the lookup matches what
+ * `matchesFilter` matches.
  */
 function indexedEquality(scope: CompileScope, path: ResolvedPath, value: string): Condition | undefined {
   if (path.subAttribute) return undefined;
@@ -197,7 +198,7 @@ function indexedEquality(scope: CompileScope, path: ResolvedPath, value: string)
     scope,
     "resource_type",
   )} and ${column("attribute")} = ${sql.val(formatPath(path))} and ${column("value")} = ${sql.val(
-    path.attribute.caseExact ? value : value.toLowerCase(),
+    uniqueValue(value, path.attribute.caseExact),
   )}`;
   return sideTableLookup(scope, "scimkit_unique_keys", alias, "id", where);
 }

@@ -7,7 +7,8 @@ import { analyticsTables } from "./0003-analytics-tables.js";
 import { sqlitePlannerStatistics } from "./0004-sqlite-planner-statistics.js";
 import { sqliteEmailsSearch } from "./0005-sqlite-emails-search.js";
 import { auditTable } from "./0006-audit-table.js";
+import { nfcUniqueKeys } from "./0007-nfc-unique-keys.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration of the SQL store, by increasing version. */
-export const sqlMigrations: readonly Migration[] = [initialTables, emailsSearch, analyticsTables, sqlitePlannerStatistics, sqliteEmailsSearch, auditTable];
+export const sqlMigrations: readonly Migration[] = [initialTables, emailsSearch, analyticsTables, sqlitePlannerStatistics, sqliteEmailsSearch, auditTable, nfcUniqueKeys];
