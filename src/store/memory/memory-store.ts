@@ -187,12 +187,14 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
             : request.page.after === undefined
               ? 0
               : firstIdAfter(ordered, request.page.after.id);
-        const resources: StoredResource[] = [];
-        for (const id of ordered.slice(start, start + count)) {
+        // Page and total are taken before the first turn: the kept id order changes in place on writes.
+        const pageIds = ordered.slice(start, start + count);
+        const totalResults = ordered.length;
+        const copies = await mapInSlices(pageIds, (id) => {
           const entry = table.entries.get(id);
-          if (entry) resources.push(storedResourceOf(entry, membersOf(organization, request.resourceType, entry, request.members)));
-        }
-        return { totalResults: ordered.length, resources };
+          return entry ? storedResourceOf(entry, membersOf(organization, request.resourceType, entry, request.members)) : undefined;
+        });
+        return { totalResults, resources: copies.filter((resource): resource is StoredResource => resource !== undefined) };
       }
       const ids = filter === undefined ? undefined : candidateIds(filter, (key) => indexedIds(table, key));
       const candidates =
