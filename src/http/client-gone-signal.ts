@@ -15,9 +15,12 @@ export function clientGoneSignal(response: Response): AbortSignal {
     controller.abort(new ScimError(503, undefined, "The client disconnected while the request waited for its turn; it was not run."));
   };
   // `close` also follows a complete response; only a close before the end means the client left.
-  if (response.destroyed && !response.writableFinished) gone();
-  else response.once("close", () => {
-    if (!response.writableFinished) gone();
-  });
+  if (response.destroyed && !response.writableFinished) {
+    gone();
+  } else {
+    response.once("close", () => {
+      if (!response.writableFinished) gone();
+    });
+  }
   return controller.signal;
 }
