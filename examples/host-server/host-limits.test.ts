@@ -83,6 +83,32 @@ describe("the host's request limits, by default", () => {
     expect(defaultHostLimits).toMatchObject({ bodyLimit: "1mb", bulk: { maxOperations: 1000, maxPayloadSize: 1_048_576 }, paging: { maxPageSize: 1000 } });
   });
 
+  it("runs one expensive request per organization at a time, queues 16 more and refuses the next with 429 and Retry-After", async () => {
+    let open = (): void => {};
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    const base = memoryStore();
+    const host = await startHostServer({
+      // Every list waits until the test opens the store, so the queue fills before any finishes.
+      store: { ...base, list: async (request) => opened.then(() => base.list(request)) },
+      auth: staticTokenVerifier({ acme: TOKEN }),
+      log: () => {},
+      onEvent: () => {},
+      port: 0,
+      limits: { rateLimit: false },
+    });
+    running.push(host);
+    const { concurrency, maxQueued } = defaultHostLimits.fairShare;
+    const replies = Array.from({ length: concurrency + maxQueued + 1 }, () => call(host, "/Users?sortBy=userName"));
+    const first = await Promise.race(replies);
+    expect(first.status).toBe(429);
+    expect(first.body["detail"]).toMatch(/1 expensive request running and 16 waiting/);
+    expect(Number(first.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    open();
+    const statuses = (await Promise.all(replies)).map((reply) => reply.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(concurrency + maxQueued);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(1);
+  });
+
   it("takes other figures from its options", async () => {
     const host = await start({ limits: { rateLimit: false, filterLimits: { maxDepth: 2 }, bulk: { maxOperations: 3 }, paging: { maxPageSize: 7 } } });
     expect((await call(host, `/Users?filter=${encodeURIComponent(nested(3))}`)).status).toBe(400);

@@ -17,7 +17,9 @@ import { deferContinue } from "../../src/http/defer-continue.js";
 import { scimErrorHandler } from "../../src/http/error-handler.js";
 import type { RateLimiter } from "../../src/http/rate-limiter.js";
 import type { ScimEvent } from "../../src/http/scim-event.js";
-import type { BulkOptions, PagingOptions, ScimRouterOptions } from "../../src/http/scim-router-options.js";
+import { expensiveWorkClassifier } from "../../src/http/expensive-work-classifier.js";
+import { fairShareGate } from "../../src/http/fair-share-gate.js";
+import type { BulkOptions, FairShareOptions, PagingOptions, ScimRouterOptions } from "../../src/http/scim-router-options.js";
 import { tokenBucketLimiter } from "../../src/http/token-bucket-limiter.js";
 import type { TokenVerifier } from "../../src/auth/token-verifier.js";
 import type { FilterLimits } from "../../src/scim/filter/parse-filter.js";
@@ -54,6 +56,13 @@ export interface HostLimits {
    * analytics interface gets a bucket of the same size per API key, or none with `false`.
    */
   readonly rateLimit?: RateLimiter | false;
+  /**
+   * Expensive requests (scans, sorts, deep or large pages, Bulk) per organization at once, and
+   * how many more may wait (429 with `Retry-After` beyond them), or `false` for no bound. Default:
+   * one at a time, 16 waiting, `startIndex` above 1,000 and `count` above 200 counted as
+   * expensive, in this process.
+   */
+  readonly fairShare?: FairShareOptions | false;
 }
 
 /** The host's defaults: generous for an identity provider's traffic, bounded for anything else. */
@@ -64,6 +73,9 @@ export const defaultHostLimits = {
   paging: { defaultPageSize: 100, maxPageSize: 1000 },
   requestsPerSecond: 100,
   burst: 200,
+  // One lane per organization: with four SQLite readers (or ten PostgreSQL connections) on two
+  // cores, an organization looping scans leaves the rest to the others' lookups.
+  fairShare: { concurrency: 1, maxQueued: 16, deepStartIndex: 1000, largeCount: 200 },
 } as const;
 
 /**
@@ -135,7 +147,8 @@ function requestLog(log: (line: string) => void): RequestHandler {
 }
 
 /** The router options that carry `limits`, each default filled in. */
-function scimLimits(limits: HostLimits): Pick<ScimRouterOptions, "bodyLimit" | "filterLimits" | "bulk" | "paging" | "rateLimit"> {
+function scimLimits(limits: HostLimits): Pick<ScimRouterOptions, "bodyLimit" | "filterLimits" | "bulk" | "paging" | "rateLimit" | "fairShare"> {
+  const { concurrency, maxQueued, deepStartIndex, largeCount } = defaultHostLimits.fairShare;
   const rateLimit =
     limits.rateLimit === undefined
       ? tokenBucketLimiter({ requestsPerSecond: defaultHostLimits.requestsPerSecond, burst: defaultHostLimits.burst })
@@ -146,6 +159,13 @@ function scimLimits(limits: HostLimits): Pick<ScimRouterOptions, "bodyLimit" | "
     bulk: { ...defaultHostLimits.bulk, ...limits.bulk },
     paging: { ...defaultHostLimits.paging, ...limits.paging },
     ...(rateLimit === false ? {} : { rateLimit }),
+    fairShare:
+      limits.fairShare === false
+        ? false
+        : {
+            gate: limits.fairShare?.gate ?? fairShareGate({ concurrency, maxQueued }),
+            classifier: limits.fairShare?.classifier ?? expensiveWorkClassifier({ deepStartIndex, largeCount }),
+          },
   };
 }
 

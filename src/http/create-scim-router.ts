@@ -8,6 +8,8 @@ import { createSchemaRegistry } from "../scim/schema/schema-registry.js";
 import { rfc7643Profile } from "../scim/schema/resource-profile.js";
 import { authenticate } from "./authenticate.js";
 import { errorHandler } from "./error-handler.js";
+import { expensiveWorkClassifier } from "./expensive-work-classifier.js";
+import { fairShareGate } from "./fair-share-gate.js";
 import { limitRate } from "./limit-rate.js";
 import { createResourceService } from "./resource-service.js";
 import { registerBulkRoute } from "./routes/bulk-route.js";
@@ -17,6 +19,7 @@ import { scimBodyParser } from "./scim-body-parser.js";
 import type { ScimEvent } from "./scim-event.js";
 import { resolveOrganization } from "./scim-request-context.js";
 import type { ScimRouterOptions } from "./scim-router-options.js";
+import { workAdmission } from "./work-admission.js";
 import { createWriteAuditor } from "./write-auditor.js";
 
 function defaultOnError(error: unknown, request: Request | undefined): void {
@@ -91,14 +94,19 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     sort: service.canSort,
     cursor: service.canCursor,
   });
+  const admission = workAdmission(
+    options.fairShare === false
+      ? undefined
+      : { gate: options.fairShare?.gate ?? fairShareGate(), classifier: options.fairShare?.classifier ?? expensiveWorkClassifier() },
+  );
   const auditor = options.onAudit ? createWriteAuditor(options.onAudit, service.handlers.values(), onError) : undefined;
 
   router.use(authenticate(options.auth));
   if (options.rateLimit) router.use(limitRate(options.rateLimit));
-  registerBulkRoute(router, service, bulk, onError, auditor);
+  registerBulkRoute(router, service, bulk, onError, auditor, admission);
   router.use(...scimBodyParser(options.bodyLimit ?? "1mb"));
   registerSchemaRoutes(router, registry, profile);
-  for (const type of service.handlers.values()) registerResourceRoutes(router, service, type, auditor);
+  for (const type of service.handlers.values()) registerResourceRoutes(router, service, type, auditor, admission);
   router.use((request, _response, next) => {
     // A malformed %-escape outside any route parameter (which Express's router refuses itself) is
     // a malformed request, not a missing endpoint.

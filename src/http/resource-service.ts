@@ -5,6 +5,7 @@
  */
 import { v7 as uuidv7 } from "uuid";
 import { ScimError, ScimType, badRequest } from "../errors.js";
+import { mapInSlices } from "../event-loop-slice.js";
 import { unwrap } from "../result.js";
 import { deepEqual } from "../scim/deep-equal.js";
 import type { FilterLimits } from "../scim/filter/parse-filter.js";
@@ -19,6 +20,8 @@ import type { ResourceSchema, SchemaRegistry } from "../scim/schema/schema-regis
 import { formatPath } from "../scim/schema/resolved-path.js";
 import { resourceView } from "../store/resource-view.js";
 import type {
+  ListRequest,
+  ListResult,
   MembershipChange,
   ResourceStore,
   SortSpec,
@@ -26,6 +29,7 @@ import type {
   UnknownMemberPolicy,
 } from "../store/resource-store.js";
 import { uniqueKeysOf } from "../store/unique-keys.js";
+import type { WorkPermit } from "./expensive-work-gate.js";
 import { decodeCursor, encodeCursor, type CursorScope } from "./list-cursor.js";
 import type { ListParameters } from "./list-parameters.js";
 import { renderResource } from "./render-resource.js";
@@ -88,6 +92,12 @@ export interface ListOutcome {
 export interface ListOptions {
   /** Whether the resources should carry members (the response's projection includes them). */
   readonly members: boolean;
+  /**
+   * Asked with the store's request once the parameters are valid, before the store is: resolves
+   * with a permit to release when the page is rendered, or `undefined` when the request may run
+   * at once (the router's fair share, `WorkAdmission`). Absent: every list runs at once.
+   */
+  readonly admit?: (request: ListRequest) => Promise<WorkPermit | undefined>;
 }
 
 /**
@@ -382,16 +392,28 @@ export function createResourceService(config: ResourceServiceConfig) {
       ...(sort ? { sort } : {}),
       members: options.members && type.hasMembers,
     };
+    // Only a request that has passed validation takes a turn; the permit covers the store's work
+    // and the rendering of its page, the part that grows with the organization (DESIGN §4b).
+    const listed = async <T>(request: ListRequest, finish: (page: ListResult) => Promise<T>): Promise<T> => {
+      const permit = await options.admit?.(request);
+      try {
+        return await finish(await store.list(request));
+      } finally {
+        permit?.release();
+      }
+    };
+    // A page is as large as the host's `paging.maxPageSize` allows: rendered in slices of the loop.
+    const rendered = (resources: readonly StoredResource[]): Promise<ScimObject[]> =>
+      mapInSlices(resources, (stored) => render(context, type, stored));
     if (parameters.cursor === undefined) {
       // RFC 7644 §3.4.2.4: startIndex is 1-based, and a value below 1 is read as 1.
       const startIndex = Math.min(Math.max(parameters.startIndex ?? 1, 1), Number.MAX_SAFE_INTEGER);
-      const page = await store.list({ ...scope, page: { kind: "index", startIndex, count } });
-      return {
+      return listed({ ...scope, page: { kind: "index", startIndex, count } }, async (page) => ({
         totalResults: page.totalResults,
-        resources: page.resources.map((stored) => render(context, type, stored)),
+        resources: await rendered(page.resources),
         startIndex,
         cursorPaging: false,
-      };
+      }));
     }
     if (!canCursor) throw badRequest(ScimType.invalidValue, "This service does not support cursor paging (RFC 9865); page with startIndex and count.");
     if (parameters.startIndex !== undefined) {
@@ -407,32 +429,37 @@ export function createResourceService(config: ResourceServiceConfig) {
     };
     const resumed = parameters.cursor === "" ? undefined : decodeCursor(parameters.cursor, cursorScope);
     if (count === 0) {
-      const page = await store.list({ ...scope, page: { kind: "index", startIndex: 1, count: 0 } });
-      return { totalResults: page.totalResults, resources: [], cursorPaging: true };
+      return listed({ ...scope, page: { kind: "index", startIndex: 1, count: 0 } }, async (page) => ({
+        totalResults: page.totalResults,
+        resources: [],
+        cursorPaging: true,
+      }));
     }
     // One more than asked tells whether a next page exists without a second query; the total was
     // counted on the walk's first page and travels in the cursor.
-    const page = await store.list({
+    const request: ListRequest = {
       ...scope,
       page: { kind: "cursor", ...(resumed ? { after: resumed.position } : {}), count: count + 1 },
       ...(resumed ? { countTotal: false } : {}),
-    });
-    const totalResults = resumed ? resumed.total : page.totalResults;
-    const resources = page.resources.slice(0, count);
-    const last = resources[resources.length - 1];
-    const nextCursor =
-      page.resources.length > count && last
-        ? encodeCursor(
-            { position: { key: sort ? sortKeyOf(resourceView(type.id, last), sort.path) : null, id: last.id }, total: totalResults },
-            cursorScope,
-          )
-        : undefined;
-    return {
-      totalResults,
-      resources: resources.map((stored) => render(context, type, stored)),
-      ...(nextCursor ? { nextCursor } : {}),
-      cursorPaging: true,
     };
+    return listed(request, async (page) => {
+      const totalResults = resumed ? resumed.total : page.totalResults;
+      const resources = page.resources.slice(0, count);
+      const last = resources[resources.length - 1];
+      const nextCursor =
+        page.resources.length > count && last
+          ? encodeCursor(
+              { position: { key: sort ? sortKeyOf(resourceView(type.id, last), sort.path) : null, id: last.id }, total: totalResults },
+              cursorScope,
+            )
+          : undefined;
+      return {
+        totalResults,
+        resources: await rendered(resources),
+        ...(nextCursor ? { nextCursor } : {}),
+        cursorPaging: true,
+      };
+    });
   };
 
   return { handler, handlers, create, get, replace, patch, remove, list, canSort, canCursor };

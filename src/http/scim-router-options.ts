@@ -9,8 +9,10 @@ import type { FilterLimits } from "../scim/filter/parse-filter.js";
 import type { ResourceProfile } from "../scim/schema/resource-profile.js";
 import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
 import type { ResourceStore, UnknownMemberPolicy } from "../store/resource-store.js";
+import type { ExpensiveWorkGate } from "./expensive-work-gate.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import type { ScimEventListener } from "./scim-event.js";
+import type { WorkClassifier } from "./work-classifier.js";
 
 /** Bulk limits (RFC 7644 §3.7.4), enforced and advertised in `/ServiceProviderConfig`. */
 export interface BulkOptions {
@@ -26,6 +28,25 @@ export interface PagingOptions {
   readonly defaultPageSize?: number;
   /** The most resources one page returns; a larger `count` is clamped to it. Default 1,000. */
   readonly maxPageSize?: number;
+}
+
+/**
+ * The fair share between organizations (DESIGN §4b): expensive requests of one organization wait
+ * for each other, never for another organization's, and cheap ones never wait at all.
+ */
+export interface FairShareOptions {
+  /**
+   * Admits each organization's expensive requests. Default `fairShareGate()`: one at a time per
+   * organization, 16 more waiting in arrival order, beyond that 429 with `Retry-After`; counted
+   * in this process.
+   */
+  readonly gate?: ExpensiveWorkGate;
+  /**
+   * Says which requests are expensive. Default `expensiveWorkClassifier()`: lists whose filter no
+   * index answers, any `sortBy`, `startIndex` above 1,000, `count` above 200, group pages with
+   * members, and `/Bulk`.
+   */
+  readonly classifier?: WorkClassifier;
 }
 
 export interface ScimRouterOptions {
@@ -74,6 +95,14 @@ export interface ScimRouterOptions {
    * `tokenBucketLimiter({ requestsPerSecond })` is the in-process reference. Default: no limit.
    */
   readonly rateLimit?: RateLimiter;
+  /**
+   * Bounds the expensive work (scans, sorts, deep pages, `/Bulk`) each organization runs at once,
+   * so one organization cannot occupy every SQLite reader, PostgreSQL connection or slice of the
+   * event loop; beyond the bound its requests queue, then get 429 with `Retry-After`. Lookups by
+   * `id`, `userName` or `externalId` never queue. Default: on, with the defaults of
+   * `FairShareOptions`; `false` turns it off.
+   */
+  readonly fairShare?: FairShareOptions | false;
   /**
    * Receives the audit trail: every write an authenticated client attempts, through the
    * resource endpoints and each `/Bulk` operation, with its outcome, before the response is sent.

@@ -42,7 +42,7 @@ export interface TestApp {
  * project (`SCIMKIT_HTTP_STORE=sqlite`) — a fresh in-memory SQLite `sqlStore`, so every HTTP test
  * also proves the router and the SQL store together.
  */
-async function defaultStore(): Promise<ResourceStore> {
+export async function defaultStore(): Promise<ResourceStore> {
   return process.env["SCIMKIT_HTTP_STORE"] === "sqlite" ? sqlStore({ sqlite: ":memory:" }) : memoryStore();
 }
 

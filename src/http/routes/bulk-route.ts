@@ -6,7 +6,16 @@ import { runBulk } from "../run-bulk.js";
 import { scimBodyParser } from "../scim-body-parser.js";
 import { scimContext } from "../scim-request-context.js";
 import { sendScim } from "../send-scim.js";
+import { withAdmission, workAdmission, type WorkAdmission } from "../work-admission.js";
+import type { BulkWork } from "../work-classifier.js";
 import type { WriteAuditor } from "../write-auditor.js";
+
+/** The length of the body's `Operations` (any casing) for the classifier; `runBulk` validates the rest. */
+function operationCount(body: unknown): number {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return 0;
+  const entry = Object.entries(body).find(([key]) => key.toLowerCase() === "operations");
+  return Array.isArray(entry?.[1]) ? entry[1].length : 0;
+}
 
 export function registerBulkRoute(
   router: Router,
@@ -14,15 +23,21 @@ export function registerBulkRoute(
   limits: { readonly maxOperations: number; readonly maxPayloadSize: number },
   onError: (error: unknown, request: Request | undefined) => void,
   auditor?: WriteAuditor,
+  admission: WorkAdmission = workAdmission(undefined),
 ): void {
   router.post(
     "/Bulk",
     ...scimBodyParser(limits.maxPayloadSize, "bulk.maxPayloadSize"),
     asyncHandler(async (request, response) => {
-      const trail = auditor?.bulk(response);
-      const body = await runBulk(service, scimContext(response), request.body, limits, (error) => onError(error, request), trail?.observe);
-      // Every operation's entry is with the sink before the client hears of any of them.
-      if (trail) await trail.settled();
+      const context = scimContext(response);
+      const work: BulkWork = { kind: "bulk", orgId: context.orgId, operations: operationCount(request.body) };
+      const body = await withAdmission(admission, work, response, async () => {
+        const trail = auditor?.bulk(response);
+        const outcome = await runBulk(service, context, request.body, limits, (error) => onError(error, request), trail?.observe);
+        // Every operation's entry is with the sink before the client hears of any of them.
+        if (trail) await trail.settled();
+        return outcome;
+      });
       sendScim(response, 200, body);
     }),
   );

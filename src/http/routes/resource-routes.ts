@@ -3,6 +3,7 @@
  * create, read, replace, patch and delete, each a thin shell over the resource service.
  */
 import express, { type Request, type Response, type Router } from "express";
+import { mapInSlices } from "../../event-loop-slice.js";
 import { createProjection, type Projection } from "../../scim/schema/create-projection.js";
 import type { ScimObject } from "../../scim/schema/normalize-value.js";
 import { asyncHandler } from "../async-handler.js";
@@ -14,6 +15,7 @@ import type { ResourceService, TypeHandler } from "../resource-service.js";
 import { resourceLocation } from "../render-resource.js";
 import { scimContext } from "../scim-request-context.js";
 import { sendResource, sendScim } from "../send-scim.js";
+import { workAdmission, type WorkAdmission } from "../work-admission.js";
 import type { WriteAuditor } from "../write-auditor.js";
 
 
@@ -26,7 +28,13 @@ function idParameter(request: Request): string {
   return String(request.params["id"]);
 }
 
-export function registerResourceRoutes(router: Router, service: ResourceService, type: TypeHandler, auditor?: WriteAuditor): void {
+export function registerResourceRoutes(
+  router: Router,
+  service: ResourceService,
+  type: TypeHandler,
+  auditor?: WriteAuditor,
+  admission: WorkAdmission = workAdmission(undefined),
+): void {
   const endpoint = type.schema.resourceType.endpoint;
   // One sub-router per resource type, mounted at its endpoint: a request is matched against the
   // three paths of its own type, not against every route of the service.
@@ -46,8 +54,11 @@ export function registerResourceRoutes(router: Router, service: ResourceService,
 
   const list = async (response: Response, parameters: ListParameters): Promise<void> => {
     const projection = projectionFor(parameters);
-    const outcome = await service.list(scimContext(response), type.id, parameters, { members: wantsMembers(projection) });
-    sendScim(response, 200, listResponseBody(outcome, outcome.resources.map((resource) => projection.apply(resource))));
+    const outcome = await service.list(scimContext(response), type.id, parameters, {
+      members: wantsMembers(projection),
+      admit: (request) => admission({ kind: "list", request }, response),
+    });
+    sendScim(response, 200, listResponseBody(outcome, await mapInSlices(outcome.resources, (resource) => projection.apply(resource))));
   };
 
   collection.get(asyncHandler(async (request, response) => list(response, listParametersFromQuery(queryOf(request)))));

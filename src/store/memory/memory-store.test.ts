@@ -751,3 +751,74 @@ describe("memoryStore: long scans", () => {
     expect(resources.every((resource) => resource.attributes["title"] === "even")).toBe(true);
   });
 });
+
+describe("memoryStore: lists longer than one sorted run", () => {
+  // 10,000 users span three runs of `sortedPrefix`, so every page below comes out of a merge.
+  const COUNT = 10_000;
+  const idOf = (index: number): string => `u${String((index * 7919) % COUNT).padStart(5, "0")}`;
+  const titleOf = (index: number): string | undefined => (index % 10 === 0 ? undefined : `t${index % 37}`);
+
+  async function seeded(): Promise<ResourceStore> {
+    const store = memoryStore();
+    for (let index = 0; index < COUNT; index++) {
+      const title = titleOf(index);
+      await addUser(store, A, idOf(index), `user${index}`, title === undefined ? {} : { title });
+    }
+    return store;
+  }
+
+  /** The ids in list order by title (missing titles last when ascending), ties by id. */
+  function expectedOrder(order: "ascending" | "descending"): string[] {
+    const entries = Array.from({ length: COUNT }, (_, index) => ({ id: idOf(index), key: titleOf(index) ?? null }));
+    entries.sort((a, b) => {
+      const byKey = a.key === b.key ? 0 : a.key === null ? 1 : b.key === null ? -1 : a.key < b.key ? -1 : 1;
+      if (byKey !== 0) return order === "descending" ? -byKey : byKey;
+      return a.id < b.id ? -1 : 1;
+    });
+    return entries.map((entry) => entry.id);
+  }
+
+  it.each(["ascending", "descending"] as const)("gives index pages and cursor walks in the one list order (%s)", async (order) => {
+    const store = await seeded();
+    const sort = { path: pathOf(users, "title"), order };
+    const expected = expectedOrder(order);
+    const ids = (page: { readonly resources: readonly StoredResource[] }): string[] => page.resources.map((resource) => resource.id);
+
+    const deep = await store.list({ orgId: A, resourceType: "User", sort, page: { kind: "index", startIndex: 7001, count: 50 }, members: false });
+    expect(deep.totalResults).toBe(COUNT);
+    expect(ids(deep)).toEqual(expected.slice(7000, 7050));
+
+    const walked: string[] = [];
+    let after: { key: string | null; id: string } | undefined;
+    for (;;) {
+      const page = await store.list({
+        orgId: A,
+        resourceType: "User",
+        sort,
+        page: { kind: "cursor", ...(after ? { after } : {}), count: 3000 },
+        members: false,
+      });
+      expect(page.totalResults).toBe(COUNT);
+      walked.push(...ids(page));
+      const last = page.resources[page.resources.length - 1];
+      if (page.resources.length < 3000 || !last) break;
+      const title = last.attributes["title"];
+      after = { key: typeof title === "string" ? title : null, id: last.id };
+    }
+    expect(walked).toEqual(expected);
+  });
+
+  it("counts every match of a filtered scan and pages it in id order", async () => {
+    const store = await seeded();
+    const filter = filterOf(users, 'title pr');
+    const withTitle = Array.from({ length: COUNT }, (_, index) => index)
+      .filter((index) => titleOf(index) !== undefined)
+      .map(idOf)
+      .sort();
+    const page = await store.list({ orgId: A, resourceType: "User", filter, page: { kind: "index", startIndex: 8001, count: 10 }, members: false });
+    expect(page.totalResults).toBe(withTitle.length);
+    expect(page.resources.map((resource) => resource.id)).toEqual(withTitle.slice(8000, 8010));
+    const totalsOnly = await store.list({ orgId: A, resourceType: "User", filter, page: { kind: "index", startIndex: 1, count: 0 }, members: false });
+    expect(totalsOnly).toEqual({ totalResults: withTitle.length, resources: [] });
+  });
+});

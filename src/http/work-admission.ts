@@ -1,0 +1,44 @@
+/**
+ * The router's side of the fair share (DESIGN §4b): classify a request, and when it is expensive,
+ * wait for a permit of its organization before the store is asked.
+ */
+import type { Response } from "express";
+import { clientGoneSignal } from "./client-gone-signal.js";
+import type { ExpensiveWorkGate, WorkPermit } from "./expensive-work-gate.js";
+import type { ScimWork, WorkClassifier } from "./work-classifier.js";
+
+/** The gate and the classifier a router was configured with. */
+export interface FairShare {
+  readonly gate: ExpensiveWorkGate;
+  readonly classifier: WorkClassifier;
+}
+
+/**
+ * Resolves with the permit `work` needs, to release once it is done, or with `undefined` for
+ * cheap work, which never waits. Rejects with the gate's refusal (429, 503) or, when the client
+ * leaves while the work waits, with the reason of `clientGoneSignal`.
+ */
+export type WorkAdmission = (work: ScimWork, response: Response) => Promise<WorkPermit | undefined>;
+
+const admitEverything: WorkAdmission = async () => undefined;
+
+/** The admission of a router; with no fair share, every request runs at once. */
+export function workAdmission(fairShare: FairShare | undefined): WorkAdmission {
+  if (fairShare === undefined) return admitEverything;
+  const { gate, classifier } = fairShare;
+  return async (work, response) => {
+    if (!classifier.isExpensive(work)) return undefined;
+    const orgId = work.kind === "list" ? work.request.orgId : work.orgId;
+    return gate.acquire(orgId, clientGoneSignal(response));
+  };
+}
+
+/** Runs `task` under a permit of `admission`, releasing it however the task ends. */
+export async function withAdmission<T>(admission: WorkAdmission, work: ScimWork, response: Response, task: () => Promise<T>): Promise<T> {
+  const permit = await admission(work, response);
+  try {
+    return await task();
+  } finally {
+    permit?.release();
+  }
+}
