@@ -6,7 +6,7 @@
  * better-sqlite3, real threads, files in a temporary directory; ordering is asserted, never time.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -227,31 +227,35 @@ describe("two stores on one file", () => {
 
 describe("closing", () => {
   const script = fileURLToPath(new URL("./sqlite-store-exit.fixture.ts", import.meta.url));
-  const runFixture = (file: string, close: boolean) => run(process.execPath, ["--import", "tsx", script, file, close ? "close" : "leave-open"], { timeout: 30_000 });
-
-  it("close() merges the write-ahead log, and the process then exits by itself", { timeout: 40_000 }, async () => {
-    const file = freshFile();
-    const { stdout } = await runFixture(file, true);
-    expect(JSON.parse(stdout)).toEqual({ read: "ann", closed: true });
-    expect(existsSync(`${file}-wal`)).toBe(false);
+  const runFixture = async (file: string, mode: "close" | "leave-open" | "forget"): Promise<unknown> => {
+    const { stdout } = await run(process.execPath, ["--expose-gc", "--import", "tsx", script, file, mode], { timeout: 30_000 });
+    return JSON.parse(stdout);
+  };
+  const readBack = async (file: string): Promise<string | undefined> => {
     const reopened = await sqlStore({ sqlite: file });
     try {
-      expect((await get(reopened, "acme", "ann"))?.id).toBe("ann");
+      return (await get(reopened, "acme", "ann"))?.id;
     } finally {
       await reopened.close();
     }
+  };
+
+  it("close() merges the write-ahead log, and the process then exits by itself", { timeout: 40_000 }, async () => {
+    const file = freshFile();
+    expect(await runFixture(file, "close")).toEqual({ read: "ann", wal: false });
+    expect(await readBack(file)).toBe("ann");
   });
 
   it("an idle store left open does not keep its process alive, and loses no committed write", { timeout: 40_000 }, async () => {
     const file = freshFile();
-    const { stdout } = await runFixture(file, false);
-    expect(JSON.parse(stdout)).toEqual({ read: "ann", closed: false });
-    const reopened = await sqlStore({ sqlite: file });
-    try {
-      expect((await get(reopened, "acme", "ann"))?.id).toBe("ann");
-    } finally {
-      await reopened.close();
-    }
+    expect(await runFixture(file, "leave-open")).toEqual({ read: "ann", wal: true });
+    expect(await readBack(file)).toBe("ann");
+  });
+
+  it("a store dropped without close() closes its connections when it is collected", { timeout: 40_000 }, async () => {
+    const file = freshFile();
+    expect(await runFixture(file, "forget")).toEqual({ read: "ann", wal: false });
+    expect(await readBack(file)).toBe("ann");
   });
 
   it("fails statements after close() instead of waiting for them", async () => {

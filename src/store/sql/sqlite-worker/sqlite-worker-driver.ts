@@ -16,8 +16,42 @@ export interface SqliteWorkerDriverOptions {
   readonly readers: number;
 }
 
+async function closePools(pools: RolePools): Promise<void> {
+  // Readers first: the writer, closing last, merges the write-ahead log into the file.
+  await pools.readers.close();
+  await pools.writer.close();
+}
+
+// A store dropped without close() (a test that never closes its store) gives its connections
+// back when the driver is collected, as better-sqlite3 closes a collected Database: its threads
+// are not left serving a database nobody can reach any more.
+const forgotten = new FinalizationRegistry<RolePools>((pools) => void closePools(pools));
+
 function quoted(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * The pools of `options`, the writer started. Apart from the driver, so that nothing the pools
+ * hold reaches back to it (the finalization registry needs the driver collectable).
+ */
+async function openPools({ path, readers: size }: SqliteWorkerDriverOptions): Promise<RolePools> {
+  if (isPrivateDatabase(path)) {
+    // A private database lives in its one connection: that thread reads and writes, and when
+    // it dies the data is gone, so it is not replaced.
+    const sole = createWorkerPool({ start: () => startSqliteWorker({ path, role: "sole" }), size: 1, replaceDead: false });
+    sole.release(await sole.acquire());
+    return { writer: sole, readers: sole };
+  }
+  const writer = createWorkerPool({ start: () => startSqliteWorker({ path, role: "writer" }), size: 1, replaceDead: true });
+  // The writer first: it creates the file and turns on the write-ahead log readers depend on.
+  const first = await writer.acquire();
+  writer.release(first);
+  // Without WAL (a file system that refuses its shared memory), readers would wait for every
+  // write; the writer then serves reads too, as one connection always did.
+  if (first.journalMode !== "wal" || size < 1) return { writer, readers: writer };
+  const readers = createWorkerPool({ start: () => startSqliteWorker({ path, role: "reader" }), size, replaceDead: true });
+  return { writer, readers };
 }
 
 /**
@@ -31,31 +65,14 @@ export function sqliteWorkerDriver(options: SqliteWorkerDriverOptions): Driver {
   let started: Promise<RolePools> | undefined;
   let pools: RolePools | undefined;
 
-  const start = async (): Promise<RolePools> => {
-    const { path } = options;
-    if (isPrivateDatabase(path)) {
-      // A private database lives in its one connection: that thread reads and writes, and when
-      // it dies the data is gone, so it is not replaced.
-      const sole = createWorkerPool({ start: () => startSqliteWorker({ path, role: "sole" }), size: 1, replaceDead: false });
-      sole.release(await sole.acquire());
-      return { writer: sole, readers: sole };
-    }
-    const writer = createWorkerPool({ start: () => startSqliteWorker({ path, role: "writer" }), size: 1, replaceDead: true });
-    // The writer first: it creates the file and turns on the write-ahead log readers depend on.
-    const first = await writer.acquire();
-    writer.release(first);
-    // Without WAL (a file system that refuses its shared memory), readers would wait for every
-    // write; the writer then serves reads too, as one connection always did.
-    if (first.journalMode !== "wal" || options.readers < 1) return { writer, readers: writer };
-    const readers = createWorkerPool({ start: () => startSqliteWorker({ path, role: "reader" }), size: options.readers, replaceDead: true });
-    return { writer, readers };
-  };
-
   const connection = (candidate: DatabaseConnection): SqliteWorkerConnection => candidate as SqliteWorkerConnection;
 
-  return {
+  const driver: Driver = {
     async init() {
-      started ??= start();
+      started ??= openPools(options).then((opened) => {
+        forgotten.register(driver, opened, driver);
+        return opened;
+      });
       pools = await started;
     },
     async acquireConnection() {
@@ -89,9 +106,9 @@ export function sqliteWorkerDriver(options: SqliteWorkerDriverOptions): Driver {
     async destroy() {
       const opened = await started?.catch(() => undefined);
       if (opened === undefined) return;
-      // Readers first: the writer, closing last, merges the write-ahead log into the file.
-      await opened.readers.close();
-      await opened.writer.close();
+      forgotten.unregister(driver);
+      await closePools(opened);
     },
   };
+  return driver;
 }
