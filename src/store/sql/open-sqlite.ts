@@ -16,9 +16,10 @@ export const DEFAULT_SQLITE_READERS = 4;
 /**
  * Where a SQLite store's statements run:
  * - `{ readers?: number }` (the default, `{}`): in worker threads — a writer, and up to `readers`
- *   (default 4) read-only connections that read while it writes — so the event loop never waits
- *   for SQLite and a long query of one organization does not hold up the requests of others.
- *   `":memory:"` gets one thread that does both (another connection cannot see its data).
+ *   (default 4; 0: the writer reads too) read-only connections that read while it writes — so the
+ *   event loop never waits for SQLite and a long query of one organization does not hold up the
+ *   requests of others. Readers start as concurrent reads need them. `":memory:"` gets one thread
+ *   that does both (another connection cannot see its data).
  * - `false`: on the event loop, through one connection in this thread, as better-sqlite3 runs by
  *   itself. Every statement then holds up every request; fit for tests and one-off scripts only.
  */
