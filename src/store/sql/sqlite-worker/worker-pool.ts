@@ -52,6 +52,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const starts = new Set<Promise<unknown>>();
   let closed = false;
 
+  const room = (): boolean => workers.size + starts.size < options.size;
   const startFor = (borrower: Borrower): void => {
     const started = options.start().then(
       (worker) => {
@@ -66,9 +67,14 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       (error: unknown) => borrower.reject(error),
     );
     starts.add(started);
-    void started.finally(() => starts.delete(started));
+    void started.finally(() => {
+      starts.delete(started);
+      // A start that failed leaves room: the next in line would otherwise wait for a release
+      // that never comes. It tries for itself (and fails on its own, if the file is still refused).
+      const next = closed || !room() ? undefined : line.shift();
+      if (next !== undefined) startFor(next);
+    });
   };
-  const room = (): boolean => workers.size + starts.size < options.size;
 
   return {
     acquire() {
