@@ -78,7 +78,11 @@ export interface SqlStore extends ResourceStore {
   close(): Promise<void>;
   /** Hashed tokens in `scimkit_tokens`: pass as the router's `auth`; issue, rotate and revoke with it. */
   readonly tokens: TokenStore;
-  /** The Kysely instance over the store's tables, for operators' queries and tests. */
+  /**
+   * The Kysely instance over the store's tables, for operators' queries and tests. On SQLite in
+   * threads, each query runs on the writer or on a reader as it reads or writes, a transaction on
+   * one of them throughout; temporary tables live on the writer (query them as `temp.name`).
+   */
   readonly db: Kysely<SqlStoreDatabase>;
   /** The dialect in use: the one given or implied, with the hooks `SqlDialect.adaptTo` chose for the database. */
   readonly dialect: SqlDialect;
