@@ -207,6 +207,21 @@ describe("readers and the writer", () => {
   });
 });
 
+describe("threads.readers", () => {
+  it("0 makes the writer answer reads too; a count that is not a whole number ≥ 0 is refused", async () => {
+    const store = await sqlStore({ sqlite: freshFile(), threads: { readers: 0 } });
+    try {
+      await createUser(store, "acme", "ann");
+      const [first, second] = await Promise.all([get(store, "acme", "ann"), get(store, "acme", "ann")]);
+      expect([first?.id, second?.id]).toEqual(["ann", "ann"]);
+    } finally {
+      await store.close();
+    }
+    await expect(sqlStore({ sqlite: freshFile(), threads: { readers: -1 } })).rejects.toThrow(RangeError);
+    await expect(sqlStore({ sqlite: freshFile(), threads: { readers: 1.5 } })).rejects.toThrow(/whole number/);
+  });
+});
+
 describe("two stores on one file", () => {
   const opened: SqlStore[] = [];
   afterEach(async () => {
