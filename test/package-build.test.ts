@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
@@ -39,6 +39,25 @@ describe("the built package", () => {
       expect(existsSync(join(outDir, target.types.replace(/^\.\/dist\//, ""))), target.types).toBe(true);
       const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
       expect(typeof module[name], `${subpath} exports ${name}`).toBe("function");
+    }
+  });
+
+  it("runs the built SQLite store's statements in worker threads from plain JavaScript, without tsx", { timeout: 60_000 }, async () => {
+    // As in an installed package, whose package.json says "module" (this directory sits under node_modules, where Node looks no further).
+    writeFileSync(join(outDir, "package.json"), JSON.stringify({ type: "module" }));
+    const { sqlStore } = (await import(pathToFileURL(join(outDir, "store", "sql", "index.js")).href)) as typeof import("../src/store/sql/index.js");
+    expect(existsSync(join(outDir, "store", "sql", "sqlite-worker", "sqlite-worker-entry.js"))).toBe(true);
+    const directory = mkdtempSync(join(cache, "scimkit-built-sqlite-"));
+    try {
+      const store = await sqlStore({ sqlite: join(directory, "scim.db") });
+      try {
+        await store.create({ orgId: "acme", resourceType: "User", id: "ann", now: "2024-01-01T00:00:00.000Z", attributes: { userName: "ann" }, uniqueKeys: [{ attribute: "userName", value: "ann" }], unknownMembers: "ignore" });
+        expect((await store.get({ orgId: "acme", resourceType: "User", id: "ann", members: false }))?.id).toBe("ann");
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
     }
   });
 });

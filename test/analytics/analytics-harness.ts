@@ -54,7 +54,8 @@ export const storeKind: "memory" | "sqlite" = process.env["SCIMKIT_HTTP_STORE"] 
 
 async function openStores(): Promise<Stores> {
   if (storeKind === "sqlite") {
-    const store = await sqlStore({ sqlite: ":memory:" });
+    // On the event loop, as test/http/harness.ts says why.
+    const store = await sqlStore({ sqlite: ":memory:", threads: false });
     return { resources: store, scimTokens: store.tokens, analytics: sqlAnalyticsStore(store) };
   }
   const resources = memoryStore();

@@ -40,10 +40,13 @@ export interface TestApp {
 /**
  * The store the HTTP tests run on by default: the memory store, or — in the `express5-sqlite`
  * project (`SCIMKIT_HTTP_STORE=sqlite`) — a fresh in-memory SQLite `sqlStore`, so every HTTP test
- * also proves the router and the SQL store together.
+ * also proves the router and the SQL store together. On the event loop (`threads: false`): a
+ * store per test, never closed, would each start a worker thread (a few hundred milliseconds
+ * under tsx), about two more minutes of CPU for the project; the worker threads have tests of
+ * their own (`src/store/sql/sqlite-worker/`, the conformance kit, the host's).
  */
 export async function defaultStore(): Promise<ResourceStore> {
-  return process.env["SCIMKIT_HTTP_STORE"] === "sqlite" ? sqlStore({ sqlite: ":memory:" }) : memoryStore();
+  return process.env["SCIMKIT_HTTP_STORE"] === "sqlite" ? sqlStore({ sqlite: ":memory:", threads: false }) : memoryStore();
 }
 
 /** Builds a fresh app; `options` override the router options (store and auth included). */

@@ -4,6 +4,8 @@
  */
 export { sqlStore } from "./sql-store.js";
 export type { SqlStore, SqlStoreConnection, SqlStoreOptions } from "./sql-store.js";
+export { DEFAULT_SQLITE_READERS } from "./open-sqlite.js";
+export type { SqliteThreads } from "./open-sqlite.js";
 export { sqlResourceStore } from "./sql-resource-store.js";
 export type { SqlResourceStoreOptions } from "./sql-resource-store.js";
 export { sqlTokenRepository } from "./sql-token-repository.js";

@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect, sql } from "kysely";
 import { v7 } from "uuid";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { ScimObject } from "../../scim/schema/normalize-value.js";
 import { sqliteDialect } from "./dialects/sqlite-dialect.js";
 import { registerSqliteFunctions } from "./filter/register-sqlite-functions.js";
@@ -72,6 +72,17 @@ async function loggedStore(dialect = sqliteDialect): Promise<{ readonly store: S
 
 describe("sql store on SQLite", () => {
   sqlStoreBehaviour({ open: () => sqlStore({ sqlite: ":memory:" }), release: (store) => store.close() });
+
+  describe("a file, in writer and reader threads", () => {
+    // Tests use random organizations, so one store serves them all.
+    const fileDirectory = mkdtempSync(join(tmpdir(), "scimkit-sqlite-"));
+    let shared: Promise<SqlStore> | undefined;
+    sqlStoreBehaviour({ open: () => (shared ??= sqlStore({ sqlite: join(fileDirectory, "scim.db") })), release: async () => {} });
+    afterAll(async () => {
+      await (await shared)?.close();
+      rmSync(fileDirectory, { recursive: true, force: true });
+    });
+  });
 
   describe("in a file", () => {
     let directory: string | undefined;

@@ -11,7 +11,7 @@ import type { SqlDialect } from "./dialects/sql-dialect.js";
 import { sqliteDialect } from "./dialects/sqlite-dialect.js";
 import { runMigrations } from "./migrations/run-migrations.js";
 import { openPostgres } from "./open-postgres.js";
-import { openSqlite } from "./open-sqlite.js";
+import { openSqlite, type SqliteThreads } from "./open-sqlite.js";
 import { sqlResourceStore, type SqlResourceStoreOptions } from "./sql-resource-store.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
 import { sqlTokenRepository } from "./sql-token-repository.js";
@@ -21,6 +21,13 @@ export type SqlStoreConnection =
   | {
       /** A SQLite file (created if missing; write-ahead logging) or `":memory:"` for a private in-memory database. */
       readonly sqlite: string;
+      /**
+       * Where statements run. Default `{}`: in worker threads, a writer and up to 4 readers
+       * (`{ readers: n }` for another number; `":memory:"` has one thread), so no statement holds
+       * up the event loop. `false`: on the event loop through one connection, as better-sqlite3
+       * does by itself — every statement then stalls every request; for tests and scripts only.
+       */
+      readonly threads?: SqliteThreads;
     }
   | {
       /**
@@ -71,7 +78,11 @@ export interface SqlStore extends ResourceStore {
   close(): Promise<void>;
   /** Hashed tokens in `scimkit_tokens`: pass as the router's `auth`; issue, rotate and revoke with it. */
   readonly tokens: TokenStore;
-  /** The Kysely instance over the store's tables, for operators' queries and tests. */
+  /**
+   * The Kysely instance over the store's tables, for operators' queries and tests. On SQLite in
+   * threads, each query runs on the writer or on a reader as it reads or writes, a transaction on
+   * one of them throughout; temporary tables live on the writer (query them as `temp.name`).
+   */
   readonly db: Kysely<SqlStoreDatabase>;
   /** The dialect in use: the one given or implied, with the hooks `SqlDialect.adaptTo` chose for the database. */
   readonly dialect: SqlDialect;
@@ -87,7 +98,10 @@ interface Opened {
 }
 
 async function open(options: SqlStoreConnection): Promise<Opened> {
-  if ("sqlite" in options) return { db: await openSqlite(options.sqlite), dialect: sqliteDialect, owned: true };
+  if ("sqlite" in options) {
+    const db = await openSqlite(options.sqlite, options.threads === undefined ? {} : { threads: options.threads });
+    return { db, dialect: sqliteDialect, owned: true };
+  }
   if ("postgres" in options) {
     const db = await openPostgres(options.postgres, options.schema);
     return { db, dialect: postgresDialect, owned: true, ...(options.schema === undefined ? {} : { schema: options.schema }) };
@@ -96,7 +110,8 @@ async function open(options: SqlStoreConnection): Promise<Opened> {
 }
 
 /**
- * Opens a SQL store and, unless `migrate: false`, brings its tables up to date.
+ * Opens a SQL store and, unless `migrate: false`, brings its tables up to date. SQLite runs in
+ * worker threads (`threads`), so its synchronous driver never blocks the event loop.
  *
  * @example
  * const store = await sqlStore({ sqlite: "scim.db" });          // or { postgres: process.env.DATABASE_URL }

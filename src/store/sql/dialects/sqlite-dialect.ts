@@ -1,9 +1,10 @@
 /**
  * SQLite (better-sqlite3, a file or `:memory:`): the filter hooks of `sqliteFilterDialect` plus
- * the store hooks. One connection serves the whole store, and write transactions take the write
- * lock up front, so no row locks are needed. The connection must have the filter's functions
- * registered (`registerSqliteFunctions`); `sqlStore({ sqlite })` does it. `adaptTo` turns on
- * the e-mail search prefilter where migration 5 made its table.
+ * the store hooks. One connection writes for the whole store (`sqlStore({ sqlite })` gives it a
+ * worker thread, beside read-only reader threads), and write transactions take the write lock up
+ * front, so no row locks are needed. Every connection must have the filter's functions registered
+ * (`registerSqliteFunctions`); `sqlStore({ sqlite })` does it. `adaptTo` turns on the e-mail
+ * search prefilter where migration 5 made its table.
  */
 import { sql, type Kysely } from "kysely";
 import type { ScimObject } from "../../../scim/schema/normalize-value.js";
@@ -36,7 +37,8 @@ export const sqliteDialect: SqlDialect = {
   rowLock: () => undefined,
   ignoreConflicts: (query) => query.onConflict((conflict) => conflict.doNothing()),
   writeTransaction: (db, work) => connectionTransaction(db, sql`begin immediate`, work),
-  // A deferred transaction reads one snapshot (in WAL mode, while writers carry on).
+  // A deferred transaction reads one snapshot (in WAL mode, while writers carry on); in worker
+  // threads, its plain `begin` takes a reader thread, which it keeps until COMMIT.
   readTransaction: (db, work) => connectionTransaction(db, sql`begin`, work),
   migrationTransaction: (db, work) => connectionTransaction(db, sql`begin immediate`, work),
   async prepareConnection(db) {
