@@ -6,15 +6,19 @@ import type { TargetKind } from "./bench-config.js";
 import type { LoadStats } from "./run-load.js";
 import type { SourceVersion } from "./source-version.js";
 
-/** What organization A runs during a window; `alone` and `alone-after` are B on its own. */
-export type NoisyLoad = "alone" | "lists" | "patch" | "add" | "bulk" | "alone-after";
-
-/** The loads in the order they run; B's baseline is `alone`, `alone-after` shows drift. */
-export const NOISY_LOADS: readonly NoisyLoad[] = ["alone", "lists", "patch", "add", "bulk", "alone-after"];
-
-/** A's loads, the ones a target applies to. */
+/** A's loads, in the order they run. */
 export const A_LOADS = ["lists", "patch", "add", "bulk"] as const;
 export type ALoad = (typeof A_LOADS)[number];
+
+/**
+ * What organization A runs during a window; `alone` is B on its own. B alone is measured before
+ * each of A's loads and once after the last, and each load is compared with the `alone` window
+ * right before it: on a shared machine the noise drifts, and a baseline minutes old would carry it.
+ */
+export type NoisyLoad = "alone" | ALoad;
+
+/** The loads a chart shows, in order. */
+export const NOISY_LOADS: readonly NoisyLoad[] = ["alone", ...A_LOADS];
 
 export const NOISY_LOAD_LABELS: Record<NoisyLoad, string> = {
   alone: "B alone",
@@ -22,8 +26,16 @@ export const NOISY_LOAD_LABELS: Record<NoisyLoad, string> = {
   patch: "A: PATCH of 12,000 replace ops",
   add: "A: add 9,999 e-mails",
   bulk: "A: Bulk of 1,000 reverse-chained POSTs",
-  "alone-after": "B alone again (after)",
 };
+
+/** The `alone` window B's figures under the A load of `windows[index]` are compared with: the last one before it. */
+export function aloneBefore(windows: readonly NoisyWindow[], index: number): NoisyWindow | undefined {
+  for (let k = index - 1; k >= 0; k -= 1) {
+    const window = windows[k];
+    if (window?.load === "alone") return window;
+  }
+  return undefined;
+}
 
 /** How a server answered something it may refuse, e.g. `413` and its `detail`. */
 export interface Answer {
@@ -58,6 +70,12 @@ export interface NoisyWindow {
   readonly a?: readonly ShapeTiming[];
   /** The target's largest event-loop delay over the window and A's last request. */
   readonly maxEventLoopDelayMs?: number;
+  /**
+   * The largest event-loop delay until B's window ended (A's last request excluded). B always has
+   * requests waiting, so a stall this long delayed one of them as much — even one the window's
+   * end left uncounted.
+   */
+  readonly bWindowEventLoopDelayMs?: number;
   readonly otherCpuPct?: number;
   readonly stealPct?: number;
 }

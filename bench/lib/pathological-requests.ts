@@ -6,6 +6,14 @@
  */
 import { ENTERPRISE_SCHEMA, PATCH_OP_SCHEMA, USER_SCHEMA } from "./user-body.js";
 
+/** The sizes of A's requests, as the issue states them. */
+export const PATHOLOGY = {
+  manyEmails: 10_000,
+  patchOperations: 12_000,
+  addValues: 9_999,
+  bulkOperations: 1_000,
+} as const;
+
 export const BULK_REQUEST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:BulkRequest";
 
 /** One of the list requests: what the report calls it, and its query under `/Users`. */

@@ -17,6 +17,7 @@ import {
   addEmailsBody,
   manyEmailsUserBody,
   oneEmailUserBody,
+  PATHOLOGY,
   pathologicalLists,
   replaceEmailTypesBody,
   resetEmailsBody,
@@ -27,14 +28,6 @@ import { seededRandom } from "./seeded-random.js";
 import { sourceVersion } from "./source-version.js";
 import type { OrganizationAccess } from "./target-protocol.js";
 import { startTarget, type RunningTarget } from "./target-process.js";
-
-/** The sizes of A's requests, as the issue states them. */
-export const PATHOLOGY = {
-  manyEmails: 10_000,
-  patchOperations: 12_000,
-  addValues: 9_999,
-  bulkOperations: 1_000,
-} as const;
 
 /** Users with one e-mail that take the `add` requests in turn; each is reset before its next turn. */
 const ADD_POOL = 100;
@@ -255,16 +248,20 @@ export async function runNoisyNeighbour(kind: Exclude<TargetKind, "scimmy">, set
       const cpu = cpuShares(cpuBefore, cpuSnapshot([process.pid, running.pid]));
       const during = await readMetrics(running, false, settings.timeout * 1000);
       const aTimings = loop ? await loop.stop() : undefined;
-      const after = await drainTarget(running, settings.timeout);
       const window: NoisyWindow = {
         load,
         b: stats,
         ...(aTimings ? { a: aTimings } : {}),
-        maxEventLoopDelayMs: Math.max(during.maxEventLoopDelayMs, after.maxEventLoopDelayMs),
+        maxEventLoopDelayMs: during.maxEventLoopDelayMs,
+        bWindowEventLoopDelayMs: during.maxEventLoopDelayMs,
         ...(cpu ? { otherCpuPct: cpu.otherCpuPct, stealPct: cpu.stealPct } : {}),
       };
+      // Recorded before waiting for the target: if an abandoned A request keeps it busy past the
+      // timeout, the run ends with this window's figures kept and the reason as its error.
       windows.push(window);
-      say(`${label} ${load}: B ${fmtB(stats)}  max-eld ${window.maxEventLoopDelayMs?.toFixed(1)} ms${cpu ? `  other-cpu ${cpu.otherCpuPct.toFixed(0)}%` : ""}`);
+      const after = await drainTarget(running, settings.timeout);
+      windows[windows.length - 1] = { ...window, maxEventLoopDelayMs: Math.max(during.maxEventLoopDelayMs, after.maxEventLoopDelayMs) };
+      say(`${label} ${load}: B ${fmtB(stats)}  max-eld ${windows[windows.length - 1]?.maxEventLoopDelayMs?.toFixed(1)} ms${cpu ? `  other-cpu ${cpu.otherCpuPct.toFixed(0)}%` : ""}`);
       for (const shape of aTimings ?? []) {
         say(
           `    A ${shape.shape}: ${shape.count}× p50 ${shape.p50Ms.toFixed(0)} ms max ${shape.maxMs.toFixed(0)} ms ${JSON.stringify(shape.statusCodes)}${shape.refusal?.detail ? ` — ${shape.refusal.detail.slice(0, 160)}` : ""}${shape.operationStatuses ? ` ops ${JSON.stringify(shape.operationStatuses)}` : ""}`,
@@ -272,8 +269,10 @@ export async function runNoisyNeighbour(kind: Exclude<TargetKind, "scimmy">, set
       }
     };
     await measure("alone");
-    for (const load of A_LOADS.filter((name) => settings.noisyLoads.includes(name))) await measure(load);
-    await measure("alone-after");
+    for (const load of A_LOADS.filter((name) => settings.noisyLoads.includes(name))) {
+      await measure(load);
+      await measure("alone");
+    }
   } catch (error) {
     run.error = error instanceof Error ? error.message : String(error);
     say(`${label}: FAILED — ${run.error}${target ? ` (log: ${target.logFile})` : ""}`);
