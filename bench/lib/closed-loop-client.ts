@@ -29,7 +29,10 @@ export interface ClosedLoopSpec {
 export interface RunningLoop {
   /** Resolves once the first request has been sent. */
   readonly started: Promise<void>;
-  /** Lets the request in flight finish (or time out), sends no more, and returns the timings per shape. */
+  /**
+   * Sends no more requests from the moment it is called; resolves once the request in flight has
+   * finished (or timed out) with the timings per shape.
+   */
   stop(): Promise<ShapeTiming[]>;
 }
 

@@ -22,7 +22,7 @@ export const NOISY_TARGETS = {
 } as const;
 
 const STORE_NAMES: Record<string, string> = { memory: "memory", sqlite: "SQLite", postgres: "PostgreSQL" };
-const ms = (value: number): string => (Number.isFinite(value) ? `${value < 10 ? value.toFixed(2) : value.toFixed(0)} ms` : "–");
+const ms = (value: number): string => (Number.isFinite(value) ? `${value < 10 ? value.toFixed(2) : Math.round(value).toLocaleString("en-US")} ms` : "–");
 const fmtN = (n: number): string => n.toLocaleString("en-US");
 
 const statusOf = (ok: boolean | undefined): GoalStatus => (ok === undefined ? "not measured" : ok ? "met" : "not met");

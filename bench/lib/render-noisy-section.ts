@@ -85,30 +85,41 @@ function fixtureLine(run: NoisyRun): string {
   return `Seeded ${fmtN(run.aUsers)} users in A and ${fmtN(run.bUsers)} in B${run.seedingMs === undefined ? "" : ` in ${(run.seedingMs / 1000).toFixed(1)} s`}; ${built}; ${fmtN(fixture.addPool)} one-e-mail users take the \`add\` requests in turn.${refusals}`;
 }
 
-/** The mean of `pick` over the windows of `load` where B completed something (B alone is measured several times). */
-function value(run: NoisyRun, load: NoisyLoad, pick: (window: NoisyWindow) => number): number | undefined {
+/** Short names for the charts' legends. */
+const LEGEND: Record<NoisyLoad, string> = {
+  alone: "B alone (mean)",
+  lists: "under A's lists",
+  patch: "under A's PATCH",
+  add: "under A's add",
+  bulk: "under A's Bulk",
+};
+
+/**
+ * The mean of `pick` over the windows of `load` (B alone is measured several times). A latency of
+ * a window where B completed nothing does not exist: the bar says n/a rather than averaging it away.
+ */
+function value(run: NoisyRun, load: NoisyLoad, pick: (window: NoisyWindow) => number, latency: boolean): number | undefined {
   const windows = run.windows.filter((window) => window.load === load);
   if (windows.length === 0) return undefined;
-  // A window where B completed nothing has no latency: the bar says n/a rather than averaging it away.
-  if (windows.some((window) => window.b.ok === 0)) return undefined;
+  if (latency && windows.some((window) => window.b.ok === 0)) return undefined;
   return windows.reduce((sum, window) => sum + pick(window), 0) / windows.length;
 }
 
 function charts(runs: readonly NoisyRun[], chartDir: string): { title: string; file: string }[] {
   const loads = NOISY_LOADS.filter((load) => runs.some((run) => run.windows.some((window) => window.load === load)));
-  const series = loads.map((load) => ({ name: load === "alone" ? "B alone (mean of its windows)" : NOISY_LOAD_LABELS[load].replace(/^A: /, "under "), color: LOAD_COLORS[load] }));
-  const groups = (pick: (window: NoisyWindow) => number) =>
-    runs.map((run) => ({ name: `${STORE_NAMES[run.target] ?? run.target} @ ${fmtN(run.aUsers)}`, values: loads.map((load) => value(run, load, pick)) }));
+  const series = loads.map((load) => ({ name: LEGEND[load], color: LOAD_COLORS[load] }));
+  const groups = (pick: (window: NoisyWindow) => number, latency: boolean) =>
+    runs.map((run) => ({ name: `${STORE_NAMES[run.target] ?? run.target} @ ${fmtN(run.aUsers)}`, values: loads.map((load) => value(run, load, pick, latency)) }));
   const made = [
     {
       title: "B's p99 latency, alone and under A",
       file: "noisy-neighbour-p99.svg",
-      svg: barChart({ title: "Organization B, GET /Users/{id}: p99 alone and under A", yLabel: "p99 ms", series, groups: groups((window) => window.b.p99Ms), scale: "log", format: fmtMs }),
+      svg: barChart({ title: "Organization B, GET /Users/{id}: p99 alone and under A", yLabel: "p99 ms", series, groups: groups((window) => window.b.p99Ms, true), scale: "log", format: fmtMs }),
     },
     {
       title: "B's throughput, alone and under A",
       file: "noisy-neighbour-throughput.svg",
-      svg: barChart({ title: "Organization B, GET /Users/{id}: throughput alone and under A", yLabel: "2xx req/s", series, groups: groups((window) => window.b.rps), format: fmtRps }),
+      svg: barChart({ title: "Organization B, GET /Users/{id}: throughput alone and under A", yLabel: "2xx req/s", series, groups: groups((window) => window.b.rps, false), format: fmtRps }),
     },
   ];
   for (const chart of made) writeFileSync(join(chartDir, chart.file), chart.svg);
@@ -137,6 +148,8 @@ Two organizations of one host process: **A** with ${fmtN(first.aUsers)} seeded u
 The pathological users are created over HTTP, so the server's own bounds apply; a size the server refuses is recorded with its answer, never assumed. B's latencies are exact percentiles of its 2xx answers; a B request still in flight when its window ends is not counted (a window where B completed nothing shows "–"). Event-loop delay is the target's maximum over the window and A's last request. Targets (above, "noisy neighbour"): B keeps ≥ ${NOISY_TARGETS.minThroughputShare * 100}% of its throughput alone, B's p99 ≤ ${NOISY_TARGETS.maxP99Factor}× its p99 alone and its max under ${NOISY_TARGETS.maxLatencyMs} ms, under every one of A's loads; every request of A answered or refused within ${NOISY_TARGETS.maxAnswerMs / 1000} s. ${source}
 
 ${made.map((chart) => `![${chart.title}](benchmarks/${chart.file})`).join("\n\n")}
+
+In the p99 chart, "n/a" means B completed no request at all in that window (the event-loop delay in the tables shows how long the target was stuck).
 
 ${runs
   .map(

@@ -245,9 +245,12 @@ export async function runNoisyNeighbour(kind: Exclude<TargetKind, "scimmy">, set
       // B starts once A's first request is on its way, so the whole window is "under A".
       if (loop) await loop.started;
       const stats = await runLoad(bSpec(settings.noisyDuration));
+      // A sends nothing more once B's window is over; its request in flight may still finish.
+      const aStopped = loop?.stop();
       const cpu = cpuShares(cpuBefore, cpuSnapshot([process.pid, running.pid]));
-      const during = await readMetrics(running, false, settings.timeout * 1000);
-      const aTimings = loop ? await loop.stop() : undefined;
+      // A target stuck in A's request answers only when that is done: wait as long as A would.
+      const during = await readMetrics(running, false, (settings.timeout + settings.noisyRequestTimeout) * 1000);
+      const aTimings = await aStopped;
       const window: NoisyWindow = {
         load,
         b: stats,
