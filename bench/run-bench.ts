@@ -1,8 +1,10 @@
 /**
  * `npm run bench`: measures scimkit's host server over HTTP on loopback — memory store, SQLite,
  * PostgreSQL (when SCIMKIT_BENCH_POSTGRES_URL is set) and the scimmy peer — against a bare
- * Express endpoint measured in the same run, then writes `bench/results/<date>.json` and
- * regenerates `docs/benchmarks.md`. Flags: see `lib/bench-config.ts` (`--quick` for a smoke run).
+ * Express endpoint measured in the same run, plus the noisy-neighbour scenario of issue 12 per
+ * scimkit store (`lib/run-noisy-neighbour.ts`), then writes `bench/results/<date>.json` and
+ * regenerates `docs/benchmarks.md`. Flags: see `lib/bench-config.ts` (`--quick` for a smoke run,
+ * `--only=noisy` for the scenario alone).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";

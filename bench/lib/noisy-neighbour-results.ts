@@ -71,9 +71,9 @@ export interface NoisyWindow {
   /** The target's largest event-loop delay over the window and A's last request. */
   readonly maxEventLoopDelayMs?: number;
   /**
-   * The largest event-loop delay until B's window ended (A's last request excluded). B always has
-   * requests waiting, so a stall this long delayed one of them as much — even one the window's
-   * end left uncounted.
+   * The largest event-loop delay from the window's start to the target's first answer after B's
+   * window (a stuck target answers only when unstuck). B always has requests waiting, so a stall
+   * that began in its window delayed one of them as much — even one the window's end left uncounted.
    */
   readonly bWindowEventLoopDelayMs?: number;
   readonly otherCpuPct?: number;
