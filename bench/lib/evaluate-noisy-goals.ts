@@ -91,14 +91,17 @@ export function evaluateNoisyRun(run: NoisyRun): GoalResult[] {
   const bMax = (window: NoisyWindow): number => Math.max(window.b.maxMs, window.bWindowEventLoopDelayMs ?? 0);
   const slowest = loaded.length > 0 ? worst(loaded, (window) => (window.b.ok === 0 || window.b.errors > 0 ? Number.NaN : bMax(window))) : undefined;
   const stalled = slowest && !Number.isNaN(slowest.value) && slowest.value > slowest.item.b.maxMs;
+  // The same figure with B alone: on a shared machine it shows how much of the max is noise.
+  const aloneMax = slowest ? aloneBefore(run.windows, run.windows.indexOf(slowest.item))?.b.maxMs : undefined;
+  const reference = aloneMax === undefined ? "" : `; alone before it: ${ms(aloneMax)}`;
   goals.push({
     id: `noisy-max-${run.target}`,
     goal: `noisy neighbour: B's slowest request under A — ${suffix}`,
     target: `< ${NOISY_TARGETS.maxLatencyMs} ms`,
     measured: slowest
       ? Number.isNaN(slowest.value)
-        ? `${slowest.item.b.ok === 0 ? "no B request completed" : `${slowest.item.b.errors} B requests failed`} under ${loadName(slowest.item)}`
-        : `${ms(slowest.value)}${stalled ? ` (an event-loop stall; the slowest counted request took ${ms(slowest.item.b.maxMs)})` : ""} (under ${loadName(slowest.item)})`
+        ? `${slowest.item.b.ok === 0 ? "no B request completed" : `${slowest.item.b.errors} B requests failed`} under ${loadName(slowest.item)}${reference}`
+        : `${ms(slowest.value)}${stalled ? ` (an event-loop stall; the slowest counted request took ${ms(slowest.item.b.maxMs)})` : ""} (under ${loadName(slowest.item)}${reference})`
       : "–",
     status: statusOf(slowest === undefined ? undefined : !Number.isNaN(slowest.value) && slowest.value < NOISY_TARGETS.maxLatencyMs),
     ...noted,
