@@ -109,7 +109,7 @@ function charts(runs: readonly NoisyRun[], chartDir: string): { title: string; f
   const loads = NOISY_LOADS.filter((load) => runs.some((run) => run.windows.some((window) => window.load === load)));
   const series = loads.map((load) => ({ name: LEGEND[load], color: LOAD_COLORS[load] }));
   const groups = (pick: (window: NoisyWindow) => number, latency: boolean) =>
-    runs.map((run) => ({ name: `${STORE_NAMES[run.target] ?? run.target} @ ${fmtN(run.aUsers)}`, values: loads.map((load) => value(run, load, pick, latency)) }));
+    runs.map((run) => ({ name: `${STORE_NAMES[run.target] ?? run.target}\nA: ${fmtN(run.aUsers)} users`, values: loads.map((load) => value(run, load, pick, latency)) }));
   const made = [
     {
       title: "B's p99 latency, alone and under A",

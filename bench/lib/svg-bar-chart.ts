@@ -10,6 +10,7 @@ export interface BarSeries {
 }
 
 export interface BarGroup {
+  /** Its label under the bars; a "\n" starts a second line. */
   readonly name: string;
   /** One value per series, in the series' order; undefined or NaN = no value. */
   readonly values: readonly (number | undefined)[];
@@ -54,7 +55,7 @@ function linearTicks(max: number): number[] {
 export function barChart(options: BarChartOptions): string {
   const width = options.width ?? 720;
   const height = options.height ?? 380;
-  const margin = { left: 64, right: 210, top: 36, bottom: 40 };
+  const margin = { left: 64, right: 170, top: 36, bottom: 48 };
   const plotW = width - margin.left - margin.right;
   const plotH = height - margin.top - margin.bottom;
   const format = options.format ?? ((value: number) => tickLabel(value));
@@ -89,7 +90,10 @@ export function barChart(options: BarChartOptions): string {
   const barW = Math.min(36, (groupW * 0.8) / Math.max(1, options.series.length));
   options.groups.forEach((group, g) => {
     const left = margin.left + g * groupW + (groupW - barW * options.series.length) / 2;
-    parts.push(`<text x="${(margin.left + g * groupW + groupW / 2).toFixed(1)}" y="${margin.top + plotH + 18}" text-anchor="middle" fill="#333">${escape(group.name)}</text>`);
+    const center = (margin.left + g * groupW + groupW / 2).toFixed(1);
+    // A name may have two lines ("\n"): narrow groups would otherwise run into each other.
+    const lines = group.name.split("\n").map((line, k) => `<tspan x="${center}" dy="${k === 0 ? 0 : 13}">${escape(line)}</tspan>`);
+    parts.push(`<text x="${center}" y="${margin.top + plotH + 16}" text-anchor="middle" fill="#333">${lines.join("")}</text>`);
     options.series.forEach((series, s) => {
       const value = group.values[s];
       const x = left + s * barW;
