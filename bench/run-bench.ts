@@ -1,17 +1,20 @@
 /**
  * `npm run bench`: measures scimkit's host server over HTTP on loopback — memory store, SQLite,
  * PostgreSQL (when SCIMKIT_BENCH_POSTGRES_URL is set) and the scimmy peer — against a bare
- * Express endpoint measured in the same run, then writes `bench/results/<date>.json` and
- * regenerates `docs/benchmarks.md`. Flags: see `lib/bench-config.ts` (`--quick` for a smoke run).
+ * Express endpoint measured in the same run, plus the noisy-neighbour scenario of issue 12 per
+ * scimkit store (`lib/run-noisy-neighbour.ts`), then writes `bench/results/<date>.json` and
+ * regenerates `docs/benchmarks.md`. Flags: see `lib/bench-config.ts` (`--quick` for a smoke run,
+ * `--only=noisy` for the scenario alone).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readConfig, type BenchConfig, type TargetKind } from "./lib/bench-config.js";
 import { baselineOf, withRatios, type BenchResults, type PhaseResult, type TargetRun } from "./lib/bench-results.js";
 import { readMetrics, scimHeaders, seedGroup, seedUsers, settle } from "./lib/control-client.js";
 import { cpuShares, cpuSnapshot } from "./lib/cpu-accounting.js";
+import { drainTarget, TargetBusy } from "./lib/drain-target.js";
 import { hasTaskset, machineInfo, pinSelf } from "./lib/machine-info.js";
 import { formatVersion, sourceVersion } from "./lib/source-version.js";
 import {
@@ -23,7 +26,9 @@ import {
   type GroupSetup,
   type PreparedPhase,
 } from "./lib/phase-catalog.js";
+import { mergeNoisyResults, reportedResultsFile } from "./lib/merge-noisy-results.js";
 import { renderReport } from "./lib/render-report.js";
+import { runNoisyNeighbour } from "./lib/run-noisy-neighbour.js";
 import { runLoad, type LoadStats } from "./lib/run-load.js";
 import type { MetricsResponse } from "./lib/target-protocol.js";
 import { startTarget, type RunningTarget } from "./lib/target-process.js";
@@ -36,7 +41,9 @@ const say = (line: string): void => {
 
 if (config.reportOnly) {
   const file = resolve(config.reportOnly);
-  const results = withRatios(JSON.parse(readFileSync(file, "utf8")) as BenchResults);
+  const base = withRatios(JSON.parse(readFileSync(file, "utf8")) as BenchResults);
+  const noisyFile = config.noisyResults ? resolve(config.noisyResults) : undefined;
+  const results = noisyFile ? mergeNoisyResults(base, JSON.parse(readFileSync(noisyFile, "utf8")) as BenchResults, relative(repoRoot, noisyFile)) : base;
   say(`wrote ${renderReport(results, { repoRoot, resultsFile: file })}`);
   process.exit(0);
 }
@@ -72,7 +79,8 @@ const results: BenchResults = {
 };
 const resultsDir = join(repoRoot, "bench", "results");
 mkdirSync(resultsDir, { recursive: true });
-const resultsFile = join(resultsDir, `${startedAt.toISOString().replace(/:/g, "-").replace(/\.\d+Z$/, "Z")}${config.quick ? "-quick" : ""}.json`);
+const suffix = `${config.quick ? "-quick" : ""}${config.only.includes("phases") ? "" : "-noisy"}`;
+const resultsFile = join(resultsDir, `${startedAt.toISOString().replace(/:/g, "-").replace(/\.\d+Z$/, "Z")}${suffix}.json`);
 const save = (): void => writeFileSync(resultsFile, `${JSON.stringify(results, null, 1)}\n`);
 
 const fmt = (stats: LoadStats): string =>
@@ -135,49 +143,8 @@ async function measurePhase(target: RunningTarget, prepared: PreparedPhase, cont
   };
 }
 
-/** The target did not become idle within the timeout after a phase. */
-class TargetBusy extends Error {}
-
-/** Reads metrics, or throws `TargetBusy` when the target does not answer within the timeout. */
-async function readMetricsOrBusy(target: RunningTarget): Promise<MetricsResponse> {
-  try {
-    return await readMetrics(target, false, config.timeout * 1000);
-  } catch (error) {
-    throw new TargetBusy(`no metrics answer: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-/**
- * Waits until the target has no SCIM request in flight (when it reports `inFlight`), so one
- * phase's stragglers don't run into the next; returns the first reading (RSS right after the
- * phase) with the largest event-loop delay seen while waiting.
- */
-async function drain(target: RunningTarget): Promise<MetricsResponse> {
-  const deadline = performance.now() + config.timeout * 1000;
-  const first = await readMetricsOrBusy(target);
-  let latest = first;
-  let maxEventLoopDelayMs = first.maxEventLoopDelayMs;
-  if (first.inFlight !== undefined) {
-    while ((latest.inFlight ?? 0) > 0 && performance.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      latest = await readMetricsOrBusy(target);
-      maxEventLoopDelayMs = Math.max(maxEventLoopDelayMs, latest.maxEventLoopDelayMs);
-    }
-    if ((latest.inFlight ?? 0) > 0) throw new TargetBusy(`${latest.inFlight} requests still in flight`);
-  } else {
-    // No in-flight count: wait until the event loop has been quiet (< 50 ms delay) for two
-    // 250 ms readings in a row, i.e. the stragglers of an in-memory target have finished.
-    let quiet = first.maxEventLoopDelayMs < 50 ? 1 : 0;
-    while (quiet < 2 && performance.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      latest = await readMetricsOrBusy(target);
-      maxEventLoopDelayMs = Math.max(maxEventLoopDelayMs, latest.maxEventLoopDelayMs);
-      quiet = latest.maxEventLoopDelayMs < 50 ? quiet + 1 : 0;
-    }
-    if (quiet < 2) throw new TargetBusy("its event loop stayed busy");
-  }
-  return { ...first, maxEventLoopDelayMs };
-}
+/** Waits until the target is idle; see `lib/drain-target.ts`. */
+const drain = (target: RunningTarget): Promise<MetricsResponse> => drainTarget(target, config.timeout);
 
 const wanted = (key: string): boolean => config.phaseFilter.length === 0 || config.phaseFilter.some((part) => key.toLowerCase().includes(part.toLowerCase()));
 
@@ -340,12 +307,33 @@ function sizesFor(kind: TargetKind, settings: BenchConfig): readonly number[] {
   return kind === "postgres" ? settings.postgresSizes : kind === "scimmy" ? settings.peerSizes : settings.sizes;
 }
 
+/**
+ * What the report is rendered from. A run of the noisy-neighbour scenario alone keeps the page's
+ * other figures: they come from the results file the page was generated from, this run adds its
+ * noisy-neighbour section.
+ */
+function reportInputs(): [BenchResults, { repoRoot: string; resultsFile: string }] {
+  if (config.only.includes("phases")) return [results, { repoRoot, resultsFile }];
+  const previous = reportedResultsFile(repoRoot);
+  if (!previous) return [results, { repoRoot, resultsFile }];
+  const base = withRatios(JSON.parse(readFileSync(join(repoRoot, previous), "utf8")) as BenchResults);
+  return [mergeNoisyResults(base, results, relative(repoRoot, resultsFile)), { repoRoot, resultsFile: join(repoRoot, previous) }];
+}
+
 say(`results → ${resultsFile}; target logs → ${logDir}; pinning ${pinned ? "on (targets core 1, runner core 0)" : "off"}; code ${formatVersion(results.source)}`);
 try {
   await measureBare("start");
   for (const kind of config.targets) {
-    for (const n of sizesFor(kind, config)) {
-      results.runs.push(await runTarget(kind, n));
+    if (config.only.includes("phases")) {
+      for (const n of sizesFor(kind, config)) {
+        results.runs.push(await runTarget(kind, n));
+        save();
+      }
+    }
+    if (config.only.includes("noisy") && kind !== "scimmy") {
+      // The scenario needs two organizations of one server: the scimkit target only.
+      results.noisy ??= [];
+      results.noisy.push(await runNoisyNeighbour(kind, config, { repoRoot, logDir, ...(targetCore === undefined ? {} : { targetCore }), say }));
       save();
     }
     await measureBare(`after ${kind}`);
@@ -356,5 +344,5 @@ try {
   save();
   const baseline = baselineOf(results.bare);
   say(`baseline ${baseline.rps.toFixed(0)} req/s, p50 ${baseline.p50Ms.toFixed(2)} ms; results in ${resultsFile}`);
-  if (!config.noDocs) say(`wrote ${renderReport(results, { repoRoot, resultsFile })}`);
+  if (!config.noDocs) say(`wrote ${renderReport(...reportInputs())}`);
 }

@@ -1,10 +1,14 @@
 /**
- * The bench's settings, from command-line flags (`--name=value`) over environment variables
- * (`BENCH_NAME`) over defaults. `--quick` is a smoke run: N=1,000 only and 1 s phases.
+ * The bench's settings, from command-line flags (`--name=value` or `--name value`) over
+ * environment variables (`BENCH_NAME`) over defaults. `--quick` is a smoke run: N=1,000 only and
+ * 1 s phases. `--only=noisy` runs only the noisy-neighbour scenario (`--only=phases` only the rest).
  */
 
 /** A kind of target the runner can start. */
 export type TargetKind = "memory" | "sqlite" | "postgres" | "scimmy";
+
+/** The parts of a run: the per-phase measurements and the noisy-neighbour scenario (issue 12). */
+export type BenchPart = "phases" | "noisy";
 
 export interface BenchConfig {
   readonly quick: boolean;
@@ -43,15 +47,32 @@ export interface BenchConfig {
   readonly reportOnly: string | undefined;
   /** Do not overwrite docs/benchmarks.md (results JSON is still written). */
   readonly noDocs: boolean;
+  /** Which parts run (default both). */
+  readonly only: readonly BenchPart[];
+  /** Noisy neighbour: users of organization A (seeded), and of organization B. */
+  readonly noisyUsers: number;
+  readonly neighbourUsers: number;
+  /** Noisy neighbour: seconds of each window, and B's concurrent connections. */
+  readonly noisyDuration: number;
+  readonly noisyConnections: number;
+  /** Noisy neighbour: A's loads to run, a subset of `lists,patch,add,bulk`. */
+  readonly noisyLoads: readonly string[];
+  /** Noisy neighbour: an A request still unanswered after this many seconds is abandoned. */
+  readonly noisyRequestTimeout: number;
+  /** With `reportOnly`: take the noisy-neighbour results from this file instead. */
+  readonly noisyResults: string | undefined;
 }
 
-function flags(argv: readonly string[]): Map<string, string> {
+/** `--name=value`, `--name value` (the next argument when it is not a flag), or `--name` alone (`"true"`). */
+export function flags(argv: readonly string[]): Map<string, string> {
   const map = new Map<string, string>();
-  for (const arg of argv) {
-    if (!arg.startsWith("--")) continue;
+  argv.forEach((arg, index) => {
+    if (!arg.startsWith("--")) return;
     const [name, ...rest] = arg.slice(2).split("=");
-    map.set(name ?? "", rest.length > 0 ? rest.join("=") : "true");
-  }
+    const following = argv[index + 1];
+    const value = rest.length > 0 ? rest.join("=") : following !== undefined && !following.startsWith("--") ? following : "true";
+    map.set(name ?? "", value);
+  });
   return map;
 }
 
@@ -87,6 +108,14 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ben
   const peerSizes = numberList(get("peer-sizes") ?? sizes.join(","));
   const groupSizes = numberList(get("group-sizes") ?? (quick ? "0,1000" : "0,10000,100000"));
   const pin = get("no-taskset") !== "true" && get("no-taskset") !== "1";
+  const only = (get("only") ?? "phases,noisy").split(",").map((part) => part.trim()).filter((part) => part !== "");
+  for (const part of only) {
+    if (part !== "phases" && part !== "noisy") throw new Error(`--only takes phases and/or noisy, not ${part}`);
+  }
+  const noisyLoads = (get("noisy-loads") ?? "lists,patch,add,bulk").split(",").map((part) => part.trim());
+  for (const load of noisyLoads) {
+    if (!["lists", "patch", "add", "bulk"].includes(load)) throw new Error(`--noisy-loads takes lists, patch, add, bulk; not ${load}`);
+  }
   return {
     quick,
     targets: targets as TargetKind[],
@@ -107,5 +136,13 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ben
     phaseFilter: (get("phases") ?? "").split(",").filter((part) => part !== ""),
     reportOnly: get("report-only"),
     noDocs: get("no-docs") === "true" || get("no-docs") === "1",
+    only: only as BenchPart[],
+    noisyUsers: numberList(get("noisy-users") ?? get("users") ?? (quick ? "2000" : "50000"))[0] ?? 50_000,
+    neighbourUsers: Number(get("neighbour-users") ?? 100),
+    noisyDuration: Number(get("noisy-duration") ?? (quick ? 2 : 10)),
+    noisyConnections: Number(get("noisy-connections") ?? 10),
+    noisyLoads,
+    noisyRequestTimeout: Number(get("noisy-request-timeout") ?? 60),
+    noisyResults: get("noisy-results"),
   };
 }

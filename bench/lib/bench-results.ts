@@ -1,6 +1,7 @@
 /** The raw results a run writes to `bench/results/<date>.json`, and the report reads. */
 import type { BenchConfig, TargetKind } from "./bench-config.js";
 import type { MachineInfo } from "./machine-info.js";
+import type { NoisyRun } from "./noisy-neighbour-results.js";
 import type { PhaseKey } from "./phase-catalog.js";
 import type { LoadStats } from "./run-load.js";
 import type { SourceVersion } from "./source-version.js";
@@ -79,6 +80,10 @@ export interface BenchResults {
   /** Mean of the bare rounds: what every ratio divides by. */
   baseline?: { readonly rps: number; readonly p50Ms: number };
   readonly runs: TargetRun[];
+  /** The noisy-neighbour scenario, one run per store (absent when it did not run). */
+  noisy?: NoisyRun[];
+  /** Set when `noisy` comes from another results file than the rest (`--only=noisy`). */
+  noisySource?: { readonly file: string; readonly startedAt: string; readonly source?: SourceVersion };
 }
 
 /** Mean rps and p50 over the bare rounds. */

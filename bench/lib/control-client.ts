@@ -26,13 +26,14 @@ export interface SeedProgress {
   readonly elapsedMs: number;
 }
 
-/** Seeds users `from … from+count-1` in chunks; returns their ids in order. */
+/** Seeds users `from … from+count-1` in chunks (of the neighbour organization when asked); returns their ids in order. */
 export async function seedUsers(
   target: RunningTarget,
   from: number,
   count: number,
   chunk: number,
   progress?: (state: SeedProgress) => void,
+  organization: "main" | "neighbour" = "main",
 ): Promise<string[]> {
   const ids: string[] = [];
   const started = performance.now();
@@ -41,7 +42,7 @@ export async function seedUsers(
     const reply = await json<SeedUsersResponse>(`${target.baseUrl}${CONTROL_PATHS.seedUsers}`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ from: from + offset, count: size }),
+      body: JSON.stringify(organization === "main" ? { from: from + offset, count: size } : { from: from + offset, count: size, organization }),
     });
     if (reply.ids.length !== size) throw new Error(`seed-users returned ${reply.ids.length} ids for ${size} users`);
     for (const id of reply.ids) ids.push(id);

@@ -6,6 +6,7 @@
  */
 import type { TargetKind } from "./bench-config.js";
 import { findPhase, findRun, p50Of, type BenchResults, type PhaseResult, type TargetRun } from "./bench-results.js";
+import { evaluateNoisyGoals } from "./evaluate-noisy-goals.js";
 import type { PhaseKey } from "./phase-catalog.js";
 
 export type GoalStatus = "met" | "not met" | "not measured";
@@ -221,5 +222,6 @@ export function evaluateGoals(results: BenchResults): GoalResult[] {
       ...(caveat || peerCaveat ? { caveat: [caveat, peerCaveat && `peer ${peerCaveat}`].filter(Boolean).join("; ") } : {}),
     });
   }
+  goals.push(...evaluateNoisyGoals(results));
   return goals;
 }

@@ -9,6 +9,7 @@ import type { TargetKind } from "./bench-config.js";
 import { p50Of, type BenchResults, type PhaseResult, type TargetRun } from "./bench-results.js";
 import { evaluateGoals, type GoalResult } from "./evaluate-goals.js";
 import { GROUP_PHASES, PHASE_LABELS, USER_PHASES, type PhaseKey } from "./phase-catalog.js";
+import { renderNoisySection } from "./render-noisy-section.js";
 import { formatVersion } from "./source-version.js";
 import { lineChart, type ChartSeries } from "./svg-line-chart.js";
 
@@ -162,6 +163,7 @@ export function renderReport(results: BenchResults, options: { readonly repoRoot
     writeFileSync(join(chartDir, file), groupPhaseChart(results, key));
     charts.push({ title: `${PHASE_LABELS[key]} (by group size)`, file });
   }
+  const noisySection = renderNoisySection(results, chartDir);
   const goals = evaluateGoals(results);
   const met = goals.filter((goal) => goal.status === "met").length;
   const notMet = goals.filter((goal) => goal.status === "not met").length;
@@ -210,7 +212,7 @@ p50 latency against N (log–log), one line per store, the peer dashed, the bare
 
 ${charts.map((chart) => `### ${chart.title.replace(/\|/g, "\\|")}\n\n![${chart.title.replace(/[[\]]/g, "")}](benchmarks/${chart.file})`).join("\n\n")}
 
-## Results per store
+${noisySection ? `${noisySection.trimEnd()}\n\n` : ""}## Results per store
 
 ${targets
   .map((target) => {
@@ -245,7 +247,7 @@ ${restarted.length > 0 ? `\nTargets restarted because a phase left them busy for
 - Requests vary: GET by id picks random seeded users; \`userName eq\` random names; the deep page walks \`startIndex\` through the second half of the list, 100 at a time; the cursor walk starts from cursors in the second half and follows each answer's \`nextCursor\`; PATCH flips \`active\` on successive users (every request changes the user); PUT rewrites successive users with a changed name and department; POST creates new users; group phases use groups of ${c.groupSizes.map(fmtN).join(", ")} members created through the store API; each add request adds 100 users not yet in the group (the group grows as the phase runs); each remove request removes a member still present.
 - "other CPU %" is the share of all cores used during the phase by processes other than the runner and the target — PostgreSQL's server processes included, so for PostgreSQL it is mostly the database; for the other stores it shows a noisy neighbour. The machine is shared; figures measured while it was busy deserve less trust.
 - After each phase the runner reads the target's RSS and the maximum event-loop delay (\`perf_hooks.monitorEventLoopDelay\`, reset before the warm-up) over warm-up and phase.
-- Raw results: \`${relative(options.repoRoot, options.resultsFile)}\`. Regenerate this page from them with \`npx tsx bench/run-bench.ts --report-only=${relative(options.repoRoot, options.resultsFile)}\`. Options: \`--quick\`, \`--targets=memory,sqlite,postgres,scimmy\`, \`--sizes=1000,10000\`, \`--pg-sizes=…\`, \`--no-pg-1m\`, \`--duration=3\`, \`--warmup=1\`, \`--connections=10\`, \`--group-sizes=0,10000,100000\`, \`--pool=30000\`, \`--phases=userNameEq,add100\`, \`--target-node-args="--cpu-prof --cpu-prof-dir=/tmp/prof"\`, \`--no-taskset\` (each also as \`BENCH_<NAME>\`); PostgreSQL runs when \`SCIMKIT_BENCH_POSTGRES_URL\` (or \`DATABASE_URL\`) is set.
+- Raw results: \`${relative(options.repoRoot, options.resultsFile)}\`. Regenerate this page from them with \`npx tsx bench/run-bench.ts --report-only=${relative(options.repoRoot, options.resultsFile)}\`. Options: \`--quick\`, \`--targets=memory,sqlite,postgres,scimmy\`, \`--sizes=1000,10000\`, \`--pg-sizes=…\`, \`--no-pg-1m\`, \`--duration=3\`, \`--warmup=1\`, \`--connections=10\`, \`--group-sizes=0,10000,100000\`, \`--pool=30000\`, \`--phases=userNameEq,add100\`, \`--target-node-args="--cpu-prof --cpu-prof-dir=/tmp/prof"\`, \`--no-taskset\`, and for the noisy-neighbour scenario \`--only=noisy\` (or \`--only=phases\`), \`--users=50000\` (A's users), \`--neighbour-users=100\`, \`--noisy-duration=10\`, \`--noisy-connections=10\`, \`--noisy-loads=lists,patch,add,bulk\`, \`--noisy-request-timeout=60\` (each also as \`BENCH_<NAME>\`; \`--name value\` works as well as \`--name=value\`). A run with \`--only=noisy\` renders this page from the results file it was generated from, with the new noisy-neighbour section; \`--report-only=<file> --noisy-results=<file>\` does the same by hand; PostgreSQL runs when \`SCIMKIT_BENCH_POSTGRES_URL\` (or \`DATABASE_URL\`) is set.
 `;
   const file = join(docs, "benchmarks.md");
   writeFileSync(file, md);

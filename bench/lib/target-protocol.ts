@@ -15,6 +15,17 @@ export interface ReadyLine {
   readonly token: string;
   /** Optional free text: the store, the library version … (shown in the report). */
   readonly description?: string;
+  /**
+   * Optional: a second organization of the same server, for the noisy-neighbour scenario (the
+   * first one is organization A, this one B). Absent: the target serves one organization.
+   */
+  readonly neighbour?: OrganizationAccess;
+}
+
+/** Where one organization's SCIM endpoints are and the token that opens them. */
+export interface OrganizationAccess {
+  readonly scimBase: string;
+  readonly token: string;
 }
 
 /** `GET /__bench/metrics` → this; the event-loop histogram is reset after each call. */
@@ -43,6 +54,11 @@ export interface MetricsResponse {
 export interface SeedUsersRequest {
   readonly from: number;
   readonly count: number;
+  /**
+   * Optional: `"neighbour"` seeds the organization of `ReadyLine.neighbour` instead of the main
+   * one. Its users are not members of `seed-group`'s `memberCount` users.
+   */
+  readonly organization?: "main" | "neighbour";
 }
 
 /** Response to `seed-users`: the service ids, in the order `from … from+count-1`. */
@@ -96,7 +112,15 @@ export function parseReadyLine(line: string): ReadyLine | undefined {
   try {
     const value = JSON.parse(trimmed) as Partial<ReadyLine>;
     if (value.ready === true && typeof value.port === "number") {
-      return { ready: true, port: value.port, scimBase: value.scimBase ?? "", token: value.token ?? "", ...(value.description ? { description: value.description } : {}) };
+      const neighbour = value.neighbour;
+      return {
+        ready: true,
+        port: value.port,
+        scimBase: value.scimBase ?? "",
+        token: value.token ?? "",
+        ...(value.description ? { description: value.description } : {}),
+        ...(neighbour && typeof neighbour.scimBase === "string" && typeof neighbour.token === "string" ? { neighbour: { scimBase: neighbour.scimBase, token: neighbour.token } } : {}),
+      };
     }
   } catch {
     return undefined;

@@ -1,7 +1,8 @@
 /**
  * The scimkit target (bench/target-protocol.md): the example host app (`createHostApp`) on the
  * store `STORE` names — `memory`, `sqlite` (a temp file, deleted at the end) or `postgres` (a
- * fresh schema in `SCIMKIT_BENCH_POSTGRES_URL`, dropped at the end) — with one static token.
+ * fresh schema in `SCIMKIT_BENCH_POSTGRES_URL`, dropped at the end) — with a static token for
+ * each of two organizations: the measured one and a neighbour (the noisy-neighbour scenario).
  * Seeding goes through the `ResourceStore` API with the same normalization the router applies.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -28,6 +29,9 @@ import { groupBody, userBody } from "../lib/user-body.js";
 
 const ORG = "bench";
 const TOKEN = "bench-static-token-0123456789abcdef";
+// Organization B of the noisy-neighbour scenario: its own users and token on the same server.
+const NEIGHBOUR_ORG = "neighbour";
+const NEIGHBOUR_TOKEN = "bench-neighbour-token-fedcba9876543210";
 const kind = process.env["STORE"] ?? "memory";
 
 interface OpenedStore {
@@ -103,11 +107,11 @@ function canonical(prepared: ScimObject): ScimObject {
 const seeded: string[] = [];
 let groupCounter = 0;
 
-async function seedUser(i: number): Promise<string> {
+async function seedUser(orgId: string, i: number): Promise<string> {
   const attributes = canonical(unwrap(userValidator.prepare(userBody(i))));
   const id = uuidv7();
   await store.create({
-    orgId: ORG,
+    orgId,
     resourceType: "User",
     id,
     now: new Date().toISOString(),
@@ -115,14 +119,14 @@ async function seedUser(i: number): Promise<string> {
     uniqueKeys: uniqueKeysOf(userSchema, attributes),
     unknownMembers: "ignore",
   });
-  seeded[i] = id;
+  if (orgId === ORG) seeded[i] = id;
   return id;
 }
 
 const probe = createMetricsProbe();
 const app = createHostApp({
   store,
-  auth: staticTokenVerifier({ [ORG]: TOKEN }),
+  auth: staticTokenVerifier({ [ORG]: TOKEN, [NEIGHBOUR_ORG]: NEIGHBOUR_TOKEN }),
   // Per-request log lines and event lines would measure the terminal, not scimkit.
   log: () => {},
   onEvent: () => {},
@@ -136,9 +140,10 @@ control.get("/metrics", (request, response) => {
 });
 control.post("/seed-users", async (request, response, next) => {
   try {
-    const { from, count } = request.body as SeedUsersRequest;
+    const { from, count, organization } = request.body as SeedUsersRequest;
+    const orgId = organization === "neighbour" ? NEIGHBOUR_ORG : ORG;
     const started = performance.now();
-    const ids = await mapBounded(from, count, opened.concurrency, seedUser);
+    const ids = await mapBounded(from, count, opened.concurrency, (i) => seedUser(orgId, i));
     response.json({ ids, ms: performance.now() - started });
   } catch (error) {
     next(error);
@@ -208,7 +213,13 @@ const server = createServer((request: IncomingMessage, response: ServerResponse)
 server.listen(Number(process.env["PORT"] ?? 0), "127.0.0.1", () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;
-  printReady({ port, scimBase: `/scim/Organizations/${ORG}/v2`, token: TOKEN, description: opened.description });
+  printReady({
+    port,
+    scimBase: `/scim/Organizations/${ORG}/v2`,
+    token: TOKEN,
+    description: opened.description,
+    neighbour: { scimBase: `/scim/Organizations/${NEIGHBOUR_ORG}/v2`, token: NEIGHBOUR_TOKEN },
+  });
 });
 server.keepAliveTimeout = 60_000;
 onShutdown(async () => {
