@@ -17,6 +17,7 @@ import { scimBodyParser } from "./scim-body-parser.js";
 import type { ScimEvent } from "./scim-event.js";
 import { resolveOrganization } from "./scim-request-context.js";
 import type { ScimRouterOptions } from "./scim-router-options.js";
+import { DEFAULT_WRITE_LIMITS } from "./write-limits.js";
 import { createWriteAuditor } from "./write-auditor.js";
 
 function defaultOnError(error: unknown, request: Request | undefined): void {
@@ -51,6 +52,11 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     ...(options.filterLimits?.maxLength === undefined ? {} : { maxLength: positive("filterLimits.maxLength", options.filterLimits.maxLength, 1) }),
     ...(options.filterLimits?.maxDepth === undefined ? {} : { maxDepth: positive("filterLimits.maxDepth", options.filterLimits.maxDepth, 1) }),
   };
+  const writeLimits = {
+    maxPatchOperations: positive("writeLimits.maxPatchOperations", options.writeLimits?.maxPatchOperations, DEFAULT_WRITE_LIMITS.maxPatchOperations),
+    maxValues: positive("writeLimits.maxValues", options.writeLimits?.maxValues, DEFAULT_WRITE_LIMITS.maxValues),
+    maxMembers: positive("writeLimits.maxMembers", options.writeLimits?.maxMembers, DEFAULT_WRITE_LIMITS.maxMembers),
+  };
   const onEvent = options.onEvent;
   const service = createResourceService({
     store: options.store,
@@ -58,6 +64,7 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     profile,
     unknownMembers: options.unknownMembers ?? "ignore",
     filterLimits,
+    writeLimits,
     defaultPageSize,
     maxPageSize,
     cursorSecret: options.cursorSecret ?? "",
