@@ -298,18 +298,23 @@ function workingAttribute(resource: ScimObject, step: PatchStep, options: Attrib
   return working;
 }
 
+function overLimit(step: PatchStep, what: string, count: number, limit: number): never {
+  abortInvalidValue(step.origin, [{ path: step.path.text, message: `${what} ${count} values; the limit is ${limit} (maxValues)` }]);
+}
+
 function multiValued(resource: ScimObject, step: PatchStep, options: AttributeOperationOptions): AttributeOutcome {
+  const { maxValues } = options;
+  // A value carrying more values than the attribute may hold is refused before any is normalized.
+  if (maxValues !== undefined && step.op !== "remove" && Array.isArray(step.value) && step.value.length > maxValues) {
+    overLimit(step, "carries", step.value.length, maxValues);
+  }
   const working = workingAttribute(resource, step, options);
   const { list } = working;
   const sizeBefore = list.size;
   const revisionBefore = list.revision;
   const change = step.path.filter || step.path.subAttribute ? selectedElements(step, list) : wholeAttribute(step, list);
   settlePrimary(step, list, change);
-  if (options.maxValues !== undefined && list.size > options.maxValues) {
-    abortInvalidValue(step.origin, [
-      { path: step.path.text, message: `would hold ${list.size} values; the limit is ${options.maxValues} (maxValues)` },
-    ]);
-  }
+  if (maxValues !== undefined && list.size > maxValues) overLimit(step, "would hold", list.size, maxValues);
   // `set` ignores an equal element, so a step that changed nothing leaves the revision as it was.
   if (list.revision !== revisionBefore) guardAttribute(step, sizeBefore > 0, list.size > 0);
   if (!options.workspace) flushWorkspace(resource, { attributes: new Map([["", working]]) });

@@ -7,11 +7,10 @@
 import { deepEqual } from "../deep-equal.js";
 import { equalityKeys, filterEqualityKey } from "../filter/equality-key.js";
 import type { Filter, ValuePathFilter } from "../filter/filter-ast.js";
-import { matchesFilter } from "../filter/matches-filter.js";
+import { matchesElement } from "../filter/matches-filter.js";
 import type { AttributeDefinition } from "../schema/attribute-definition.js";
-import { findSubAttribute, isPlainObject, type ScimObject } from "../schema/normalize-value.js";
+import { isPlainObject } from "../schema/normalize-value.js";
 import type { ResolvedPath } from "../schema/resolved-path.js";
-import { writeAttribute } from "../schema/resource-access.js";
 
 /**
  * The identity of an element for add and remove-by-value: two elements with the same key are the
@@ -200,7 +199,7 @@ export function createElementList(attribute: AttributeDefinition, value: unknown
         if (filter.op !== "eq" || filter.value === null || !sub || filter.path.attribute !== target.attribute) return undefined;
         const key = filterEqualityKey(filter.value, sub);
         if (key === undefined) return new Set();
-        return equalityIndex(findSubAttribute(target.attribute, sub.name) ?? sub).get(key) ?? new Set();
+        return equalityIndex(sub).get(key) ?? new Set();
       }
       case "and": {
         // Any one indexed conjunct bounds the selection; the smallest bounds it best.
@@ -233,13 +232,6 @@ export function createElementList(attribute: AttributeDefinition, value: unknown
     return found;
   };
 
-  const matchesElement = (target: ResolvedPath, filter: ValuePathFilter<ResolvedPath>, element: unknown): boolean => {
-    // The evaluator answers for a resource; a resource holding only this element answers for it.
-    const wrapper: ScimObject = {};
-    writeAttribute(wrapper, target, [element]);
-    return matchesFilter(wrapper, filter);
-  };
-
   return {
     attribute,
     get size() {
@@ -257,7 +249,8 @@ export function createElementList(attribute: AttributeDefinition, value: unknown
     select: (target, filter) => {
       const bound = candidates(target, filter.filter);
       const considered = bound ? [...bound].filter(live).sort(ascending) : positions();
-      return considered.filter((position) => matchesElement(target, filter, slots[position]));
+      // The index only narrows: every candidate is tested against the whole filter.
+      return considered.filter((position) => matchesElement(filter, slots[position]));
     },
     matching: (candidate) => {
       if (identities && elementKey) {
