@@ -358,7 +358,7 @@ export function createResourceService(config: ResourceServiceConfig) {
       const steps = applyPatchStepwise(type.schema, { ...current.attributes, id: current.id }, body, {
         membersLoaded: !type.hasMembers,
         filterLimits: config.filterLimits,
-        maxOperations: maxPatchOperations,
+        maxPatchOperations,
         maxValues,
         maxMembers,
       });

@@ -314,7 +314,8 @@ function multiValued(resource: ScimObject, step: PatchStep, options: AttributeOp
   const revisionBefore = list.revision;
   const change = step.path.filter || step.path.subAttribute ? selectedElements(step, list) : wholeAttribute(step, list);
   settlePrimary(step, list, change);
-  if (maxValues !== undefined && list.size > maxValues) overLimit(step, "would hold", list.size, maxValues);
+  // Only growth is refused: a resource stored before the limit was lowered can still be patched down.
+  if (maxValues !== undefined && list.size > maxValues && list.size > sizeBefore) overLimit(step, "would hold", list.size, maxValues);
   // `set` ignores an equal element, so a step that changed nothing leaves the revision as it was.
   if (list.revision !== revisionBefore) guardAttribute(step, sizeBefore > 0, list.size > 0);
   if (!options.workspace) flushWorkspace(resource, { attributes: new Map([["", working]]) });

@@ -35,11 +35,11 @@ export interface ApplyPatchOptions {
    * The most operations one request may carry; more is refused whole with 413 naming the limit
    * before any is applied, as RFC 7644 §3.7.4 does for bulk requests. Default: no limit.
    */
-  readonly maxOperations?: number;
+  readonly maxPatchOperations?: number;
   /**
-   * The most values a multi-valued attribute other than group `members` may hold once patched;
-   * the first operation that goes beyond it fails the patch with 400 `invalidValue` naming the
-   * limit. Default: no limit.
+   * The most values a multi-valued attribute other than group `members` may hold once patched:
+   * the first operation that grows one beyond it, or whose value carries more, fails the patch
+   * with 400 `invalidValue` naming the limit. Default: no limit.
    */
   readonly maxValues?: number;
   /**
@@ -164,7 +164,7 @@ export function* applyPatchStepwise(
   body: unknown,
   options: ApplyPatchOptions = {},
 ): Generator<void, Result<PatchResult>, void> {
-  const operations = parsePatchRequest(body, options.maxOperations);
+  const operations = parsePatchRequest(body, options.maxPatchOperations);
   if (!operations.ok) return operations;
   const membersLoaded = options.membersLoaded ?? true;
   const isGroup = schema.core.id === GROUP_SCHEMA;
