@@ -166,6 +166,8 @@ export function* applyPatchStepwise(
 ): Generator<void, Result<PatchResult>, void> {
   const operations = parsePatchRequest(body, options.maxPatchOperations);
   if (!operations.ok) return operations;
+  // Reading every operation is a pass over the whole request: a pause of its own.
+  yield;
   const membersLoaded = options.membersLoaded ?? true;
   const isGroup = schema.core.id === GROUP_SCHEMA;
   const original = !membersLoaded && isGroup ? withoutKeys(resource, ["members"]) : resource;
