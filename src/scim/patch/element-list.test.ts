@@ -97,6 +97,19 @@ describe("ElementList: values found by hashing, not by comparing with each", () 
     expect(list.matching({ value: "u2" })).toEqual([]);
   });
 
+  it("compares with each element once candidates have named more sets of sub-attributes than it indexes", () => {
+    const addresses = users.core.attributes.find((attribute) => attribute.name === "addresses")!;
+    const subs = ["formatted", "streetAddress", "locality", "region", "postalCode", "country", "type"];
+    const full = Object.fromEntries(subs.map((name) => [name, `${name}-1`]));
+    const list = createElementList(addresses, [full, { ...full, type: "other" }]);
+    // Every non-empty subset of five names: 31 sets, more than the indexes cover.
+    for (let mask = 1; mask < 32; mask += 1) {
+      const candidate = Object.fromEntries(subs.filter((_, index) => (mask >> index) & 1).map((name) => [name, full[name]]));
+      expect(list.matching(candidate), JSON.stringify(candidate)).toEqual([0, 1]);
+    }
+    expect(list.matching({ ...full })).toEqual([0]);
+  });
+
   it("dedupes 20,000 values in one pass: each found by its hash", () => {
     const list = createElementList(emails, []);
     for (let index = 0; index < 20_000; index += 1) {

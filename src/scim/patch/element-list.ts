@@ -64,6 +64,13 @@ export function containsValue(existing: unknown, candidate: unknown): boolean {
 const REMOVED: unique symbol = Symbol("removed");
 type Slot = unknown;
 
+/**
+ * How many sets of sub-attribute names get a projection index. Every change updates each one, and
+ * an attribute of k sub-attributes has 2^k - 1 sets; clients send a few (`value`; `value`, `type`,
+ * `primary`). Candidates naming yet another set are compared with each element instead.
+ */
+const MAX_PROJECTIONS = 16;
+
 /** A map from key to the positions holding it. */
 type Buckets = Map<string, Set<number>>;
 
@@ -178,9 +185,10 @@ export function createElementList(attribute: AttributeDefinition, value: unknown
     return buckets;
   };
 
-  const projection = (names: string): Buckets => {
+  const projection = (names: string): Buckets | undefined => {
     const built = projections.get(names);
     if (built) return built;
+    if (projections.size >= MAX_PROJECTIONS) return undefined;
     const buckets: Buckets = new Map();
     slots.forEach((element, position) => {
       if (element === REMOVED) return;
@@ -260,7 +268,10 @@ export function createElementList(attribute: AttributeDefinition, value: unknown
       const names = namesOf(candidate);
       if (names === undefined) return [];
       const key = projectionKey(candidate, names);
-      return key === undefined ? [] : [...(projection(names).get(key) ?? [])].sort(ascending);
+      if (key === undefined) return [];
+      const buckets = projection(names);
+      if (!buckets) return positions().filter((position) => containsValue(slots[position], candidate));
+      return [...(buckets.get(key) ?? [])].sort(ascending);
     },
     set: (position, element) => {
       const previous = slots[position];
