@@ -3,7 +3,7 @@
  * against the router on a real socket, with the longest event-loop stall seen while it ran and the
  * latency of a cheap GET of another organization sent 20 ms after it started.
  *
- *   npx tsx bench/one-off/issue-12-shapes.ts [memory|sqlite] [emails] [operations] [addValues] [bulkPosts]
+ *   npx tsx bench/one-off/issue-12-shapes.ts [memory|sqlite|postgres] [emails] [operations] [addValues] [bulkPosts]
  *
  * With RAISED=1 the write limits are raised to admit the issue's exact shapes (10,000 values,
  * 12,000 operations), to time the engine itself; without, the router's defaults apply.
@@ -20,7 +20,11 @@ const [kind = "memory", emailsArg = "10000", operationsArg = "12000", addArg = "
 const PATCH_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
 
-const store = kind === "sqlite" ? await sqlStore({ sqlite: ":memory:" }) : memoryStore();
+// PostgreSQL: a schema of this run's own on the shared server (SCIMKIT_TEST_POSTGRES_URL), dropped at the end.
+const schema = `issue12_timing_${process.pid}`;
+const postgresUrl = process.env["SCIMKIT_TEST_POSTGRES_URL"] ?? "postgres://postgres@127.0.0.1:5432/test";
+const store =
+  kind === "sqlite" ? await sqlStore({ sqlite: ":memory:" }) : kind === "postgres" ? await sqlStore({ postgres: postgresUrl, schema }) : memoryStore();
 const tokens = createTokenStore();
 const acme = (await tokens.issue("acme", { label: "timing" })).token;
 const globex = (await tokens.issue("globex", { label: "timing" })).token;
@@ -123,3 +127,10 @@ await timed(`Bulk ${bulkCount} POSTs chained in reverse order`, "POST", "/Bulk",
 });
 server.close();
 await store.close?.();
+if (kind === "postgres") {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client(postgresUrl);
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await client.end();
+}
