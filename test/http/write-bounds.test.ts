@@ -4,6 +4,7 @@
  * bound and the value, writing nothing; an accepted one large enough to matter lets a cheap GET of
  * another organization, started after it, be answered before it finishes.
  */
+import type { Response } from "supertest";
 import { describe, expect, it } from "vitest";
 import type { ResourceStore } from "../../src/store/resource-store.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
@@ -45,7 +46,7 @@ async function watchedApp(when: (method: string, request: Json) => boolean): Pro
  * Sends `big`, and once it has reached the store a cheap GET of organization globex; returns the
  * order in which the two were answered, and the big response.
  */
-async function raceCheapGet(t: TestApp, reached: Promise<void>, big: Promise<import("supertest").Response>): Promise<{ order: string[]; response: import("supertest").Response }> {
+async function raceCheapGet(t: TestApp, reached: Promise<void>, big: Promise<Response>): Promise<{ order: string[]; response: Response }> {
   const order: string[] = [];
   const bigDone = big.then((response) => {
     order.push("big");

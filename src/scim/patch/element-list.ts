@@ -61,8 +61,8 @@ export function containsValue(existing: unknown, candidate: unknown): boolean {
   return entries.length > 0 && entries.every(([name, value]) => deepEqual(existing[name], value));
 }
 
+// A removed element leaves this in its slot, so that every other position stays what it was.
 const REMOVED: unique symbol = Symbol("removed");
-type Slot = unknown;
 
 /**
  * How many sets of sub-attribute names get a projection index. Every change updates each one, and
@@ -127,7 +127,7 @@ function ascending(a: number, b: number): number {
  * identified by `elementKey` when given.
  */
 export function createElementList(attribute: AttributeDefinition, value: unknown, elementKey?: ElementKey): ElementList {
-  const slots: Slot[] = value === undefined || value === null ? [] : Array.isArray(value) ? [...value] : [value];
+  const slots: unknown[] = value === undefined || value === null ? [] : Array.isArray(value) ? [...value] : [value];
   let size = slots.length;
   let revision = 0;
   const primaries = new Set<number>();
