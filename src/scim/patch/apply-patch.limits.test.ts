@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ScimObject } from "../schema/normalize-value.js";
-import { applyPatch } from "./apply-patch.js";
+import { applyPatch, applyPatchStepwise } from "./apply-patch.js";
 import { BABS, JAMES, MANDY, deepFreeze, expectOk, groups, patchBody, storedGroup, users } from "./patch.fixture.js";
 
 function failure(result: ReturnType<typeof applyPatch>): { status: number; scimType: string | undefined; detail: string } {
@@ -80,5 +80,29 @@ describe("maxMembers", () => {
       detail: "Operations[1]: the request names 4 members; the limit is 3 (maxMembers).",
     });
     expect(failure(applyPatch(groups, storedGroup(), patchBody({ op: "replace", path: "members", value: ids(4) }), { maxMembers: 3 })).status).toBe(413);
+  });
+});
+
+describe("applyPatchStepwise", () => {
+  it("pauses after reading the operations and after each attribute, however many one path-less value names", () => {
+    const value = Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`emails[value eq "v${index}@x"].type`, "home"]));
+    const steps = applyPatchStepwise(users, user(0), patchBody({ op: "add", value }, { op: "replace", path: "nickName", value: "Babs" }));
+    let pauses = 0;
+    for (let next = steps.next(); ; next = steps.next()) {
+      if (next.done) {
+        expect(expectOk(next.value).resource["emails"]).toHaveLength(50);
+        break;
+      }
+      pauses += 1;
+    }
+    expect(pauses).toBe(1 + 50 + 1);
+  });
+
+  it("answers as applyPatch does", () => {
+    const body = patchBody({ op: "add", path: "emails", value: [{ value: "a@x" }] }, { op: "remove", path: 'emails[value eq "e0@x"]' });
+    const steps = applyPatchStepwise(users, user(2), body);
+    let next = steps.next();
+    while (!next.done) next = steps.next();
+    expect(next.value).toEqual(applyPatch(users, user(2), body));
   });
 });

@@ -99,10 +99,11 @@ function applyStep(schema: ResourceSchema, state: PatchState, step: PatchStep): 
 }
 
 /**
- * Applies the steps of one operation. The type errors of every attribute of a path-less value are
- * reported together, as for a POST body; any other error stops at once.
+ * Applies the steps of one operation, pausing after each: a path-less value may name thousands of
+ * attributes. The type errors of every attribute of a path-less value are reported together, as
+ * for a POST body; any other error stops at once.
  */
-function applyOperation(schema: ResourceSchema, state: PatchState, operation: PatchOperation): void {
+function* applyOperation(schema: ResourceSchema, state: PatchState, operation: PatchOperation): Generator<void, void, void> {
   const issues: ValidationIssue[] = [];
   for (const step of expandOperation(schema, operation, state.options.filterLimits ?? {})) {
     try {
@@ -114,6 +115,7 @@ function applyOperation(schema: ResourceSchema, state: PatchState, operation: Pa
       if (found.length === 0) break;
       issues.push(...found);
     }
+    yield;
   }
   if (issues.length > 0) abortInvalidValue(`Operations[${operation.index}]`, issues);
 }
@@ -152,10 +154,10 @@ export function applyPatch(
 }
 
 /**
- * `applyPatch` as a generator that pauses after each operation, so that a caller can spread a
- * long request over several turns of the event loop (DESIGN §4b: no request holds it for more than
- * 50 ms). The work between two pauses is one operation's: about its own size, whatever the
- * resource's. Runs to the same `Result` as `applyPatch`; nothing is shared between pauses but
+ * `applyPatch` as a generator that pauses after reading the operations and after each attribute
+ * an operation changes, so that a caller can spread a long request over several turns of the event
+ * loop (DESIGN §4b: no request holds it for more than 50 ms). The work between two pauses is one
+ * step's: about its own size, plus the elements it selects. Runs to the same `Result` as `applyPatch`; nothing is shared between pauses but
  * the generator's own working copy.
  */
 export function* applyPatchStepwise(
@@ -174,10 +176,7 @@ export function* applyPatchStepwise(
   // Shallow is enough: the engine replaces every value it changes and never writes into one.
   const state: PatchState = { resource: { ...original }, workspace: createPatchWorkspace(), membersLoaded, options, membership: undefined };
   try {
-    for (const operation of operations.value) {
-      applyOperation(schema, state, operation);
-      yield;
-    }
+    for (const operation of operations.value) yield* applyOperation(schema, state, operation);
   } catch (error) {
     if (isScimError(error)) return fail(error);
     throw error;
