@@ -353,7 +353,7 @@ export function createResourceService(config: ResourceServiceConfig) {
     const type = handler(typeId);
     return update(context, type, id, ifMatch, members, async (current) => {
       // Groups are patched without loading their members: member operations become a delta. The
-      // engine pauses after each operation, and a long request lets the event loop turn (DESIGN §4b).
+      // engine pauses after each step, and a long request lets the event loop turn (DESIGN §4b).
       const { maxPatchOperations, maxValues, maxMembers } = config.writeLimits;
       const steps = applyPatchStepwise(type.schema, { ...current.attributes, id: current.id }, body, {
         membersLoaded: !type.hasMembers,
