@@ -15,11 +15,10 @@
  *   one `add` with the added members, or a `replace` with the group's whole member list ("Okta and
  *   SCIM Version 2.0", Update specific Group membership): the member and operation counts of one
  *   request follow the group's size, which the default 1 MB body holds to about 20,000 ids.
- * - Service providers that Entra and Okta provision cap far lower and are served: AWS IAM Identity
- *   Center takes at most 100 membership changes per PATCH (PatchGroup, Constraints), IBM Verify
- *   2,500 (SCIM capabilities, large group support).
- * OneLogin's and Google's provisioning documentation states no sizes; both provision users and
- * groups one resource per request, within these bounds.
+ * - Other SCIM services cap far lower and are served: AWS IAM Identity Center, which Entra and
+ *   Okta both provision, takes at most 100 membership changes per PATCH (PatchGroup,
+ *   Constraints); IBM Verify 2,500 (SCIM capabilities, large group support).
+ * We found no sizes stated in OneLogin's or Google's provisioning documentation.
  */
 
 export interface WriteLimits {
