@@ -7,7 +7,7 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 
 /** How long one slice of a request's work runs before it lets the event loop turn. */
-export const DEFAULT_SLICE_MS = 10;
+export const DEFAULT_SLICE_MS = 5;
 
 export interface TimeSlice {
   /**

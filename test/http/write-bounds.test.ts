@@ -4,12 +4,15 @@
  * bound and the value, writing nothing; an accepted one large enough to matter lets a cheap GET of
  * another organization, started after it, be answered before it finishes.
  */
-import type { Response } from "supertest";
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { ResourceStore } from "../../src/store/resource-store.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
 import { sqlStore } from "../../src/store/sql/sql-store.js";
 import { createScimRouter } from "../../src/http/create-scim-router.js";
+import type { ScimRouterOptions } from "../../src/http/scim-router-options.js";
 import { createTokenStore } from "../../src/auth/hashed-token-store.js";
 import { ENTERPRISE_SCHEMA, GROUP_SCHEMA, PATCH_SCHEMA, USER_SCHEMA, createTestApp, expectScimError, type TestApp } from "./harness.js";
 import { BULK_REQUEST_SCHEMA, createUser, withoutOrigin, type Json } from "./provisioning-helpers.js";
@@ -29,8 +32,22 @@ async function observedStore(onCall: (method: string, request: Json) => void): P
   });
 }
 
-/** An app whose store resolves `reached` once a call for organization acme matches `when`. */
-async function watchedApp(when: (method: string, request: Json) => boolean): Promise<{ t: TestApp; reached: Promise<void>; arm(): void }> {
+/** What the race needs: the app on a real socket, and a signal when the big request reaches the store. */
+interface Race {
+  readonly t: TestApp;
+  /** Resolves once a store call for organization acme matches, after `arm()`. */
+  readonly reached: Promise<void>;
+  arm(): void;
+  /** Sends a request to the listening app over a kept-alive connection; the body as JSON text. */
+  send(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: Json }>;
+  close(): Promise<void>;
+}
+
+/**
+ * The harness's app, listening on one socket with connections kept alive, so that a cheap request
+ * sent mid-race needs a few turns of the event loop, not the new server supertest starts each time.
+ */
+async function raceApp(when: (method: string, request: Json) => boolean, options: Partial<ScimRouterOptions> = {}): Promise<Race> {
   let armed = false;
   let signal: () => void = () => undefined;
   const reached = new Promise<void>((resolve) => {
@@ -39,25 +56,53 @@ async function watchedApp(when: (method: string, request: Json) => boolean): Pro
   const store = await observedStore((method, request) => {
     if (armed && request["orgId"] === "acme" && when(method, request)) signal();
   });
-  return { t: await createTestApp({ store }), reached, arm: () => void (armed = true) };
+  const t = await createTestApp({ store, ...options });
+  const server = createServer(t.app).listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  const send = async (method: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: Json }> => {
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/scim+json" },
+      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text === "" ? {} : JSON.parse(text)) as Json };
+  };
+  // Two connections open and idle: one for the big request, one for the cheap GET.
+  await Promise.all([send("GET", `${t.base("globex")}/Users?count=1`, t.token.globex), send("GET", `${t.base("globex")}/Users?count=1`, t.token.globex)]);
+  return {
+    t,
+    reached,
+    arm: () => void (armed = true),
+    send,
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, "close");
+    },
+  };
 }
 
 /**
- * Sends `big`, and once it has reached the store a cheap GET of organization globex; returns the
- * order in which the two were answered, and the big response.
+ * Sends the big request, and once it has reached the store a cheap GET of organization globex;
+ * returns the order in which the two were answered, and the big response.
  */
-async function raceCheapGet(t: TestApp, reached: Promise<void>, big: Promise<Response>): Promise<{ order: string[]; response: Response }> {
+async function raceCheapGet(race: Race, method: string, path: string, body: unknown): Promise<{ order: string[]; response: { status: number; body: Json } }> {
   const order: string[] = [];
-  const bigDone = big.then((response) => {
+  // Serialized before the race: the test's own work is not the server's.
+  const text = JSON.stringify(body);
+  race.arm();
+  const big = race.send(method, `${race.t.base()}${path}`, race.t.token.acme, text).then((response) => {
     order.push("big");
     return response;
   });
-  await reached;
-  const cheap = t.get(`${t.base("globex")}/Users?count=1`, t.token.globex).then((response) => {
+  await race.reached;
+  const cheap = race.send("GET", `${race.t.base("globex")}/Users?count=1`, race.t.token.globex).then((response) => {
     expect(response.status).toBe(200);
     order.push("cheap GET");
   });
-  const [response] = await Promise.all([bigDone, cheap]);
+  const [response] = await Promise.all([big, cheap]);
   return { order, response };
 }
 
@@ -103,17 +148,32 @@ describe("12,000 operations on a user at the 1,000 e-mail bound", () => {
 
 describe("10,000 value-filter operations on a user of 1,000 e-mails (both at their bounds)", () => {
   it("are applied, each e-mail taking the type of the last operation naming it, and another organization's GET started after is answered first", async () => {
-    const { t, reached, arm } = await watchedApp((method) => method === "get");
-    const created = (await t.post("/Users", userWith("big", emails(1_000))).expect(201)).body as Json;
+    const race = await raceApp((method) => method === "get");
+    const created = (await race.t.post("/Users", userWith("big", emails(1_000))).expect(201)).body as Json;
     const operations = Array.from({ length: 10_000 }, (_, index) => ({ op: "replace", path: `emails[value eq "e${index % 1_000}@x.io"].type`, value: `t${index}` }));
-    arm();
-    const { order, response } = await raceCheapGet(t, reached, t.patch(`/Users/${created["id"]}`, { schemas: [PATCH_SCHEMA], Operations: operations }));
+    const { order, response } = await raceCheapGet(race, "PATCH", `/Users/${created["id"]}`, { schemas: [PATCH_SCHEMA], Operations: operations });
+    await race.close();
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(order).toEqual(["cheap GET", "big"]);
     const patched = (response.body as Json)["emails"] as Json[];
     expect(patched.map((email) => email["type"])).toEqual(Array.from({ length: 1_000 }, (_, index) => `t${9_000 + index}`));
     expect(patched.map((email) => email["value"])).toEqual(emails(1_000).map((email) => email["value"]));
     expect(patched.filter((email) => email["primary"] === true)).toEqual([{ value: "e0@x.io", type: "t9000", primary: true }]);
+  });
+});
+
+describe("the issue's own shape, with writeLimits raised to admit it", () => {
+  it("applies 12,000 operations to a user of 10,000 e-mails, and another organization's GET started after is answered first", async () => {
+    const race = await raceApp((method) => method === "get", { writeLimits: { maxValues: 10_000, maxPatchOperations: 12_000 }, bodyLimit: "2mb" });
+    const created = (await race.t.post("/Users", userWith("big", emails(10_000))).expect(201)).body as Json;
+    const operations = Array.from({ length: 12_000 }, (_, index) => ({ op: "replace", path: `emails[value eq "e${index % 10_000}@x.io"].type`, value: `t${index}` }));
+    const { order, response } = await raceCheapGet(race, "PATCH", `/Users/${created["id"]}`, { schemas: [PATCH_SCHEMA], Operations: operations });
+    await race.close();
+    expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(200);
+    expect(order).toEqual(["cheap GET", "big"]);
+    const types = ((response.body as Json)["emails"] as Json[]).map((email) => email["type"]);
+    // e0…e1999 were named twice (by operations i and 10,000 + i), the rest once.
+    expect(types).toEqual(Array.from({ length: 10_000 }, (_, index) => `t${index < 2_000 ? 10_000 + index : index}`));
   });
 });
 
@@ -142,7 +202,8 @@ describe("add emails with 9,999 values (over maxValues)", () => {
 
 describe("a /Bulk of 1,000 POSTs whose bulkId references chain in reverse order", () => {
   it("creates every user with its reference resolved, and another organization's GET started after is answered first", async () => {
-    const { t, reached, arm } = await watchedApp((method) => method === "create");
+    const race = await raceApp((method) => method === "create");
+    const { t } = race;
     const count = 1_000;
     const operations = Array.from({ length: count }, (_, index) => ({
       method: "POST",
@@ -150,8 +211,8 @@ describe("a /Bulk of 1,000 POSTs whose bulkId references chain in reverse order"
       bulkId: `b${index}`,
       data: { schemas: [USER_SCHEMA], userName: `chain${index}`, ...(index + 1 < count ? { [ENTERPRISE_SCHEMA]: { manager: { value: `bulkId:b${index + 1}` } } } : {}) },
     }));
-    arm();
-    const { order, response } = await raceCheapGet(t, reached, t.post("/Bulk", { schemas: [BULK_REQUEST_SCHEMA], Operations: operations }));
+    const { order, response } = await raceCheapGet(race, "POST", "/Bulk", { schemas: [BULK_REQUEST_SCHEMA], Operations: operations });
+    await race.close();
     expect(response.status).toBe(200);
     expect(order).toEqual(["cheap GET", "big"]);
     const results = (response.body as Json)["Operations"] as Json[];
