@@ -33,6 +33,8 @@ const app = express();
 const raised = process.env["RAISED"] === "1" ? { writeLimits: { maxValues: 10_000, maxPatchOperations: 12_000 } } : {};
 app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth: tokens, bodyLimit: "20mb", bulk: { maxOperations: 1000, maxPayloadSize: 20_000_000 }, ...raised }));
 const server = app.listen(0);
+// A stalled loop lets a kept-alive connection expire under the client's feet (ECONNRESET); keep them longer.
+server.keepAliveTimeout = 120_000;
 const port = (server.address() as AddressInfo).port;
 const url = (org: string, path: string): string => `http://127.0.0.1:${port}/scim/Organizations/${org}/v2${path}`;
 
