@@ -67,7 +67,7 @@ export { matchesFilter } from "./scim/filter/matches-filter.js";
 
 export { parsePatchPath } from "./scim/path/parse-patch-path.js";
 export type { PatchPath } from "./scim/path/patch-path.js";
-export { applyPatch } from "./scim/patch/apply-patch.js";
+export { applyPatch, applyPatchStepwise } from "./scim/patch/apply-patch.js";
 export type { ApplyPatchOptions, PatchResult } from "./scim/patch/apply-patch.js";
 export { PATCH_OP_SCHEMA, parsePatchRequest } from "./scim/patch/patch-request.js";
 export type { PatchOpName, PatchOperation } from "./scim/patch/patch-request.js";
@@ -87,6 +87,8 @@ export { createScimRouter } from "./http/create-scim-router.js";
 export { scimErrorHandler } from "./http/error-handler.js";
 export { deferContinue } from "./http/defer-continue.js";
 export type { BulkOptions, PagingOptions, ScimRouterOptions } from "./http/scim-router-options.js";
+export { DEFAULT_WRITE_LIMITS } from "./http/write-limits.js";
+export type { WriteLimits } from "./http/write-limits.js";
 export type { GroupEventType, ScimEvent, ScimEventListener, UserEventType } from "./http/scim-event.js";
 export { RATE_ALLOWED } from "./http/rate-limiter.js";
 export type { RateAllowed, RateDecision, RateLimiter, RateRefused } from "./http/rate-limiter.js";

@@ -109,9 +109,30 @@ describe("the host's request limits, by default", () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(1);
   });
 
+  it("bounds PATCH operations to 10,000, values per attribute to 1,000 and members per request to 20,000, naming the limit", async () => {
+    const host = await start({ limits: { rateLimit: false } });
+    const emails = (count: number) => Array.from({ length: count }, (_, i) => ({ value: `e${i}@example.com`, type: i === 0 ? "work" : "other" }));
+    const user = (count: number) => JSON.stringify({ schemas: [USER_SCHEMA], userName: `u${count}`, name: { givenName: "G", familyName: "F" }, emails: emails(count) });
+    const created = await call(host, "/Users", { method: "POST", body: user(1000) });
+    expect(created.status).toBe(201);
+    const many = await call(host, "/Users", { method: "POST", body: user(1001) });
+    expect(many).toMatchObject({ status: 400, body: { scimType: "invalidValue" } });
+    expect(many.body["detail"]).toMatch(/holds 1001 values; the limit is 1000 \(maxValues\)/);
+    const operations = Array.from({ length: 10_001 }, () => ({ op: "replace", path: "nickName", value: "n" }));
+    const patch = await call(host, `/Users/${String(created.body["id"])}`, { method: "PATCH", body: JSON.stringify({ schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations: operations }) });
+    expect(patch).toMatchObject({ status: 413, body: { status: "413" } });
+    expect(patch.body["detail"]).toBe("The PATCH request has 10001 operations; the limit is 10000 (maxPatchOperations).");
+    expect(defaultHostLimits.writeLimits).toEqual({ maxPatchOperations: 10_000, maxValues: 1_000, maxMembers: 20_000 });
+  });
+
   it("takes other figures from its options", async () => {
-    const host = await start({ limits: { rateLimit: false, filterLimits: { maxDepth: 2 }, bulk: { maxOperations: 3 }, paging: { maxPageSize: 7 } } });
+    const host = await start({ limits: { rateLimit: false, filterLimits: { maxDepth: 2 }, bulk: { maxOperations: 3 }, writeLimits: { maxPatchOperations: 2 }, paging: { maxPageSize: 7 } } });
     expect((await call(host, `/Users?filter=${encodeURIComponent(nested(3))}`)).status).toBe(400);
+    const created = await call(host, "/Users", { method: "POST", body: JSON.stringify({ schemas: [USER_SCHEMA], userName: "w", name: { givenName: "G", familyName: "F" }, emails: [{ value: "w@example.com", type: "work" }] }) });
+    const nick = { op: "replace", path: "nickName", value: "n" };
+    const patch = await call(host, `/Users/${String(created.body["id"])}`, { method: "PATCH", body: JSON.stringify({ schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations: [nick, nick, nick] }) });
+    expect(patch).toMatchObject({ status: 413, body: { status: "413" } });
+    expect(patch.body["detail"]).toMatch(/the limit is 2 \(maxPatchOperations\)/);
     const config = await fetch(`${host.baseUrl("acme")}/ServiceProviderConfig`).then((response) => response.json() as Promise<Record<string, unknown>>);
     expect(config["bulk"]).toMatchObject({ maxOperations: 3, maxPayloadSize: 1_048_576 });
     expect(config["pagination"]).toMatchObject({ defaultPageSize: 7, maxPageSize: 7 });

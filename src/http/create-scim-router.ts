@@ -20,6 +20,7 @@ import type { ScimEvent } from "./scim-event.js";
 import { resolveOrganization } from "./scim-request-context.js";
 import type { ScimRouterOptions } from "./scim-router-options.js";
 import { workAdmission } from "./work-admission.js";
+import { DEFAULT_WRITE_LIMITS } from "./write-limits.js";
 import { createWriteAuditor } from "./write-auditor.js";
 
 function defaultOnError(error: unknown, request: Request | undefined): void {
@@ -63,6 +64,11 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     ...(options.filterLimits?.maxLength === undefined ? {} : { maxLength: positive("filterLimits.maxLength", options.filterLimits.maxLength, 1) }),
     ...(options.filterLimits?.maxDepth === undefined ? {} : { maxDepth: positive("filterLimits.maxDepth", options.filterLimits.maxDepth, 1) }),
   };
+  const writeLimits = {
+    maxPatchOperations: positive("writeLimits.maxPatchOperations", options.writeLimits?.maxPatchOperations, DEFAULT_WRITE_LIMITS.maxPatchOperations),
+    maxValues: positive("writeLimits.maxValues", options.writeLimits?.maxValues, DEFAULT_WRITE_LIMITS.maxValues),
+    maxMembers: positive("writeLimits.maxMembers", options.writeLimits?.maxMembers, DEFAULT_WRITE_LIMITS.maxMembers),
+  };
   const onEvent = options.onEvent;
   const service = createResourceService({
     store: options.store,
@@ -70,6 +76,7 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     profile,
     unknownMembers: options.unknownMembers ?? "ignore",
     filterLimits,
+    writeLimits,
     defaultPageSize,
     maxPageSize,
     cursorSecret: options.cursorSecret ?? "",

@@ -4,20 +4,21 @@
  * concurrency, and deliver lifecycle events after the store has committed.
  */
 import { v7 as uuidv7 } from "uuid";
-import { ScimError, ScimType, badRequest } from "../errors.js";
+import { ScimError, ScimType, badRequest, invalidValueError } from "../errors.js";
 import { mapInSlices } from "../event-loop-slice.js";
 import { unwrap } from "../result.js";
 import { deepEqual } from "../scim/deep-equal.js";
 import type { FilterLimits } from "../scim/filter/parse-filter.js";
 import { compileFilter } from "../scim/filter/resolve-filter.js";
 import { sortKeyOf } from "../scim/list/sort-key.js";
-import { applyPatch } from "../scim/patch/apply-patch.js";
+import { applyPatchStepwise } from "../scim/patch/apply-patch.js";
 import { isEmptyMembershipDelta, replaceMembers, type MembershipDelta } from "../scim/patch/membership-delta.js";
 import { createResourceValidator, type ResourceValidator } from "../scim/schema/create-resource-validator.js";
 import { isPlainObject, type ScimObject } from "../scim/schema/normalize-value.js";
 import type { ResourceProfile } from "../scim/schema/resource-profile.js";
 import type { ResourceSchema, SchemaRegistry } from "../scim/schema/schema-registry.js";
 import { formatPath } from "../scim/schema/resolved-path.js";
+import { valueCountIssues } from "../scim/schema/value-count-issues.js";
 import { resourceView } from "../store/resource-view.js";
 import type {
   ListRequest,
@@ -38,6 +39,8 @@ import { matchesEntityTag } from "./entity-tags.js";
 import { isPossibleId } from "./is-possible-id.js";
 import { keyedMutex } from "./keyed-mutex.js";
 import { retryVersionConflicts } from "./retry-version-conflicts.js";
+import { createTimeSlice } from "./time-slice.js";
+import type { WriteLimits } from "./write-limits.js";
 
 const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
 
@@ -54,6 +57,8 @@ export interface ResourceServiceConfig {
   readonly profile: ResourceProfile;
   readonly unknownMembers: UnknownMemberPolicy;
   readonly filterLimits: Partial<FilterLimits>;
+  /** Bounds on what one write may carry; see `ScimRouterOptions.writeLimits`. */
+  readonly writeLimits: WriteLimits;
   readonly defaultPageSize: number;
   readonly maxPageSize: number;
   /** Key of the MAC that seals cursors (RFC 9865); see `ScimRouterOptions.cursorSecret`. */
@@ -189,6 +194,19 @@ export function createResourceService(config: ResourceServiceConfig) {
     return found;
   };
 
+  /** A POST or PUT body → what to store, within `writeLimits` (400 `invalidValue` or 413 naming the limit). */
+  const prepareWithin = (type: TypeHandler, body: unknown): { attributes: ScimObject; memberIds: string[] | undefined } => {
+    const prepared = unwrap(type.validator.prepare(body));
+    const { maxValues, maxMembers } = config.writeLimits;
+    const issues = valueCountIssues(type.schema, prepared, maxValues, (attribute) => type.hasMembers && attribute.name === "members");
+    if (issues.length > 0) throw invalidValueError(issues);
+    const split = splitMembers(type, prepared);
+    if (split.memberIds && split.memberIds.length > maxMembers) {
+      throw new ScimError(413, undefined, `The request names ${split.memberIds.length} members; the limit is ${maxMembers} (maxMembers).`);
+    }
+    return split;
+  };
+
   const render = (context: ServiceContext, type: TypeHandler, stored: StoredResource): ScimObject =>
     renderResource(registry, type.schema, context.baseUrl, stored);
 
@@ -266,7 +284,7 @@ export function createResourceService(config: ResourceServiceConfig) {
   const create = async (context: ServiceContext, typeId: string, body: unknown, members: boolean): Promise<ResourceOutcome> => {
     const type = handler(typeId);
     assertMemberValues(type, body);
-    const { attributes, memberIds } = splitMembers(type, unwrap(type.validator.prepare(body)));
+    const { attributes, memberIds } = prepareWithin(type, body);
     const result = await store.create({
       orgId: context.orgId,
       resourceType: type.id,
@@ -295,12 +313,12 @@ export function createResourceService(config: ResourceServiceConfig) {
     id: string,
     ifMatch: string | undefined,
     members: boolean,
-    compute: (current: StoredResource) => { attributes: ScimObject; membership: MembershipDelta | undefined },
+    compute: (current: StoredResource) => Promise<{ attributes: ScimObject; membership: MembershipDelta | undefined }>,
   ): Promise<ResourceOutcome> => {
     const { outcome, events } = await readModifyWrite(context, type, id, ifMatch, async (): Promise<{ outcome: ResourceOutcome; events: ScimEvent[] }> => {
       const current = await read(context, type, id, false);
       checkIfMatch(ifMatch, current);
-      const { attributes, membership } = compute(current);
+      const { attributes, membership } = await compute(current);
       const attributesChanged = !deepEqual(current.attributes, attributes);
       const membershipChanges = membership !== undefined && !isEmptyMembershipDelta(membership);
       if (!attributesChanged && !membershipChanges) {
@@ -338,8 +356,8 @@ export function createResourceService(config: ResourceServiceConfig) {
     const type = handler(typeId);
     // RFC 7644 §3.5.1: PUT replaces every attribute the client may write; members are replaced too.
     assertMemberValues(type, body);
-    const { attributes, memberIds } = splitMembers(type, unwrap(type.validator.prepare(body)));
-    return update(context, type, id, ifMatch, members, () => ({
+    const { attributes, memberIds } = prepareWithin(type, body);
+    return update(context, type, id, ifMatch, members, async () => ({
       attributes,
       membership: memberIds ? replaceMembers(memberIds) : undefined,
     }));
@@ -347,14 +365,18 @@ export function createResourceService(config: ResourceServiceConfig) {
 
   const patch = async (context: ServiceContext, typeId: string, id: string, body: unknown, ifMatch: string | undefined, members: boolean): Promise<ResourceOutcome> => {
     const type = handler(typeId);
-    return update(context, type, id, ifMatch, members, (current) => {
-      // Groups are patched without loading their members: member operations become a delta.
-      const patched = unwrap(
-        applyPatch(type.schema, { ...current.attributes, id: current.id }, body, {
-          membersLoaded: !type.hasMembers,
-          filterLimits: config.filterLimits,
-        }),
-      );
+    return update(context, type, id, ifMatch, members, async (current) => {
+      // Groups are patched without loading their members: member operations become a delta. The
+      // engine pauses after each step, and a long request lets the event loop turn (DESIGN §4b).
+      const { maxPatchOperations, maxValues, maxMembers } = config.writeLimits;
+      const steps = applyPatchStepwise(type.schema, { ...current.attributes, id: current.id }, body, {
+        membersLoaded: !type.hasMembers,
+        filterLimits: config.filterLimits,
+        maxPatchOperations,
+        maxValues,
+        maxMembers,
+      });
+      const patched = unwrap(await createTimeSlice().drive(steps));
       const conformed = unwrap(type.validator.conform(patched.resource));
       return { attributes: withoutServerAttributes(withoutWriteOnly(type.schema, conformed)), membership: patched.membership };
     });

@@ -1,14 +1,19 @@
 /**
  * `POST /Bulk` (RFC 7644 §3.7): many writes in one request, each run through the same resource
- * service as its single-request form. `bulkId:` references resolve in any order: an operation
- * waits until the operation that creates its reference has run, and references that can never
- * resolve (circular, unknown, or to a failed operation) fail with 409.
+ * service as its single-request form. `bulkId:` references resolve in any order (RFC 7644 §3.7.2):
+ * the references form a dependency graph, built in one pass over the request, and operations run
+ * lowest index first among those whose references have all been created — one pass over the
+ * graph, however the references chain (DESIGN §4b). References that can never resolve (circular,
+ * unknown, or to a failed operation) fail with 409 (RFC 7644 §3.7.1). The run pauses for the event
+ * loop between operations once it has held it for a time slice.
  */
 import { ScimError, ScimType, badRequest, isScimError } from "../errors.js";
 import { isPlainObject, type ScimObject } from "../scim/schema/normalize-value.js";
 import { entityTag } from "../store/resource-view.js";
+import { createIndexHeap } from "./index-heap.js";
 import { resourceLocation } from "./render-resource.js";
 import type { ResourceService, ServiceContext, TypeHandler } from "./resource-service.js";
+import { createTimeSlice } from "./time-slice.js";
 
 export const BULK_REQUEST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:BulkRequest";
 export const BULK_RESPONSE_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:BulkResponse";
@@ -229,52 +234,83 @@ export async function runBulk(
     const invalid = validate(operation, seen);
     if (invalid) malformed.set(operation.index, invalid);
   }
-  let pending: BulkOperation[] = [...operations];
   const stop = (): boolean => failOnErrors !== undefined && errors >= failOnErrors;
   const defined = new Set(
     operations.flatMap((operation) => (!malformed.has(operation.index) && operation.method === "POST" && operation.bulkId !== undefined ? [operation.bulkId] : [])),
   );
 
-  while (pending.length > 0 && !stop()) {
-    const waiting: BulkOperation[] = [];
-    for (const operation of pending) {
-      if (stop()) break;
-      const invalid = malformed.get(operation.index);
-      if (invalid) {
-        record(operation, errorResult(operation, invalid));
-        continue;
-      }
-      const needed = [...references([operation.path, operation.data], new Set())];
-      const broken = needed.find((bulkId) => failedBulkIds.has(bulkId) || !defined.has(bulkId));
-      if (broken !== undefined) {
-        record(operation, errorResult(operation, new ScimError(409, ScimType.invalidValue, `bulkId:${broken} cannot be resolved: no successful POST in this request has that bulkId.`)));
-        continue;
-      }
-      if (needed.some((bulkId) => !created.has(bulkId))) {
-        waiting.push(operation);
-        continue;
-      }
-      try {
-        const result = await execute(service, context, operation, substitute(operation.path, created) as string, substitute(operation.data, created));
-        if (operation.method === "POST" && operation.bulkId !== undefined && typeof result["location"] === "string") {
-          created.set(operation.bulkId, decodeURIComponent(result["location"].slice(result["location"].lastIndexOf("/") + 1)));
-        }
-        record(operation, result);
-      } catch (error) {
-        if (!isScimError(error)) onUnexpected(error);
-        const scimError = isScimError(error) ? error : new ScimError(500, undefined, "The operation failed inside the service. It has been reported.");
-        record(operation, errorResult(operation, scimError));
-      }
+  // The dependency graph: what each operation references, who waits for each bulkId, and how
+  // many references each waiting operation still lacks.
+  const needed = operations.map((operation) => (malformed.has(operation.index) ? [] : [...references([operation.path, operation.data], new Set())]));
+  const waiters = new Map<string, number[]>();
+  const lacking = new Map<number, number>();
+  const ready = createIndexHeap();
+  const queued = new Set<number>();
+  const enqueue = (index: number): void => {
+    if (queued.has(index)) return;
+    queued.add(index);
+    ready.push(index);
+  };
+  for (const operation of operations) {
+    const referenced = needed[operation.index] ?? [];
+    // An unknown reference can never resolve: the operation fails when its turn comes.
+    if (referenced.length === 0 || referenced.some((bulkId) => !defined.has(bulkId))) {
+      enqueue(operation.index);
+      continue;
     }
-    if (waiting.length === pending.length) {
-      // No operation could run: the remaining references form a cycle (RFC 7644 §3.7.1).
-      for (const operation of waiting) {
-        if (stop()) break;
-        record(operation, errorResult(operation, new ScimError(409, ScimType.invalidValue, "Circular bulkId references: these operations each wait for another to create a resource first.")));
-      }
-      break;
+    lacking.set(operation.index, referenced.length);
+    for (const bulkId of referenced) {
+      const list = waiters.get(bulkId);
+      if (list) list.push(operation.index);
+      else waiters.set(bulkId, [operation.index]);
     }
-    pending = waiting;
+  }
+  /** The operations waiting for `bulkId` after its POST ran: created, one reference fewer; failed, their turn to fail. */
+  const settle = (bulkId: string, succeeded: boolean): void => {
+    for (const index of waiters.get(bulkId) ?? []) {
+      const left = (lacking.get(index) ?? 0) - 1;
+      lacking.set(index, left);
+      if (left <= 0 || !succeeded) enqueue(index);
+    }
+    waiters.delete(bulkId);
+  };
+
+  const slice = createTimeSlice();
+  const done = new Set<number>();
+  for (let index = ready.pop(); index !== undefined && !stop(); index = ready.pop()) {
+    const operation = operations[index]!;
+    done.add(index);
+    const invalid = malformed.get(index);
+    if (invalid) {
+      record(operation, errorResult(operation, invalid));
+      continue;
+    }
+    const broken = (needed[index] ?? []).find((bulkId) => failedBulkIds.has(bulkId) || !defined.has(bulkId));
+    if (broken !== undefined) {
+      record(operation, errorResult(operation, new ScimError(409, ScimType.invalidValue, `bulkId:${broken} cannot be resolved: no successful POST in this request has that bulkId.`)));
+      if (operation.method === "POST" && operation.bulkId !== undefined) settle(operation.bulkId, false);
+      continue;
+    }
+    try {
+      const result = await execute(service, context, operation, substitute(operation.path, created) as string, substitute(operation.data, created));
+      if (operation.method === "POST" && operation.bulkId !== undefined && typeof result["location"] === "string") {
+        created.set(operation.bulkId, decodeURIComponent(result["location"].slice(result["location"].lastIndexOf("/") + 1)));
+      }
+      record(operation, result);
+    } catch (error) {
+      if (!isScimError(error)) onUnexpected(error);
+      const scimError = isScimError(error) ? error : new ScimError(500, undefined, "The operation failed inside the service. It has been reported.");
+      record(operation, errorResult(operation, scimError));
+    }
+    if (operation.method === "POST" && operation.bulkId !== undefined) settle(operation.bulkId, created.has(operation.bulkId));
+    // Between operations, not inside one: each runs as its single-request form would.
+    await slice.pause();
+  }
+  // What never became ready waits, directly or through others, on a cycle (RFC 7644 §3.7.1).
+  for (const operation of operations) {
+    if (stop()) break;
+    if (done.has(operation.index)) continue;
+    record(operation, errorResult(operation, new ScimError(409, ScimType.invalidValue, "Circular bulkId references: these operations each wait for another to create a resource first.")));
   }
   return {
     schemas: [BULK_RESPONSE_SCHEMA],

@@ -13,6 +13,7 @@ import type { ExpensiveWorkGate } from "./expensive-work-gate.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import type { ScimEventListener } from "./scim-event.js";
 import type { WorkClassifier } from "./work-classifier.js";
+import type { WriteLimits } from "./write-limits.js";
 
 /** Bulk limits (RFC 7644 §3.7.4), enforced and advertised in `/ServiceProviderConfig`. */
 export interface BulkOptions {
@@ -89,6 +90,14 @@ export interface ScimRouterOptions {
    * `invalidFilter` naming the limit. Default 10,000 characters and 32 levels.
    */
   readonly filterLimits?: Partial<FilterLimits>;
+  /**
+   * Bounds on what one write may carry (DESIGN §4b): `maxPatchOperations` operations per PATCH
+   * (default 10,000; over it 413), `maxValues` values per multi-valued attribute other than group
+   * `members` (default 1,000; over it 400 `invalidValue`), `maxMembers` group members named by one
+   * request (default 20,000; over it 413). Each refusal names the limit and the value, and writes
+   * nothing. See `WriteLimits` for the identity providers' traffic the defaults are measured against.
+   */
+  readonly writeLimits?: Partial<WriteLimits>;
   /**
    * Limits the requests each organization may make: checked after authentication, so only the
    * organization's own clients spend its allowance; over it is 429 with `Retry-After`.

@@ -7,7 +7,7 @@ import { isPlainObject, parseDateTime } from "../schema/normalize-value.js";
 import { hasValue } from "../schema/has-value.js";
 import { leafOf, type ResolvedPath } from "../schema/resolved-path.js";
 import { isUniqueAttribute, uniqueValue } from "../schema/unique-value.js";
-import type { CompareFilter, Filter, FilterValue } from "./filter-ast.js";
+import type { CompareFilter, Filter, FilterValue, ValuePathFilter } from "./filter-ast.js";
 
 /**
  * Whether some candidate value the path denotes in a scope satisfies `test`. The scope is the
@@ -212,4 +212,22 @@ export function matchesFilter(resource: Readonly<Record<string, unknown>>, filte
     compiled.set(filter, predicate);
   }
   return predicate(resource);
+}
+
+// The inner filter of a value path, compiled once to test one element on its own.
+const compiledElements = new WeakMap<ValuePathFilter<ResolvedPath>, Predicate>();
+
+/**
+ * Whether one element of a multi-valued complex attribute satisfies the inner filter of
+ * `attr[filter]` by itself (RFC 7644 §3.4.2.2), as `matchesFilter` decides it for a resource
+ * holding only that element — without building that resource for each element tested.
+ */
+export function matchesElement(filter: ValuePathFilter<ResolvedPath>, element: unknown): boolean {
+  let predicate = compiledElements.get(filter);
+  if (!predicate) {
+    const inner = compile(filter.filter, filter.path);
+    predicate = (candidate) => isPlainObject(candidate) && inner(candidate);
+    compiledElements.set(filter, predicate);
+  }
+  return predicate(element);
 }

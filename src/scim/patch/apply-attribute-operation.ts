@@ -2,12 +2,12 @@
  * The PATCH engine for one attribute: add, replace and remove (RFC 7644 §3.5.2.1–3) on a
  * single-valued attribute, a sub-attribute, a whole multi-valued attribute, or the elements a value
  * filter selects. It writes into the caller's working copy of the resource and builds every
- * element it changes afresh, so the original resource is never touched.
+ * element it changes afresh, so the original resource is never touched. A multi-valued attribute
+ * is worked on as an indexed `ElementList`, so each step costs about what it names, not a pass
+ * over every value (DESIGN §4b).
  */
 import { ScimType, type ValidationIssue } from "../../errors.js";
 import { deepEqual } from "../deep-equal.js";
-import type { ValuePathFilter } from "../filter/filter-ast.js";
-import { matchesFilter } from "../filter/matches-filter.js";
 import type { AttributeDefinition } from "../schema/attribute-definition.js";
 import {
   findSubAttribute,
@@ -18,9 +18,12 @@ import {
 } from "../schema/normalize-value.js";
 import { readAttribute, writeAttribute } from "../schema/resource-access.js";
 import { formatPath, type ResolvedPath } from "../schema/resolved-path.js";
+import { containsValue, createElementList, type ElementKey, type ElementList } from "./element-list.js";
 import { elementTemplate } from "./element-template.js";
 import { abortInvalidValue, abortPatch } from "./patch-failure.js";
 import type { PatchStep } from "./patch-step.js";
+
+export { containsValue };
 
 /** What a step did to the elements of a multi-valued attribute. */
 export interface AttributeOutcome {
@@ -30,20 +33,52 @@ export interface AttributeOutcome {
   readonly removed: readonly unknown[];
 }
 
-export interface AttributeOperationOptions {
-  /**
-   * Whether `candidate` is already present as `existing`, so an add does not duplicate it.
-   * Default: every sub-attribute of the candidate is in the existing element with an equal value
-   * (plain equality for simple values). The same test picks what a remove with a value removes.
-   */
-  readonly sameElement?: (existing: unknown, candidate: unknown) => boolean;
+/** One multi-valued attribute being worked on, and where it goes back to. */
+interface WorkingAttribute {
+  readonly path: ResolvedPath;
+  readonly list: ElementList;
 }
 
-interface MultiValuedChange {
-  readonly next: readonly unknown[];
-  /** Indices into `next`. */
-  readonly touched: readonly number[];
-  readonly removed: readonly unknown[];
+/**
+ * Where the multi-valued attributes of one PATCH are worked on: each is read into an
+ * `ElementList` by its first step and written back once, by `flushWorkspace`, after the last.
+ */
+export interface PatchWorkspace {
+  /** The working attributes, by schema URN and attribute name. */
+  readonly attributes: Map<string, WorkingAttribute>;
+}
+
+export interface AttributeOperationOptions {
+  /**
+   * Whether two elements are the same value, as a key: an add does not duplicate an element with
+   * the same key, and a remove with a value removes the elements with its key. Default: every
+   * sub-attribute of the candidate is in the existing element with an equal value (`containsValue`).
+   */
+  readonly elementKey?: ElementKey;
+  /**
+   * The working attributes of the PATCH this step belongs to. Without one, the step reads the
+   * attribute from `resource` and writes it back at once, a pass over its values per step.
+   */
+  readonly workspace?: PatchWorkspace;
+  /**
+   * The most values a multi-valued attribute may hold after the step; beyond it the step stops
+   * the patch with 400 `invalidValue` naming the limit. Default: no limit.
+   */
+  readonly maxValues?: number;
+}
+
+/** A new, empty workspace for one PATCH. */
+export function createPatchWorkspace(): PatchWorkspace {
+  return { attributes: new Map() };
+}
+
+/** Writes every changed attribute of `workspace` into `resource` (the caller's working copy). */
+export function flushWorkspace(resource: ScimObject, workspace: PatchWorkspace): void {
+  for (const { path, list } of workspace.attributes.values()) {
+    if (!list.changed) continue;
+    const values = list.values();
+    writeAttribute(resource, path, values.length === 0 ? undefined : values);
+  }
 }
 
 /** RFC 7643 §2.5: null and an empty array are unassigned. */
@@ -54,13 +89,6 @@ function isAssigned(value: unknown): boolean {
 function asArray(value: unknown): readonly unknown[] {
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
-}
-
-/** Whether `existing` contains every sub-attribute value of `candidate`. */
-export function containsValue(existing: unknown, candidate: unknown): boolean {
-  if (!isPlainObject(candidate) || !isPlainObject(existing)) return deepEqual(existing, candidate);
-  const entries = Object.entries(candidate);
-  return entries.length > 0 && entries.every(([name, value]) => deepEqual(existing[name], value));
 }
 
 function label(step: PatchStep, sub?: AttributeDefinition): string {
@@ -128,69 +156,75 @@ function singleValued(step: PatchStep, current: unknown): unknown {
   return attribute.type === "complex" && isPlainObject(value) ? mergedInto(step, current, value) : value;
 }
 
-function wholeAttribute(step: PatchStep, elements: readonly unknown[], options: AttributeOperationOptions): MultiValuedChange {
+/** What a step did, as positions in the list. */
+interface ListChange {
+  readonly touched: readonly number[];
+  readonly removed: readonly unknown[];
+}
+
+const NO_CHANGE: ListChange = { touched: [], removed: [] };
+
+function removeAll(list: ElementList, positions: readonly number[]): unknown[] {
+  const removed = positions.map((position) => list.at(position));
+  for (const position of positions) list.remove(position);
+  return removed;
+}
+
+function wholeAttribute(step: PatchStep, list: ElementList): ListChange {
   const { attribute } = step.path.target;
-  const same = options.sameElement ?? containsValue;
   if (step.op === "replace") {
     // RFC 7644 §3.5.2.3: without a filter, the attribute and all its values are replaced.
     const values = asArray(normalizedValue(step, attribute));
-    return { next: values, touched: values.map((_, index) => index), removed: elements };
+    const positions = list.positions();
+    // Replacing the values with equal ones changes nothing (and so is no change to an immutable attribute).
+    if (positions.length === values.length && positions.every((position, index) => deepEqual(list.at(position), values[index]))) {
+      return { touched: positions, removed: [] };
+    }
+    const removed = removeAll(list, positions);
+    return { touched: values.map((value) => list.append(value)), removed };
   }
   if (step.op === "remove") {
     // RFC 7644 §3.5.2.2 removes every value; with a value array (Entra's member removal) only those.
-    if (!step.hasValue || step.value === null) return { next: [], touched: [], removed: elements };
-    const values = asArray(normalizedValue(step, attribute));
-    const doomed = (element: unknown): boolean => values.some((value) => same(element, value));
-    return { next: elements.filter((element) => !doomed(element)), touched: [], removed: elements.filter(doomed) };
+    if (!step.hasValue || step.value === null) return { touched: [], removed: removeAll(list, list.positions()) };
+    const doomed = new Set(asArray(normalizedValue(step, attribute)).flatMap((value) => list.matching(value)));
+    return { touched: [], removed: removeAll(list, [...doomed].sort((a, b) => a - b)) };
   }
   // RFC 7644 §3.5.2.1: "a new value is added"; one already there is not added twice.
-  const next = [...elements];
-  const touched: number[] = [];
-  for (const value of asArray(normalizedValue(step, attribute))) {
-    const index = next.findIndex((existing) => same(existing, value));
-    if (index < 0) next.push(value);
-    touched.push(index < 0 ? next.length - 1 : index);
-  }
-  return { next, touched, removed: [] };
+  const touched = asArray(normalizedValue(step, attribute)).map((value) => list.matching(value)[0] ?? list.append(value));
+  return { touched, removed: [] };
 }
 
-function matchesElement(target: ResolvedPath, filter: ValuePathFilter<ResolvedPath>, element: unknown): boolean {
-  // The evaluator answers for a resource; a resource holding only this element answers for it.
-  const wrapper: ScimObject = {};
-  writeAttribute(wrapper, target, [element]);
-  return matchesFilter(wrapper, filter);
-}
-
-function removeSelected(step: PatchStep, elements: readonly unknown[], selected: readonly boolean[]): MultiValuedChange {
+function removeSelected(step: PatchStep, list: ElementList, selected: readonly number[]): ListChange {
   const sub = step.path.subAttribute;
-  if (!sub) {
-    // RFC 7644 §3.5.2.2: the matching records are removed; none matching removes nothing.
-    return { next: elements.filter((_, index) => !selected[index]), touched: [], removed: elements.filter((_, index) => selected[index]) };
-  }
-  const next: unknown[] = [];
+  // RFC 7644 §3.5.2.2: the matching records are removed; none matching removes nothing.
+  if (!sub) return { touched: [], removed: removeAll(list, selected) };
   const touched: number[] = [];
   const removed: unknown[] = [];
-  elements.forEach((element, index) => {
-    const updated = selected[index] ? withSubAttribute(step, element, sub, undefined) : element;
-    if (updated === undefined) removed.push(element);
-    else next.push(updated);
-    if (selected[index] && updated !== undefined) touched.push(next.length - 1);
-  });
-  return { next, touched, removed };
+  for (const position of selected) {
+    const element = list.at(position);
+    const updated = withSubAttribute(step, element, sub, undefined);
+    if (updated === undefined) {
+      removed.push(element);
+      list.remove(position);
+    } else {
+      list.set(position, updated);
+      touched.push(position);
+    }
+  }
+  return { touched, removed };
 }
 
-function writeSelected(step: PatchStep, elements: readonly unknown[], selected: readonly boolean[]): MultiValuedChange {
+function writeSelected(step: PatchStep, list: ElementList, selected: readonly number[]): ListChange {
   const { attribute } = step.path.target;
   const { filter, subAttribute: sub } = step.path;
   const value = sub ? normalizedValue(step, sub) : normalizedValue(step, attribute, true);
-  if (value === undefined) {
-    return step.op === "add" ? { next: elements, touched: [], removed: [] } : removeSelected(step, elements, selected);
-  }
-  const update = (element: unknown): unknown =>
-    sub ? withSubAttribute(step, element, sub, value) : mergedInto(step, element, isPlainObject(value) ? value : {});
-  if (selected.some(Boolean)) {
-    const touched = selected.flatMap((isSelected, index) => (isSelected ? [index] : []));
-    return { next: elements.map((element, index) => (selected[index] ? update(element) : element)), touched, removed: [] };
+  if (value === undefined) return step.op === "add" ? NO_CHANGE : removeSelected(step, list, selected);
+  if (selected.length > 0) {
+    for (const position of selected) {
+      const element = list.at(position);
+      list.set(position, sub ? withSubAttribute(step, element, sub, value) : mergedInto(step, element, isPlainObject(value) ? value : {}));
+    }
+    return { touched: selected, removed: [] };
   }
   // RFC 7644 §3.5.2.3 answers noTarget here; Entra sends add/replace on `emails[type eq "work"].value`
   // for users that have no work e-mail yet (DESIGN §4), so the element the filter describes is created.
@@ -202,50 +236,90 @@ function writeSelected(step: PatchStep, elements: readonly unknown[], selected: 
     );
   }
   const created = sub ? { ...template, [sub.name]: value } : { ...template, ...(isPlainObject(value) ? value : {}) };
-  return { next: [...elements, created], touched: [elements.length], removed: [] };
+  return { touched: [list.append(created)], removed: [] };
 }
 
-function selectedElements(step: PatchStep, elements: readonly unknown[]): MultiValuedChange {
+function selectedElements(step: PatchStep, list: ElementList): ListChange {
   const { target, filter } = step.path;
   // Without a filter, a sub-attribute path (`emails.type`) addresses every value.
-  const selected = elements.map((element) => filter === undefined || matchesElement(target, filter, element));
-  return step.op === "remove" ? removeSelected(step, elements, selected) : writeSelected(step, elements, selected);
+  const selected = filter === undefined ? list.positions() : list.select(target, filter);
+  return step.op === "remove" ? removeSelected(step, list, selected) : writeSelected(step, list, selected);
 }
 
 /**
  * RFC 7644 §3.5.2: setting `primary` to true on one value sets it to false on every other; two
  * values made primary by one operation contradict RFC 7643 §2.4 and are refused.
  */
-function settlePrimary(step: PatchStep, change: MultiValuedChange): readonly unknown[] {
-  const primaries = new Set(change.touched.filter((index) => {
-    const element = change.next[index];
+function settlePrimary(step: PatchStep, list: ElementList, change: ListChange): void {
+  const primaries = new Set(change.touched.filter((position) => {
+    const element = list.at(position);
     return isPlainObject(element) && element["primary"] === true;
   }));
   if (primaries.size > 1) {
     abortInvalidValue(step.origin, [{ path: step.path.text, message: "would mark more than one value primary (RFC 7643 §2.4)" }]);
   }
-  if (primaries.size === 0) return change.next;
-  return change.next.map((element, index) =>
-    !primaries.has(index) && isPlainObject(element) && element["primary"] === true ? { ...element, primary: false } : element,
-  );
+  if (primaries.size === 0) return;
+  for (const position of list.primaries()) {
+    const element = list.at(position);
+    if (!primaries.has(position) && isPlainObject(element)) list.set(position, { ...element, primary: false });
+  }
 }
 
 /**
- * Writes the attribute's new value unless it equals the old one. An immutable attribute that is set
- * cannot change (RFC 7644 §3.5.2), a required one cannot become unassigned (RFC 7644 §3.5.2.2):
- * both answer `mutability`.
+ * A changed attribute that is immutable and was set cannot change (RFC 7644 §3.5.2), a required
+ * one cannot become unassigned (RFC 7644 §3.5.2.2): both answer `mutability`.
  */
+function guardAttribute(step: PatchStep, wasAssigned: boolean, isNowAssigned: boolean): void {
+  const { target } = step.path;
+  if (target.attribute.mutability === "immutable" && wasAssigned) {
+    abortPatch(ScimType.mutability, `${step.origin}: "${formatPath(target)}" is immutable and already set.`);
+  }
+  if (!isNowAssigned && target.attribute.required && wasAssigned) {
+    abortPatch(ScimType.mutability, `${step.origin}: "${formatPath(target)}" is required and cannot be removed (RFC 7644 §3.5.2.2).`);
+  }
+}
+
+/** Writes a single-valued attribute's new value unless it equals the old one. */
 function commit(resource: ScimObject, step: PatchStep, current: unknown, next: unknown): void {
   const value = isAssigned(next) ? next : undefined;
   if (deepEqual(isAssigned(current) ? current : undefined, value)) return;
-  const { target } = step.path;
-  if (target.attribute.mutability === "immutable" && isAssigned(current)) {
-    abortPatch(ScimType.mutability, `${step.origin}: "${formatPath(target)}" is immutable and already set.`);
+  guardAttribute(step, isAssigned(current), value !== undefined);
+  writeAttribute(resource, step.path.target, value);
+}
+
+function workingAttribute(resource: ScimObject, step: PatchStep, options: AttributeOperationOptions): WorkingAttribute {
+  const path = step.path.target;
+  const key = `${path.schema}\u0000${path.attribute.name}`;
+  const existing = options.workspace?.attributes.get(key);
+  if (existing) return existing;
+  const current = readAttribute(resource, path);
+  const working: WorkingAttribute = { path, list: createElementList(path.attribute, current === null ? undefined : current, options.elementKey) };
+  options.workspace?.attributes.set(key, working);
+  return working;
+}
+
+function overLimit(step: PatchStep, what: string, count: number, limit: number): never {
+  abortInvalidValue(step.origin, [{ path: step.path.text, message: `${what} ${count} values; the limit is ${limit} (maxValues)` }]);
+}
+
+function multiValued(resource: ScimObject, step: PatchStep, options: AttributeOperationOptions): AttributeOutcome {
+  const { maxValues } = options;
+  // A value carrying more values than the attribute may hold is refused before any is normalized.
+  if (maxValues !== undefined && step.op !== "remove" && Array.isArray(step.value) && step.value.length > maxValues) {
+    overLimit(step, "carries", step.value.length, maxValues);
   }
-  if (value === undefined && target.attribute.required && isAssigned(current)) {
-    abortPatch(ScimType.mutability, `${step.origin}: "${formatPath(target)}" is required and cannot be removed (RFC 7644 §3.5.2.2).`);
-  }
-  writeAttribute(resource, target, value);
+  const working = workingAttribute(resource, step, options);
+  const { list } = working;
+  const sizeBefore = list.size;
+  const revisionBefore = list.revision;
+  const change = step.path.filter || step.path.subAttribute ? selectedElements(step, list) : wholeAttribute(step, list);
+  settlePrimary(step, list, change);
+  // Only growth is refused: a resource stored before the limit was lowered can still be patched down.
+  if (maxValues !== undefined && list.size > maxValues && list.size > sizeBefore) overLimit(step, "would hold", list.size, maxValues);
+  // `set` ignores an equal element, so a step that changed nothing leaves the revision as it was.
+  if (list.revision !== revisionBefore) guardAttribute(step, sizeBefore > 0, list.size > 0);
+  if (!options.workspace) flushWorkspace(resource, { attributes: new Map([["", working]]) });
+  return { touched: change.touched.map((position) => list.at(position)), removed: change.removed };
 }
 
 /**
@@ -259,22 +333,18 @@ function commit(resource: ScimObject, step: PatchStep, current: unknown, next: u
  *   the selected values or their sub-attribute, creating the value the filter describes when none
  *   matches; remove removes the selected values (none matching is no change) or their sub-attribute.
  * Stops the patch (a thrown `ScimError`) on a type error (`invalidValue`), an immutable or required
- * attribute changed or unassigned (`mutability`), or a filter matching nothing that describes no
- * value (`noTarget`). Normalizes every value and enforces one primary value per attribute.
+ * attribute changed or unassigned (`mutability`), a filter matching nothing that describes no
+ * value (`noTarget`), or more values than `maxValues` (`invalidValue`). Normalizes every value and
+ * enforces one primary value per attribute. With a `workspace`, multi-valued attributes are
+ * written back by `flushWorkspace`.
  */
 export function applyAttributeOperation(
   resource: ScimObject,
   step: PatchStep,
   options: AttributeOperationOptions = {},
 ): AttributeOutcome {
+  if (step.path.target.attribute.multiValued) return multiValued(resource, step, options);
   const current = readAttribute(resource, step.path.target);
-  if (!step.path.target.attribute.multiValued) {
-    commit(resource, step, current, singleValued(step, current));
-    return { touched: [], removed: [] };
-  }
-  const elements = asArray(current === null ? undefined : current);
-  const change = step.path.filter || step.path.subAttribute ? selectedElements(step, elements) : wholeAttribute(step, elements, options);
-  const next = settlePrimary(step, change);
-  commit(resource, step, current, next);
-  return { touched: change.touched.map((index) => next[index]), removed: change.removed };
+  commit(resource, step, current, singleValued(step, current));
+  return { touched: [], removed: [] };
 }

@@ -3,14 +3,22 @@ import { unwrap } from "../../result.js";
 import { parsePatchPath } from "../path/parse-patch-path.js";
 import type { ScimObject } from "../schema/normalize-value.js";
 import { applyMemberOperation } from "./apply-member-operation.js";
+import { createMembershipDeltaBuilder } from "./membership-delta-builder.js";
 import { applyPatch } from "./apply-patch.js";
-import { applyMembershipDelta, noMembershipChange } from "./membership-delta.js";
+import { applyMembershipDelta, noMembershipChange, type MembershipDelta } from "./membership-delta.js";
 import type { PatchOpName } from "./patch-request.js";
 import type { PatchStep } from "./patch-step.js";
 import { BABS, JAMES, MANDY, expectOk, groups, patchBody, storedGroup } from "./patch.fixture.js";
 
 function step(op: PatchOpName, path: string, value?: unknown): PatchStep {
   return { op, path: unwrap(parsePatchPath(groups, path)), hasValue: value !== undefined, value, origin: "Operations[0]" };
+}
+
+/** The delta one member step composes onto `start`. */
+function memberDelta(resource: ScimObject, patchStep: PatchStep, start: MembershipDelta, loaded: boolean): MembershipDelta {
+  const builder = createMembershipDeltaBuilder(start);
+  applyMemberOperation(resource, patchStep, builder, loaded);
+  return builder.build();
 }
 
 function memberIds(group: ScimObject): string[] {
@@ -20,36 +28,36 @@ function memberIds(group: ScimObject): string[] {
 describe("applyMemberOperation", () => {
   it("updates a loaded member list and reports the delta", () => {
     const resource: ScimObject = { ...storedGroup() };
-    const delta = applyMemberOperation(resource, step("add", "members", [{ value: JAMES }, { value: BABS }]), noMembershipChange, true);
+    const delta = memberDelta(resource, step("add", "members", [{ value: JAMES }, { value: BABS }]), noMembershipChange, true);
     expect(delta).toEqual({ kind: "delta", add: [JAMES, BABS], remove: [] });
     expect(memberIds(resource)).toEqual([BABS, MANDY, JAMES]);
   });
 
   it("leaves the resource alone when members are not loaded", () => {
     const resource: ScimObject = { displayName: "Tour Guides" };
-    const delta = applyMemberOperation(resource, step("remove", `members[value eq "${BABS}" or value eq "${JAMES}"]`), noMembershipChange, false);
+    const delta = memberDelta(resource, step("remove", `members[value eq "${BABS}" or value eq "${JAMES}"]`), noMembershipChange, false);
     expect(delta).toEqual({ kind: "delta", add: [], remove: [BABS, JAMES] });
     expect(resource).toEqual({ displayName: "Tour Guides" });
   });
 
   it("composes onto the delta it is given", () => {
     const resource: ScimObject = {};
-    const afterAdd = applyMemberOperation(resource, step("add", "members", { value: JAMES }), noMembershipChange, false);
-    const afterRemove = applyMemberOperation(resource, step("remove", `members[value eq "${JAMES}"]`), afterAdd, false);
+    const afterAdd = memberDelta(resource, step("add", "members", { value: JAMES }), noMembershipChange, false);
+    const afterRemove = memberDelta(resource, step("remove", `members[value eq "${JAMES}"]`), afterAdd, false);
     expect(afterRemove).toEqual({ kind: "delta", add: [], remove: [JAMES] });
   });
 
   it("accepts a bare id as a member value", () => {
-    const delta = applyMemberOperation({}, step("add", "members", [JAMES]), noMembershipChange, false);
+    const delta = memberDelta({}, step("add", "members", [JAMES]), noMembershipChange, false);
     expect(delta).toEqual({ kind: "delta", add: [JAMES], remove: [] });
   });
 
   it("adds a member named by a filter with no match, on loaded and unloaded groups", () => {
     const loaded: ScimObject = { ...storedGroup() };
     const path = `members[value eq "${JAMES}"]`;
-    expect(applyMemberOperation(loaded, step("replace", path, { type: "User" }), noMembershipChange, true)).toEqual({ kind: "delta", add: [JAMES], remove: [] });
+    expect(memberDelta(loaded, step("replace", path, { type: "User" }), noMembershipChange, true)).toEqual({ kind: "delta", add: [JAMES], remove: [] });
     expect(memberIds(loaded)).toEqual([BABS, MANDY, JAMES]);
-    expect(applyMemberOperation({}, step("replace", path, { type: "User" }), noMembershipChange, false)).toEqual({ kind: "delta", add: [JAMES], remove: [] });
+    expect(memberDelta({}, step("replace", path, { type: "User" }), noMembershipChange, false)).toEqual({ kind: "delta", add: [JAMES], remove: [] });
   });
 });
 

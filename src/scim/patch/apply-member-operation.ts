@@ -4,15 +4,16 @@
  */
 import { ScimType, type ValidationIssue } from "../../errors.js";
 import { isPlainObject, normalizeAttributeValue, normalizeElement, type ScimObject } from "../schema/normalize-value.js";
-import { applyAttributeOperation } from "./apply-attribute-operation.js";
+import { applyAttributeOperation, type PatchWorkspace } from "./apply-attribute-operation.js";
 import { memberIdsOfFilter } from "./member-ids.js";
-import { addMembers, removeMembers, replaceMembers, type MembershipDelta } from "./membership-delta.js";
+import type { MembershipDeltaBuilder } from "./membership-delta-builder.js";
 import { abortInvalidValue, abortPatch } from "./patch-failure.js";
 import type { PatchStep } from "./patch-step.js";
 
-/** Two member values are the same member when they name the same id. */
-function sameMember(existing: unknown, candidate: unknown): boolean {
-  return isPlainObject(existing) && isPlainObject(candidate) && existing["value"] !== undefined && existing["value"] === candidate["value"];
+/** Two member values are the same member when they name the same id; one without an id is no member. */
+function memberKey(member: unknown): string | undefined {
+  const id = isPlainObject(member) ? member["value"] : undefined;
+  return id === undefined ? undefined : JSON.stringify(id);
 }
 
 /** The ids of member values; a member without `value` names nobody and is refused. */
@@ -56,28 +57,28 @@ function givenIds(step: PatchStep): string[] {
 }
 
 /** `members`, `{"members": […]}`: the ids come from the value alone. */
-function wholeListDelta(step: PatchStep, delta: MembershipDelta): MembershipDelta {
+function wholeListDelta(step: PatchStep, delta: MembershipDeltaBuilder): void {
   switch (step.op) {
     case "add":
-      return addMembers(delta, givenIds(step));
+      return delta.add(givenIds(step));
     case "replace":
       // Okta clears a group with `members: []`; null and [] are both "no members" (RFC 7643 §2.5).
-      return replaceMembers(givenIds(step));
+      return delta.replace(givenIds(step));
     case "remove":
-      return step.hasValue && step.value !== null ? removeMembers(delta, givenIds(step)) : replaceMembers([]);
+      return step.hasValue && step.value !== null ? delta.remove(givenIds(step)) : delta.replace([]);
   }
 }
 
-function loadedDelta(step: PatchStep, resource: ScimObject, delta: MembershipDelta): MembershipDelta {
-  const outcome = applyAttributeOperation(resource, step, { sameElement: sameMember });
+function loadedDelta(step: PatchStep, resource: ScimObject, delta: MembershipDeltaBuilder, workspace: PatchWorkspace | undefined): void {
+  const outcome = applyAttributeOperation(resource, step, { elementKey: memberKey, ...(workspace ? { workspace } : {}) });
   const { filter, subAttribute } = step.path;
   if (!filter && !subAttribute) return wholeListDelta(step, delta);
   // Ids named by the filter are removed even when the loaded list lacks them: removing an absent
   // member succeeds (DESIGN §4), and the store's list is the authority.
   const named = step.op === "remove" && !subAttribute && filter ? memberIdsOfFilter(filter) ?? [] : [];
   const removed = [...storedIds(outcome.removed), ...named];
-  const afterRemoval = removed.length > 0 ? removeMembers(delta, removed) : delta;
-  return step.op === "remove" ? afterRemoval : addMembers(afterRemoval, idsOf(step, outcome.touched));
+  if (removed.length > 0) delta.remove(removed);
+  if (step.op !== "remove") delta.add(idsOf(step, outcome.touched));
 }
 
 /** With no member list, a filtered value can only be found by the ids the filter names. */
@@ -96,14 +97,13 @@ function unloadedIds(step: PatchStep): readonly string[] {
   return ids;
 }
 
-function unloadedRemoval(step: PatchStep, ids: readonly string[], delta: MembershipDelta): MembershipDelta {
+function unloadedRemoval(step: PatchStep, ids: readonly string[], delta: MembershipDeltaBuilder): void {
   const sub = step.path.subAttribute;
-  if (!sub) return removeMembers(delta, ids);
+  if (!sub) return delta.remove(ids);
   // RFC 7643 §4.2: a member's sub-attributes are immutable, and its value names it.
   if (sub.mutability === "immutable" || sub.required) {
     abortPatch(ScimType.mutability, `${step.origin}: "members.${sub.name}" is immutable and cannot be removed.`);
   }
-  return delta;
 }
 
 // A filtered path names one value; a one-element array for it is read as that value.
@@ -122,33 +122,35 @@ function suppliedMember(step: PatchStep): unknown {
   return sub && value !== undefined ? { [sub.name]: value } : value;
 }
 
-function unloadedFilterDelta(step: PatchStep, delta: MembershipDelta): MembershipDelta {
+function unloadedFilterDelta(step: PatchStep, delta: MembershipDeltaBuilder): void {
   const ids = unloadedIds(step);
   if (step.op === "remove") return unloadedRemoval(step, ids, delta);
   const member = suppliedMember(step);
   // A null value adds nothing, and a replace with null unassigns what the path names (RFC 7643 §2.5).
-  if (member === undefined) return step.op === "add" ? delta : unloadedRemoval(step, ids, delta);
+  if (member === undefined) return step.op === "add" ? undefined : unloadedRemoval(step, ids, delta);
   const id = isPlainObject(member) ? member["value"] : undefined;
   // The filter names the member; another id in the value would change an immutable value.
   if (id !== undefined && (ids.length !== 1 || id !== ids[0])) {
     abortPatch(ScimType.mutability, `${step.origin}: "members.value" is immutable; ${JSON.stringify(id)} does not match "${step.path.text}".`);
   }
-  return addMembers(delta, ids);
+  delta.add(ids);
 }
 
 /**
- * Applies a step on `members` and returns `delta` composed with what it did to the member ids:
+ * Applies a step on `members` and composes into `delta` what it did to the member ids:
  * add → ids added; remove by filter or by a value array (Entra) → ids removed; remove without
  * value → replace with none; replace → replace with the given ids. With `loaded`, the step is
- * also applied to `resource.members` (member values are the same when their ids are); without, the
- * resource is not touched and a filter must name members by id (`invalidFilter` otherwise).
+ * also applied to `resource.members` (member values are the same when their ids are; with a
+ * `workspace`, written back by `flushWorkspace`); without, the resource is not touched and a
+ * filter must name members by id (`invalidFilter` otherwise).
  */
 export function applyMemberOperation(
   resource: ScimObject,
   step: PatchStep,
-  delta: MembershipDelta,
+  delta: MembershipDeltaBuilder,
   loaded: boolean,
-): MembershipDelta {
-  if (loaded) return loadedDelta(step, resource, delta);
+  workspace?: PatchWorkspace,
+): void {
+  if (loaded) return loadedDelta(step, resource, delta, workspace);
   return step.path.filter || step.path.subAttribute ? unloadedFilterDelta(step, delta) : wholeListDelta(step, delta);
 }

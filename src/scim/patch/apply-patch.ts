@@ -3,7 +3,7 @@
  * the new resource, whether anything changed, and — for groups — the membership delta a store
  * applies without loading every member.
  */
-import { ScimType, isScimError, type ValidationIssue } from "../../errors.js";
+import { ScimError, ScimType, isScimError, type ValidationIssue } from "../../errors.js";
 import { fail, ok, type Result } from "../../result.js";
 import { deepEqual } from "../deep-equal.js";
 import type { FilterLimits } from "../filter/parse-filter.js";
@@ -11,10 +11,11 @@ import type { PatchPath } from "../path/patch-path.js";
 import { schemasFor } from "../schema/normalize-resource.js";
 import type { ScimObject } from "../schema/normalize-value.js";
 import type { ResourceSchema } from "../schema/schema-registry.js";
-import { applyAttributeOperation } from "./apply-attribute-operation.js";
+import { applyAttributeOperation, createPatchWorkspace, flushWorkspace, type PatchWorkspace } from "./apply-attribute-operation.js";
 import { applyMemberOperation } from "./apply-member-operation.js";
 import { expandOperation } from "./expand-operation.js";
-import { isEmptyMembershipDelta, noMembershipChange, type MembershipDelta } from "./membership-delta.js";
+import { isEmptyMembershipDelta, type MembershipDelta } from "./membership-delta.js";
+import { createMembershipDeltaBuilder, type MembershipDeltaBuilder } from "./membership-delta-builder.js";
 import { abortInvalidValue } from "./patch-failure.js";
 import { parsePatchRequest, type PatchOperation } from "./patch-request.js";
 import type { PatchStep } from "./patch-step.js";
@@ -30,6 +31,23 @@ export interface ApplyPatchOptions {
   readonly membersLoaded?: boolean;
   /** Bounds for the value filters inside paths (`emails[…]`), as for any filter. */
   readonly filterLimits?: Partial<FilterLimits>;
+  /**
+   * The most operations one request may carry; more is refused whole with 413 naming the limit
+   * before any is applied, as RFC 7644 §3.7.4 does for bulk requests. Default: no limit.
+   */
+  readonly maxPatchOperations?: number;
+  /**
+   * The most values a multi-valued attribute other than group `members` may hold once patched:
+   * the first operation that grows one beyond it, or whose value carries more, fails the patch
+   * with 400 `invalidValue` naming the limit. Default: no limit.
+   */
+  readonly maxValues?: number;
+  /**
+   * The most distinct member ids the request's membership delta may name (added and removed, or
+   * the replacement list); beyond it the patch fails with 413 naming the limit. Members travel as
+   * deltas (DESIGN §3), so this bounds the request, not the group. Default: no limit.
+   */
+  readonly maxMembers?: number;
 }
 
 export interface PatchResult {
@@ -55,28 +73,39 @@ function withoutKeys(resource: ScimObject, keys: readonly string[]): ScimObject 
   return copy;
 }
 
-/** What the operations have done so far: the working copy and the composed membership delta. */
+/** What the operations have done so far: the working copy, its multi-valued attributes, the membership delta. */
 interface PatchState {
   readonly resource: ScimObject;
+  readonly workspace: PatchWorkspace;
   readonly membersLoaded: boolean;
-  membership: MembershipDelta | undefined;
+  readonly options: ApplyPatchOptions;
+  membership: MembershipDeltaBuilder | undefined;
 }
 
 function applyStep(schema: ResourceSchema, state: PatchState, step: PatchStep): void {
   if (isMembers(schema, step.path)) {
-    state.membership = applyMemberOperation(state.resource, step, state.membership ?? noMembershipChange, state.membersLoaded);
+    state.membership ??= createMembershipDeltaBuilder();
+    applyMemberOperation(state.resource, step, state.membership, state.membersLoaded, state.workspace);
+    const { maxMembers } = state.options;
+    if (maxMembers !== undefined && state.membership.size > maxMembers) {
+      throw new ScimError(413, undefined, `${step.origin}: the request names ${state.membership.size} members; the limit is ${maxMembers} (maxMembers).`);
+    }
   } else {
-    applyAttributeOperation(state.resource, step);
+    applyAttributeOperation(state.resource, step, {
+      workspace: state.workspace,
+      ...(state.options.maxValues === undefined ? {} : { maxValues: state.options.maxValues }),
+    });
   }
 }
 
 /**
- * Applies the steps of one operation. The type errors of every attribute of a path-less value are
- * reported together, as for a POST body; any other error stops at once.
+ * Applies the steps of one operation, pausing after each: a path-less value may name thousands of
+ * attributes. The type errors of every attribute of a path-less value are reported together, as
+ * for a POST body; any other error stops at once.
  */
-function applyOperation(schema: ResourceSchema, state: PatchState, operation: PatchOperation, limits: Partial<FilterLimits>): void {
+function* applyOperation(schema: ResourceSchema, state: PatchState, operation: PatchOperation): Generator<void, void, void> {
   const issues: ValidationIssue[] = [];
-  for (const step of expandOperation(schema, operation, limits)) {
+  for (const step of expandOperation(schema, operation, state.options.filterLimits ?? {})) {
     try {
       applyStep(schema, state, step);
     } catch (error) {
@@ -86,6 +115,7 @@ function applyOperation(schema: ResourceSchema, state: PatchState, operation: Pa
       if (found.length === 0) break;
       issues.push(...found);
     }
+    yield;
   }
   if (issues.length > 0) abortInvalidValue(`Operations[${operation.index}]`, issues);
 }
@@ -116,20 +146,43 @@ export function applyPatch(
   body: unknown,
   options: ApplyPatchOptions = {},
 ): Result<PatchResult> {
-  const operations = parsePatchRequest(body);
+  const run = applyPatchStepwise(schema, resource, body, options);
+  for (;;) {
+    const next = run.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * `applyPatch` as a generator that pauses after reading the operations and after each attribute
+ * an operation changes, so that a caller can spread a long request over several turns of the event
+ * loop (DESIGN §4b: no request holds it for more than 50 ms). The work between two pauses is one
+ * step's: about its own size, plus the elements it selects. Runs to the same `Result` as `applyPatch`; nothing is shared between pauses but
+ * the generator's own working copy.
+ */
+export function* applyPatchStepwise(
+  schema: ResourceSchema,
+  resource: ScimObject,
+  body: unknown,
+  options: ApplyPatchOptions = {},
+): Generator<void, Result<PatchResult>, void> {
+  const operations = parsePatchRequest(body, options.maxPatchOperations);
   if (!operations.ok) return operations;
+  // Reading every operation is a pass over the whole request: a pause of its own.
+  yield;
   const membersLoaded = options.membersLoaded ?? true;
   const isGroup = schema.core.id === GROUP_SCHEMA;
   const original = !membersLoaded && isGroup ? withoutKeys(resource, ["members"]) : resource;
   // Shallow is enough: the engine replaces every value it changes and never writes into one.
-  const state: PatchState = { resource: { ...original }, membersLoaded, membership: undefined };
+  const state: PatchState = { resource: { ...original }, workspace: createPatchWorkspace(), membersLoaded, options, membership: undefined };
   try {
-    for (const operation of operations.value) applyOperation(schema, state, operation, options.filterLimits ?? {});
+    for (const operation of operations.value) yield* applyOperation(schema, state, operation);
   } catch (error) {
     if (isScimError(error)) return fail(error);
     throw error;
   }
-  const { membership } = state;
+  flushWorkspace(state.resource, state.workspace);
+  const membership: MembershipDelta | undefined = state.membership?.build();
   const rest = withoutKeys(state.resource, ["schemas"]);
   const patched: ScimObject = { schemas: schemasFor(schema, rest), ...rest };
   const resourceChanged = !deepEqual(withoutKeys(original, ["schemas"]), rest);

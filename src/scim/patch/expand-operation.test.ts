@@ -6,7 +6,7 @@ import type { PatchOperation } from "./patch-request.js";
 import { groups, users } from "./patch.fixture.js";
 
 function paths(operation: PatchOperation, schema = users): string[] {
-  return expandOperation(schema, operation, {}).map((step) => `${step.path.text} → ${step.path.target.attribute.name}${step.path.subAttribute ? `.${step.path.subAttribute.name}` : ""}`);
+  return [...expandOperation(schema, operation, {})].map((step) => `${step.path.text} → ${step.path.target.attribute.name}${step.path.subAttribute ? `.${step.path.subAttribute.name}` : ""}`);
 }
 
 describe("expandOperation", () => {

@@ -7,7 +7,7 @@ import type { FilterLimits } from "../filter/parse-filter.js";
 import { parsePatchPath } from "../path/parse-patch-path.js";
 import { patchPathOf, type PatchPath } from "../path/patch-path.js";
 import { flattenInput } from "../schema/normalize-resource.js";
-import { isPlainObject } from "../schema/normalize-value.js";
+import { isPlainObject, type ScimObject } from "../schema/normalize-value.js";
 import type { ResourceSchema } from "../schema/schema-registry.js";
 import { abortPatch } from "./patch-failure.js";
 import type { PatchOperation } from "./patch-request.js";
@@ -43,7 +43,7 @@ function explicitStep(schema: ResourceSchema, operation: PatchOperation, text: s
   return [{ op: operation.op, path, hasValue: operation.hasValue, value: operation.value, origin }];
 }
 
-function pathlessSteps(schema: ResourceSchema, operation: PatchOperation, limits: Partial<FilterLimits>): PatchStep[] {
+function pathlessSteps(schema: ResourceSchema, operation: PatchOperation, limits: Partial<FilterLimits>): Iterable<PatchStep> {
   const origin = `Operations[${operation.index}]`;
   // RFC 7644 §3.5.2.2: "If path is unspecified, the operation fails with … noTarget".
   if (operation.op === "remove") abortPatch(ScimType.noTarget, `${origin}: "remove" requires a "path".`);
@@ -52,27 +52,37 @@ function pathlessSteps(schema: ResourceSchema, operation: PatchOperation, limits
   if (!isPlainObject(value)) {
     abortPatch(ScimType.invalidValue, `${origin}: without a "path", "value" must be an object of attributes to ${operation.op}.`);
   }
+  return pathlessValueSteps(schema, operation, value, limits);
+}
+
+/**
+ * The steps of a path-less value, made as they are taken: parsing a filtered key costs as much as
+ * an operation's path, and one value may carry thousands (DESIGN §4b: the caller pauses between).
+ */
+function* pathlessValueSteps(schema: ResourceSchema, operation: PatchOperation, value: ScimObject, limits: Partial<FilterLimits>): Generator<PatchStep, void, void> {
+  const origin = `Operations[${operation.index}]`;
   const { entries, ignored } = flattenInput(schema, value);
-  const paths = entries.map((entry) => ({ path: patchPathOf(entry.path, entry.key), value: entry.value }));
+  const step = (path: PatchPath, entryValue: unknown): PatchStep[] =>
+    // RFC 7644 §3.3 ignores readOnly attributes in a resource body; Okta sends `id` in group replaces.
+    isReadOnly(path) || isSchemas(path) ? [] : [{ op: operation.op, path, hasValue: true, value: entryValue, origin }];
+  for (const entry of entries) yield* step(patchPathOf(entry.path, entry.key), entry.value);
   // Keys with a value filter (`emails[type eq "work"].value`) are paths too; others that name nothing
   // are accepted and not stored (spec §1).
-  for (const key of ignored.filter((candidate) => candidate.includes("["))) {
+  for (const key of ignored) {
+    if (!key.includes("[")) continue;
     const parsed = parsePatchPath(schema, key, limits);
-    if (parsed.ok) paths.push({ path: parsed.value, value: value[key] });
+    if (parsed.ok) yield* step(parsed.value, value[key]);
   }
-  return paths
-    // RFC 7644 §3.3 ignores readOnly attributes in a resource body; Okta sends `id` in group replaces.
-    .filter(({ path }) => !isReadOnly(path) && !isSchemas(path))
-    .map(({ path, value: entryValue }) => ({ op: operation.op, path, hasValue: true, value: entryValue, origin }));
 }
 
 /**
  * The steps of `operation`, or a thrown `ScimError` for: a path that does not parse (`invalidPath`),
  * a read-only path (`mutability`), a remove without path (`noTarget`), an add or replace without
  * value or with a path-less value that is not an object (`invalidValue`). Read-only attributes
- * inside a path-less value are skipped; an explicit `schemas` path is a no-op.
+ * inside a path-less value are skipped; an explicit `schemas` path is a no-op. Errors are thrown
+ * at once; the steps of a path-less value are made as they are iterated.
  */
-export function expandOperation(schema: ResourceSchema, operation: PatchOperation, limits: Partial<FilterLimits>): PatchStep[] {
+export function expandOperation(schema: ResourceSchema, operation: PatchOperation, limits: Partial<FilterLimits>): Iterable<PatchStep> {
   return operation.path === undefined
     ? pathlessSteps(schema, operation, limits)
     : explicitStep(schema, operation, operation.path, limits);

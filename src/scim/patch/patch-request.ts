@@ -2,7 +2,7 @@
  * The PATCH request message (RFC 7644 §3.5.2): checks its structure and lists its operations,
  * before any of them is bound to a schema.
  */
-import { ScimType, badRequest } from "../../errors.js";
+import { ScimError, ScimType, badRequest } from "../../errors.js";
 import { fail, ok, type Result } from "../../result.js";
 import { describeJson, isPlainObject, type ScimObject } from "../schema/normalize-value.js";
 
@@ -81,9 +81,10 @@ function parseOperation(raw: unknown, index: number): Result<PatchOperation> {
 /**
  * Reads a PATCH body: a JSON object whose `Operations` (any case) is a non-empty array of
  * `{op, path?, value?}` objects (RFC 7644 §3.5.2). Fails with 400 `invalidSyntax` naming the
- * offending operation for anything else, and with `invalidPath` for a path that is not a string.
+ * offending operation for anything else, with `invalidPath` for a path that is not a string, and
+ * with 413 naming the limit when there are more than `maxOperations` operations.
  */
-export function parsePatchRequest(body: unknown): Result<readonly PatchOperation[]> {
+export function parsePatchRequest(body: unknown, maxOperations?: number): Result<readonly PatchOperation[]> {
   if (!isPlainObject(body)) return invalidSyntax(`A PATCH body must be a JSON object with "schemas" and "Operations".`);
   const schemas = checkSchemas(body);
   if (!schemas.ok) return schemas;
@@ -91,6 +92,10 @@ export function parsePatchRequest(body: unknown): Result<readonly PatchOperation
   // RFC 7644 §3.5.2: "an array of one or more PATCH operations".
   if (!Array.isArray(operations) || operations.length === 0) {
     return invalidSyntax(`A PATCH body must carry "Operations": an array of one or more operations.`);
+  }
+  if (maxOperations !== undefined && operations.length > maxOperations) {
+    // RFC 7644 §3.7.4 answers a bulk request over its limit with 413; one PATCH over its own is no different.
+    return fail(new ScimError(413, undefined, `The PATCH request has ${operations.length} operations; the limit is ${maxOperations} (maxPatchOperations).`));
   }
   const parsed: PatchOperation[] = [];
   for (const [index, raw] of operations.entries()) {
