@@ -47,3 +47,17 @@ export async function mapInSlices<T, U>(items: readonly T[], transform: (item: T
   }
   return mapped;
 }
+
+/** `slice.next()` when the slice is spent; otherwise resolves at once. Between steps of long work. */
+export async function pauseIfDue(slice: EventLoopSlice): Promise<void> {
+  if (slice.due()) await slice.next();
+}
+
+/** Runs a generator to its end, giving the event loop a turn between steps once a slice is spent. */
+export async function driveInSlices<T>(steps: Generator<void, T, void>, slice: EventLoopSlice = eventLoopSlice()): Promise<T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await pauseIfDue(slice);
+  }
+}

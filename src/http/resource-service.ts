@@ -5,7 +5,7 @@
  */
 import { v7 as uuidv7 } from "uuid";
 import { ScimError, ScimType, badRequest, invalidValueError } from "../errors.js";
-import { mapInSlices } from "../event-loop-slice.js";
+import { driveInSlices, mapInSlices } from "../event-loop-slice.js";
 import { unwrap } from "../result.js";
 import { deepEqual } from "../scim/deep-equal.js";
 import type { FilterLimits } from "../scim/filter/parse-filter.js";
@@ -39,7 +39,6 @@ import { matchesEntityTag } from "./entity-tags.js";
 import { isPossibleId } from "./is-possible-id.js";
 import { keyedMutex } from "./keyed-mutex.js";
 import { retryVersionConflicts } from "./retry-version-conflicts.js";
-import { createTimeSlice } from "./time-slice.js";
 import type { WriteLimits } from "./write-limits.js";
 
 const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
@@ -376,7 +375,7 @@ export function createResourceService(config: ResourceServiceConfig) {
         maxValues,
         maxMembers,
       });
-      const patched = unwrap(await createTimeSlice().drive(steps));
+      const patched = unwrap(await driveInSlices(steps));
       const conformed = unwrap(type.validator.conform(patched.resource));
       return { attributes: withoutServerAttributes(withoutWriteOnly(type.schema, conformed)), membership: patched.membership };
     });

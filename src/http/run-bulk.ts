@@ -7,13 +7,13 @@
  * unknown, or to a failed operation) fail with 409 (RFC 7644 §3.7.1). The run pauses for the event
  * loop between operations once it has held it for a time slice.
  */
+import { eventLoopSlice, pauseIfDue } from "../event-loop-slice.js";
 import { ScimError, ScimType, badRequest, isScimError } from "../errors.js";
 import { isPlainObject, type ScimObject } from "../scim/schema/normalize-value.js";
 import { entityTag } from "../store/resource-view.js";
 import { createIndexHeap } from "./index-heap.js";
 import { resourceLocation } from "./render-resource.js";
 import type { ResourceService, ServiceContext, TypeHandler } from "./resource-service.js";
-import { createTimeSlice } from "./time-slice.js";
 
 export const BULK_REQUEST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:BulkRequest";
 export const BULK_RESPONSE_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:BulkResponse";
@@ -275,7 +275,7 @@ export async function runBulk(
     waiters.delete(bulkId);
   };
 
-  const slice = createTimeSlice();
+  const slice = eventLoopSlice();
   const done = new Set<number>();
   for (let index = ready.pop(); index !== undefined && !stop(); index = ready.pop()) {
     const operation = operations[index]!;
@@ -304,7 +304,7 @@ export async function runBulk(
     }
     if (operation.method === "POST" && operation.bulkId !== undefined) settle(operation.bulkId, created.has(operation.bulkId));
     // Between operations, not inside one: each runs as its single-request form would.
-    await slice.pause();
+    await pauseIfDue(slice);
   }
   // What never became ready waits, directly or through others, on a cycle (RFC 7644 §3.7.1).
   for (const operation of operations) {
