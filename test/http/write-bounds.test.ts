@@ -177,6 +177,21 @@ describe("the issue's own shape, with writeLimits raised to admit it", () => {
   });
 });
 
+describe("add emails with 9,999 values, with maxValues raised to admit it", () => {
+  it("adds each value not yet present once, found by hash: duplicates in the request and of the stored value are not added", async () => {
+    const t = await createTestApp({ writeLimits: { maxValues: 10_000 } });
+    const created = (await t.post("/Users", userWith("bjensen", [{ value: "a0@x.io", type: "work", primary: true }])).expect(201)).body as Json;
+    // a0…a7998, then a0…a999 again: 7,999 new values in 9,999.
+    const values = [...emails(7_999, "a"), ...emails(2_000, "a")].map(({ primary: _primary, type: _type, ...email }) => email);
+    const added = await t.patch(`/Users/${created["id"]}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "emails", value: values }] });
+    expect(added.status, JSON.stringify(added.body).slice(0, 300)).toBe(200);
+    const stored = (added.body as Json)["emails"] as Json[];
+    expect(stored).toHaveLength(7_999);
+    expect(stored[0]).toEqual({ value: "a0@x.io", type: "work", primary: true });
+    expect(new Set(stored.map((email) => email["value"])).size).toBe(7_999);
+  });
+});
+
 describe("add emails with 9,999 values (over maxValues)", () => {
   it("is refused with 400 invalidValue naming the count and the limit, and the user is unchanged", async () => {
     const t = await createTestApp();
