@@ -150,7 +150,8 @@ function requestLog(log: (line: string) => void): RequestHandler {
 
 /** The router options that carry `limits`, each default filled in. */
 function scimLimits(limits: HostLimits): Pick<ScimRouterOptions, "bodyLimit" | "filterLimits" | "bulk" | "paging" | "rateLimit" | "fairShare"> {
-  const { concurrency, maxQueued, share, deepStartIndex, largeCount, largeBody } = defaultHostLimits.fairShare;
+  const { concurrency, maxQueued, deepStartIndex, largeCount } = defaultHostLimits.fairShare;
+  const { share, largeBody } = defaultHostLimits.fairShare;
   const rateLimit =
     limits.rateLimit === undefined
       ? tokenBucketLimiter({ requestsPerSecond: defaultHostLimits.requestsPerSecond, burst: defaultHostLimits.burst })
