@@ -49,12 +49,14 @@ export function admitLargeBody({ gate, classifier }: FairShare): RequestHandler 
     try {
       const context = scimContext(response);
       work = context.permit === undefined ? bodyWorkOf(request, context.orgId) : undefined;
-      if (work === undefined || !classifier.isExpensive(work)) {
-        next();
-        return;
-      }
+      // A host's classifier may throw: that is a 500 for onError, like in `workAdmission`.
+      if (work !== undefined && !classifier.isExpensive(work)) work = undefined;
     } catch (error) {
       next(error);
+      return;
+    }
+    if (work === undefined) {
+      next();
       return;
     }
     const signal = clientGoneSignal(response);
