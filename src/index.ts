@@ -98,7 +98,7 @@ export type { FairShareOptions } from "./http/scim-router-options.js";
 export type { ExpensiveWorkGate, WorkPermit } from "./http/expensive-work-gate.js";
 export { fairShareGate } from "./http/fair-share-gate.js";
 export type { FairShareGateOptions } from "./http/fair-share-gate.js";
-export type { BulkWork, ListWork, ScimWork, WorkClassifier } from "./http/work-classifier.js";
+export type { BodyWork, BulkWork, ListWork, ScimWork, WorkClassifier } from "./http/work-classifier.js";
 export { expensiveWorkClassifier } from "./http/expensive-work-classifier.js";
 export type { ExpensiveWorkOptions } from "./http/expensive-work-classifier.js";
 export type { AuditEntry, AuditOperation, AuditSink } from "./audit/audit-sink.js";

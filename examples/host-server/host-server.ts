@@ -66,8 +66,9 @@ export interface HostLimits {
   /**
    * Expensive requests (scans, sorts, deep or large pages, Bulk) per organization at once, and
    * how many more may wait (429 with `Retry-After` beyond them), or `false` for no bound. Default:
-   * one at a time, 16 waiting, `startIndex` above 1,000 and `count` above 200 counted as
-   * expensive, in this process.
+   * one at a time, 16 waiting, a rest three times as long as each was held (`share` 0.25),
+   * `startIndex` above 1,000, `count` above 200 and bodies over 64 KiB counted as expensive, in
+   * this process.
    */
   readonly fairShare?: FairShareOptions | false;
 }
@@ -82,8 +83,13 @@ export const defaultHostLimits = {
   requestsPerSecond: 100,
   burst: 200,
   // One lane per organization: with four SQLite readers (or ten PostgreSQL connections) on two
-  // cores, an organization looping scans leaves the rest to the others' lookups.
-  fairShare: { concurrency: 1, maxQueued: 16, deepStartIndex: 1000, largeCount: 200 },
+  // cores, an organization looping scans leaves the rest to the others' lookups. Bodies over
+  // 64 KiB take the turn before they are parsed. A quarter of the time, not the library's half,
+  // for one organization's expensive loop: part of a megabyte body's cost (socket reads, the
+  // garbage collection of the parsed JSON) falls after its turn, and at 0.5 a loop of refused
+  // 1 MB PATCHes still left another organization's lookups 30–40 % of their throughput on two
+  // cores (docs/security.md); at 0.25 they kept more than half.
+  fairShare: { concurrency: 1, maxQueued: 16, share: 0.25, deepStartIndex: 1000, largeCount: 200, largeBody: 65_536 },
 } as const;
 
 /**
@@ -157,6 +163,7 @@ function requestLog(log: (line: string) => void): RequestHandler {
 /** The router options that carry `limits`, each default filled in. */
 function scimLimits(limits: HostLimits): Pick<ScimRouterOptions, "bodyLimit" | "filterLimits" | "bulk" | "paging" | "rateLimit" | "fairShare" | "writeLimits"> {
   const { concurrency, maxQueued, deepStartIndex, largeCount } = defaultHostLimits.fairShare;
+  const { share, largeBody } = defaultHostLimits.fairShare;
   const rateLimit =
     limits.rateLimit === undefined
       ? tokenBucketLimiter({ requestsPerSecond: defaultHostLimits.requestsPerSecond, burst: defaultHostLimits.burst })
@@ -172,8 +179,8 @@ function scimLimits(limits: HostLimits): Pick<ScimRouterOptions, "bodyLimit" | "
       limits.fairShare === false
         ? false
         : {
-            gate: limits.fairShare?.gate ?? fairShareGate({ concurrency, maxQueued }),
-            classifier: limits.fairShare?.classifier ?? expensiveWorkClassifier({ deepStartIndex, largeCount }),
+            gate: limits.fairShare?.gate ?? fairShareGate({ concurrency, maxQueued, share }),
+            classifier: limits.fairShare?.classifier ?? expensiveWorkClassifier({ deepStartIndex, largeCount, largeBody }),
           },
   };
 }

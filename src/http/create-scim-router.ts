@@ -6,6 +6,7 @@ import express, { type Request, type Router } from "express";
 import { ScimError, ScimType } from "../errors.js";
 import { createSchemaRegistry } from "../scim/schema/schema-registry.js";
 import { rfc7643Profile } from "../scim/schema/resource-profile.js";
+import { admitLargeBody } from "./admit-large-body.js";
 import { authenticate } from "./authenticate.js";
 import { errorHandler } from "./error-handler.js";
 import { expensiveWorkClassifier } from "./expensive-work-classifier.js";
@@ -101,15 +102,18 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     sort: service.canSort,
     cursor: service.canCursor,
   });
-  const admission = workAdmission(
+  const fairShare =
     options.fairShare === false
       ? undefined
-      : { gate: options.fairShare?.gate ?? fairShareGate(), classifier: options.fairShare?.classifier ?? expensiveWorkClassifier() },
-  );
+      : { gate: options.fairShare?.gate ?? fairShareGate(), classifier: options.fairShare?.classifier ?? expensiveWorkClassifier() };
+  const admission = workAdmission(fairShare);
   const auditor = options.onAudit ? createWriteAuditor(options.onAudit, service.handlers.values(), onError) : undefined;
 
   router.use(authenticate(options.auth));
   if (options.rateLimit) router.use(limitRate(options.rateLimit));
+  // Before every body parser (Bulk's included): a large body waits for its organization's turn
+  // before it is read, not after.
+  if (fairShare) router.use(admitLargeBody(fairShare));
   registerBulkRoute(router, service, bulk, onError, auditor, admission);
   router.use(...scimBodyParser(options.bodyLimit ?? "1mb"));
   registerSchemaRoutes(router, registry, profile);

@@ -75,6 +75,16 @@ describe("expensiveWorkClassifier", () => {
     expect(classifier.isExpensive({ kind: "bulk", orgId: "acme", operations: 1 })).toBe(true);
   });
 
+  it("calls a body over 64 KiB, or chunked with no length, expensive on its headers, and an identity provider's few KiB cheap", () => {
+    const body = (bytes: number | undefined): ScimWork => ({ kind: "body", orgId: "acme", method: "PATCH", bytes });
+    expect(classifier.isExpensive(body(3_000))).toBe(false);
+    expect(classifier.isExpensive(body(65_536))).toBe(false);
+    expect(classifier.isExpensive(body(65_537))).toBe(true);
+    expect(classifier.isExpensive(body(undefined))).toBe(true);
+    expect(expensiveWorkClassifier({ largeBody: 1024 }).isExpensive(body(2048))).toBe(true);
+    expect(() => expensiveWorkClassifier({ largeBody: 1.5 })).toThrow(/largeBody/);
+  });
+
   it("takes its thresholds from the options", () => {
     const lenient = expensiveWorkClassifier({ deepStartIndex: 50_000, largeCount: 1000 });
     expect(lenient.isExpensive(list({ page: { kind: "index", startIndex: 40_000, count: 1000 } }))).toBe(false);

@@ -18,6 +18,14 @@ export interface ExpensiveWorkOptions {
    * with the count. Default 200, twice the page identity providers ask for.
    */
   readonly largeCount?: number;
+  /**
+   * A write whose declared body is longer than this many bytes, or chunked with no length, is
+   * expensive before it is read: it takes its organization's turn ahead of the body parser.
+   * Default 65,536 (64 KiB): identity providers send a user or a membership change in a few KiB
+   * (a PATCH adding a thousand members is about 50 KiB), while a megabyte PATCH of thousands of
+   * operations, or a `/Bulk` body, costs the event loop milliseconds just to parse.
+   */
+  readonly largeBody?: number;
 }
 
 function threshold(name: string, value: number | undefined, fallback: number): number {
@@ -37,7 +45,8 @@ function threshold(name: string, value: number | undefined, fallback: number): n
  *   `deepStartIndex`, a page of more than `largeCount`, and a page of groups with their members;
  * - an unfiltered, unsorted page of up to `largeCount` near the start, or after a cursor, is cheap:
  *   a walk along the id order;
- * - `/Bulk` is always expensive: up to `bulk.maxOperations` writes in one request.
+ * - `/Bulk` is always expensive: up to `bulk.maxOperations` writes in one request;
+ * - so is a write whose body is over `largeBody` bytes, or chunked, judged on its headers.
  *
  * @example
  * createScimRouter({ store, auth, fairShare: { classifier: expensiveWorkClassifier({ deepStartIndex: 10_000 }) } });
@@ -45,9 +54,11 @@ function threshold(name: string, value: number | undefined, fallback: number): n
 export function expensiveWorkClassifier(options: ExpensiveWorkOptions = {}): WorkClassifier {
   const deepStartIndex = threshold("deepStartIndex", options.deepStartIndex, 1000);
   const largeCount = threshold("largeCount", options.largeCount, 200);
+  const largeBody = threshold("largeBody", options.largeBody, 65_536);
   return {
     isExpensive(work: ScimWork): boolean {
       if (work.kind === "bulk") return true;
+      if (work.kind === "body") return work.bytes === undefined || work.bytes > largeBody;
       const { filter, sort, page, members } = work.request;
       if (filter !== undefined) return indexKeysOf(filter).length === 0;
       if (sort !== undefined || members || page.count > largeCount) return true;

@@ -1,6 +1,6 @@
 /**
  * `fairShareGate`: the reference `ExpensiveWorkGate`, a counting semaphore with a bounded FIFO
- * queue per organization, in process memory.
+ * queue per organization and a duty cycle, in process memory.
  */
 import { ScimError } from "../errors.js";
 import type { ExpensiveWorkGate, WorkPermit } from "./expensive-work-gate.js";
@@ -20,8 +20,26 @@ export interface FairShareGateOptions {
    * sixteen scans, a few seconds at 100,000 users, still inside an identity provider's timeout.
    */
   readonly maxQueued?: number;
-  /** A monotonic clock in milliseconds, for the `Retry-After` estimate. Default `performance.now`. */
+  /**
+   * The most of the wall-clock time one organization's expensive work may hold while it loops,
+   * in (0, 1]. After a permit held `d` ms is released, the organization's next permit is granted
+   * no earlier than `d × (1 / share − 1)` ms later, and other organizations' requests run in the
+   * gap: a count alone never holds back a client that sends one request at a time, yet each of
+   * its requests takes main-thread time (parsing, validation, rendering) no store thread can take
+   * over. Default 0.5: an organization that loops expensive work gets at most half of the
+   * service, so the others keep at least half of theirs, and two such organizations split it
+   * evenly. `1` turns the duty cycle off. An organization whose last permit ended longer ago than
+   * its rest never waits.
+   */
+  readonly share?: number;
+  /** A monotonic clock in milliseconds, for the duty cycle and `Retry-After`. Default `performance.now`. */
   readonly now?: () => number;
+  /**
+   * Runs `callback` after `ms` milliseconds and returns what cancels it; the duty cycle admits a
+   * resting organization's next request with it. Default: an unref'd `setTimeout`, so a pending
+   * rest never keeps the process alive. Tests inject a fake.
+   */
+  readonly setTimer?: (callback: () => void, ms: number) => () => void;
 }
 
 interface Waiter {
@@ -30,10 +48,14 @@ interface Waiter {
   readonly onAbort: () => void;
 }
 
-/** One organization's running count and its queue; dropped when both are empty. */
+/** One organization's running count, its queue and its rest; dropped when all three are over. */
 interface Lane {
   running: number;
   readonly waiting: Waiter[];
+  /** The time (of `now`) before which no permit is granted: the rest after the last release. */
+  restUntil: number;
+  /** Cancels the timer that ends the rest for the head of the queue; set while one is pending. */
+  cancelTimer: (() => void) | undefined;
 }
 
 /** `Retry-After` bounds: a whole second at least (RFC 9110 §10.2.3), a minute at most. */
@@ -50,27 +72,67 @@ function positiveInteger(name: string, value: number | undefined, fallback: numb
   return chosen;
 }
 
+function shareOf(value: number | undefined): number {
+  const chosen = value ?? 0.5;
+  if (!Number.isFinite(chosen) || chosen <= 0 || chosen > 1) {
+    throw new Error(`fairShareGate: share must be a number above 0 and at most 1; got ${String(value)}.`);
+  }
+  return chosen;
+}
+
+function unrefTimer(callback: () => void, ms: number): () => void {
+  const timer = setTimeout(callback, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+}
+
+/** Idle lanes kept only for their rest are swept once the map has grown past this many. */
+const SWEEP_FLOOR = 64;
+
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 /**
  * At most `concurrency` expensive requests per organization at once, up to `maxQueued` more
- * waiting in arrival order, the rest refused with 429. A waiting request whose client disconnects
- * leaves the queue. The counts live in this process: with N processes behind a load balancer an
- * organization may run up to N × `concurrency`; implement `ExpensiveWorkGate` over a shared
- * semaphore when that matters.
+ * waiting in arrival order, the rest refused with 429. After each permit the organization rests
+ * in proportion to how long it was held (`share`), so a client that loops expensive requests one
+ * at a time still leaves the others their part of the process; a request that arrives during the
+ * rest waits in the queue like any other. A waiting request whose client disconnects leaves the
+ * queue. The counts live in this process: with N processes behind a load balancer an organization
+ * may run up to N × `concurrency`; implement `ExpensiveWorkGate` over a shared semaphore when
+ * that matters.
  *
  * @example
- * createScimRouter({ store, auth, fairShare: { gate: fairShareGate({ concurrency: 1, maxQueued: 16 }) } });
+ * createScimRouter({ store, auth, fairShare: { gate: fairShareGate({ concurrency: 1, maxQueued: 16, share: 0.5 }) } });
  */
 export function fairShareGate(options: FairShareGateOptions = {}): ExpensiveWorkGate {
   const concurrency = positiveInteger("concurrency", options.concurrency, 1, 1);
   const maxQueued = positiveInteger("maxQueued", options.maxQueued, 16, 0);
+  const share = shareOf(options.share);
+  // Milliseconds of rest per millisecond held: 1 at the default share, 0 when the cycle is off.
+  const restPerHeld = 1 / share - 1;
   const now = options.now ?? (() => performance.now());
+  const setTimer = options.setTimer ?? unrefTimer;
   const lanes = new Map<string, Lane>();
+  let sweepAt = SWEEP_FLOOR;
   // How long a permit is held, on average over every organization: the basis of `Retry-After`.
   let averageMs: number | undefined;
+
+  /** Forgets `lane` once nothing runs, waits or rests in it; its timer goes with its queue. */
+  const dropIfIdle = (orgId: string, lane: Lane): void => {
+    if (lane.waiting.length === 0 && lane.cancelTimer !== undefined) {
+      lane.cancelTimer();
+      lane.cancelTimer = undefined;
+    }
+    if (lane.running === 0 && lane.waiting.length === 0 && lane.restUntil <= now() && lanes.get(orgId) === lane) lanes.delete(orgId);
+  };
+
+  /** Drops every lane that only remembered a rest now over, so organizations seen once cost nothing. */
+  const sweep = (): void => {
+    for (const [orgId, lane] of lanes) dropIfIdle(orgId, lane);
+    sweepAt = Math.max(SWEEP_FLOOR, lanes.size * 2);
+  };
 
   const permit = (orgId: string, lane: Lane): WorkPermit => {
     const started = now();
@@ -79,8 +141,10 @@ export function fairShareGate(options: FairShareGateOptions = {}): ExpensiveWork
       release() {
         if (released) return;
         released = true;
-        const held = Math.max(0, now() - started);
+        const ended = now();
+        const held = Math.max(0, ended - started);
         averageMs = averageMs === undefined ? held : averageMs + SMOOTHING * (held - averageMs);
+        lane.restUntil = Math.max(lane.restUntil, ended + held * restPerHeld);
         lane.running -= 1;
         admitWaiting(orgId, lane);
       },
@@ -88,25 +152,36 @@ export function fairShareGate(options: FairShareGateOptions = {}): ExpensiveWork
   };
 
   const admitWaiting = (orgId: string, lane: Lane): void => {
-    while (lane.running < concurrency) {
+    while (lane.running < concurrency && lane.waiting.length > 0) {
+      const rest = lane.restUntil - now();
+      if (rest > 0) {
+        // One timer per lane: the head of the queue is admitted when the rest is over.
+        lane.cancelTimer ??= setTimer(() => {
+          lane.cancelTimer = undefined;
+          admitWaiting(orgId, lane);
+        }, rest);
+        return;
+      }
       const next = lane.waiting.shift();
       if (next === undefined) break;
       next.signal?.removeEventListener("abort", next.onAbort);
       lane.running += 1;
       next.admit(permit(orgId, lane));
     }
-    if (lane.running === 0 && lane.waiting.length === 0 && lanes.get(orgId) === lane) lanes.delete(orgId);
+    dropIfIdle(orgId, lane);
   };
 
   const refusal = (lane: Lane): ScimError => {
-    // Everyone ahead must finish first: the queue drains `concurrency` requests per average hold.
-    const estimate = ((averageMs ?? 1000) * (lane.waiting.length + 1)) / concurrency / 1000;
+    // Everyone ahead must finish first: the queue drains `concurrency` requests per average hold
+    // and the rest that follows it, after the rest already under way.
+    const rest = Math.max(0, lane.restUntil - now());
+    const estimate = (rest + ((averageMs ?? 1000) * (1 + restPerHeld) * (lane.waiting.length + 1)) / concurrency) / 1000;
     const seconds = Math.min(MAX_RETRY_SECONDS, Math.max(MIN_RETRY_SECONDS, Math.ceil(estimate)));
     return new ScimError(
       429,
       undefined,
       `This organization already has ${plural(lane.running, "expensive request")} running and ${lane.waiting.length} waiting, ` +
-        `the most this service admits (lists that filter without an index or sort, deep startIndex or large count pages, /Bulk). ` +
+        `the most this service admits (lists that filter without an index or sort, deep startIndex or large count pages, /Bulk, large bodies). ` +
         `Retry after ${plural(seconds, "second")}, send such requests one at a time, or page with a cursor; ` +
         `lookups by id, userName or externalId never wait. An operator can raise the limit with the router's fairShare option.`,
       [],
@@ -119,28 +194,33 @@ export function fairShareGate(options: FairShareGateOptions = {}): ExpensiveWork
       if (signal?.aborted) return Promise.reject(signal.reason);
       let lane = lanes.get(orgId);
       if (lane === undefined) {
-        lane = { running: 0, waiting: [] };
+        if (lanes.size >= sweepAt) sweep();
+        lane = { running: 0, waiting: [], restUntil: Number.NEGATIVE_INFINITY, cancelTimer: undefined };
         lanes.set(orgId, lane);
       }
-      if (lane.running < concurrency) {
+      if (lane.running < concurrency && lane.waiting.length === 0 && lane.restUntil <= now()) {
         lane.running += 1;
         return Promise.resolve(permit(orgId, lane));
       }
       if (lane.waiting.length >= maxQueued) return Promise.reject(refusal(lane));
       const queue = lane;
-      return new Promise<WorkPermit>((resolve, reject) => {
+      const queued = new Promise<WorkPermit>((resolve, reject) => {
         const waiter: Waiter = {
           admit: resolve,
           signal,
           onAbort: () => {
             const at = queue.waiting.indexOf(waiter);
             if (at >= 0) queue.waiting.splice(at, 1);
+            dropIfIdle(orgId, queue);
             reject(signal?.reason);
           },
         };
         signal?.addEventListener("abort", waiter.onAbort, { once: true });
         queue.waiting.push(waiter);
       });
+      // A free place held back only by the rest: start the timer that ends it.
+      admitWaiting(orgId, queue);
+      return queued;
     },
   };
 }

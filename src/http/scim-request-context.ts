@@ -8,11 +8,18 @@ import type { Principal } from "../auth/token-verifier.js";
 import type { ServiceContext } from "./resource-service.js";
 import { defaultBaseUrl } from "./request-origin.js";
 import type { ScimRouterOptions } from "./scim-router-options.js";
+import type { WorkPermit } from "./expensive-work-gate.js";
 import { isPossibleId } from "./is-possible-id.js";
 
 /** Per-request state: organization, base URL and, after authentication, the principal. */
 export interface ScimRequestContext extends ServiceContext {
   principal?: Principal;
+  /**
+   * The fair-share permit this request took on its headers (a large body), held until its
+   * response ends. Expensive work later in the same request runs under it instead of asking the
+   * gate again, which at one permit per organization would wait for itself.
+   */
+  permit?: WorkPermit;
 }
 
 /** The context `resolveOrganization` stored for this request. */

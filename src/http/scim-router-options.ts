@@ -38,14 +38,15 @@ export interface PagingOptions {
 export interface FairShareOptions {
   /**
    * Admits each organization's expensive requests. Default `fairShareGate()`: one at a time per
-   * organization, 16 more waiting in arrival order, beyond that 429 with `Retry-After`; counted
-   * in this process.
+   * organization, 16 more waiting in arrival order, beyond that 429 with `Retry-After`, and after
+   * each a rest as long as it was held (`share` 0.5); counted in this process.
    */
   readonly gate?: ExpensiveWorkGate;
   /**
    * Says which requests are expensive. Default `expensiveWorkClassifier()`: lists whose filter no
    * index answers, any `sortBy`, `startIndex` above 1,000, `count` above 200, group pages with
-   * members, and `/Bulk`.
+   * members, `/Bulk`, and writes whose body is over 64 KiB or chunked (judged on the headers,
+   * before the body is read; the turn lasts until the response ends).
    */
   readonly classifier?: WorkClassifier;
 }

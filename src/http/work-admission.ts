@@ -4,6 +4,7 @@
  */
 import type { Response } from "express";
 import { clientGoneSignal } from "./client-gone-signal.js";
+import { scimContext } from "./scim-request-context.js";
 import type { ExpensiveWorkGate, WorkPermit } from "./expensive-work-gate.js";
 import type { ScimWork, WorkClassifier } from "./work-classifier.js";
 
@@ -15,7 +16,7 @@ export interface FairShare {
 
 /**
  * Resolves with the permit `work` needs, to release once it is done, or with `undefined` for
- * cheap work, which never waits. Rejects with the gate's refusal (429, 503) or, when the client
+ * cheap work, which never waits, and for work of a request that already holds a permit. Rejects with the gate's refusal (429, 503) or, when the client
  * leaves while the work waits, with the reason of `clientGoneSignal`.
  */
 export type WorkAdmission = (work: ScimWork, response: Response) => Promise<WorkPermit | undefined>;
@@ -27,6 +28,9 @@ export function workAdmission(fairShare: FairShare | undefined): WorkAdmission {
   if (fairShare === undefined) return admitEverything;
   const { gate, classifier } = fairShare;
   return async (work, response) => {
+    // The request took its turn on its headers (`admitLargeBody`); that permit covers this work
+    // and is released when the response ends.
+    if (scimContext(response).permit !== undefined) return undefined;
     if (!classifier.isExpensive(work)) return undefined;
     const orgId = work.kind === "list" ? work.request.orgId : work.orgId;
     return gate.acquire(orgId, clientGoneSignal(response));

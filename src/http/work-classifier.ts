@@ -24,8 +24,22 @@ export interface BulkWork {
   readonly operations: number;
 }
 
+/**
+ * A request with a body, judged on its headers before a byte of the body is read: reading and
+ * parsing a megabyte of JSON takes the event loop for milliseconds whatever the request turns out
+ * to be, so the turn is taken before the body parser runs (and covers everything after it).
+ */
+export interface BodyWork {
+  readonly kind: "body";
+  readonly orgId: string;
+  /** The request method: any whose body the router reads (not GET, HEAD or DELETE). */
+  readonly method: string;
+  /** The declared `Content-Length` in bytes; `undefined` for a chunked body of unknown length. */
+  readonly bytes: number | undefined;
+}
+
 /** Work the router may gate. */
-export type ScimWork = ListWork | BulkWork;
+export type ScimWork = ListWork | BulkWork | BodyWork;
 
 /**
  * Decides whether a request is expensive. `expensiveWorkClassifier()` is the default; a host
@@ -43,7 +57,7 @@ export interface WorkClassifier {
   /**
    * Whether `work` must take a permit of the organization's `ExpensiveWorkGate` before it runs.
    *
-   * Contract: synchronous, cheap and pure — it runs on every list and `/Bulk` request. Answer
+   * Contract: synchronous, cheap and pure — it runs on every list, `/Bulk` and write request. Answer
    * `false` for the requests identity providers send all the time (lookups by `id`, `userName`,
    * `externalId`, small first pages): those must never wait behind a scan, not even one of their
    * own organization. An exception fails the request with 500 and goes to `onError`.

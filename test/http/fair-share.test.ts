@@ -4,13 +4,16 @@
  * organization's, and cheap lookups never wait at all. A store wrapper holds expensive lists open
  * until the test lets them finish, so every assertion is about order, never about time.
  */
+import { request as httpRequest, type ClientRequest } from "node:http";
+import type { AddressInfo } from "node:net";
 import type request from "supertest";
 import { describe, expect, it } from "vitest";
+import { expensiveWorkClassifier } from "../../src/http/expensive-work-classifier.js";
 import type { ExpensiveWorkGate } from "../../src/http/expensive-work-gate.js";
 import { fairShareGate } from "../../src/http/fair-share-gate.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
 import type { ListRequest, ResourceStore } from "../../src/store/resource-store.js";
-import { createTestApp, defaultStore, expectScimError, userBody, type TestApp } from "./harness.js";
+import { createTestApp, defaultStore, expectScimError, PATCH_SCHEMA, userBody, type TestApp } from "./harness.js";
 
 const BULK_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:BulkRequest";
 
@@ -31,15 +34,25 @@ function labelOf(request: ListRequest): string | undefined {
 
 interface HoldingStore {
   readonly store: ResourceStore;
-  /** `start <label>` and `end <label>` of every labelled list, in the order they happened. */
+  /**
+   * `start <label>` and `end <label>` of every labelled list, and `write <title>` and
+   * `written <title>` of every update that sets a `title`, in the order they happened.
+   */
   readonly log: string[];
-  /** Lets the held list `label` finish. */
+  /** Lets the held list or write `label` finish. */
   release(label: string): void;
+}
+
+/** The `title` an update writes, if any. */
+function titleOf(attributes: unknown): string | undefined {
+  const title = (attributes as { title?: unknown } | undefined)?.title;
+  return typeof title === "string" ? title : undefined;
 }
 
 /**
  * `base`, except that a list filtered on `title eq "<label>"` (a scan: expensive) waits in the
- * store until released, and one labelled `boom` fails.
+ * store until released, one labelled `boom` fails, and an update that sets `title` to
+ * `hold <label>` waits until `label` is released.
  */
 function holdingStore(base: ResourceStore): HoldingStore {
   const log: string[] = [];
@@ -48,7 +61,15 @@ function holdingStore(base: ResourceStore): HoldingStore {
     ...(base.capabilities ? { capabilities: base.capabilities } : {}),
     create: (request) => base.create(request),
     get: (request) => base.get(request),
-    update: (request) => base.update(request),
+    async update(request) {
+      const title = titleOf(request.attributes);
+      if (title === undefined) return base.update(request);
+      log.push(`write ${title}`);
+      if (title.startsWith("hold ")) await new Promise<void>((resolve) => gates.set(title.slice(5), resolve));
+      const result = await base.update(request);
+      log.push(`written ${title}`);
+      return result;
+    },
     delete: (request) => base.delete(request),
     async list(request) {
       const label = labelOf(request);
@@ -78,25 +99,41 @@ interface CountingGate {
   asked(orgId: string): number;
   /** How many of `orgId`'s requests the gate turned away (refused, or dropped on disconnect). */
   turnedAway(orgId: string): number;
+  /** How many permits of `orgId` were granted and not yet released. */
+  held(orgId: string): number;
 }
 
 /** A gate that counts, in front of `inner`, how often each organization asked and was turned away. */
 function countingGate(inner: ExpensiveWorkGate): CountingGate {
   const asked = new Map<string, number>();
   const away = new Map<string, number>();
-  const bump = (counts: Map<string, number>, orgId: string): void => void counts.set(orgId, (counts.get(orgId) ?? 0) + 1);
+  const held = new Map<string, number>();
+  const bump = (counts: Map<string, number>, orgId: string, by = 1): void => void counts.set(orgId, (counts.get(orgId) ?? 0) + by);
   return {
     gate: {
       acquire(orgId, signal) {
         bump(asked, orgId);
-        return inner.acquire(orgId, signal).catch((error: unknown) => {
-          bump(away, orgId);
-          throw error;
-        });
+        return inner.acquire(orgId, signal).then(
+          (permit) => {
+            bump(held, orgId);
+            return {
+              release() {
+                // Counts a release twice if the router ever made one: the test then sees -1.
+                bump(held, orgId, -1);
+                permit.release();
+              },
+            };
+          },
+          (error: unknown) => {
+            bump(away, orgId);
+            throw error;
+          },
+        );
       },
     },
     asked: (orgId) => asked.get(orgId) ?? 0,
     turnedAway: (orgId) => away.get(orgId) ?? 0,
+    held: (orgId) => held.get(orgId) ?? 0,
   };
 }
 
@@ -182,7 +219,9 @@ describe("fair share between organizations", () => {
 
   it("refuses an expensive request beyond the queue bound with a 429 SCIM error and Retry-After; cheap ones still pass", async () => {
     const held = holdingStore(await defaultStore());
-    const t = await createTestApp({ store: held.store, fairShare: { gate: fairShareGate({ maxQueued: 0 }) } });
+    // No duty cycle: with no place in the queue, the request after a1 would be refused during
+    // a1's rest, which is not what this case is about.
+    const t = await createTestApp({ store: held.store, fairShare: { gate: fairShareGate({ maxQueued: 0, share: 1 }) } });
     const ids = await seeded(t);
 
     const a1 = start(t.get(titled("a1")));
@@ -290,4 +329,157 @@ describe("fair share between organizations", () => {
     expect((scanned.body as { totalResults: number }).totalResults).toBe(50_000);
     expect(answered).toEqual(["globex lookup", "acme scan"]);
   }, 60_000);
+});
+
+/** The threshold these tests classify bodies with, so a large body stays a few KiB. */
+const LARGE_BODY = 1024;
+
+/** A PATCH that sets `title` and, padded past `LARGE_BODY` unless `small`, a long `nickName`. */
+function titlePatch(title: string, size: "large" | "small" = "large"): Record<string, unknown> {
+  return {
+    schemas: [PATCH_SCHEMA],
+    Operations: [
+      { op: "replace", path: "title", value: title },
+      ...(size === "large" ? [{ op: "replace", path: "nickName", value: "n".repeat(2 * LARGE_BODY) }] : []),
+    ],
+  };
+}
+
+/** An app whose gate counts, classifying bodies over `LARGE_BODY` bytes as expensive. */
+async function largeBodyApp(options: { readonly maxQueued?: number; readonly bodyLimit?: number } = {}): Promise<{ t: TestApp; held: HoldingStore; counting: CountingGate }> {
+  const held = holdingStore(await defaultStore());
+  // No duty cycle: these cases are about who holds the turn, not about the rest after it.
+  const counting = countingGate(fairShareGate({ share: 1, ...(options.maxQueued === undefined ? {} : { maxQueued: options.maxQueued }) }));
+  const t = await createTestApp({
+    store: held.store,
+    ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+    fairShare: { gate: counting.gate, classifier: expensiveWorkClassifier({ largeBody: LARGE_BODY }) },
+  });
+  return { t, held, counting };
+}
+
+/**
+ * Sends the headers of a PATCH declaring `declared` bytes and `sent` of them, on a real socket,
+ * and never the rest: the test ends the request by destroying it.
+ */
+async function partialPatch(t: TestApp, path: string, declared: number, sent: number): Promise<{ readonly request: ClientRequest; close(): Promise<void> }> {
+  const server = t.app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => server.once("listening", resolve));
+  const { port } = server.address() as AddressInfo;
+  const request = httpRequest({
+    host: "127.0.0.1",
+    port,
+    method: "PATCH",
+    path: `${t.base()}${path}`,
+    headers: { Authorization: `Bearer ${t.token.acme}`, "Content-Type": "application/scim+json", "Content-Length": String(declared) },
+  });
+  request.on("error", () => {});
+  request.write("x".repeat(sent));
+  return {
+    request,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe("fair share of large bodies, judged on the headers", () => {
+  it("holds an organization's large write until its first one is done, while another organization and its own small writes proceed", async () => {
+    const { t, held, counting } = await largeBodyApp();
+    const ids = await seeded(t);
+    const second = (await t.post("/Users", userBody("carol")).expect(201)).body as { id: string };
+
+    const a1 = start(t.patch(`/Users/${ids.acme}`, titlePatch("hold a1")));
+    await until(() => held.log.includes("write hold a1"), "acme's first large write reaches the store");
+    const a2 = start(t.patch(`/Users/${ids.acme}`, titlePatch("a2")));
+    await until(() => counting.asked("acme") === 2, "acme's second large write asks for a turn");
+
+    // Another organization's large write, and lookups and a small write of both, go ahead.
+    await t.patch(`${t.base("globex")}/Users/${ids.globex}`, titlePatch("b1"), t.token.globex).expect(200);
+    await t.get(`${t.base("globex")}/Users/${ids.globex}`, t.token.globex).expect(200);
+    await t.get(`/Users/${ids.acme}`).expect(200);
+    await t.patch(`/Users/${second.id}`, titlePatch("small", "small")).expect(200);
+    expect(counting.asked("acme")).toBe(2);
+    expect(held.log).toEqual(["write hold a1", "write b1", "written b1", "write small", "written small"]);
+
+    held.release("a1");
+    const responses = await Promise.all([a1, a2]);
+    expect(responses.map((response) => response.status)).toEqual([200, 200]);
+    expect(held.log.indexOf("written hold a1")).toBeLessThan(held.log.indexOf("write a2"));
+    expect(counting.held("acme")).toBe(0);
+    expect(counting.held("globex")).toBe(0);
+  });
+
+  it("releases the turn once when a large write is refused: 400 after parsing, 413 on its header", async () => {
+    const { t, counting } = await largeBodyApp({ maxQueued: 0, bodyLimit: 4 * LARGE_BODY });
+    const ids = await seeded(t);
+    const invalid = { schemas: [PATCH_SCHEMA], Operations: [{ op: "frobnicate", path: "nickName", value: "n".repeat(2 * LARGE_BODY) }] };
+    expectScimError(await t.patch(`/Users/${ids.acme}`, invalid), 400);
+    await until(() => counting.held("acme") === 0, "the refused write gives its turn back");
+    const oversized = await t.patch(`/Users/${ids.acme}`, titlePatch("n".repeat(8 * LARGE_BODY)));
+    expectScimError(oversized, 413);
+    await until(() => counting.held("acme") === 0, "the oversized write gives its turn back");
+    // With no queue, a turn not given back would make this a 429.
+    await t.patch(`/Users/${ids.acme}`, titlePatch("after")).expect(200);
+    expect(counting.asked("acme")).toBe(3);
+    expect(counting.turnedAway("acme")).toBe(0);
+    expect(counting.held("acme")).toBe(0);
+  });
+
+  it("releases the turn when the client disconnects mid-body, and drops a large write whose client left while it waited", async () => {
+    const { t, held, counting } = await largeBodyApp({ maxQueued: 1 });
+    const ids = await seeded(t);
+
+    const reading = await partialPatch(t, `/Users/${ids.acme}`, 4 * LARGE_BODY, LARGE_BODY);
+    await until(() => counting.held("acme") === 1, "the half-sent write holds acme's turn");
+    reading.request.destroy();
+    await until(() => counting.held("acme") === 0, "the turn comes back when the client leaves");
+    await reading.close();
+
+    const a1 = start(t.patch(`/Users/${ids.acme}`, titlePatch("hold a1")));
+    await until(() => held.log.includes("write hold a1"), "acme's large write reaches the store");
+    const queued = await partialPatch(t, `/Users/${ids.acme}`, 4 * LARGE_BODY, 0);
+    await until(() => counting.asked("acme") === 3, "the second large write waits for a turn");
+    queued.request.destroy();
+    await until(() => counting.turnedAway("acme") === 1, "the server drops the abandoned write");
+    await queued.close();
+
+    held.release("a1");
+    expect((await a1).status).toBe(200);
+    await until(() => counting.held("acme") === 0, "every turn is back");
+    expect(held.log).toEqual(["write hold a1", "written hold a1"]);
+  });
+
+  it("runs a large /Bulk under the turn its body took, without asking again", async () => {
+    const { t, counting } = await largeBodyApp();
+    const body = {
+      schemas: [BULK_SCHEMA],
+      Operations: [{ method: "POST", path: "/Users", bulkId: "u", data: userBody("dora", { nickName: "n".repeat(2 * LARGE_BODY) }) }],
+    };
+    const response = await t.post("/Bulk", body).expect(200);
+    expect((response.body as { Operations: { status: string }[] }).Operations.map((operation) => operation.status)).toEqual(["201"]);
+    expect(counting.asked("acme")).toBe(1);
+    await until(() => counting.held("acme") === 0, "the turn is given back");
+  });
+
+  it("does not gate a small body, nor a large one when fairShare is false", async () => {
+    const { t, counting } = await largeBodyApp();
+    const ids = await seeded(t);
+    await t.patch(`/Users/${ids.acme}`, titlePatch("small", "small")).expect(200);
+    await t.post("/Bulk", { schemas: [BULK_SCHEMA], Operations: [{ method: "POST", path: "/Users", bulkId: "u", data: userBody("erin") }] }).expect(200);
+    // The Bulk asked once, as Bulk work; the small PATCH never did.
+    expect(counting.asked("acme")).toBe(1);
+
+    const held = holdingStore(await defaultStore());
+    const off = await createTestApp({ store: held.store, fairShare: false });
+    const user = (await off.post("/Users", userBody("frank")).expect(201)).body as { id: string };
+    const first = start(off.patch(`/Users/${user.id}`, titlePatch("hold f1")));
+    await until(() => held.log.includes("write hold f1"), "the first large write reaches the store");
+    const other = (await off.post("/Users", userBody("gina")).expect(201)).body as { id: string };
+    await off.patch(`/Users/${other.id}`, titlePatch("g1")).expect(200);
+    held.release("f1");
+    expect((await first).status).toBe(200);
+  });
 });
