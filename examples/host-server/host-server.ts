@@ -84,11 +84,8 @@ export const defaultHostLimits = {
   burst: 200,
   // One lane per organization: with four SQLite readers (or ten PostgreSQL connections) on two
   // cores, an organization looping scans leaves the rest to the others' lookups. Bodies over
-  // 64 KiB take the turn before they are parsed. A quarter of the time, not the library's half,
-  // for one organization's expensive loop: part of a megabyte body's cost (socket reads, the
-  // garbage collection of the parsed JSON) falls after its turn, and at 0.5 a loop of refused
-  // 1 MB PATCHes still left another organization's lookups 30–40 % of their throughput on two
-  // cores (docs/security.md); at 0.25 they kept more than half.
+  // 64 KiB take the turn before they are parsed. A quarter of the time for one organization's
+  // expensive loop while others are served, the library's default (docs/security.md).
   fairShare: { concurrency: 1, maxQueued: 16, share: 0.25, deepStartIndex: 1000, largeCount: 200, largeBody: 65_536 },
 } as const;
 

@@ -18,7 +18,7 @@ import { registerSchemaRoutes, registerServiceProviderConfigRoute } from "./rout
 import { registerResourceRoutes } from "./routes/resource-routes.js";
 import { scimBodyParser } from "./scim-body-parser.js";
 import type { ScimEvent } from "./scim-event.js";
-import { resolveOrganization } from "./scim-request-context.js";
+import { resolveOrganization, scimContext } from "./scim-request-context.js";
 import type { ScimRouterOptions } from "./scim-router-options.js";
 import { workAdmission } from "./work-admission.js";
 import { DEFAULT_WRITE_LIMITS } from "./write-limits.js";
@@ -110,6 +110,13 @@ export function createScimRouter(options: ScimRouterOptions): Router {
   const auditor = options.onAudit ? createWriteAuditor(options.onAudit, service.handlers.values(), onError) : undefined;
 
   router.use(authenticate(options.auth));
+  const observe = fairShare?.gate.observe?.bind(fairShare.gate);
+  if (observe) {
+    router.use((_request, response, next) => {
+      observe(scimContext(response).orgId);
+      next();
+    });
+  }
   if (options.rateLimit) router.use(limitRate(options.rateLimit));
   // Before every body parser (Bulk's included): a large body waits for its organization's turn
   // before it is read, not after.

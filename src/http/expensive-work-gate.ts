@@ -56,4 +56,15 @@ export interface ExpensiveWorkGate {
    * @returns The permit; the router calls `release()` when the work is done.
    */
   acquire(orgId: string, signal?: AbortSignal): Promise<WorkPermit>;
+
+  /**
+   * Told of every authenticated request, cheap ones included, before it is handled, so a gate
+   * can tell whether other organizations are being served: `fairShareGate` holds back an
+   * organization that loops expensive work only while another one is, and lets it run flat out
+   * when it is alone. Called on the hot path: keep it O(1) and synchronous. Optional; a gate
+   * without it is told nothing.
+   *
+   * @param orgId The organization of the request, as the router resolved it.
+   */
+  observe?(orgId: string): void;
 }

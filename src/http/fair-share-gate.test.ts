@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ScimError } from "../errors.js";
 import type { WorkPermit } from "./expensive-work-gate.js";
-import { fairShareGate } from "./fair-share-gate.js";
+import { ACTIVE_WINDOW_MS, fairShareGate } from "./fair-share-gate.js";
 
 /** Lets every settled promise run its callbacks. */
 async function settle(): Promise<void> {
@@ -195,7 +195,8 @@ describe("fairShareGate's duty cycle", () => {
     const first = await gate.acquire("a");
     time.advance(100);
     first.release();
-    // Held 100 at a quarter share: three times as long at rest, 300.
+    gate.observe?.("b");
+    // Held 100 at a quarter share, with a neighbour about: three times as long at rest, 300.
     const second = track(gate.acquire("a"), "a2", admitted);
     const other = track(gate.acquire("b"), "b1", admitted);
     await settle();
@@ -211,13 +212,14 @@ describe("fairShareGate's duty cycle", () => {
     expect(time.pending()).toBe(0);
   });
 
-  it("rests as long as the permit was held at the default share of one half, and admits the queue in order afterwards", async () => {
+  it("rests as long as the permit was held at a share of one half, and admits the queue in order afterwards", async () => {
     const time = fakeTime();
-    const gate = fairShareGate({ now: time.now, setTimer: time.setTimer });
+    const gate = fairShareGate({ share: 0.5, now: time.now, setTimer: time.setTimer });
     const admitted: string[] = [];
     const first = await gate.acquire("a");
     time.advance(40);
     first.release();
+    gate.observe?.("neighbour");
     const waiting = ["a2", "a3"].map((label) => track(gate.acquire("a"), label, admitted));
     time.advance(39);
     await settle();
@@ -230,6 +232,35 @@ describe("fairShareGate's duty cycle", () => {
     await settle();
     expect(admitted).toEqual(["a2", "a3"]);
     (await waiting[1])?.release();
+  });
+
+  it("never holds back an organization alone, and rests it again once a neighbour has been seen within ACTIVE_WINDOW_MS", async () => {
+    const time = fakeTime();
+    const gate = fairShareGate({ share: 0.25, now: time.now, setTimer: time.setTimer });
+    const loop = async (): Promise<void> => {
+      const permit = await gate.acquire("a");
+      time.advance(100);
+      permit.release();
+    };
+    // Alone: each permit follows the last at once, no rest, no timer.
+    for (let round = 0; round < 3; round++) await loop();
+    expect(time.pending()).toBe(0);
+    const admitted: string[] = [];
+    // A neighbour's request (a cheap one: the router reports every request) brings the rest back.
+    gate.observe?.("b");
+    const resting = track(gate.acquire("a"), "a", admitted);
+    await settle();
+    expect(admitted).toEqual([]);
+    time.advance(300);
+    await settle();
+    expect(admitted).toEqual(["a"]);
+    // Held long enough that its rest (3 × ACTIVE_WINDOW_MS) is far from over when it asks again,
+    // by which time the neighbour was last seen longer than ACTIVE_WINDOW_MS ago: alone, no rest.
+    time.advance(ACTIVE_WINDOW_MS);
+    (await resting).release();
+    const free = await gate.acquire("a");
+    expect(time.pending()).toBe(0);
+    free.release();
   });
 
   it("charges nothing to an organization whose rest is over, nor with share 1", async () => {
@@ -255,10 +286,11 @@ describe("fairShareGate's duty cycle", () => {
 
   it("keeps the queue bound during the rest: one beyond it is refused with a Retry-After that includes the rest", async () => {
     const time = fakeTime();
-    const gate = fairShareGate({ maxQueued: 1, now: time.now, setTimer: time.setTimer });
+    const gate = fairShareGate({ maxQueued: 1, share: 0.5, now: time.now, setTimer: time.setTimer });
     const first = await gate.acquire("a");
     time.advance(4_000);
     first.release();
+    gate.observe?.("neighbour");
     const waiting = gate.acquire("a");
     const error = (await gate.acquire("a").catch((refusal: unknown) => refusal)) as ScimError;
     expect(error.status).toBe(429);
@@ -271,11 +303,12 @@ describe("fairShareGate's duty cycle", () => {
 
   it("lets a client that leaves during the rest out of the queue, and drops the timer once the queue is empty", async () => {
     const time = fakeTime();
-    const gate = fairShareGate({ maxQueued: 1, now: time.now, setTimer: time.setTimer });
+    const gate = fairShareGate({ maxQueued: 1, share: 0.5, now: time.now, setTimer: time.setTimer });
     const admitted: string[] = [];
     const first = await gate.acquire("a");
     time.advance(100);
     first.release();
+    gate.observe?.("neighbour");
     const client = new AbortController();
     const abandoned = gate.acquire("a", client.signal);
     expect(time.pending()).toBe(1);
@@ -315,6 +348,7 @@ describe("fairShareGate's duty cycle", () => {
     const first = await gate.acquire("a");
     await new Promise((resolve) => setTimeout(resolve, 5));
     first.release();
+    gate.observe?.("neighbour");
     // Waits its rest on a real timer, then runs.
     const next = await gate.acquire("a");
     next.release();

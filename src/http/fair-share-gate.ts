@@ -26,10 +26,14 @@ export interface FairShareGateOptions {
    * no earlier than `d × (1 / share − 1)` ms later, and other organizations' requests run in the
    * gap: a count alone never holds back a client that sends one request at a time, yet each of
    * its requests takes main-thread time (parsing, validation, rendering) no store thread can take
-   * over. Default 0.5: an organization that loops expensive work gets at most half of the
-   * service, so the others keep at least half of theirs, and two such organizations split it
-   * evenly. `1` turns the duty cycle off. An organization whose last permit ended longer ago than
-   * its rest never waits.
+   * over. Default 0.25: an organization that loops expensive work gets at most about a quarter
+   * of the service while others are served; the permit does not cover all of a large request's
+   * cost (socket reads, collecting the parsed JSON afterwards), and at 0.5 a loop of refused 1 MB
+   * PATCHes still left another organization's lookups 30–40 % of their throughput on two cores,
+   * at 0.25 more than half (docs/security.md). `1` turns the duty cycle off. An organization whose last permit ended longer ago than
+   * its rest never waits, and neither does one that is alone: the rest applies only while another
+   * organization has been seen (`observe`, or its own expensive request) within the last
+   * `ACTIVE_WINDOW_MS`, so a lone organization's import runs flat out.
    */
   readonly share?: number;
   /** A monotonic clock in milliseconds, for the duty cycle and `Retry-After`. Default `performance.now`. */
@@ -73,7 +77,7 @@ function positiveInteger(name: string, value: number | undefined, fallback: numb
 }
 
 function shareOf(value: number | undefined): number {
-  const chosen = value ?? 0.5;
+  const chosen = value ?? 0.25;
   if (!Number.isFinite(chosen) || chosen <= 0 || chosen > 1) {
     throw new Error(`fairShareGate: share must be a number above 0 and at most 1; got ${String(value)}.`);
   }
@@ -84,6 +88,19 @@ function unrefTimer(callback: () => void, ms: number): () => void {
   const timer = setTimeout(callback, ms);
   timer.unref();
   return () => clearTimeout(timer);
+}
+
+/**
+ * How recently another organization must have been seen for a rest to apply: about the gap
+ * between two requests of an identity provider that is provisioning, so a neighbour counts as
+ * present while it sends, and an organization alone is never slowed for nobody.
+ */
+export const ACTIVE_WINDOW_MS = 1_000;
+
+/** An organization and when it was last seen. */
+interface Sighting {
+  orgId: string;
+  at: number;
 }
 
 /** Idle lanes kept only for their rest are swept once the map has grown past this many. */
@@ -104,7 +121,7 @@ function plural(count: number, noun: string): string {
  * that matters.
  *
  * @example
- * createScimRouter({ store, auth, fairShare: { gate: fairShareGate({ concurrency: 1, maxQueued: 16, share: 0.5 }) } });
+ * createScimRouter({ store, auth, fairShare: { gate: fairShareGate({ concurrency: 1, maxQueued: 16, share: 0.25 }) } });
  */
 export function fairShareGate(options: FairShareGateOptions = {}): ExpensiveWorkGate {
   const concurrency = positiveInteger("concurrency", options.concurrency, 1, 1);
@@ -116,6 +133,31 @@ export function fairShareGate(options: FairShareGateOptions = {}): ExpensiveWork
   const setTimer = options.setTimer ?? unrefTimer;
   const lanes = new Map<string, Lane>();
   let sweepAt = SWEEP_FLOOR;
+  // The two organizations seen last, distinct: enough to answer "was anyone else here lately?"
+  // in O(1), whatever the number of organizations.
+  let latest: Sighting | undefined;
+  let previous: Sighting | undefined;
+
+  const observe = (orgId: string): void => {
+    const at = now();
+    if (latest?.orgId === orgId) latest.at = at;
+    else {
+      previous = latest;
+      latest = { orgId, at };
+    }
+  };
+
+  /** Whether an organization other than `orgId` was seen within `ACTIVE_WINDOW_MS`. */
+  const othersActive = (orgId: string): boolean => {
+    const since = now() - ACTIVE_WINDOW_MS;
+    return [latest, previous].some((seen) => seen !== undefined && seen.orgId !== orgId && seen.at >= since);
+  };
+
+  /** How long `lane` must still rest before its next permit: 0 when over, or when it is alone. */
+  const restLeft = (orgId: string, lane: Lane): number => {
+    const left = lane.restUntil - now();
+    return left > 0 && othersActive(orgId) ? left : 0;
+  };
   // How long a permit is held, on average over every organization: the basis of `Retry-After`.
   let averageMs: number | undefined;
 
@@ -153,7 +195,7 @@ export function fairShareGate(options: FairShareGateOptions = {}): ExpensiveWork
 
   const admitWaiting = (orgId: string, lane: Lane): void => {
     while (lane.running < concurrency && lane.waiting.length > 0) {
-      const rest = lane.restUntil - now();
+      const rest = restLeft(orgId, lane);
       if (rest > 0) {
         // One timer per lane: the head of the queue is admitted when the rest is over.
         lane.cancelTimer ??= setTimer(() => {
@@ -190,15 +232,17 @@ export function fairShareGate(options: FairShareGateOptions = {}): ExpensiveWork
   };
 
   return {
+    observe,
     acquire(orgId: string, signal?: AbortSignal): Promise<WorkPermit> {
       if (signal?.aborted) return Promise.reject(signal.reason);
+      observe(orgId);
       let lane = lanes.get(orgId);
       if (lane === undefined) {
         if (lanes.size >= sweepAt) sweep();
         lane = { running: 0, waiting: [], restUntil: Number.NEGATIVE_INFINITY, cancelTimer: undefined };
         lanes.set(orgId, lane);
       }
-      if (lane.running < concurrency && lane.waiting.length === 0 && lane.restUntil <= now()) {
+      if (lane.running < concurrency && lane.waiting.length === 0 && restLeft(orgId, lane) === 0) {
         lane.running += 1;
         return Promise.resolve(permit(orgId, lane));
       }

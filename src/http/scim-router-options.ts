@@ -39,7 +39,8 @@ export interface FairShareOptions {
   /**
    * Admits each organization's expensive requests. Default `fairShareGate()`: one at a time per
    * organization, 16 more waiting in arrival order, beyond that 429 with `Retry-After`, and after
-   * each a rest as long as it was held (`share` 0.5); counted in this process.
+   * each a rest three times as long as it was held while other organizations are served
+   * (`share` 0.25); counted in this process.
    */
   readonly gate?: ExpensiveWorkGate;
   /**

@@ -276,6 +276,17 @@ describe("fair share between organizations", () => {
     expect((await next).status).toBe(200);
   });
 
+  it("tells the gate of every authenticated request, cheap ones included, and of no unauthenticated one", async () => {
+    const observed: string[] = [];
+    const inner = fairShareGate();
+    const gate: ExpensiveWorkGate = { acquire: (orgId, signal) => inner.acquire(orgId, signal), observe: (orgId) => void observed.push(orgId) };
+    const t = await createTestApp({ fairShare: { gate } });
+    const created = await t.post("/Users", userBody("observed")).expect(201);
+    await t.get(`${t.base("globex")}/Users/${String(created.body.id)}`, t.token.globex).expect(404);
+    await t.get("/Users", "not-a-token").expect(401);
+    expect(observed).toEqual(["acme", "globex"]);
+  });
+
   it("runs every list at once when fairShare is false", async () => {
     const held = holdingStore(await defaultStore());
     const t = await createTestApp({ store: held.store, fairShare: false });
