@@ -2,6 +2,7 @@
  * A stored resource as the client sees it (RFC 7643 §3.1): `schemas` derived from what it
  * carries, `id` first, member references and an absolute `meta.location`.
  */
+import { mapInSlices, type EventLoopSlice } from "../event-loop-slice.js";
 import type { ScimObject } from "../scim/schema/normalize-value.js";
 import { schemasFor } from "../scim/schema/normalize-resource.js";
 import type { ResourceSchema, SchemaRegistry } from "../scim/schema/schema-registry.js";
@@ -20,15 +21,20 @@ export function resourceLocation(baseUrl: string, endpoint: string, id: string):
   return `${baseUrl}${endpoint.startsWith("/") ? endpoint : `/${endpoint}`}/${encoded}`;
 }
 
+/** One member as the client sees it: the view's `value` and `type`, and its `$ref` when its type is known. */
+function renderMember(registry: SchemaRegistry, baseUrl: string, member: Pick<StoredMember, "value" | "type">): ScimObject {
+  const rendered: ScimObject = { value: member.value, type: member.type };
+  // RFC 7643 §4.2: `$ref` is the member's URI, so a client can follow it without knowing our routes.
+  const endpoint = registry.resourceType(member.type)?.resourceType.endpoint;
+  if (endpoint) rendered["$ref"] = resourceLocation(baseUrl, endpoint, member.value);
+  return rendered;
+}
+
 /** Renders `resource` of the type `schema` for a response under `baseUrl`. */
 export function renderResource(registry: SchemaRegistry, schema: ResourceSchema, baseUrl: string, resource: StoredResource): ScimObject {
   const { id, meta, members, schemas: _stored, ...attributes } = resourceView(schema.resourceType.id, resource);
   if (Array.isArray(members)) {
-    // RFC 7643 §4.2: `$ref` is the member's URI, so a client can follow it without knowing our routes.
-    attributes["members"] = (members as StoredMember[]).map((member) => {
-      const endpoint = registry.resourceType(member.type)?.resourceType.endpoint;
-      return endpoint ? { ...member, $ref: resourceLocation(baseUrl, endpoint, member.value) } : { ...member };
-    });
+    attributes["members"] = (members as StoredMember[]).map((member) => renderMember(registry, baseUrl, member));
   }
   return {
     schemas: schemasFor(schema, attributes),
@@ -36,4 +42,23 @@ export function renderResource(registry: SchemaRegistry, schema: ResourceSchema,
     ...attributes,
     meta: { ...(meta as ScimObject), location: resourceLocation(baseUrl, schema.resourceType.endpoint, resource.id) },
   };
+}
+
+/**
+ * `renderResource` for a resource that may carry a group's every member (DESIGN §4b): the members,
+ * up to `maxMembers` of them, are rendered in slices of the event loop. The object is the same,
+ * key for key and in the same order: `members` after the other attributes, before `meta`.
+ */
+export async function renderResourceInSlices(
+  registry: SchemaRegistry,
+  schema: ResourceSchema,
+  baseUrl: string,
+  resource: StoredResource,
+  slice?: EventLoopSlice,
+): Promise<ScimObject> {
+  const { members, ...withoutMembers } = resource;
+  if (members === undefined) return renderResource(registry, schema, baseUrl, resource);
+  const { meta, ...head } = renderResource(registry, schema, baseUrl, withoutMembers);
+  const rendered = await mapInSlices(members, (member) => renderMember(registry, baseUrl, member), slice);
+  return { ...head, members: rendered, meta };
 }

@@ -5,7 +5,7 @@
  */
 import { v7 as uuidv7 } from "uuid";
 import { ScimError, ScimType, badRequest, invalidValueError } from "../errors.js";
-import { driveInSlices, mapInSlices } from "../event-loop-slice.js";
+import { driveInSlices, eventLoopSlice, mapInSlices, pauseIfDue } from "../event-loop-slice.js";
 import { unwrap } from "../result.js";
 import { deepEqual } from "../scim/deep-equal.js";
 import type { FilterLimits } from "../scim/filter/parse-filter.js";
@@ -33,7 +33,7 @@ import { uniqueKeysOf } from "../store/unique-keys.js";
 import type { WorkPermit } from "./expensive-work-gate.js";
 import { decodeCursor, encodeCursor, type CursorScope } from "./list-cursor.js";
 import type { ListParameters } from "./list-parameters.js";
-import { renderResource } from "./render-resource.js";
+import { renderResource, renderResourceInSlices } from "./render-resource.js";
 import type { ScimEvent } from "./scim-event.js";
 import { matchesEntityTag } from "./entity-tags.js";
 import { isPossibleId } from "./is-possible-id.js";
@@ -209,6 +209,12 @@ export function createResourceService(config: ResourceServiceConfig) {
   const render = (context: ServiceContext, type: TypeHandler, stored: StoredResource): ScimObject =>
     renderResource(registry, type.schema, context.baseUrl, stored);
 
+  // A group's every member can be 100,000 of them (`writeLimits.maxMembers`): rendered in slices.
+  const outcomeOf = async (context: ServiceContext, type: TypeHandler, stored: StoredResource): Promise<ResourceOutcome> => ({
+    stored,
+    resource: await renderResourceInSlices(registry, type.schema, context.baseUrl, stored),
+  });
+
   const eventName = (type: TypeHandler, action: string): ScimEvent["type"] => {
     const prefix = type.id === "User" ? "user" : type.id === "Group" ? "group" : "resource";
     return `${prefix}.${action}` as ScimEvent["type"];
@@ -295,14 +301,12 @@ export function createResourceService(config: ResourceServiceConfig) {
       unknownMembers: config.unknownMembers,
     });
     await deliver([event(context, type, "created", result.resource), ...membershipEvents(context, type, result.resource, result.membership)]);
-    const stored = withMembersOrNot(result.resource, members);
-    return { stored, resource: render(context, type, stored) };
+    return outcomeOf(context, type, withMembersOrNot(result.resource, members));
   };
 
   const get = async (context: ServiceContext, typeId: string, id: string, members: boolean): Promise<ResourceOutcome> => {
     const type = handler(typeId);
-    const stored = await read(context, type, id, members && type.hasMembers);
-    return { stored, resource: render(context, type, stored) };
+    return outcomeOf(context, type, await read(context, type, id, members && type.hasMembers));
   };
 
   /** Writes new attributes and/or a membership delta computed from the current resource. */
@@ -322,7 +326,7 @@ export function createResourceService(config: ResourceServiceConfig) {
       const membershipChanges = membership !== undefined && !isEmptyMembershipDelta(membership);
       if (!attributesChanged && !membershipChanges) {
         const stored = members && type.hasMembers ? await read(context, type, id, true) : current;
-        return { outcome: { stored, resource: render(context, type, stored) }, events: [] };
+        return { outcome: await outcomeOf(context, type, stored), events: [] };
       }
       const result = await store.update({
         orgId: context.orgId,
@@ -339,7 +343,7 @@ export function createResourceService(config: ResourceServiceConfig) {
       });
       if (!result) throw notFound(type, id);
       return {
-        outcome: { stored: result.resource, resource: render(context, type, result.resource) },
+        outcome: await outcomeOf(context, type, result.resource),
         events: [
           ...(attributesChanged ? [event(context, type, "updated", result.resource), ...activationEvents(context, type, current.attributes, result.resource)] : []),
           ...membershipEvents(context, type, result.resource, result.membership),
@@ -424,8 +428,18 @@ export function createResourceService(config: ResourceServiceConfig) {
       }
     };
     // A page is as large as the host's `paging.maxPageSize` allows: rendered in slices of the loop.
-    const rendered = (resources: readonly StoredResource[]): Promise<ScimObject[]> =>
-      mapInSlices(resources, (stored) => render(context, type, stored));
+    const rendered = async (resources: readonly StoredResource[]): Promise<ScimObject[]> => {
+      if (!scope.members) return mapInSlices(resources, (stored) => render(context, type, stored));
+      // Groups with their members: one of them alone can outlast a slice, so each is rendered in
+      // slices of the same clock, and the clock is asked between them too.
+      const slice = eventLoopSlice();
+      const page: ScimObject[] = [];
+      for (const stored of resources) {
+        page.push(await renderResourceInSlices(registry, type.schema, context.baseUrl, stored, slice));
+        await pauseIfDue(slice);
+      }
+      return page;
+    };
     if (parameters.cursor === undefined) {
       // RFC 7644 §3.4.2.4: startIndex is 1-based, and a value below 1 is read as 1.
       const startIndex = Math.min(Math.max(parameters.startIndex ?? 1, 1), Number.MAX_SAFE_INTEGER);

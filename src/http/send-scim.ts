@@ -4,6 +4,8 @@
  */
 import type { Response } from "express";
 import { entityTag } from "../store/resource-view.js";
+import { hasLargeArray } from "./json-pieces.js";
+import { writeJsonInPieces } from "./write-json-in-pieces.js";
 
 export const SCIM_CONTENT_TYPE = "application/scim+json; charset=utf-8";
 
@@ -20,9 +22,24 @@ export function sendScim(response: Response, status: number, body: unknown): voi
   response.end(text);
 }
 
+/**
+ * `sendScim` for a body that may hold a group's every member (DESIGN §4b): one with an array of
+ * more than `LARGE_ARRAY` elements is written in pieces between turns of the event loop, without a
+ * `Content-Length` (so chunked); any other takes `sendScim` as it is.
+ */
+export async function sendScimInSlices(response: Response, status: number, body: unknown): Promise<void> {
+  if (!hasLargeArray(body)) {
+    sendScim(response, status, body);
+    return;
+  }
+  response.statusCode = status;
+  response.setHeader("Content-Type", SCIM_CONTENT_TYPE);
+  await writeJsonInPieces(response, body);
+}
+
 /** Sends one resource with its `ETag`, and `Location` when it was just created (RFC 7644 §3.3). */
-export function sendResource(response: Response, status: number, body: unknown, version: string, location?: string): void {
+export async function sendResource(response: Response, status: number, body: unknown, version: string, location?: string): Promise<void> {
   response.setHeader("ETag", entityTag(version));
   if (location) response.setHeader("Location", location);
-  sendScim(response, status, body);
+  await sendScimInSlices(response, status, body);
 }

@@ -3,7 +3,7 @@
  * create, read, replace, patch and delete, each a thin shell over the resource service.
  */
 import express, { type Request, type Response, type Router } from "express";
-import { mapInSlices } from "../../event-loop-slice.js";
+import { eventLoopSlice, mapInSlices, pauseIfDue } from "../../event-loop-slice.js";
 import { createProjection, type Projection } from "../../scim/schema/create-projection.js";
 import type { ScimObject } from "../../scim/schema/normalize-value.js";
 import { asyncHandler } from "../async-handler.js";
@@ -14,7 +14,7 @@ import { listResponseBody } from "../list-response.js";
 import type { ResourceService, TypeHandler } from "../resource-service.js";
 import { resourceLocation } from "../render-resource.js";
 import { scimContext } from "../scim-request-context.js";
-import { sendResource, sendScim } from "../send-scim.js";
+import { sendResource, sendScimInSlices } from "../send-scim.js";
 import { workAdmission, type WorkAdmission } from "../work-admission.js";
 import type { WriteAuditor } from "../write-auditor.js";
 
@@ -51,6 +51,20 @@ export function registerResourceRoutes(
       ...(parameters.excludedAttributes ? { excludedAttributes: parameters.excludedAttributes } : {}),
     });
   const wantsMembers = (projection: Projection): boolean => type.hasMembers && projection.includes("members");
+  // Only a resource that may carry a group's every member needs the projection in slices; a User
+  // keeps the synchronous one, the read path's cost unchanged.
+  const project = (projection: Projection, resource: ScimObject): ScimObject | Promise<ScimObject> =>
+    wantsMembers(projection) ? projection.applyInSlices(resource) : projection.apply(resource);
+  const projectPage = async (projection: Projection, resources: readonly ScimObject[], members: boolean): Promise<ScimObject[]> => {
+    if (!members) return mapInSlices(resources, (resource) => projection.apply(resource));
+    const slice = eventLoopSlice();
+    const page: ScimObject[] = [];
+    for (const resource of resources) {
+      page.push(await projection.applyInSlices(resource, slice));
+      await pauseIfDue(slice);
+    }
+    return page;
+  };
 
   const list = async (response: Response, parameters: ListParameters): Promise<void> => {
     const projection = projectionFor(parameters);
@@ -58,7 +72,7 @@ export function registerResourceRoutes(
       members: wantsMembers(projection),
       admit: (request) => admission({ kind: "list", request }, response),
     });
-    sendScim(response, 200, listResponseBody(outcome, await mapInSlices(outcome.resources, (resource) => projection.apply(resource))));
+    await sendScimInSlices(response, 200, listResponseBody(outcome, await projectPage(projection, outcome.resources, wantsMembers(projection))));
   };
 
   collection.get(asyncHandler(async (request, response) => list(response, listParametersFromQuery(queryOf(request)))));
@@ -73,7 +87,7 @@ export function registerResourceRoutes(
       const outcome = await service.create(context, type.id, request.body, wantsMembers(projection));
       if (auditor) await auditor.succeeded(response, "create", type.id, outcome.stored.id, 201);
       const location = resourceLocation(context.baseUrl, endpoint, outcome.stored.id);
-      sendResource(response, 201, projection.apply(outcome.resource), outcome.stored.version, location);
+      await sendResource(response, 201, await project(projection, outcome.resource), outcome.stored.version, location);
     }),
   );
 
@@ -87,7 +101,7 @@ export function registerResourceRoutes(
         response.set("ETag", `W/"${outcome.stored.version}"`).status(304).end();
         return;
       }
-      sendResource(response, 200, projection.apply(outcome.resource), outcome.stored.version);
+      await sendResource(response, 200, await project(projection, outcome.resource), outcome.stored.version);
     }),
   );
 
@@ -96,7 +110,7 @@ export function registerResourceRoutes(
       const projection = projectionFor(projectionParameters(queryOf(request)));
       const outcome = await service.replace(scimContext(response), type.id, idParameter(request), request.body, header(request, "if-match"), wantsMembers(projection));
       if (auditor) await auditor.succeeded(response, "replace", type.id, outcome.stored.id, 200);
-      sendResource(response, 200, projection.apply(outcome.resource), outcome.stored.version);
+      await sendResource(response, 200, await project(projection, outcome.resource), outcome.stored.version);
     }),
   );
 
@@ -114,7 +128,7 @@ export function registerResourceRoutes(
         response.set("ETag", `W/"${outcome.stored.version}"`).status(204).end();
         return;
       }
-      sendResource(response, 200, projection.apply(outcome.resource as ScimObject), outcome.stored.version);
+      await sendResource(response, 200, await project(projection, outcome.resource), outcome.stored.version);
     }),
   );
 

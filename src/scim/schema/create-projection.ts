@@ -6,7 +6,8 @@ import type { AttributeDefinition, SchemaDefinition } from "./attribute-definiti
 import type { ResourceSchema } from "./schema-registry.js";
 import { isPlainObject, type ScimObject } from "./normalize-value.js";
 import { selectAttributes } from "./attribute-selection.js";
-import { pickAttributes, type AttributePicker } from "./pick-attributes.js";
+import { pickAttributes, pickAttributesInSlices, type AttributePicker } from "./pick-attributes.js";
+import type { EventLoopSlice } from "../../event-loop-slice.js";
 
 /** The two query parameters of RFC 7644 §3.9, as lists of paths. */
 export interface ProjectionRequest {
@@ -18,6 +19,11 @@ export interface ProjectionRequest {
 export interface Projection {
   /** The resource as the client may see it. */
   apply(resource: ScimObject): ScimObject;
+  /**
+   * `apply` for a resource that may carry a group's every member: the same object, with the
+   * elements of a large attribute picked in slices of the event loop (DESIGN §4b).
+   */
+  applyInSlices(resource: ScimObject, slice?: EventLoopSlice): Promise<ScimObject>;
   /**
    * Whether the response can include the attribute at all — e.g. `includes("members")` is false
    * for `excludedAttributes=members`, so a store need not load a group's members.
@@ -94,8 +100,11 @@ export function createProjection(schema: ResourceSchema, request: ProjectionRequ
   const picker: AttributePicker = { keepAttribute, keepSubAttribute };
 
   const pick = (resource: ScimObject): ScimObject => pickAttributes(schema, resource, picker);
+  const whole = mode === "default" && !hasHiddenSubAttributes(schema);
   return {
-    apply: mode === "default" && !hasHiddenSubAttributes(schema) ? (resource) => (isShownWhole(schema, resource) ? resource : pick(resource)) : pick,
+    apply: whole ? (resource) => (isShownWhole(schema, resource) ? resource : pick(resource)) : pick,
+    applyInSlices: async (resource, slice) =>
+      whole && isShownWhole(schema, resource) ? resource : pickAttributesInSlices(schema, resource, picker, slice),
     includes: (path) => {
       const resolution = schema.resolvePath(path);
       if (!resolution.ok) return false;
