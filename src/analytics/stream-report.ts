@@ -5,24 +5,12 @@
  */
 import type { Response } from "express";
 import type { AnalyticsStore, Operation, ReportRow } from "./analytics-store.js";
+import { drainedOrClosed } from "../http/drained-or-closed.js";
 import { csvLine } from "./csv-line.js";
 import { reportKinds } from "./report-kinds.js";
 
 /** How the report is written. */
 export type ReportFormat = "json" | "csv";
-
-/** Resolves on `drain` or `close`, whichever comes first, leaving no listener behind. */
-function drainedOrClosed(response: Response): Promise<void> {
-  return new Promise((resolve) => {
-    const settle = (): void => {
-      response.off("drain", settle);
-      response.off("close", settle);
-      resolve();
-    };
-    response.on("drain", settle);
-    response.on("close", settle);
-  });
-}
 
 /** Writes `chunk`; resolves false once the client has gone, so the reader stops. */
 async function write(response: Response, chunk: string): Promise<boolean> {

@@ -4,33 +4,19 @@
  * `drain` when the socket's buffer is full, and stopping as soon as the client is gone.
  */
 import { eventLoopSlice, pauseIfDue, type EventLoopSlice } from "../event-loop-slice.js";
+import { drainedOrClosed, type DrainableSink } from "./drained-or-closed.js";
 import { jsonPieces } from "./json-pieces.js";
 
 /** What the writer needs of a response: an `http.ServerResponse` is one, so is any `Writable`. */
-export interface JsonSink {
+export interface JsonSink extends DrainableSink {
   write(chunk: string): boolean;
   end(chunk: string): unknown;
-  once(event: "drain" | "close", listener: () => void): unknown;
-  removeListener(event: "drain" | "close", listener: () => void): unknown;
   /** True once the connection is torn down, e.g. the client disconnected. */
   readonly destroyed: boolean;
 }
 
 /** Text gathered before one write: large enough that a write's overhead is small, small enough to buffer. */
 const FLUSH_CHARACTERS = 64 * 1024;
-
-/** Resolves on `drain`, or on `close` when the client leaves instead of reading on. */
-function drained(sink: JsonSink): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      sink.removeListener("drain", done);
-      sink.removeListener("close", done);
-      resolve();
-    };
-    sink.once("drain", done);
-    sink.once("close", done);
-  });
-}
 
 /**
  * Writes `value` as JSON to `sink` and ends it: the bytes are those of `JSON.stringify(value)`.
@@ -46,7 +32,7 @@ export async function writeJsonInPieces(sink: JsonSink, value: unknown, slice: E
     const flowing = sink.write(pending);
     pending = "";
     // Back-pressure: a client that reads slowly is not buffered a 15 MB body in memory.
-    if (!flowing) await drained(sink);
+    if (!flowing) await drainedOrClosed(sink);
     await pauseIfDue(slice);
   }
   if (sink.destroyed) return false;
