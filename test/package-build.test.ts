@@ -21,11 +21,21 @@ describe("the built package", () => {
     expect(existsSync(join(outDir, "scim", "patch", "apply-patch.d.ts"))).toBe(true);
     // Test helpers stay out of the package.
     expect(existsSync(join(outDir, "scim", "sample-resources.fixture.js"))).toBe(false);
+    // src/ is not shipped: a source map carries its sources, and no declaration map points at files that are not there.
+    const map = JSON.parse(readFileSync(join(outDir, "index.js.map"), "utf8")) as { sourcesContent?: unknown[] };
+    expect(map.sourcesContent?.[0]).toBe(readFileSync(join("src", "index.ts"), "utf8"));
+    expect(existsSync(join(outDir, "index.d.ts.map"))).toBe(false);
 
     const built = (await import(pathToFileURL(join(outDir, "index.js")).href)) as Record<string, unknown>;
     for (const name of ["parseFilter", "matchesFilter", "applyPatch", "ScimError", "createSchemaRegistry", "createProjection", "createScimRouter", "createTokenStore", "staticTokenVerifier", "sortKeyOf"]) {
       expect(typeof built[name], name).toBe("function");
     }
+  });
+
+  it("builds before it is packed, so a tarball always carries dist/", () => {
+    const manifest = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string>; files: string[] };
+    expect(manifest.scripts["prepack"]).toBe("npm run build");
+    expect(manifest.files).toContain("dist");
   });
 
   it("has a built file behind every subpath export, each exporting its entry point", { timeout: 120_000 }, async () => {
