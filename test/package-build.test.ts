@@ -4,6 +4,19 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
+/** What `scimkit/core` exports: pinned, so a symbol joins or leaves the entry point only on purpose. */
+const CORE_NAMES = [
+  "ERROR_SCHEMA", "PATCH_OP_SCHEMA", "ScimError", "ScimType", "addMembers", "applyMembershipDelta",
+  "applyPatch", "applyPatchStepwise", "attribute", "badRequest", "commonAttributes", "compileFilter",
+  "composeMembershipDeltas", "coreGroupSchema", "coreUserSchema", "createProjection",
+  "createResourceValidator", "createSchemaRegistry", "defaultFilterLimits", "defaultPathAliases",
+  "enterpriseUserSchema", "fail", "flattenInput", "formatPath", "groupResourceType", "hasValue",
+  "invalidValueError", "isEmptyMembershipDelta", "isScimError", "leafOf", "matchesFilter",
+  "noMembershipChange", "normalizeAttributeValue", "normalizeElement", "normalizeResource", "ok",
+  "parseDateTime", "parseFilter", "parsePatchPath", "parsePatchRequest", "removeMembers", "replaceMembers",
+  "resolveFilter", "rfc7643Profile", "schemasFor", "specProfile", "unwrap", "userResourceType",
+];
+
 // `npm run build` must emit an importable ESM package with declarations (issue: the package).
 describe("the built package", () => {
   // Inside the project, so the built files resolve express and uuid from node_modules as an app would.
@@ -40,7 +53,7 @@ describe("the built package", () => {
 
   it("has a built file behind every subpath export, each exporting its entry point", { timeout: 120_000 }, async () => {
     const manifest = JSON.parse(readFileSync("package.json", "utf8")) as { exports: Record<string, { import?: string; types?: string } | string> };
-    const entries: Record<string, string> = { ".": "createScimRouter", "./memory": "memoryStore", "./testkit": "describeStoreConformance", "./analytics": "createAnalyticsRouter" };
+    const entries: Record<string, string> = { ".": "createScimRouter", "./core": "parseFilter", "./memory": "memoryStore", "./testkit": "describeStoreConformance", "./analytics": "createAnalyticsRouter" };
     for (const [subpath, name] of Object.entries(entries)) {
       const target = manifest.exports[subpath];
       if (typeof target !== "object" || !target.import || !target.types) throw new Error(`package.json exports ${subpath} lacks import/types`);
@@ -69,5 +82,25 @@ describe("the built package", () => {
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
+  });
+  it("loads no Express from scimkit/core, which exports exactly the protocol core", { timeout: 60_000 }, () => {
+    writeFileSync(join(outDir, "package.json"), JSON.stringify({ type: "module" }));
+    // Which modules a fresh process loaded: Express is CommonJS, so importing it fills require's cache.
+    const probe = (entry: string): { readonly express: boolean; readonly names: readonly string[] } =>
+      JSON.parse(
+        execFileSync(process.execPath, [
+          "--input-type=module",
+          "-e",
+          `import * as entry from ${JSON.stringify(pathToFileURL(join(outDir, entry)).href)};
+           import { createRequire } from "node:module";
+           const loaded = Object.keys(createRequire(import.meta.url).cache);
+           console.log(JSON.stringify({ express: loaded.some((file) => /[\\/]node_modules[\\/]express[\\/]/.test(file)), names: Object.keys(entry).sort() }));`,
+        ], { encoding: "utf8" }),
+      ) as { express: boolean; names: string[] };
+    // The probe sees Express where it is loaded: the root entry mounts the router.
+    expect(probe("index.js").express).toBe(true);
+    const core = probe(join("core", "index.js"));
+    expect(core.express).toBe(false);
+    expect(core.names).toEqual(CORE_NAMES);
   });
 });
