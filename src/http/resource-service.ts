@@ -318,15 +318,14 @@ export function createResourceService(config: ResourceServiceConfig) {
     members: boolean,
     compute: (current: StoredResource) => Promise<{ attributes: ScimObject; membership: MembershipDelta | undefined }>,
   ): Promise<ResourceOutcome> => {
-    const { outcome, events } = await readModifyWrite(context, type, id, ifMatch, async (): Promise<{ outcome: ResourceOutcome; events: ScimEvent[] }> => {
+    const { stored, events } = await readModifyWrite(context, type, id, ifMatch, async (): Promise<{ stored: StoredResource; events: ScimEvent[] }> => {
       const current = await read(context, type, id, false);
       checkIfMatch(ifMatch, current);
       const { attributes, membership } = await compute(current);
       const attributesChanged = !deepEqual(current.attributes, attributes);
       const membershipChanges = membership !== undefined && !isEmptyMembershipDelta(membership);
       if (!attributesChanged && !membershipChanges) {
-        const stored = members && type.hasMembers ? await read(context, type, id, true) : current;
-        return { outcome: await outcomeOf(context, type, stored), events: [] };
+        return { stored: members && type.hasMembers ? await read(context, type, id, true) : current, events: [] };
       }
       const result = await store.update({
         orgId: context.orgId,
@@ -343,16 +342,17 @@ export function createResourceService(config: ResourceServiceConfig) {
       });
       if (!result) throw notFound(type, id);
       return {
-        outcome: await outcomeOf(context, type, result.resource),
+        stored: result.resource,
         events: [
           ...(attributesChanged ? [event(context, type, "updated", result.resource), ...activationEvents(context, type, current.attributes, result.resource)] : []),
           ...membershipEvents(context, type, result.resource, result.membership),
         ],
       };
     });
-    // After the lock: a slow listener delays only its own request, not the next write to the resource.
+    // After the lock: a slow listener, or a response of 100,000 members, delays only its own
+    // request, not the next write to the resource.
     await deliver(events);
-    return outcome;
+    return outcomeOf(context, type, stored);
   };
 
   const replace = async (context: ServiceContext, typeId: string, id: string, body: unknown, ifMatch: string | undefined, members: boolean): Promise<ResourceOutcome> => {

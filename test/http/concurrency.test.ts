@@ -5,13 +5,12 @@
  * `If-Match`, the losers get 412. Run on the project's store (memory or SQLite), on a memory store
  * with a database's latency, and on PostgreSQL with one and with two store instances.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ScimError } from "../../src/errors.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
-import { createTestSchema, describePostgres, type TestSchema } from "../../src/store/sql/postgres-test-database.fixture.js";
-import { sqlStore, type SqlStore } from "../../src/store/sql/sql-store.js";
-import { GROUP_SCHEMA, createTestApp, userBody, type TestApp } from "./harness.js";
+import { describePostgres } from "../../src/store/sql/postgres-test-database.fixture.js";
+import { GROUP_SCHEMA, createTestApp, userBody, type TestApp, postgresStores } from "./harness.js";
 import { createGroup, createUser, memberIdsOf, patchBody, type Json } from "./provisioning-helpers.js";
 
 interface LatentStore {
@@ -226,20 +225,7 @@ describe("20 concurrent writes to one user without If-Match", () => {
 });
 
 describePostgres("20 concurrent writes to one user on PostgreSQL", (url) => {
-  let schema: TestSchema;
-  const stores: SqlStore[] = [];
-  beforeAll(async () => {
-    schema = await createTestSchema(url);
-  });
-  afterAll(async () => {
-    await Promise.all(stores.map((store) => store.close()));
-    await schema.drop();
-  });
-  const openStore = async (): Promise<SqlStore> => {
-    const store = await sqlStore({ postgres: schema.pool() });
-    stores.push(store);
-    return store;
-  };
+  const openStore = postgresStores(url);
 
   it("one store: all succeed and all their changes land", async () => {
     await expectConcurrentWritesSucceed([await createTestApp({ store: await openStore() })]);

@@ -4,12 +4,14 @@
  */
 import express, { type Express } from "express";
 import request from "supertest";
+import { afterAll, beforeAll } from "vitest";
 import { createTokenStore, type TokenStore } from "../../src/auth/hashed-token-store.js";
 import { createScimRouter } from "../../src/http/create-scim-router.js";
 import type { ScimEvent } from "../../src/http/scim-event.js";
 import type { ScimRouterOptions } from "../../src/http/scim-router-options.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
-import { sqlStore } from "../../src/store/sql/sql-store.js";
+import { createTestSchema, type TestSchema } from "../../src/store/sql/postgres-test-database.fixture.js";
+import { sqlStore, type SqlStore } from "../../src/store/sql/sql-store.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
 
 export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
@@ -118,4 +120,27 @@ export function expectScimError(response: request.Response, status: number, scim
     throw new Error(`error content-type is ${String(response.headers["content-type"])}`);
   }
   return { detail: body.detail };
+}
+
+/**
+ * Opens SQL stores on a PostgreSQL schema of this `describe` block (inside `describePostgres`),
+ * each on a pool of its own as a separate process would have; closes them and drops the schema
+ * after the block.
+ */
+export function postgresStores(url: string): () => Promise<SqlStore> {
+  let schema: TestSchema | undefined;
+  const stores: SqlStore[] = [];
+  beforeAll(async () => {
+    schema = await createTestSchema(url);
+  });
+  afterAll(async () => {
+    await Promise.all(stores.map((store) => store.close()));
+    await schema?.drop();
+  });
+  return async () => {
+    if (!schema) throw new Error("postgresStores: open stores inside a test, after the schema is made");
+    const store = await sqlStore({ postgres: schema.pool() });
+    stores.push(store);
+    return store;
+  };
 }

@@ -4,11 +4,10 @@
  * `userName eq` finds the holder in either form, and the stored value is what the client sent.
  * On this project's store (memory or SQLite) and on PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ResourceStore } from "../../src/store/resource-store.js";
-import { createTestSchema, describePostgres, type TestSchema } from "../../src/store/sql/postgres-test-database.fixture.js";
-import { sqlStore, type SqlStore } from "../../src/store/sql/sql-store.js";
-import { GROUP_SCHEMA, createTestApp, expectScimError, userBody } from "./harness.js";
+import { describePostgres } from "../../src/store/sql/postgres-test-database.fixture.js";
+import { GROUP_SCHEMA, createTestApp, expectScimError, userBody, postgresStores } from "./harness.js";
 import { createGroup, createUser, patchBody, type Json } from "./provisioning-helpers.js";
 
 const COMPOSED = "\u00c5ngstr\u00f6m";
@@ -72,19 +71,10 @@ if (process.env["SCIMKIT_HTTP_STORE"] === "sqlite") {
   });
 } else {
   describePostgres("unique names under Unicode, on PostgreSQL", (url) => {
-    let schema: TestSchema;
-    const stores: SqlStore[] = [];
-    beforeAll(async () => {
-      schema = await createTestSchema(url);
-    });
-    afterAll(async () => {
-      await Promise.all(stores.map((store) => store.close()));
-      await schema.drop();
-    });
+    const openStore = postgresStores(url);
     unicodeChecks(async () => {
       // A store per test on one schema; each test's app has its own organizations' data to itself.
-      const store = await sqlStore({ postgres: schema.pool() });
-      stores.push(store);
+      const store = await openStore();
       await store.deleteOrganization?.("acme");
       return store;
     });
