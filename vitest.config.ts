@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
 // HTTP tests run twice: once on Express 5 (the `express` devDependency) and once with every
@@ -6,7 +7,13 @@ import { defineConfig } from "vitest/config";
 const httpTests = ["test/http/**/*.test.ts", "test/idp/**/*.test.ts", "test/analytics/**/*.test.ts"];
 const express4 = fileURLToPath(new URL("./node_modules/express4", import.meta.url));
 
+// `scimkit/…` imports (the examples, as a user's app) resolve by package self-reference to src/
+// through the `scimkit-source` export condition, as tsc (customConditions) and `npm start` do.
+const conditions = ["scimkit-source", ...defaultServerConditions];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     environment: "node",
     projects: [

@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   const stamp = startedAt.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "-");
   console.log(`soak: ${seconds} s at ${requestsPerSecond} req/s over ${organizationCount} organizations, store ${databaseUrl.replace(/\/\/[^@/]*@/, "//…@")}`);
 
-  const host = spawn(process.execPath, ["--import", "tsx", "examples/host-server/main.ts"], {
+  const host = spawn(process.execPath, ["--conditions=scimkit-source", "--import", "tsx", "examples/host-server/main.ts"], {
     env: { ...process.env, PORT: "0", DATABASE_URL: databaseUrl, SCIMKIT_ORGS: tokens.map(([org, token]) => `${org}:${token}`).join(","), SCIMKIT_DEMO_DATA: "0" },
     stdio: ["ignore", "pipe", "pipe"],
   });

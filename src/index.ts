@@ -1,11 +1,15 @@
 /**
  * scimkit — SCIM 2.0 (RFC 7643, RFC 7644, RFC 9865) for Express.
  *
- * This entry point exports the router, its options and events, tokens and the audit trail, and —
- * for now, until the root is narrowed to the router — the protocol core, which `scimkit/core`
- * exports on its own without loading Express.
+ * This entry point serves SCIM: the router and what configures it (options, profiles, limits,
+ * fair share), its events, tokens, the audit trail and the one error class. The protocol core
+ * is `scimkit/core` (it loads no Express), what a store author needs is `scimkit/store`, and the
+ * stores are `scimkit/memory` and `scimkit/sql` (architecture §9).
  */
-export * from "./core/index.js";
+export { ScimError, ScimType, isScimError } from "./errors.js";
+export type { ScimErrorBody } from "./errors.js";
+export { rfc7643Profile, specProfile } from "./scim/schema/resource-profile.js";
+export type { ResourceProfile } from "./scim/schema/resource-profile.js";
 
 export { createScimRouter } from "./http/create-scim-router.js";
 export { scimErrorHandler } from "./http/error-handler.js";
@@ -39,34 +43,3 @@ export { memoryTokenRepository } from "./auth/memory-token-repository.js";
 export { hashToken, sameTokenHash } from "./auth/hash-token.js";
 export { staticTokenVerifier } from "./auth/static-token-verifier.js";
 export { parseOrganizationTokens } from "./auth/parse-organization-tokens.js";
-
-export type {
-  CreateRequest,
-  CursorPage,
-  DeleteRequest,
-  GetRequest,
-  IndexPage,
-  ListRequest,
-  ListResult,
-  MembershipChange,
-  ResourceStore,
-  SortPosition,
-  SortSpec,
-  StoreCapabilities,
-  StoreScope,
-  StoredMember,
-  StoredResource,
-  UniqueKey,
-  UnknownMemberPolicy,
-  UpdateRequest,
-  WriteResult,
-} from "./store/resource-store.js";
-export { entityTag, resourceView } from "./store/resource-view.js";
-export { isUniqueAttribute, uniqueKeysOf } from "./store/unique-keys.js";
-export { uniqueValue } from "./scim/schema/unique-value.js";
-export type { StoreOptions } from "./store/store-options.js";
-export { candidateIds, indexKeyOf, indexKeysOf } from "./store/index-candidates.js";
-export type { IndexKey } from "./store/index-candidates.js";
-export { isMembersPath, mentionsMembers } from "./store/filter-mentions.js";
-export { compareListEntries, compareSortKeys, sortKeyOf } from "./scim/list/sort-key.js";
-export type { ListEntry, SortKey } from "./scim/list/sort-key.js";

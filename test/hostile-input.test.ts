@@ -14,7 +14,7 @@ import {
   specProfile,
   type Result,
   type ScimObject,
-} from "../src/index.js";
+} from "../src/core/index.js";
 
 const registry = createSchemaRegistry();
 const users = registry.resourceType("User")!;

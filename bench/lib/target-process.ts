@@ -36,7 +36,7 @@ export async function startTarget(options: StartTargetOptions): Promise<RunningT
   mkdirSync(options.logDir, { recursive: true });
   const logFile = join(options.logDir, `${options.logName}.log`);
   const log = createWriteStream(logFile);
-  const nodeArgv = [...options.nodeArgs, "--import", "tsx", options.entry];
+  const nodeArgv = [...options.nodeArgs, "--conditions=scimkit-source", "--import", "tsx", options.entry];
   const [command, argv] =
     options.pinToCore === undefined ? ["node", nodeArgv] : ["taskset", ["-c", String(options.pinToCore), "node", ...nodeArgv]];
   const child: ChildProcess = spawn(command as string, argv as string[], {

@@ -7,7 +7,8 @@
  * (`indexKeysOf`, `candidateIds`); this file only reads the keys. The backend is async and
  * `candidateIds` is not, so every key it may consult is fetched first.
  */
-import { candidateIds, indexKeysOf, type Filter, type IndexKey, type ResolvedPath } from "../../src/index.js";
+import { candidateIds, indexKeysOf, type IndexKey } from "scimkit/store";
+import type { Filter, ResolvedPath } from "scimkit/core";
 import type { KeyValueBackend } from "./key-value-backend.js";
 import { keys } from "./key-layout.js";
 

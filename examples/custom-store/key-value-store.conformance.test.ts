@@ -3,7 +3,7 @@
  * conformance kit, none skipped. This file is all an adapter author needs to write to know the
  * store is done — swap `memoryBackend()` for a client of the real database.
  */
-import { describeStoreConformance } from "../../src/testkit/index.js";
+import { describeStoreConformance } from "scimkit/testkit";
 import { memoryBackend } from "./key-value-backend.js";
 import { keyValueStore } from "./key-value-store.js";
 

@@ -5,15 +5,8 @@
  * keep organizations apart whatever their ids contain. A backend that records every call shows it.
  */
 import { describe, expect, it } from "vitest";
-import {
-  compileFilter,
-  createSchemaRegistry,
-  uniqueKeysOf,
-  unwrap,
-  type ResourceSchema,
-  type ResourceStore,
-  type ScimObject,
-} from "../../src/index.js";
+import { compileFilter, createSchemaRegistry, unwrap, type ResourceSchema, type ScimObject } from "scimkit/core";
+import { uniqueKeysOf, type ResourceStore } from "scimkit/store";
 import { memoryBackend, type KeyValueBackend } from "./key-value-backend.js";
 import { keyValueStore } from "./key-value-store.js";
 

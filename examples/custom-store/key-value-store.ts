@@ -15,25 +15,8 @@
  * - atomicity comes from a per-organization lock (`async-mutex.ts`), since the backend has none.
  */
 import { isDeepStrictEqual } from "node:util";
-import {
-  ScimError,
-  ScimType,
-  isMembersPath,
-  matchesFilter,
-  mentionsMembers,
-  resourceView,
-  sortKeyOf,
-  type ListEntry,
-  type MembershipChange,
-  type ResourceStore,
-  type StoreOptions,
-  type ScimObject,
-  type StoredMember,
-  type StoredResource,
-  type UniqueKey,
-  type UnknownMemberPolicy,
-  type WriteResult,
-} from "../../src/index.js";
+import { isMembersPath, mentionsMembers, preconditionFailedError, resourceView, sortKeyOf, uniquenessError, unknownMembersError, type ListEntry, type MembershipChange, type ResourceStore, type StoreOptions, type StoredMember, type StoredResource, type UniqueKey, type UnknownMemberPolicy, type WriteResult } from "scimkit/store";
+import { matchesFilter, type ScimObject } from "scimkit/core";
 import { keyedMutex } from "./async-mutex.js";
 import { indexCandidates } from "./index-candidates.js";
 import type { KeyValueBackend } from "./key-value-backend.js";
@@ -54,26 +37,13 @@ import { selectPage } from "./select-page.js";
 /** Options of `keyValueStore`: the ones every scimkit store shares (`groupTypes`, `now`). */
 export type KeyValueStoreOptions = StoreOptions;
 
-// Unknown ids are the client's own input, but 10,000 of them should not make a 1 MB error detail.
-const MAX_NAMED_IDS = 20;
-
-function uniquenessError(attribute: string): ScimError {
-  // RFC 7644 §3.3: 409 uniqueness. Naming only the attribute reveals nothing about the holder.
-  return new ScimError(409, ScimType.uniqueness, `${attribute} must be unique: another resource already has this value`);
-}
-
 function assertVersion(record: ResourceRecord, expected: string | undefined): void {
   // RFC 7644 §3.14: a failed precondition is 412, and nothing is written.
-  if (expected !== undefined && expected !== String(record.version)) {
-    throw new ScimError(412, undefined, "The resource has changed since the version given as a precondition");
-  }
+  if (expected !== undefined && expected !== String(record.version)) throw preconditionFailedError();
 }
 
 function assertMembersAllowed(plan: MembershipPlan, policy: UnknownMemberPolicy): void {
-  if (policy !== "reject" || plan.ignored.length === 0) return;
-  const named = plan.ignored.slice(0, MAX_NAMED_IDS).join(", ");
-  const more = plan.ignored.length > MAX_NAMED_IDS ? ` and ${plan.ignored.length - MAX_NAMED_IDS} more` : "";
-  throw new ScimError(400, ScimType.invalidValue, `members: no resource of this organization has the id ${named}${more}`);
+  if (policy === "reject" && plan.ignored.length > 0) throw unknownMembersError(plan.ignored);
 }
 
 /** What the write did, as the contract reports it (without the plan's bookkeeping). */

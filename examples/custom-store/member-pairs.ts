@@ -7,7 +7,8 @@
  * Writes come in two steps, plan then apply, so that every check (unknown ids under the reject
  * policy) happens before the first key is written.
  */
-import type { MembershipChange, MembershipDelta, StoredMember } from "../../src/index.js";
+import type { MembershipChange, StoredMember } from "scimkit/store";
+import type { MembershipDelta } from "scimkit/core";
 import type { KeyValueBackend } from "./key-value-backend.js";
 import { keys } from "./key-layout.js";
 

@@ -3,7 +3,8 @@
  * of it a caller receives. Members are not in the record: they are pairs of their own (see
  * `member-pairs.ts`), so reading or renaming a group of 100,000 never touches them.
  */
-import type { ScimObject, StoredMember, StoredResource, UniqueKey } from "../../src/index.js";
+import type { ScimObject } from "scimkit/core";
+import type { StoredMember, StoredResource, UniqueKey } from "scimkit/store";
 
 /** The JSON document under a `res:` key. */
 export interface ResourceRecord {

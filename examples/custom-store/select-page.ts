@@ -3,7 +3,7 @@
  * store that has its matches in hand. The order is scimkit's (`compareListEntries`), never the
  * backend's key order, so every store lists alike and cursors stay valid across stores.
  */
-import { compareListEntries, type CursorPage, type IndexPage, type ListEntry } from "../../src/index.js";
+import { compareListEntries, type CursorPage, type IndexPage, type ListEntry } from "scimkit/store";
 
 /**
  * Sorts `entries` into list order and cuts out `page`. An index page is a 1-based window; a

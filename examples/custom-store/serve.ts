@@ -1,10 +1,10 @@
 /**
  * Mounting the example store: it is a `ResourceStore` like any other, so the router takes it as
- * it takes `memoryStore()`. Run it with `npx tsx examples/custom-store/serve.ts` (`PORT`, default
+ * it takes `memoryStore()`. Run it with `npx tsx --conditions=scimkit-source examples/custom-store/serve.ts` (`PORT`, default
  * 8080); it prints a bearer token for the `demo` organization.
  */
 import express from "express";
-import { createScimRouter, createTokenStore } from "../../src/index.js";
+import { createScimRouter, createTokenStore } from "scimkit";
 import { memoryBackend } from "./key-value-backend.js";
 import { keyValueStore } from "./key-value-store.js";
 

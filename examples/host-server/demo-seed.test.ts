@@ -3,7 +3,7 @@
  * the figures the seed promises are the figures the stores compute.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { AnalyticsStore, Page } from "../../src/analytics/analytics-store.js";
+import type { AnalyticsStore, Page } from "scimkit/analytics";
 import { demoSeed } from "./demo-seed.js";
 import { openHostStore, type HostStore } from "./open-host-store.js";
 

@@ -10,14 +10,14 @@
  * deterministic, so the figures below are what the campaign summaries show.
  */
 import { v7 } from "uuid";
-import { analyticsRecorder } from "../../src/analytics/analytics-recorder.js";
-import type { AnalyticsStore, AttackSimulation, Campaign } from "../../src/analytics/analytics-store.js";
-import { unwrap } from "../../src/result.js";
-import { createResourceValidator } from "../../src/scim/schema/create-resource-validator.js";
-import { specProfile } from "../../src/scim/schema/resource-profile.js";
-import { createSchemaRegistry } from "../../src/scim/schema/schema-registry.js";
-import type { ResourceStore } from "../../src/store/resource-store.js";
-import { uniqueKeysOf } from "../../src/store/unique-keys.js";
+import { analyticsRecorder } from "scimkit/analytics";
+import type { AnalyticsStore, AttackSimulation, Campaign } from "scimkit/analytics";
+import { unwrap } from "scimkit/core";
+import { createResourceValidator } from "scimkit/core";
+import { specProfile } from "scimkit";
+import { createSchemaRegistry } from "scimkit/core";
+import type { ResourceStore } from "scimkit/store";
+import { uniqueKeysOf } from "scimkit/store";
 
 const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
 const ENTERPRISE_SCHEMA = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";

@@ -6,13 +6,13 @@
 import { once } from "node:events";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { issueApiKey } from "../../src/analytics/api-keys.js";
-import { memoryAnalyticsStore } from "../../src/analytics/memory/memory-analytics-store.js";
-import { memoryAuditTrail } from "../../src/audit/memory-audit-trail.js";
-import { createTokenStore } from "../../src/auth/hashed-token-store.js";
-import { staticTokenVerifier } from "../../src/auth/static-token-verifier.js";
-import { tokenBucketLimiter } from "../../src/http/token-bucket-limiter.js";
-import { memoryStore } from "../../src/store/memory/memory-store.js";
+import { issueApiKey } from "scimkit/analytics";
+import { memoryAnalyticsStore } from "scimkit/analytics";
+import { memoryAuditTrail } from "scimkit";
+import { createTokenStore } from "scimkit";
+import { staticTokenVerifier } from "scimkit";
+import { tokenBucketLimiter } from "scimkit";
+import { memoryStore } from "scimkit/memory";
 import { defaultHostLimits, defaultHostTimeouts, startHostServer, type HostLimits, type HostTimeouts, type RunningHost } from "./host-server.js";
 
 const TOKEN = "acme-host-limits-token";

@@ -7,25 +7,25 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express, { type Express, type RequestHandler } from "express";
-import { createAnalyticsRouter } from "../../src/analytics/create-analytics-router.js";
-import type { AnalyticsRouterOptions } from "../../src/analytics/analytics-router-options.js";
-import type { AnalyticsStore } from "../../src/analytics/analytics-store.js";
-import type { AuditSink } from "../../src/audit/audit-sink.js";
-import type { TokenStore } from "../../src/auth/hashed-token-store.js";
-import { createScimRouter } from "../../src/http/create-scim-router.js";
-import { deferContinue } from "../../src/http/defer-continue.js";
-import { scimErrorHandler } from "../../src/http/error-handler.js";
-import type { RateLimiter } from "../../src/http/rate-limiter.js";
-import type { ScimEvent } from "../../src/http/scim-event.js";
-import { expensiveWorkClassifier } from "../../src/http/expensive-work-classifier.js";
-import { fairShareGate } from "../../src/http/fair-share-gate.js";
-import type { BulkOptions, FairShareOptions, PagingOptions, ScimRouterOptions } from "../../src/http/scim-router-options.js";
-import { tokenBucketLimiter } from "../../src/http/token-bucket-limiter.js";
-import type { TokenVerifier } from "../../src/auth/token-verifier.js";
-import type { WriteLimits } from "../../src/http/write-limits.js";
-import type { FilterLimits } from "../../src/scim/filter/parse-filter.js";
-import { specProfile } from "../../src/scim/schema/resource-profile.js";
-import type { ResourceStore } from "../../src/store/resource-store.js";
+import { createAnalyticsRouter } from "scimkit/analytics";
+import type { AnalyticsRouterOptions } from "scimkit/analytics";
+import type { AnalyticsStore } from "scimkit/analytics";
+import type { AuditSink } from "scimkit";
+import type { TokenStore } from "scimkit";
+import { createScimRouter } from "scimkit";
+import { deferContinue } from "scimkit";
+import { scimErrorHandler } from "scimkit";
+import type { RateLimiter } from "scimkit";
+import type { ScimEvent } from "scimkit";
+import { expensiveWorkClassifier } from "scimkit";
+import { fairShareGate } from "scimkit";
+import type { BulkOptions, FairShareOptions, PagingOptions, ScimRouterOptions } from "scimkit";
+import { tokenBucketLimiter } from "scimkit";
+import type { TokenVerifier } from "scimkit";
+import type { WriteLimits } from "scimkit";
+import type { FilterLimits } from "scimkit/core";
+import { specProfile } from "scimkit";
+import type { ResourceStore } from "scimkit/store";
 
 /** The analytics interface of the host (issue 6), mounted at `/analytics/v1`. */
 export interface HostAnalytics {

@@ -13,13 +13,13 @@
  *   connections and gives the requests in flight this long to finish before it cuts them; then it
  *   closes the store and exits 0.
  */
-import { activeOrganizationsOnly } from "../../src/analytics/active-organizations-only.js";
-import type { AnalyticsStore } from "../../src/analytics/analytics-store.js";
-import { ensureOperatorKey, issueApiKey } from "../../src/analytics/api-keys.js";
-import { parseOrganizationTokens } from "../../src/auth/parse-organization-tokens.js";
-import type { TokenStore } from "../../src/auth/hashed-token-store.js";
-import { staticTokenVerifier } from "../../src/auth/static-token-verifier.js";
-import type { TokenVerifier } from "../../src/auth/token-verifier.js";
+import { activeOrganizationsOnly } from "scimkit/analytics";
+import type { AnalyticsStore } from "scimkit/analytics";
+import { ensureOperatorKey, issueApiKey } from "scimkit/analytics";
+import { parseOrganizationTokens } from "scimkit";
+import type { TokenStore } from "scimkit";
+import { staticTokenVerifier } from "scimkit";
+import type { TokenVerifier } from "scimkit";
 import { demoSeed } from "./demo-seed.js";
 import { gracefulShutdown } from "./graceful-shutdown.js";
 import { startHostServer } from "./host-server.js";

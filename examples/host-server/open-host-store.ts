@@ -7,16 +7,16 @@
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import type { AnalyticsStore } from "../../src/analytics/analytics-store.js";
-import { memoryAnalyticsStore } from "../../src/analytics/memory/memory-analytics-store.js";
-import { sqlAnalyticsStore } from "../../src/analytics/sql/sql-analytics-store.js";
-import type { AuditTrail } from "../../src/audit/audit-trail.js";
-import { memoryAuditTrail } from "../../src/audit/memory-audit-trail.js";
-import { createTokenStore, type TokenStore } from "../../src/auth/hashed-token-store.js";
-import { memoryStore } from "../../src/store/memory/memory-store.js";
-import type { ResourceStore } from "../../src/store/resource-store.js";
-import { sqlAuditTrail } from "../../src/store/sql/sql-audit-trail.js";
-import { sqlStore } from "../../src/store/sql/sql-store.js";
+import type { AnalyticsStore } from "scimkit/analytics";
+import { memoryAnalyticsStore } from "scimkit/analytics";
+import { sqlAnalyticsStore } from "scimkit/analytics";
+import type { AuditTrail } from "scimkit";
+import { memoryAuditTrail } from "scimkit";
+import { createTokenStore, type TokenStore } from "scimkit";
+import { memoryStore } from "scimkit/memory";
+import type { ResourceStore } from "scimkit/store";
+import { sqlAuditTrail } from "scimkit/sql";
+import { sqlStore } from "scimkit/sql";
 
 /** The resources, the tokens, the analytics, a description for the start-up banner, and how to close them. */
 export interface HostStore {

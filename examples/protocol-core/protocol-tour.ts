@@ -2,18 +2,10 @@
  * A tour of the scimkit protocol core: what happens to a user that Microsoft Entra ID provisions,
  * from its POST body to the response of a later PATCH — without HTTP or storage.
  *
- * Run it with `npm start` (or `npx tsx examples/protocol-core/protocol-tour.ts`).
+ * Run it with `npm start` (or `npx tsx --conditions=scimkit-source examples/protocol-core/protocol-tour.ts`).
  */
-import {
-  applyPatch,
-  compileFilter,
-  createProjection,
-  createResourceValidator,
-  createSchemaRegistry,
-  matchesFilter,
-  specProfile,
-  type ScimObject,
-} from "../../src/index.js";
+import { applyPatch, compileFilter, createProjection, createResourceValidator, createSchemaRegistry, matchesFilter, type ScimObject } from "scimkit/core";
+import { specProfile } from "scimkit";
 
 /** Each step of the tour, as printable text; `runProtocolTour` returns them so a test can check them. */
 export interface TourStep {

@@ -32,13 +32,11 @@ export type {
   SchemaRegistry,
   SchemaRegistryOptions,
 } from "../scim/schema/schema-registry.js";
-export { formatPath, leafOf } from "../scim/schema/resolved-path.js";
+export { formatPath } from "../scim/schema/resolved-path.js";
 export type { ResolvedPath } from "../scim/schema/resolved-path.js";
 
-export { normalizeAttributeValue, normalizeElement, parseDateTime } from "../scim/schema/normalize-value.js";
-export type { NormalizeValueOptions, ScimObject } from "../scim/schema/normalize-value.js";
-export { flattenInput, normalizeResource, schemasFor } from "../scim/schema/normalize-resource.js";
-export type { FlattenedInput, InputEntry } from "../scim/schema/normalize-resource.js";
+// Input normalization itself stays internal: `createResourceValidator` is its public face.
+export type { ScimObject } from "../scim/schema/normalize-value.js";
 export { rfc7643Profile, specProfile } from "../scim/schema/resource-profile.js";
 export type { ResourceProfile } from "../scim/schema/resource-profile.js";
 export { createResourceValidator } from "../scim/schema/create-resource-validator.js";
@@ -80,4 +78,3 @@ export {
   replaceMembers,
 } from "../scim/patch/membership-delta.js";
 export type { MembershipDelta } from "../scim/patch/membership-delta.js";
-export { hasValue } from "../scim/schema/has-value.js";

@@ -2,7 +2,7 @@
  * The in-memory reference store: every `ResourceStore` rule (DESIGN §3) in plain maps, for tests,
  * demos and single-process services. Data lives as long as the process.
  */
-import { ScimError, ScimType } from "../../errors.js";
+import { preconditionFailedError, uniquenessError, unknownMembersError } from "../store-errors.js";
 import { eventLoopSlice, mapInSlices } from "../../event-loop-slice.js";
 import { deepEqual } from "../../scim/deep-equal.js";
 import { matchesFilter } from "../../scim/filter/matches-filter.js";
@@ -39,26 +39,13 @@ const NO_MEMBERS: ReadonlySet<string> = new Set();
 const SLICE_CHECK_MASK = 31;
 const SLICE_ENTRIES_MASK = 2047;
 
-// Unknown ids are the client's own input, but a push of 10,000 of them should not make a 1 MB detail.
-const MAX_NAMED_IDS = 20;
-
-function uniquenessError(attribute: string): ScimError {
-  // RFC 7644 §3.3 and §3.12: 409 uniqueness. Naming only the attribute reveals nothing of the holder.
-  return new ScimError(409, ScimType.uniqueness, `${attribute} must be unique: another resource already has this value`);
-}
-
 function assertVersion(version: number, expected: string | undefined): void {
   // RFC 7644 §3.14: a failed precondition is 412, and nothing is written.
-  if (expected !== undefined && expected !== String(version)) {
-    throw new ScimError(412, undefined, "The resource has changed since the version given as a precondition");
-  }
+  if (expected !== undefined && expected !== String(version)) throw preconditionFailedError();
 }
 
 function assertMembersAllowed(plan: MembershipPlan, policy: UnknownMemberPolicy): void {
-  if (policy !== "reject" || plan.ignored.length === 0) return;
-  const named = plan.ignored.slice(0, MAX_NAMED_IDS).join(", ");
-  const more = plan.ignored.length > MAX_NAMED_IDS ? ` and ${plan.ignored.length - MAX_NAMED_IDS} more` : "";
-  throw new ScimError(400, ScimType.invalidValue, `members: no resource of this organization has the id ${named}${more}`);
+  if (policy === "reject" && plan.ignored.length > 0) throw unknownMembersError(plan.ignored);
 }
 
 function copyKeys(keys: readonly UniqueKey[]): readonly UniqueKey[] {

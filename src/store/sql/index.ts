@@ -20,8 +20,6 @@ export { sqliteDialect } from "./dialects/sqlite-dialect.js";
 export { createPostgresDialect, postgresDialect } from "./dialects/postgres-dialect.js";
 export type { PostgresFilterDialectOptions } from "./filter/postgres-filter-dialect.js";
 export { registerSqliteFunctions } from "./filter/register-sqlite-functions.js";
-export { connectionTransaction } from "./dialects/connection-transaction.js";
-export { retryTransient } from "./dialects/retry-transient.js";
 export type { RowLock, SqlColumnTypes, SqlDialect, TransactionWork } from "./dialects/sql-dialect.js";
 export type { FilterDialect } from "./filter/filter-dialect.js";
 export type {

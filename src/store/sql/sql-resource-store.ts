@@ -23,7 +23,7 @@ import { listResources } from "./list-resources.js";
 import { lockRows } from "./lock-rows.js";
 import { currentMemberIds, deleteMembers, findMemberTypes, insertMembers, readMembers } from "./member-rows.js";
 import { resourceColumns, storedResourceOf, type ResourceRow } from "./resource-row.js";
-import { preconditionFailedError, unknownMembersError } from "./store-errors.js";
+import { preconditionFailedError, unknownMembersError } from "../store-errors.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
 import { claimUniqueKeys, replaceUniqueKeys } from "./unique-key-rows.js";
 

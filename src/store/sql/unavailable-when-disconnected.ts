@@ -5,7 +5,7 @@
  */
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
 import { isConnectionFailure } from "./is-connection-failure.js";
-import { databaseUnavailableError } from "./store-errors.js";
+import { databaseUnavailableError } from "./database-unavailable-error.js";
 
 function translated(error: unknown): unknown {
   return isConnectionFailure(error) ? databaseUnavailableError(error) : error;

@@ -6,7 +6,7 @@
 import type { Kysely } from "kysely";
 import type { StoreScope, UniqueKey } from "../resource-store.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
-import { uniquenessError } from "./store-errors.js";
+import { uniquenessError } from "../store-errors.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
 
 /**

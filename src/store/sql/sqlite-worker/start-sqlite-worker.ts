@@ -2,7 +2,7 @@
  * Opening a SQLite connection in a worker thread (`serve-sqlite-connections.ts`), and the main
  * thread's handle on it: a statement is one message there and one back.
  */
-import { databaseUnavailableError } from "../store-errors.js";
+import { databaseUnavailableError } from "../database-unavailable-error.js";
 import { parkSqliteThread, takeSqliteThread } from "./idle-sqlite-threads.js";
 import { fromTransferableError } from "./transferable-error.js";
 import type { SqliteWorkerSetup, StatementBounced, StatementDone, WorkerRequest } from "./worker-messages.js";
