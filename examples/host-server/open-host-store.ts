@@ -35,7 +35,7 @@ export const DEFAULT_DATABASE = "./data/scimkit.db";
 async function sqliteAt(path: string): Promise<HostStore> {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const store = await sqlStore({ sqlite: path });
-  return { store, tokens: store.tokens, analytics: sqlAnalyticsStore(store), audit: sqlAuditTrail(store.db), description: `SQLite ${path}`, close: () => store.close() };
+  return { store, tokens: store.tokens, analytics: await sqlAnalyticsStore(store), audit: sqlAuditTrail(store.db), description: `SQLite ${path}`, close: () => store.close() };
 }
 
 /** Opens the store `databaseUrl` names (undefined or empty: the default SQLite file). */
@@ -70,7 +70,7 @@ export async function openHostStore(databaseUrl: string | undefined): Promise<Ho
     return {
       store,
       tokens: store.tokens,
-      analytics: sqlAnalyticsStore(store),
+      analytics: await sqlAnalyticsStore(store),
       audit: sqlAuditTrail(store.db),
       description: `PostgreSQL ${host}${pathname}`,
       close: () => store.close(),

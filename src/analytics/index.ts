@@ -13,6 +13,9 @@ export type { ProblemDetails, ProblemFieldError } from "./analytics-problem.js";
 export { memoryAnalyticsStore } from "./memory/memory-analytics-store.js";
 export type { MemoryAnalyticsStoreOptions } from "./memory/memory-analytics-store.js";
 export { sqlAnalyticsStore } from "./sql/sql-analytics-store.js";
+export type { SqlAnalyticsStore, SqlAnalyticsStoreOptions } from "./sql/sql-analytics-store.js";
+export { analyticsMigrations, ANALYTICS_MIGRATIONS } from "./sql/migrations/analytics-migrations.js";
+export type { AnalyticsDatabase, AnalyticsTables } from "./sql/analytics-tables.js";
 export { analyticsRecorder } from "./analytics-recorder.js";
 export type {
   AnalyticsRecorder,

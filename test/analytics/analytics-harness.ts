@@ -56,7 +56,7 @@ async function openStores(): Promise<Stores> {
   if (storeKind === "sqlite") {
     // On the event loop, as test/http/harness.ts says why.
     const store = await sqlStore({ sqlite: ":memory:", threads: false });
-    return { resources: store, scimTokens: store.tokens, analytics: sqlAnalyticsStore(store) };
+    return { resources: store, scimTokens: store.tokens, analytics: await sqlAnalyticsStore(store) };
   }
   const resources = memoryStore();
   const scimTokens = createTokenStore();

@@ -137,7 +137,8 @@ describe("a PostgreSQL server that cannot be reached", () => {
     app.use(
       "/analytics/v1",
       createAnalyticsRouter({
-        store: sqlAnalyticsStore({ db, dialect: postgresDialect }),
+        // Its tables are not migrated: the database is unreachable, which is the point.
+        store: await sqlAnalyticsStore({ db, dialect: postgresDialect }, { migrate: false }),
         scimTokens: createTokenStore({ repository: sqlTokenRepository(db, postgresDialect) }),
         scimBaseUrl: () => undefined,
         onError: (error) => void errors.push(error),

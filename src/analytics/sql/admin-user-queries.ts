@@ -4,9 +4,10 @@
  * SHA-256 digests only, looked up by unique indexes.
  */
 import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
-import type { SqlDialect } from "../../store/sql/dialects/sql-dialect.js";
-import { lockRows } from "../../store/sql/lock-rows.js";
-import type { AdminUsersTable, ApiKeysTable, SqlStoreDatabase } from "../../store/sql/sql-tables.js";
+import type { SqlDialect } from "scimkit/sql";
+import type { AdminUsersTable, AnalyticsDatabase, ApiKeysTable } from "./analytics-tables.js";
+import { analyticsWriteTransaction } from "./analytics-write-transaction.js";
+import { withRowLock } from "./with-row-lock.js";
 import { analyticsConflictError } from "../analytics-conflict-error.js";
 import type { AdminRole, AdminUser, AdminUserStatus, AnalyticsStore, OrgScope, StoredApiKey } from "../analytics-store.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
@@ -24,7 +25,7 @@ type AdminUserMembers =
   | "findApiKeyByHash"
   | "hasOperatorKey";
 
-type AdminUsersFrom = ExpressionBuilder<SqlStoreDatabase & { u: AdminUsersTable }, "u">;
+type AdminUsersFrom = ExpressionBuilder<AnalyticsDatabase & { u: AdminUsersTable }, "u">;
 
 function adminUserOf(row: Selectable<AdminUsersTable>, organizationIds: readonly string[]): AdminUser {
   return {
@@ -51,7 +52,7 @@ function apiKeyOf(row: Selectable<ApiKeysTable>): StoredApiKey {
 }
 
 /** The admin user, key and invitation members of `AnalyticsStore` over `db`. */
-export function adminUserQueries(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect): Pick<AnalyticsStore, AdminUserMembers> {
+export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDialect): Pick<AnalyticsStore, AdminUserMembers> {
   /** Whether the admin user `u` looks after one of `orgIds`. */
   const sharesOrganization = (eb: AdminUsersFrom, orgIds: readonly string[]) =>
     eb.exists(
@@ -63,7 +64,7 @@ export function adminUserQueries(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
     );
 
   /** The admin users `scope` may see, or undefined when it sees none. */
-  const inScope = (on: Kysely<SqlStoreDatabase>, scope: OrgScope) => {
+  const inScope = (on: Kysely<AnalyticsDatabase>, scope: OrgScope) => {
     const ids = scopeOrgIds(scope);
     if (ids?.length === 0) return undefined;
     const query = on.selectFrom("scimkit_admin_users as u").selectAll("u");
@@ -71,7 +72,7 @@ export function adminUserQueries(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
   };
 
   /** The users of `rows` with their organizations, read in one query. */
-  const withOrganizations = async (on: Kysely<SqlStoreDatabase>, rows: readonly Selectable<AdminUsersTable>[]): Promise<AdminUser[]> => {
+  const withOrganizations = async (on: Kysely<AnalyticsDatabase>, rows: readonly Selectable<AdminUsersTable>[]): Promise<AdminUser[]> => {
     if (rows.length === 0) return [];
     const links = await on
       .selectFrom("scimkit_admin_user_organizations")
@@ -87,10 +88,10 @@ export function adminUserQueries(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
     return rows.map((row) => adminUserOf(row, byUser.get(row.id) ?? []));
   };
 
-  const one = async (on: Kysely<SqlStoreDatabase>, row: Selectable<AdminUsersTable> | undefined): Promise<AdminUser | undefined> =>
+  const one = async (on: Kysely<AnalyticsDatabase>, row: Selectable<AdminUsersTable> | undefined): Promise<AdminUser | undefined> =>
     row ? (await withOrganizations(on, [row]))[0] : undefined;
 
-  const linkOrganizations = async (trx: Kysely<SqlStoreDatabase>, adminUserId: string, orgIds: readonly string[]): Promise<void> => {
+  const linkOrganizations = async (trx: Kysely<AnalyticsDatabase>, adminUserId: string, orgIds: readonly string[]): Promise<void> => {
     const unique = [...new Set(orgIds)];
     if (unique.length === 0) return;
     await trx
@@ -123,7 +124,7 @@ export function adminUserQueries(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
     },
 
     createAdminUser(user, invitation) {
-      return dialect.writeTransaction(db, async (trx) => {
+      return analyticsWriteTransaction(db, dialect, async (trx) => {
         const email = user.email.toLowerCase();
         const insert = trx.insertInto("scimkit_admin_users").values({
           id: user.id,
@@ -151,9 +152,9 @@ export function adminUserQueries(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
     },
 
     updateAdminUser(scope, id, change) {
-      return dialect.writeTransaction(db, async (trx) => {
+      return analyticsWriteTransaction(db, dialect, async (trx) => {
         const query = inScope(trx, scope)?.where("u.id", "=", id);
-        const row = query ? await lockRows(query, dialect, "update").executeTakeFirst() : undefined;
+        const row = query ? await withRowLock(query, dialect, "update").executeTakeFirst() : undefined;
         if (!row) return undefined;
         const next: Selectable<AdminUsersTable> = {
           ...row,
@@ -171,9 +172,9 @@ export function adminUserQueries(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
     },
 
     deleteAdminUser(scope, id) {
-      return dialect.writeTransaction(db, async (trx) => {
+      return analyticsWriteTransaction(db, dialect, async (trx) => {
         const query = inScope(trx, scope)?.where("u.id", "=", id);
-        const row = query ? await lockRows(query, dialect, "delete").executeTakeFirst() : undefined;
+        const row = query ? await withRowLock(query, dialect, "delete").executeTakeFirst() : undefined;
         if (!row) return false;
         // Explicit rather than by cascade, so the keys go even where foreign keys are not enforced.
         await trx.deleteFrom("scimkit_api_keys").where("admin_user_id", "=", id).execute();
@@ -185,9 +186,9 @@ export function adminUserQueries(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
     },
 
     acceptInvitation(codeHash, now, key) {
-      return dialect.writeTransaction(db, async (trx) => {
+      return analyticsWriteTransaction(db, dialect, async (trx) => {
         // Locked, so of two accepts racing with one code the second waits, then finds it consumed.
-        const invitation = await lockRows(
+        const invitation = await withRowLock(
           trx
             .selectFrom("scimkit_invitations as i")
             .innerJoin("scimkit_admin_users as u", "u.id", "i.admin_user_id")
@@ -236,7 +237,7 @@ export function adminUserQueries(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
 }
 
 /** Stores `key`; the unique digest index rejects a digest that exists. */
-async function insertKey(on: Kysely<SqlStoreDatabase>, key: StoredApiKey): Promise<void> {
+async function insertKey(on: Kysely<AnalyticsDatabase>, key: StoredApiKey): Promise<void> {
   await on
     .insertInto("scimkit_api_keys")
     .values({

@@ -4,8 +4,8 @@
  * `scimkit_resources`; its summary is one aggregate query.
  */
 import { sql, type Kysely, type Selectable, type SqlBool } from "kysely";
-import type { SqlDialect } from "../../store/sql/dialects/sql-dialect.js";
-import type { CampaignsTable, EnrolmentsTable, SqlStoreDatabase } from "../../store/sql/sql-tables.js";
+import type { SqlDialect } from "scimkit/sql";
+import type { AnalyticsDatabase, CampaignsTable, EnrolmentsTable } from "./analytics-tables.js";
 import type { AnalyticsStore, Campaign, Enrolment, EnrolmentStatus, EnrolmentView } from "../analytics-store.js";
 import { rounded, summaryRate } from "../summary-rates.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
@@ -73,7 +73,7 @@ function overdueSql(asOf: string) {
 }
 
 /** The campaign and enrolment members of `AnalyticsStore` over `db`. */
-export function campaignQueries(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect): Pick<AnalyticsStore, CampaignMembers> {
+export function campaignQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDialect): Pick<AnalyticsStore, CampaignMembers> {
   const enrolmentViews = (campaignId: string, asOf: string) =>
     db
       .selectFrom("scimkit_enrolments as e")

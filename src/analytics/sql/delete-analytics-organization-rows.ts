@@ -3,7 +3,7 @@
  * an organization delete removes everything of it, in one transaction).
  */
 import type { Kysely } from "kysely";
-import type { SqlStoreDatabase } from "../../store/sql/sql-tables.js";
+import type { AnalyticsDatabase } from "./analytics-tables.js";
 
 /**
  * Deletes every analytics row of `orgId` — report rows, operations, feedback, simulation
@@ -11,9 +11,9 @@ import type { SqlStoreDatabase } from "../../store/sql/sql-tables.js";
  * organizations, children before parents so no foreign key has to cascade. The organization's
  * own row is the caller's. Call it inside `SqlDialect.writeTransaction`.
  *
- * @example await dialect.writeTransaction(db, (trx) => deleteAnalyticsOrganizationRows(trx, "acme"))
+ * @example await analyticsWriteTransaction(db, dialect, (trx) => deleteAnalyticsOrganizationRows(trx, "acme"))
  */
-export async function deleteAnalyticsOrganizationRows(trx: Kysely<SqlStoreDatabase>, orgId: string): Promise<void> {
+export async function deleteAnalyticsOrganizationRows(trx: Kysely<AnalyticsDatabase>, orgId: string): Promise<void> {
   await trx
     .deleteFrom("scimkit_report_rows")
     .where("operation_id", "in", (eb) => eb.selectFrom("scimkit_operations").select("id").where("org_id", "=", orgId))

@@ -3,7 +3,7 @@
  * oldest first, as UUID v7 ids sort by time.
  */
 import type { Kysely, Selectable } from "kysely";
-import type { FeedbackTable, SqlStoreDatabase } from "../../store/sql/sql-tables.js";
+import type { AnalyticsDatabase, FeedbackTable } from "./analytics-tables.js";
 import type { AnalyticsStore, FeedbackComment } from "../analytics-store.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
 
@@ -19,7 +19,7 @@ function feedbackOf(row: Selectable<FeedbackTable>): FeedbackComment {
 }
 
 /** The feedback members of `AnalyticsStore` over `db`. */
-export function feedbackQueries(db: Kysely<SqlStoreDatabase>): Pick<AnalyticsStore, "addFeedback" | "listFeedback"> {
+export function feedbackQueries(db: Kysely<AnalyticsDatabase>): Pick<AnalyticsStore, "addFeedback" | "listFeedback"> {
   return {
     async addFeedback(orgId, comment) {
       await db

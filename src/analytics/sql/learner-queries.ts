@@ -5,10 +5,8 @@
  * the rows returned.
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
-import type { SqlDialect } from "../../store/sql/dialects/sql-dialect.js";
-import type { JsonRef } from "../../store/sql/filter/json-ref.js";
-import { resourceColumns, storedResourceOf } from "../../store/sql/resource-row.js";
-import type { SqlStoreDatabase } from "../../store/sql/sql-tables.js";
+import { resourceColumns, storedResourceOf, type JsonRef, type SqlDialect } from "scimkit/sql";
+import type { AnalyticsDatabase } from "./analytics-tables.js";
 import type { AnalyticsStore, Learner, LearnerFilter } from "../analytics-store.js";
 import { learnerOf } from "../memory/learner-of.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
@@ -77,12 +75,12 @@ function positionOf(after: string): readonly [string, string] {
 }
 
 /** Whether the organization of the resource `r` is one the analytics store knows. */
-function registered(eb: ExpressionBuilder<SqlStoreDatabase & { r: SqlStoreDatabase["scimkit_resources"] }, "r">) {
+function registered(eb: ExpressionBuilder<AnalyticsDatabase & { r: AnalyticsDatabase["scimkit_resources"] }, "r">) {
   return eb.exists(eb.selectFrom("scimkit_organizations as o").select("o.id").whereRef("o.id", "=", "r.org_id"));
 }
 
 /** The learner members of `AnalyticsStore` over `db`. */
-export function learnerQueries(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect): Pick<AnalyticsStore, "listLearners"> {
+export function learnerQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDialect): Pick<AnalyticsStore, "listLearners"> {
   return {
     async listLearners(scope, filter, page) {
       const ids = scopeOrgIds(scope);

@@ -4,10 +4,10 @@
  * 100,000 learners is written and streamed without ever being held whole.
  */
 import type { Kysely, Selectable, Updateable } from "kysely";
-import { chunksOf } from "../../store/sql/chunks.js";
-import type { SqlDialect } from "../../store/sql/dialects/sql-dialect.js";
-import { lockRows } from "../../store/sql/lock-rows.js";
-import type { OperationsTable, SqlStoreDatabase } from "../../store/sql/sql-tables.js";
+import type { SqlDialect } from "scimkit/sql";
+import { analyticsWriteTransaction } from "./analytics-write-transaction.js";
+import { withRowLock } from "./with-row-lock.js";
+import type { AnalyticsDatabase, OperationsTable } from "./analytics-tables.js";
 import type { AnalyticsStore, Operation, OperationStatus, ReportRow } from "../analytics-store.js";
 import { scopeOrgIds } from "./scope-org-ids.js";
 
@@ -31,7 +31,7 @@ function operationOf(row: Selectable<OperationsTable>): Operation {
 
 /** The operation members of `AnalyticsStore` over `db`. */
 export function operationQueries(
-  db: Kysely<SqlStoreDatabase>,
+  db: Kysely<AnalyticsDatabase>,
   dialect: SqlDialect,
 ): Pick<AnalyticsStore, "createOperation" | "getOperation" | "updateOperation" | "appendReportRows" | "readReportRows"> {
   return {
@@ -78,15 +78,17 @@ export function operationQueries(
 
     async appendReportRows(operationId, rows) {
       if (rows.length === 0) return;
-      await dialect.writeTransaction(db, async (trx) => {
+      await analyticsWriteTransaction(db, dialect, async (trx) => {
         // The operation's lock orders appends: each numbers its rows after the last one committed.
-        const operation = await lockRows(trx.selectFrom("scimkit_operations").select("id").where("id", "=", operationId), dialect, "update").executeTakeFirst();
+        const operation = await withRowLock(trx.selectFrom("scimkit_operations").select("id").where("id", "=", operationId), dialect, "update").executeTakeFirst();
         // Gone with its organization while the report ran: its rows have nowhere to go.
         if (!operation) return;
         const last = await trx.selectFrom("scimkit_report_rows").select((eb) => eb.fn.max("seq").as("seq")).where("operation_id", "=", operationId).executeTakeFirst();
         let seq = Number(last?.seq ?? 0);
         // Three parameters a row; a statement stays under the dialect's limit and a page's size.
-        for (const chunk of chunksOf(rows, Math.min(REPORT_PAGE_ROWS, Math.floor(dialect.maxParameters / 3)))) {
+        const size = Math.max(1, Math.min(REPORT_PAGE_ROWS, Math.floor(dialect.maxParameters / 3)));
+        for (let start = 0; start < rows.length; start += size) {
+          const chunk = rows.slice(start, start + size);
           await trx
             .insertInto("scimkit_report_rows")
             // JSON text in the row's own key order: the keys are the CSV columns.

@@ -3,10 +3,10 @@
  * row of it — SCIM and analytics — in one write transaction.
  */
 import type { Kysely, Selectable } from "kysely";
-import type { SqlDialect } from "../../store/sql/dialects/sql-dialect.js";
-import { deleteScimOrganizationRows } from "../../store/sql/delete-scim-organization-rows.js";
-import { lockRows } from "../../store/sql/lock-rows.js";
-import type { OrganizationsTable, SqlStoreDatabase } from "../../store/sql/sql-tables.js";
+import { deleteScimOrganizationRows, type SqlDialect } from "scimkit/sql";
+import { analyticsWriteTransaction } from "./analytics-write-transaction.js";
+import { withRowLock } from "./with-row-lock.js";
+import type { AnalyticsDatabase, OrganizationsTable } from "./analytics-tables.js";
 import type { AnalyticsStore, OrgScope, Organization, OrganizationStatus } from "../analytics-store.js";
 import { deleteAnalyticsOrganizationRows } from "./delete-analytics-organization-rows.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
@@ -25,11 +25,11 @@ export function organizationOf(row: Selectable<OrganizationsTable>): Organizatio
 
 /** The organization members of `AnalyticsStore` over `db`. */
 export function organizationQueries(
-  db: Kysely<SqlStoreDatabase>,
+  db: Kysely<AnalyticsDatabase>,
   dialect: SqlDialect,
 ): Pick<AnalyticsStore, "listOrganizations" | "getOrganization" | "createOrganization" | "updateOrganization" | "deleteOrganization"> {
   /** The organizations of `scope` as a query, or undefined when the scope holds none. */
-  const inScope = (on: Kysely<SqlStoreDatabase>, scope: OrgScope) => {
+  const inScope = (on: Kysely<AnalyticsDatabase>, scope: OrgScope) => {
     const ids = scopeOrgIds(scope);
     if (ids?.length === 0) return undefined;
     const query = on.selectFrom("scimkit_organizations").selectAll();
@@ -66,9 +66,9 @@ export function organizationQueries(
     },
 
     updateOrganization(scope, id, change) {
-      return dialect.writeTransaction(db, async (trx) => {
+      return analyticsWriteTransaction(db, dialect, async (trx) => {
         const query = inScope(trx, scope)?.where("id", "=", id);
-        const row = query ? await lockRows(query, dialect, "update").executeTakeFirst() : undefined;
+        const row = query ? await withRowLock(query, dialect, "update").executeTakeFirst() : undefined;
         if (!row) return undefined;
         const next: Selectable<OrganizationsTable> = {
           ...row,
@@ -82,14 +82,14 @@ export function organizationQueries(
     },
 
     deleteOrganization(scope, id) {
-      return dialect.writeTransaction(db, async (trx) => {
+      return analyticsWriteTransaction(db, dialect, async (trx, scim) => {
         const query = inScope(trx, scope)?.where("id", "=", id);
         // The delete lock makes a concurrent update of the organization wait, then find it gone.
-        const row = query ? await lockRows(query, dialect, "delete").executeTakeFirst() : undefined;
+        const row = query ? await withRowLock(query, dialect, "delete").executeTakeFirst() : undefined;
         if (!row) return false;
         // One transaction (issue 6: "in one transaction"): a failure anywhere leaves all of it.
         await deleteAnalyticsOrganizationRows(trx, id);
-        await deleteScimOrganizationRows(trx, id);
+        await deleteScimOrganizationRows(scim, id);
         await trx.deleteFrom("scimkit_tokens").where("org_id", "=", id).execute();
         await trx.deleteFrom("scimkit_organizations").where("id", "=", id).execute();
         return true;

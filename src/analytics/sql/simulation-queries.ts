@@ -4,8 +4,8 @@
  * type, so the funnel is one aggregate and an event is one insert or one conditional update.
  */
 import type { Kysely, Selectable } from "kysely";
-import type { SqlDialect } from "../../store/sql/dialects/sql-dialect.js";
-import type { SimulationRecipientsTable, SimulationsTable, SqlStoreDatabase } from "../../store/sql/sql-tables.js";
+import type { SqlDialect } from "scimkit/sql";
+import type { AnalyticsDatabase, SimulationRecipientsTable, SimulationsTable } from "./analytics-tables.js";
 import type { AnalyticsStore, AttackSimulation, RecipientFilter, SimulationEventType, SimulationRecipientView } from "../analytics-store.js";
 import { simulationRates } from "../summary-rates.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
@@ -64,7 +64,7 @@ function recipientViewOf(row: Selectable<SimulationRecipientsTable> & JoinedLear
 }
 
 /** The simulation members of `AnalyticsStore` over `db`. */
-export function simulationQueries(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect): Pick<AnalyticsStore, SimulationMembers> {
+export function simulationQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDialect): Pick<AnalyticsStore, SimulationMembers> {
   // `rc` for the recipient: `r` is the learner's resource row in every join of this store.
   const recipientViews = (simulationId: string) =>
     db

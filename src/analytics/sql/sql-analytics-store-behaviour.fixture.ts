@@ -8,10 +8,10 @@ import { randomBytes } from "node:crypto";
 import { CompiledQuery, sql, type Kysely } from "kysely";
 import { expect, it } from "vitest";
 import { v7 } from "uuid";
-import type { SqlStore } from "../../store/sql/sql-store.js";
-import type { SqlStoreDatabase } from "../../store/sql/sql-tables.js";
+import type { SqlStore } from "scimkit/sql";
 import { uniqueKeys, userAttributes } from "../../testkit/suites/helpers.js";
 import type { AnalyticsStore, Enrolment } from "../analytics-store.js";
+import type { AnalyticsDatabase, AnalyticsTables } from "./analytics-tables.js";
 import { enrolmentValues } from "./campaign-queries.js";
 import { sqlAnalyticsStore } from "./sql-analytics-store.js";
 
@@ -28,14 +28,17 @@ export interface AnalyticsBehaviourOptions {
   /** Opens a migrated store over Kysely that appends every statement to `queries`. */
   open(queries: CompiledQuery[]): Promise<RecordingStore>;
   /** The plan of `query` as text, one line per plan node (`EXPLAIN QUERY PLAN` / `EXPLAIN`). */
-  explain(db: Kysely<SqlStoreDatabase>, query: CompiledQuery): Promise<string>;
+  explain(db: Kysely<AnalyticsDatabase>, query: CompiledQuery): Promise<string>;
   /** Makes every later delete from `scimkit_organizations` fail, as a broken statement would. */
-  refuseOrganizationDeletes(db: Kysely<SqlStoreDatabase>): Promise<void>;
+  refuseOrganizationDeletes(db: Kysely<AnalyticsDatabase>): Promise<void>;
   /** Undoes `refuseOrganizationDeletes`. */
-  allowOrganizationDeletes(db: Kysely<SqlStoreDatabase>): Promise<void>;
+  allowOrganizationDeletes(db: Kysely<AnalyticsDatabase>): Promise<void>;
   /** Refreshes the planner's statistics after a bulk load. */
-  analyze(db: Kysely<SqlStoreDatabase>): Promise<void>;
+  analyze(db: Kysely<AnalyticsDatabase>): Promise<void>;
 }
+
+/** The store's Kysely instance with the analytics tables in view. */
+const analyticsDb = (store: SqlStore): Kysely<AnalyticsDatabase> => store.db.withTables<AnalyticsTables>();
 
 const T0 = Date.UTC(2024, 0, 1);
 const at = (minutes: number): string => new Date(T0 + minutes * 60_000).toISOString();
@@ -45,7 +48,7 @@ const SEED_CHUNK = 1000;
 
 /** Inserts `count` enrolments of one campaign straight into the table, `SEED_CHUNK` rows a statement. */
 async function seedEnrolments(
-  db: Kysely<SqlStoreDatabase>,
+  db: Kysely<AnalyticsDatabase>,
   orgId: string,
   campaignId: string,
   count: number,
@@ -76,7 +79,7 @@ function mixedEnrolment(campaignId: string, index: number): Enrolment {
 }
 
 /** How many rows of `orgId` each table holds. */
-async function rowsOf(db: Kysely<SqlStoreDatabase>, orgId: string): Promise<Record<string, number>> {
+async function rowsOf(db: Kysely<AnalyticsDatabase>, orgId: string): Promise<Record<string, number>> {
   const count = async (query: { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }) => Number((await query.executeTakeFirstOrThrow()).n);
   const byOrg = ["scimkit_resources", "scimkit_members", "scimkit_unique_keys", "scimkit_tokens", "scimkit_campaigns", "scimkit_enrolments", "scimkit_simulations", "scimkit_simulation_recipients", "scimkit_feedback", "scimkit_operations", "scimkit_admin_user_organizations"] as const;
   const counts: Record<string, number> = {};
@@ -135,7 +138,7 @@ export function sqlAnalyticsStoreBehaviour(options: AnalyticsBehaviourOptions): 
       async () => {
         const opened = await options.open([]);
         try {
-          await body(opened, sqlAnalyticsStore(opened.store));
+          await body(opened, await sqlAnalyticsStore(opened.store));
         } finally {
           await opened.close();
         }
@@ -145,31 +148,31 @@ export function sqlAnalyticsStoreBehaviour(options: AnalyticsBehaviourOptions): 
 
   withStore("deleteOrganization is one transaction: when its last statement fails, nothing of the organization is gone", async ({ store }, analytics) => {
     const orgId = await populate(store, analytics);
-    const before = await rowsOf(store.db, orgId);
+    const before = await rowsOf(analyticsDb(store), orgId);
     expect(Object.entries(before).filter(([, count]) => count === 0)).toEqual([]);
-    await options.refuseOrganizationDeletes(store.db);
+    await options.refuseOrganizationDeletes(analyticsDb(store));
     try {
       await expect(analytics.deleteOrganization({ all: true }, orgId)).rejects.toThrow(/refused by the test/);
     } finally {
-      await options.allowOrganizationDeletes(store.db);
+      await options.allowOrganizationDeletes(analyticsDb(store));
     }
-    expect(await rowsOf(store.db, orgId)).toEqual(before);
+    expect(await rowsOf(analyticsDb(store), orgId)).toEqual(before);
     expect(await analytics.deleteOrganization({ all: true }, orgId)).toBe(true);
-    const after = await rowsOf(store.db, orgId);
+    const after = await rowsOf(analyticsDb(store), orgId);
     expect(Object.entries(after).filter(([, count]) => count !== 0)).toEqual([]);
   });
 
   withStore("the store's deleteOrganization (ResourceStore) empties one organization's SCIM tables and counts its resources", async ({ store }, analytics) => {
     const doomed = await populate(store, analytics);
     const kept = await populate(store, analytics);
-    const keptBefore = await rowsOf(store.db, kept);
+    const keptBefore = await rowsOf(analyticsDb(store), kept);
     expect(await store.deleteOrganization?.(doomed)).toBe(3);
-    const left = await rowsOf(store.db, doomed);
+    const left = await rowsOf(analyticsDb(store), doomed);
     expect([left["scimkit_resources"], left["scimkit_members"], left["scimkit_unique_keys"]]).toEqual([0, 0, 0]);
     // The analytics side and the tokens are not the ResourceStore's.
     expect(left["scimkit_organizations"]).toBe(1);
     expect(left["scimkit_tokens"]).toBe(1);
-    expect(await rowsOf(store.db, kept)).toEqual(keptBefore);
+    expect(await rowsOf(analyticsDb(store), kept)).toEqual(keptBefore);
     expect(await store.deleteOrganization?.(doomed)).toBe(0);
   });
 
@@ -181,14 +184,14 @@ export function sqlAnalyticsStoreBehaviour(options: AnalyticsBehaviourOptions): 
       admin_user_id: null,
       created_at: at(0),
     }));
-    for (let start = 0; start < keys.length; start += SEED_CHUNK) await store.db.insertInto("scimkit_api_keys").values(keys.slice(start, start + SEED_CHUNK)).execute();
-    await options.analyze(store.db);
+    for (let start = 0; start < keys.length; start += SEED_CHUNK) await analyticsDb(store).insertInto("scimkit_api_keys").values(keys.slice(start, start + SEED_CHUNK)).execute();
+    await options.analyze(analyticsDb(store));
     queries.length = 0;
     const found = await analytics.findApiKeyByHash(keys[1234]?.hash ?? "");
     expect(found?.id).toBe(keys[1234]?.id);
     const [lookup] = queries;
     if (!lookup) throw new Error("the lookup ran no statement");
-    expect(await options.explain(store.db, lookup)).toMatch(/scimkit_api_keys_hash/);
+    expect(await options.explain(analyticsDb(store), lookup)).toMatch(/scimkit_api_keys_hash/);
   });
 
   withStore(
@@ -199,14 +202,14 @@ export function sqlAnalyticsStoreBehaviour(options: AnalyticsBehaviourOptions): 
       const campaignId = v7();
       await analytics.createCampaign({ id: campaignId, orgId, name: "Everyone", startsAt: at(0), dueAt: at(10), createdAt: at(0) });
       const total = 100_000;
-      await seedEnrolments(store.db, orgId, campaignId, total, (index) => mixedEnrolment(campaignId, index));
+      await seedEnrolments(analyticsDb(store), orgId, campaignId, total, (index) => mixedEnrolment(campaignId, index));
       // Other campaigns, so one campaign's users are a range of the table and not all of it.
       for (let other = 0; other < 5; other += 1) {
         const otherId = v7();
         await analytics.createCampaign({ id: otherId, orgId, name: `Other ${other}`, startsAt: at(0), createdAt: at(0) });
-        await seedEnrolments(store.db, orgId, otherId, 2000, (index) => mixedEnrolment(otherId, index));
+        await seedEnrolments(analyticsDb(store), orgId, otherId, 2000, (index) => mixedEnrolment(otherId, index));
       }
-      await options.analyze(store.db);
+      await options.analyze(analyticsDb(store));
 
       // The oracle: the same rule, counted here one enrolment at a time.
       const expected = { notStarted: 0, inProgress: 0, completed: 0, scores: 0, scored: 0 };
@@ -247,7 +250,7 @@ export function sqlAnalyticsStoreBehaviour(options: AnalyticsBehaviourOptions): 
       expect(page.next).toBe(userIdOf(99_998));
       const [list] = queries;
       if (!list) throw new Error("the list ran no statement");
-      const plan = await options.explain(store.db, list);
+      const plan = await options.explain(analyticsDb(store), list);
       expect(plan).toMatch(/scimkit_enrolments_pk|sqlite_autoindex_scimkit_enrolments_1/);
       // Read in key order: no sort of the campaign's 100,000 rows for a page of three.
       expect(plan).not.toMatch(/TEMP B-TREE|Sort/);
@@ -270,9 +273,9 @@ export function sqlAnalyticsStoreBehaviour(options: AnalyticsBehaviourOptions): 
         attributes: JSON.stringify({ userName: `u${index}` }),
         member_seq: null,
       }));
-      for (let start = 0; start < users.length; start += SEED_CHUNK) await store.db.insertInto("scimkit_resources").values(users.slice(start, start + SEED_CHUNK)).execute();
+      for (let start = 0; start < users.length; start += SEED_CHUNK) await analyticsDb(store).insertInto("scimkit_resources").values(users.slice(start, start + SEED_CHUNK)).execute();
     }
-    await options.analyze(store.db);
+    await options.analyze(analyticsDb(store));
     const [first = "", second = ""] = orgIds;
     const reads = [
       () => analytics.listLearners({ all: true }, {}, { limit: 5, after: `${first}\n${userIdOf(3900)}` }),
@@ -287,7 +290,7 @@ export function sqlAnalyticsStoreBehaviour(options: AnalyticsBehaviourOptions): 
       const [list] = queries;
       if (!list) throw new Error("the list ran no statement");
       // A range that starts at the position: a row value, or the id within one organization.
-      expect(await options.explain(store.db, list)).toMatch(/\(org_id,id\)>\(\?,\?\)|ROW\(org_id, id\) > ROW|AND id>\?\)|\(id > /);
+      expect(await options.explain(analyticsDb(store), list)).toMatch(/\(org_id,id\)>\(\?,\?\)|ROW\(org_id, id\) > ROW|AND id>\?\)|\(id > /);
     }
   });
 
@@ -315,6 +318,6 @@ export function explainOf(prefix: string, query: CompiledQuery): CompiledQuery {
 }
 
 /** Runs raw DDL of a test; the statements are constants of the test, never input. */
-export async function runStatements(db: Kysely<SqlStoreDatabase>, statements: readonly string[]): Promise<void> {
+export async function runStatements(db: Kysely<AnalyticsDatabase>, statements: readonly string[]): Promise<void> {
   for (const statement of statements) await sql.raw(statement).execute(db);
 }

@@ -21,11 +21,11 @@ describePostgres("sql analytics store on PostgreSQL", (url) => {
     await schema?.drop();
   });
 
-  describeAnalyticsStoreConformance("sql (PostgreSQL)", () => {
+  describeAnalyticsStoreConformance("sql (PostgreSQL)", async () => {
     const opened = store;
     if (!opened) throw new Error("the PostgreSQL store did not open (see beforeAll)");
     return {
-      analytics: sqlAnalyticsStore(opened),
+      analytics: await sqlAnalyticsStore(opened),
       resources: opened,
       tokens: opened.tokens,
       close: async () => {

@@ -1,7 +1,8 @@
 /**
  * Removing one organization's SCIM data — its resources, their unique keys and its group
  * memberships — inside a transaction the caller owns, so an organization delete (spec §4.6) can
- * add its own tables to the same commit.
+ * add its own tables to the same commit. Public in `scimkit/sql` for that client (the analytics
+ * store), so the SCIM tables' layout stays the store's to know.
  */
 import type { Kysely } from "kysely";
 import type { SqlStoreDatabase } from "./sql-tables.js";

@@ -1,6 +1,9 @@
 /**
  * `scimkit/sql`: the SQL `ResourceStore` and token repository over Kysely — SQLite
- * (better-sqlite3) and PostgreSQL (pg) built in, any other database through a `SqlDialect`.
+ * (better-sqlite3) and PostgreSQL (pg) built in, any other database through a `SqlDialect` — and
+ * what a client keeping its own tables beside the store's needs (`scimkit/analytics` is one): the
+ * migration runner with a namespace of its own, row locks, reading resources where they are, and
+ * deleting an organization's SCIM rows inside the client's own transaction.
  */
 export { sqlStore } from "./sql-store.js";
 export type { SqlStore, SqlStoreConnection, SqlStoreOptions } from "./sql-store.js";
@@ -13,9 +16,10 @@ export { sqlAuditTrail } from "./sql-audit-trail.js";
 export { isConnectionFailure } from "./is-connection-failure.js";
 export { unavailableWhenDisconnected } from "./unavailable-when-disconnected.js";
 export { DEFAULT_CONNECT_TIMEOUT_MS } from "./open-postgres.js";
-export { runMigrations } from "./migrations/run-migrations.js";
+export { runMigrations, SCIM_MIGRATIONS } from "./migrations/run-migrations.js";
+export type { RunMigrationsOptions } from "./migrations/run-migrations.js";
 export { sqlMigrations } from "./migrations/sql-migrations.js";
-export type { Migration } from "./migrations/migration.js";
+export type { Migration, MigrationKey } from "./migrations/migration.js";
 export { sqliteDialect } from "./dialects/sqlite-dialect.js";
 export { createPostgresDialect, postgresDialect } from "./dialects/postgres-dialect.js";
 export type { PostgresFilterDialectOptions } from "./filter/postgres-filter-dialect.js";
@@ -23,24 +27,16 @@ export { registerSqliteFunctions } from "./filter/register-sqlite-functions.js";
 export type { RowLock, SqlColumnTypes, SqlDialect, TransactionWork } from "./dialects/sql-dialect.js";
 export type { FilterDialect } from "./filter/filter-dialect.js";
 export type {
-  AdminUserOrganizationsTable,
-  AdminUsersTable,
-  ApiKeysTable,
   AuditTable,
-  CampaignsTable,
   CounterColumn,
-  EnrolmentsTable,
-  FeedbackTable,
-  InvitationsTable,
   MembersTable,
   MigrationsTable,
-  OperationsTable,
-  OrganizationsTable,
-  ReportRowsTable,
   ResourcesTable,
-  SimulationRecipientsTable,
-  SimulationsTable,
   SqlStoreDatabase,
   TokensTable,
   UniqueKeysTable,
 } from "./sql-tables.js";
+export { deleteScimOrganizationRows } from "./delete-scim-organization-rows.js";
+export { resourceColumns, storedResourceOf } from "./resource-row.js";
+export type { ResourceRow } from "./resource-row.js";
+export type { JsonBase, JsonRef } from "./filter/json-ref.js";

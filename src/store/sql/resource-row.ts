@@ -1,10 +1,16 @@
 /**
- * A row of `scimkit_resources` as the store reads it, and the `StoredResource` it becomes.
+ * A row of `scimkit_resources` as the store reads it, and the `StoredResource` it becomes. Public
+ * in `scimkit/sql` for clients that read resources where they are, in queries of their own (the
+ * analytics store's learners are the SCIM users), instead of copying them.
  */
 import type { StoredMember, StoredResource } from "../resource-store.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 
-/** The columns every read of a resource selects, from the table aliased `r`. */
+/**
+ * The columns every read of a resource selects, from the table aliased `r`.
+ *
+ * @example db.selectFrom("scimkit_resources as r").select(resourceColumns).where("r.org_id", "=", "acme")
+ */
 export const resourceColumns = ["r.id", "r.version", "r.created", "r.last_modified", "r.attributes", "r.member_seq"] as const;
 
 /** What `resourceColumns` read. Counters arrive as numbers (SQLite) or decimal text (pg `bigint`). */

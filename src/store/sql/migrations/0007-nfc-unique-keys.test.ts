@@ -39,7 +39,7 @@ function migrationChecks(dialect: SqlDialect, open: () => Promise<{ readonly db:
   it("rewrites NFD keys to NFC, past the first page, and leaves a key whose NFC form is taken", async () => {
     const { db, close } = await open();
     try {
-      expect(await runMigrations(db, dialect, throughVersion6)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(await runMigrations(db, dialect, throughVersion6)).toEqual([1, 2, 4, 5, 6]);
       const ascii = Array.from({ length: 1500 }, (_, index) => [`u${index}`, `user${String(index).padStart(4, "0")}`] as const);
       await insertUsers(db, [
         ...ascii,

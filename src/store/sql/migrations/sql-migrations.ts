@@ -1,14 +1,18 @@
 /**
- * The SQL store's migrations, in order. Append new versions here; never edit a released one.
+ * The SQL store's migrations, in order, in the `"scim"` namespace. Append new versions here;
+ * never edit a released one.
  */
 import { initialTables } from "./0001-initial-tables.js";
 import { emailsSearch } from "./0002-emails-search.js";
-import { analyticsTables } from "./0003-analytics-tables.js";
 import { sqlitePlannerStatistics } from "./0004-sqlite-planner-statistics.js";
 import { sqliteEmailsSearch } from "./0005-sqlite-emails-search.js";
 import { auditTable } from "./0006-audit-table.js";
 import { nfcUniqueKeys } from "./0007-nfc-unique-keys.js";
 import type { Migration } from "./migration.js";
 
-/** Every migration of the SQL store, by increasing version. */
-export const sqlMigrations: readonly Migration[] = [initialTables, emailsSearch, analyticsTables, sqlitePlannerStatistics, sqliteEmailsSearch, auditTable, nfcUniqueKeys];
+/**
+ * Every migration of the SQL store, by increasing version. Version 3 is retired: it created the
+ * analytics tables, which moved to the `"analytics"` namespace of `scimkit/analytics` (a database
+ * that applied it keeps its record until the analytics store moves it there).
+ */
+export const sqlMigrations: readonly Migration[] = [initialTables, emailsSearch, sqlitePlannerStatistics, sqliteEmailsSearch, auditTable, nfcUniqueKeys];

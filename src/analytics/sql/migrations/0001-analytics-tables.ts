@@ -1,5 +1,5 @@
 /**
- * Version 3: the tables of the analytics interface (spec §4.6) — organizations, admin users with
+ * Analytics version 1: the tables of the analytics interface (spec §4.6) — organizations, admin users with
  * their organizations, invitations and API keys, training campaigns and enrolments, attack
  * simulations and their recipients, feedback, and report operations with their rows. Learners
  * get no table: they are the SCIM users in `scimkit_resources`, read where they are.
@@ -13,7 +13,7 @@
  * in one transaction.
  */
 import { sql } from "kysely";
-import type { Migration } from "./migration.js";
+import type { Migration } from "scimkit/sql";
 
 /**
  * A fractional number (percentages, scores). One spelling for every database: SQLite gives
@@ -26,8 +26,10 @@ const INTEGER = sql`integer`;
 
 /** Creates the `scimkit_` tables of the analytics store and their indexes. */
 export const analyticsTables: Migration = {
-  version: 3,
+  version: 1,
   name: "analytics-tables",
+  // Released as the SQL store's version 3, before the analytics tables had a namespace of their own.
+  movedFrom: { namespace: "scim", version: 3 },
   async up(trx, { columnTypes: type }) {
     await trx.schema
       .createTable("scimkit_organizations")

@@ -1,0 +1,12 @@
+/**
+ * The analytics store's migrations, in order, in the `"analytics"` namespace of the SQL store's
+ * migration runner. Append new versions here; never edit a released one.
+ */
+import type { Migration } from "scimkit/sql";
+import { analyticsTables } from "./0001-analytics-tables.js";
+
+/** The namespace the analytics tables' versions count in (`runMigrations`). */
+export const ANALYTICS_MIGRATIONS = "analytics";
+
+/** Every migration of the analytics store, by increasing version. */
+export const analyticsMigrations: readonly Migration[] = [analyticsTables];
