@@ -15,10 +15,34 @@ describe("the built package", () => {
   const outDir = mkdtempSync(join(cache, "scimkit-build-"));
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
+  /**
+   * The built directory's package.json, as an installed package's: ES modules, named `scimkit`
+   * with the exports map (targets under dist/ rewritten to the directory itself, no source
+   * condition), so that `scimkit/analytics`'s imports of `scimkit/sql` and the other entries
+   * resolve by self-reference to the built files, as they do in an installed package. This
+   * directory sits under node_modules, where Node looks no further for a package.json.
+   */
+  const writeBuiltManifest = (): void => {
+    const manifest = JSON.parse(readFileSync("package.json", "utf8")) as { exports: Record<string, Record<string, string> | string> };
+    const exports = Object.fromEntries(
+      Object.entries(manifest.exports).flatMap(([subpath, target]) => {
+        if (typeof target !== "object") return [];
+        const built = Object.fromEntries(
+          Object.entries(target)
+            .filter(([condition]) => condition !== "scimkit-source")
+            .map(([condition, file]) => [condition, file.replace(/^\.\/dist\//, "./")]),
+        );
+        return [[subpath, built]];
+      }),
+    );
+    writeFileSync(join(outDir, "package.json"), JSON.stringify({ name: "scimkit", type: "module", exports }));
+  };
+
   it("compiles with tsc into JavaScript and declaration files", { timeout: 120_000 }, async () => {
     execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json", "--outDir", outDir], {
       stdio: "pipe",
     });
+    writeBuiltManifest();
     expect(existsSync(join(outDir, "index.js"))).toBe(true);
     expect(existsSync(join(outDir, "index.d.ts"))).toBe(true);
     expect(existsSync(join(outDir, "scim", "patch", "apply-patch.d.ts"))).toBe(true);
@@ -56,8 +80,7 @@ describe("the built package", () => {
   });
 
   it("runs the built SQLite store's statements in worker threads from plain JavaScript, without tsx", { timeout: 60_000 }, async () => {
-    // As in an installed package, whose package.json says "module" (this directory sits under node_modules, where Node looks no further).
-    writeFileSync(join(outDir, "package.json"), JSON.stringify({ type: "module" }));
+    writeBuiltManifest();
     const { sqlStore } = (await import(pathToFileURL(join(outDir, "store", "sql", "index.js")).href)) as typeof import("../src/store/sql/index.js");
     expect(existsSync(join(outDir, "store", "sql", "sqlite-worker", "sqlite-worker-entry.js"))).toBe(true);
     const directory = mkdtempSync(join(cache, "scimkit-built-sqlite-"));
@@ -74,7 +97,7 @@ describe("the built package", () => {
     }
   });
   it("loads no Express from scimkit/core, which exports exactly the protocol core", { timeout: 60_000 }, () => {
-    writeFileSync(join(outDir, "package.json"), JSON.stringify({ type: "module" }));
+    writeBuiltManifest();
     // Which modules a fresh process loaded: Express is CommonJS, so importing it fills require's cache.
     const probe = (entry: string): { readonly express: boolean; readonly names: readonly string[] } =>
       JSON.parse(
@@ -92,5 +115,15 @@ describe("the built package", () => {
     const core = probe(join("core", "index.js"));
     expect(core.express).toBe(false);
     expect(core.names).toEqual(CORE_NAMES);
+  });
+
+  it("loads the built scimkit/analytics in plain Node, its imports of scimkit/… resolved by self-reference", { timeout: 60_000 }, () => {
+    writeBuiltManifest();
+    const names = execFileSync(
+      process.execPath,
+      ["--input-type=module", "-e", `const analytics = await import(${JSON.stringify(pathToFileURL(join(outDir, "analytics", "index.js")).href)}); console.log(typeof analytics.createAnalyticsRouter, typeof analytics.sqlAnalyticsStore);`],
+      { encoding: "utf8" },
+    );
+    expect(names.trim()).toBe("function function");
   });
 });

@@ -1,10 +1,8 @@
 import express from "express";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { createTokenStore } from "../auth/hashed-token-store.js";
-import type { Principal, TokenVerifier, VerifyContext } from "../auth/token-verifier.js";
-import { createScimRouter } from "../http/create-scim-router.js";
-import { memoryStore } from "../store/memory/memory-store.js";
+import { type Principal, type TokenVerifier, type VerifyContext, createScimRouter, createTokenStore } from "scimkit";
+import { memoryStore } from "scimkit/memory";
 import { activeOrganizationsOnly } from "./active-organizations-only.js";
 import type { AnalyticsStore, OrganizationStatus } from "./analytics-store.js";
 import { memoryAnalyticsStore } from "./memory/memory-analytics-store.js";

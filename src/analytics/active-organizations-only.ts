@@ -3,7 +3,7 @@
  * suspends an organization through the analytics interface, and its identity provider's next SCIM
  * call is refused — without revoking the tokens, so reactivating restores them unchanged.
  */
-import type { TokenVerifier } from "../auth/token-verifier.js";
+import type { TokenVerifier } from "scimkit";
 import type { AnalyticsStore, OrgScope } from "./analytics-store.js";
 
 const EVERYTHING: OrgScope = { all: true };

@@ -3,7 +3,7 @@
  * their defaults, and the background runner of report jobs.
  */
 import type { Request } from "express";
-import type { TokenStore } from "../auth/hashed-token-store.js";
+import type { TokenStore } from "scimkit";
 import type { AnalyticsStore, Operation } from "./analytics-store.js";
 import type { Invitation } from "./analytics-router-options.js";
 

@@ -143,13 +143,8 @@ export function unsupportedMediaType(detail: string): AnalyticsProblem {
 }
 
 /** 413: a body over the router's limit. */
-export function payloadTooLarge(limit: unknown): AnalyticsProblem {
-  return new AnalyticsProblem({
-    type: ProblemType.payloadTooLarge,
-    title: "Payload too large",
-    status: 413,
-    detail: `The request body is larger than the limit of ${String(limit)} bytes.`,
-  });
+export function payloadTooLarge(detail: string): AnalyticsProblem {
+  return new AnalyticsProblem({ type: ProblemType.payloadTooLarge, title: "Payload too large", status: 413, detail });
 }
 
 /** 404: no operation of the interface has this path (as opposed to `notFound`: no such resource). */

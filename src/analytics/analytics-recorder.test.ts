@@ -1,8 +1,8 @@
 import { validate as isUuid, version as uuidVersion } from "uuid";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTokenStore } from "../auth/hashed-token-store.js";
-import { memoryStore } from "../store/memory/memory-store.js";
-import { sqlStore } from "../store/sql/sql-store.js";
+import { createTokenStore } from "scimkit";
+import { memoryStore } from "scimkit/memory";
+import { sqlStore } from "scimkit/sql";
 import { AnalyticsProblem, ProblemType } from "./analytics-problem.js";
 import { analyticsRecorder, type AnalyticsRecorder } from "./analytics-recorder.js";
 import type { AnalyticsStore } from "./analytics-store.js";

@@ -3,9 +3,7 @@
  * tokens and addresses, how invitations reach people, and the router's limits.
  */
 import type { Request } from "express";
-import type { AuditSink } from "../audit/audit-sink.js";
-import type { TokenStore } from "../auth/hashed-token-store.js";
-import type { RateLimiter } from "../http/rate-limiter.js";
+import type { AuditSink, RateLimiter, TokenStore } from "scimkit";
 import type { AdminUser, AnalyticsStore } from "./analytics-store.js";
 
 /** A new invitation, for the host to deliver (by e-mail, say). */

@@ -3,7 +3,8 @@
  * (`onAudit`) with its outcome — the same sink, and the same contract, as the SCIM router's.
  */
 import type { RequestHandler, Response } from "express";
-import type { AnalyticsAuditOperation, AuditEntry, AuditSink } from "../audit/audit-sink.js";
+import type { AuditSink } from "scimkit";
+import type { AnalyticsAuditEntry, AnalyticsAuditOperation } from "./analytics-audit-entry.js";
 import type { ApiKeyCaller } from "./api-keys.js";
 
 /** What the trail says about the resource of one audited operation. */
@@ -85,7 +86,7 @@ export function analyticsWriteAuditor(operationId: string, sink: AuditSink, now:
       const body = success ? bodyOf(args[0]) : {};
       const resourceId = pathId ?? usableId(audited.idInBody?.(body));
       const orgId = (audited.pathIdIsOrganization ? pathId : undefined) ?? usableId(audited.orgInBody?.(body)) ?? "";
-      const entry: AuditEntry = Object.freeze({
+      const entry: AnalyticsAuditEntry = Object.freeze({
         orgId,
         ...(caller === undefined ? {} : { tokenId: caller.keyId }),
         operation,

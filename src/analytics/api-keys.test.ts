@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createTokenStore } from "../auth/hashed-token-store.js";
-import { hashToken } from "../auth/hash-token.js";
-import { memoryStore } from "../store/memory/memory-store.js";
+import { createTokenStore, hashToken } from "scimkit";
+import { memoryStore } from "scimkit/memory";
 import type { AnalyticsStore } from "./analytics-store.js";
 import { API_KEY_PREFIX, ensureOperatorKey, issueApiKey, verifyApiKey } from "./api-keys.js";
 import { memoryAnalyticsStore } from "./memory/memory-analytics-store.js";

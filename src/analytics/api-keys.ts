@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { v7 } from "uuid";
-import { hashToken, sameTokenHash, unmatchableTokenHash } from "../auth/hash-token.js";
+import { hashToken, sameTokenHash, unmatchableTokenHash } from "scimkit";
 import type { AdminUser, AnalyticsStore, KeySubject, StoredApiKey } from "./analytics-store.js";
 
 /** The prefix of every issued key, so scanners and people recognise a leaked one. */

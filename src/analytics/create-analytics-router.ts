@@ -5,9 +5,7 @@
  * operation's schemas, and handed to its handler with the caller's scope.
  */
 import express, { type Request, type RequestHandler, type Router } from "express";
-import { asyncHandler } from "../http/async-handler.js";
-import { queryOf } from "../http/query-of.js";
-import { requestOrigin } from "../http/request-origin.js";
+import { asyncHandler, queryOf, requestOrigin } from "scimkit";
 import { forbidden, invalidRequest, methodNotAllowed, notFound, unauthorized, unknownEndpoint } from "./analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "./analytics-call.js";
 import type { AnalyticsDependencies } from "./analytics-dependencies.js";

@@ -26,6 +26,7 @@ export type {
   SimulationInput,
   TimeInput,
 } from "./analytics-recorder.js";
+export type { AnalyticsAuditEntry, AnalyticsAuditOperation } from "./analytics-audit-entry.js";
 export { activeOrganizationsOnly } from "./active-organizations-only.js";
 export type {
   AdminRole,

@@ -4,7 +4,7 @@
  * key to count by here; the caller's key is.
  */
 import type { RequestHandler } from "express";
-import type { RateDecision, RateLimiter } from "../http/rate-limiter.js";
+import { rateLimitStep, type RateLimiter } from "scimkit";
 import { rateLimited } from "./analytics-problem.js";
 import type { ApiKeyCaller } from "./api-keys.js";
 
@@ -15,25 +15,8 @@ import type { ApiKeyCaller } from "./api-keys.js";
  * with 500 through the router's error handler, as the `RateLimiter` contract says.
  */
 export function limitAnalyticsRate(limiter: RateLimiter): RequestHandler {
-  const decide = (decision: RateDecision, next: (error?: unknown) => void): void => {
-    if (decision.allowed) next();
-    else next(rateLimited(decision.retryAfterSeconds));
-  };
-  return (_request, response, next) => {
-    const caller = (response.locals as { analyticsCaller?: ApiKeyCaller }).analyticsCaller;
-    if (caller === undefined) {
-      next();
-      return;
-    }
-    let decision: RateDecision | Promise<RateDecision>;
-    try {
-      decision = limiter.take(caller.keyId);
-    } catch (error) {
-      next(error);
-      return;
-    }
-    // A local limiter answers synchronously: no promise on the hot path.
-    if ("then" in decision) void decision.then((settled) => decide(settled, next), next);
-    else decide(decision, next);
-  };
+  return rateLimitStep(limiter, {
+    keyOf: (response) => (response.locals as { analyticsCaller?: ApiKeyCaller }).analyticsCaller?.keyId,
+    refuse: (decision) => rateLimited(decision.retryAfterSeconds),
+  });
 }

@@ -7,49 +7,40 @@
  */
 
 /**
- * A write of the analytics router (`createAnalyticsRouter`'s `onAudit`): its OpenAPI
- * `operationId` after `analytics.`, so one trail can hold both interfaces without a clash.
+ * What a write of the SCIM router attempted: `create` (POST), `replace` (PUT), `patch` (PATCH),
+ * `delete` (DELETE); `bulk` only for a `POST /Bulk` refused as a whole before any of its
+ * operations ran.
  */
-export type AnalyticsAuditOperation =
-  | "analytics.createOrganization"
-  | "analytics.updateOrganization"
-  | "analytics.deleteOrganization"
-  | "analytics.inviteAdminUser"
-  | "analytics.updateAdminUser"
-  | "analytics.deleteAdminUser"
-  | "analytics.acceptInvitation"
-  | "analytics.createCampaignReport"
-  | "analytics.createSimulationReport";
-
-/**
- * What a write attempted: `create` (POST), `replace` (PUT), `patch` (PATCH), `delete` (DELETE);
- * `bulk` only for a `POST /Bulk` refused as a whole before any of its operations ran; an
- * `analytics.…` operation for a write of the analytics interface.
- */
-export type AuditOperation = "create" | "replace" | "patch" | "delete" | "bulk" | AnalyticsAuditOperation;
+export type AuditOperation = "create" | "replace" | "patch" | "delete" | "bulk";
 
 /**
  * One write attempt and its outcome. Entries carry ids, never attribute values, tokens or error
  * details: an audit store holds who did what to which resource, not the personal data itself.
+ *
+ * `Operation` is what the writer names its operations: the SCIM router's entries are
+ * `AuditEntry<AuditOperation>`. A sink receives any writer's (`AuditEntry`, any string): another
+ * router sharing the sink and its trail — an API of the host's beside SCIM, or
+ * `scimkit/analytics` — names its own operations, with a prefix of its own (`analytics.…`), so
+ * one trail holds both without a clash.
  */
-export interface AuditEntry {
+export interface AuditEntry<Operation extends string = string> {
   /**
-   * The organization written to (the one the request's token was verified for). For an analytics
-   * write, the organization it concerns, or `""` when it concerns none in particular (admin users
-   * and invitations span organizations; a create or report that failed names none): the trail
-   * keeps those under `""`.
+   * The organization written to (the one the request's token was verified for). A writer whose
+   * operation concerns no organization in particular records `""`: the trail keeps those under
+   * `""`.
    */
   readonly orgId: string;
   /**
-   * `Principal.tokenId` of the credential used, e.g. the hashed token store's record id; for an
-   * analytics write, the API key's id. Absent when there is none (the verifier gives none, or the
-   * analytics route is public). Never the token, nor its hash.
+   * `Principal.tokenId` of the credential used, e.g. the hashed token store's record id (another
+   * writer's own credential id). Absent when there is none (the verifier gives none, or the route
+   * is public). Never the token, nor its hash.
    */
   readonly tokenId?: string;
-  readonly operation: AuditOperation;
+  /** What was attempted: one of `AuditOperation` for the SCIM router. */
+  readonly operation: Operation;
   /**
-   * The resource type id (`User`, `Group`, …; for an analytics write `Organization`, `AdminUser`, `Campaign` or `AttackSimulation`). Absent for a `bulk` entry and for a Bulk
-   * operation whose path names no resource type of the service.
+   * The resource type id (`User`, `Group`, …, or another writer's own). Absent for a `bulk` entry
+   * and for a Bulk operation whose path names no resource type of the service.
    */
   readonly resourceType?: string;
   /**
@@ -69,8 +60,11 @@ export interface AuditEntry {
   readonly status: number;
   /** The RFC 7644 §3.12 `scimType` of a failure, when it has one. */
   readonly scimType?: string;
-  /** `request` for the resource endpoints, `bulk` for `POST /Bulk` and its operations, `analytics` for the analytics router. */
-  readonly via: "request" | "bulk" | "analytics";
+  /**
+   * Through what the write came: for the SCIM router, `request` for the resource endpoints and
+   * `bulk` for `POST /Bulk` and its operations; another writer names itself (`analytics`).
+   */
+  readonly via: string;
   /** The Bulk operation's `bulkId`, when the client gave one (at most 256 characters are kept). */
   readonly bulkId?: string;
 }

@@ -4,6 +4,12 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 
+/**
+ * `handler` as an Express handler whose rejection goes to the error handler, on Express 4 as on 5.
+ * For the routes of an API of the host's beside SCIM, as the SCIM and analytics routers use it.
+ *
+ * @example router.get("/reports/:id", asyncHandler(async (request, response) => { response.json(await load(request.params.id)); }));
+ */
 export function asyncHandler(handler: (request: Request, response: Response, next: NextFunction) => Promise<void>): RequestHandler {
   return (request, response, next) => {
     handler(request, response, next).catch(next);

@@ -7,46 +7,14 @@
  */
 import type { ErrorRequestHandler, Request, Response } from "express";
 import { ScimError, ScimType, isScimError } from "../errors.js";
+import { requestErrorOf } from "./request-error.js";
 import { sendScim } from "./send-scim.js";
-
-/** The fields of the errors Express's body parser raises (http-errors). */
-interface HttpError {
-  readonly type?: unknown;
-  readonly status?: unknown;
-  readonly expose?: unknown;
-  readonly limit?: unknown;
-  readonly charset?: unknown;
-}
-
-function asHttpError(error: unknown): HttpError | undefined {
-  return typeof error === "object" && error !== null ? (error as HttpError) : undefined;
-}
 
 /** Translates what Express and its body parser throw for bad input; undefined for anything else. */
 export function translateRequestError(error: unknown): ScimError | undefined {
-  const http = asHttpError(error);
-  if (!http) return undefined;
-  switch (http.type) {
-    case "entity.too.large":
-      return new ScimError(413, undefined, `The request body is larger than the limit of ${String(http.limit)} bytes.`);
-    case "entity.parse.failed":
-      return new ScimError(400, ScimType.invalidSyntax, "The request body is not valid JSON: send one JSON object.");
-    case "charset.unsupported":
-      return new ScimError(415, undefined, `The charset ${JSON.stringify(http.charset)} is not supported; send UTF-8 JSON.`);
-    case "encoding.unsupported":
-      return new ScimError(415, undefined, "The Content-Encoding of the request body is not supported; send it uncompressed or gzip/deflate-encoded.");
-    case "request.aborted":
-    case "request.size.invalid":
-      return new ScimError(400, ScimType.invalidSyntax, "The request body was incomplete: it ended before its declared Content-Length.");
-    default:
-      break;
-  }
-  // Express's router raises a URIError with status 400 (not marked exposed) for a malformed
-  // %-escape in a path parameter; other exposed 4xx errors come from http-errors.
-  if ((http.expose === true || error instanceof URIError) && typeof http.status === "number" && http.status >= 400 && http.status < 500) {
-    return new ScimError(http.status, http.status === 400 ? ScimType.invalidSyntax : undefined, "The request could not be read: check the URL encoding and the body.");
-  }
-  return undefined;
+  const known = requestErrorOf(error);
+  // RFC 7644 §3.12: `invalidSyntax` is the scimType of a request the service could not parse.
+  return known && new ScimError(known.status, known.status === 400 ? ScimType.invalidSyntax : undefined, known.detail);
 }
 
 function sendError(response: Response, scimError: ScimError): void {

@@ -7,6 +7,9 @@
  */
 import type { ErrorRequestHandler, Request, Response } from "express";
 import type { AuditEntry, AuditOperation, AuditSink } from "../audit/audit-sink.js";
+
+/** An entry of the SCIM router. */
+type ScimAuditEntry = AuditEntry<AuditOperation>;
 import { isScimError } from "../errors.js";
 import { translateRequestError } from "./error-handler.js";
 import type { TypeHandler } from "./resource-service.js";
@@ -72,7 +75,7 @@ export function createWriteAuditor(
   for (const type of types) typeByEndpoint.set(type.schema.resourceType.endpoint.toLowerCase(), type.id);
   const recorded = new WeakSet<Response>();
 
-  const keep = async (entry: AuditEntry, request: Request | undefined): Promise<void> => {
+  const keep = async (entry: ScimAuditEntry, request: Request | undefined): Promise<void> => {
     try {
       await sink.record(Object.freeze(entry));
     } catch (error) {
@@ -97,7 +100,7 @@ export function createWriteAuditor(
     };
   };
 
-  const bulkEntry = (context: ScimRequestContext, outcome: BulkOperationOutcome): AuditEntry | undefined => {
+  const bulkEntry = (context: ScimRequestContext, outcome: BulkOperationOutcome): ScimAuditEntry | undefined => {
     const operation = OPERATIONS.get(outcome.method);
     // Not a write: a bulk operation with another method only ever fails validation.
     if (operation === undefined) return undefined;
@@ -118,7 +121,7 @@ export function createWriteAuditor(
     };
   };
 
-  const failedEntry = (request: Request, context: ScimRequestContext, error: unknown): AuditEntry | undefined => {
+  const failedEntry = (request: Request, context: ScimRequestContext, error: unknown): ScimAuditEntry | undefined => {
     const { status, scimType } = statusOf(error);
     // Refused for load, not judged as a write; recording each would let a flood write to the sink.
     if (status === 429) return undefined;

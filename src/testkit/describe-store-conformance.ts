@@ -3,9 +3,9 @@
  * vitest tests, for adapter authors and for scimkit's own stores. A store that passes it — or
  * skips a check by name with a reason — can back the router.
  */
-import { afterEach, beforeEach, describe, it, type TestContext } from "vitest";
 import type { ResourceStore } from "../store/resource-store.js";
 import type { ConformanceContext, ConformanceSuite } from "./conformance-test.js";
+import { describeConformanceKit, kitCheckNames, kitSkipProblems } from "./describe-conformance-kit.js";
 import { newId } from "./suites/helpers.js";
 import { concurrencySuite } from "./suites/concurrency.js";
 import { crudSuite } from "./suites/crud.js";
@@ -56,17 +56,11 @@ export const storeConformanceSuites: readonly ConformanceSuite[] = [
 ];
 
 /** Every test name of the kit: the keys `StoreConformanceOptions.skip` accepts. */
-export const storeConformanceTestNames: readonly string[] = storeConformanceSuites.flatMap((suite) =>
-  suite.tests.map((test) => test.name),
-);
+export const storeConformanceTestNames: readonly string[] = kitCheckNames(storeConformanceSuites);
 
 /** Why `skip` is unacceptable, one line per problem; empty when it is fine. */
 export function checkSkips(skip: Readonly<Record<string, string>>): string[] {
-  const known = new Set(storeConformanceTestNames);
-  return Object.entries(skip).flatMap(([name, reason]) => [
-    ...(known.has(name) ? [] : [`"${name}" is not a test of the store conformance kit`]),
-    ...(reason.trim() === "" ? [`"${name}" is skipped without a reason`] : []),
-  ]);
+  return kitSkipProblems(storeConformanceTestNames, skip, (name) => `"${name}" is not a test of the store conformance kit`);
 }
 
 // Writes need distinct, increasing times so that created/lastModified order is observable; a fixed
@@ -98,45 +92,25 @@ export function describeStoreConformance(options: StoreConformanceOptions): void
   const problems = checkSkips(skip);
   if (problems.length > 0) throw new Error(`describeStoreConformance(${options.name}): ${problems.join("; ")}`);
 
-  describe(`store conformance: ${options.name}`, () => {
-    let fixture: Fixture | undefined;
-
-    beforeEach(async () => {
-      fixture = { store: await options.createStore(), orgId: `org-${newId()}`, otherOrgId: `org-${newId()}`, tick: 0 };
-    });
-
-    afterEach(async () => {
-      const finished = fixture;
-      fixture = undefined;
-      if (!finished) return;
+  describeConformanceKit<Fixture, ConformanceContext>({
+    title: `store conformance: ${options.name}`,
+    suites: storeConformanceSuites,
+    skip,
+    setUp: async () => ({ store: await options.createStore(), orgId: `org-${newId()}`, otherOrgId: `org-${newId()}`, tick: 0 }),
+    tearDown: async (finished) => {
       if (options.destroyStore) await options.destroyStore(finished.store);
       else await finished.store.close?.();
-    });
-
-    for (const suite of storeConformanceSuites) {
-      describe(suite.title, () => {
-        for (const test of suite.tests) {
-          const run = async (testContext: TestContext): Promise<void> => {
-            const current = fixture;
-            if (!current) throw new Error("The store was not created (see the beforeEach failure)");
-            const context: ConformanceContext = {
-              store: current.store,
-              orgId: current.orgId,
-              otherOrgId: current.otherOrgId,
-              now: () => new Date(CLOCK_START + 1000 * current.tick++).toISOString(),
-              requireCapability: (capability) => {
-                if (current.store.capabilities?.[capability] === false) {
-                  testContext.skip(`the store declares capabilities.${capability}: false`);
-                }
-              },
-            };
-            await test.run(context);
-          };
-          const reason = skip[test.name];
-          if (reason === undefined) it(test.name, run);
-          else it.skip(`${test.name} [skipped: ${reason}]`, run);
+    },
+    contextOf: (current, testContext) => ({
+      store: current.store,
+      orgId: current.orgId,
+      otherOrgId: current.otherOrgId,
+      now: () => new Date(CLOCK_START + 1000 * current.tick++).toISOString(),
+      requireCapability: (capability) => {
+        if (current.store.capabilities?.[capability] === false) {
+          testContext.skip(`the store declares capabilities.${capability}: false`);
         }
-      });
-    }
+      },
+    }),
   });
 }

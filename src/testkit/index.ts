@@ -1,7 +1,9 @@
 /**
  * `scimkit/testkit`: the conformance kits. Run `describeStoreConformance` in a vitest test file to
  * check a `ResourceStore` against the whole contract (DESIGN §3, §6.6), and
- * `describeAnalyticsStoreConformance` to check an `AnalyticsStore` (spec §4.6).
+ * `describeAnalyticsStoreConformance` to check an `AnalyticsStore` (spec §4.6; the kit knows
+ * `scimkit/analytics` by its public types only). Both run on one harness,
+ * `describeConformanceKit`, which serves a kit of your own as well.
  */
 export {
   describeStoreConformance,
@@ -10,15 +12,17 @@ export {
 } from "./describe-store-conformance.js";
 export type { StoreConformanceOptions } from "./describe-store-conformance.js";
 export type { ConformanceContext, ConformanceSuite, ConformanceTest } from "./conformance-test.js";
+export { describeConformanceKit, kitCheckNames, kitSkipProblems } from "./describe-conformance-kit.js";
+export type { ConformanceKitRun, KitCheck, KitSuite } from "./describe-conformance-kit.js";
 export {
   analyticsConformanceSuites,
   analyticsConformanceTestNames,
   describeAnalyticsStoreConformance,
-} from "../analytics/testkit/describe-analytics-store-conformance.js";
-export type { AnalyticsConformanceOptions } from "../analytics/testkit/describe-analytics-store-conformance.js";
+} from "./analytics/describe-analytics-store-conformance.js";
+export type { AnalyticsConformanceOptions } from "./analytics/describe-analytics-store-conformance.js";
 export type {
   AnalyticsConformanceContext,
   AnalyticsConformanceSuite,
   AnalyticsConformanceTest,
   AnalyticsStoreUnderTest,
-} from "../analytics/testkit/analytics-conformance-test.js";
+} from "./analytics/analytics-conformance-test.js";

@@ -2,7 +2,7 @@
  * How a SCIM user reads as a learner (the rules of `Learner` in the analytics contract), for the
  * stores that see users as `StoredResource`s rather than as rows to query.
  */
-import type { StoredResource } from "../../store/resource-store.js";
+import type { StoredResource } from "scimkit/store";
 import type { Learner } from "../analytics-store.js";
 
 const ENTERPRISE_URN = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createTokenStore } from "../../auth/hashed-token-store.js";
-import { memoryStore } from "../../store/memory/memory-store.js";
-import type { ResourceStore } from "../../store/resource-store.js";
-import { userAttributes, uniqueKeys } from "../../testkit/suites/helpers.js";
+import { createTokenStore } from "scimkit";
+import { memoryStore } from "scimkit/memory";
+import type { ResourceStore } from "scimkit/store";
+import { userAttributes, uniqueKeys } from "../scim-attributes.fixture.js";
 import type { AnalyticsStore, Organization } from "../analytics-store.js";
-import { describeAnalyticsStoreConformance } from "../testkit/describe-analytics-store-conformance.js";
+import { describeAnalyticsStoreConformance } from "scimkit/testkit";
 import { memoryAnalyticsStore } from "./memory-analytics-store.js";
 
 describeAnalyticsStoreConformance("memory", () => {

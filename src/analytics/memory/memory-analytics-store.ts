@@ -3,8 +3,8 @@
  * and simulation data in plain maps, for tests, demos and single-process hosts. Learners are not
  * kept here: they are read through the `ResourceStore` API from the SCIM users themselves.
  */
-import type { TokenStore } from "../../auth/hashed-token-store.js";
-import type { ListRequest, ResourceStore, StoredResource } from "../../store/resource-store.js";
+import type { TokenStore } from "scimkit";
+import type { ListRequest, ResourceStore, StoredResource } from "scimkit/store";
 import type {
   AdminUser,
   AnalyticsStore,

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { v7 } from "uuid";
-import { hashToken } from "../../auth/hash-token.js";
+import { hashToken } from "scimkit";
 import { conflict, forbidden, invalidRequest, notFound, notImplemented, type AnalyticsProblem, type ProblemFieldError } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";

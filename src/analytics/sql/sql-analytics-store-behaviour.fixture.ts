@@ -9,7 +9,7 @@ import { CompiledQuery, sql, type Kysely } from "kysely";
 import { expect, it } from "vitest";
 import { v7 } from "uuid";
 import type { SqlStore } from "scimkit/sql";
-import { uniqueKeys, userAttributes } from "../../testkit/suites/helpers.js";
+import { uniqueKeys, userAttributes } from "../scim-attributes.fixture.js";
 import type { AnalyticsStore, Enrolment } from "../analytics-store.js";
 import type { AnalyticsDatabase, AnalyticsTables } from "./analytics-tables.js";
 import { enrolmentValues } from "./campaign-queries.js";

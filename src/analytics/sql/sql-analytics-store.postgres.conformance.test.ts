@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll } from "vitest";
 import { createTestSchema, describePostgres, type TestSchema } from "../../store/sql/postgres-test-database.fixture.js";
-import { sqlStore, type SqlStore } from "../../store/sql/sql-store.js";
-import { describeAnalyticsStoreConformance } from "../testkit/describe-analytics-store-conformance.js";
+import { type SqlStore, sqlStore } from "scimkit/sql";
+import { describeAnalyticsStoreConformance } from "scimkit/testkit";
 import { sqlAnalyticsStore } from "./sql-analytics-store.js";
 
 describePostgres("sql analytics store on PostgreSQL", (url) => {

@@ -1,9 +1,7 @@
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { afterAll, beforeAll } from "vitest";
-import { postgresDialect } from "../../store/sql/dialects/postgres-dialect.js";
+import { type SqlStoreDatabase, postgresDialect, sqlStore } from "scimkit/sql";
 import { createTestSchema, describePostgres, type TestSchema } from "../../store/sql/postgres-test-database.fixture.js";
-import type { SqlStoreDatabase } from "../../store/sql/sql-tables.js";
-import { sqlStore } from "../../store/sql/sql-store.js";
 import { explainOf, runStatements, sqlAnalyticsStoreBehaviour } from "./sql-analytics-store-behaviour.fixture.js";
 
 describePostgres("sql analytics store on PostgreSQL", (url) => {

@@ -1,5 +1,5 @@
-import { sqlStore } from "../../store/sql/sql-store.js";
-import { describeAnalyticsStoreConformance } from "../testkit/describe-analytics-store-conformance.js";
+import { sqlStore } from "scimkit/sql";
+import { describeAnalyticsStoreConformance } from "scimkit/testkit";
 import { sqlAnalyticsStore } from "./sql-analytics-store.js";
 
 // A private in-memory database per check: the kit wants an empty store, and migrating takes a few milliseconds.

@@ -1,10 +1,7 @@
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect, sql } from "kysely";
 import { describe } from "vitest";
-import { sqliteDialect } from "../../store/sql/dialects/sqlite-dialect.js";
-import { registerSqliteFunctions } from "../../store/sql/filter/register-sqlite-functions.js";
-import type { SqlStoreDatabase } from "../../store/sql/sql-tables.js";
-import { sqlStore } from "../../store/sql/sql-store.js";
+import { type SqlStoreDatabase, registerSqliteFunctions, sqlStore, sqliteDialect } from "scimkit/sql";
 import { explainOf, runStatements, sqlAnalyticsStoreBehaviour } from "./sql-analytics-store-behaviour.fixture.js";
 
 describe("sql analytics store on SQLite", () => {

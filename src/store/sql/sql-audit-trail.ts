@@ -5,7 +5,7 @@
  */
 import type { Kysely, Selectable } from "kysely";
 import { v7 as uuidv7 } from "uuid";
-import type { AuditEntry, AuditOperation } from "../../audit/audit-sink.js";
+import type { AuditEntry } from "../../audit/audit-sink.js";
 import { auditPageSize, type AuditRecord, type AuditTrail } from "../../audit/audit-trail.js";
 import type { AuditTable, SqlStoreDatabase } from "./sql-tables.js";
 
@@ -14,14 +14,14 @@ function recordOf(row: Selectable<AuditTable>): AuditRecord {
     id: row.id,
     orgId: row.org_id,
     ...(row.token_id === null ? {} : { tokenId: row.token_id }),
-    operation: row.operation as AuditOperation,
+    operation: row.operation,
     ...(row.resource_type === null ? {} : { resourceType: row.resource_type }),
     ...(row.resource_id === null ? {} : { resourceId: row.resource_id }),
     at: row.at,
     outcome: row.outcome === "success" ? "success" : "failure",
     status: Number(row.status),
     ...(row.scim_type === null ? {} : { scimType: row.scim_type }),
-    via: row.via === "bulk" || row.via === "analytics" ? row.via : "request",
+    via: row.via,
     ...(row.bulk_id === null ? {} : { bulkId: row.bulk_id }),
   };
 }

@@ -3,8 +3,8 @@
  * a copy that could go stale), shaped by the rules of `Learner`, ordered by (orgId, id).
  */
 import { expect } from "vitest";
-import type { Learner, LearnerFilter, OrgScope } from "../../analytics-store.js";
-import { userAttributes, uniqueKeys } from "../../../testkit/suites/helpers.js";
+import type { Learner, LearnerFilter, OrgScope } from "scimkit/analytics";
+import { uniqueKeys, userAttributes } from "../../suites/helpers.js";
 import { analyticsConformanceTest, type AnalyticsConformanceContext, type AnalyticsConformanceSuite } from "../analytics-conformance-test.js";
 import { ALL, addGroup, addLearner, addOrganization, byId, idsOf, inDepartment, newId, only, time, walkPages } from "./helpers.js";
 

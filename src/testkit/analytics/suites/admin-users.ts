@@ -3,7 +3,7 @@
  * organizations, paging and filters, and keys stored and found only by their digest.
  */
 import { expect } from "vitest";
-import type { AdminUser } from "../../analytics-store.js";
+import type { AdminUser } from "scimkit/analytics";
 import { analyticsConformanceTest, type AnalyticsConformanceSuite } from "../analytics-conformance-test.js";
 import {
   ALL,

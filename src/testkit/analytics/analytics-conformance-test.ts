@@ -5,7 +5,8 @@
  */
 import type { TokenStore } from "../../auth/hashed-token-store.js";
 import type { ResourceStore } from "../../store/resource-store.js";
-import type { AnalyticsStore } from "../analytics-store.js";
+import type { KitCheck, KitSuite } from "../describe-conformance-kit.js";
+import type { AnalyticsStore } from "scimkit/analytics";
 
 /**
  * What the kit's factory returns: an analytics store, empty, together with the `ResourceStore`
@@ -26,20 +27,11 @@ export interface AnalyticsStoreUnderTest {
 /** What a check runs against: a fresh store of its own. */
 export type AnalyticsConformanceContext = Omit<AnalyticsStoreUnderTest, "close">;
 
-/** One named check. */
-export interface AnalyticsConformanceTest {
-  /** Stable and unique across the kit: the key of `skip`. */
-  readonly name: string;
-  readonly run: (context: AnalyticsConformanceContext) => Promise<void>;
-  /** A longer time limit for the few checks that write tens of thousands of rows. */
-  readonly timeoutMs?: number;
-}
+/** One named check (the shared harness's `KitCheck`). */
+export type AnalyticsConformanceTest = KitCheck<AnalyticsConformanceContext>;
 
 /** The checks of one area of the contract, reported under one `describe`. */
-export interface AnalyticsConformanceSuite {
-  readonly title: string;
-  readonly tests: readonly AnalyticsConformanceTest[];
-}
+export type AnalyticsConformanceSuite = KitSuite<AnalyticsConformanceContext>;
 
 /** Declares a check; a helper only so suites read as a list of names and bodies. */
 export function analyticsConformanceTest(

@@ -4,7 +4,7 @@
  * with rates over those sent.
  */
 import { expect } from "vitest";
-import type { SimulationEventType, SimulationRecipientView } from "../../analytics-store.js";
+import type { SimulationEventType, SimulationRecipientView } from "scimkit/analytics";
 import { analyticsConformanceTest, type AnalyticsConformanceContext, type AnalyticsConformanceSuite } from "../analytics-conformance-test.js";
 import { ALL, addLearner, addLearners, addOrganization, addSimulation, byId, newId, only, rejectionOf, time, walkPages } from "./helpers.js";
 

@@ -3,7 +3,7 @@
  * UUID v7 ids, is oldest first.
  */
 import { expect } from "vitest";
-import type { FeedbackComment } from "../../analytics-store.js";
+import type { FeedbackComment } from "scimkit/analytics";
 import { analyticsConformanceTest, type AnalyticsConformanceSuite } from "../analytics-conformance-test.js";
 import { addCampaign, addFeedback, addOrganization, addSimulation, byId, idsOf, newId, time, walkPages } from "./helpers.js";
 

@@ -4,7 +4,7 @@
  * writes another. A store that passes it — or skips a check by name with a reason — can back
  * `createAnalyticsRouter`.
  */
-import { afterEach, beforeEach, describe, it } from "vitest";
+import { describeConformanceKit, kitCheckNames, kitSkipProblems } from "../describe-conformance-kit.js";
 import type {
   AnalyticsConformanceContext,
   AnalyticsConformanceSuite,
@@ -46,17 +46,11 @@ export const analyticsConformanceSuites: readonly AnalyticsConformanceSuite[] = 
 ];
 
 /** Every check name of the kit: the keys `AnalyticsConformanceOptions.skip` accepts. */
-export const analyticsConformanceTestNames: readonly string[] = analyticsConformanceSuites.flatMap((suite) =>
-  suite.tests.map((test) => test.name),
-);
+export const analyticsConformanceTestNames: readonly string[] = kitCheckNames(analyticsConformanceSuites);
 
 /** Why `skip` is unacceptable, one line per problem; empty when it is fine. */
 export function checkAnalyticsSkips(skip: Readonly<Record<string, string>>): string[] {
-  const known = new Set(analyticsConformanceTestNames);
-  return Object.entries(skip).flatMap(([name, reason]) => [
-    ...(known.has(name) ? [] : [`"${name}" is not a check of the analytics conformance kit`]),
-    ...(reason.trim() === "" ? [`"${name}" is skipped without a reason`] : []),
-  ]);
+  return kitSkipProblems(analyticsConformanceTestNames, skip, (name) => `"${name}" is not a check of the analytics conformance kit`);
 }
 
 /**
@@ -67,8 +61,10 @@ export function checkAnalyticsSkips(skip: Readonly<Record<string, string>>): str
  *
  * @example
  * // my-analytics-store.conformance.test.ts
- * import { memoryStore } from "scimkit/memory";
  * import { createTokenStore } from "scimkit";
+ * import { memoryAnalyticsStore } from "scimkit/analytics";
+ * import { describeAnalyticsStoreConformance } from "scimkit/testkit";
+ * import { memoryStore } from "scimkit/memory";
  * describeAnalyticsStoreConformance("memory", () => {
  *   const resources = memoryStore();
  *   const tokens = createTokenStore();
@@ -85,36 +81,12 @@ export function describeAnalyticsStoreConformance(
   const problems = checkAnalyticsSkips(skip);
   if (problems.length > 0) throw new Error(`describeAnalyticsStoreConformance(${name}): ${problems.join("; ")}`);
 
-  describe(`analytics store conformance: ${name}`, () => {
-    let current: AnalyticsStoreUnderTest | undefined;
-
-    beforeEach(async () => {
-      current = await factory();
-    });
-
-    afterEach(async () => {
-      const finished = current;
-      current = undefined;
-      await finished?.close();
-    });
-
-    for (const suite of analyticsConformanceSuites) {
-      describe(suite.title, () => {
-        for (const test of suite.tests) {
-          const run = async (): Promise<void> => {
-            if (!current) throw new Error("The store was not created (see the beforeEach failure)");
-            const context: AnalyticsConformanceContext = {
-              analytics: current.analytics,
-              resources: current.resources,
-              tokens: current.tokens,
-            };
-            await test.run(context);
-          };
-          const reason = skip[test.name];
-          if (reason === undefined) it(test.name, run, test.timeoutMs);
-          else it.skip(`${test.name} [skipped: ${reason}]`, run);
-        }
-      });
-    }
+  describeConformanceKit<AnalyticsStoreUnderTest, AnalyticsConformanceContext>({
+    title: `analytics store conformance: ${name}`,
+    suites: analyticsConformanceSuites,
+    skip,
+    setUp: factory,
+    tearDown: (finished) => finished.close(),
+    contextOf: (current) => ({ analytics: current.analytics, resources: current.resources, tokens: current.tokens }),
   });
 }

@@ -4,7 +4,7 @@
  * a unique e-mail is taken once, and no recorded event or enrolment is lost.
  */
 import { expect } from "vitest";
-import type { SimulationEventType } from "../../analytics-store.js";
+import type { SimulationEventType } from "scimkit/analytics";
 import { analyticsConformanceTest, type AnalyticsConformanceSuite } from "../analytics-conformance-test.js";
 import { ALL, addAdminUser, addCampaign, addOrganization, addSimulation, apiKey, enrolment, newId, time } from "./helpers.js";
 

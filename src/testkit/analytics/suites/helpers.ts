@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
 import { v7 } from "uuid";
 import type { StoredResource } from "../../../store/resource-store.js";
-import { uniqueKeys, userAttributes, groupAttributes } from "../../../testkit/suites/helpers.js";
+import { groupAttributes, uniqueKeys, userAttributes } from "../../suites/helpers.js";
 import type {
   AdminUser,
   AttackSimulation,
@@ -22,7 +22,7 @@ import type {
   PageRequest,
   ReportRow,
   StoredApiKey,
-} from "../../analytics-store.js";
+} from "scimkit/analytics";
 import type { AnalyticsConformanceContext } from "../analytics-conformance-test.js";
 
 export const ENTERPRISE_URN = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";

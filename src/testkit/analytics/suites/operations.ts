@@ -4,7 +4,7 @@
  * page at a time — also for a report far larger than one page.
  */
 import { expect } from "vitest";
-import type { ReportRow } from "../../analytics-store.js";
+import type { ReportRow } from "scimkit/analytics";
 import { analyticsConformanceTest, type AnalyticsConformanceSuite } from "../analytics-conformance-test.js";
 import { ALL, addOperation, addOrganization, newId, only, readAllRows, time } from "./helpers.js";
 

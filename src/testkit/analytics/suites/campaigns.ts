@@ -3,7 +3,7 @@
  * given time, and summary figures checked to the exact number on a designed dataset.
  */
 import { expect } from "vitest";
-import type { Campaign, EnrolmentView } from "../../analytics-store.js";
+import type { Campaign, EnrolmentView } from "scimkit/analytics";
 import { analyticsConformanceTest, type AnalyticsConformanceSuite } from "../analytics-conformance-test.js";
 import {
   ALL,

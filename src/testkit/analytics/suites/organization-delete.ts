@@ -4,7 +4,7 @@
  * was. Each organization here gets a full set of data through `populate`, so nothing is missed.
  */
 import { expect } from "vitest";
-import type { AdminUser, Organization } from "../../analytics-store.js";
+import type { AdminUser, Organization } from "scimkit/analytics";
 import { analyticsConformanceTest, type AnalyticsConformanceContext, type AnalyticsConformanceSuite } from "../analytics-conformance-test.js";
 import {
   ALL,

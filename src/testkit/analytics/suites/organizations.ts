@@ -3,7 +3,7 @@
  * scope is "not found", never an error (the HTTP layer renders it as the same 404).
  */
 import { expect } from "vitest";
-import type { Organization } from "../../analytics-store.js";
+import type { Organization } from "scimkit/analytics";
 import { analyticsConformanceTest, type AnalyticsConformanceSuite } from "../analytics-conformance-test.js";
 import { ALL, addOrganization, byId, idsOf, newId, only, readAll, rejectionOf, time, walkPages } from "./helpers.js";
 

@@ -1,0 +1,29 @@
+/**
+ * What the analytics router hands the host's `AuditSink` (`createAnalyticsRouter`'s `onAudit`):
+ * the same sink and trail as the SCIM router's, with operations of its own.
+ */
+import type { AuditEntry } from "scimkit";
+
+/**
+ * A write of the analytics router: its OpenAPI `operationId` after `analytics.`, so one trail can
+ * hold both interfaces without a clash.
+ */
+export type AnalyticsAuditOperation =
+  | "analytics.createOrganization"
+  | "analytics.updateOrganization"
+  | "analytics.deleteOrganization"
+  | "analytics.inviteAdminUser"
+  | "analytics.updateAdminUser"
+  | "analytics.deleteAdminUser"
+  | "analytics.acceptInvitation"
+  | "analytics.createCampaignReport"
+  | "analytics.createSimulationReport";
+
+/**
+ * One analytics write and its outcome, `via: "analytics"`. `orgId` is the organization it
+ * concerns, or `""` when it concerns none in particular (admin users and invitations span
+ * organizations; a create or report that failed names none); `tokenId` is the API key's id,
+ * absent on the public route (accepting an invitation); `resourceType` is `Organization`,
+ * `AdminUser`, `Campaign` or `AttackSimulation`.
+ */
+export type AnalyticsAuditEntry = AuditEntry<AnalyticsAuditOperation>;
