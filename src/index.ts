@@ -18,6 +18,8 @@ export { deferContinue } from "./http/defer-continue.js";
 export { asyncHandler } from "./http/async-handler.js";
 export { queryOf } from "./http/query-of.js";
 export { requestOrigin } from "./http/request-origin.js";
+export { jsonBodyParser } from "./http/json-body-parser.js";
+export type { BodyRefusal, JsonBodyParserOptions } from "./http/json-body-parser.js";
 export { requestErrorOf } from "./http/request-error.js";
 export type { RequestError } from "./http/request-error.js";
 export { openCursor, sealCursor } from "./http/sealed-cursor.js";
@@ -43,6 +45,7 @@ export { expensiveWorkClassifier } from "./http/expensive-work-classifier.js";
 export type { ExpensiveWorkOptions } from "./http/expensive-work-classifier.js";
 export type { AuditEntry, AuditOperation, AuditSink } from "./audit/audit-sink.js";
 export type { AuditQuery, AuditRecord, AuditTrail } from "./audit/audit-trail.js";
+export { auditedId, handToSink, MAX_AUDITED_ID_LENGTH } from "./audit/hand-to-sink.js";
 export { memoryAuditTrail } from "./audit/memory-audit-trail.js";
 export type { MemoryAuditTrailOptions } from "./audit/memory-audit-trail.js";
 

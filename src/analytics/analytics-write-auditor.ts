@@ -3,7 +3,7 @@
  * (`onAudit`) with its outcome — the same sink, and the same contract, as the SCIM router's.
  */
 import type { RequestHandler, Response } from "express";
-import type { AuditSink } from "scimkit";
+import { auditedId, handToSink, type AuditSink } from "scimkit";
 import type { AnalyticsAuditEntry, AnalyticsAuditOperation } from "./analytics-audit-entry.js";
 import type { ApiKeyCaller } from "./api-keys.js";
 
@@ -36,10 +36,6 @@ const AUDITED: Readonly<Record<string, AuditedWrite>> = {
   createSimulationReport: { resourceType: "AttackSimulation", orgInBody: reportOrganization },
 };
 
-/** No resource has a longer id; a longer one in the path is kept out of the trail, as on the SCIM side. */
-const MAX_ID = 256;
-
-const usableId = (value: unknown): string | undefined => (typeof value === "string" && value.length > 0 && value.length <= MAX_ID ? value : undefined);
 
 /** The JSON body of a success, if `end` was given one. */
 function bodyOf(chunk: unknown): Readonly<Record<string, unknown>> {
@@ -74,7 +70,7 @@ export function analyticsWriteAuditor(operationId: string, sink: AuditSink, now:
     const caller = (response.locals as { analyticsCaller?: ApiKeyCaller }).analyticsCaller;
     // Read now: once an error leaves the route for the router's error handler, Express has
     // restored the router's own (empty) params.
-    const pathId = usableId((request.params as Readonly<Record<string, unknown>>)["id"]);
+    const pathId = auditedId((request.params as Readonly<Record<string, unknown>>)["id"]);
     const end = response.end.bind(response) as (...args: unknown[]) => Response;
     let ended = false;
     response.end = ((...args: unknown[]) => {
@@ -84,9 +80,9 @@ export function analyticsWriteAuditor(operationId: string, sink: AuditSink, now:
       const success = status >= 200 && status < 300;
       if (!success && caller === undefined) return end(...args);
       const body = success ? bodyOf(args[0]) : {};
-      const resourceId = pathId ?? usableId(audited.idInBody?.(body));
-      const orgId = (audited.pathIdIsOrganization ? pathId : undefined) ?? usableId(audited.orgInBody?.(body)) ?? "";
-      const entry: AnalyticsAuditEntry = Object.freeze({
+      const resourceId = pathId ?? auditedId(audited.idInBody?.(body));
+      const orgId = (audited.pathIdIsOrganization ? pathId : undefined) ?? auditedId(audited.orgInBody?.(body)) ?? "";
+      const entry: AnalyticsAuditEntry = {
         orgId,
         ...(caller === undefined ? {} : { tokenId: caller.keyId }),
         operation,
@@ -96,10 +92,8 @@ export function analyticsWriteAuditor(operationId: string, sink: AuditSink, now:
         outcome: success ? "success" : "failure",
         status,
         via: "analytics",
-      });
-      void Promise.resolve()
-        .then(() => sink.record(entry))
-        .catch(onError)
+      };
+      void handToSink(sink, entry, onError)
         .then(() => end(...args))
         .catch(onError);
       return response;

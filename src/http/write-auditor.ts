@@ -10,14 +10,13 @@ import type { AuditEntry, AuditOperation, AuditSink } from "../audit/audit-sink.
 
 /** An entry of the SCIM router. */
 type ScimAuditEntry = AuditEntry<AuditOperation>;
+import { auditedId, handToSink, MAX_AUDITED_ID_LENGTH } from "../audit/hand-to-sink.js";
 import { isScimError } from "../errors.js";
 import { translateRequestError } from "./error-handler.js";
 import type { TypeHandler } from "./resource-service.js";
 import type { BulkOperationOutcome } from "./run-bulk.js";
 import type { ScimRequestContext } from "./scim-request-context.js";
 
-/** Longest id or bulkId kept: a server-assigned id is far shorter, a longer one names nothing. */
-const MAX_ID_LENGTH = 256;
 
 const OPERATIONS: ReadonlyMap<string, AuditOperation> = new Map([
   ["POST", "create"],
@@ -48,8 +47,7 @@ function authenticated(response: Response): ScimRequestContext | undefined {
 function decodedId(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === "") return undefined;
   try {
-    const id = decodeURIComponent(raw);
-    return id.length > MAX_ID_LENGTH ? undefined : id;
+    return auditedId(decodeURIComponent(raw));
   } catch {
     return undefined;
   }
@@ -75,13 +73,7 @@ export function createWriteAuditor(
   for (const type of types) typeByEndpoint.set(type.schema.resourceType.endpoint.toLowerCase(), type.id);
   const recorded = new WeakSet<Response>();
 
-  const keep = async (entry: ScimAuditEntry, request: Request | undefined): Promise<void> => {
-    try {
-      await sink.record(Object.freeze(entry));
-    } catch (error) {
-      onError(error, request);
-    }
-  };
+  const keep = (entry: ScimAuditEntry, request: Request | undefined): Promise<void> => handToSink(sink, entry, (error) => onError(error, request));
 
   const base = (context: ScimRequestContext): Pick<AuditEntry, "orgId" | "tokenId" | "at"> => {
     const tokenId = context.principal?.tokenId;
@@ -117,7 +109,7 @@ export function createWriteAuditor(
       status: outcome.status,
       ...(outcome.scimType === undefined ? {} : { scimType: outcome.scimType }),
       via: "bulk",
-      ...(outcome.bulkId === undefined ? {} : { bulkId: outcome.bulkId.slice(0, MAX_ID_LENGTH) }),
+      ...(outcome.bulkId === undefined ? {} : { bulkId: outcome.bulkId.slice(0, MAX_AUDITED_ID_LENGTH) }),
     };
   };
 
