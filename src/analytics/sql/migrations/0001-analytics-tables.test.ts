@@ -6,6 +6,9 @@
  * 1–7, 3 being these tables) comes up under namespaces with nothing lost and nothing run again.
  * (Moved from src/store/sql/migrations/0003-analytics-tables.test.ts; its checks are the same.)
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import Database from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
@@ -19,6 +22,7 @@ import {
   sqlStore,
   type Migration,
   type SqlDialect,
+  type SqlStore,
   type SqlStoreDatabase,
 } from "scimkit/sql";
 import { createTestSchema, describePostgres, type TestSchema } from "../../../store/sql/postgres-test-database.fixture.js";
@@ -233,5 +237,108 @@ describePostgres("analytics migration 1 (analytics tables) on PostgreSQL", (url)
         await sql`drop schema if exists ${sql.id(name)} cascade`.execute(owner);
       },
     };
+  });
+});
+
+/**
+ * Two processes starting at once on one database — each a SCIM store and an analytics store —
+ * serialize on the migration lock: every migration and every moved record happens once.
+ */
+async function migrateTogether(open: () => Promise<SqlStore>): Promise<{ readonly scim: readonly (readonly number[])[]; readonly analytics: readonly (readonly number[])[]; readonly recorded: readonly string[] }> {
+  const stores = await Promise.all([open(), open()]);
+  try {
+    const scim = await Promise.all(stores.map((store) => store.migrate()));
+    const analyticsStores = await Promise.all(stores.map((store) => sqlAnalyticsStore(store, { migrate: false })));
+    const analytics = await Promise.all(analyticsStores.map((store) => store.migrate()));
+    const [first] = stores;
+    const rows = first ? await first.db.selectFrom("scimkit_migrations").select(["namespace", "version"]).orderBy("namespace").orderBy("version").execute() : [];
+    return { scim, analytics, recorded: rows.map((row) => `${row.namespace} ${Number(row.version)}`) };
+  } finally {
+    await Promise.all(stores.map((store) => store.close()));
+  }
+}
+
+const EVERY_RECORD = ["analytics 1", ...sqlMigrations.map((migration) => `scim ${migration.version}`)];
+
+describe("analytics migrations from two processes at once on SQLite", () => {
+  const directories: string[] = [];
+  afterAll(() => {
+    for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+  });
+  const freshFile = (): string => {
+    const directory = mkdtempSync(join(tmpdir(), "scimkit-analytics-migrations-"));
+    directories.push(directory);
+    return join(directory, "scim.db");
+  };
+
+  it("a fresh database: each migration applied once", { timeout: 30_000 }, async () => {
+    const file = freshFile();
+    const { analytics, recorded } = await migrateTogether(() => sqlStore({ sqlite: file, migrate: false }));
+    expect(analytics.map((versions) => versions.length).sort()).toEqual([0, 1]);
+    expect(recorded).toEqual(EVERY_RECORD);
+  });
+
+  it("a database migrated before namespaces: upgraded once, nothing run again", { timeout: 30_000 }, async () => {
+    const file = freshFile();
+    const database = new Database(file);
+    registerSqliteFunctions(database);
+    const db = new Kysely<SqlStoreDatabase>({ dialect: new SqliteDialect({ database }) });
+    await sqliteDialect.prepareConnection?.(db);
+    await migrateBeforeNamespaces(db, sqliteDialect);
+    await db.destroy();
+    const { scim, analytics, recorded } = await migrateTogether(() => sqlStore({ sqlite: file, migrate: false }));
+    expect(scim).toEqual([[], []]);
+    expect(analytics).toEqual([[], []]);
+    expect(recorded).toEqual(EVERY_RECORD);
+  });
+});
+
+describePostgres("analytics migrations from two processes at once on PostgreSQL", (url) => {
+  let schema: TestSchema | undefined;
+  let admin: Kysely<SqlStoreDatabase> | undefined;
+  let counter = 0;
+  const pools: pg.Pool[] = [];
+
+  beforeAll(async () => {
+    schema = await createTestSchema(url);
+    admin = new Kysely<SqlStoreDatabase>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
+  });
+
+  afterAll(async () => {
+    await Promise.all(pools.map((pool) => pool.end()));
+    await admin?.destroy();
+    await schema?.drop();
+  });
+
+  /** A schema of its own, and a way to open a store on it through a pool of its own (a process). */
+  const freshSchema = async (): Promise<{ readonly name: string; readonly open: () => Promise<SqlStore> }> => {
+    if (!schema || !admin) throw new Error("the test schema was not created (see beforeAll)");
+    const name = `${schema.name}_together_${(counter += 1)}`;
+    await sql`create schema ${sql.id(name)}`.execute(admin);
+    const open = (): Promise<SqlStore> => {
+      const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${name}` });
+      pools.push(pool);
+      return sqlStore({ postgres: pool, migrate: false });
+    };
+    return { name, open };
+  };
+
+  it("a fresh database: each migration applied once", { timeout: 30_000 }, async () => {
+    const { open } = await freshSchema();
+    const { analytics, recorded } = await migrateTogether(open);
+    expect(analytics.map((versions) => versions.length).sort()).toEqual([0, 1]);
+    expect(recorded).toEqual(EVERY_RECORD);
+  });
+
+  it("a database migrated before namespaces: upgraded once, nothing run again", { timeout: 30_000 }, async () => {
+    const { name, open } = await freshSchema();
+    const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${name}` });
+    const db = new Kysely<SqlStoreDatabase>({ dialect: new PostgresDialect({ pool }) });
+    await migrateBeforeNamespaces(db, postgresDialect);
+    await db.destroy();
+    const { scim, analytics, recorded } = await migrateTogether(open);
+    expect(scim).toEqual([[], []]);
+    expect(analytics).toEqual([[], []]);
+    expect(recorded).toEqual(EVERY_RECORD);
   });
 });
