@@ -278,7 +278,7 @@ export async function runBulk(
   const slice = eventLoopSlice();
   const done = new Set<number>();
   for (let index = ready.pop(); index !== undefined && !stop(); index = ready.pop()) {
-    const operation = operations[index]!;
+    const operation = operations[index] as BulkOperation;
     done.add(index);
     const invalid = malformed.get(index);
     if (invalid) {
