@@ -11,6 +11,7 @@ import type { TypeHandler } from "./type-handler.js";
 
 /** Who is asking and where their SCIM service lives. */
 export interface ServiceContext {
+  /** The organization (tenant) every store call of the request is scoped to. */
   readonly orgId: string;
   /** Absolute base URL of the organization's SCIM service, without a trailing slash. */
   readonly baseUrl: string;
@@ -33,6 +34,7 @@ export interface CreateResourceRequest extends ServiceRequest {
 
 /** Reads one resource (RFC 7644 §3.4.1). */
 export interface GetResourceRequest extends ServiceRequest {
+  /** The resource's id as the client named it (the URL's last segment); any string, checked here. */
   readonly id: string;
   /** Whether to load the members; false never reads them (DESIGN §3). */
   readonly members: boolean;
@@ -40,6 +42,7 @@ export interface GetResourceRequest extends ServiceRequest {
 
 /** Replaces a resource with a client's PUT body (RFC 7644 §3.5.1), members included. */
 export interface ReplaceResourceRequest extends ServiceRequest {
+  /** The resource's id as the client named it (the URL's last segment); any string, checked here. */
   readonly id: string;
   /** The body as parsed, not yet validated. */
   readonly body: unknown;
@@ -51,6 +54,7 @@ export interface ReplaceResourceRequest extends ServiceRequest {
 
 /** Applies a client's PatchOp body (RFC 7644 §3.5.2); member operations become a delta. */
 export interface PatchResourceRequest extends ServiceRequest {
+  /** The resource's id as the client named it (the URL's last segment); any string, checked here. */
   readonly id: string;
   /** The PatchOp body as parsed, not yet validated. */
   readonly body: unknown;
@@ -62,6 +66,7 @@ export interface PatchResourceRequest extends ServiceRequest {
 
 /** Deletes a resource (RFC 7644 §3.6). */
 export interface DeleteResourceRequest extends ServiceRequest {
+  /** The resource's id as the client named it (the URL's last segment); any string, checked here. */
   readonly id: string;
   /** The client's `If-Match` (RFC 7644 §3.14): a stale version is 412 and nothing is deleted. */
   readonly ifMatch?: string;
