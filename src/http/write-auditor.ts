@@ -9,7 +9,7 @@ import type { ErrorRequestHandler, Request, Response } from "express";
 import type { AuditEntry, AuditOperation, AuditSink } from "../audit/audit-sink.js";
 import { isScimError } from "../errors.js";
 import { translateRequestError } from "./error-handler.js";
-import type { TypeHandler } from "./resource-service.js";
+import type { TypeHandler } from "./type-handler.js";
 import type { BulkOperationOutcome } from "./run-bulk.js";
 import type { ScimRequestContext } from "./scim-request-context.js";
 
