@@ -29,7 +29,17 @@ export type { DrainableSink } from "./http/drained-or-closed.js";
 export type { BulkOptions, PagingOptions, ScimRouterOptions } from "./http/scim-router-options.js";
 export { DEFAULT_WRITE_LIMITS } from "./http/write-limits.js";
 export type { WriteLimits } from "./http/write-limits.js";
-export type { GroupEventType, ScimEvent, ScimEventListener, UserEventType } from "./http/scim-event.js";
+export type {
+  ActivationEventAction,
+  GroupEventType,
+  MembershipEventAction,
+  ResourceEventAction,
+  ResourceEventType,
+  ScimEvent,
+  ScimEventAction,
+  ScimEventListener,
+  UserEventType,
+} from "./http/scim-event.js";
 export { RATE_ALLOWED } from "./http/rate-limiter.js";
 export type { RateAllowed, RateDecision, RateLimiter, RateRefused } from "./http/rate-limiter.js";
 export { rateLimitStep } from "./http/limit-rate.js";

@@ -236,7 +236,7 @@ ${restarted.length > 0 ? `\nTargets restarted because a phase left them busy for
 | Node.js | ${m.nodeVersion} |
 | PostgreSQL | ${m.postgresVersion ?? "not measured"} |
 | Load average at start | ${m.loadAverageAtStart.join(", ")} |
-| Pinning | ${m.pinned ? "targets on core 1 (\`taskset -c 1\`), runner and load generator on core 0" : m.tasksetAvailable ? "off (--no-taskset)" : "none (\`taskset\` not found): server and load generator share cores"} |
+| Pinning | ${m.pinned ? "targets on core 1 (`taskset -c 1`), runner and load generator on core 0" : m.tasksetAvailable ? "off (--no-taskset)" : "none (`taskset` not found): server and load generator share cores"} |
 
 ## Method
 

@@ -31,7 +31,7 @@ export interface BarChartOptions {
   readonly height?: number;
 }
 
-const escape = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const escapeXml = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const usable = (value: number | undefined): value is number => value !== undefined && Number.isFinite(value);
 
 function tickLabel(value: number): string {
@@ -64,7 +64,7 @@ export function barChart(options: BarChartOptions): string {
   const parts: string[] = [];
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="11">`);
   parts.push(`<rect width="${width}" height="${height}" fill="#fff"/>`);
-  parts.push(`<text x="${margin.left}" y="20" font-size="13" font-weight="600">${escape(options.title)}</text>`);
+  parts.push(`<text x="${margin.left}" y="20" font-size="13" font-weight="600">${escapeXml(options.title)}</text>`);
   if (all.length === 0 || options.groups.length === 0) {
     parts.push(`<text x="${margin.left}" y="${margin.top + 20}">no data</text></svg>`);
     return parts.join("\n");
@@ -85,14 +85,14 @@ export function barChart(options: BarChartOptions): string {
     parts.push(`<text x="${margin.left - 6}" y="${(y(tick) + 4).toFixed(1)}" text-anchor="end" fill="#555">${tickLabel(tick)}</text>`);
   }
   parts.push(`<rect x="${margin.left}" y="${margin.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#999"/>`);
-  parts.push(`<text transform="translate(16 ${margin.top + plotH / 2}) rotate(-90)" text-anchor="middle" fill="#333">${escape(options.yLabel)}${log ? " (log)" : ""}</text>`);
+  parts.push(`<text transform="translate(16 ${margin.top + plotH / 2}) rotate(-90)" text-anchor="middle" fill="#333">${escapeXml(options.yLabel)}${log ? " (log)" : ""}</text>`);
   const groupW = plotW / options.groups.length;
   const barW = Math.min(36, (groupW * 0.8) / Math.max(1, options.series.length));
   options.groups.forEach((group, g) => {
     const left = margin.left + g * groupW + (groupW - barW * options.series.length) / 2;
     const center = (margin.left + g * groupW + groupW / 2).toFixed(1);
     // A name may have two lines ("\n"): narrow groups would otherwise run into each other.
-    const lines = group.name.split("\n").map((line, k) => `<tspan x="${center}" dy="${k === 0 ? 0 : 13}">${escape(line)}</tspan>`);
+    const lines = group.name.split("\n").map((line, k) => `<tspan x="${center}" dy="${k === 0 ? 0 : 13}">${escapeXml(line)}</tspan>`);
     parts.push(`<text x="${center}" y="${margin.top + plotH + 16}" text-anchor="middle" fill="#333">${lines.join("")}</text>`);
     options.series.forEach((series, s) => {
       const value = group.values[s];
@@ -102,20 +102,20 @@ export function barChart(options: BarChartOptions): string {
         return;
       }
       const top = y(value);
-      parts.push(`<rect x="${(x + 1).toFixed(1)}" y="${top.toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(margin.top + plotH - top).toFixed(1)}" fill="${series.color}"><title>${escape(`${group.name}, ${series.name}: ${format(value)}`)}</title></rect>`);
-      parts.push(`<text x="${(x + barW / 2).toFixed(1)}" y="${(top - 3).toFixed(1)}" text-anchor="middle" fill="#333" font-size="9">${escape(format(value))}</text>`);
+      parts.push(`<rect x="${(x + 1).toFixed(1)}" y="${top.toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(margin.top + plotH - top).toFixed(1)}" fill="${series.color}"><title>${escapeXml(`${group.name}, ${series.name}: ${format(value)}`)}</title></rect>`);
+      parts.push(`<text x="${(x + barW / 2).toFixed(1)}" y="${(top - 3).toFixed(1)}" text-anchor="middle" fill="#333" font-size="9">${escapeXml(format(value))}</text>`);
     });
   });
   if (options.reference) {
     const ry = y(options.reference.y).toFixed(1);
     parts.push(`<line x1="${margin.left}" x2="${margin.left + plotW}" y1="${ry}" y2="${ry}" stroke="#d62728" stroke-dasharray="4 3"/>`);
-    parts.push(`<text x="${margin.left + plotW - 4}" y="${Number(ry) - 4}" text-anchor="end" fill="#d62728">${escape(options.reference.label)}</text>`);
+    parts.push(`<text x="${margin.left + plotW - 4}" y="${Number(ry) - 4}" text-anchor="end" fill="#d62728">${escapeXml(options.reference.label)}</text>`);
   }
   options.series.forEach((series, index) => {
     const ly = margin.top + 8 + index * 18;
     const lx = margin.left + plotW + 14;
     parts.push(`<rect x="${lx}" y="${ly - 6}" width="14" height="12" fill="${series.color}"/>`);
-    parts.push(`<text x="${lx + 20}" y="${ly + 4}" fill="#333">${escape(series.name)}</text>`);
+    parts.push(`<text x="${lx + 20}" y="${ly + 4}" fill="#333">${escapeXml(series.name)}</text>`);
   });
   parts.push("</svg>");
   return parts.join("\n");

@@ -19,7 +19,7 @@ export interface LineChartOptions {
   readonly height?: number;
 }
 
-const escape = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const escapeXml = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 function niceNumber(value: number): string {
   if (value >= 1_000_000) return `${value / 1_000_000}M`;
@@ -56,7 +56,7 @@ export function lineChart(options: LineChartOptions): string {
   const parts: string[] = [];
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="11">`);
   parts.push(`<rect width="${width}" height="${height}" fill="#fff"/>`);
-  parts.push(`<text x="${margin.left}" y="20" font-size="13" font-weight="600">${escape(options.title)}</text>`);
+  parts.push(`<text x="${margin.left}" y="20" font-size="13" font-weight="600">${escapeXml(options.title)}</text>`);
   if (points.length === 0) {
     parts.push(`<text x="${margin.left}" y="${margin.top + 20}">no data</text></svg>`);
     return parts.join("\n");
@@ -85,12 +85,12 @@ export function lineChart(options: LineChartOptions): string {
     parts.push(`<text x="${x(tick).toFixed(1)}" y="${margin.top + plotH + 16}" text-anchor="middle" fill="#555">${niceNumber(tick)}</text>`);
   }
   parts.push(`<rect x="${margin.left}" y="${margin.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#999"/>`);
-  parts.push(`<text x="${margin.left + plotW / 2}" y="${height - 10}" text-anchor="middle" fill="#333">${escape(options.xLabel)}</text>`);
-  parts.push(`<text transform="translate(16 ${margin.top + plotH / 2}) rotate(-90)" text-anchor="middle" fill="#333">${escape(options.yLabel)}</text>`);
+  parts.push(`<text x="${margin.left + plotW / 2}" y="${height - 10}" text-anchor="middle" fill="#333">${escapeXml(options.xLabel)}</text>`);
+  parts.push(`<text transform="translate(16 ${margin.top + plotH / 2}) rotate(-90)" text-anchor="middle" fill="#333">${escapeXml(options.yLabel)}</text>`);
   if (options.reference) {
     const ry = y(options.reference.y).toFixed(1);
     parts.push(`<line x1="${margin.left}" x2="${margin.left + plotW}" y1="${ry}" y2="${ry}" stroke="#888" stroke-dasharray="2 3"/>`);
-    parts.push(`<text x="${margin.left + plotW - 4}" y="${Number(ry) - 4}" text-anchor="end" fill="#777">${escape(options.reference.label)}</text>`);
+    parts.push(`<text x="${margin.left + plotW - 4}" y="${Number(ry) - 4}" text-anchor="end" fill="#777">${escapeXml(options.reference.label)}</text>`);
   }
   options.series.forEach((series, index) => {
     const valid = series.points.filter((p) => p.x > 0 && p.y > 0 && Number.isFinite(p.y)).sort((a, b) => a.x - b.x);
@@ -98,13 +98,13 @@ export function lineChart(options: LineChartOptions): string {
       const d = valid.map((p, i) => `${i === 0 ? "M" : "L"}${x(p.x).toFixed(1)},${y(p.y).toFixed(1)}`).join(" ");
       parts.push(`<path d="${d}" fill="none" stroke="${series.color}" stroke-width="2"${series.dashed ? ' stroke-dasharray="6 4"' : ""}/>`);
       for (const p of valid) {
-        parts.push(`<circle cx="${x(p.x).toFixed(1)}" cy="${y(p.y).toFixed(1)}" r="3.5" fill="${series.color}"><title>${escape(series.name)}: ${niceNumber(p.x)} → ${p.y.toFixed(2)}</title></circle>`);
+        parts.push(`<circle cx="${x(p.x).toFixed(1)}" cy="${y(p.y).toFixed(1)}" r="3.5" fill="${series.color}"><title>${escapeXml(series.name)}: ${niceNumber(p.x)} → ${p.y.toFixed(2)}</title></circle>`);
       }
     }
     const ly = margin.top + 8 + index * 18;
     const lx = margin.left + plotW + 14;
     parts.push(`<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="${series.color}" stroke-width="2"${series.dashed ? ' stroke-dasharray="6 4"' : ""}/>`);
-    parts.push(`<text x="${lx + 28}" y="${ly + 4}" fill="#333">${escape(series.name)}${valid.length === 0 ? " (n/a)" : ""}</text>`);
+    parts.push(`<text x="${lx + 28}" y="${ly + 4}" fill="#333">${escapeXml(series.name)}${valid.length === 0 ? " (n/a)" : ""}</text>`);
   });
   parts.push("</svg>");
   return parts.join("\n");

@@ -34,7 +34,7 @@ import {
 import { externalIdOf, parseRecord, serializeRecord, storedResourceOf, type ResourceRecord } from "./resource-record.js";
 import { selectPage } from "./select-page.js";
 
-/** Options of `keyValueStore`: the ones every scimkit store shares (`groupTypes`, `now`). */
+/** Options of `keyValueStore`: the ones every scimkit store shares (`now`). */
 export type KeyValueStoreOptions = StoreOptions;
 
 function assertVersion(record: ResourceRecord, expected: string | undefined): void {
@@ -68,7 +68,6 @@ interface Match extends ListEntry {
  */
 export function keyValueStore(backend: KeyValueBackend, options: KeyValueStoreOptions = {}): ResourceStore {
   const now = options.now ?? (() => new Date().toISOString());
-  const groupTypes: ReadonlySet<string> = new Set(options.groupTypes ?? ["Group"]);
 
   // Every call runs under its organization's lock, reads included. Writes need it because each
   // is a read-check-write sequence across several keys (uniqueness, expected version, membership)
@@ -125,13 +124,14 @@ export function keyValueStore(backend: KeyValueBackend, options: KeyValueStoreOp
     if (externalId !== undefined) await backend.delete(keys.externalId(orgId, type, externalId, record.id));
   };
 
-  /** The members to return: read only when the request wants them and the type has a list (DESIGN §3). */
-  const membersFor = async (orgId: string, type: string, id: string, wanted: boolean): Promise<StoredMember[] | undefined> =>
-    wanted && groupTypes.has(type) ? readMembers(backend, orgId, id) : undefined;
+  /** The members to return: read only when the request wants them and the resource has a list (DESIGN §3). */
+  const membersFor = async (orgId: string, record: ResourceRecord, wanted: boolean): Promise<StoredMember[] | undefined> =>
+    wanted && record.hasMembers ? readMembers(backend, orgId, record.id) : undefined;
 
-  const assertGroupType = (type: string): void => {
-    // The core sends members only for types with a `members` attribute; anything else is a caller bug.
-    if (!groupTypes.has(type)) throw new Error(`keyValueStore: ${type} has no members (see options.groupTypes)`);
+  const assertHasMembers = (type: string, record: ResourceRecord): void => {
+    // The core creates a resource of a type with members with `members` ([] for none) and sends
+    // deltas only for such types; a delta for any other resource is a caller bug.
+    if (!record.hasMembers) throw new Error(`keyValueStore: ${type} ${record.id} has no members (it was created without \`members\`)`);
   };
 
   /** A group lost a member because the member was deleted: that is a write to the group (RFC 7644 §3.14). */
@@ -152,7 +152,6 @@ export function keyValueStore(backend: KeyValueBackend, options: KeyValueStoreOp
         if ((await backend.get(keys.typeOf(orgId, id))) !== undefined) throw new Error(`keyValueStore: id ${id} is already in use`);
         const clash = await findClash(orgId, type, id, request.uniqueKeys);
         if (clash) throw uniquenessError(clash.attribute);
-        if (request.members !== undefined) assertGroupType(type);
         const plan =
           request.members === undefined
             ? undefined
@@ -168,6 +167,8 @@ export function keyValueStore(backend: KeyValueBackend, options: KeyValueStoreOp
           lastModified: request.now,
           attributes: request.attributes,
           uniqueKeys: request.uniqueKeys,
+          // `members` is present exactly when the type has members (CreateRequest.members).
+          hasMembers: request.members !== undefined,
           nextMemberPosition: 0,
         };
         await backend.set(keys.typeOf(orgId, id), type);
@@ -185,7 +186,7 @@ export function keyValueStore(backend: KeyValueBackend, options: KeyValueStoreOp
       return inOrganization(orgId, async () => {
         const record = await readRecord(orgId, type, id);
         if (!record) return undefined;
-        return storedResourceOf(record, await membersFor(orgId, type, id, request.members));
+        return storedResourceOf(record, await membersFor(orgId, record, request.members));
       });
     },
 
@@ -194,14 +195,13 @@ export function keyValueStore(backend: KeyValueBackend, options: KeyValueStoreOp
       return inOrganization(orgId, async () => {
         const order = sort?.order ?? "ascending";
         // Member lists are read for evaluation only when the answer depends on them.
-        const needsMembers =
-          groupTypes.has(type) && ((filter !== undefined && mentionsMembers(filter)) || (sort !== undefined && isMembersPath(sort.path)));
+        const needsMembers = (filter !== undefined && mentionsMembers(filter)) || (sort !== undefined && isMembersPath(sort.path));
         const ids = filter === undefined ? undefined : await indexCandidates({ backend, orgId, resourceType: type }, filter);
         const candidates = ids === undefined ? scanRecords(orgId, type) : readRecords(orgId, type, ids);
 
         const matches: Match[] = [];
         for await (const record of candidates) {
-          const members = needsMembers ? await readMembers(backend, orgId, record.id) : undefined;
+          const members = await membersFor(orgId, record, needsMembers);
           // `resourceView` is the JSON a client would see, so the filter and sort judge exactly that.
           const view = resourceView(type, storedResourceOf(record, members));
           if (filter !== undefined && !matchesFilter(view, filter)) continue;
@@ -210,7 +210,7 @@ export function keyValueStore(backend: KeyValueBackend, options: KeyValueStoreOp
 
         const resources: StoredResource[] = [];
         for (const match of selectPage(matches, request.page, order)) {
-          const members = request.members ? (match.members ?? (await membersFor(orgId, type, match.id, true))) : undefined;
+          const members = request.members ? (match.members ?? (await membersFor(orgId, match.record, true))) : undefined;
           resources.push(storedResourceOf(match.record, members));
         }
         return { totalResults: matches.length, resources };
@@ -232,7 +232,7 @@ export function keyValueStore(backend: KeyValueBackend, options: KeyValueStoreOp
           const clash = await findClash(orgId, type, id, uniqueKeys);
           if (clash) throw uniquenessError(clash.attribute);
         }
-        if (request.membership !== undefined) assertGroupType(type);
+        if (request.membership !== undefined) assertHasMembers(type, current);
         const plan = request.membership === undefined ? undefined : await planMembership(backend, orgId, id, request.membership);
         if (plan) assertMembersAllowed(plan, request.unknownMembers);
 
@@ -250,7 +250,7 @@ export function keyValueStore(backend: KeyValueBackend, options: KeyValueStoreOp
         if (newAttributes || membersChanged) {
           next = await writeRecord(orgId, type, { ...next, version: current.version + 1, lastModified: request.now });
         }
-        const resource = storedResourceOf(next, await membersFor(orgId, type, id, request.members));
+        const resource = storedResourceOf(next, await membersFor(orgId, next, request.members));
         return plan ? { resource, membership: changeOf(plan) } : { resource };
       });
     },

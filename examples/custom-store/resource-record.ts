@@ -22,6 +22,12 @@ export interface ResourceRecord {
   /** The unique values this resource holds under `idx:` keys, so an update or delete releases exactly those. */
   readonly uniqueKeys: readonly UniqueKey[];
   /**
+   * Whether the resource has a member list: it was created with `CreateRequest.members`, which the
+   * core sends exactly for a type with members (a Group). Reads that ask for members get `[]`
+   * rather than nothing for such a resource with none.
+   */
+  readonly hasMembers: boolean;
+  /**
    * The position the next added member gets. Pairs are found by member id, not by position, so
    * the position is what keeps the member list in the order members were added.
    */

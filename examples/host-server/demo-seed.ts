@@ -73,7 +73,7 @@ function learnerBody(index: number): Record<string, unknown> {
   const given = GIVEN_NAMES[index % GIVEN_NAMES.length] as string;
   // Every other block of 25 shifts the family names, so all fifty full names differ.
   const family = FAMILY_NAMES[(index + Math.floor(index / GIVEN_NAMES.length) * 3) % FAMILY_NAMES.length] as string;
-  const email = `${given}.${family}`.toLowerCase().replace(/[^a-z.-]/g, "") + "@demo.example";
+  const email = `${`${given}.${family}`.toLowerCase().replace(/[^a-z.-]/g, "")}@demo.example`;
   return {
     schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA],
     userName: email,

@@ -27,7 +27,7 @@ describe("sameTokenHash", () => {
     expect(sameTokenHash(a, a.slice(0, 62))).toBe(false);
     expect(sameTokenHash("", "")).toBe(false);
     expect(sameTokenHash("zz".repeat(32), "zz".repeat(32))).toBe(false);
-    expect(sameTokenHash(a + "00", a + "00")).toBe(false);
+    expect(sameTokenHash(`${a}00`, `${a}00`)).toBe(false);
   });
 });
 

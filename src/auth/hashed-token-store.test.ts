@@ -88,9 +88,9 @@ describe("createTokenStore: issue and verify", () => {
     const { tokens } = setup();
     const { token } = await tokens.issue("acme");
     expect(await tokens.verify("", "acme", request)).toBeNull();
-    expect(await tokens.verify("scimkit_" + "A".repeat(43), "acme", request)).toBeNull();
+    expect(await tokens.verify(`scimkit_${"A".repeat(43)}`, "acme", request)).toBeNull();
     expect(await tokens.verify(token.slice(0, -1), "acme", request)).toBeNull();
-    expect(await tokens.verify(token + "x", "acme", request)).toBeNull();
+    expect(await tokens.verify(`${token}x`, "acme", request)).toBeNull();
     expect(await tokens.verify(token.slice("scimkit_".length), "acme", request)).toBeNull();
     expect(await tokens.verify(hashToken(token), "acme", request)).toBeNull();
   });
@@ -126,7 +126,7 @@ describe("createTokenStore: organizations are isolated", () => {
     const { tokens, calls } = setup();
     const acme = await tokens.issue("acme");
     await tokens.issue("globex");
-    const unknown = "scimkit_" + "B".repeat(43);
+    const unknown = `scimkit_${"B".repeat(43)}`;
 
     const trace = async (token: string, orgId: string) => {
       calls.length = 0;

@@ -37,6 +37,7 @@ describe("parseOrganizationTokens", () => {
     const parsed = parseOrganizationTokens("__proto__:t");
     expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
     expect(Object.hasOwn(parsed, "__proto__")).toBe(true);
+    // biome-ignore lint/suspicious/noProto: the test is that "__proto__" is read as an organization id, not the prototype.
     expect(parsed["__proto__"]).toEqual(["t"]);
   });
 });

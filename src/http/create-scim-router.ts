@@ -12,7 +12,7 @@ import { errorHandler } from "./error-handler.js";
 import { expensiveWorkClassifier } from "./expensive-work-classifier.js";
 import { fairShareGate } from "./fair-share-gate.js";
 import { limitRate } from "./limit-rate.js";
-import { createResourceService } from "./resource-service.js";
+import { createResourceService } from "./create-resource-service.js";
 import { registerBulkRoute } from "./routes/bulk-route.js";
 import { registerSchemaRoutes, registerServiceProviderConfigRoute } from "./routes/discovery-routes.js";
 import { registerResourceRoutes } from "./routes/resource-routes.js";

@@ -13,9 +13,11 @@ export interface IndexHeap {
 
 export function createIndexHeap(): IndexHeap {
   const items: number[] = [];
+  // Callers pass positions below items.length only, so every read finds a number.
+  const at = (position: number): number => items[position] as number;
   const swap = (a: number, b: number): void => {
-    const held = items[a]!;
-    items[a] = items[b]!;
+    const held = at(a);
+    items[a] = at(b);
     items[b] = held;
   };
   return {
@@ -24,11 +26,11 @@ export function createIndexHeap(): IndexHeap {
     },
     push: (index) => {
       items.push(index);
-      for (let at = items.length - 1; at > 0; ) {
-        const parent = (at - 1) >> 1;
-        if (items[parent]! <= items[at]!) break;
-        swap(parent, at);
-        at = parent;
+      for (let child = items.length - 1; child > 0; ) {
+        const parent = (child - 1) >> 1;
+        if (at(parent) <= at(child)) break;
+        swap(parent, child);
+        child = parent;
       }
     },
     pop: () => {
@@ -36,15 +38,15 @@ export function createIndexHeap(): IndexHeap {
       const last = items.pop();
       if (items.length === 0 || last === undefined) return top;
       items[0] = last;
-      for (let at = 0; ; ) {
-        const left = 2 * at + 1;
+      for (let parent = 0; ; ) {
+        const left = 2 * parent + 1;
         const right = left + 1;
-        let least = at;
-        if (left < items.length && items[left]! < items[least]!) least = left;
-        if (right < items.length && items[right]! < items[least]!) least = right;
-        if (least === at) break;
-        swap(least, at);
-        at = least;
+        let least = parent;
+        if (left < items.length && at(left) < at(least)) least = left;
+        if (right < items.length && at(right) < at(least)) least = right;
+        if (least === parent) break;
+        swap(least, parent);
+        parent = least;
       }
       return top;
     },

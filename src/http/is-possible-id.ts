@@ -8,6 +8,7 @@
  */
 
 // With the `u` flag a surrogate pair is one code point: only a lone surrogate is in \p{Cs}.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point (it cannot be stored in PostgreSQL text).
 const IMPOSSIBLE = /[\u0000\p{Cs}]/u;
 
 /**

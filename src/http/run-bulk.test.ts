@@ -8,7 +8,7 @@ import { createSchemaRegistry } from "../scim/schema/schema-registry.js";
 import { rfc7643Profile } from "../scim/schema/resource-profile.js";
 import type { ScimObject } from "../scim/schema/normalize-value.js";
 import { memoryStore } from "../store/memory/memory-store.js";
-import { createResourceService } from "./resource-service.js";
+import { createResourceService } from "./create-resource-service.js";
 import { BULK_REQUEST_SCHEMA, runBulk } from "./run-bulk.js";
 import type { ScimEvent } from "./scim-event.js";
 import { DEFAULT_WRITE_LIMITS } from "./write-limits.js";
@@ -113,7 +113,7 @@ describe("runBulk: bulkId references as a dependency graph", () => {
 
   it("writes the id each reference resolved to", async () => {
     const { results, service } = await run([postUser("a", "a", "b"), postUser("b", "b")]);
-    const a = await service.get(context, "User", idOf(results[0]), false);
+    const a = await service.get({ context, resourceType: "User", id: idOf(results[0]), members: false });
     expect((a.resource[ENTERPRISE] as { manager: { value: string } }).manager.value).toBe(idOf(results[1]));
   });
 });

@@ -13,7 +13,8 @@ import { isPlainObject, type ScimObject } from "../scim/schema/normalize-value.j
 import { entityTag } from "../store/resource-view.js";
 import { createIndexHeap } from "./index-heap.js";
 import { resourceLocation } from "./render-resource.js";
-import type { ResourceService, ServiceContext, TypeHandler } from "./resource-service.js";
+import type { ResourceService, ServiceContext } from "./resource-service.js";
+import type { TypeHandler } from "./type-handler.js";
 
 export const BULK_REQUEST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:BulkRequest";
 export const BULK_RESPONSE_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:BulkResponse";
@@ -167,18 +168,17 @@ async function execute(service: ResourceService, context: ServiceContext, operat
   const base = { method, ...(operation.bulkId === undefined ? {} : { bulkId: operation.bulkId }) };
   if (method === "POST") {
     if (id !== undefined) throw new ScimError(405, undefined, `POST goes to a resource type endpoint such as ${type.schema.resourceType.endpoint}, not to a resource.`);
-    const outcome = await service.create(context, type.id, data, false);
+    const outcome = await service.create({ context, resourceType: type.id, body: data, members: false });
     return { ...base, location: resourceLocation(context.baseUrl, type.schema.resourceType.endpoint, outcome.stored.id), version: entityTag(outcome.stored.version), status: "201" };
   }
   if (id === undefined) throw new ScimError(405, undefined, `${method} needs a resource path such as ${type.schema.resourceType.endpoint}/{id}.`);
   const location = resourceLocation(context.baseUrl, type.schema.resourceType.endpoint, id);
   if (method === "DELETE") {
-    await service.remove(context, type.id, id, operation.version);
+    await service.delete({ context, resourceType: type.id, id, ifMatch: operation.version });
     return { ...base, location, status: "204" };
   }
-  const outcome = method === "PUT"
-    ? await service.replace(context, type.id, id, data, operation.version, false)
-    : await service.patch(context, type.id, id, data, operation.version, false);
+  const request = { context, resourceType: type.id, id, body: data, ifMatch: operation.version, members: false };
+  const outcome = method === "PUT" ? await service.replace(request) : await service.patch(request);
   return { ...base, location, version: entityTag(outcome.stored.version), status: "200" };
 }
 
@@ -278,7 +278,7 @@ export async function runBulk(
   const slice = eventLoopSlice();
   const done = new Set<number>();
   for (let index = ready.pop(); index !== undefined && !stop(); index = ready.pop()) {
-    const operation = operations[index]!;
+    const operation = operations[index] as BulkOperation;
     done.add(index);
     const invalid = malformed.get(index);
     if (invalid) {

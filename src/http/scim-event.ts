@@ -4,36 +4,56 @@
  */
 import type { ScimObject } from "../scim/schema/normalize-value.js";
 
-/** What happened to a user. `activated`/`deactivated` accompany the `updated` of the same write. */
-export type UserEventType = "user.created" | "user.updated" | "user.activated" | "user.deactivated" | "user.deleted";
+/** What happened to a resource of any type. */
+export type ResourceEventAction = "created" | "updated" | "deleted";
 
 /**
- * What happened to a group. `members.ignored` reports member ids a write named that are not
- * resources of the organization (DESIGN §4: ignored and reported by default).
+ * A resource with a boolean `active` (User, RFC 7643 §4.1.1) changed it: accompanies the
+ * `updated` of the same write.
  */
-export type GroupEventType =
-  | "group.created"
-  | "group.updated"
-  | "group.members.added"
-  | "group.members.removed"
-  | "group.members.ignored"
-  | "group.deleted";
+export type ActivationEventAction = "activated" | "deactivated";
 
-/** One committed change. Resource types other than User and Group use `resource.*` names. */
+/**
+ * The members of a type with members (`ResourceTypeDefinition.hasMembers`, as Group) changed.
+ * `members.ignored` reports member ids a write named that are not resources of the organization
+ * (DESIGN §4: ignored and reported by default).
+ */
+export type MembershipEventAction = "members.added" | "members.removed" | "members.ignored";
+
+/** Every action an event can report. */
+export type ScimEventAction = ResourceEventAction | ActivationEventAction | MembershipEventAction;
+
+/**
+ * The event names of the resource type `Id`: its id with the first letter lower-cased, a dot, the
+ * action. A host that registers a `Team` type narrows its events with `ResourceEventType<"Team">`
+ * (`"team.created" | "team.members.added" | …`).
+ */
+export type ResourceEventType<Id extends string> = `${Uncapitalize<Id>}.${ScimEventAction}`;
+
+/** What happened to a user. `activated`/`deactivated` accompany the `updated` of the same write. */
+export type UserEventType = `user.${ResourceEventAction | ActivationEventAction}`;
+
+/** What happened to a group: the resource's own changes and its members'. */
+export type GroupEventType = `group.${ResourceEventAction | MembershipEventAction}`;
+
+/**
+ * One committed change. Its `type` is named after the resource type (`ResourceEventType`): `user.*`
+ * and `group.*` for the built-in types, `team.*` for a registered `Team`.
+ */
 export interface ScimEvent {
-  readonly type: UserEventType | GroupEventType | `resource.${"created" | "updated" | "deleted"}`;
+  readonly type: UserEventType | GroupEventType | `${string}.${ScimEventAction}`;
   /** The organization the change happened in. */
   readonly orgId: string;
   /** The resource type id (`User`, `Group`, …). */
   readonly resourceType: string;
-  /** The id of the user or group. */
+  /** The id of the resource. */
   readonly id: string;
   /**
    * The resource as now stored (for `deleted`, as it was), rendered like a response without its
    * members, so a large group never has to be loaded for an event.
    */
   readonly resource: ScimObject;
-  /** For `group.members.*`: the member ids added, removed or ignored. */
+  /** For `*.members.*`: the member ids added, removed or ignored. */
   readonly memberIds?: readonly string[];
 }
 

@@ -13,7 +13,7 @@ type ScimAuditEntry = AuditEntry<AuditOperation>;
 import { auditedId, handToSink, MAX_AUDITED_ID_LENGTH } from "../audit/hand-to-sink.js";
 import { isScimError } from "../errors.js";
 import { translateRequestError } from "./error-handler.js";
-import type { TypeHandler } from "./resource-service.js";
+import type { TypeHandler } from "./type-handler.js";
 import type { BulkOperationOutcome } from "./run-bulk.js";
 import type { ScimRequestContext } from "./scim-request-context.js";
 

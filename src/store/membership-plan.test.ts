@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { applyMembershipDelta } from "../scim/patch/membership-delta.js";
 import { changesMembers, planMembership } from "./membership-plan.js";
 
 const known = (id: string): boolean => !id.startsWith("ghost");

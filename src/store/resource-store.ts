@@ -58,8 +58,9 @@ export interface StoredResource {
   readonly attributes: ScimObject;
   /**
    * The members when the request asked for them (`members: true`): `[]` for a group with none,
-   * and absent for a resource type that has no members (a User), which the store knows by its
-   * resource type (the memory store's `groupTypes`). Absent whenever `members` was false. Order: the order
+   * and absent for a resource that has no member list (a User). A resource has a member list when
+   * it was created with `CreateRequest.members` — which the core sends exactly for a type with
+   * members — or given members since. Absent whenever `members` was false. Order: the order
    * they were added; a `replace` keeps the members that stay in place and appends the new ones.
    */
   readonly members?: readonly StoredMember[];
@@ -100,7 +101,13 @@ export interface CreateRequest extends StoreScope {
   readonly attributes: ScimObject;
   /** Values to hold unique; a clash fails with 409 `uniqueness` and writes nothing. */
   readonly uniqueKeys: readonly UniqueKey[];
-  /** Initial member ids (groups only), each listed once. */
+  /**
+   * Initial member ids, each listed once. Present exactly when the resource type has members
+   * (`ResourceTypeDefinition.hasMembers`, as Group), `[]` for none; absent for any other type.
+   * This is how a store knows, without any schema, which resources have a member list: keep one
+   * for a resource created with `members`, and return it (`[]` if need be) whenever a read asks
+   * for members; a resource created without it carries no `members`.
+   */
   readonly members?: readonly string[];
   /** What to do with unknown member ids. */
   readonly unknownMembers: UnknownMemberPolicy;
@@ -109,7 +116,10 @@ export interface CreateRequest extends StoreScope {
 /** Reads one resource. */
 export interface GetRequest extends StoreScope {
   readonly id: string;
-  /** Whether to load the members. False must not read them: a group may have 100,000. */
+  /**
+   * Whether to load the members. False must not read them: a group may have 100,000. The core
+   * asks only for a type with members.
+   */
   readonly members: boolean;
 }
 
@@ -191,8 +201,9 @@ export interface UpdateRequest extends StoreScope {
   /** The unique values of the new attributes; given whenever `attributes` is. */
   readonly uniqueKeys?: readonly UniqueKey[];
   /**
-   * The change to the member ids (groups only), applied in the store without reading the other
-   * members, so concurrent deltas from several processes all take effect.
+   * The change to the member ids (a type with members only: a resource created with
+   * `CreateRequest.members`), applied in the store without reading the other members, so
+   * concurrent deltas from several processes all take effect.
    */
   readonly membership?: MembershipDelta;
   readonly unknownMembers: UnknownMemberPolicy;

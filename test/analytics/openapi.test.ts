@@ -6,7 +6,7 @@
  * of every analytics test by the harness.
  */
 import { Validator } from "@seriousme/openapi-schema-validator";
-import express from "express";
+import type express from "express";
 import { describe, expect, it } from "vitest";
 import { createAnalyticsRouter } from "../../src/analytics/create-analytics-router.js";
 import { analyticsOperations } from "../../src/analytics/definitions/analytics-operations.js";

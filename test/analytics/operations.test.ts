@@ -233,7 +233,7 @@ describe("GET /operations/{id}", POPULATED, () => {
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     expect(running).toMatchObject({ status: "running", progress: { done: 0, total: 3 } });
-    expect((running?.["links"] as Json)["result"]).toBeUndefined();
+    expect((running!["links"] as Json)["result"]).toBeUndefined();
     const early = expectProblem(await w.t.get(`/operations/${id}/result`), 409, "operation-not-finished");
     expect(early.detail).toContain(`/operations/${id}`);
     release();

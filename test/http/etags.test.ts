@@ -50,7 +50,7 @@ describe("the ETag header", () => {
     expect(versions.size).toBe(3);
     // A projection without meta still carries the resource's tag in the header.
     const projected = await t.get(`/Users/${id}?attributes=userName`).expect(200);
-    expect(projected.headers["etag"]).toBe((responses[3]?.body as Resource).meta.version);
+    expect(projected.headers["etag"]).toBe((responses[3]!.body as Resource).meta.version);
   });
 
   it("equals meta.version on create, read and replace of a group, and is sent with a 204 PATCH", async () => {

@@ -6,6 +6,7 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import type { ScimEvent } from "../../src/http/scim-event.js";
+import { specProfile } from "../../src/scim/schema/resource-profile.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
 import type { ResourceStore, StoredResource } from "../../src/store/resource-store.js";
 import type { TokenVerifier } from "../../src/auth/token-verifier.js";
@@ -88,6 +89,18 @@ describe("user lifecycle events", () => {
     expectScimError(await t.patch(`/Users/${id}`, patch({ op: "replace", path: "active", value: true })).set("If-Match", 'W/"stale"'), 412);
     expectScimError(await t.delete("/Users/missing"), 404);
     expect(t.events).toEqual([]);
+  });
+
+  it("reports nothing for a PATCH whose only change is not kept (a password; an attribute the profile drops)", async () => {
+    // PATCH's change flag is judged on what will be stored (profile pruning, no writeOnly values).
+    const t = await createTestApp({ profile: specProfile });
+    const id = await createUser(t, "dana");
+    const before = (await t.get(`/Users/${id}`).expect(200)).body as Resource;
+    t.events.length = 0;
+    await t.patch(`/Users/${id}`, patch({ op: "replace", path: "password", value: "hunter2" })).expect(200);
+    await t.patch(`/Users/${id}`, patch({ op: "replace", path: "title", value: "Tour guide" })).expect(200);
+    expect(t.events).toEqual([]);
+    expect(((await t.get(`/Users/${id}`).expect(200)).body as Resource).meta.version).toBe(before.meta.version);
   });
 
   it("reports events in the organization of the path", async () => {
@@ -328,7 +341,7 @@ describe("nothing else yields a 500", () => {
     "/Users?filter=userName%20zz%20%22x%22",
     "/Users?filter=nosuch%20eq%20%22x%22",
     `/Users?filter=${encodeURIComponent("emails[type eq \"work\"")}`,
-    `/Users?filter=${encodeURIComponent("(".repeat(200) + 'userName eq "x"' + ")".repeat(200))}`,
+    `/Users?filter=${encodeURIComponent(`${"(".repeat(200)}userName eq "x"${")".repeat(200)}`)}`,
     `/Users?filter=${encodeURIComponent(`userName eq "${"y".repeat(12000)}"`)}`,
     "/Users?filter=%E0%A4%A",
     "/Users?attributes=%00,!!,@@,urn:",
@@ -380,7 +393,7 @@ describe("nothing else yields a 500", () => {
     { method: "patch", path: "/Users/nope", body: JSON.stringify(patch({ op: "replace", path: "active", value: false })) },
     { method: "patch", path: "/Users/nope", body: '{"Operations":"x"}' },
     { method: "post", path: "/Users", body: '{"schemas":"x","userName":{"a":1}}' },
-    { method: "post", path: "/Users", body: '{"userName":"' + "n".repeat(5000) + '","schemas":["urn:ietf:params:scim:schemas:core:2.0:User"]}' },
+    { method: "post", path: "/Users", body: `{"userName":"${"n".repeat(5000)}","schemas":["urn:ietf:params:scim:schemas:core:2.0:User"]}` },
     { method: "post", path: "/Users", body: '{"__proto__":{"polluted":true},"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],"userName":"p"}' },
     { method: "post", path: "/Users/.search", body: '{"filter":42,"count":"x"}' },
     { method: "post", path: "/Users/.search", body: '{"filter":"(((("}' },

@@ -12,6 +12,7 @@ export const SEARCH_REQUEST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:Sear
 export const BULK_REQUEST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:BulkRequest";
 export const BULK_RESPONSE_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:BulkResponse";
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely in assertions; each assertion states the shape it expects.
 export type Json = Record<string, any>;
 
 /** Creates a user over HTTP (201 asserted) and returns the response body. */

@@ -11,9 +11,10 @@ import { matchesEntityTag } from "../entity-tags.js";
 import { queryOf } from "../query-of.js";
 import { listParametersFromBody, listParametersFromQuery, projectionParameters, type ListParameters } from "../list-parameters.js";
 import { listResponseBody } from "../list-response.js";
-import type { ResourceService, TypeHandler } from "../resource-service.js";
+import type { ResourceService } from "../resource-service.js";
 import { resourceLocation } from "../render-resource.js";
 import { scimContext } from "../scim-request-context.js";
+import type { TypeHandler } from "../type-handler.js";
 import { sendResource, sendScimInSlices } from "../send-scim.js";
 import { workAdmission, type WorkAdmission } from "../work-admission.js";
 import type { WriteAuditor } from "../write-auditor.js";
@@ -68,7 +69,10 @@ export function registerResourceRoutes(
 
   const list = async (response: Response, parameters: ListParameters): Promise<void> => {
     const projection = projectionFor(parameters);
-    const outcome = await service.list(scimContext(response), type.id, parameters, {
+    const outcome = await service.list({
+      context: scimContext(response),
+      resourceType: type.id,
+      parameters,
       members: wantsMembers(projection),
       admit: (request) => admission({ kind: "list", request }, response),
     });
@@ -84,7 +88,7 @@ export function registerResourceRoutes(
     asyncHandler(async (request, response) => {
       const projection = projectionFor(projectionParameters(queryOf(request)));
       const context = scimContext(response);
-      const outcome = await service.create(context, type.id, request.body, wantsMembers(projection));
+      const outcome = await service.create({ context, resourceType: type.id, body: request.body, members: wantsMembers(projection) });
       if (auditor) await auditor.succeeded(response, "create", type.id, outcome.stored.id, 201);
       const location = resourceLocation(context.baseUrl, endpoint, outcome.stored.id);
       await sendResource(response, 201, await project(projection, outcome.resource), outcome.stored.version, location);
@@ -94,7 +98,7 @@ export function registerResourceRoutes(
   single.get(
     asyncHandler(async (request, response) => {
       const projection = projectionFor(projectionParameters(queryOf(request)));
-      const outcome = await service.get(scimContext(response), type.id, idParameter(request), wantsMembers(projection));
+      const outcome = await service.get({ context: scimContext(response), resourceType: type.id, id: idParameter(request), members: wantsMembers(projection) });
       const ifNoneMatch = header(request, "if-none-match");
       // RFC 7644 §3.14: the client's copy is current, so no body.
       if (ifNoneMatch !== undefined && matchesEntityTag(ifNoneMatch, outcome.stored.version)) {
@@ -108,7 +112,14 @@ export function registerResourceRoutes(
   single.put(
     asyncHandler(async (request, response) => {
       const projection = projectionFor(projectionParameters(queryOf(request)));
-      const outcome = await service.replace(scimContext(response), type.id, idParameter(request), request.body, header(request, "if-match"), wantsMembers(projection));
+      const outcome = await service.replace({
+        context: scimContext(response),
+        resourceType: type.id,
+        id: idParameter(request),
+        body: request.body,
+        ifMatch: header(request, "if-match"),
+        members: wantsMembers(projection),
+      });
       if (auditor) await auditor.succeeded(response, "replace", type.id, outcome.stored.id, 200);
       await sendResource(response, 200, await project(projection, outcome.resource), outcome.stored.version);
     }),
@@ -122,7 +133,14 @@ export function registerResourceRoutes(
       // RFC 7644 §3.5.2 allows 204: for a group it spares loading every member just to echo them,
       // unless the client asks for attributes (Entra and Okta expect either).
       const members = type.hasMembers && asked && wantsMembers(projection);
-      const outcome = await service.patch(scimContext(response), type.id, idParameter(request), request.body, header(request, "if-match"), members);
+      const outcome = await service.patch({
+        context: scimContext(response),
+        resourceType: type.id,
+        id: idParameter(request),
+        body: request.body,
+        ifMatch: header(request, "if-match"),
+        members,
+      });
       if (auditor) await auditor.succeeded(response, "patch", type.id, outcome.stored.id, 200);
       if (type.hasMembers && !asked) {
         response.set("ETag", `W/"${outcome.stored.version}"`).status(204).end();
@@ -135,7 +153,7 @@ export function registerResourceRoutes(
   single.delete(
     asyncHandler(async (request, response) => {
       const id = idParameter(request);
-      await service.remove(scimContext(response), type.id, id, header(request, "if-match"));
+      await service.delete({ context: scimContext(response), resourceType: type.id, id, ifMatch: header(request, "if-match") });
       if (auditor) await auditor.succeeded(response, "delete", type.id, id, 204);
       response.status(204).end();
     }),

@@ -69,7 +69,7 @@ const OPERATORS: Readonly<Record<LeafType, readonly string[]>> = {
   binary: ["eq", "ne"],
 };
 
-function valueOf(type: LeafType): fc.Arbitrary<string> {
+function literalOf(type: LeafType): fc.Arbitrary<string> {
   switch (type) {
     case "string":
     case "whole":
@@ -91,7 +91,7 @@ function valueOf(type: LeafType): fc.Arbitrary<string> {
 function comparison(leaves: readonly (readonly [string, LeafType])[]): fc.Arbitrary<string> {
   return fc.constantFrom(...leaves).chain(([path, type]) =>
     fc.oneof(
-      fc.tuple(fc.constantFrom(...OPERATORS[type]), valueOf(type)).map(([op, value]) => `${path} ${op} ${value}`),
+      fc.tuple(fc.constantFrom(...OPERATORS[type]), literalOf(type)).map(([op, value]) => `${path} ${op} ${value}`),
       fc.constantFrom(`${path} pr`, `${path} PR`, `${path} eq null`, `${path} ne null`),
     ),
   );

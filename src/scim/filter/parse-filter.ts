@@ -34,6 +34,7 @@ const COMPARE_OPERATORS: ReadonlySet<string> = new Set(["eq", "ne", "co", "sw", 
 // URN prefixes add `:` and `.` and digits.
 const WORD = /[A-Za-z$_][\w$:.-]*/y;
 // RFC 8259 §7: only these escapes exist, and control characters must be escaped.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: RFC 8259 §7 forbids unescaped control characters in a JSON string.
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/y;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w.])/y;
 

@@ -344,6 +344,30 @@ describe("result bookkeeping", () => {
     expect(none.membership).toBeUndefined();
   });
 
+  it("tells attribute changes from membership changes, judged on the conformed resource", () => {
+    const { members: _members, ...group } = storedGroup();
+    const both = expectOk(
+      applyPatch(
+        groups,
+        deepFreeze(group),
+        patchBody({ op: "add", path: "members", value: [{ value: BABS }] }, { op: "replace", path: "displayName", value: "Guides" }),
+        { membersLoaded: false },
+      ),
+    );
+    expect([both.changed, both.attributesChanged]).toEqual([true, true]);
+    const membersOnly = expectOk(applyPatch(groups, deepFreeze(group), patchBody({ op: "add", path: "members", value: [{ value: BABS }] }), { membersLoaded: false }));
+    expect([membersOnly.changed, membersOnly.attributesChanged]).toEqual([true, false]);
+    // What `conform` drops (here the new nickName, as a profile that does not keep it would) is no change.
+    const dropNickName = (resource: Record<string, unknown>) => {
+      const { nickName: _nickName, ...kept } = resource;
+      return { ok: true as const, value: kept };
+    };
+    const user = deepFreeze({ schemas: [USER_URN], id: BABS, userName: "bjensen" });
+    const dropped = expectOk(applyPatch(users, user, patchBody({ op: "replace", path: "nickName", value: "B" }), { conform: dropNickName }));
+    expect([dropped.changed, dropped.attributesChanged]).toEqual([false, false]);
+    expect(dropped.resource["nickName"]).toBeUndefined();
+  });
+
   it("keeps the group's other attributes when only members change", () => {
     const result = expectOk(applyPatch(groups, storedGroup(), patchBody({ op: "add", path: "members", value: [{ value: JAMES }] })));
     expect(result.resource).toMatchObject({ schemas: [GROUP_URN], displayName: "Tour Guides", id: storedGroup()["id"] });

@@ -1,7 +1,7 @@
 /**
  * PATCH (RFC 7644 §3.5.2): applies a PatchOp request to a resource in canonical form and returns
- * the new resource, whether anything changed, and — for groups — the membership delta a store
- * applies without loading every member.
+ * the new resource, whether anything changed, and — for a type with members, such as Group — the
+ * membership delta a store applies without loading every member.
  */
 import { ScimError, ScimType, isScimError, type ValidationIssue } from "../../errors.js";
 import { fail, ok, type Result } from "../../result.js";
@@ -19,8 +19,6 @@ import { createMembershipDeltaBuilder, type MembershipDeltaBuilder } from "./mem
 import { abortInvalidValue } from "./patch-failure.js";
 import { parsePatchRequest, type PatchOperation } from "./patch-request.js";
 import type { PatchStep } from "./patch-step.js";
-
-const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
 
 export interface ApplyPatchOptions {
   /**
@@ -48,6 +46,13 @@ export interface ApplyPatchOptions {
    * deltas (DESIGN §3), so this bounds the request, not the group. Default: no limit.
    */
   readonly maxMembers?: number;
+  /**
+   * Turns the patched resource into the form the caller will store (for the router: the profile's
+   * pruning, the required-attribute check, and no writeOnly attribute) before it is compared with
+   * the original, so `changed` and `attributesChanged` say whether what is stored changes and the
+   * caller compares nothing again. A failure fails the patch. Default: the patched resource as is.
+   */
+  readonly conform?: (resource: ScimObject) => Result<ScimObject>;
 }
 
 export interface PatchResult {
@@ -59,12 +64,17 @@ export interface PatchResult {
    * delta that could change the member list counts as a change, since the list is not at hand.
    */
   readonly changed: boolean;
+  /**
+   * `changed` without the membership: whether the attributes other than unloaded `members`
+   * changed. A caller that writes attributes and membership separately (DESIGN §3) reads both.
+   */
+  readonly attributesChanged: boolean;
   /** The composed effect of every operation on `members`; absent when none touched them. */
   readonly membership?: MembershipDelta;
 }
 
 function isMembers(schema: ResourceSchema, path: PatchPath): boolean {
-  return schema.core.id === GROUP_SCHEMA && !path.target.extension && path.target.attribute.name === "members";
+  return schema.resourceType.hasMembers === true && !path.target.extension && path.target.attribute.name === "members";
 }
 
 function withoutKeys(resource: ScimObject, keys: readonly string[]): ScimObject {
@@ -138,7 +148,8 @@ function* applyOperation(schema: ResourceSchema, state: PatchState, operation: P
  * - Add or replace on a filter that matches nothing creates the value a conjunction of `eq`
  *   comparisons describes (Entra); any other filter answers `noTarget`. A remove that matches
  *   nothing succeeds unchanged.
- * - Group `members`: each operation is also composed into `membership` (see `applyMemberOperation`).
+ * - `members` of a type that has members (`ResourceTypeDefinition.hasMembers`, as Group): each
+ *   operation is also composed into `membership` (see `applyMemberOperation`).
  */
 export function applyPatch(
   schema: ResourceSchema,
@@ -171,8 +182,7 @@ export function* applyPatchStepwise(
   // Reading every operation is a pass over the whole request: a pause of its own.
   yield;
   const membersLoaded = options.membersLoaded ?? true;
-  const isGroup = schema.core.id === GROUP_SCHEMA;
-  const original = !membersLoaded && isGroup ? withoutKeys(resource, ["members"]) : resource;
+  const original = !membersLoaded && schema.resourceType.hasMembers ? withoutKeys(resource, ["members"]) : resource;
   // Shallow is enough: the engine replaces every value it changes and never writes into one.
   const state: PatchState = { resource: { ...original }, workspace: createPatchWorkspace(), membersLoaded, options, membership: undefined };
   try {
@@ -185,11 +195,14 @@ export function* applyPatchStepwise(
   const membership: MembershipDelta | undefined = state.membership?.build();
   const rest = withoutKeys(state.resource, ["schemas"]);
   const patched: ScimObject = { schemas: schemasFor(schema, rest), ...rest };
-  const resourceChanged = !deepEqual(withoutKeys(original, ["schemas"]), rest);
+  const conformed = options.conform ? options.conform(patched) : ok(patched);
+  if (!conformed.ok) return conformed;
+  const attributesChanged = !deepEqual(withoutKeys(original, ["schemas"]), withoutKeys(conformed.value, ["schemas"]));
   const membershipChanged = !membersLoaded && membership !== undefined && !isEmptyMembershipDelta(membership);
   return ok({
-    resource: patched,
-    changed: resourceChanged || membershipChanged,
+    resource: conformed.value,
+    changed: attributesChanged || membershipChanged,
+    attributesChanged,
     ...(membership === undefined ? {} : { membership }),
   });
 }

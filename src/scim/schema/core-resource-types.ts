@@ -19,7 +19,7 @@ export const userResourceType: ResourceTypeDefinition = {
   schemaExtensions: [{ schema: enterpriseUserSchema.id, required: false }],
 };
 
-/** `Group` at `/Groups`, without extensions. */
+/** `Group` at `/Groups`, without extensions; its `members` are kept as a membership. */
 export const groupResourceType: ResourceTypeDefinition = {
   id: "Group",
   name: "Group",
@@ -27,4 +27,5 @@ export const groupResourceType: ResourceTypeDefinition = {
   description: "Group",
   schema: coreGroupSchema.id,
   schemaExtensions: [],
+  hasMembers: true,
 };

@@ -102,7 +102,7 @@ export async function pickAttributesInSlices(schema: ResourceSchema, resource: S
     if (!Array.isArray(value) || value.length <= SLICED_ELEMENTS || key.includes(":")) continue;
     const attribute = schema.findAttribute(core, key);
     // The same questions `pickFrom` and `pickValue` ask, so an array is picked only when the walk would.
-    if (!attribute || attribute.type !== "complex" || !picker.keepAttribute(core, attribute)) continue;
+    if (attribute?.type !== "complex" || !picker.keepAttribute(core, attribute)) continue;
     const elements = await mapInSlices(value, (element) => (isPlainObject(element) ? pickComplex(core, attribute, element, picker) : undefined), slice);
     picked.set(value, keptElements(elements));
   }

@@ -94,6 +94,20 @@ function indexByName(attributes: readonly AttributeDefinition[]): NameIndex {
   return index;
 }
 
+/**
+ * A type with members keeps them as a membership of ids (DESIGN §3), so its core schema must say
+ * where they go: a multi-valued complex `members` whose `value` is the member's id (RFC 7643 §4.2).
+ */
+function assertMembersAttribute(resourceType: ResourceTypeDefinition, core: SchemaDefinition): void {
+  const members = core.attributes.find((attribute) => attribute.name.toLowerCase() === "members");
+  const hasValue = members?.subAttributes?.some((sub) => sub.name.toLowerCase() === "value") === true;
+  if (!members || members.type !== "complex" || !members.multiValued || !hasValue) {
+    throw new Error(
+      `Resource type ${resourceType.id} has members, but its schema ${core.id} defines no multi-valued complex "members" attribute with a "value" sub-attribute`,
+    );
+  }
+}
+
 function createResourceSchema(
   resourceType: ResourceTypeDefinition,
   extensions: readonly { readonly schema: SchemaDefinition; readonly required: boolean }[],
@@ -102,6 +116,7 @@ function createResourceSchema(
 ): ResourceSchema {
   const core = schemaOf(resourceType.schema);
   if (!core) throw new Error(`Resource type ${resourceType.id}: schema ${resourceType.schema} is not registered`);
+  if (resourceType.hasMembers) assertMembersAttribute(resourceType, core);
   const coreAttributes = [...core.attributes, ...commonAttributes];
   const attributeIndex = new Map<SchemaDefinition, NameIndex>([[core, indexByName(coreAttributes)]]);
   for (const extension of extensions) attributeIndex.set(extension.schema, indexByName(extension.schema.attributes));

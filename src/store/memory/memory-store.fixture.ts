@@ -55,7 +55,7 @@ export function addGroup(
   orgId: string,
   id: string,
   displayName: string,
-  members?: readonly string[],
+  members: readonly string[] = [],
   unknownMembers: UnknownMemberPolicy = "ignore",
 ): Promise<WriteResult> {
   const attributes = { displayName };
@@ -66,7 +66,8 @@ export function addGroup(
     now: T0,
     attributes,
     uniqueKeys: uniqueKeysOf(groups, attributes),
-    ...(members === undefined ? {} : { members }),
+    // As the core does: a Group is created with `members`, `[]` for none (CreateRequest.members).
+    members,
     unknownMembers,
   });
 }

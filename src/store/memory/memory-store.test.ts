@@ -433,19 +433,20 @@ describe("memoryStore: membership", () => {
   it("gives a Group members when asked even before its first member, a user none", async () => {
     const store = memoryStore();
     await addUser(store, A, "u1", "alice");
-    expect((await addGroup(store, A, "g1", "empty")).resource).not.toHaveProperty("members");
+    // Created with `members: []`, as the core creates every resource of a type with members.
+    expect((await addGroup(store, A, "g1", "empty")).resource.members).toEqual([]);
     expect((await store.get({ orgId: A, resourceType: "Group", id: "g1", members: true }))?.members).toEqual([]);
     expect((await listAll(store, A, "Group")).resources[0]?.members).toEqual([]);
     expect(await store.get({ orgId: A, resourceType: "User", id: "u1", members: true })).not.toHaveProperty("members");
     expect((await listAll(store, A, "User")).resources[0]).not.toHaveProperty("members");
   });
 
-  it("treats the resource types named in groupTypes as groups, and any resource given members as one", async () => {
-    const store = memoryStore({ groupTypes: ["Team"] });
+  it("gives a member list to any resource created with members, [] included, and none to one created without", async () => {
+    const store = memoryStore();
     const create = (resourceType: string, id: string, members?: readonly string[]) =>
       store.create({ orgId: A, resourceType, id, now: T0, attributes: {}, uniqueKeys: [], unknownMembers: "ignore", ...(members ? { members } : {}) });
     await addUser(store, A, "u1", "alice");
-    await create("Team", "t1");
+    await create("Team", "t1", []);
     await create("Squad", "s1", ["u1"]);
     await create("Squad", "s2");
 

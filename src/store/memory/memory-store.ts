@@ -71,7 +71,6 @@ interface Match extends ListEntry {
  */
 export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
   const now = options.now ?? (() => new Date().toISOString());
-  const groupTypes: ReadonlySet<string> = new Set(options.groupTypes ?? ["Group"]);
   const organizations = new Map<string, Organization>();
   // One counter for the whole store: a version never repeats, not even across organizations.
   let lastVersion = 0;
@@ -91,14 +90,13 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
     return organization && table && entry ? { organization, table, entry } : undefined;
   };
 
-  /** How to read the members of `entry` for a request that does (or does not) want them. */
-  const membersOf = (
-    organization: Organization,
-    resourceType: string,
-    entry: MemoryEntry,
-    wanted: boolean,
-  ): MemberReader | undefined =>
-    wanted && (entry.members !== undefined || groupTypes.has(resourceType)) ? readMembersIn(organization) : undefined;
+  /**
+   * How to read the members of `entry` for a request that does (or does not) want them. Only a
+   * resource created with `members` (its type has members, `CreateRequest.members`) or given
+   * some since has a member list; any other carries no `members`.
+   */
+  const membersOf = (organization: Organization, entry: MemoryEntry, wanted: boolean): MemberReader | undefined =>
+    wanted && entry.members !== undefined ? readMembersIn(organization) : undefined;
 
   const plan = (organization: Organization, current: ReadonlySet<string>, delta: MembershipDelta): MembershipPlan =>
     planMembership(current, delta, (id) => organization.typeOfId.has(id));
@@ -147,13 +145,13 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
       if (!membership || !entry.members) return { resource: storedResourceOf(entry, undefined) };
       // CreateRequest has no `members` flag: a create that gives members gets them back.
       applyMembershipPlan(organization, entry.id, entry.members, membership);
-      return { resource: storedResourceOf(entry, membersOf(organization, request.resourceType, entry, true)), membership };
+      return { resource: storedResourceOf(entry, membersOf(organization, entry, true)), membership };
     },
 
     async get(request) {
       const found = find(request.orgId, request.resourceType, request.id);
       if (!found) return undefined;
-      return storedResourceOf(found.entry, membersOf(found.organization, request.resourceType, found.entry, request.members));
+      return storedResourceOf(found.entry, membersOf(found.organization, found.entry, request.members));
     },
 
     async list(request) {
@@ -179,7 +177,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
         const totalResults = ordered.length;
         const copies = await mapInSlices(pageIds, (id) => {
           const entry = table.entries.get(id);
-          return entry ? storedResourceOf(entry, membersOf(organization, request.resourceType, entry, request.members)) : undefined;
+          return entry ? storedResourceOf(entry, membersOf(organization, entry, request.members)) : undefined;
         });
         return { totalResults, resources: copies.filter((resource): resource is StoredResource => resource !== undefined) };
       }
@@ -209,7 +207,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
         if ((index & SLICE_CHECK_MASK) === SLICE_CHECK_MASK && ((index & SLICE_ENTRIES_MASK) === SLICE_ENTRIES_MASK || slice.due())) await slice.next();
         const entry = scanned[index] as MemoryEntry;
         const view = needsView
-          ? entryView(request.resourceType, entry, membersOf(organization, request.resourceType, entry, needsMembers))
+          ? entryView(request.resourceType, entry, membersOf(organization, entry, needsMembers))
           : entry.attributes;
         if (filter !== undefined && !matchesFilter(view, filter)) continue;
         totalResults += 1;
@@ -223,7 +221,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
         totalResults,
         resources: await mapInSlices(
           selected,
-          (match) => storedResourceOf(match.entry, membersOf(organization, request.resourceType, match.entry, request.members)),
+          (match) => storedResourceOf(match.entry, membersOf(organization, match.entry, request.members)),
           slice,
         ),
       };
@@ -263,7 +261,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
       } else {
         table.entries.set(next.id, next);
       }
-      const resource = storedResourceOf(next, membersOf(organization, request.resourceType, next, request.members));
+      const resource = storedResourceOf(next, membersOf(organization, next, request.members));
       return membership ? { resource, membership } : { resource };
     },
 

@@ -73,12 +73,13 @@ export function sqlResourceStore(
   dialect: SqlDialect,
   options: SqlResourceStoreOptions = {},
 ): ResourceStore {
-  const groupTypes: ReadonlySet<string> = new Set(options.groupTypes ?? ["Group"]);
   const now = options.now ?? (() => new Date().toISOString());
 
-  /** Whether a resource carries `members` when they are asked for (see `groupTypes`). */
-  const hasMemberList = (resourceType: string, row: Pick<ResourceRow, "member_seq">): boolean =>
-    groupTypes.has(resourceType) || row.member_seq !== null;
+  /**
+   * Whether a resource carries `members` when they are asked for: it was created with `members`
+   * (its type has members, `CreateRequest.members`) or given some since.
+   */
+  const hasMemberList = (row: Pick<ResourceRow, "member_seq">): boolean => row.member_seq !== null;
 
   const selectResource = (trx: Kysely<SqlStoreDatabase>, scope: StoreScope, id: string) =>
     trx
@@ -110,8 +111,7 @@ export function sqlResourceStore(
           request.members === undefined
             ? undefined
             : planMembership(NO_MEMBERS, { kind: "delta", add: request.members, remove: [] }, (id) => types.has(id));
-        const isGroup = groupTypes.has(request.resourceType);
-        const memberSeq = membership ? membership.added.length : isGroup ? 0 : null;
+        const memberSeq = membership ? membership.added.length : null;
         // The core picks fresh UUIDs, so a taken id fails on the primary key: a bug, not a client error.
         await trx
           .insertInto("scimkit_resources")
@@ -154,14 +154,14 @@ export function sqlResourceStore(
         return dialect.readTransaction(db, async (trx) => {
           const row = await selectResource(trx, request, request.id).executeTakeFirst();
           if (!row) return undefined;
-          if (!hasMemberList(request.resourceType, row)) return storedResourceOf(row, dialect);
+          if (!hasMemberList(row)) return storedResourceOf(row, dialect);
           return storedResourceOf(row, dialect, await membersOf(trx, request.orgId, row.id));
         });
       });
     },
 
     list(request) {
-      return translated(() => listResources(db, dialect, request, (row) => hasMemberList(request.resourceType, row)));
+      return translated(() => listResources(db, dialect, request, hasMemberList));
     },
 
     update(request) {
@@ -218,7 +218,7 @@ export function sqlResourceStore(
           member_seq: memberSeq,
           ...(attributes ? { attributes: dialect.toJson(attributes) } : {}),
         };
-        const members = request.members && hasMemberList(request.resourceType, next) ? await membersOf(trx, orgId, id) : undefined;
+        const members = request.members && hasMemberList(next) ? await membersOf(trx, orgId, id) : undefined;
         const resource = storedResourceOf(next, dialect, members);
         return membership ? { resource, membership } : { resource };
       }));

@@ -145,10 +145,7 @@ export async function sqlStore(options: SqlStoreOptions): Promise<SqlStore> {
     throw error;
   }
 
-  const resources = sqlResourceStore(db, active, {
-    ...(options.groupTypes === undefined ? {} : { groupTypes: options.groupTypes }),
-    ...(options.now === undefined ? {} : { now: options.now }),
-  });
+  const resources = sqlResourceStore(db, active, options.now === undefined ? {} : { now: options.now });
   const tokens = createTokenStore({ ...options.tokens, repository: sqlTokenRepository(db, active) });
   return { ...resources, migrate, close, tokens, db, dialect: active };
 }

@@ -31,9 +31,9 @@ export interface ResourcesTable {
   readonly attributes: unknown;
   /**
    * Hands out member positions, so members list in the order they were added: the highest
-   * position given so far. `null` while the resource has no member list at all — a resource of a
-   * type outside `groupTypes` that no write ever gave members, which therefore carries no
-   * `members` (the memory store's rule); groups start at 0.
+   * position given so far. `null` while the resource has no member list at all — one created
+   * without `CreateRequest.members` (its type has no members) that no write ever gave members,
+   * which therefore carries no `members` (the memory store's rule); groups start at 0.
    */
   readonly member_seq: CounterColumn | null;
 }

@@ -122,13 +122,18 @@ export interface CreateOptions {
   readonly unknownMembers?: UnknownMemberPolicy;
 }
 
-/** Creates a resource with canonical attributes and the unique keys the core would compute. */
+/**
+ * Creates a resource with canonical attributes and the unique keys the core would compute. As the
+ * core does, a resource of a type with members (`hasMembers`: Group) is created with `members`,
+ * `[]` for none, and any other without (`CreateRequest.members`).
+ */
 export function createResource(
   context: ConformanceContext,
   type: ResourceTypeId,
   attributes: ScimObject,
   options: CreateOptions = {},
 ): Promise<WriteResult> {
+  const members = options.members ?? (schemas[type].resourceType.hasMembers ? [] : undefined);
   return context.store.create({
     orgId: options.orgId ?? context.orgId,
     resourceType: type,
@@ -136,7 +141,7 @@ export function createResource(
     now: options.now ?? context.now(),
     attributes,
     uniqueKeys: uniqueKeys(type, attributes),
-    ...(options.members ? { members: options.members } : {}),
+    ...(members ? { members } : {}),
     unknownMembers: options.unknownMembers ?? "ignore",
   });
 }

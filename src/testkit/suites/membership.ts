@@ -226,6 +226,35 @@ export const membershipSuite: ConformanceSuite = {
       expect(read.version).not.toBe(outer.version);
     }),
 
+    conformanceTest("any resource type created with members has a member list, not only one named Group", async (context) => {
+      // A host may register its own type with members (ResourceTypeDefinition.hasMembers); the
+      // store learns it from CreateRequest.members alone, never from the type's name.
+      const [a = "", b = ""] = await users(context, 2);
+      const create = (id: string, members: readonly string[]) =>
+        context.store.create({ orgId: context.orgId, resourceType: "Team", id, now: context.now(), attributes: {}, uniqueKeys: [], members, unknownMembers: "ignore" });
+      const team = newId();
+      const empty = newId();
+      expect((await create(team, [a])).membership?.added).toEqual([a]);
+      await create(empty, []);
+      const read = (id: string) => context.store.get({ orgId: context.orgId, resourceType: "Team", id, members: true });
+      expect((await read(empty))?.members).toEqual([]);
+      const updated = await context.store.update({
+        orgId: context.orgId,
+        resourceType: "Team",
+        id: team,
+        now: context.now(),
+        membership: delta([b]),
+        unknownMembers: "ignore",
+        members: true,
+      });
+      expect(updated?.resource.members).toEqual([
+        { value: a, type: "User" },
+        { value: b, type: "User" },
+      ]);
+      expect(await context.store.delete({ orgId: context.orgId, resourceType: "User", id: a })).toBe(true);
+      expect((await read(team))?.members).toEqual([{ value: b, type: "User" }]);
+    }),
+
     conformanceTest("a user read with members: true carries no members", async (context) => {
       const [a = ""] = await users(context, 1);
       const read = await mustGet(context, "User", a, { members: true });

@@ -23,5 +23,8 @@ export interface CompileScope extends SqlFilterContext {
 /** A scope for one call of a compiler. */
 export function compileScope(context: SqlFilterContext): CompileScope {
   let next = 0;
-  return { ...context, alias: (prefix) => `${context.resource}_${prefix}${(next += 1)}` };
+  return { ...context, alias: (prefix) => {
+    next += 1;
+    return `${context.resource}_${prefix}${next}`;
+  } };
 }

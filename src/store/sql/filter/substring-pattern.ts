@@ -16,9 +16,9 @@ function wrap(literal: string, op: SubstringOperator, any: string): string {
  *
  * @example likePattern("50%_x", "co") === "%50\\%\\_x%"
  */
-export function likePattern(value: string, op: SubstringOperator, escape = "\\"): string {
-  const special = new Set(["%", "_", escape]);
-  const literal = [...value].map((char) => (special.has(char) ? `${escape}${char}` : char)).join("");
+export function likePattern(value: string, op: SubstringOperator, escapeChar = "\\"): string {
+  const special = new Set(["%", "_", escapeChar]);
+  const literal = [...value].map((char) => (special.has(char) ? `${escapeChar}${char}` : char)).join("");
   return wrap(literal, op, "%");
 }
 

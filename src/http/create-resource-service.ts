@@ -1,0 +1,264 @@
+/**
+ * The resource service of one router configuration (`ResourceService`): validate, read-modify-write
+ * against the store with optimistic concurrency, and deliver lifecycle events after the store has
+ * committed.
+ */
+import { v7 as uuidv7 } from "uuid";
+import { ScimError } from "../errors.js";
+import { driveInSlices } from "../event-loop-slice.js";
+import { ok, unwrap } from "../result.js";
+import { deepEqual } from "../scim/deep-equal.js";
+import type { FilterLimits } from "../scim/filter/parse-filter.js";
+import { applyPatchStepwise } from "../scim/patch/apply-patch.js";
+import { isEmptyMembershipDelta, replaceMembers, type MembershipDelta } from "../scim/patch/membership-delta.js";
+import type { ScimObject } from "../scim/schema/normalize-value.js";
+import type { ResourceProfile } from "../scim/schema/resource-profile.js";
+import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
+import type { ResourceStore, StoredResource, UnknownMemberPolicy } from "../store/resource-store.js";
+import { uniqueKeysOf } from "../store/unique-keys.js";
+import { matchesEntityTag } from "./entity-tags.js";
+import { isPossibleId } from "./is-possible-id.js";
+import { keyedMutex } from "./keyed-mutex.js";
+import { listResourcesPage } from "./list-resources-page.js";
+import { prepareWrite, withoutServerAttributes, withoutWriteOnly } from "./prepare-write.js";
+import { renderResourceInSlices } from "./render-resource.js";
+import { resourceEvents } from "./resource-events.js";
+import type { ResourceOutcome, ResourceService, ServiceContext } from "./resource-service.js";
+import { retryVersionConflicts } from "./retry-version-conflicts.js";
+import type { ScimEvent } from "./scim-event.js";
+import { createTypeHandler, type TypeHandler } from "./type-handler.js";
+import type { WriteLimits } from "./write-limits.js";
+
+/** What the service is built from: the router's store, registry and options. */
+export interface ResourceServiceConfig {
+  readonly store: ResourceStore;
+  readonly registry: SchemaRegistry;
+  readonly profile: ResourceProfile;
+  readonly unknownMembers: UnknownMemberPolicy;
+  readonly filterLimits: Partial<FilterLimits>;
+  /** Bounds on what one write may carry; see `ScimRouterOptions.writeLimits`. */
+  readonly writeLimits: WriteLimits;
+  readonly defaultPageSize: number;
+  readonly maxPageSize: number;
+  /** Key of the MAC that seals cursors (RFC 9865); see `ScimRouterOptions.cursorSecret`. */
+  readonly cursorSecret: string;
+  /** Delivers an event; never throws (the router reports listener failures itself). */
+  readonly emit: (event: ScimEvent) => Promise<void>;
+}
+
+/** What an update writes, computed from the resource as stored. */
+interface UpdatePlan {
+  /** The new attributes, canonical and without the server's own. */
+  readonly attributes: ScimObject;
+  /** Whether they differ from the stored ones: decided once, by whoever computed them. */
+  readonly attributesChanged: boolean;
+  /** The change to the members, for a type with members. */
+  readonly membership: MembershipDelta | undefined;
+}
+
+function notFound(type: TypeHandler, id: string): ScimError {
+  return new ScimError(404, undefined, `${type.schema.resourceType.name} ${JSON.stringify(id)} not found.`);
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+function withMembersOrNot(stored: StoredResource, members: boolean): StoredResource {
+  if (members || stored.members === undefined) return stored;
+  const { members: _members, ...rest } = stored;
+  return rest;
+}
+
+/** Builds the service for one router configuration. */
+export function createResourceService(config: ResourceServiceConfig): ResourceService {
+  const { store, registry } = config;
+  const handlers = new Map<string, TypeHandler>();
+  for (const type of registry.resourceTypes) {
+    const schema = registry.resourceType(type.id);
+    if (schema) handlers.set(type.id, createTypeHandler(schema, config.profile));
+  }
+  const canSort = store.capabilities?.sort !== false;
+  const canCursor = store.capabilities?.cursor !== false;
+  const listConfig = { ...config, canSort, canCursor };
+
+  const handler = (typeId: string): TypeHandler => {
+    const found = handlers.get(typeId);
+    if (!found) throw new Error(`Unknown resource type ${typeId}`);
+    return found;
+  };
+
+  // A group's every member can be 100,000 of them (`writeLimits.maxMembers`): rendered in slices.
+  const outcomeOf = async (context: ServiceContext, type: TypeHandler, stored: StoredResource): Promise<ResourceOutcome> => ({
+    stored,
+    resource: await renderResourceInSlices(registry, type.schema, context.baseUrl, stored),
+  });
+
+  const deliver = async (events: readonly ScimEvent[]): Promise<void> => {
+    for (const item of events) await config.emit(item);
+  };
+
+  const read = async (context: ServiceContext, type: TypeHandler, id: string, members: boolean): Promise<StoredResource> => {
+    // Every write reads first, so this keeps such ids from every store call of the service.
+    if (!isPossibleId(id)) throw notFound(type, id);
+    const stored = await store.get({ orgId: context.orgId, resourceType: type.id, id, members });
+    if (!stored) throw notFound(type, id);
+    return stored;
+  };
+
+  const checkIfMatch = (ifMatch: string | undefined, stored: StoredResource): void => {
+    // RFC 7644 §3.14 with RFC 7232 §3.1: a stale version is 412, and nothing is written.
+    if (ifMatch !== undefined && !matchesEntityTag(ifMatch, stored.version)) {
+      throw new ScimError(412, undefined, `The resource has changed: its version is W/"${stored.version}", not ${ifMatch}. Read it again and retry.`);
+    }
+  };
+
+  // DESIGN §4b: writes to one resource serialize. Keyed by organization, type and id: the same id
+  // in two organizations is two resources. Not a locked read in the store contract (SELECT … FOR
+  // UPDATE): every adapter would have to run the core's PATCH inside its own transaction, holding a
+  // connection through validation, which a store whose statements run in a worker thread cannot;
+  // the version check already makes a race between processes safe, and only needs retrying.
+  const writing = keyedMutex();
+  const serialized = <T>(context: ServiceContext, type: TypeHandler, id: string, work: () => Promise<T>): Promise<T> =>
+    writing.run(JSON.stringify([context.orgId, type.id, id]), work);
+
+  /**
+   * Runs a read-modify-write of one resource after this process's earlier writes to it, and again
+   * when another process wrote in between. With the client's `If-Match`, a conflict is its 412.
+   */
+  const readModifyWrite = <T>(context: ServiceContext, type: TypeHandler, id: string, ifMatch: string | undefined, attempt: () => Promise<T>): Promise<T> =>
+    serialized(context, type, id, () => (ifMatch === undefined ? retryVersionConflicts(attempt) : attempt()));
+
+  /** Writes new attributes and/or a membership delta computed from the current resource. */
+  const update = async (
+    context: ServiceContext,
+    type: TypeHandler,
+    id: string,
+    ifMatch: string | undefined,
+    members: boolean,
+    plan: (current: StoredResource) => Promise<UpdatePlan>,
+  ): Promise<ResourceOutcome> => {
+    const { stored, events } = await readModifyWrite(context, type, id, ifMatch, async (): Promise<{ stored: StoredResource; events: ScimEvent[] }> => {
+      const current = await read(context, type, id, false);
+      checkIfMatch(ifMatch, current);
+      const { attributes, attributesChanged, membership } = await plan(current);
+      const membershipChanges = membership !== undefined && !isEmptyMembershipDelta(membership);
+      if (!attributesChanged && !membershipChanges) {
+        return { stored: members && type.hasMembers ? await read(context, type, id, true) : current, events: [] };
+      }
+      const result = await store.update({
+        orgId: context.orgId,
+        resourceType: type.id,
+        id,
+        now: now(),
+        // Membership deltas commute, so they need no version; attribute writes do, or a
+        // concurrent change between our read and this write would be silently undone.
+        ...(attributesChanged || ifMatch !== undefined ? { expectedVersion: current.version } : {}),
+        ...(attributesChanged ? { attributes, uniqueKeys: uniqueKeysOf(type.schema, attributes) } : {}),
+        ...(membershipChanges ? { membership } : {}),
+        unknownMembers: config.unknownMembers,
+        members: members && type.hasMembers,
+      });
+      if (!result) throw notFound(type, id);
+      return {
+        stored: result.resource,
+        events: resourceEvents(registry, type, context).updated(current.attributes, result.resource, attributesChanged, result.membership),
+      };
+    });
+    // After the lock: a slow listener, or a response of 100,000 members, delays only its own
+    // request, not the next write to the resource.
+    await deliver(events);
+    return outcomeOf(context, type, stored);
+  };
+
+  return {
+    handlers,
+    canSort,
+    canCursor,
+
+    async create({ context, resourceType, body, members }) {
+      const type = handler(resourceType);
+      const { attributes, memberIds } = prepareWrite(type, body, config.writeLimits);
+      const result = await store.create({
+        orgId: context.orgId,
+        resourceType: type.id,
+        id: uuidv7(),
+        now: now(),
+        attributes,
+        uniqueKeys: uniqueKeysOf(type.schema, attributes),
+        // Present exactly for a type with members, `[]` for none: how the store knows (CreateRequest).
+        ...(memberIds ? { members: memberIds } : {}),
+        unknownMembers: config.unknownMembers,
+      });
+      await deliver(resourceEvents(registry, type, context).created(result.resource, result.membership));
+      return outcomeOf(context, type, withMembersOrNot(result.resource, members));
+    },
+
+    async get({ context, resourceType, id, members }) {
+      const type = handler(resourceType);
+      return outcomeOf(context, type, await read(context, type, id, members && type.hasMembers));
+    },
+
+    async replace({ context, resourceType, id, body, ifMatch, members }) {
+      const type = handler(resourceType);
+      // RFC 7644 §3.5.1: PUT replaces every attribute the client may write; members are replaced too.
+      const { attributes, memberIds } = prepareWrite(type, body, config.writeLimits);
+      return update(context, type, id, ifMatch, members, async (current) => ({
+        attributes,
+        attributesChanged: !deepEqual(current.attributes, attributes),
+        membership: memberIds ? replaceMembers(memberIds) : undefined,
+      }));
+    },
+
+    async patch({ context, resourceType, id, body, ifMatch, members }) {
+      const type = handler(resourceType);
+      return update(context, type, id, ifMatch, members, async (current) => {
+        // Groups are patched without loading their members: member operations become a delta. The
+        // engine pauses after each step, and a long request lets the event loop turn (DESIGN §4b).
+        const { maxPatchOperations, maxValues, maxMembers } = config.writeLimits;
+        const steps = applyPatchStepwise(type.schema, { ...current.attributes, id: current.id }, body, {
+          membersLoaded: !type.hasMembers,
+          filterLimits: config.filterLimits,
+          maxPatchOperations,
+          maxValues,
+          maxMembers,
+          // The engine compares what will be stored, so its flag is the one answer to "did the
+          // attributes change?" (pruned by the profile, without writeOnly values).
+          conform: (patched) => {
+            const conformed = type.validator.conform(patched);
+            return conformed.ok ? ok(withoutWriteOnly(type.schema, conformed.value)) : conformed;
+          },
+        });
+        const patched = unwrap(await driveInSlices(steps));
+        return {
+          attributes: withoutServerAttributes(patched.resource),
+          attributesChanged: patched.attributesChanged,
+          membership: patched.membership,
+        };
+      });
+    },
+
+    async delete({ context, resourceType, id, ifMatch }) {
+      const type = handler(resourceType);
+      // Serialized too, so the "deleted" event carries the last version, not one a concurrent write replaced.
+      const current = await serialized(context, type, id, async () => {
+        const found = await read(context, type, id, false);
+        checkIfMatch(ifMatch, found);
+        const deleted = await store.delete({
+          orgId: context.orgId,
+          resourceType: type.id,
+          id,
+          now: now(),
+          ...(ifMatch === undefined ? {} : { expectedVersion: found.version }),
+        });
+        if (!deleted) throw notFound(type, id);
+        return found;
+      });
+      await deliver(resourceEvents(registry, type, context).deleted(current));
+    },
+
+    list(request) {
+      return listResourcesPage(listConfig, handler(request.resourceType), request);
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The lifecycle events of one committed write, named after the resource type (`ResourceEventType`):
+ * what the host's `onEvent` receives, built from what the store reports it did.
+ */
+import type { ScimObject } from "../scim/schema/normalize-value.js";
+import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
+import type { MembershipChange, StoredResource } from "../store/resource-store.js";
+import { renderResource } from "./render-resource.js";
+import type { ServiceContext } from "./resource-service.js";
+import type { ScimEvent, ScimEventAction } from "./scim-event.js";
+import type { TypeHandler } from "./type-handler.js";
+
+/** The events of the writes to resources of one type in one organization. */
+export interface ResourceEvents {
+  /** A create: `created`, then the initial members as `members.added` (and `members.ignored`). */
+  created(resource: StoredResource, membership: MembershipChange | undefined): ScimEvent[];
+  /**
+   * An update: `updated` (with `activated`/`deactivated` when `active` flipped) when the attributes
+   * changed, then what happened to the members.
+   */
+  updated(before: ScimObject, resource: StoredResource, attributesChanged: boolean, membership: MembershipChange | undefined): ScimEvent[];
+  /** A delete: `deleted`, carrying the resource as it last was. */
+  deleted(resource: StoredResource): ScimEvent[];
+}
+
+/** The event builder for the resource type `type` in `context`, rendering as responses do. */
+export function resourceEvents(registry: SchemaRegistry, type: TypeHandler, context: ServiceContext): ResourceEvents {
+  // `User` → `user.created`, `Group` → `group.members.added`, `Team` → `team.created`.
+  const prefix = `${type.id.charAt(0).toLowerCase()}${type.id.slice(1)}`;
+
+  const event = (action: ScimEventAction, stored: StoredResource, memberIds?: readonly string[]): ScimEvent => {
+    // Never with members: a large group would have to be loaded and rendered for each event.
+    const { members: _members, ...withoutMembers } = stored;
+    return {
+      type: `${prefix}.${action}`,
+      orgId: context.orgId,
+      resourceType: type.id,
+      id: stored.id,
+      resource: renderResource(registry, type.schema, context.baseUrl, withoutMembers),
+      ...(memberIds ? { memberIds } : {}),
+    };
+  };
+
+  const membershipEvents = (stored: StoredResource, change: MembershipChange | undefined): ScimEvent[] => {
+    if (!change) return [];
+    const events: ScimEvent[] = [];
+    // Also on create: a host that grants access by group needs the initial members too.
+    if (change.added.length > 0) events.push(event("members.added", stored, change.added));
+    if (change.removed.length > 0) events.push(event("members.removed", stored, change.removed));
+    if (change.ignored.length > 0) events.push(event("members.ignored", stored, change.ignored));
+    return events;
+  };
+
+  const activationEvents = (before: ScimObject, after: StoredResource): ScimEvent[] => {
+    if (!type.hasActive) return [];
+    // A resource without `active` counts as active: RFC 7643 §4.1.1 leaves the default to the provider.
+    const wasActive = before["active"] !== false;
+    const isActive = after.attributes["active"] !== false;
+    if (wasActive === isActive) return [];
+    return [event(isActive ? "activated" : "deactivated", after)];
+  };
+
+  return {
+    created: (resource, membership) => [event("created", resource), ...membershipEvents(resource, membership)],
+    updated: (before, resource, attributesChanged, membership) => [
+      ...(attributesChanged ? [event("updated", resource), ...activationEvents(before, resource)] : []),
+      ...membershipEvents(resource, membership),
+    ],
+    deleted: (resource) => [event("deleted", resource)],
+  };
+}
