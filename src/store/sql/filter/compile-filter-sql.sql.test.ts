@@ -248,7 +248,8 @@ describe("compileFilterSql: the e-mail search prefilter (PostgreSQL's emails_sea
 describe("compileFilterSql: the e-mail search prefilter (SQLite's scimkit_emails_search)", () => {
   const searching = createSqliteFilterDialect({ emailsSearch: true });
   const sqlite = (text: string): Compiled => compiled("sqlite", text, users, searching);
-  const prefilter = `+"r"."rowid" in (select rowid from "scimkit_emails_search" where "scimkit_emails_search" match ?)`;
+  const prefilter =
+    '(+"r"."org_id", +"r"."id") in (select "k"."org_id", "k"."id" from "scimkit_emails_search_keys" as "k" where "k"."search_id" in (select rowid from "scimkit_emails_search" where "scimkit_emails_search" match ?))';
 
   it("ANDs a probe of the FTS table, the needle folded and bound as one phrase, before the exact test", () => {
     const { where, parameters } = sqlite('emails.value co "@Dept7."');

@@ -8,7 +8,8 @@ import { sqlitePlannerStatistics } from "./0004-sqlite-planner-statistics.js";
 import { sqliteEmailsSearch } from "./0005-sqlite-emails-search.js";
 import { auditTable } from "./0006-audit-table.js";
 import { nfcUniqueKeys } from "./0007-nfc-unique-keys.js";
+import { sqliteEmailsSearchRows } from "./0008-sqlite-emails-search-rows.js";
 import type { Migration } from "./migration.js";
 
 /** Every migration of the SQL store, by increasing version. */
-export const sqlMigrations: readonly Migration[] = [initialTables, emailsSearch, analyticsTables, sqlitePlannerStatistics, sqliteEmailsSearch, auditTable, nfcUniqueKeys];
+export const sqlMigrations: readonly Migration[] = [initialTables, emailsSearch, analyticsTables, sqlitePlannerStatistics, sqliteEmailsSearch, auditTable, nfcUniqueKeys, sqliteEmailsSearchRows];
