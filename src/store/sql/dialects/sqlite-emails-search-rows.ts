@@ -41,7 +41,9 @@ function emailElements(attributes: ScimObject): readonly unknown[] {
  * @example emailsSearchText({ emails: [{ value: "Ann@X.io" }, { type: "home" }] }) === '["ann@x.io",null]'
  */
 export function emailsSearchText(attributes: ScimObject): string | undefined {
-  const objects = emailElements(attributes).filter((element): element is ScimObject => typeof element === "object" && element !== null && !Array.isArray(element));
+  const objects = emailElements(attributes).filter(
+    (element): element is ScimObject => typeof element === "object" && element !== null && !Array.isArray(element),
+  );
   if (objects.length === 0) return undefined;
   const values = objects.map((element) => {
     const value = element[SQLITE_EMAILS_SEARCH.subAttribute];
@@ -91,7 +93,9 @@ export async function indexSqliteEmailsSearch(trx: Kysely<SqlStoreDatabase>, cha
     case "delete":
       return deleteOne(trx, change.orgId, change.id);
     case "deleteOrganization":
-      await sql`delete from ${sql.table(table)} where rowid in (select search_id from ${sql.table(keys)} where org_id = ${change.orgId})`.execute(trx);
+      await sql`delete from ${sql.table(table)} where rowid in (select search_id from ${sql.table(keys)} where org_id = ${change.orgId})`.execute(
+        trx,
+      );
       await sql`delete from ${sql.table(keys)} where org_id = ${change.orgId}`.execute(trx);
       return;
   }

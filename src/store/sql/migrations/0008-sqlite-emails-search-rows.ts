@@ -57,7 +57,10 @@ const { table, column, keys, triggers } = SQLITE_EMAILS_SEARCH;
  *
  * @example await sqliteDialect.writeTransaction(db, (trx) => addSqliteEmailsSearchRows(trx))
  */
-export async function addSqliteEmailsSearchRows(trx: Kysely<SqlStoreDatabase>, options: SqliteEmailsSearchRowsOptions = {}): Promise<SqliteEmailsSearchRowsOutcome> {
+export async function addSqliteEmailsSearchRows(
+  trx: Kysely<SqlStoreDatabase>,
+  options: SqliteEmailsSearchRowsOptions = {},
+): Promise<SqliteEmailsSearchRowsOutcome> {
   // Migration 5's triggers go whatever follows: they fail every write of a tool without our function.
   for (const name of Object.values(triggers)) await sql`drop trigger if exists ${sql.id(name)}`.execute(trx);
   const made = await attemptInSavepoint(trx, async () => {
@@ -72,7 +75,9 @@ export async function addSqliteEmailsSearchRows(trx: Kysely<SqlStoreDatabase>, o
       constraint ${sql.id(`${keys}_resource_fk`)} foreign key (org_id, id) references scimkit_resources (org_id, id) on delete cascade
     )`.execute(trx);
     // `case_sensitive 1`: the text and the needle are folded already; FTS5's own folding would blur the match.
-    await sql`create virtual table ${sql.table(table)} using ${sql.id(options.module ?? "fts5")}(${sql.id(column)}, tokenize='trigram case_sensitive 1')`.execute(trx);
+    await sql`create virtual table ${sql.table(table)} using ${sql.id(options.module ?? "fts5")}(${sql.id(column)}, tokenize='trigram case_sensitive 1')`.execute(
+      trx,
+    );
   });
   if (!made.ok) {
     // Migration 5's table may be left where this build could drop it but not make the new one: it
