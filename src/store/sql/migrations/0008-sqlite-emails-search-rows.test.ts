@@ -318,7 +318,7 @@ describe("migration 8 (the e-mail search the store keeps) on SQLite", () => {
     expect(await ids(store, "acme", 'emails.value co "ΣΟΦ"')).toEqual(["bob"]);
   });
 
-  it("needs no function of ours: a bare connection migrates and writes users; a rebuild indexes what it wrote", async () => {
+  it("needs no function of ours: a bare connection migrates and writes users; migration 8 run again indexes what it wrote", async () => {
     directory = mkdtempSync(join(tmpdir(), "scimkit-m8-"));
     const file = join(directory, "scim.db");
     store = await sqlStore({ sqlite: file });
@@ -354,13 +354,14 @@ describe("migration 8 (the e-mail search the store keeps) on SQLite", () => {
       await tool.deleteFrom("scimkit_resources").where("id", "=", "bob").execute();
       // Migrating needs no function either.
       expect(await runMigrations(tool, sqliteDialect, throughVersion8)).toEqual([]);
-      await tool.transaction().execute((trx) => addSqliteEmailsSearchRows(trx));
+      // What docs/choosing-a-store.md tells operators to do after such writes.
+      await tool.deleteFrom("scimkit_migrations").where("version", "=", 8).execute();
     } finally {
       await tool.destroy();
     }
 
     store = await sqlStore({ sqlite: file });
-    await expectIndexAgrees(store.db, "after the tool's writes and a rebuild");
+    await expectIndexAgrees(store.db, "after the tool's writes and migration 8 again");
     expect(await ids(store, "acme", 'emails.value co "@x.io"')).toEqual(["ann", "cyd"]);
     expect(await ids(store, "acme", 'emails.value sw "new@"')).toEqual(["ann"]);
   });

@@ -19,8 +19,9 @@
  * rowid, which a dump renumbers).
  *
  * What the store does not see, it cannot index: rows a tool inserts or whose e-mails it changes
- * are missing from the search (or searched by their old e-mails) until `addSqliteEmailsSearchRows`
- * runs again (or version 8 is deleted from `scimkit_migrations` and a store starts). Deletes by a
+ * are missing from the search (or searched by their old e-mails) until version 8 is deleted from
+ * `scimkit_migrations` (the tool can do that too) and a store starts, which runs it again (or
+ * `addSqliteEmailsSearchRows` runs in a write transaction). Deletes by a
  * tool leave key rows behind only where it has foreign keys off, and such rows match nothing.
  *
  * Where the SQLite build lacks FTS5 or its trigram tokenizer, the migration records itself with
