@@ -85,14 +85,24 @@ function emailsSearchContains(resource: string, attribute: string, subAttribute:
   // Code points, as the trigram tokenizer counts characters.
   if ([...text].length < SQLITE_EMAILS_SEARCH.minimumLength) return undefined;
   const table = sql.table(SQLITE_EMAILS_SEARCH.table);
-  const keys = sql.table(SQLITE_EMAILS_SEARCH.keys);
-  // The unary `+`s keep SQLite from starting at the matching keys: FTS5 tells its planner a
+  const key = `${resource}_search_key`;
+  const row = `${resource}_search_row`;
+  const matches = sql`select rowid from ${table} where ${table} match ${sql.val(ftsPhrase(text))}`;
+  // The matching resources' rowids, looked up through their keys at query time (never stored, so a
+  // `.dump` that renumbers them changes nothing): SQLite then probes one integer per listed row,
+  // where probing `(org_id, id)` pairs cost about half as much again as the whole count of a
+  // 20,000-user organization (measured: 5 ms against 9–10).
+  const keys = sql`${sql.table(SQLITE_EMAILS_SEARCH.keys)} as ${sql.id(key)}`;
+  const rows = sql`${sql.table("scimkit_resources")} as ${sql.id(row)}`;
+  const sameResource = sql`${sql.ref(`${row}.org_id`)} = ${sql.ref(`${key}.org_id`)} and ${sql.ref(`${row}.id`)} = ${sql.ref(`${key}.id`)}`;
+  const matchingRowids = sql`select ${sql.ref(`${row}.rowid`)} from ${keys} join ${rows} on ${sameResource} where ${sql.ref(`${key}.search_id`)} in (${matches})`;
+  // The unary `+` keeps SQLite from starting at the matching rowids: FTS5 tells its planner a
   // MATCH yields a handful of rows, whatever it yields. Instead SQLite reads the list in its
   // order and probes the matches, collected once: at 100,000 users a page of
-  // `emails co "@dept7."` (5,000 matches) costs a few ms this way and far more fetched and
-  // sorted (migration 5 measured 4 ms against 27, and `co "example."`, every user, 31 against 280).
-  const matches = sql`select rowid from ${table} where ${table} match ${sql.val(ftsPhrase(text))}`;
-  return sql<SqlBool>`(+${sql.ref(`${resource}.org_id`)}, +${sql.ref(`${resource}.id`)}) in (select ${sql.ref("k.org_id")}, ${sql.ref("k.id")} from ${keys} as ${sql.id("k")} where ${sql.ref("k.search_id")} in (${matches}))`;
+  // `emails co "@dept7."` (5,000 matches) costs 4 ms this way and 27 ms fetched and sorted,
+  // `co "example."` (every user) 31 ms against 280; a lone match costs 8 ms instead of 1
+  // (measured with migration 5's table, which this one follows).
+  return sql<SqlBool>`+${sql.ref(`${resource}.rowid`)} in (${matchingRowids})`;
 }
 
 /** The SQLite filter dialect, without the e-mail search table (`createSqliteFilterDialect`). */
