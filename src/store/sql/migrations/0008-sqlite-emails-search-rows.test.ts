@@ -19,6 +19,7 @@ import { compileFilter } from "../../../scim/filter/resolve-filter.js";
 import type { ScimObject } from "../../../scim/schema/normalize-value.js";
 import { createSchemaRegistry } from "../../../scim/schema/schema-registry.js";
 import { resourceView } from "../../resource-view.js";
+import { sqlAnalyticsStore } from "../../../analytics/sql/sql-analytics-store.js";
 import { postgresDialect } from "../dialects/postgres-dialect.js";
 import { emailsSearchText } from "../dialects/sqlite-emails-search-rows.js";
 import { sqliteDialect } from "../dialects/sqlite-dialect.js";
@@ -316,6 +317,22 @@ describe("migration 8 (the e-mail search the store keeps) on SQLite", () => {
     await sql`vacuum`.execute(db);
     await expectIndexAgrees(db, "after VACUUM");
     expect(await ids(store, "acme", 'emails.value co "ΣΟΦ"')).toEqual(["bob"]);
+  });
+
+  it("deleting an organization through the analytics store removes its e-mails from the search too (spec §4.6)", async () => {
+    store = await sqlStore({ sqlite: ":memory:" });
+    const analytics = sqlAnalyticsStore(store);
+    for (const orgId of ["acme", "beta"]) {
+      await analytics.createOrganization({ id: orgId, name: orgId, status: "active", createdAt: NOW, updatedAt: NOW });
+      await createUser(store, orgId, "ann", [work(`ann@${orgId}.io`)]);
+      await createUser(store, orgId, "bob", [work(`bob@${orgId}.io`)]);
+    }
+    expect(await analytics.deleteOrganization({ all: true }, "beta")).toBe(true);
+    await expectIndexAgrees(store.db, "after the analytics delete");
+    // Not only unreachable: the text itself is gone from the FTS table.
+    const left = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)} where ${sql.id(SQLITE_EMAILS_SEARCH.column)} like '%beta%'`.execute(store.db);
+    expect(Number(left.rows[0]?.n)).toBe(0);
+    expect(await ids(store, "acme", 'emails co "@acme."')).toEqual(["ann", "bob"]);
   });
 
   it("needs no function of ours: a bare connection migrates and writes users; migration 8 run again indexes what it wrote", async () => {
