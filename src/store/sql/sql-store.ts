@@ -127,8 +127,9 @@ export async function sqlStore(options: SqlStoreOptions): Promise<SqlStore> {
     if (owned) await db.destroy();
   };
 
-  // The hooks in use; `adapt` completes them with those what the migrations made here calls for
-  // (SQLite's e-mail search tables). The store's queries read them from this object at each call.
+  // The hooks in use; `adapt` adds those that the tables the migrations made here call for
+  // (SQLite's e-mail search). The store reads them from this object at each call, so hooks added
+  // by a later `migrate()` take effect at once.
   const active: SqlDialect = { ...dialect };
   const adapt = async (): Promise<void> => {
     Object.assign(active, await dialect.adaptTo?.(db));
