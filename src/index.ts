@@ -2,7 +2,9 @@
  * scimkit — SCIM 2.0 (RFC 7643, RFC 7644, RFC 9865) for Express.
  *
  * This entry point serves SCIM: the router and what configures it (options, profiles, limits,
- * fair share), its events, tokens, the audit trail and the one error class. The protocol core
+ * fair share), its events, tokens, the audit trail, the one error class, and the plumbing the
+ * router shares with any API a host serves beside it (body parsing, rate limits, sealed cursors,
+ * audit hand-off; `scimkit/analytics` is built on these). The protocol core
  * is `scimkit/core` (it loads no Express), what a store author needs is `scimkit/store`, and the
  * stores are `scimkit/memory` and `scimkit/sql` (architecture §9).
  */

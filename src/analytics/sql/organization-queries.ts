@@ -89,7 +89,7 @@ export function organizationQueries(
         if (!row) return false;
         // One transaction (issue 6: "in one transaction"): a failure anywhere leaves all of it.
         await deleteAnalyticsOrganizationRows(trx, id);
-        await deleteScimOrganizationRows(scim, id);
+        await deleteScimOrganizationRows(scim, id, dialect);
         await trx.deleteFrom("scimkit_tokens").where("org_id", "=", id).execute();
         await trx.deleteFrom("scimkit_organizations").where("id", "=", id).execute();
         return true;

@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect, sql } from "kysely";
-import { describe } from "vitest";
+import { describe, expect, it } from "vitest";
+import { sqlAnalyticsStore } from "../index.js";
 import { type SqlStoreDatabase, registerSqliteFunctions, sqlStore, sqliteDialect } from "scimkit/sql";
 import { explainOf, runStatements, sqlAnalyticsStoreBehaviour } from "./sql-analytics-store-behaviour.fixture.js";
 
@@ -35,5 +36,37 @@ describe("sql analytics store on SQLite", () => {
     async analyze(db) {
       await sql`analyze`.execute(db);
     },
+  });
+});
+
+describe("sql analytics store on SQLite, deleting an organization", () => {
+  it("removes its e-mails from the store's search rows too (spec §4.6; the search is the store's, migration 8)", async () => {
+    const store = await sqlStore({ sqlite: ":memory:" });
+    try {
+      const analytics = await sqlAnalyticsStore(store);
+      const now = "2024-01-01T00:00:00.000Z";
+      for (const orgId of ["acme", "beta"]) {
+        await analytics.createOrganization({ id: orgId, name: orgId, status: "active", createdAt: now, updatedAt: now });
+        for (const name of ["ann", "bob"]) {
+          await store.create({
+            orgId,
+            resourceType: "User",
+            id: name,
+            now,
+            attributes: { userName: name, emails: [{ value: `${name}@${orgId}.io`, type: "work" }] },
+            uniqueKeys: [{ attribute: "userName", value: name }],
+            unknownMembers: "ignore",
+          });
+        }
+      }
+      expect(await analytics.deleteOrganization({ all: true }, "beta")).toBe(true);
+      // Not only unreachable through the keys: the text itself is gone from the FTS table.
+      const left = await sql<{ n: number }>`select count(*) as n from scimkit_emails_search where emails like '%beta%'`.execute(store.db);
+      expect(Number(left.rows[0]?.n)).toBe(0);
+      const kept = await sql<{ n: number }>`select count(*) as n from scimkit_emails_search where emails like '%acme%'`.execute(store.db);
+      expect(Number(kept.rows[0]?.n)).toBe(2);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -127,6 +127,7 @@ export function sqlResourceStore(
             member_seq: memberSeq,
           })
           .execute();
+        await dialect.indexResources?.(trx, { kind: "write", orgId: request.orgId, id: request.id, attributes: request.attributes });
         await claimUniqueKeys(trx, dialect, request, request.id, request.uniqueKeys);
         const resource = {
           id: request.id,
@@ -209,6 +210,7 @@ export function sqlResourceStore(
             .where("org_id", "=", orgId)
             .where("id", "=", id)
             .execute();
+          if (attributes) await dialect.indexResources?.(trx, { kind: "write", orgId, id, attributes, previous: stored });
         }
 
         const next: ResourceRow = {
@@ -264,6 +266,7 @@ export function sqlResourceStore(
             .where("id", "in", chunk)
             .execute();
         }
+        await dialect.indexResources?.(trx, { kind: "delete", orgId, id });
         // The foreign keys cascade: its unique keys, its own member rows, its rows in other groups.
         await trx.deleteFrom("scimkit_resources").where("org_id", "=", orgId).where("id", "=", id).execute();
         return true;
@@ -272,7 +275,7 @@ export function sqlResourceStore(
 
     deleteOrganization(orgId) {
       // One transaction: a reader sees the organization whole or gone, never half emptied.
-      return translated(() => dialect.writeTransaction(db, (trx) => deleteScimOrganizationRows(trx, orgId)));
+      return translated(() => dialect.writeTransaction(db, (trx) => deleteScimOrganizationRows(trx, orgId, dialect)));
     },
   };
 }

@@ -70,8 +70,9 @@ export interface SqlStore extends ResourceStore {
   /**
    * Applies the migrations the database lacks and resolves with their versions (`[]` when it
    * was up to date). Safe to call again, and from several processes at once. Indexes a migration
-   * adds that need a hook of their own (SQLite's e-mail search table, migration 5) serve stores
-   * opened afterwards: the store chose its hooks when it opened (`SqlDialect.adaptTo`).
+   * adds that need hooks of their own (SQLite's e-mail search tables, migration 8) are used and
+   * kept by this store from then on (`SqlDialect.adaptTo`); another process that opened before
+   * they existed does not keep them: restart it.
    */
   migrate(): Promise<readonly number[]>;
   /** Closes the connections the store opened; a borrowed pool or Kysely instance stays open. Idempotent. */
@@ -126,20 +127,29 @@ export async function sqlStore(options: SqlStoreOptions): Promise<SqlStore> {
     if (owned) await db.destroy();
   };
 
+  // The hooks in use; `adapt` adds those that the tables the migrations made here call for
+  // (SQLite's e-mail search). The store reads them from this object at each call, so hooks added
+  // by a later `migrate()` take effect at once.
+  const active: SqlDialect = { ...dialect };
+  const adapt = async (): Promise<void> => {
+    Object.assign(active, await dialect.adaptTo?.(db));
+  };
+
   const migrate = async (): Promise<readonly number[]> => {
     if (schema !== undefined) {
       // Under the migration lock: two processes creating one schema at once would otherwise collide.
       await dialect.migrationTransaction(db, (trx) => sql`create schema if not exists ${sql.id(schema)}`.execute(trx));
     }
-    return runMigrations(db, dialect);
+    const applied = await runMigrations(db, dialect);
+    // A store opened with `migrate: false` keeps a table a migration adds now up to date from now on.
+    await adapt();
+    return applied;
   };
 
-  let active = dialect;
   try {
     await dialect.prepareConnection?.(db);
     if (options.migrate !== false) await migrate();
-    // What the migrations could make here (SQLite's e-mail search table) decides some hooks.
-    active = { ...dialect, ...(await dialect.adaptTo?.(db)) };
+    else await adapt();
   } catch (error) {
     await close();
     throw error;

@@ -3,8 +3,9 @@
  * the store hooks. One connection writes for the whole store (`sqlStore({ sqlite })` gives it a
  * worker thread, beside read-only reader threads), and write transactions take the write lock up
  * front, so no row locks are needed. Every connection must have the filter's functions registered
- * (`registerSqliteFunctions`); `sqlStore({ sqlite })` does it. `adaptTo` turns on the e-mail
- * search prefilter where migration 5 made its table.
+ * (`registerSqliteFunctions`) for the filters; `sqlStore({ sqlite })` does it. The schema needs
+ * none of it. `adaptTo` turns on the e-mail search prefilter, and the store's upkeep of its rows,
+ * where migration 8 made its tables.
  */
 import { sql, type Kysely } from "kysely";
 import type { ScimObject } from "../../../scim/schema/normalize-value.js";
@@ -12,15 +13,16 @@ import { SQLITE_LOWER_FUNCTION } from "../filter/register-sqlite-functions.js";
 import { createSqliteFilterDialect, SQLITE_EMAILS_SEARCH, sqliteFilterDialect } from "../filter/sqlite-filter-dialect.js";
 import type { SqlStoreDatabase } from "../sql-tables.js";
 import { connectionTransaction } from "./connection-transaction.js";
+import { indexSqliteEmailsSearch } from "./sqlite-emails-search-rows.js";
 import type { SqlDialect } from "./sql-dialect.js";
 
 /**
- * Whether `db` holds the e-mail search table with all three of its triggers (migration 5): a
- * table without them would fall behind the rows and miss matches, so it counts only with them.
+ * Whether `db` holds the e-mail search tables of migration 8: the FTS5 table and its keys. Migration
+ * 5's table alone (where migration 8 could not replace it) is written by nothing and does not count.
  */
 async function hasEmailsSearch(db: Kysely<SqlStoreDatabase>): Promise<boolean> {
-  const { table, triggers } = SQLITE_EMAILS_SEARCH;
-  const names = [table, ...Object.values(triggers)];
+  const { table, keys } = SQLITE_EMAILS_SEARCH;
+  const names = [table, keys];
   const found = await sql<{ n: number }>`select count(*) as n from sqlite_schema where name in (${sql.join(names)})`.execute(db);
   return Number(found.rows[0]?.n) === names.length;
 }
@@ -52,7 +54,7 @@ export const sqliteDialect: SqlDialect = {
     }
   },
   async adaptTo(db) {
-    return (await hasEmailsSearch(db)) ? { searchContains: withEmailsSearch.searchContains } : {};
+    return (await hasEmailsSearch(db)) ? { searchContains: withEmailsSearch.searchContains, indexResources: indexSqliteEmailsSearch } : {};
   },
 };
 

@@ -248,7 +248,8 @@ describe("compileFilterSql: the e-mail search prefilter (PostgreSQL's emails_sea
 describe("compileFilterSql: the e-mail search prefilter (SQLite's scimkit_emails_search)", () => {
   const searching = createSqliteFilterDialect({ emailsSearch: true });
   const sqlite = (text: string): Compiled => compiled("sqlite", text, users, searching);
-  const prefilter = `+"r"."rowid" in (select rowid from "scimkit_emails_search" where "scimkit_emails_search" match ?)`;
+  const prefilter =
+    '+"r"."rowid" in (select "r_search_row"."rowid" from "scimkit_emails_search_keys" as "r_search_key" join "scimkit_resources" as "r_search_row" on "r_search_row"."org_id" = "r_search_key"."org_id" and "r_search_row"."id" = "r_search_key"."id" where "r_search_key"."search_id" in (select rowid from "scimkit_emails_search" where "scimkit_emails_search" match ?))';
 
   it("ANDs a probe of the FTS table, the needle folded and bound as one phrase, before the exact test", () => {
     const { where, parameters } = sqlite('emails.value co "@Dept7."');

@@ -1,14 +1,14 @@
 /**
  * Test-only DDL for the filter compiler's tests: the tables of `sql-tables.ts` with the columns,
  * keys and indexes of the store's migrations (`migrations/0001-initial-tables.ts`, and the e-mail
- * search of `0002-emails-search.ts` on PostgreSQL and `0005-sqlite-emails-search.ts` on SQLite,
+ * search of `0002-emails-search.ts` on PostgreSQL and `0008-sqlite-emails-search-rows.ts` on SQLite,
  * made by the migrations' own code), for SQLite and PostgreSQL, so that the compiled SQL meets
  * the same tables and the planner the same indexes. It leaves out the foreign keys (fixtures insert members without their resources) and
  * the token table, which filters never read; keep it in step when the migrations change an index.
  */
 import { sql, type Kysely } from "kysely";
 import { addEmailsSearch } from "../migrations/0002-emails-search.js";
-import { addSqliteEmailsSearch } from "../migrations/0005-sqlite-emails-search.js";
+import { addSqliteEmailsSearchRows } from "../migrations/0008-sqlite-emails-search-rows.js";
 import type { SqlStoreDatabase } from "../sql-tables.js";
 
 /** The dialects the fixture can create tables for. */
@@ -65,8 +65,8 @@ function statements(dialect: FixtureDialect): readonly string[] {
 export async function createFilterTables(db: Kysely<SqlStoreDatabase>, dialect: FixtureDialect): Promise<{ readonly emailsSearch: boolean }> {
   for (const statement of statements(dialect)) await sql.raw(statement).execute(db);
   if (dialect === "sqlite") {
-    // The triggers call scimkit_lower: the connection must have registerSqliteFunctions applied.
-    const made = await db.transaction().execute((trx) => addSqliteEmailsSearch(trx));
+    // The store writes its rows, not triggers: `insertRows` does here what the store does.
+    const made = await db.transaction().execute((trx) => addSqliteEmailsSearchRows(trx));
     return { emailsSearch: made.table };
   }
   // The index needs pg_trgm, which only the EXPLAIN test needs (and checks for); the column needs

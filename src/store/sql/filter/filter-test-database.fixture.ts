@@ -6,17 +6,18 @@
  */
 import { randomBytes } from "node:crypto";
 import Database from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Expression, type SqlBool } from "kysely";
+import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql, type Expression, type SqlBool } from "kysely";
 import pg from "pg";
 import { describe } from "vitest";
 import type { ScimObject } from "../../../scim/schema/normalize-value.js";
 import type { StoredMember, StoredResource, UniqueKey } from "../../resource-store.js";
+import { indexSqliteEmailsSearch } from "../dialects/sqlite-emails-search-rows.js";
 import type { SqlStoreDatabase } from "../sql-tables.js";
 import type { FilterDialect } from "./filter-dialect.js";
 import { createFilterTables, type FixtureDialect } from "./filter-tables.fixture.js";
 import { postgresFilterDialect } from "./postgres-filter-dialect.js";
 import { registerSqliteFunctions } from "./register-sqlite-functions.js";
-import { createSqliteFilterDialect } from "./sqlite-filter-dialect.js";
+import { createSqliteFilterDialect, SQLITE_EMAILS_SEARCH } from "./sqlite-filter-dialect.js";
 
 /** An open test database with the filter tables. */
 export interface FilterTestDatabase {
@@ -92,7 +93,17 @@ export interface ResourceRow {
   readonly members?: readonly StoredMember[];
 }
 
-/** Inserts rows as the store does: `external_id` copies `attributes.externalId`, members get positions. */
+/** Whether `db` is SQLite with migration 8's e-mail search tables, which the store itself writes. */
+async function hasSqliteEmailsSearch(db: Kysely<SqlStoreDatabase>): Promise<boolean> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return false;
+  const found = await sql<{ n: number }>`select count(*) as n from sqlite_schema where name = ${SQLITE_EMAILS_SEARCH.keys}`.execute(db);
+  return Number(found.rows[0]?.n) > 0;
+}
+
+/**
+ * Inserts rows as the store does: `external_id` copies `attributes.externalId`, members get
+ * positions, and on SQLite the e-mail search rows are written (`indexSqliteEmailsSearch`).
+ */
 export async function insertRows(db: Kysely<SqlStoreDatabase>, rows: readonly ResourceRow[]): Promise<void> {
   if (rows.length === 0) return;
   const externalId = (attributes: ScimObject): string | null => (typeof attributes["externalId"] === "string" ? attributes["externalId"] : null);
@@ -129,10 +140,17 @@ export async function insertRows(db: Kysely<SqlStoreDatabase>, rows: readonly Re
     );
     if (members.length > 0) await db.insertInto("scimkit_members").values(members).execute();
   }
+  if (await hasSqliteEmailsSearch(db)) {
+    for (const { orgId, resource } of rows) await indexSqliteEmailsSearch(db, { kind: "write", orgId, id: resource.id, attributes: resource.attributes });
+  }
 }
 
 /** Empties the tables between property runs. */
 export async function deleteRows(db: Kysely<SqlStoreDatabase>): Promise<void> {
+  if (await hasSqliteEmailsSearch(db)) {
+    await sql`delete from ${sql.table(SQLITE_EMAILS_SEARCH.table)}`.execute(db);
+    await sql`delete from ${sql.table(SQLITE_EMAILS_SEARCH.keys)}`.execute(db);
+  }
   await db.deleteFrom("scimkit_members").execute();
   await db.deleteFrom("scimkit_unique_keys").execute();
   await db.deleteFrom("scimkit_resources").execute();

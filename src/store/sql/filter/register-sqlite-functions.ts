@@ -19,8 +19,9 @@ export interface SqliteFunctionHost {
 /**
  * Registers the functions `sqliteFilterDialect` uses (`scimkit_lower`) on one connection. A
  * registration lives as long as the connection, so call it for every connection the store opens,
- * before the first query. The function is deterministic, so SQLite may also use it in an index
- * expression (which every connection that writes the table must then have registered too).
+ * before the first query. Only queries call it: no trigger, view, index or generated column of the
+ * schema may (migration 8 removed the triggers that did), so that any SQLite tool — one without
+ * this function — can open, check and write the file (docs/architecture.md §8.5).
  *
  * @example
  * const database = new Database("scim.db");

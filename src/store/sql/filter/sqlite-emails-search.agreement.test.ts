@@ -1,5 +1,5 @@
 /**
- * SQLite's e-mail search table (migration 5) never changes a result: for e-mail values with
+ * SQLite's e-mail search table (migration 8, written by the store) never changes a result: for e-mail values with
  * characters that fold in more than one way (é, Ä, Σ, İ, which folds to two code points), the
  * pattern characters of LIKE and GLOB (`%`, `_`, `*`, `?`, `[`, `\`), quotes (`'`, `"`), and
  * values and needles shorter than the three characters a trigram needs, every filter selects

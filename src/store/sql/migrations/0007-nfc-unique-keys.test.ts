@@ -19,6 +19,8 @@ import { runMigrations } from "./run-migrations.js";
 import { sqlMigrations } from "./sql-migrations.js";
 
 const throughVersion6 = sqlMigrations.filter((migration) => migration.version <= 6);
+// Up to this one: later versions are theirs to test.
+const throughVersion7 = sqlMigrations.filter((migration) => migration.version <= 7);
 const TIME = "2024-01-01T00:00:00.000Z";
 
 /** Users as version 6 wrote them: the key is the userName lower-cased, in the form it was sent. */
@@ -49,7 +51,7 @@ function migrationChecks(dialect: SqlDialect, open: () => Promise<{ readonly db:
         ["cafe-nfc", "Caf\u00e9"],
         ["cafe-nfd", "Cafe\u0301"],
       ]);
-      expect(await runMigrations(db, dialect)).toEqual([7]);
+      expect(await runMigrations(db, dialect, throughVersion7)).toEqual([7]);
       const keys = await db.selectFrom("scimkit_unique_keys").select(["id", "value"]).where("id", "not like", "u%").orderBy("id").execute();
       expect(keys).toEqual([
         { id: "cafe-nfc", value: "caf\u00e9" },
@@ -62,7 +64,7 @@ function migrationChecks(dialect: SqlDialect, open: () => Promise<{ readonly db:
       // The attributes keep what the client sent.
       const stored = await db.selectFrom("scimkit_resources").select("attributes").where("id", "=", "nfd").executeTakeFirstOrThrow();
       expect(dialect.fromJson(stored.attributes)).toEqual({ userName: "A\u030angstro\u0308m" });
-      expect(await runMigrations(db, dialect)).toEqual([]);
+      expect(await runMigrations(db, dialect, throughVersion7)).toEqual([]);
     } finally {
       await close();
     }

@@ -8,6 +8,7 @@ import { sqlitePlannerStatistics } from "./0004-sqlite-planner-statistics.js";
 import { sqliteEmailsSearch } from "./0005-sqlite-emails-search.js";
 import { auditTable } from "./0006-audit-table.js";
 import { nfcUniqueKeys } from "./0007-nfc-unique-keys.js";
+import { sqliteEmailsSearchRows } from "./0008-sqlite-emails-search-rows.js";
 import type { Migration } from "./migration.js";
 
 /**
@@ -15,4 +16,12 @@ import type { Migration } from "./migration.js";
  * analytics tables, which moved to the `"analytics"` namespace of `scimkit/analytics` (a database
  * that applied it keeps its record until the analytics store moves it there).
  */
-export const sqlMigrations: readonly Migration[] = [initialTables, emailsSearch, sqlitePlannerStatistics, sqliteEmailsSearch, auditTable, nfcUniqueKeys];
+export const sqlMigrations: readonly Migration[] = [
+  initialTables,
+  emailsSearch,
+  sqlitePlannerStatistics,
+  sqliteEmailsSearch,
+  auditTable,
+  nfcUniqueKeys,
+  sqliteEmailsSearchRows,
+];

@@ -26,8 +26,9 @@ function open(Database: SqliteDatabaseConstructor, setup: SqliteWorkerSetup): Co
   const reader = setup.role === "reader";
   const database = new Database(setup.path, reader ? { readonly: true, fileMustExist: true } : {});
   try {
-    // The filter's case folding is JavaScript's (`scimkit_lower`), and the e-mail search table's
-    // triggers call it too, so every connection needs it, readers included.
+    // The filter's case folding is JavaScript's (`scimkit_lower`): every connection that runs
+    // filters needs it, readers included. The schema does not (migration 8): the e-mail search's
+    // text is folded on the main thread, by the same function, and arrives here as parameters.
     registerSqliteFunctions(database);
     // Off by default in SQLite; the member and unique-key rows cascade with their resources.
     database.pragma("foreign_keys = on");
