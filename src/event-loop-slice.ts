@@ -1,5 +1,5 @@
 /**
- * Long loops in slices (DESIGN §4b: no request holds the event loop for more than 50 ms): a loop
+ * Long loops in slices (architecture §4b: no request holds the event loop for more than 50 ms): a loop
  * over tens of thousands of resources asks `due()` as it goes and, when its slice of the loop is
  * spent, awaits `next()`, which lets every pending I/O callback — other requests — run first.
  */

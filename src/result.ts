@@ -2,7 +2,7 @@ import type { ScimError } from "./errors.js";
 
 /**
  * What core parsers and validators return instead of throwing: pure code reports, the HTTP layer
- * decides (DESIGN §3).
+ * decides (architecture §3).
  */
 export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ScimError };
 

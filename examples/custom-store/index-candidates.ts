@@ -1,5 +1,5 @@
 /**
- * Filter pushdown for the key-value store (DESIGN §3): the ids that the index keys prove to be
+ * Filter pushdown for the key-value store (architecture §3): the ids that the index keys prove to be
  * the only possible matches of a filter, so that `userName eq "x"` is one `get`, not a scan of
  * every record. Everything the keys cannot answer falls back to a scan plus `matchesFilter`.
  *

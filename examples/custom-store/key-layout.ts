@@ -1,7 +1,7 @@
 /**
  * The keyspace of the key-value store: every key it reads or writes, in one place. Each key
  * starts with its kind and the organization, so one organization's data is one set of prefixes
- * and no lookup or scan can reach another's (DESIGN §3).
+ * and no lookup or scan can reach another's (architecture §3).
  *
  * | key                                    | value                                 | answers                            |
  * | -------------------------------------- | ------------------------------------- | ---------------------------------- |

@@ -1,6 +1,6 @@
 /**
  * What the conformance kit cannot see from outside: that the example store does the work the
- * design promises (DESIGN §3) — an equality on an indexed attribute is a lookup, a membership
+ * design promises (architecture §3) — an equality on an indexed attribute is a lookup, a membership
  * delta touches only the pairs it names, `members: false` reads no member — and that its keys
  * keep organizations apart whatever their ids contain. A backend that records every call shows it.
  */

@@ -124,7 +124,7 @@ export function keyValueStore(backend: KeyValueBackend, options: KeyValueStoreOp
     if (externalId !== undefined) await backend.delete(keys.externalId(orgId, type, externalId, record.id));
   };
 
-  /** The members to return: read only when the request wants them and the resource has a list (DESIGN §3). */
+  /** The members to return: read only when the request wants them and the resource has a list (architecture §3). */
   const membersFor = async (orgId: string, record: ResourceRecord, wanted: boolean): Promise<StoredMember[] | undefined> =>
     wanted && record.hasMembers ? readMembers(backend, orgId, record.id) : undefined;
 
@@ -267,7 +267,7 @@ export function keyValueStore(backend: KeyValueBackend, options: KeyValueStoreOp
         await backend.delete(keys.typeOf(orgId, id));
         // A deleted group's own pairs go with it…
         for (const memberId of await memberIdsOf(backend, orgId, id)) await unlink(backend, orgId, id, memberId);
-        // …and the deleted resource leaves every group that lists it, found by the reverse keys (DESIGN §3).
+        // …and the deleted resource leaves every group that lists it, found by the reverse keys (architecture §3).
         for (const groupId of await groupsListing(backend, orgId, id)) {
           await unlink(backend, orgId, groupId, id);
           await touchGroup(orgId, groupId, time);

@@ -1,6 +1,6 @@
 /**
  * Group membership as one key per (group, member) pair plus a reverse key per (member, group)
- * (DESIGN §3). A delta reads and writes only the pairs it names, so adding one member to a group
+ * (architecture §3). A delta reads and writes only the pairs it names, so adding one member to a group
  * of 100,000 costs a handful of keys; the reverse keys let a delete find the groups that list a
  * resource without scanning every group.
  *
@@ -40,7 +40,7 @@ export async function readMembers(backend: KeyValueBackend, orgId: string, group
 /**
  * Plans `delta` on group `groupId`. An id to add must name a resource of the organization (one
  * `type:` lookup), else it is ignored; an id to remove need not, since removing an absent value
- * succeeds (DESIGN §4). An incremental delta reads only the pairs it names; a replacement reads
+ * succeeds (architecture §4). An incremental delta reads only the pairs it names; a replacement reads
  * the current list once, because it must report what it removes.
  */
 export async function planMembership(

@@ -1,5 +1,5 @@
 /**
- * The reference token store (DESIGN §3, spec §5): the operator issues a token per organization,
+ * The reference token store (architecture §3, spec §5): the operator issues a token per organization,
  * can regenerate it at any time (the old secret stops working at once) and revoke it. Tokens are
  * 256-bit random values kept only as SHA-256 digests and compared in constant time.
  */

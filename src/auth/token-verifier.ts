@@ -1,5 +1,5 @@
 /**
- * The authentication extension point (DESIGN §3, spec §5): given the bearer token of a request
+ * The authentication extension point (architecture §3, spec §5): given the bearer token of a request
  * and the organization in its URL, say who is calling — or that nobody is. The HTTP layer turns
  * `null` into 401; nothing in this directory knows about Express.
  */

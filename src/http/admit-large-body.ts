@@ -1,5 +1,5 @@
 /**
- * `admitLargeBody`: the fair share (DESIGN §4b) for request bodies. A large write takes its
+ * `admitLargeBody`: the fair share (architecture §4b) for request bodies. A large write takes its
  * organization's turn on its headers, before the body parser reads and parses it, so a loop of
  * megabyte requests (even ones refused after parsing) queues behind its own organization instead
  * of taking the event loop from everyone.

@@ -113,7 +113,7 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
     }
   };
 
-  // DESIGN §4b: writes to one resource serialize. Keyed by organization, type and id: the same id
+  // architecture §4b: writes to one resource serialize. Keyed by organization, type and id: the same id
   // in two organizations is two resources. Not a locked read in the store contract (SELECT … FOR
   // UPDATE): every adapter would have to run the core's PATCH inside its own transaction, holding a
   // connection through validation, which a store whose statements run in a worker thread cannot;
@@ -214,7 +214,7 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
       const type = handler(resourceType);
       return update(context, type, id, ifMatch, members, async (current) => {
         // Groups are patched without loading their members: member operations become a delta. The
-        // engine pauses after each step, and a long request lets the event loop turn (DESIGN §4b).
+        // engine pauses after each step, and a long request lets the event loop turn (architecture §4b).
         const { maxPatchOperations, maxValues, maxMembers } = config.writeLimits;
         const steps = applyPatchStepwise(type.schema, { ...current.attributes, id: current.id }, body, {
           membersLoaded: !type.hasMembers,

@@ -1,6 +1,6 @@
 /**
  * `createScimRouter`: the Express router that makes an application a SCIM 2.0 service provider
- * for one organization per request (DESIGN §1). Mount it at `/scim/Organizations/:orgId/v2`.
+ * for one organization per request (architecture §1). Mount it at `/scim/Organizations/:orgId/v2`.
  */
 import express, { type Request, type Router } from "express";
 import { ScimError, ScimType } from "../errors.js";

@@ -1,5 +1,5 @@
 /**
- * The only place that writes an error body (DESIGN §3): a `ScimError` as the RFC 7644 §3.12 body
+ * The only place that writes an error body (architecture §3): a `ScimError` as the RFC 7644 §3.12 body
  * with its status, errors of the body parser and of Express's URL decoding translated into SCIM
  * terms, and anything else as a bare 500 whose cause goes to `onError` and never to the client.
  * The router mounts `errorHandler`; the app mounts `scimErrorHandler` after the router for the

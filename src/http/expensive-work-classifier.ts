@@ -35,7 +35,7 @@ function threshold(name: string, value: number | undefined, fallback: number): n
 }
 
 /**
- * Classifies from the normalized request (DESIGN §3: the store sees it in the same form):
+ * Classifies from the normalized request (architecture §3: the store sees it in the same form):
  * - a list whose filter an index answers — `eq` on `id`, `externalId` or a unique attribute
  *   (`userName`; a Group's `displayName`), alone, in an `and`, or in an `or` of such — is cheap,
  *   whatever its sort and page, since the store narrows it to a handful of candidates first;

@@ -1,5 +1,5 @@
 /**
- * The fair-share extension point (DESIGN §4b: expensive work of one organization is queued behind
+ * The fair-share extension point (architecture §4b: expensive work of one organization is queued behind
  * its own, not everyone's): whether an expensive request of an organization may run now, or must
  * wait for one of that organization's earlier ones to finish. scimkit ships `fairShareGate()`,
  * which counts in process memory; a host that must bound an organization across several processes

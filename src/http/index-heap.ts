@@ -1,6 +1,6 @@
 /**
  * A binary min-heap of non-negative integers: the lowest queued index in O(log n), for running
- * `/Bulk` operations in request order as their references resolve (DESIGN §4b).
+ * `/Bulk` operations in request order as their references resolve (architecture §4b).
  */
 export interface IndexHeap {
   /** How many indexes are queued. */

@@ -1,5 +1,5 @@
 /**
- * JSON text in pieces (DESIGN §4b): `JSON.stringify` of a group with 100,000 members takes about
+ * JSON text in pieces (architecture §4b): `JSON.stringify` of a group with 100,000 members takes about
  * 100 ms in one call, so such a body is cut into pieces whose concatenation is, byte for byte,
  * what `JSON.stringify` of the whole gives; the writer yields to the event loop between them.
  */

@@ -1,5 +1,5 @@
 /**
- * A lock per key, first come first served (DESIGN §4b: concurrent writes to one resource
+ * A lock per key, first come first served (architecture §4b: concurrent writes to one resource
  * serialize). The service takes it around each read-modify-write of one resource, so requests of
  * this process that change the same user wait for each other instead of racing to a version
  * conflict; requests for other resources never wait.

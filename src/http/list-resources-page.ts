@@ -69,7 +69,7 @@ export async function listResourcesPage(config: ListPageConfig, type: TypeHandle
     members: request.members && type.hasMembers,
   };
   // Only a request that has passed validation takes a turn; the permit covers the store's work
-  // and the rendering of its page, the part that grows with the organization (DESIGN §4b).
+  // and the rendering of its page, the part that grows with the organization (architecture §4b).
   const listed = async <T>(storeRequest: ListRequest, finish: (page: ListResult) => Promise<T>): Promise<T> => {
     const permit = await request.admit?.(storeRequest);
     try {

@@ -45,7 +45,7 @@ export function renderResource(registry: SchemaRegistry, schema: ResourceSchema,
 }
 
 /**
- * `renderResource` for a resource that may carry a group's every member (DESIGN §4b): the members,
+ * `renderResource` for a resource that may carry a group's every member (architecture §4b): the members,
  * up to `maxMembers` of them, are rendered in slices of the event loop. The object is the same,
  * key for key and in the same order: `members` after the other attributes, before `meta`.
  */

@@ -36,7 +36,7 @@ export interface CreateResourceRequest extends ServiceRequest {
 export interface GetResourceRequest extends ServiceRequest {
   /** The resource's id as the client named it (the URL's last segment); any string, checked here. */
   readonly id: string;
-  /** Whether to load the members; false never reads them (DESIGN §3). */
+  /** Whether to load the members; false never reads them (architecture §3). */
   readonly members: boolean;
 }
 
@@ -106,7 +106,7 @@ export interface ListOutcome {
 
 /**
  * The resource operations of one router configuration. Each validates the client's input, reads
- * and writes the store with optimistic concurrency (writes to one resource serialize, DESIGN §4b),
+ * and writes the store with optimistic concurrency (writes to one resource serialize, architecture §4b),
  * and delivers lifecycle events once the store has committed. Failures are thrown as `ScimError`s;
  * an unknown `resourceType` is a bug of the caller and throws a plain `Error`.
  *

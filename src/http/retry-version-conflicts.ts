@@ -1,5 +1,5 @@
 /**
- * Re-running a read-modify-write that lost a race to another process (DESIGN §4b). Within one
+ * Re-running a read-modify-write that lost a race to another process (architecture §4b). Within one
  * process the service serializes writes to a resource (`keyedMutex`), so a version conflict here
  * means another process — a second host on the same database — wrote in between. Each conflict
  * means that writer succeeded, so retrying makes progress; the bound is time, not a count, so a

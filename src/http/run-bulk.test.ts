@@ -1,5 +1,5 @@
 /**
- * `/Bulk`'s dependency graph (RFC 7644 §3.7.1–3.7.2, DESIGN §4b), run against the real resource
+ * `/Bulk`'s dependency graph (RFC 7644 §3.7.1–3.7.2, architecture §4b), run against the real resource
  * service on a memory store: operations run lowest index first among those whose references exist,
  * in one pass however the references chain; what can never resolve fails with 409.
  */

@@ -3,7 +3,7 @@
  * service as its single-request form. `bulkId:` references resolve in any order (RFC 7644 §3.7.2):
  * the references form a dependency graph, built in one pass over the request, and operations run
  * lowest index first among those whose references have all been created — one pass over the
- * graph, however the references chain (DESIGN §4b). References that can never resolve (circular,
+ * graph, however the references chain (architecture §4b). References that can never resolve (circular,
  * unknown, or to a failed operation) fail with 409 (RFC 7644 §3.7.1). The run pauses for the event
  * loop between operations once it has held it for a time slice.
  */

@@ -1,5 +1,5 @@
 /**
- * Our own body parser for SCIM requests (DESIGN §6): JSON under `application/scim+json` or
+ * Our own body parser for SCIM requests (architecture §6): JSON under `application/scim+json` or
  * `application/json`, any charset parameter, a size limit answered with 413, and a missing
  * Content-Type read as JSON (some clients omit it). Other media types are 415.
  */

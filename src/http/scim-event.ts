@@ -16,7 +16,7 @@ export type ActivationEventAction = "activated" | "deactivated";
 /**
  * The members of a type with members (`ResourceTypeDefinition.hasMembers`, as Group) changed.
  * `members.ignored` reports member ids a write named that are not resources of the organization
- * (DESIGN §4: ignored and reported by default).
+ * (architecture §4: ignored and reported by default).
  */
 export type MembershipEventAction = "members.added" | "members.removed" | "members.ignored";
 

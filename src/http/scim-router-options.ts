@@ -32,7 +32,7 @@ export interface PagingOptions {
 }
 
 /**
- * The fair share between organizations (DESIGN §4b): expensive requests of one organization wait
+ * The fair share between organizations (architecture §4b): expensive requests of one organization wait
  * for each other, never for another organization's, and cheap ones never wait at all.
  */
 export interface FairShareOptions {
@@ -93,7 +93,7 @@ export interface ScimRouterOptions {
    */
   readonly filterLimits?: Partial<FilterLimits>;
   /**
-   * Bounds on what one write may carry (DESIGN §4b): `maxPatchOperations` operations per PATCH
+   * Bounds on what one write may carry (architecture §4b): `maxPatchOperations` operations per PATCH
    * (default 10,000; over it 413), `maxValues` values per multi-valued attribute other than group
    * `members` (default 1,000; over it 400 `invalidValue`), `maxMembers` group members named by one
    * request (default 20,000; over it 413). Each refusal names the limit and the value, and writes

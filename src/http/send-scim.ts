@@ -23,7 +23,7 @@ export function sendScim(response: Response, status: number, body: unknown): voi
 }
 
 /**
- * `sendScim` for a body that may hold a group's every member (DESIGN §4b): one with an array of
+ * `sendScim` for a body that may hold a group's every member (architecture §4b): one with an array of
  * more than `LARGE_ARRAY` elements is written in pieces between turns of the event loop, without a
  * `Content-Length` (so chunked); any other takes `sendScim` as it is.
  */

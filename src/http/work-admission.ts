@@ -1,5 +1,5 @@
 /**
- * The router's side of the fair share (DESIGN §4b): classify a request, and when it is expensive,
+ * The router's side of the fair share (architecture §4b): classify a request, and when it is expensive,
  * wait for a permit of its organization before the store is asked.
  */
 import type { Response } from "express";

@@ -1,6 +1,6 @@
 /**
  * Which requests count as expensive and go through the `ExpensiveWorkGate`: the second half of
- * the fair share (DESIGN §4b). The classifier sees the request as the core normalized it, never
+ * the fair share (architecture §4b). The classifier sees the request as the core normalized it, never
  * raw query text, so it judges what the store will actually be asked to do.
  */
 import type { ListRequest } from "../store/resource-store.js";

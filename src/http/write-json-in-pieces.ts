@@ -1,5 +1,5 @@
 /**
- * Writes a large JSON body cooperatively (DESIGN §4b): the text of `jsonPieces`, flushed in writes
+ * Writes a large JSON body cooperatively (architecture §4b): the text of `jsonPieces`, flushed in writes
  * of a few tens of kilobytes, a turn of the event loop whenever the slice is spent, waiting for
  * `drain` when the socket's buffer is full, and stopping as soon as the client is gone.
  */

@@ -1,5 +1,5 @@
 /**
- * Bounds on the sizes of a write that a client controls (DESIGN §4b), so that no request can make
+ * Bounds on the sizes of a write that a client controls (architecture §4b), so that no request can make
  * the service do unbounded work. Each is refused with a SCIM error naming the bound and the value,
  * and nothing is written.
  *
@@ -38,7 +38,7 @@ export interface WriteLimits {
   /**
    * Most distinct group members one request may name: the `members` of a POST or PUT, or the
    * members a PATCH adds and removes (or replaces the list with). Members are stored as deltas
-   * (DESIGN §3), so this bounds a request, not a group. More is refused with 413 naming the limit.
+   * (architecture §3), so this bounds a request, not a group. More is refused with 413 naming the limit.
    * Default 20,000: above what fits in the default 1 MB body; raise it with `bodyLimit` for
    * identity providers that replace large groups' member lists whole.
    */

@@ -1,6 +1,6 @@
 /**
  * Whether a filter or sort reads `members`, so that a store loads member lists for the resources
- * it evaluates only when the answer depends on them (DESIGN §3: reading a group without members
+ * it evaluates only when the answer depends on them (architecture §3: reading a group without members
  * never loads them).
  */
 import type { Filter } from "../scim/filter/filter-ast.js";

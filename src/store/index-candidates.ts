@@ -1,5 +1,5 @@
 /**
- * Filter pushdown for any store (DESIGN §3: `userName eq "x"` is a lookup, not a scan): which
+ * Filter pushdown for any store (architecture §3: `userName eq "x"` is a lookup, not a scan): which
  * comparisons an index can answer, and which ids a whole filter can then match. The store only
  * says what its indexes hold for one key; the memory store reads a map, the key-value example
  * fetches every key first with `indexKeysOf`, a SQL store can turn the keys into one query.

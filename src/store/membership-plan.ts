@@ -2,7 +2,7 @@
  * Membership writes in two steps, so a write can fail without leaving anything half done: plan
  * the change against the current member set (reading only the ids the delta names), then apply
  * it — in place in memory, as row inserts and deletes in SQL. A delta therefore costs the size of the delta, never the size of the group
- * (DESIGN §3).
+ * (architecture §3).
  */
 import type { MembershipDelta } from "../scim/patch/membership-delta.js";
 import type { MembershipChange } from "./resource-store.js";
@@ -17,7 +17,7 @@ export function changesMembers(plan: MembershipPlan): boolean {
 
 /**
  * Plans `delta` against `current`. Ids that `isKnown` rejects are ignored rather than added; ids to
- * remove need not be known, since removing an absent value succeeds (DESIGN §4). An incremental
+ * remove need not be known, since removing an absent value succeeds (architecture §4). An incremental
  * delta reads only the ids it names; a replacement reads the current list once, to report what
  * it removes.
  */

@@ -1,5 +1,5 @@
 /**
- * The storage contract (DESIGN §3): the one interface an adapter author implements. The core
+ * The storage contract (architecture §3): the one interface an adapter author implements. The core
  * hands every call clean input — a tenant, a resolved filter, numeric paging, a sort path, an
  * expected version, membership as deltas — so an adapter translates, it never parses.
  */
@@ -85,7 +85,7 @@ export interface WriteResult {
 }
 
 /**
- * What to do with member ids that name no resource of the organization (DESIGN §4):
+ * What to do with member ids that name no resource of the organization (architecture §4):
  * `"ignore"` drops them and reports them in `MembershipChange.ignored`; `"reject"` fails the whole
  * write with 400 `invalidValue` naming them, and writes nothing.
  */

@@ -1,7 +1,7 @@
 /**
  * `sortedPrefix`: the first entries of a list in order, sorted in slices of the event loop. One
  * `Array.prototype.sort` of 100,000 list entries holds the loop for 30–60 ms, over the 50 ms bound
- * of DESIGN §4b on a busy machine; sorted runs merged pairwise do the same work in pieces.
+ * of architecture §4b on a busy machine; sorted runs merged pairwise do the same work in pieces.
  */
 import { eventLoopSlice, type EventLoopSlice } from "../event-loop-slice.js";
 

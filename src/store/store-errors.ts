@@ -1,5 +1,5 @@
 /**
- * The `ScimError`s every store throws for the same refusals (DESIGN §3, RFC 7644 §3.12), worded
+ * The `ScimError`s every store throws for the same refusals (architecture §3, RFC 7644 §3.12), worded
  * once, so a client sees the same answer whatever store backs the router.
  */
 import { ScimError, ScimType } from "../errors.js";

@@ -1,5 +1,5 @@
 /**
- * The unique values of a resource, as the store must hold them (DESIGN §3): every single-valued
+ * The unique values of a resource, as the store must hold them (architecture §3): every single-valued
  * string attribute the schema marks `uniqueness: "server"` or `"global"`, in Unicode NFC and
  * lower-cased unless caseExact (RFC 7643 §2.1; `uniqueValue`), so a store compares exactly and
  * `userName` clashes case-insensitively and whatever the Unicode normalization form.

@@ -18,7 +18,7 @@ export interface ConformanceContext {
    */
   now(): string;
   /**
-   * Skips the check at run time when the store declares a capability off (DESIGN §3: capabilities
+   * Skips the check at run time when the store declares a capability off (architecture §3: capabilities
    * are declared, never sniffed); the reason shows in the report.
    */
   requireCapability(capability: keyof StoreCapabilities): void;

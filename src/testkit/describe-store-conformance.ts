@@ -1,5 +1,5 @@
 /**
- * The store conformance kit (DESIGN §3, §5, §6.6): every check of the `ResourceStore` contract as
+ * The store conformance kit (architecture §3, §5, §6.6): every check of the `ResourceStore` contract as
  * vitest tests, for adapter authors and for scimkit's own stores. A store that passes it — or
  * skips a check by name with a reason — can back the router.
  */

@@ -1,6 +1,6 @@
 /**
  * `scimkit/testkit`: the conformance kits. Run `describeStoreConformance` in a vitest test file to
- * check a `ResourceStore` against the whole contract (DESIGN §3, §6.6), and
+ * check a `ResourceStore` against the whole contract (architecture §3, §6.6), and
  * `describeAnalyticsStoreConformance` to check an `AnalyticsStore` (spec §4.6; the kit knows
  * `scimkit/analytics` by its public types only). Both run on one harness,
  * `describeConformanceKit`, which serves a kit of your own as well.

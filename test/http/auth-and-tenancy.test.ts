@@ -1,5 +1,5 @@
 /**
- * Tenancy (spec §2.1, DESIGN §3) and bearer authentication (spec §5, RFC 6750): every call is
+ * Tenancy (spec §2.1, architecture §3) and bearer authentication (spec §5, RFC 6750): every call is
  * scoped to the organization of the path (or the fixed one), and every authentication failure is
  * the same 401 that reveals nothing about other organizations.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 12 point 3 (DESIGN §4b): a group of 100,000 members is rendered and written in slices of
+ * Issue 12 point 3 (architecture §4b): a group of 100,000 members is rendered and written in slices of
  * the event loop. Its response is, byte for byte, `JSON.stringify` of the group — whole, projected,
  * in a list — and a cheap GET of another organization, sent once the big read has reached the
  * store, is answered before the big response's headers arrive. Assertions are about order, never

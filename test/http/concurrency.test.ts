@@ -1,5 +1,5 @@
 /**
- * Concurrent writes through HTTP (DESIGN §3, §4b): writes to one resource serialize in a process,
+ * Concurrent writes through HTTP (architecture §3, §4b): writes to one resource serialize in a process,
  * and a write that lost a race to another process is re-read and re-applied, so without `If-Match`
  * every concurrent write succeeds and none is lost, and a 409 only ever means `uniqueness`; with
  * `If-Match`, the losers get 412. Run on the project's store (memory or SQLite), on a memory store

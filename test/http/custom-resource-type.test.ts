@@ -1,7 +1,7 @@
 /**
  * A resource type of the host's own that has members (`ResourceTypeDefinition.hasMembers`), end to
  * end: registered on the router, created with members, PATCHed with `add members` (a delta, as for
- * a Group: DESIGN §3), listed by `members.value eq` with `attributes=members`, its members'
+ * a Group: architecture §3), listed by `members.value eq` with `attributes=members`, its members'
  * deletion followed, and its events named after it. On this project's store (memory or SQLite)
  * and on PostgreSQL.
  */
@@ -82,7 +82,7 @@ function teamChecks(storeFor: () => Promise<ResourceStore | undefined>): void {
     expect(only?.["displayName"]).toBeUndefined();
     expect(memberIdsOf(only ?? {})).toEqual([alice, bob].sort());
 
-    // Deleting a user takes it out of every resource that lists it as a member (DESIGN §3).
+    // Deleting a user takes it out of every resource that lists it as a member (architecture §3).
     await t.delete(`/Users/${bob}`).expect(204);
     expect(memberIdsOf((await t.get(`/Teams/${id}`).expect(200)).body as Json)).toEqual([alice]);
     expect((await t.get(`/Teams?filter=${filter}`).expect(200)).body["totalResults"]).toBe(0);

@@ -1,5 +1,5 @@
 /**
- * The fair share between organizations (issue 12, DESIGN §4b): an organization's expensive
+ * The fair share between organizations (issue 12, architecture §4b): an organization's expensive
  * requests (scans, sorts, deep pages, /Bulk) wait for its own earlier ones, never for another
  * organization's, and cheap lookups never wait at all. A store wrapper holds expensive lists open
  * until the test lets them finish, so every assertion is about order, never about time.

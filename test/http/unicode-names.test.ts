@@ -1,5 +1,5 @@
 /**
- * Unique names under Unicode, through the router (RFC 7643 §2.1, DESIGN §3): `userName` and group
+ * Unique names under Unicode, through the router (RFC 7643 §2.1, architecture §3): `userName` and group
  * `displayName` in NFC and in NFD are one name — a 409 `uniqueness` on create, PUT and PATCH —
  * `userName eq` finds the holder in either form, and the stored value is what the client sent.
  * On this project's store (memory or SQLite) and on PostgreSQL.

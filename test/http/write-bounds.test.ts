@@ -1,5 +1,5 @@
 /**
- * Issue 12's request shapes (DESIGN §4b: one tenant never stops another) through the router, on
+ * Issue 12's request shapes (architecture §4b: one tenant never stops another) through the router, on
  * the default write limits: each is answered correctly or refused with the SCIM error naming the
  * bound and the value, writing nothing; an accepted one large enough to matter lets a cheap GET of
  * another organization, started after it, be answered before it finishes.

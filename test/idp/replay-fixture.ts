@@ -1,5 +1,5 @@
 /**
- * The format of an identity-provider replay (DESIGN §4, §5): one JSON file per scenario under
+ * The format of an identity-provider replay (architecture §4, §5): one JSON file per scenario under
  * `test/fixtures/idp/{provider}/`, holding the requests a provider documents that it sends, in
  * order, and what it relies on in each response. `test/idp/replay.test.ts` replays every file.
  *
@@ -44,7 +44,7 @@ export interface ReplayExpectation {
 }
 
 export interface ReplayStep {
-  /** What the provider does here; a step that pins a DESIGN §4 tolerance says `tolerance: <which>`. */
+  /** What the provider does here; a step that pins a architecture §4 tolerance says `tolerance: <which>`. */
   readonly name: string;
   /** The documentation page and section the request is taken from (or that the expectation rests on). */
   readonly source: string;

@@ -1,5 +1,5 @@
 /**
- * Replays every identity-provider fixture under `test/fixtures/idp/{provider}/` (DESIGN §5: each
+ * Replays every identity-provider fixture under `test/fixtures/idp/{provider}/` (architecture §5: each
  * IdP tolerance is a replayed fixture) against a fresh router, one test per scenario, and checks
  * the responses the provider relies on.
  */
@@ -47,7 +47,7 @@ function loadFixtures(): LoadedFixture[] {
 
 const fixtures = loadFixtures();
 
-/** The DESIGN §4 tolerances each provider's replays must pin, as step names spell them. */
+/** The architecture §4 tolerances each provider's replays must pin, as step names spell them. */
 const TOLERANCES: Readonly<Record<string, readonly string[]>> = {
   entra: [
     "capitalized ops",
@@ -137,7 +137,7 @@ describe("identity-provider replays (test/fixtures/idp)", () => {
     expect([...providers].sort()).toEqual(expect.arrayContaining(["entra", "okta"]));
   });
 
-  it("pins every DESIGN §4 tolerance of Entra and Okta with a step, and reads the result back with a later GET", () => {
+  it("pins every architecture §4 tolerance of Entra and Okta with a step, and reads the result back with a later GET", () => {
     const missing: string[] = [];
     for (const [provider, tolerances] of Object.entries(TOLERANCES)) {
       for (const tolerance of tolerances) {

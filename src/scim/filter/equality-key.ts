@@ -1,7 +1,7 @@
 /**
  * Hash keys for the `eq` comparison of the filter evaluator: two values of one attribute are `eq`
  * exactly when their keys are equal. With them an `eq` value filter finds its elements in a map
- * instead of comparing with each one (DESIGN §4b).
+ * instead of comparing with each one (architecture §4b).
  */
 import type { AttributeDefinition } from "../schema/attribute-definition.js";
 import { parseDateTime } from "../schema/normalize-value.js";

@@ -1,10 +1,10 @@
 /**
- * Why scimkit parses filters itself instead of converting scim2-parse-filter's tree (DESIGN §3:
+ * Why scimkit parses filters itself instead of converting scim2-parse-filter's tree (architecture §3:
  * "replace the parser … where a test shows it cannot be fixed there"). Each library behaviour below
  * was observed on scim2-parse-filter 0.2.10; if an upgrade fixes one, its test fails and the
  * decision can be revisited.
  *
- * Not pinned, because it does not hold for 0.2.10: DESIGN lists "`not` inside brackets" as a
+ * Not pinned, because it does not hold for 0.2.10: the design note listed "`not` inside brackets" as a
  * defect, but the library parses `emails[not (type eq "work")]` into a value filter holding a
  * `not` and evaluates it correctly.
  */

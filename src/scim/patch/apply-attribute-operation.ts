@@ -4,7 +4,7 @@
  * filter selects. It writes into the caller's working copy of the resource and builds every
  * element it changes afresh, so the original resource is never touched. A multi-valued attribute
  * is worked on as an indexed `ElementList`, so each step costs about what it names, not a pass
- * over every value (DESIGN §4b).
+ * over every value (architecture §4b).
  */
 import { ScimType, type ValidationIssue } from "../../errors.js";
 import { deepEqual } from "../deep-equal.js";
@@ -227,7 +227,7 @@ function writeSelected(step: PatchStep, list: ElementList, selected: readonly nu
     return { touched: selected, removed: [] };
   }
   // RFC 7644 §3.5.2.3 answers noTarget here; Entra sends add/replace on `emails[type eq "work"].value`
-  // for users that have no work e-mail yet (DESIGN §4), so the element the filter describes is created.
+  // for users that have no work e-mail yet (architecture §4), so the element the filter describes is created.
   const template = filter ? elementTemplate(filter) : {};
   if (!template) {
     abortPatch(
@@ -324,7 +324,7 @@ function multiValued(resource: ScimObject, step: PatchStep, options: AttributeOp
 
 /**
  * Applies one step to `resource` (the caller's working copy), with the semantics of RFC 7644
- * §3.5.2.1–3 and the tolerances of DESIGN §4:
+ * §3.5.2.1–3 and the tolerances of architecture §4:
  * - single-valued: add and replace set the value; a complex value merges its sub-attributes in;
  *   remove unassigns; a sub-attribute path works on that sub-attribute;
  * - multi-valued without filter: add appends values not yet present, replace replaces them all,

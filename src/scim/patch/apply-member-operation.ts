@@ -1,6 +1,6 @@
 /**
  * PATCH on a group's `members`: every operation also yields the membership delta a store applies
- * (DESIGN §3), and works whether or not the group's member list was loaded.
+ * (architecture §3), and works whether or not the group's member list was loaded.
  */
 import { ScimType, type ValidationIssue } from "../../errors.js";
 import { isPlainObject, normalizeAttributeValue, normalizeElement, type ScimObject } from "../schema/normalize-value.js";
@@ -74,7 +74,7 @@ function loadedDelta(step: PatchStep, resource: ScimObject, delta: MembershipDel
   const { filter, subAttribute } = step.path;
   if (!filter && !subAttribute) return wholeListDelta(step, delta);
   // Ids named by the filter are removed even when the loaded list lacks them: removing an absent
-  // member succeeds (DESIGN §4), and the store's list is the authority.
+  // member succeeds (architecture §4), and the store's list is the authority.
   const named = step.op === "remove" && !subAttribute && filter ? memberIdsOfFilter(filter) ?? [] : [];
   const removed = [...storedIds(outcome.removed), ...named];
   if (removed.length > 0) delta.remove(removed);

@@ -1,5 +1,5 @@
 /**
- * One test per identity-provider tolerance of DESIGN §4, each with a request body in the shape the
+ * One test per identity-provider tolerance of architecture §4, each with a request body in the shape the
  * provider documents or is known to send.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The bounds of one PATCH (DESIGN §4b): operations per request, values per multi-valued attribute,
+ * The bounds of one PATCH (architecture §4b): operations per request, values per multi-valued attribute,
  * members named per request. At the bound the patch applies; one over, it fails with the SCIM
  * error naming the bound and the value, and the resource is untouched.
  */

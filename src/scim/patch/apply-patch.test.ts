@@ -184,7 +184,7 @@ describe("RFC 7644 §3.5.2.2 remove", () => {
     ]);
   });
 
-  it("succeeds without change when the filter matches nothing or the attribute is absent (DESIGN §4)", () => {
+  it("succeeds without change when the filter matches nothing or the attribute is absent (architecture §4)", () => {
     const result = expectOk(
       applyPatch(users, storedUser(), patchBody({ op: "remove", path: 'emails[type eq "other"]' }, { op: "remove", path: "ims" })),
     );

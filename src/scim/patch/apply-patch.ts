@@ -23,7 +23,7 @@ import type { PatchStep } from "./patch-step.js";
 export interface ApplyPatchOptions {
   /**
    * Whether `resource.members` holds the group's whole member list. Default true. With false, the
-   * group was read without members (DESIGN §3): member operations only produce the `membership`
+   * group was read without members (architecture §3): member operations only produce the `membership`
    * delta, the result carries no `members`, and a member filter must name members by id.
    */
   readonly membersLoaded?: boolean;
@@ -43,7 +43,7 @@ export interface ApplyPatchOptions {
   /**
    * The most distinct member ids the request's membership delta may name (added and removed, or
    * the replacement list); beyond it the patch fails with 413 naming the limit. Members travel as
-   * deltas (DESIGN §3), so this bounds the request, not the group. Default: no limit.
+   * deltas (architecture §3), so this bounds the request, not the group. Default: no limit.
    */
   readonly maxMembers?: number;
   /**
@@ -66,7 +66,7 @@ export interface PatchResult {
   readonly changed: boolean;
   /**
    * `changed` without the membership: whether the attributes other than unloaded `members`
-   * changed. A caller that writes attributes and membership separately (DESIGN §3) reads both.
+   * changed. A caller that writes attributes and membership separately (architecture §3) reads both.
    */
   readonly attributesChanged: boolean;
   /** The composed effect of every operation on `members`; absent when none touched them. */
@@ -167,7 +167,7 @@ export function applyPatch(
 /**
  * `applyPatch` as a generator that pauses after reading the operations and after each attribute
  * an operation changes, so that a caller can spread a long request over several turns of the event
- * loop (DESIGN §4b: no request holds it for more than 50 ms). The work between two pauses is one
+ * loop (architecture §4b: no request holds it for more than 50 ms). The work between two pauses is one
  * step's: about its own size, plus the elements it selects. Runs to the same `Result` as `applyPatch`; nothing is shared between pauses but
  * the generator's own working copy.
  */

@@ -1,6 +1,6 @@
 /**
  * One PATCH works on each multi-valued attribute as an indexed list kept across its operations
- * (DESIGN §4b). Whatever the operations, that must answer as applying them one request at a time
+ * (architecture §4b). Whatever the operations, that must answer as applying them one request at a time
  * does, where every operation starts from a fresh read of the attribute: same resource, same
  * success or failure.
  */

@@ -1,7 +1,7 @@
 /**
  * The working copy of one multi-valued attribute while a PATCH runs: its elements at stable
  * positions, with hash indexes built on first use and kept current by every change, so that an
- * operation reaches the elements it names without comparing with all of them (DESIGN §4b). A PATCH
+ * operation reaches the elements it names without comparing with all of them (architecture §4b). A PATCH
  * of n operations on an attribute of m values costs about n + m, not n × m.
  */
 import { deepEqual } from "../deep-equal.js";

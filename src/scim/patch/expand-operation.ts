@@ -57,7 +57,7 @@ function pathlessSteps(schema: ResourceSchema, operation: PatchOperation, limits
 
 /**
  * The steps of a path-less value, made as they are taken: parsing a filtered key costs as much as
- * an operation's path, and one value may carry thousands (DESIGN §4b: the caller pauses between).
+ * an operation's path, and one value may carry thousands (architecture §4b: the caller pauses between).
  */
 function* pathlessValueSteps(schema: ResourceSchema, operation: PatchOperation, value: ScimObject, limits: Partial<FilterLimits>): Generator<PatchStep, void, void> {
   const origin = `Operations[${operation.index}]`;

@@ -1,6 +1,6 @@
 /**
  * Composes the membership delta of a PATCH operation by operation in time proportional to the ids
- * named (DESIGN §4b): `addMembers`/`removeMembers` copy the delta on every call, which a PATCH of
+ * named (architecture §4b): `addMembers`/`removeMembers` copy the delta on every call, which a PATCH of
  * thousands of member operations would pay once per operation.
  */
 import { noMembershipChange, type MembershipDelta } from "./membership-delta.js";

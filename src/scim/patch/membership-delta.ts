@@ -1,5 +1,5 @@
 /**
- * Group membership changes as deltas (DESIGN §3): what a PATCH does to a group's member ids, so a
+ * Group membership changes as deltas (architecture §3): what a PATCH does to a group's member ids, so a
  * store applies "add these, remove those" or "replace with these" without loading or rewriting
  * the other members.
  */

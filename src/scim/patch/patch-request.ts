@@ -58,7 +58,7 @@ function parseOperation(raw: unknown, index: number): Result<PatchOperation> {
   const at = `Operations[${index}]`;
   if (!isPlainObject(raw)) return invalidSyntax(`${at} must be an object with "op", "path" and "value".`);
   const op = member(raw, "op").value;
-  // Entra sends "Add"/"Replace"/"Remove"; DESIGN §4 makes op values case-insensitive.
+  // Entra sends "Add"/"Replace"/"Remove"; architecture §4 makes op values case-insensitive.
   const name = typeof op === "string" ? op.toLowerCase() : undefined;
   if (name === undefined || !OP_NAMES.has(name)) {
     const found = op === undefined ? "missing" : `not ${describeJson(op)}`;

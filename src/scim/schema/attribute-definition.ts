@@ -77,7 +77,7 @@ export interface ResourceTypeDefinition {
    * Whether resources of this type have members, as a Group does (RFC 7643 §4.2): the core schema
    * must then define a multi-valued complex `members` attribute with a `value` sub-attribute (the
    * registry refuses the type otherwise). Members are kept apart from the attributes, as a
-   * membership the store writes in deltas and loads only when asked (DESIGN §3); PATCH turns
+   * membership the store writes in deltas and loads only when asked (architecture §3); PATCH turns
    * member operations into such deltas; the type's events include `members.added`, `.removed`
    * and `.ignored`. Default false.
    *

@@ -21,7 +21,7 @@ export interface Projection {
   apply(resource: ScimObject): ScimObject;
   /**
    * `apply` for a resource that may carry a group's every member: the same object, with the
-   * elements of a large attribute picked in slices of the event loop (DESIGN §4b).
+   * elements of a large attribute picked in slices of the event loop (architecture §4b).
    */
   applyInSlices(resource: ScimObject, slice?: EventLoopSlice): Promise<ScimObject>;
   /**

@@ -92,7 +92,7 @@ const SLICED_ELEMENTS = 2_000;
 
 /**
  * `pickAttributes` for a resource whose core multi-valued complex attributes may be large (a
- * group's members, DESIGN §4b): their elements are picked first, in slices of the event loop, and
+ * group's members, architecture §4b): their elements are picked first, in slices of the event loop, and
  * the walk then takes them as they are. The result is the same object, key for key.
  */
 export async function pickAttributesInSlices(schema: ResourceSchema, resource: ScimObject, picker: AttributePicker, slice?: EventLoopSlice): Promise<ScimObject> {

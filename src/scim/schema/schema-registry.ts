@@ -95,7 +95,7 @@ function indexByName(attributes: readonly AttributeDefinition[]): NameIndex {
 }
 
 /**
- * A type with members keeps them as a membership of ids (DESIGN §3), so its core schema must say
+ * A type with members keeps them as a membership of ids (architecture §3), so its core schema must say
  * where they go: a multi-valued complex `members` whose `value` is the member's id (RFC 7643 §4.2).
  */
 function assertMembersAttribute(resourceType: ResourceTypeDefinition, core: SchemaDefinition): void {

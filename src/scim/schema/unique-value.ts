@@ -1,5 +1,5 @@
 /**
- * How the values of a unique attribute compare (DESIGN §3: uniqueness of `userName` and group
+ * How the values of a unique attribute compare (architecture §3: uniqueness of `userName` and group
  * `displayName`): as Unicode text in Normalization Form C, case-folded unless the attribute is
  * caseExact (RFC 7643 §2.1). A client may send "Ångström" precomposed (U+00C5) or decomposed
  * ("A" + U+030A): the two are canonically equivalent (Unicode Standard Annex #15), one name to a

@@ -1,5 +1,5 @@
 /**
- * The bound on values per multi-valued attribute (DESIGN §4b), checked on a whole resource: a POST
+ * The bound on values per multi-valued attribute (architecture §4b), checked on a whole resource: a POST
  * or PUT body after normalization. PATCH checks it per operation, as values are added.
  */
 import type { ValidationIssue } from "../../errors.js";

@@ -9,7 +9,7 @@ import { resourceView } from "../resource-view.js";
 /**
  * A stored resource. Writes replace the whole record, so a record read earlier never changes
  * under its reader; only `members` is mutated in place, so that a membership delta costs the size
- * of the delta and not of the group (DESIGN §3).
+ * of the delta and not of the group (architecture §3).
  */
 export interface MemoryEntry {
   readonly id: string;
@@ -67,7 +67,7 @@ export function entryView(resourceType: string, entry: MemoryEntry, readMembers:
 
 /**
  * A copy of `entry` that the caller owns: changing it never changes the store. The member set is
- * read only when `readMembers` is given, since a group may have 100,000 members (DESIGN §3); then
+ * read only when `readMembers` is given, since a group may have 100,000 members (architecture §3); then
  * `members` is there, empty for a resource that has none yet.
  */
 export function storedResourceOf(entry: MemoryEntry, readMembers: MemberReader | undefined): StoredResource {

@@ -1,5 +1,5 @@
 /**
- * The in-memory reference store: every `ResourceStore` rule (DESIGN §3) in plain maps, for tests,
+ * The in-memory reference store: every `ResourceStore` rule (architecture §3) in plain maps, for tests,
  * demos and single-process services. Data lives as long as the process.
  */
 import { preconditionFailedError, uniquenessError, unknownMembersError } from "../store-errors.js";
@@ -101,7 +101,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
   const plan = (organization: Organization, current: ReadonlySet<string>, delta: MembershipDelta): MembershipPlan =>
     planMembership(current, delta, (id) => organization.typeOfId.has(id));
 
-  /** Deleting a resource takes it out of every group that lists it (DESIGN §3), via the reverse index. */
+  /** Deleting a resource takes it out of every group that lists it (architecture §3), via the reverse index. */
   const removeFromGroups = (organization: Organization, memberId: string, time: string): void => {
     const groupIds = organization.groupsOfMember.get(memberId);
     if (!groupIds) return;
@@ -196,7 +196,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
       const limit = count === 0 ? 0 : page.kind === "index" ? Math.max(1, page.startIndex) - 1 + count : count;
       // A scan, sort and copy of 100,000 users takes tens of milliseconds in all: each gives the
       // event loop a turn whenever its slice is spent, so other requests are not stalled behind
-      // it (DESIGN §4b: no request holds the loop for 50 ms). Records are replaced, never changed,
+      // it (architecture §4b: no request holds the loop for 50 ms). Records are replaced, never changed,
       // on write, so each one read is whole; the list reflects each resource as it was at some
       // moment of the call.
       const slice = eventLoopSlice();

@@ -1,6 +1,6 @@
 /**
  * Everything the memory store holds for one organization (tenant). Nothing in it refers to another
- * organization, which is how ids, filters, uniqueness and membership never cross tenants (DESIGN §3).
+ * organization, which is how ids, filters, uniqueness and membership never cross tenants (architecture §3).
  */
 import type { StoredMember } from "../resource-store.js";
 import type { MemoryEntry } from "./memory-entry.js";

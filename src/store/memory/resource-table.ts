@@ -1,6 +1,6 @@
 /**
  * The resources of one type in one organization, with the indexes that answer equality filters on
- * `id`, `externalId` and unique attributes without a scan (DESIGN §3).
+ * `id`, `externalId` and unique attributes without a scan (architecture §3).
  */
 import type { IndexKey } from "../index-candidates.js";
 import type { UniqueKey } from "../resource-store.js";

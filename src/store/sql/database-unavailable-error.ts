@@ -1,5 +1,5 @@
 /**
- * The SQL stores' answer when the database cannot be reached (DESIGN §4).
+ * The SQL stores' answer when the database cannot be reached (architecture §4).
  */
 import { ScimError } from "../../errors.js";
 

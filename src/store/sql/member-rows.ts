@@ -1,5 +1,5 @@
 /**
- * Group membership as rows of `scimkit_members` (DESIGN §3): every function here touches only the
+ * Group membership as rows of `scimkit_members` (architecture §3): every function here touches only the
  * ids it is given, so a delta costs the size of the delta, never the size of the group — except
  * `currentMemberIds` without ids, which a replacement needs to report what it removes.
  */
@@ -22,7 +22,7 @@ function idChunks(ids: readonly string[], dialect: SqlDialect): string[][] {
 /**
  * The resource type of each of `ids` that names a resource of organization `orgId` (any type:
  * nested groups are members too), locking those rows against deletion until the transaction
- * ends, so a member cannot vanish between this check and its insert (DESIGN §3). Ids that name
+ * ends, so a member cannot vanish between this check and its insert (architecture §3). Ids that name
  * nothing are absent from the map.
  */
 export async function findMemberTypes(

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL for the SQL store's tests (DESIGN §5): they run when `SCIMKIT_TEST_POSTGRES_URL`
+ * PostgreSQL for the SQL store's tests (architecture §5): they run when `SCIMKIT_TEST_POSTGRES_URL`
  * names a server and skip with a visible line otherwise; with `SCIMKIT_REQUIRE_POSTGRES=1` (CI)
  * a missing URL fails the run instead. Each test file works in a schema of its own, created once
  * and dropped at the end, so files run in parallel against one database.

@@ -1,5 +1,5 @@
 /**
- * The `ResourceStore` over SQL (DESIGN §3): the memory store's semantics — the reference — as
+ * The `ResourceStore` over SQL (architecture §3): the memory store's semantics — the reference — as
  * shared Kysely queries, with every dialect difference behind `SqlDialect`. Each write is one
  * transaction: all of it happens, or (on a 409, 412 or 400) none of it.
  */

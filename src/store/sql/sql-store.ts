@@ -1,5 +1,5 @@
 /**
- * `sqlStore`: the SQL `ResourceStore` and its token store, ready to mount (DESIGN §1):
+ * `sqlStore`: the SQL `ResourceStore` and its token store, ready to mount (architecture §1):
  * SQLite through better-sqlite3, PostgreSQL through pg, or any database through a Kysely
  * instance and a `SqlDialect`. The tables are created by versioned migrations on start.
  */

@@ -1,6 +1,6 @@
 /**
  * The tables of the SQL store, as Kysely sees them. Every SCIM table is keyed by organization
- * first (DESIGN §3: nothing crosses tenants). Every name carries the `scimkit_` prefix so the
+ * first (architecture §3: nothing crosses tenants). Every name carries the `scimkit_` prefix so the
  * store can share a database with the host application (and with a client such as
  * `scimkit/analytics`, whose tables and migrations are its own). The DDL, with its indexes, is in
  * `migrations/0001-initial-tables.ts` and the migrations after it.
@@ -25,7 +25,7 @@ export interface ResourcesTable {
   /** ISO 8601, as the core's `now`: text, so it sorts and compares as the core's strings do. */
   readonly created: string;
   readonly last_modified: string;
-  /** Copy of `attributes.externalId`, indexed for `externalId eq` (DESIGN §3 hot lookups). */
+  /** Copy of `attributes.externalId`, indexed for `externalId eq` (architecture §3 hot lookups). */
   readonly external_id: string | null;
   /** The canonical attributes as JSON (TEXT in SQLite, JSONB in PostgreSQL). */
   readonly attributes: unknown;
@@ -54,7 +54,7 @@ export interface UniqueKeysTable {
 }
 
 /**
- * Group membership as rows (DESIGN §3): a delta is an insert or a delete, and reading a group
+ * Group membership as rows (architecture §3): a delta is an insert or a delete, and reading a group
  * without members reads none of them. Primary key `(org_id, group_id, member_id)`. Foreign keys to
  * `scimkit_resources` cascade, so deleting a user removes it from every group even when a
  * concurrent add races the delete.

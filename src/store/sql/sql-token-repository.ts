@@ -1,5 +1,5 @@
 /**
- * The hashed token store's persistence in SQL (spec §5, DESIGN §3 TokenVerifier): a
+ * The hashed token store's persistence in SQL (spec §5, architecture §3 TokenVerifier): a
  * `TokenRepository` over `scimkit_tokens`, which holds SHA-256 digests only, never a token.
  * Every change is one statement or one transaction, visible to every process at once, so a
  * rotation or revocation is effective on the very next verify anywhere.

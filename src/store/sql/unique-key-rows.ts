@@ -1,5 +1,5 @@
 /**
- * Uniqueness in the database (DESIGN §3): one `scimkit_unique_keys` row per `UniqueKey`, whose
+ * Uniqueness in the database (architecture §3): one `scimkit_unique_keys` row per `UniqueKey`, whose
  * primary key `(org_id, resource_type, attribute, value)` decides a race between two processes —
  * the second insert waits for the first transaction and then finds the key taken.
  */

@@ -1,5 +1,5 @@
 /**
- * The analytics store conformance kit (DESIGN §5, §6.6): every check of the `AnalyticsStore`
+ * The analytics store conformance kit (architecture §5, §6.6): every check of the `AnalyticsStore`
  * contract as vitest tests, run by scimkit on its memory and SQL stores and usable by anyone who
  * writes another. A store that passes it — or skips a check by name with a reason — can back
  * `createAnalyticsRouter`.

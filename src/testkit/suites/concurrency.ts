@@ -1,5 +1,5 @@
 /**
- * Concurrent writes (DESIGN §3): membership deltas lose nothing, uniqueness and expected versions
+ * Concurrent writes (architecture §3): membership deltas lose nothing, uniqueness and expected versions
  * hold under races, and a member deleted while being added is never left dangling. The calls are
  * issued together with `Promise.all`, as concurrent requests reach a store.
  */

@@ -1,5 +1,5 @@
 /**
- * Filters (RFC 7644 §3.4.2.2, DESIGN §3): a store answers every resolved filter exactly as
+ * Filters (RFC 7644 §3.4.2.2, architecture §3): a store answers every resolved filter exactly as
  * `matchesFilter(resourceView(r), filter)` would over the organization's resources, in list order,
  * with the right total. Key cases also carry a hand-written answer, so the kit does not only
  * grade the store against the evaluator it may itself be using.

@@ -1,5 +1,5 @@
 /**
- * Group membership (DESIGN §3, §4): members are ids of resources of the same organization, their
+ * Group membership (architecture §3, §4): members are ids of resources of the same organization, their
  * type found by the store; writes are deltas or replacements reporting what really changed;
  * unknown ids are ignored-and-reported or rejected; deleting a resource removes it from every group.
  */

@@ -1,5 +1,5 @@
 /**
- * Tenant isolation (DESIGN §3): every call is scoped to one organization and one resource type,
+ * Tenant isolation (architecture §3): every call is scoped to one organization and one resource type,
  * and nothing — ids, lists, filters, members, counts — crosses either.
  */
 import { expect } from "vitest";

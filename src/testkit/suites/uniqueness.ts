@@ -1,5 +1,5 @@
 /**
- * Uniqueness (DESIGN §3, RFC 7643 §2.1): `userName` case-insensitively and group `displayName`,
+ * Uniqueness (architecture §3, RFC 7643 §2.1): `userName` case-insensitively and group `displayName`,
  * per organization, whatever the Unicode normalization form, enforced by the store atomically —
  * a clash is a 409 `uniqueness` that writes nothing.
  */

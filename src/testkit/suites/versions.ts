@@ -1,5 +1,5 @@
 /**
- * Optimistic concurrency (DESIGN §3, RFC 7644 §3.14): a write carrying a stale expected version
+ * Optimistic concurrency (architecture §3, RFC 7644 §3.14): a write carrying a stale expected version
  * fails with 412 and writes nothing; the version changes when, and only when, something changed.
  */
 import { expect } from "vitest";

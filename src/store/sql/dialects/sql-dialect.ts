@@ -1,5 +1,5 @@
 /**
- * What differs between databases for the SQL store (DESIGN §6.4: dialect differences are small
+ * What differs between databases for the SQL store (architecture §6.4: dialect differences are small
  * hooks, not forked compilers). A dialect is the filter hooks of `FilterDialect` plus the store
  * hooks below: column types, JSON (de)serialization, row locks, conflict-ignoring inserts and
  * the three kinds of transaction. Everything else — every query of the store — is shared Kysely
@@ -12,7 +12,7 @@ import type { SqlStoreDatabase } from "../sql-tables.js";
 import type { ResourceIndexChange } from "./resource-index-change.js";
 
 /**
- * Why a row is locked inside a write transaction (DESIGN §3: concurrent writes from several
+ * Why a row is locked inside a write transaction (architecture §3: concurrent writes from several
  * processes lose nothing):
  * - `"reference"`: the row is about to be referenced by a foreign key (a new member); it must not
  *   be deleted until the transaction ends, yet others may still update it.

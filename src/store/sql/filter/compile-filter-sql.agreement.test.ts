@@ -235,7 +235,7 @@ describeEachDatabase("compileFilterSql agrees with matchesFilter (users)", (targ
   beforeAll(async () => {
     database = await target.open();
     await insertRows(database.db, rowsOf("o1", testUsers, users));
-    // Another organization holds resources with the same ids: nothing may cross (DESIGN §3).
+    // Another organization holds resources with the same ids: nothing may cross (architecture §3).
     const swapped = users.map(({ resource }, index) => ({
       resource: { ...resource, attributes: users[(index + 1) % users.length]!.resource.attributes },
     }));

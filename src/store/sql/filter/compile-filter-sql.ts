@@ -1,7 +1,7 @@
 /**
- * Compiles a resolved SCIM filter (RFC 7644 §3.4.2.2, DESIGN §3) to one SQL condition over
+ * Compiles a resolved SCIM filter (RFC 7644 §3.4.2.2, architecture §3) to one SQL condition over
  * `scimkit_resources`, agreeing with `matchesFilter(resourceView(type, resource), filter)` on every
- * stored (canonical) resource. It is a consumer of the filter AST like `matchesFilter` is (DESIGN
+ * stored (canonical) resource. It is a consumer of the filter AST like `matchesFilter` is (architecture
  * §6.3) and switches on `kind` the same way; what differs between databases is left to the
  * `FilterDialect` hooks (§6.4).
  *

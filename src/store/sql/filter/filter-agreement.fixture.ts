@@ -1,7 +1,7 @@
 /**
  * The reference side of the compiler's tests: resources in the canonical form the core stores
  * (made by the real validator), and the ids `matchesFilter` accepts over `resourceView` — what
- * the SQL must reproduce (DESIGN §3).
+ * the SQL must reproduce (architecture §3).
  */
 import { expect } from "vitest";
 import type { Filter } from "../../../scim/filter/filter-ast.js";

@@ -1,6 +1,6 @@
 /**
  * What differs between databases when a resolved SCIM filter, a sort or a cursor position becomes
- * SQL (DESIGN §6.4: small hooks, not forked compilers): reading JSON, iterating a JSON array,
+ * SQL (architecture §6.4: small hooks, not forked compilers): reading JSON, iterating a JSON array,
  * lower-casing, code-point ordering, substring matching, binding booleans, ORDER BY syntax. The
  * compiler (`compileFilterSql`, `orderBySql`, `keysetAfterSql`) decides every semantic question
  * once; a dialect only spells the answer.

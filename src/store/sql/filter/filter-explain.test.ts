@@ -1,5 +1,5 @@
 /**
- * DESIGN §3: the store answers `userName eq "x"`, `externalId eq "x"` and `id eq "x"` with an
+ * architecture §3: the store answers `userName eq "x"`, `externalId eq "x"` and `id eq "x"` with an
  * index, not a scan. With a few thousand users in two organizations (and statistics gathered),
  * each database's plan for the compiled filter must read those rows through an index and never
  * scan `scimkit_resources` or `scimkit_unique_keys`. `emails … co` reads the trigram index of

@@ -1,6 +1,6 @@
 /**
  * Real databases for the filter compiler's tests: SQLite in memory (better-sqlite3) always, and
- * PostgreSQL when `SCIMKIT_TEST_POSTGRES_URL` is set (DESIGN §5; `.ci/run` sets it and
+ * PostgreSQL when `SCIMKIT_TEST_POSTGRES_URL` is set (architecture §5; `.ci/run` sets it and
  * `SCIMKIT_REQUIRE_POSTGRES=1` makes its absence a failure). Each PostgreSQL database lives in a
  * schema of its own, dropped on close, so test files never see each other's rows.
  */

@@ -2,7 +2,7 @@
  * A place inside the JSON the SQL store keeps, as the filter compiler hands it to a dialect: where
  * the JSON starts (the `attributes` column, or the current element of an array being iterated)
  * and the keys below it. Plain data, so that every dialect reads the same description and only the
- * SQL it writes for it differs (DESIGN §6.4).
+ * SQL it writes for it differs (architecture §6.4).
  */
 import type { Expression } from "kysely";
 

@@ -1,6 +1,6 @@
 /**
  * MySQL (8.0.17 or later) hooks of the filter compiler, showing that a dialect is a short file
- * (DESIGN §6.4). Only its SQL text is tested here (no MySQL server runs in this repository's
+ * (architecture §6.4). Only its SQL text is tested here (no MySQL server runs in this repository's
  * tests), and MySQL's `lower()` applies Unicode simple case mapping, not JavaScript's full one
  * (final sigma, dotted İ differ): a store built on it must run the compiler's property tests
  * against a real server first.

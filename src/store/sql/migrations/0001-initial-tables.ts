@@ -1,6 +1,6 @@
 /**
  * Version 1: the resources, their unique keys, group membership as rows and hashed tokens
- * (DESIGN §3). Every key starts with `org_id`: nothing crosses tenants, and each organization's
+ * (architecture §3). Every key starts with `org_id`: nothing crosses tenants, and each organization's
  * rows sit together in every index.
  */
 import type { Migration } from "./migration.js";

@@ -143,7 +143,7 @@ async function ids(store: SqlStore, orgId: string, text: string): Promise<string
   return page.resources.map((resource) => resource.id);
 }
 
-/** The ids `matchesFilter` accepts among every user of `orgId`: the reference (DESIGN §3). */
+/** The ids `matchesFilter` accepts among every user of `orgId`: the reference (architecture §3). */
 async function referenceIds(store: SqlStore, orgId: string, text: string): Promise<string[]> {
   const filter = compileFilter(users, text);
   if (!filter.ok) throw new Error(filter.error.detail);

@@ -1,7 +1,7 @@
 /**
  * The worker thread's side: better-sqlite3 connections, one at a time, opened as asked and
  * answering one statement per message. Statements run here, off the main thread's event loop
- * (DESIGN §4b: synchronous drivers run in worker threads), so a long scan blocks this thread only.
+ * (architecture §4b: synchronous drivers run in worker threads), so a long scan blocks this thread only.
  */
 import type { MessagePort } from "node:worker_threads";
 import type Database from "better-sqlite3";

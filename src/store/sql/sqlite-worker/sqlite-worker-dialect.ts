@@ -1,7 +1,7 @@
 /**
  * A Kysely dialect for SQLite whose statements run in worker threads, each with its own
  * better-sqlite3 connection, so that no statement — a scan of 50,000 users included — runs on
- * the event loop (DESIGN §4b). SQL, adapter and introspection are Kysely's SQLite ones; only the
+ * the event loop (architecture §4b). SQL, adapter and introspection are Kysely's SQLite ones; only the
  * driver differs.
  */
 import { SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type Dialect, type Driver } from "kysely";
