@@ -92,8 +92,9 @@ function operationObject(operation: OperationDefinition): Json {
 export function openApiDocument(serverUrl?: string): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const operation of analyticsOperations as readonly OperationDefinition[]) {
-    const item = (paths[operation.path] ??= {});
+    const item: Record<string, Json> = paths[operation.path] ?? {};
     item[operation.method] = operationObject(operation);
+    paths[operation.path] = item;
   }
   const tags = [...new Set(analyticsOperations.map((operation) => operation.tag))].map((name) => ({
     name,

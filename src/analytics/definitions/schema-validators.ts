@@ -119,9 +119,9 @@ function messageOf(error: ErrorObject, unknownName: string): string {
 /** The JSON pointer of the field an ajv error is about (the missing or unknown property included). */
 function pointerOf(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
-  const escape = (name: string): string => name.replaceAll("~", "~0").replaceAll("/", "~1");
-  if (error.keyword === "required") return `${error.instancePath}/${escape(String(params["missingProperty"]))}`;
-  if (error.keyword === "additionalProperties") return `${error.instancePath}/${escape(String(params["additionalProperty"]))}`;
+  const escapeToken = (name: string): string => name.replaceAll("~", "~0").replaceAll("/", "~1");
+  if (error.keyword === "required") return `${error.instancePath}/${escapeToken(String(params["missingProperty"]))}`;
+  if (error.keyword === "additionalProperties") return `${error.instancePath}/${escapeToken(String(params["additionalProperty"]))}`;
   return error.instancePath;
 }
 

@@ -391,7 +391,10 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
 
     async putEnrolment(orgId, enrolment) {
       let byUser = enrolments.get(enrolment.campaignId);
-      if (byUser === undefined) enrolments.set(enrolment.campaignId, (byUser = new Map()));
+      if (byUser === undefined) {
+        byUser = new Map();
+        enrolments.set(enrolment.campaignId, byUser);
+      }
       byUser.set(enrolment.userId, { orgId, value: plainCopy(enrolment) });
     },
 
@@ -459,7 +462,10 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
 
     async recordSimulationEvent(orgId, event) {
       let byUser = recipients.get(event.simulationId);
-      if (byUser === undefined) recipients.set(event.simulationId, (byUser = new Map()));
+      if (byUser === undefined) {
+        byUser = new Map();
+        recipients.set(event.simulationId, byUser);
+      }
       const current = byUser.get(event.userId)?.value ?? { simulationId: event.simulationId, userId: event.userId };
       const field = TIME_FIELD[event.type];
       const earlier = current[field];
@@ -470,14 +476,14 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
     },
 
     async listRecipients(simulationId, filter, page) {
-      const did = (recipient: SimulationRecipient, wanted: boolean | undefined, at: string | undefined): boolean =>
+      const did = (wanted: boolean | undefined, at: string | undefined): boolean =>
         wanted === undefined || (at !== undefined) === wanted;
       const matching = sortedValues(recipients.get(simulationId) ?? new Map<string, Owned<SimulationRecipient>>()).filter(
         ({ value }) =>
-          did(value, filter.opened, value.openedAt) &&
-          did(value, filter.clicked, value.clickedAt) &&
-          did(value, filter.submittedData, value.submittedDataAt) &&
-          did(value, filter.reported, value.reportedAt),
+          did(filter.opened, value.openedAt) &&
+          did(filter.clicked, value.clickedAt) &&
+          did(filter.submittedData, value.submittedDataAt) &&
+          did(filter.reported, value.reportedAt),
       );
       const selected = keysetPage(matching, (owned) => owned.value.userId, page, (owned) => owned);
       const items = await Promise.all(selected.items.map(recipientView));
@@ -507,7 +513,10 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
     async addFeedback(orgId, comment) {
       const key = subjectKey(comment.subject);
       let byId = feedback.get(key);
-      if (byId === undefined) feedback.set(key, (byId = new Map()));
+      if (byId === undefined) {
+        byId = new Map();
+        feedback.set(key, byId);
+      }
       if (byId.has(comment.id)) throw new Error(`memoryAnalyticsStore: feedback ${comment.id} exists`);
       byId.set(comment.id, { orgId, value: plainCopy(comment) });
     },
@@ -540,7 +549,10 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       // A report of an operation deleted meanwhile (its organization went) has nowhere to go.
       if (!operations.has(operationId)) return;
       let stored = reportRows.get(operationId);
-      if (stored === undefined) reportRows.set(operationId, (stored = []));
+      if (stored === undefined) {
+        stored = [];
+        reportRows.set(operationId, stored);
+      }
       for (const row of rows) stored.push(plainCopy(row));
     },
 

@@ -60,19 +60,26 @@ function givenIds(step: PatchStep): string[] {
 function wholeListDelta(step: PatchStep, delta: MembershipDeltaBuilder): void {
   switch (step.op) {
     case "add":
-      return delta.add(givenIds(step));
+      delta.add(givenIds(step));
+      return;
     case "replace":
       // Okta clears a group with `members: []`; null and [] are both "no members" (RFC 7643 §2.5).
-      return delta.replace(givenIds(step));
+      delta.replace(givenIds(step));
+      return;
     case "remove":
-      return step.hasValue && step.value !== null ? delta.remove(givenIds(step)) : delta.replace([]);
+      if (step.hasValue && step.value !== null) delta.remove(givenIds(step));
+      else delta.replace([]);
+      return;
   }
 }
 
 function loadedDelta(step: PatchStep, resource: ScimObject, delta: MembershipDeltaBuilder, workspace: PatchWorkspace | undefined): void {
   const outcome = applyAttributeOperation(resource, step, { elementKey: memberKey, ...(workspace ? { workspace } : {}) });
   const { filter, subAttribute } = step.path;
-  if (!filter && !subAttribute) return wholeListDelta(step, delta);
+  if (!filter && !subAttribute) {
+    wholeListDelta(step, delta);
+    return;
+  }
   // Ids named by the filter are removed even when the loaded list lacks them: removing an absent
   // member succeeds (architecture §4), and the store's list is the authority.
   const named = step.op === "remove" && !subAttribute && filter ? memberIdsOfFilter(filter) ?? [] : [];
@@ -99,7 +106,10 @@ function unloadedIds(step: PatchStep): readonly string[] {
 
 function unloadedRemoval(step: PatchStep, ids: readonly string[], delta: MembershipDeltaBuilder): void {
   const sub = step.path.subAttribute;
-  if (!sub) return delta.remove(ids);
+  if (!sub) {
+    delta.remove(ids);
+    return;
+  }
   // RFC 7643 §4.2: a member's sub-attributes are immutable, and its value names it.
   if (sub.mutability === "immutable" || sub.required) {
     abortPatch(ScimType.mutability, `${step.origin}: "members.${sub.name}" is immutable and cannot be removed.`);
@@ -124,10 +134,16 @@ function suppliedMember(step: PatchStep): unknown {
 
 function unloadedFilterDelta(step: PatchStep, delta: MembershipDeltaBuilder): void {
   const ids = unloadedIds(step);
-  if (step.op === "remove") return unloadedRemoval(step, ids, delta);
+  if (step.op === "remove") {
+    unloadedRemoval(step, ids, delta);
+    return;
+  }
   const member = suppliedMember(step);
   // A null value adds nothing, and a replace with null unassigns what the path names (RFC 7643 §2.5).
-  if (member === undefined) return step.op === "add" ? undefined : unloadedRemoval(step, ids, delta);
+  if (member === undefined) {
+    if (step.op !== "add") unloadedRemoval(step, ids, delta);
+    return;
+  }
   const id = isPlainObject(member) ? member["value"] : undefined;
   // The filter names the member; another id in the value would change an immutable value.
   if (id !== undefined && (ids.length !== 1 || id !== ids[0])) {
@@ -151,6 +167,10 @@ export function applyMemberOperation(
   loaded: boolean,
   workspace?: PatchWorkspace,
 ): void {
-  if (loaded) return loadedDelta(step, resource, delta, workspace);
-  return step.path.filter || step.path.subAttribute ? unloadedFilterDelta(step, delta) : wholeListDelta(step, delta);
+  if (loaded) {
+    loadedDelta(step, resource, delta, workspace);
+    return;
+  }
+  if (step.path.filter || step.path.subAttribute) unloadedFilterDelta(step, delta);
+  else wholeListDelta(step, delta);
 }

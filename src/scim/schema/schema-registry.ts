@@ -101,7 +101,7 @@ function indexByName(attributes: readonly AttributeDefinition[]): NameIndex {
 function assertMembersAttribute(resourceType: ResourceTypeDefinition, core: SchemaDefinition): void {
   const members = core.attributes.find((attribute) => attribute.name.toLowerCase() === "members");
   const hasValue = members?.subAttributes?.some((sub) => sub.name.toLowerCase() === "value") === true;
-  if (!members || members.type !== "complex" || !members.multiValued || !hasValue) {
+  if (members?.type !== "complex" || !members.multiValued || !hasValue) {
     throw new Error(
       `Resource type ${resourceType.id} has members, but its schema ${core.id} defines no multi-valued complex "members" attribute with a "value" sub-attribute`,
     );

@@ -475,7 +475,8 @@ describe("memoryStore: membership", () => {
         return original.apply(this, args);
       };
     });
-    let added, removed;
+    let added: Awaited<ReturnType<typeof addMembersTo>> | undefined;
+    let removed: Awaited<ReturnType<typeof addMembersTo>> | undefined;
     try {
       added = await addMembersTo(store, A, "g1", [`u${size}`]);
       removed = await addMembersTo(store, A, "g1", [], ["u5"]);

@@ -79,7 +79,10 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
   // Writes create an organization's maps on first use; reads never do, so probing ids allocates nothing.
   const organizationFor = (orgId: string): Organization => {
     let organization = organizations.get(orgId);
-    if (!organization) organizations.set(orgId, (organization = createOrganization()));
+    if (!organization) {
+      organization = createOrganization();
+      organizations.set(orgId, organization);
+    }
     return organization;
   };
 

@@ -26,7 +26,10 @@ export function createOrganization(): Organization {
 /** The table of `resourceType`, created empty on first use. */
 export function tableOf(organization: Organization, resourceType: string): ResourceTable {
   let table = organization.tables.get(resourceType);
-  if (!table) organization.tables.set(resourceType, (table = createResourceTable()));
+  if (!table) {
+    table = createResourceTable();
+    organization.tables.set(resourceType, table);
+  }
   return table;
 }
 
@@ -44,7 +47,10 @@ export function findAnyEntry(
 /** Records that group `groupId` lists `memberId`. */
 export function linkMember(organization: Organization, memberId: string, groupId: string): void {
   let groups = organization.groupsOfMember.get(memberId);
-  if (!groups) organization.groupsOfMember.set(memberId, (groups = new Set()));
+  if (!groups) {
+    groups = new Set();
+    organization.groupsOfMember.set(memberId, groups);
+  }
   groups.add(groupId);
 }
 

@@ -94,7 +94,10 @@ export function indexEntry(table: ResourceTable, entry: MemoryEntry): void {
   }
   for (const key of entry.uniqueKeys) {
     let values = table.uniqueValues.get(key.attribute);
-    if (!values) table.uniqueValues.set(key.attribute, (values = new Map()));
+    if (!values) {
+      values = new Map();
+      table.uniqueValues.set(key.attribute, values);
+    }
     values.set(key.value, entry.id);
   }
 }

@@ -130,7 +130,10 @@ export async function readMembers(
       .execute();
     for (const row of rows) {
       let list = members.get(row.group_id);
-      if (!list) members.set(row.group_id, (list = []));
+      if (!list) {
+        list = [];
+        members.set(row.group_id, list);
+      }
       list.push({ value: row.member_id, type: row.member_type });
     }
   }

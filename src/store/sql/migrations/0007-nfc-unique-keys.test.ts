@@ -6,7 +6,6 @@
  */
 import Database from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chunksOf } from "../chunks.js";
 import type { SqlDialect } from "../dialects/sql-dialect.js";

@@ -19,6 +19,7 @@ import type { Migration } from "./migration.js";
 
 const PAGE = 1000;
 // Text with only code points below U+0300 (combining marks start there) is NFC whatever it holds.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range starts at U+0000 because every character below U+0300 is its own NFC form.
 const CANNOT_CHANGE = /^[\u0000-\u02ff]*$/;
 
 interface KeyRow {
