@@ -241,9 +241,6 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
   if (cursorSecret !== undefined && cursorSecret.length < MIN_SECRET_LENGTH) {
     errors.push(`SCIMKIT_CURSOR_SECRET: expected at least ${MIN_SECRET_LENGTH} characters, the same on every host of one database; ${GENERATE}`);
   }
-  if (cursorSecret === undefined) {
-    warnings.push("SCIMKIT_CURSOR_SECRET is not set: list cursors are sealed without a secret, so a client can forge one within its own organization; set the same secret on every host");
-  }
 
   for (const name of Object.keys(env)) {
     if (!name.startsWith("SCIMKIT_") || notTheHosts.test(name) || (hostVariables as readonly string[]).includes(name)) continue;

@@ -173,6 +173,14 @@ export const serveCommand: HostCommand = {
   name: "serve",
   summary: "Run the host server in this process (it receives the signals: SIGTERM stops it gracefully)",
   async run() {
-    await serveHost(readSettingsOrExit(process.env));
+    const settings = readSettingsOrExit(process.env);
+    if (settings.cursorSecret === undefined) {
+      // Kept as before rather than a secret of this process's own, which would break every
+      // cursor across hosts and restarts. Persisting one in the store is still to come.
+      console.error(
+        "scimkit: warning: SCIMKIT_CURSOR_SECRET is not set: list cursors are sealed without a secret, so a client can forge one within its own organization; set the same secret (32+ characters) on every host",
+      );
+    }
+    await serveHost(settings);
   },
 };
