@@ -1,5 +1,5 @@
 /**
- * `npm run soak`: the host server (`src/host/main.ts`, a real process) under an
+ * `npm run soak`: the host server (`src/host/cli.ts serve`, a real process) under an
  * identity provider's mixed traffic for a long while, reporting the error rate, latency
  * percentiles and the host's RSS every 10 s, and failing when RSS keeps growing (`rss-growth.ts`)
  * or more than 0.1 % of requests fail. Not part of `npm test`.
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   const stamp = startedAt.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "-");
   console.log(`soak: ${seconds} s at ${requestsPerSecond} req/s over ${organizationCount} organizations, store ${databaseUrl.replace(/\/\/[^@/]*@/, "//…@")}`);
 
-  const host = spawn(process.execPath, ["--conditions=scimkit-source", "--import", "tsx", "src/host/main.ts"], {
+  const host = spawn(process.execPath, ["--conditions=scimkit-source", "--import", "tsx", "src/host/cli.ts", "serve"], {
     env: { ...process.env, PORT: "0", DATABASE_URL: databaseUrl, SCIMKIT_ORGS: tokens.map(([org, token]) => `${org}:${token}`).join(","), SCIMKIT_DEMO_DATA: "0" },
     stdio: ["ignore", "pipe", "pipe"],
   });

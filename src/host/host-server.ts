@@ -1,7 +1,7 @@
 /**
  * The example host: an Express app that serves SCIM for a set of organizations on the
  * embedded default store, and the analytics interface over the same data — what `npm start`
- * runs. Build it with `createHostApp`/`startHostServer`, or run `main.ts` to configure it from
+ * runs. Build it with `createHostApp`/`startHostServer`, or run `scimkit serve` (`commands/serve-command.ts`) to configure it from
  * the environment.
  */
 import { createServer, type Server } from "node:http";
@@ -125,7 +125,7 @@ export interface HostServerOptions {
   readonly log?: (line: string) => void;
   /** Receives lifecycle events; the default logs them. */
   readonly onEvent?: (event: ScimEvent) => void;
-  /** Keeps the audit trail of every SCIM write (`main.ts` passes the store's own). Absent: none. */
+  /** Keeps the audit trail of every SCIM write (`scimkit serve` passes the store's own). Absent: none. */
   readonly audit?: AuditSink;
   /** Per-request and per-organization limits; see `HostLimits` for the defaults. */
   readonly limits?: HostLimits;
