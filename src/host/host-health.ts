@@ -3,7 +3,7 @@
  * it does not) and `GET /readyz` (readiness: it can serve — its database answers and it is not
  * shutting down; send it no traffic while it is not). Neither needs a token nor shows org data.
  */
-import { Router } from "express";
+import express, { type Router } from "express";
 
 /** Whether the host can serve, as `/readyz` reports it. */
 export interface HostHealth {
@@ -50,7 +50,7 @@ export function hostHealth(ping: () => Promise<void>, timeoutMs: number = READY_
 
 /** `/healthz` and `/readyz`; without `health`, `/readyz` answers as `/healthz` does. */
 export function healthRoutes(health: HostHealth | undefined, logError: (error: unknown) => void = () => {}): Router {
-  const router = Router();
+  const router = express.Router();
   router.get("/healthz", (_request, response) => {
     response.set("Cache-Control", "no-store").json({ status: "ok" });
   });
