@@ -57,6 +57,10 @@ async function main(argv: readonly string[]): Promise<number | undefined> {
     console.error(`${name === undefined ? "scimkit: no command given" : `scimkit: unknown command ${JSON.stringify(name)}`}\n\n${usage()}`);
     return 2;
   }
+  if (rest.length > 0 && command.takesArguments !== true) {
+    console.error(`scimkit ${command.name}: unexpected argument ${JSON.stringify(rest[0])}\n\n${usage()}`);
+    return 2;
+  }
   await command.run(rest);
   return undefined;
 }

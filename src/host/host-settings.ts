@@ -131,7 +131,12 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
   let publicUrl: string | undefined;
   const publicText = raw("SCIMKIT_PUBLIC_URL");
   if (publicText !== undefined) {
-    const parsed = URL.canParse(publicText) ? new URL(publicText) : undefined;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(publicText);
+    } catch {
+      // Reported below; URL.canParse is not in every Node.js 20.
+    }
     if (!parsed || !["http:", "https:"].includes(parsed.protocol) || parsed.search !== "" || parsed.hash !== "" || parsed.username !== "") {
       fail("SCIMKIT_PUBLIC_URL", publicText, "an absolute http:// or https:// URL without query or fragment, e.g. https://scim.example.com");
     } else {
