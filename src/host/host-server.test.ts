@@ -100,6 +100,40 @@ describe("the host server (npm start)", () => {
     expect(code).toBe(0);
   }, 30_000);
 
+  it("takes its limits and public URL from the environment", async () => {
+    const token = "token-east-0123456789abcdef0123456789";
+    const host = startHost({
+      SCIMKIT_ORGS: `east:${token}`,
+      DATABASE_URL: "memory:",
+      SCIMKIT_PUBLIC_URL: "https://scim.example.com/",
+      SCIMKIT_PAGE_SIZE_DEFAULT: "2",
+      SCIMKIT_PAGE_SIZE_MAX: "3",
+      SCIMKIT_BULK_MAX_OPERATIONS: "7",
+      SCIMKIT_BULK_MAX_PAYLOAD: "64kb",
+      SCIMKIT_RATE_LIMIT: "0.1",
+      SCIMKIT_RATE_BURST: "4",
+    });
+    const [, printed] = await host.waitFor(/^SCIM base URL for east: (\S+)$/);
+    expect(printed).toBe("https://scim.example.com/scim/Organizations/east/v2");
+    const [, port] = await host.waitFor(/^scimkit host server listening on port (\d+)/);
+    const base = `http://127.0.0.1:${port}/scim/Organizations/east/v2`;
+    const headers = { Authorization: `Bearer ${token}` };
+    const config = (await (await fetch(`${base}/ServiceProviderConfig`, { headers })).json()) as {
+      filter: { maxResults: number };
+      bulk: { maxOperations: number; maxPayloadSize: number };
+      meta: { location: string };
+    };
+    expect(config.filter.maxResults).toBe(3);
+    expect(config.bulk).toMatchObject({ maxOperations: 7, maxPayloadSize: 65_536 });
+    expect(config.meta.location).toBe("https://scim.example.com/scim/Organizations/east/v2/ServiceProviderConfig");
+    // A burst of 4 at 0.1/s: the fifth request in a row is refused.
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i += 1) statuses.push((await fetch(`${base}/Users`, { headers })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    host.child.kill("SIGTERM");
+    expect((await once(host.child, "exit"))[0]).toBe(0);
+  }, 30_000);
+
   it("refuses a malformed SCIMKIT_ORGS with a message and exit code 2", async () => {
     const host = startHost({ SCIMKIT_ORGS: "north", DATABASE_URL: "memory:" });
     let stderr = "";
