@@ -2,13 +2,14 @@
 //
 // 1. Remove dist/, so a file whose source was renamed or deleted is not packed with the rest.
 // 2. Compile src/ with tsc (tsconfig.build.json): ES modules, declarations, source maps.
-// 3. Write the CommonJS shims: each export's `require` target in package.json is a tiny `.cjs` file
+// 3. Make the `bin` entry points executable.
+// 4. Write the CommonJS shims: each export's `require` target in package.json is a tiny `.cjs` file
 //    beside its ES module that `require`s it. On Node.js with require(esm) (20.19+, 22.12+) this returns
 //    the ES module's namespace — the same module instance `import` gets, not a second copy of the
 //    package. On an older Node.js, where require(esm) throws ERR_REQUIRE_ESM, it throws an error that
 //    says what to do instead.
 import { spawnSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +23,8 @@ const compiled = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.bu
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);
 
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+// The `bin` files run as commands (`./dist/host/cli.js serve`): executable, as npm makes them on install.
+for (const bin of Object.values(manifest.bin ?? {})) chmodSync(join(root, bin), 0o755);
 for (const [subpath, target] of Object.entries(manifest.exports)) {
   if (typeof target === "string") continue; // "./package.json"
   const specifier = `${manifest.name}${subpath.slice(1)}`;

@@ -1,5 +1,5 @@
 /**
- * `npm run soak`: the host server (`examples/host-server/main.ts`, a real process) under an
+ * `npm run soak`: the host server (`src/host/cli.ts serve`, a real process) under an
  * identity provider's mixed traffic for a long while, reporting the error rate, latency
  * percentiles and the host's RSS every 10 s, and failing when RSS keeps growing (`rss-growth.ts`)
  * or more than 0.1 % of requests fail. Not part of `npm test`.
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
 
   const scratch = mkdtempSync(join(tmpdir(), "scimkit-soak-"));
   const databaseUrl = process.env["DATABASE_URL"]?.trim() || `sqlite:${join(scratch, "soak.db")}`;
-  const tokens = Array.from({ length: organizationCount }, (_, index) => [`soak${index + 1}`, `soak-${randomBytes(12).toString("hex")}`] as const);
+  const tokens = Array.from({ length: organizationCount }, (_, index) => [`soak${index + 1}`, `soak-${randomBytes(16).toString("hex")}`] as const);
 
   const startedAt = new Date();
   // Read now: the code the host runs is the code of the start, whatever is committed meanwhile.
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   const stamp = startedAt.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "-");
   console.log(`soak: ${seconds} s at ${requestsPerSecond} req/s over ${organizationCount} organizations, store ${databaseUrl.replace(/\/\/[^@/]*@/, "//…@")}`);
 
-  const host = spawn(process.execPath, ["--conditions=scimkit-source", "--import", "tsx", "examples/host-server/main.ts"], {
+  const host = spawn(process.execPath, ["--conditions=scimkit-source", "--import", "tsx", "src/host/cli.ts", "serve"], {
     env: { ...process.env, PORT: "0", DATABASE_URL: databaseUrl, SCIMKIT_ORGS: tokens.map(([org, token]) => `${org}:${token}`).join(","), SCIMKIT_DEMO_DATA: "0" },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -48,6 +48,11 @@ describe("the built package", () => {
     expect(existsSync(join(outDir, "scim", "patch", "apply-patch.d.ts"))).toBe(true);
     // Test helpers stay out of the package.
     expect(existsSync(join(outDir, "scim", "sample-resources.fixture.js"))).toBe(false);
+    // The host server is compiled with the library (the `scimkit` command), its tests are not.
+    expect(existsSync(join(outDir, "host", "cli.js"))).toBe(true);
+    expect(existsSync(join(outDir, "host", "commands", "serve-command.js"))).toBe(true);
+    expect(existsSync(join(outDir, "host", "host-process.fixture.js"))).toBe(false);
+    expect(existsSync(join(outDir, "host", "host-server.test.js"))).toBe(false);
     // src/ is not shipped: a source map carries its sources, and no declaration map points at files that are not there.
     const map = JSON.parse(readFileSync(join(outDir, "index.js.map"), "utf8")) as { sourcesContent?: unknown[] };
     expect(map.sourcesContent?.[0]).toBe(readFileSync(join("src", "index.ts"), "utf8"));

@@ -96,6 +96,20 @@ describe("the packed package, installed into fresh apps", () => {
     }
   });
 
+  it("installs the scimkit command, which runs from the built files", { timeout: 60_000 }, async () => {
+    const bin = join(esmApp, "node_modules", ".bin", "scimkit");
+    expect((await run(bin, ["--version"], { cwd: esmApp })).stdout.trim()).toBe(JSON.parse(readFileSync("package.json", "utf8")).version);
+    // memory: needs neither optional driver, which these apps do not install.
+    const migrated = await run(bin, ["migrate"], { cwd: esmApp, env: { ...process.env, DATABASE_URL: "memory:" } });
+    expect(migrated.stdout).toMatch(/up to date/);
+    const unknown = await run(bin, ["frobnicate"], { cwd: esmApp }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command "frobnicate"[\s\S]*Usage: scimkit <command>/);
+  });
+
   it("runs the README's quick start in an ES-module app", { timeout: 60_000 }, async () => {
     writeFileSync(join(esmApp, "server.mjs"), readmeSnippet("server.mjs"));
     await provision(start(esmApp, "server.mjs"));

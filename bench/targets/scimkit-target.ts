@@ -12,7 +12,7 @@ import { join } from "node:path";
 import express from "express";
 import { sql } from "kysely";
 import { v7 as uuidv7 } from "uuid";
-import { createHostApp } from "../../examples/host-server/host-server.js";
+import { createHostApp } from "../../src/host/host-server.js";
 import { staticTokenVerifier } from "../../src/auth/static-token-verifier.js";
 import { unwrap } from "../../src/result.js";
 import { createResourceValidator } from "../../src/scim/schema/create-resource-validator.js";

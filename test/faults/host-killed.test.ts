@@ -10,12 +10,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { killHosts, startHost, type Host } from "../../examples/host-server/host-process.fixture.js";
+import { killHosts, startHost, type Host } from "../../src/host/host-process.fixture.js";
 import { createTestSchema, describePostgres } from "../../src/store/sql/postgres-test-database.fixture.js";
 import { freePort } from "./throwaway-postgres.js";
 import { createGroups, startWriteLoad, verifyAcknowledged, type LoadTarget } from "./write-load.js";
 
-const TOKEN = "token-acme-killed";
+const TOKEN = "token-acme-killed-0123456789abcdef0123456789";
 const scratch = mkdtempSync(join(tmpdir(), "scimkit-killed-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 afterEach(killHosts);

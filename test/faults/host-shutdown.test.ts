@@ -10,9 +10,9 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { killHosts, startHost, type Host } from "../../examples/host-server/host-process.fixture.js";
+import { killHosts, startHost, type Host } from "../../src/host/host-process.fixture.js";
 
-const TOKEN = "token-acme-shutdown";
+const TOKEN = "token-acme-shutdown-0123456789abcdef0123456789";
 const scratch = mkdtempSync(join(tmpdir(), "scimkit-shutdown-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 afterEach(killHosts);

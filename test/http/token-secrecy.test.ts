@@ -12,7 +12,7 @@ import Database from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { createHostApp } from "../../examples/host-server/host-server.js";
+import { createHostApp } from "../../src/host/host-server.js";
 import type { AuditEntry } from "../../src/audit/audit-sink.js";
 import { createTokenStore, type TokenStore } from "../../src/auth/hashed-token-store.js";
 import { memoryTokenRepository } from "../../src/auth/memory-token-repository.js";

@@ -83,14 +83,14 @@ describe("the host server (npm start)", () => {
   }, 30_000);
 
   it("serves the organizations and tokens of SCIMKIT_ORGS, each token only for its own organization", async () => {
-    const host = startHost({ SCIMKIT_ORGS: "north:token-north,south:token-south", DATABASE_URL: "memory:" });
+    const host = startHost({ SCIMKIT_ORGS: "north:token-north-0123456789abcdef0123456789,south:token-south-0123456789abcdef0123456789", DATABASE_URL: "memory:" });
     const [, north] = await host.waitFor(/^SCIM base URL for north: (\S+)$/);
     const [, south] = await host.waitFor(/^SCIM base URL for south: (\S+)$/);
     expect(host.lines.some((line) => line.startsWith("Bearer token for"))).toBe(false);
 
-    const own = await fetch(`${north}/Users`, { headers: { Authorization: "Bearer token-north" } });
+    const own = await fetch(`${north}/Users`, { headers: { Authorization: "Bearer token-north-0123456789abcdef0123456789" } });
     expect(own.status).toBe(200);
-    const crossed = await fetch(`${south}/Users`, { headers: { Authorization: "Bearer token-north" } });
+    const crossed = await fetch(`${south}/Users`, { headers: { Authorization: "Bearer token-north-0123456789abcdef0123456789" } });
     expect(crossed.status).toBe(401);
     const config = await fetch(`${south}/ServiceProviderConfig`);
     expect(config.status).toBe(200);
@@ -100,15 +100,49 @@ describe("the host server (npm start)", () => {
     expect(code).toBe(0);
   }, 30_000);
 
-  it("refuses a malformed SCIMKIT_ORGS with a message and a non-zero exit", async () => {
+  it("takes its limits and public URL from the environment", async () => {
+    const token = "token-east-0123456789abcdef0123456789";
+    const host = startHost({
+      SCIMKIT_ORGS: `east:${token}`,
+      DATABASE_URL: "memory:",
+      SCIMKIT_PUBLIC_URL: "https://scim.example.com/",
+      SCIMKIT_PAGE_SIZE_DEFAULT: "2",
+      SCIMKIT_PAGE_SIZE_MAX: "3",
+      SCIMKIT_BULK_MAX_OPERATIONS: "7",
+      SCIMKIT_BULK_MAX_PAYLOAD: "64kb",
+      SCIMKIT_RATE_LIMIT: "0.1",
+      SCIMKIT_RATE_BURST: "4",
+    });
+    const [, printed] = await host.waitFor(/^SCIM base URL for east: (\S+)$/);
+    expect(printed).toBe("https://scim.example.com/scim/Organizations/east/v2");
+    const [, port] = await host.waitFor(/^scimkit host server listening on port (\d+)/);
+    const base = `http://127.0.0.1:${port}/scim/Organizations/east/v2`;
+    const headers = { Authorization: `Bearer ${token}` };
+    const config = (await (await fetch(`${base}/ServiceProviderConfig`, { headers })).json()) as {
+      filter: { maxResults: number };
+      bulk: { maxOperations: number; maxPayloadSize: number };
+      meta: { location: string };
+    };
+    expect(config.filter.maxResults).toBe(3);
+    expect(config.bulk).toMatchObject({ maxOperations: 7, maxPayloadSize: 65_536 });
+    expect(config.meta.location).toBe("https://scim.example.com/scim/Organizations/east/v2/ServiceProviderConfig");
+    // A burst of 4 at 0.1/s: the fifth request in a row is refused.
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i += 1) statuses.push((await fetch(`${base}/Users`, { headers })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    host.child.kill("SIGTERM");
+    expect((await once(host.child, "exit"))[0]).toBe(0);
+  }, 30_000);
+
+  it("refuses a malformed SCIMKIT_ORGS with a message and exit code 2", async () => {
     const host = startHost({ SCIMKIT_ORGS: "north", DATABASE_URL: "memory:" });
     let stderr = "";
     host.child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
     });
     const [code] = await once(host.child, "exit");
-    expect(code).toBe(1);
-    expect(stderr).toMatch(/north|entry 1/i);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/SCIMKIT_ORGS: .*entry 1/i);
   }, 30_000);
 
   it("keeps its data and its demo token across a restart on the same SQLite file", async () => {
@@ -186,7 +220,7 @@ describe("the host server (npm start)", () => {
 
   it("takes the operator key from SCIMKIT_OPERATOR_KEY, skips the demo data with SCIMKIT_DEMO_DATA=0, and suspends an organization the operator creates", async () => {
     const operatorKey = "operator-key-for-the-host-server-test-0123456789";
-    const host = startHost({ SCIMKIT_ORGS: "north:token-north", SCIMKIT_OPERATOR_KEY: operatorKey, SCIMKIT_DEMO_DATA: "0", DATABASE_URL: "memory:" });
+    const host = startHost({ SCIMKIT_ORGS: "north:token-north-0123456789abcdef0123456789", SCIMKIT_OPERATOR_KEY: operatorKey, SCIMKIT_DEMO_DATA: "0", DATABASE_URL: "memory:" });
     const [, analyticsUrl] = await host.waitFor(/^Analytics interface: (\S+) /);
     await host.waitFor(/^Operator key for the analytics interface: SCIMKIT_OPERATOR_KEY$/);
     expect(host.lines.some((line) => line.includes("scimkit_ak_") || line.includes(operatorKey) || line.startsWith("Demo data"))).toBe(false);
@@ -206,7 +240,7 @@ describe("the host server (npm start)", () => {
     expect(suspend.status).toBe(200);
     expect((await users(globex.scim.token, globex.scim.baseUrl)).status).toBe(401);
     const north = (analyticsUrl as string).replace("/analytics/v1", "/scim/Organizations/north/v2");
-    expect((await users("token-north", north)).status).toBe(200);
+    expect((await users("token-north-0123456789abcdef0123456789", north)).status).toBe(200);
 
     host.child.kill("SIGTERM");
     expect((await once(host.child, "exit"))[0]).toBe(0);
@@ -244,7 +278,9 @@ describe("the host server (npm start)", () => {
       stderr += chunk.toString();
     });
     const [code] = await once(host.child, "exit");
-    expect(code).toBe(1);
-    expect(stderr).toMatch(/DATABASE_URL must start with/);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/DATABASE_URL="mysql:…": expected postgres:\/\/…/);
+    // A configuration mistake, not a crash: no stack trace.
+    expect(stderr).not.toMatch(/\n\s+at /);
   }, 30_000);
 });

@@ -13,7 +13,7 @@ const scratch = mkdtempSync(join(tmpdir(), "scimkit-host-audit-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 afterEach(killHosts);
 
-const TOKEN = "acme-audit-token-0123456789";
+const TOKEN = "acme-audit-token-0123456789abcdef0123456789";
 
 describe("the host server's audit trail", () => {
   it("records each SCIM write with its outcome in scimkit_audit of its SQLite database", async () => {

@@ -14,7 +14,7 @@ export interface Host {
 const running: ChildProcessWithoutNullStreams[] = [];
 
 export function startHost(env: Record<string, string>): Host {
-  const child = spawn(process.execPath, ["--conditions=scimkit-source", "--import", "tsx", "examples/host-server/main.ts"], {
+  const child = spawn(process.execPath, ["--conditions=scimkit-source", "--import", "tsx", "src/host/cli.ts", "serve"], {
     env: { ...process.env, PORT: "0", ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });

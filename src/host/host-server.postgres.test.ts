@@ -11,7 +11,7 @@ import { killHosts, startHost, type Host } from "./host-process.fixture.js";
 const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
 const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
 const PATCH_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
-const auth = { Authorization: "Bearer token-acme", "Content-Type": "application/scim+json" };
+const auth = { Authorization: "Bearer token-acme-0123456789abcdef0123456789", "Content-Type": "application/scim+json" };
 
 describePostgres("the host server on PostgreSQL", (url) => {
   let schema: TestSchema;
@@ -24,7 +24,7 @@ describePostgres("the host server on PostgreSQL", (url) => {
   const start = async (): Promise<{ host: Host; base: string }> => {
     const database = new URL(url);
     database.searchParams.set("schema", schema.name);
-    const host = startHost({ SCIMKIT_ORGS: "acme:token-acme", DATABASE_URL: database.toString() });
+    const host = startHost({ SCIMKIT_ORGS: "acme:token-acme-0123456789abcdef0123456789", DATABASE_URL: database.toString() });
     const [, base] = await host.waitFor(/^SCIM base URL for acme: (\S+)$/);
     expect(host.lines[0]).toMatch(/store: PostgreSQL /);
     expect(host.lines.join("\n")).not.toMatch(/password/i);

@@ -1,29 +1,26 @@
 /**
- * `npm start`: the host server configured from the environment.
+ * `scimkit serve` (and `npm start`): the host server in this process, configured from the
+ * environment (host-settings.ts; the table in docs/configuration.md). This process is the one a
+ * supervisor signals: on SIGTERM or SIGINT it stops accepting connections, gives the requests in
+ * flight `SCIMKIT_SHUTDOWN_GRACE_MS` to finish, closes the store and exits 0.
  *
- * - `PORT` (default 8080).
- * - `SCIMKIT_ORGS="org1:token1,org2:token2"`: the organizations and their bearer tokens. When
- *   unset, a `demo` organization is created and its token printed once, on the start that issues it.
- * - `DATABASE_URL`: the store (see `open-host-store.ts`); default SQLite at `./data/scimkit.db`.
- * - `SCIMKIT_OPERATOR_KEY`: the analytics interface's operator key. When unset and the store has
- *   none, one is created and printed once, on the start that issues it.
- * - `SCIMKIT_DEMO_DATA=0`: do not fill the demo organization with demo learners, campaigns and a
- *   simulation on the start that creates it.
- * - `SCIMKIT_SHUTDOWN_GRACE_MS` (default 10000): on SIGTERM or SIGINT the host stops accepting
- *   connections and gives the requests in flight this long to finish before it cuts them; then it
- *   closes the store and exits 0.
+ * With no `SCIMKIT_ORGS` a `demo` organization is created and its token printed once, on the start
+ * that issues it; with no `SCIMKIT_OPERATOR_KEY` and none in the store, an operator key likewise.
  */
 import { activeOrganizationsOnly } from "scimkit/analytics";
 import type { AnalyticsStore } from "scimkit/analytics";
 import { ensureOperatorKey, issueApiKey } from "scimkit/analytics";
-import { parseOrganizationTokens } from "scimkit";
 import type { TokenStore } from "scimkit";
 import { staticTokenVerifier } from "scimkit";
 import type { TokenVerifier } from "scimkit";
-import { demoSeed } from "./demo-seed.js";
-import { gracefulShutdown } from "./graceful-shutdown.js";
-import { startHostServer } from "./host-server.js";
-import { openHostStore } from "./open-host-store.js";
+import { demoSeed } from "../demo-seed.js";
+import { gracefulShutdown } from "../graceful-shutdown.js";
+import { hostHealth } from "../host-health.js";
+import { jsonLogLine, startHostServer } from "../host-server.js";
+import type { HostSettings } from "../host-settings.js";
+import { openHostStore } from "../open-host-store.js";
+import { readSettingsOrExit } from "./read-settings-or-exit.js";
+import type { HostCommand } from "./host-command.js";
 
 interface Organizations {
   readonly auth: TokenVerifier;
@@ -47,10 +44,9 @@ function eitherVerifier(first: TokenVerifier, second: TokenVerifier): TokenVerif
   };
 }
 
-async function organizations(tokens: TokenStore): Promise<Organizations> {
-  const configured = process.env["SCIMKIT_ORGS"];
-  if (configured !== undefined && configured.trim() !== "") {
-    const parsed = parseOrganizationTokens(configured);
+async function organizations(configured: HostSettings["organizations"], tokens: TokenStore): Promise<Organizations> {
+  if (configured !== undefined) {
+    const parsed = configured;
     // The configured tokens, and those the analytics interface issues to the organizations the
     // operator creates there.
     return { auth: eitherVerifier(staticTokenVerifier(parsed), tokens), orgIds: Object.keys(parsed) };
@@ -82,12 +78,6 @@ async function registerOrganizations(analytics: AnalyticsStore, orgIds: readonly
   return registered;
 }
 
-/** `SCIMKIT_OPERATOR_KEY`, when set. */
-function configuredOperatorKey(): string | undefined {
-  const configured = process.env["SCIMKIT_OPERATOR_KEY"]?.trim();
-  return configured === undefined || configured === "" ? undefined : configured;
-}
-
 /** Without a configured key: a new operator key shown once, or word that one exists. */
 async function generatedOperatorKey(analytics: AnalyticsStore): Promise<string> {
   // As for the demo token, only the digest is stored, so a key from an earlier start cannot be shown.
@@ -98,75 +88,76 @@ async function generatedOperatorKey(analytics: AnalyticsStore): Promise<string> 
   return `Operator key for the analytics interface (shown once): ${key}`;
 }
 
-/** Within the 30 s most orchestrators wait after SIGTERM before SIGKILL, with room to close the store. */
-const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
-
-function shutdownGraceMs(): number {
-  const text = process.env["SCIMKIT_SHUTDOWN_GRACE_MS"]?.trim() || String(DEFAULT_SHUTDOWN_GRACE_MS);
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`SCIMKIT_SHUTDOWN_GRACE_MS must be a whole number of milliseconds; got ${JSON.stringify(text)}.`);
-  return value;
-}
-
-function port(): number {
-  const text = process.env["PORT"] ?? "8080";
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`PORT must be a port number; got ${JSON.stringify(text)}.`);
-  return value;
-}
-
-async function main(): Promise<void> {
-  // Read first: a mistake in it should stop the start, not the stop.
-  const graceMs = shutdownGraceMs();
-  const database = await openHostStore(process.env["DATABASE_URL"]);
-  const { auth, orgIds, demoToken, demoIssuedEarlier } = await organizations(database.tokens);
+/** Starts the host with `settings`; resolves once it listens, and exits the process when it is stopped. */
+export async function serveHost(settings: HostSettings): Promise<void> {
+  const json = settings.logFormat === "json";
+  // The banner and lifecycle lines in the log's format; requests and events are logged by the app.
+  const say = (msg: string): void => console.log(json ? jsonLogLine("info", msg) : msg);
+  const database = await openHostStore(settings.databaseUrl);
+  const { auth, orgIds, demoToken, demoIssuedEarlier } = await organizations(settings.organizations, database.tokens);
   const registered = await registerOrganizations(database.analytics, orgIds);
-  const configuredKey = configuredOperatorKey();
+  const configuredKey = settings.operatorKey;
   // Registered before the port opens, so the configured key works from the first request.
   if (configuredKey !== undefined) await ensureOperatorKey(database.analytics, configuredKey);
   // Seeded on the start that creates the demo organization, before the first request can arrive.
-  const seedDemo = registered.includes("demo") && !["0", "false"].includes((process.env["SCIMKIT_DEMO_DATA"] ?? "").trim().toLowerCase());
+  const seedDemo = registered.includes("demo") && settings.demoData;
   const seeded = seedDemo ? await demoSeed({ resources: database.store, analytics: database.analytics, orgId: "demo" }) : undefined;
+  const health = hostHealth(() => database.ping());
   const host = await startHostServer({
     store: database.store,
     auth: activeOrganizationsOnly(auth, database.analytics),
     analytics: { store: database.analytics, scimTokens: database.tokens },
     // Every SCIM write, with its outcome, in the store's own database (scimkit_audit).
     audit: database.audit,
-    port: port(),
+    port: settings.port,
+    limits: {
+      bodyLimit: settings.bodyLimit,
+      bulk: settings.bulk,
+      filterLimits: settings.filterLimits,
+      paging: settings.paging,
+      ...(settings.rateLimit === false ? { rateLimit: false } : { rate: settings.rateLimit }),
+    },
+    logFormat: settings.logFormat,
+    health,
+    ...(settings.trustProxy === undefined ? {} : { trustProxy: settings.trustProxy }),
+    ...(settings.publicUrl === undefined ? {} : { publicUrl: settings.publicUrl }),
+    ...(settings.cursorSecret === undefined ? {} : { cursorSecret: settings.cursorSecret }),
   });
   // Armed before the first request can arrive, so a shutdown knows every request in flight.
   const shutdown = gracefulShutdown(host.server);
   // Issued once the port is ours: a start that fails to listen must not consume the only showing.
   const operatorKeyLine =
     configuredKey === undefined ? await generatedOperatorKey(database.analytics) : "Operator key for the analytics interface: SCIMKIT_OPERATOR_KEY";
-  console.log(`scimkit host server listening on port ${host.port}, store: ${database.description}`);
-  for (const orgId of orgIds) console.log(`SCIM base URL for ${orgId}: ${host.baseUrl(orgId)}`);
-  if (demoToken) console.log(`Bearer token for demo (shown once): ${demoToken}`);
+  say(`scimkit host server listening on port ${host.port}, store: ${database.description}`);
+  for (const orgId of orgIds) say(`SCIM base URL for ${orgId}: ${host.baseUrl(orgId)}`);
+  if (demoToken) say(`Bearer token for demo (shown once): ${demoToken}`);
   if (demoIssuedEarlier) {
-    console.log("Bearer token for demo: issued on an earlier start (only its hash is kept); delete the database or set SCIMKIT_ORGS to choose tokens.");
+    say("Bearer token for demo: issued on an earlier start (only its hash is kept); delete the database or set SCIMKIT_ORGS to choose tokens.");
   }
-  console.log(`Analytics interface: ${host.analyticsUrl} (OpenAPI document at ${host.analyticsUrl}/openapi.json)`);
-  console.log(operatorKeyLine);
+  say(`Analytics interface: ${host.analyticsUrl} (OpenAPI document at ${host.analyticsUrl}/openapi.json)`);
+  say(operatorKeyLine);
   if (seeded) {
-    console.log(
+    say(
       `Demo data for demo: ${seeded.learners} learners, ${seeded.campaigns.length} campaigns, 1 attack simulation, ${seeded.feedbackComments} feedback comments (SCIMKIT_DEMO_DATA=0 skips it)`,
     );
-    console.log(`Demo attack simulation: ${host.analyticsUrl}/attack-simulations/${seeded.simulation.id}/summary`);
+    say(`Demo attack simulation: ${host.analyticsUrl}/attack-simulations/${seeded.simulation.id}/summary`);
   }
+  const graceMs = settings.shutdownGraceMs;
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received, shutting down`);
-    console.log(`No longer accepting connections; waiting up to ${graceMs} ms for ${shutdown.inFlight()} request(s) in flight`);
+    // First, so a probe on a connection still open hears that this host is going away.
+    health.drain();
+    say(`${signal} received, shutting down`);
+    say(`No longer accepting connections; waiting up to ${graceMs} ms for ${shutdown.inFlight()} request(s) in flight`);
     shutdown
       .shutdown(graceMs)
       .then(async ({ finished, cut }) => {
-        console.log(`Requests finished during shutdown: ${finished}; cut at the end of the grace period: ${cut}`);
+        say(`Requests finished during shutdown: ${finished}; cut at the end of the grace period: ${cut}`);
         // After the last request: one still running would otherwise lose its connection mid-transaction.
         await database.close();
-        console.log("Store closed");
+        say("Store closed");
         process.exit(0);
       })
       .catch((error: unknown) => {
@@ -178,9 +169,18 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => stop("SIGINT"));
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  // A 503 from an unreachable database says what the client should do; the operator needs the cause.
-  if (error instanceof Error && error.cause !== undefined) console.error("cause:", error.cause instanceof Error ? error.cause.message : error.cause);
-  process.exit(1);
-});
+export const serveCommand: HostCommand = {
+  name: "serve",
+  summary: "Run the host server in this process (it receives the signals: SIGTERM stops it gracefully)",
+  async run() {
+    const settings = readSettingsOrExit(process.env);
+    if (settings.cursorSecret === undefined) {
+      // Kept as before rather than a secret of this process's own, which would break every
+      // cursor across hosts and restarts. Persisting one in the store is still to come.
+      console.error(
+        "scimkit: warning: SCIMKIT_CURSOR_SECRET is not set: list cursors are sealed without a secret, so a client can forge one within its own organization; set the same secret (32+ characters) on every host",
+      );
+    }
+    await serveHost(settings);
+  },
+};

@@ -1,7 +1,7 @@
 /**
  * The example host: an Express app that serves SCIM for a set of organizations on the
  * embedded default store, and the analytics interface over the same data — what `npm start`
- * runs. Build it with `createHostApp`/`startHostServer`, or run `main.ts` to configure it from
+ * runs. Build it with `createHostApp`/`startHostServer`, or run `scimkit serve` (`commands/serve-command.ts`) to configure it from
  * the environment.
  */
 import { createServer, type Server } from "node:http";
@@ -26,6 +26,7 @@ import type { WriteLimits } from "scimkit";
 import type { FilterLimits } from "scimkit/core";
 import { specProfile } from "scimkit";
 import type { ResourceStore } from "scimkit/store";
+import { healthRoutes, type HostHealth } from "./host-health.js";
 
 /** The analytics interface of the host (issue 6), mounted at `/analytics/v1`. */
 export interface HostAnalytics {
@@ -63,6 +64,11 @@ export interface HostLimits {
    * analytics interface gets a bucket of the same size per API key, or none with `false`.
    */
   readonly rateLimit?: RateLimiter | false;
+  /**
+   * The figures of the host's own token buckets (SCIM per organization, analytics per API key)
+   * when `rateLimit` is not given. Default 100 requests per second, bursts of 200.
+   */
+  readonly rate?: { readonly requestsPerSecond: number; readonly burst: number };
   /**
    * Expensive requests (scans, sorts, deep or large pages, Bulk) per organization at once, and
    * how many more may wait (429 with `Retry-After` beyond them), or `false` for no bound. Default:
@@ -119,7 +125,7 @@ export interface HostServerOptions {
   readonly log?: (line: string) => void;
   /** Receives lifecycle events; the default logs them. */
   readonly onEvent?: (event: ScimEvent) => void;
-  /** Keeps the audit trail of every SCIM write (`main.ts` passes the store's own). Absent: none. */
+  /** Keeps the audit trail of every SCIM write (`scimkit serve` passes the store's own). Absent: none. */
   readonly audit?: AuditSink;
   /** Per-request and per-organization limits; see `HostLimits` for the defaults. */
   readonly limits?: HostLimits;
@@ -129,6 +135,18 @@ export interface HostServerOptions {
    * none, so a client cannot forge them. See docs/security.md.
    */
   readonly trustProxy?: boolean | number | string;
+  /**
+   * The address clients reach the host at (`SCIMKIT_PUBLIC_URL`), e.g. `https://scim.example.com`.
+   * When set, `Location` and `meta.location` are built from it for every organization, so a
+   * forged `Host` or `X-Forwarded-Host` header is never reflected. Default: the request's own.
+   */
+  readonly publicUrl?: string;
+  /** Key of the HMAC sealing list cursors (`ScimRouterOptions.cursorSecret`). Default: none. */
+  readonly cursorSecret?: string;
+  /** `"json"`: request and event lines as JSON objects, one per line. Default `"text"`. */
+  readonly logFormat?: "text" | "json";
+  /** What `/readyz` asks; absent: `/readyz` answers as `/healthz` does. */
+  readonly health?: HostHealth;
 }
 
 export interface RunningHost {
@@ -142,8 +160,11 @@ export interface RunningHost {
   close(): Promise<void>;
 }
 
+/** `/scim/Organizations/{orgId}/v2/…`: the organization a request was for, for the JSON log. */
+const SCIM_PATH = /^\/scim\/Organizations\/([^/]+)\/v2(?:\/|$)/;
+
 /** One log line per request: method, path, status and duration, once the response is sent. */
-function requestLog(log: (line: string) => void): RequestHandler {
+function requestLog(log: (line: string) => void, format: "text" | "json"): RequestHandler {
   return (request, response, next) => {
     const started = process.hrtime.bigint();
     response.on("finish", () => {
@@ -151,20 +172,41 @@ function requestLog(log: (line: string) => void): RequestHandler {
       // originalUrl, since a mounted router rewrites req.url; without the query, which can hold
       // filters with personal data.
       const path = request.originalUrl.split("?")[0] ?? "";
-      log(`${request.method} ${path} ${response.statusCode} ${milliseconds.toFixed(1)}ms`);
+      if (format === "text") {
+        log(`${request.method} ${path} ${response.statusCode} ${milliseconds.toFixed(1)}ms`);
+        return;
+      }
+      const org = SCIM_PATH.exec(path)?.[1];
+      let orgId: string | undefined;
+      try {
+        orgId = org === undefined ? undefined : decodeURIComponent(org);
+      } catch {
+        orgId = org;
+      }
+      const status = response.statusCode;
+      const level = status >= 500 ? "error" : status >= 400 ? "warn" : "info";
+      const ms = Math.round(milliseconds * 10) / 10;
+      log(jsonLogLine(level, `${request.method} ${path} ${status}`, { method: request.method, path, status, ms, ...(orgId === undefined ? {} : { orgId }) }));
     });
     next();
   };
+}
+
+/** One JSON log line: time, level and msg first, then `fields`. */
+export function jsonLogLine(level: "info" | "warn" | "error", msg: string, fields: Readonly<Record<string, unknown>> = {}): string {
+  return JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
+}
+
+/** The token bucket figures `limits` asks for, or the host's defaults. */
+function rateOf(limits: HostLimits): { readonly requestsPerSecond: number; readonly burst: number } {
+  return limits.rate ?? { requestsPerSecond: defaultHostLimits.requestsPerSecond, burst: defaultHostLimits.burst };
 }
 
 /** The router options that carry `limits`, each default filled in. */
 function scimLimits(limits: HostLimits): Pick<ScimRouterOptions, "bodyLimit" | "filterLimits" | "bulk" | "paging" | "rateLimit" | "fairShare" | "writeLimits"> {
   const { concurrency, maxQueued, deepStartIndex, largeCount } = defaultHostLimits.fairShare;
   const { share, largeBody } = defaultHostLimits.fairShare;
-  const rateLimit =
-    limits.rateLimit === undefined
-      ? tokenBucketLimiter({ requestsPerSecond: defaultHostLimits.requestsPerSecond, burst: defaultHostLimits.burst })
-      : limits.rateLimit;
+  const rateLimit = limits.rateLimit === undefined ? tokenBucketLimiter(rateOf(limits)) : limits.rateLimit;
   return {
     bodyLimit: limits.bodyLimit ?? defaultHostLimits.bodyLimit,
     filterLimits: { ...defaultHostLimits.filterLimits, ...limits.filterLimits },
@@ -188,23 +230,39 @@ function scimLimits(limits: HostLimits): Pick<ScimRouterOptions, "bodyLimit" | "
  */
 export function createHostApp(options: HostServerOptions): Express {
   const log = options.log ?? ((line: string) => console.log(line));
-  const logError = (error: unknown): void => log(`error ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  const format = options.logFormat ?? "text";
+  const logError = (error: unknown): void => {
+    const cause = error instanceof Error && error.cause instanceof Error ? `; cause: ${error.cause.message}` : "";
+    const text = `${error instanceof Error ? (error.stack ?? error.message) : String(error)}${cause}`;
+    log(format === "json" ? jsonLogLine("error", text) : `error ${text}`);
+  };
   const app = express();
   app.disable("x-powered-by");
   if (options.trustProxy !== undefined) app.set("trust proxy", options.trustProxy);
-  app.use(requestLog(log));
-  app.get("/healthz", (_request, response) => {
-    response.json({ status: "ok" });
-  });
+  // Before the request log: an orchestrator probes every few seconds, and a line per probe would
+  // drown the requests that matter. Outside the routers, so never rate-limited nor authenticated.
+  app.use(healthRoutes(options.health, logError));
+  app.use(requestLog(log, format));
+  const { publicUrl } = options;
   app.use(
     "/scim/Organizations/:orgId/v2",
     createScimRouter({
       store: options.store,
       auth: options.auth,
       profile: specProfile,
-      onEvent: options.onEvent ?? ((event) => log(`event ${event.type} ${event.orgId} ${event.id}`)),
+      onEvent:
+        options.onEvent ??
+        ((event) =>
+          log(
+            format === "json"
+              ? jsonLogLine("info", `event ${event.type}`, { event: event.type, orgId: event.orgId, id: event.id })
+              : `event ${event.type} ${event.orgId} ${event.id}`,
+          )),
       onError: logError,
       ...scimLimits(options.limits ?? {}),
+      // A function, not a template: the organization is %-encoded into the path it names.
+      ...(publicUrl === undefined ? {} : { baseUrl: (_request: unknown, orgId: string) => scimBaseUrl(publicUrl, orgId) }),
+      ...(options.cursorSecret === undefined ? {} : { cursorSecret: options.cursorSecret }),
       ...(options.audit ? { onAudit: options.audit } : {}),
     }),
   );
@@ -224,7 +282,7 @@ export function createHostApp(options: HostServerOptions): Express {
         // Its own buckets: analytics limits by API key, SCIM by organization, and the two ids must not share a bucket.
         ...(options.limits?.rateLimit === false
           ? {}
-          : { rateLimit: tokenBucketLimiter({ requestsPerSecond: defaultHostLimits.requestsPerSecond, burst: defaultHostLimits.burst }) }),
+          : { rateLimit: tokenBucketLimiter(rateOf(options.limits ?? {})) }),
         ...(options.audit ? { onAudit: options.audit } : {}),
       }),
     );
@@ -236,6 +294,11 @@ export function createHostApp(options: HostServerOptions): Express {
  * Starts the host on `port` (0 picks a free one), with the server's timeouts set explicitly
  * rather than left to Node's defaults (a 300 s request timeout, checked every 30 s).
  */
+/** `{publicUrl}/scim/Organizations/{orgId}/v2`. */
+function scimBaseUrl(publicUrl: string, orgId: string): string {
+  return `${publicUrl}/scim/Organizations/${encodeURIComponent(orgId)}/v2`;
+}
+
 export async function startHostServer(options: HostServerOptions & { readonly port: number; readonly timeouts?: HostTimeouts }): Promise<RunningHost> {
   const app = createHostApp(options);
   const timeouts = { ...defaultHostTimeouts, ...options.timeouts };
@@ -264,8 +327,8 @@ export async function startHostServer(options: HostServerOptions & { readonly po
   return {
     server,
     port,
-    baseUrl: (orgId) => `http://localhost:${port}/scim/Organizations/${encodeURIComponent(orgId)}/v2`,
-    analyticsUrl: `http://localhost:${port}/analytics/v1`,
+    baseUrl: (orgId) => scimBaseUrl(options.publicUrl ?? `http://localhost:${port}`, orgId),
+    analyticsUrl: `${options.publicUrl ?? `http://localhost:${port}`}/analytics/v1`,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

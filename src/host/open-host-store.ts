@@ -17,6 +17,8 @@ import { memoryStore } from "scimkit/memory";
 import type { ResourceStore } from "scimkit/store";
 import { sqlAuditTrail } from "scimkit/sql";
 import { sqlStore } from "scimkit/sql";
+import type { SqlStore } from "scimkit/sql";
+import { sql } from "kysely";
 
 /** The resources, the tokens, the analytics, a description for the start-up banner, and how to close them. */
 export interface HostStore {
@@ -27,21 +29,51 @@ export interface HostStore {
   /** The audit trail of SCIM writes, in the same storage (`scimkit_audit` for SQL). */
   readonly audit: AuditTrail;
   readonly description: string;
+  /** A trivial round trip to the database (`SELECT 1`), for `/readyz`. */
+  ping(): Promise<void>;
+  /**
+   * Applies the migrations the database lacks; resolves with the versions applied in each
+   * migration namespace (`scim`, `analytics`; all empty: up to date).
+   */
+  migrate(): Promise<Readonly<Record<string, readonly number[]>>>;
   close(): Promise<void>;
+}
+
+export interface OpenHostStoreOptions {
+  /** Whether to apply the migrations on open. Default true; `scimkit migrate` opens without, then migrates. */
+  readonly migrate?: boolean;
+}
+
+/** The parts of a SQL-backed `HostStore` every SQL store shares. */
+async function sqlHostStore(store: SqlStore, description: string, migrate: boolean): Promise<HostStore> {
+  const analytics = await sqlAnalyticsStore(store, { migrate });
+  return {
+    store,
+    tokens: store.tokens,
+    analytics,
+    audit: sqlAuditTrail(store.db),
+    description,
+    ping: async () => {
+      await sql`select 1`.execute(store.db);
+    },
+    // The store's namespace first: the analytics tables refer to nothing of it, but a reader of the output expects that order.
+    migrate: async () => ({ scim: await store.migrate(), analytics: await analytics.migrate() }),
+    close: () => store.close(),
+  };
 }
 
 export const DEFAULT_DATABASE = "./data/scimkit.db";
 
-async function sqliteAt(path: string): Promise<HostStore> {
+async function sqliteAt(path: string, migrate: boolean): Promise<HostStore> {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const store = await sqlStore({ sqlite: path });
-  return { store, tokens: store.tokens, analytics: await sqlAnalyticsStore(store), audit: sqlAuditTrail(store.db), description: `SQLite ${path}`, close: () => store.close() };
+  return sqlHostStore(await sqlStore({ sqlite: path, migrate }), `SQLite ${path}`, migrate);
 }
 
 /** Opens the store `databaseUrl` names (undefined or empty: the default SQLite file). */
-export async function openHostStore(databaseUrl: string | undefined): Promise<HostStore> {
+export async function openHostStore(databaseUrl: string | undefined, options: OpenHostStoreOptions = {}): Promise<HostStore> {
   const url = databaseUrl?.trim() ?? "";
-  if (url === "") return sqliteAt(DEFAULT_DATABASE);
+  const migrate = options.migrate ?? true;
+  if (url === "") return sqliteAt(DEFAULT_DATABASE, migrate);
   if (url === "memory:") {
     const store = memoryStore();
     const tokens = createTokenStore();
@@ -51,30 +83,25 @@ export async function openHostStore(databaseUrl: string | undefined): Promise<Ho
       analytics: memoryAnalyticsStore({ resources: store, tokens }),
       audit: memoryAuditTrail(),
       description: "memory (lost on restart)",
+      ping: async () => {},
+      migrate: async () => ({}),
       close: async () => {},
     };
   }
   if (url.startsWith("sqlite:")) {
     const path = url.slice("sqlite:".length).replace(/^\/\//, "");
     if (path === "") throw new Error("DATABASE_URL sqlite: needs a path, e.g. sqlite:./data/scimkit.db");
-    return sqliteAt(path);
+    return sqliteAt(path, migrate);
   }
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
     // `?schema=name` keeps the tables in their own schema (its search_path), e.g. one per deployment.
     const parsed = new URL(url);
     const schema = parsed.searchParams.get("schema") ?? undefined;
     parsed.searchParams.delete("schema");
-    const store = await sqlStore({ postgres: parsed.toString(), ...(schema ? { schema } : {}) });
+    const store = await sqlStore({ postgres: parsed.toString(), migrate, ...(schema ? { schema } : {}) });
     const { host, pathname } = parsed;
     // Never print the password that a connection string may carry.
-    return {
-      store,
-      tokens: store.tokens,
-      analytics: await sqlAnalyticsStore(store),
-      audit: sqlAuditTrail(store.db),
-      description: `PostgreSQL ${host}${pathname}`,
-      close: () => store.close(),
-    };
+    return sqlHostStore(store, `PostgreSQL ${host}${pathname}`, migrate);
   }
   throw new Error(`DATABASE_URL must start with postgres://, postgresql://, sqlite: or be memory:; got ${JSON.stringify(url.split(":")[0])}…`);
 }

@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest";
+import { hostSettingDefaults, readHostSettings, type HostSettings } from "./host-settings.js";
+
+const TOKEN = "0123456789abcdef0123456789abcdef";
+
+function settings(env: Record<string, string>): HostSettings {
+  const result = readHostSettings(env);
+  if (!result.ok) throw new Error(result.errors.join("\n"));
+  return result.settings;
+}
+
+function errors(env: Record<string, string>): readonly string[] {
+  const result = readHostSettings(env);
+  return result.ok ? [] : result.errors;
+}
+
+describe("readHostSettings", () => {
+  it("fills every default from an empty environment", () => {
+    expect(settings({})).toEqual({
+      port: 8080,
+      databaseUrl: undefined,
+      publicUrl: undefined,
+      trustProxy: undefined,
+      rateLimit: { requestsPerSecond: 100, burst: 200 },
+      bodyLimit: hostSettingDefaults.bodyLimit,
+      bulk: { maxOperations: 1000, maxPayloadSize: 1_048_576 },
+      filterLimits: { maxLength: 4096, maxDepth: 16 },
+      paging: { defaultPageSize: 100, maxPageSize: 1000 },
+      logFormat: "text",
+      shutdownGraceMs: 10_000,
+      organizations: undefined,
+      operatorKey: undefined,
+      demoData: true,
+      cursorSecret: undefined,
+    });
+  });
+
+  it("reads every variable", () => {
+    const read = settings({
+      PORT: "0",
+      DATABASE_URL: "postgres://u:p@db/scim",
+      SCIMKIT_PUBLIC_URL: "https://scim.example.com/idp/",
+      SCIMKIT_TRUST_PROXY: "loopback, 10.0.0.0/8, ::1",
+      SCIMKIT_RATE_LIMIT: "20",
+      SCIMKIT_RATE_BURST: "50",
+      SCIMKIT_BODY_LIMIT: "512kb",
+      SCIMKIT_BULK_MAX_OPERATIONS: "50",
+      SCIMKIT_BULK_MAX_PAYLOAD: "2mb",
+      SCIMKIT_FILTER_MAX_LENGTH: "1000",
+      SCIMKIT_FILTER_MAX_DEPTH: "8",
+      SCIMKIT_PAGE_SIZE_DEFAULT: "50",
+      SCIMKIT_PAGE_SIZE_MAX: "200",
+      SCIMKIT_LOG_FORMAT: "json",
+      SCIMKIT_SHUTDOWN_GRACE_MS: "2500",
+      SCIMKIT_ORGS: `acme:${TOKEN}`,
+      SCIMKIT_OPERATOR_KEY: `${TOKEN}x`,
+      SCIMKIT_DEMO_DATA: "0",
+      SCIMKIT_CURSOR_SECRET: TOKEN,
+    });
+    expect(read).toEqual({
+      port: 0,
+      databaseUrl: "postgres://u:p@db/scim",
+      publicUrl: "https://scim.example.com/idp",
+      trustProxy: "loopback,10.0.0.0/8,::1",
+      rateLimit: { requestsPerSecond: 20, burst: 50 },
+      bodyLimit: 512 * 1024,
+      bulk: { maxOperations: 50, maxPayloadSize: 2 * 1024 * 1024 },
+      filterLimits: { maxLength: 1000, maxDepth: 8 },
+      paging: { defaultPageSize: 50, maxPageSize: 200 },
+      logFormat: "json",
+      shutdownGraceMs: 2500,
+      organizations: { acme: [TOKEN] },
+      operatorKey: `${TOKEN}x`,
+      demoData: false,
+      cursorSecret: TOKEN,
+    });
+  });
+
+  it("turns the rate limit off, and reads trust proxy as Express does", () => {
+    expect(settings({ SCIMKIT_RATE_LIMIT: "off" }).rateLimit).toBe(false);
+    expect(settings({ SCIMKIT_RATE_LIMIT: "10" }).rateLimit).toEqual({ requestsPerSecond: 10, burst: 20 });
+    expect(settings({ SCIMKIT_TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(settings({ SCIMKIT_TRUST_PROXY: "false" }).trustProxy).toBe(false);
+    expect(settings({ SCIMKIT_TRUST_PROXY: "2" }).trustProxy).toBe(2);
+  });
+
+  it("lists every bad variable at once, each with what it expects", () => {
+    expect(
+      errors({
+        SCIMKIT_RATE_LIMIT: "abc",
+        SCIMKIT_RATE_BURST: "-1",
+        PORT: "70000",
+        SCIMKIT_PUBLIC_URL: "scim.example.com",
+        SCIMKIT_TRUST_PROXY: "10.0.0.0/40",
+        SCIMKIT_BODY_LIMIT: "lots",
+        SCIMKIT_LOG_FORMAT: "xml",
+        SCIMKIT_PAGE_SIZE_DEFAULT: "0",
+        SCIMKIT_DEMO_DATA: "maybe",
+        DATABASE_URL: "mysql://root:secret@db/x",
+      }),
+    ).toEqual([
+      'PORT="70000": expected a whole number from 0 to 65535',
+      'DATABASE_URL="mysql:…": expected postgres://…, postgresql://…, sqlite:<path> or memory:',
+      'SCIMKIT_PUBLIC_URL="scim.example.com": expected an absolute http:// or https:// URL without query or fragment, e.g. https://scim.example.com',
+      'SCIMKIT_TRUST_PROXY="10.0.0.0/40": expected false, true, a number of proxy hops, or a comma-separated list of addresses and subnets (e.g. "loopback, 10.0.0.0/8")',
+      'SCIMKIT_RATE_LIMIT="abc": expected requests per second (a positive number) or "off"',
+      'SCIMKIT_RATE_BURST="-1": expected the most requests at once (a whole number of at least 1)',
+      'SCIMKIT_BODY_LIMIT="lots": expected a size in bytes, or with a unit such as "512kb" or "2mb" (b, kb, mb, gb)',
+      'SCIMKIT_PAGE_SIZE_DEFAULT="0": expected a whole number of at least 1',
+      'SCIMKIT_LOG_FORMAT="xml": expected "text" or "json" (one JSON object per line)',
+      'SCIMKIT_DEMO_DATA="maybe": expected "0" or "false" to skip the demo data, "1" or "true" to seed it',
+    ]);
+  });
+
+  it("never echoes a password of DATABASE_URL", () => {
+    expect(errors({ DATABASE_URL: "mysql://root:secret@db/x" }).join("\n")).not.toMatch(/secret/);
+  });
+
+  it("refuses a page size default above the maximum", () => {
+    expect(errors({ SCIMKIT_PAGE_SIZE_DEFAULT: "500", SCIMKIT_PAGE_SIZE_MAX: "100" })).toEqual([
+      "SCIMKIT_PAGE_SIZE_DEFAULT=500 is larger than SCIMKIT_PAGE_SIZE_MAX=100: expected at most the maximum page size",
+    ]);
+  });
+
+  it("refuses configured tokens, operator keys and cursor secrets under 32 characters, saying how to generate one, never echoing them", () => {
+    const found = errors({ SCIMKIT_ORGS: `demo:abc,acme:${TOKEN}`, SCIMKIT_OPERATOR_KEY: "short", SCIMKIT_CURSOR_SECRET: "tiny" });
+    expect(found).toHaveLength(3);
+    expect(found[0]).toMatch(/^SCIMKIT_ORGS: the token of organization "demo" has fewer than 32 characters; generate one with `openssl rand -hex 32`/);
+    expect(found[1]).toMatch(/^SCIMKIT_OPERATOR_KEY: expected at least 32 characters/);
+    expect(found[2]).toMatch(/^SCIMKIT_CURSOR_SECRET: expected at least 32 characters/);
+    expect(found.join("\n")).not.toMatch(/abc|short|tiny/);
+    expect(errors({ SCIMKIT_ORGS: "north" })[0]).toMatch(/^SCIMKIT_ORGS: organization tokens: entry 1 of 1 has no ":"/);
+  });
+
+  it("warns of an unknown SCIMKIT_ variable, naming the one it is probably a typo of", () => {
+    const result = readHostSettings({ SCIMKIT_RATE_LIMT: "5", SCIMKIT_PUBLIC_ULR: "x", SCIMKIT_SOMETHING_ELSE_ENTIRELY: "1", SCIMKIT_TEST_POSTGRES_URL: "postgres://x" });
+    expect(result.warnings).toEqual([
+      "SCIMKIT_RATE_LIMT is not a setting of the host and is ignored; did you mean SCIMKIT_RATE_LIMIT?",
+      "SCIMKIT_PUBLIC_ULR is not a setting of the host and is ignored; did you mean SCIMKIT_PUBLIC_URL?",
+      "SCIMKIT_SOMETHING_ELSE_ENTIRELY is not a setting of the host and is ignored",
+    ]);
+  });
+});
