@@ -62,8 +62,8 @@ export { memoryAuditTrail } from "./audit/memory-audit-trail.js";
 export type { MemoryAuditTrailOptions } from "./audit/memory-audit-trail.js";
 
 export type { Principal, TokenVerifier, VerifyContext } from "./auth/token-verifier.js";
-export { createTokenStore } from "./auth/hashed-token-store.js";
-export type { IssuedToken, IssueTokenOptions, TokenStore, TokenStoreOptions } from "./auth/hashed-token-store.js";
+export { createTokenStore, MAX_ROTATION_GRACE_SECONDS } from "./auth/hashed-token-store.js";
+export type { IssuedToken, IssueTokenOptions, RotateTokenOptions, TokenStore, TokenStoreOptions } from "./auth/hashed-token-store.js";
 export type { TokenRecord } from "./auth/token-record.js";
 export type { HashReplacement, StoredToken, TokenRepository } from "./auth/token-repository.js";
 export { memoryTokenRepository } from "./auth/memory-token-repository.js";

@@ -17,13 +17,18 @@ export type AnalyticsAuditOperation =
   | "analytics.deleteAdminUser"
   | "analytics.acceptInvitation"
   | "analytics.createCampaignReport"
-  | "analytics.createSimulationReport";
+  | "analytics.createSimulationReport"
+  | "analytics.issueOrganizationToken"
+  | "analytics.rotateOrganizationToken"
+  | "analytics.revokeOrganizationToken"
+  | "analytics.rotateOperatorKey";
 
 /**
  * One analytics write and its outcome, `via: "analytics"`. `orgId` is the organization it
  * concerns, or `""` when it concerns none in particular (admin users and invitations span
  * organizations; a create or report that failed names none); `tokenId` is the API key's id,
  * absent on the public route (accepting an invitation); `resourceType` is `Organization`,
- * `AdminUser`, `Campaign` or `AttackSimulation`.
+ * `AdminUser`, `Campaign`, `AttackSimulation`, `ScimToken` (with the token's id as `resourceId`,
+ * never its secret) or `ApiKey` (the operator key rotated, by the id of the key that asked).
  */
 export type AnalyticsAuditEntry = AuditEntry<AnalyticsAuditOperation>;

@@ -5,12 +5,14 @@
 import type { Request } from "express";
 import type { TokenStore } from "scimkit";
 import type { AnalyticsStore, Operation } from "./analytics-store.js";
-import type { Invitation } from "./analytics-router-options.js";
+import type { Invitation, StaticTokenDescription } from "./analytics-router-options.js";
 
 /** The resolved options and services every handler may use. */
 export interface AnalyticsDependencies {
   readonly store: AnalyticsStore;
   readonly scimTokens: TokenStore;
+  /** The host's static tokens of an organization; none when it configured no hook. */
+  staticTokens(orgId: string): readonly StaticTokenDescription[];
   /** The SCIM base address of an organization, as the client reached us. */
   scimBaseUrl(orgId: string, request: Request): string;
   /** The host's invitation hook; absent when it configured none. */

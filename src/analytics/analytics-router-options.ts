@@ -19,6 +19,20 @@ export interface Invitation {
   readonly expiresAt: string;
 }
 
+/**
+ * A SCIM token the host configured outside the token store (`SCIMKIT_ORGS`, checked by
+ * `staticTokenVerifier`), as the operator interface lists it: never the token itself.
+ */
+export interface StaticTokenDescription {
+  /** A name to show, e.g. `"SCIMKIT_ORGS"`. */
+  readonly label?: string;
+  /**
+   * The first characters of the token, to tell which one a configuration holds; keep it short
+   * (the store shows 12 of its 51 characters), or leave it out.
+   */
+  readonly prefix?: string;
+}
+
 /** Options of `createAnalyticsRouter`. */
 export interface AnalyticsRouterOptions {
   /** The analytics data: `memoryAnalyticsStore` or `sqlAnalyticsStore` over the SCIM store's storage. */
@@ -28,6 +42,16 @@ export interface AnalyticsRouterOptions {
    * SCIM token of each organization created here, and loses the tokens of a deleted one.
    */
   readonly scimTokens: TokenStore;
+  /**
+   * The static SCIM tokens of organization `orgId` — those the host's `TokenVerifier` accepts
+   * beside `scimTokens`, e.g. from `SCIMKIT_ORGS` — in the order the verifier numbers them
+   * (`staticTokenVerifier` calls the n-th `static-<n>`). `GET /organizations/{id}/tokens` lists
+   * them with `source: "static"`; rotating or revoking one is 409, since they change only where
+   * they are configured. Default: none.
+   *
+   * @example (orgId) => (configured[orgId] ?? []).map((token) => ({ label: "SCIMKIT_ORGS", prefix: token.slice(0, 6) }))
+   */
+  readonly staticTokens?: (orgId: string) => readonly StaticTokenDescription[];
   /**
    * The SCIM base address of organization `orgId`, returned when it is created. Return
    * `undefined` (or leave the option out) for the default: the origin the request reached us
@@ -62,7 +86,8 @@ export interface AnalyticsRouterOptions {
   readonly rateLimit?: RateLimiter;
   /**
    * Receives every write — creating, changing and deleting organizations and admin users,
-   * inviting, accepting an invitation, starting a report — with its outcome, as an `AuditEntry`
+   * inviting, accepting an invitation, starting a report, issuing, rotating and revoking SCIM
+   * tokens, rotating the operator key — with its outcome, as an `AuditEntry`
    * with `operation` `analytics.<operationId>`, `via: "analytics"`, the key's id as `tokenId`, and
    * the organization it concerns as `orgId` (`""` when it concerns none in particular). The same
    * `AuditSink` as the SCIM router's `onAudit`, so one trail (`memoryAuditTrail`,

@@ -367,6 +367,12 @@ export interface AnalyticsStore {
   acceptInvitation(codeHash: string, now: string, key: StoredApiKey): Promise<AdminUser | undefined>;
   /** Stores an API key (an operator key, or a further key of an active admin user). */
   insertApiKey(key: StoredApiKey): Promise<void>;
+  /**
+   * Rotation of a key: deletes key `id` and stores `key` in its place, atomically, so the old
+   * key fails from the moment this resolves and no moment exists without either. False, and
+   * nothing stored, when there is no key `id`. Rejects when `key.hash` exists (as `insertApiKey`).
+   */
+  replaceApiKey(id: string, key: StoredApiKey): Promise<boolean>;
   /** The key with this digest, or `undefined`; look it up by an index on the digest. */
   findApiKeyByHash(hash: string): Promise<StoredApiKey | undefined>;
   /** Whether any operator key exists (the host server creates one on first start otherwise). */

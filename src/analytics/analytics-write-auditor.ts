@@ -9,9 +9,11 @@ import type { ApiKeyCaller } from "./api-keys.js";
 
 /** What the trail says about the resource of one audited operation. */
 interface AuditedWrite {
-  readonly resourceType: "Organization" | "AdminUser" | "Campaign" | "AttackSimulation";
+  readonly resourceType: "Organization" | "AdminUser" | "Campaign" | "AttackSimulation" | "ScimToken" | "ApiKey";
   /** Whether the path's `{id}` is an organization's, which is then the entry's `orgId`. */
   readonly pathIdIsOrganization?: true;
+  /** The path parameter holding the resource's id, when it is not `{id}` (a token of the organization `{id}`). */
+  readonly resourceIdParam?: string;
   /** The resource id a success answers with, when the path names none (a create). */
   readonly idInBody?: (body: Readonly<Record<string, unknown>>) => unknown;
   /** The organization a success answers with, when the path does not name it. */
@@ -34,6 +36,11 @@ const AUDITED: Readonly<Record<string, AuditedWrite>> = {
   acceptInvitation: { resourceType: "AdminUser", idInBody: (body) => field(body["adminUser"], "id") },
   createCampaignReport: { resourceType: "Campaign", orgInBody: reportOrganization },
   createSimulationReport: { resourceType: "AttackSimulation", orgInBody: reportOrganization },
+  // Only the token's id is read from the body: the secret beside it never reaches the trail.
+  issueOrganizationToken: { resourceType: "ScimToken", pathIdIsOrganization: true, resourceIdParam: "tokenId", idInBody: (body) => field(body["token"], "id") },
+  rotateOrganizationToken: { resourceType: "ScimToken", pathIdIsOrganization: true, resourceIdParam: "tokenId" },
+  revokeOrganizationToken: { resourceType: "ScimToken", pathIdIsOrganization: true, resourceIdParam: "tokenId" },
+  rotateOperatorKey: { resourceType: "ApiKey" },
 };
 
 
@@ -70,7 +77,9 @@ export function analyticsWriteAuditor(operationId: string, sink: AuditSink, now:
     const caller = (response.locals as { analyticsCaller?: ApiKeyCaller }).analyticsCaller;
     // Read now: once an error leaves the route for the router's error handler, Express has
     // restored the router's own (empty) params.
-    const pathId = auditedId((request.params as Readonly<Record<string, unknown>>)["id"]);
+    const params = request.params as Readonly<Record<string, unknown>>;
+    const pathId = auditedId(params["id"]);
+    const pathResourceId = audited.resourceIdParam === undefined ? pathId : auditedId(params[audited.resourceIdParam]);
     const end = response.end.bind(response) as (...args: unknown[]) => Response;
     let ended = false;
     response.end = ((...args: unknown[]) => {
@@ -80,7 +89,8 @@ export function analyticsWriteAuditor(operationId: string, sink: AuditSink, now:
       const success = status >= 200 && status < 300;
       if (!success && caller === undefined) return end(...args);
       const body = success ? bodyOf(args[0]) : {};
-      const resourceId = pathId ?? auditedId(audited.idInBody?.(body));
+      // The operator key's rotation names the key that asked (the new one's id is not for the trail to hand out).
+      const resourceId = pathResourceId ?? auditedId(audited.idInBody?.(body)) ?? (audited.resourceType === "ApiKey" ? caller?.keyId : undefined);
       const orgId = (audited.pathIdIsOrganization ? pathId : undefined) ?? auditedId(audited.orgInBody?.(body)) ?? "";
       const entry: AnalyticsAuditEntry = {
         orgId,

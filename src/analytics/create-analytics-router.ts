@@ -26,11 +26,12 @@ import { documentHandlers } from "./routes/document-routes.js";
 import { operationHandlers } from "./routes/operation-routes.js";
 import { organizationHandlers } from "./routes/organization-routes.js";
 import { simulationHandlers } from "./routes/simulation-routes.js";
+import { tokenHandlers } from "./routes/token-routes.js";
 import { userHandlers } from "./routes/user-routes.js";
 import { runReportOperation } from "./run-report-operation.js";
 import { sendJson } from "./send-json.js";
 
-export type { AnalyticsRouterOptions, Invitation } from "./analytics-router-options.js";
+export type { AnalyticsRouterOptions, Invitation, StaticTokenDescription } from "./analytics-router-options.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BEARER = /^\s*bearer\s+([^\s]+)\s*$/i;
@@ -171,6 +172,7 @@ export function createAnalyticsRouter(options: AnalyticsRouterOptions): Router {
   const dependencies: AnalyticsDependencies = {
     store: options.store,
     scimTokens: options.scimTokens,
+    staticTokens: (orgId) => options.staticTokens?.(orgId) ?? [],
     scimBaseUrl: (orgId, request) =>
       options.scimBaseUrl?.(orgId, request) ?? `${requestOrigin(request)}/scim/Organizations/${encodeURIComponent(orgId)}/v2`,
     onInvitation: options.onInvitation,
@@ -185,6 +187,7 @@ export function createAnalyticsRouter(options: AnalyticsRouterOptions): Router {
   const handlers: AnalyticsHandlers = {
     ...documentHandlers(),
     ...organizationHandlers(dependencies),
+    ...tokenHandlers(dependencies),
     ...adminUserHandlers(dependencies),
     ...userHandlers(dependencies),
     ...campaignHandlers(dependencies),

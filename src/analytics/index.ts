@@ -4,7 +4,7 @@
  * and the SCIM token wrapper that makes suspension take effect.
  */
 export { createAnalyticsRouter } from "./create-analytics-router.js";
-export type { AnalyticsRouterOptions, Invitation } from "./analytics-router-options.js";
+export type { AnalyticsRouterOptions, Invitation, StaticTokenDescription } from "./analytics-router-options.js";
 export { openApiDocument } from "./definitions/openapi-document.js";
 export { API_KEY_PREFIX, ensureOperatorKey, issueApiKey, verifyApiKey } from "./api-keys.js";
 export type { ApiKeyCaller, IssuedApiKey } from "./api-keys.js";

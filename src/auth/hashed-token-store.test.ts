@@ -140,9 +140,10 @@ describe("createTokenStore: organizations are isolated", () => {
     const foreign = await trace(acme.token, "globex");
     const nobody = await trace(unknown, "globex");
     const unknownOrg = await trace(acme.token, "initech");
-    expect(foreign).toEqual({ principal: null, shape: [["findByHash", "globex"]], comparisons: 1 });
+    // Two comparisons each: the current digest and the previous one (a rotation's grace).
+    expect(foreign).toEqual({ principal: null, shape: [["findByHash", "globex"]], comparisons: 2 });
     expect(nobody).toEqual(foreign);
-    expect(unknownOrg).toEqual({ principal: null, shape: [["findByHash", "initech"]], comparisons: 1 });
+    expect(unknownOrg).toEqual({ principal: null, shape: [["findByHash", "initech"]], comparisons: 2 });
   });
 
   it("does not trust a repository that ignores the organization in findByHash", async () => {
@@ -359,5 +360,96 @@ describe("createTokenStore: options", () => {
     const tokens = createTokenStore();
     const { token } = await tokens.issue("acme");
     expect(await tokens.verify(token, "acme", request)).not.toBeNull();
+  });
+});
+
+describe("createTokenStore: expiry", () => {
+  it("verifies until expiresAt and answers null from that instant on (RFC 6750 §3.1)", async () => {
+    const { tokens, time } = setup();
+    const issued = await tokens.issue("acme", { expiresAt: new Date("2025-03-01T10:00:10.000Z") });
+    expect(issued.record.expiresAt).toBe("2025-03-01T10:00:10.000Z");
+    time.advance(9_999);
+    expect(await tokens.verify(issued.token, "acme", request)).not.toBeNull();
+    time.advance(1);
+    expect(await tokens.verify(issued.token, "acme", request)).toBeNull();
+    expect((await tokens.list("acme"))[0]?.expiresAt).toBe("2025-03-01T10:00:10.000Z");
+  });
+
+  it("refuses an expiry that is not a time", async () => {
+    const { tokens } = setup();
+    await expect(tokens.issue("acme", { expiresAt: "soon" })).rejects.toThrow(/expiresAt/);
+    await expect(tokens.issue("acme", { expiresAt: new Date(Number.NaN) })).rejects.toThrow(/expiresAt/);
+  });
+
+  it("gives a rotated secret the expiry the rotation names, and none when it names none", async () => {
+    const { tokens } = setup();
+    const issued = await tokens.issue("acme", { expiresAt: "2025-04-01T00:00:00.000Z" });
+    const withExpiry = await tokens.rotate("acme", issued.record.id, { expiresAt: "2025-05-01T00:00:00Z" });
+    expect(withExpiry?.record.expiresAt).toBe("2025-05-01T00:00:00.000Z");
+    const without = await tokens.rotate("acme", issued.record.id);
+    expect(without?.record.expiresAt).toBeUndefined();
+  });
+});
+
+describe("createTokenStore: rotation grace", () => {
+  it("keeps the replaced secret working for graceSeconds, then never again", async () => {
+    const { tokens, time } = setup({ lastUsedResolutionMs: 0 });
+    const old = await tokens.issue("acme");
+    const rotated = await tokens.rotate("acme", old.record.id, { graceSeconds: 30 });
+    expect(rotated?.record.previousSecretValidUntil).toBe("2025-03-01T10:00:30.000Z");
+    time.advance(29_999);
+    expect(await tokens.verify(old.token, "acme", request)).toEqual({ orgId: "acme", tokenId: old.record.id });
+    expect(await tokens.verify(old.token, "globex", request)).toBeNull();
+    // The old secret's use is not the new one's.
+    expect((await tokens.list("acme"))[0]?.lastUsedAt).toBeUndefined();
+    time.advance(1);
+    expect(await tokens.verify(old.token, "acme", request)).toBeNull();
+    expect(await tokens.verify(rotated!.token, "acme", request)).not.toBeNull();
+    // An ended grace period is not listed.
+    expect((await tokens.list("acme"))[0]?.previousSecretValidUntil).toBeUndefined();
+  });
+
+  it("never lets the replaced secret outlive its own expiry", async () => {
+    const { tokens, time } = setup();
+    const old = await tokens.issue("acme", { expiresAt: "2025-03-01T10:00:05.000Z" });
+    const rotated = await tokens.rotate("acme", old.record.id, { graceSeconds: 60 });
+    expect(rotated?.record.previousSecretValidUntil).toBe("2025-03-01T10:00:05.000Z");
+    time.advance(5_000);
+    expect(await tokens.verify(old.token, "acme", request)).toBeNull();
+  });
+
+  it("keeps one previous secret only: a second rotation ends the first one's grace", async () => {
+    const { tokens } = setup();
+    const first = await tokens.issue("acme");
+    const second = await tokens.rotate("acme", first.record.id, { graceSeconds: 60 });
+    const third = await tokens.rotate("acme", first.record.id, { graceSeconds: 60 });
+    expect(await tokens.verify(first.token, "acme", request)).toBeNull();
+    expect(await tokens.verify(second!.token, "acme", request)).not.toBeNull();
+    expect(await tokens.verify(third!.token, "acme", request)).not.toBeNull();
+    await tokens.revoke("acme", first.record.id);
+    expect(await tokens.verify(second!.token, "acme", request)).toBeNull();
+    expect(await tokens.verify(third!.token, "acme", request)).toBeNull();
+  });
+
+  it("refuses a grace period that is not a whole number of seconds up to 7 days", async () => {
+    const { tokens } = setup();
+    const issued = await tokens.issue("acme");
+    for (const graceSeconds of [-1, 1.5, 7 * 24 * 3600 + 1, Number.NaN]) {
+      await expect(tokens.rotate("acme", issued.record.id, { graceSeconds })).rejects.toThrow(/graceSeconds/);
+    }
+    expect(await tokens.rotate("acme", issued.record.id, { graceSeconds: 7 * 24 * 3600 })).toBeDefined();
+    expect(await tokens.rotate("acme", "no-such-id", { graceSeconds: 60 })).toBeUndefined();
+  });
+
+  it("compares both digests whether the current or the previous secret is presented", async () => {
+    const { tokens } = setup();
+    const old = await tokens.issue("acme");
+    const rotated = await tokens.rotate("acme", old.record.id, { graceSeconds: 60 });
+    const compare = vi.mocked(timingSafeEqual);
+    for (const token of [old.token, rotated!.token, "scimkit_unknown"]) {
+      compare.mockClear();
+      await tokens.verify(token, "acme", request);
+      expect(compare).toHaveBeenCalledTimes(2);
+    }
   });
 });

@@ -18,6 +18,11 @@ const VISIBLE_SECRET_CHARS = 4;
 const DEFAULT_TOKEN_PREFIX = "scimkit_";
 /** Prefixes are pasted into `Authorization` headers and config files: keep them plain. */
 const TOKEN_PREFIX_PATTERN = /^[A-Za-z0-9_-]{0,32}$/;
+/**
+ * Longest grace period of a rotation: seven days. Long enough to reconfigure an identity
+ * provider over a weekend; a leaked secret must not outlive its rotation by more.
+ */
+export const MAX_ROTATION_GRACE_SECONDS = 7 * 24 * 60 * 60;
 
 /** Options of `createTokenStore`. */
 export interface TokenStoreOptions {
@@ -46,6 +51,27 @@ export interface TokenStoreOptions {
 export interface IssueTokenOptions {
   /** A free-text name for the credential, shown in `list`, e.g. `"Entra production"`. */
   readonly label?: string;
+  /**
+   * When the token stops verifying (an ISO 8601 time, or a `Date`), checked on every request;
+   * absent: it does not expire. Must be a valid time.
+   */
+  readonly expiresAt?: string | Date;
+}
+
+/** Options of `TokenStore.rotate`. */
+export interface RotateTokenOptions {
+  /**
+   * Seconds during which the replaced secret still verifies beside the new one, so an identity
+   * provider can be moved to the new secret without failed requests; an integer from 0 to
+   * `MAX_ROTATION_GRACE_SECONDS` (7 days). Default 0: the old secret fails at once. The old
+   * secret never outlives its own `expiresAt`.
+   */
+  readonly graceSeconds?: number;
+  /**
+   * When the new secret stops verifying; absent: it does not expire (an expiry belongs to a
+   * secret, so a rotation does not carry the old one over).
+   */
+  readonly expiresAt?: string | Date;
 }
 
 /** A freshly issued or rotated token: the only time its secret is available. */
@@ -70,17 +96,17 @@ export interface TokenStore extends TokenVerifier {
   list(orgId: string): Promise<TokenRecord[]>;
   /**
    * Regenerates the secret of token `tokenId` of `orgId` (spec §5.4), keeping its id, label and
-   * `createdAt`. The old secret fails from the moment the promise resolves. `undefined` when the
-   * organization has no such token.
+   * `createdAt`. The old secret fails from the moment the promise resolves, or once
+   * `options.graceSeconds` have passed. `undefined` when the organization has no such token.
    */
-  rotate(orgId: string, tokenId: string): Promise<IssuedToken | undefined>;
+  rotate(orgId: string, tokenId: string, options?: RotateTokenOptions): Promise<IssuedToken | undefined>;
   /** Deletes token `tokenId` of `orgId`; it fails on the next verify. False when there was none. */
   revoke(orgId: string, tokenId: string): Promise<boolean>;
   /** Deletes every token of `orgId` (e.g. when the organization is removed); says how many. */
   revokeAll(orgId: string): Promise<number>;
 }
 
-function publicRecord(stored: StoredToken): TokenRecord {
+function publicRecord(stored: StoredToken, at: Date): TokenRecord {
   // Built field by field rather than by deleting `hash`, so a repository's extra columns never leak.
   const record: { -readonly [K in keyof TokenRecord]: TokenRecord[K] } = {
     id: stored.id,
@@ -91,6 +117,11 @@ function publicRecord(stored: StoredToken): TokenRecord {
   if (stored.label !== undefined) record.label = stored.label;
   if (stored.rotatedAt !== undefined) record.rotatedAt = stored.rotatedAt;
   if (stored.lastUsedAt !== undefined) record.lastUsedAt = stored.lastUsedAt;
+  if (stored.expiresAt !== undefined) record.expiresAt = stored.expiresAt;
+  // An ended grace period is history, not something the operator needs to act on.
+  if (stored.previousSecretValidUntil !== undefined && isAfter(stored.previousSecretValidUntil, at)) {
+    record.previousSecretValidUntil = stored.previousSecretValidUntil;
+  }
   return record;
 }
 
@@ -98,6 +129,27 @@ function principalOf(stored: StoredToken): Principal {
   return stored.label === undefined
     ? { orgId: stored.orgId, tokenId: stored.id }
     : { orgId: stored.orgId, tokenId: stored.id, label: stored.label };
+}
+
+/** Whether ISO time `iso` is strictly after `at`. */
+function isAfter(iso: string, at: Date): boolean {
+  return Date.parse(iso) > at.getTime();
+}
+
+/** `expiresAt` as an ISO 8601 string in UTC, or a thrown error naming the option. */
+function expiryOf(expiresAt: string | Date | undefined): string | undefined {
+  if (expiresAt === undefined) return undefined;
+  const time = expiresAt instanceof Date ? expiresAt.getTime() : typeof expiresAt === "string" ? Date.parse(expiresAt) : Number.NaN;
+  if (!Number.isFinite(time)) throw new Error("token store: expiresAt must be a valid ISO 8601 time or Date");
+  return new Date(time).toISOString();
+}
+
+function graceSecondsOf(graceSeconds: number | undefined): number {
+  const seconds = graceSeconds ?? 0;
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > MAX_ROTATION_GRACE_SECONDS) {
+    throw new Error(`token store: graceSeconds must be an integer from 0 to ${MAX_ROTATION_GRACE_SECONDS} (7 days)`);
+  }
+  return seconds;
 }
 
 function requireOrgId(orgId: string): void {
@@ -137,27 +189,49 @@ export function createTokenStore(options: TokenStoreOptions = {}): TokenStore {
   return {
     async issue(orgId, issueOptions = {}) {
       requireOrgId(orgId);
+      const expiresAt = expiryOf(issueOptions.expiresAt);
       const { token, hash, prefix } = newSecret();
+      const at = now();
       const stored: StoredToken = {
         id: randomUUID(),
         orgId,
         ...(issueOptions.label === undefined ? {} : { label: issueOptions.label }),
         prefix,
-        createdAt: now().toISOString(),
+        createdAt: at.toISOString(),
+        ...(expiresAt === undefined ? {} : { expiresAt }),
         hash,
       };
       await repository.insert(stored);
-      return { token, record: publicRecord(stored) };
+      return { token, record: publicRecord(stored, at) };
     },
 
     async list(orgId) {
-      return (await repository.listByOrg(orgId)).map(publicRecord);
+      const at = now();
+      return (await repository.listByOrg(orgId)).map((stored) => publicRecord(stored, at));
     },
 
-    async rotate(orgId, tokenId) {
+    async rotate(orgId, tokenId, rotateOptions = {}) {
+      const graceSeconds = graceSecondsOf(rotateOptions.graceSeconds);
+      const expiresAt = expiryOf(rotateOptions.expiresAt);
+      const at = now();
+      let previousSecretValidUntil: string | undefined;
+      if (graceSeconds > 0) {
+        const current = (await repository.listByOrg(orgId)).find((candidate) => candidate.id === tokenId);
+        if (current === undefined) return undefined;
+        const graceEnd = at.getTime() + graceSeconds * 1000;
+        // The old secret never outlives its own expiry: a grace period extends nothing.
+        const end = current.expiresAt === undefined ? graceEnd : Math.min(graceEnd, Date.parse(current.expiresAt));
+        if (end > at.getTime()) previousSecretValidUntil = new Date(end).toISOString();
+      }
       const { token, hash, prefix } = newSecret();
-      const stored = await repository.replaceHash(orgId, tokenId, { hash, prefix, rotatedAt: now().toISOString() });
-      return stored === undefined ? undefined : { token, record: publicRecord(stored) };
+      const stored = await repository.replaceHash(orgId, tokenId, {
+        hash,
+        prefix,
+        rotatedAt: at.toISOString(),
+        ...(expiresAt === undefined ? {} : { expiresAt }),
+        ...(previousSecretValidUntil === undefined ? {} : { previousSecretValidUntil }),
+      });
+      return stored === undefined ? undefined : { token, record: publicRecord(stored, at) };
     },
 
     revoke(orgId, tokenId) {
@@ -174,13 +248,18 @@ export function createTokenStore(options: TokenStoreOptions = {}): TokenStore {
       // simply not found; the comparison runs whether or not something was, so unknown, revoked
       // and foreign tokens all do the same work before answering null.
       const found = await repository.findByHash(orgId, hash);
-      const matches = sameTokenHash(found?.hash ?? unmatchableTokenHash, hash);
+      // Both digests are compared every time, so which one matched (if any) costs the same.
+      const current = sameTokenHash(found?.hash ?? unmatchableTokenHash, hash);
+      const previous = sameTokenHash(found?.previousHash ?? unmatchableTokenHash, hash);
       // The orgId check does not trust the repository's scoping: a custom one may get it wrong.
-      if (found === undefined || !matches || found.orgId !== orgId) return null;
-      if (trackLastUsed) {
-        const at = now();
-        if (!usedRecently(found.lastUsedAt, at)) await repository.markUsed(orgId, hash, at.toISOString());
-      }
+      if (found === undefined || found.orgId !== orgId || (!current && !previous)) return null;
+      const at = now();
+      // RFC 6750 §3.1: an expired token is `invalid_token`, a 401 like any other.
+      if (current && found.expiresAt !== undefined && !isAfter(found.expiresAt, at)) return null;
+      // A replaced secret verifies only inside the grace period its rotation gave it.
+      if (!current && (found.previousSecretValidUntil === undefined || !isAfter(found.previousSecretValidUntil, at))) return null;
+      // lastUsedAt is the current secret's: uses of the replaced one within its grace leave it alone.
+      if (current && trackLastUsed && !usedRecently(found.lastUsedAt, at)) await repository.markUsed(orgId, hash, at.toISOString());
       return principalOf(found);
     },
   };

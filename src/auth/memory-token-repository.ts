@@ -17,6 +17,8 @@ export function memoryTokenRepository(): TokenRepository {
 
   function put(token: StoredToken): void {
     byHash.set(token.hash, token);
+    // The previous digest finds the record too, for the grace period of a rotation.
+    if (token.previousHash !== undefined) byHash.set(token.previousHash, token);
     let tokens = tokensOf(token.orgId);
     if (tokens === undefined) {
       tokens = new Map();
@@ -47,16 +49,23 @@ export function memoryTokenRepository(): TokenRepository {
       const current = tokensOf(orgId)?.get(id);
       if (current === undefined) return undefined;
       if (byHash.has(replacement.hash)) throw new Error("memoryTokenRepository: a token with this hash already exists");
-      const { lastUsedAt: _previousUse, ...kept } = current;
-      const next: StoredToken = Object.freeze({ ...kept, ...replacement });
+      const { lastUsedAt: _previousUse, expiresAt: _oldExpiry, previousHash: _older, previousSecretValidUntil: _olderEnd, ...kept } = current;
+      const { previousSecretValidUntil, ...secret } = replacement;
+      const next: StoredToken = Object.freeze({
+        ...kept,
+        ...secret,
+        ...(previousSecretValidUntil === undefined ? {} : { previousHash: current.hash, previousSecretValidUntil }),
+      });
       byHash.delete(current.hash);
+      if (current.previousHash !== undefined) byHash.delete(current.previousHash);
       put(next);
       return next;
     },
 
     async markUsed(orgId, hash, lastUsedAt) {
       const current = byHash.get(hash);
-      if (current === undefined || current.orgId !== orgId) return;
+      // Only the current secret's use is recorded, as the SQL repository's `WHERE hash = …` does.
+      if (current === undefined || current.orgId !== orgId || current.hash !== hash) return;
       put(Object.freeze({ ...current, lastUsedAt }));
     },
 
@@ -66,13 +75,17 @@ export function memoryTokenRepository(): TokenRepository {
       if (tokens === undefined || current === undefined) return false;
       tokens.delete(id);
       byHash.delete(current.hash);
+      if (current.previousHash !== undefined) byHash.delete(current.previousHash);
       return true;
     },
 
     async deleteByOrg(orgId) {
       const tokens = tokensOf(orgId);
       if (tokens === undefined) return 0;
-      for (const token of tokens.values()) byHash.delete(token.hash);
+      for (const token of tokens.values()) {
+        byHash.delete(token.hash);
+        if (token.previousHash !== undefined) byHash.delete(token.previousHash);
+      }
       byOrg.delete(orgId);
       return tokens.size;
     },

@@ -22,4 +22,16 @@ export interface TokenRecord {
    * by default); absent when it has not been used since it was issued or rotated.
    */
   readonly lastUsedAt?: string;
+  /**
+   * ISO 8601 time from which the current secret no longer verifies (RFC 6750 §3.1
+   * `invalid_token`: the request answers 401); absent when it does not expire. Set at issue or
+   * rotation, checked on every verify.
+   */
+  readonly expiresAt?: string;
+  /**
+   * ISO 8601 time until which the secret replaced by the last rotation still verifies, when that
+   * rotation gave a grace period (so an identity provider can be reconfigured without a gap);
+   * absent when there is none or it has ended.
+   */
+  readonly previousSecretValidUntil?: string;
 }

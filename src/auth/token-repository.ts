@@ -9,6 +9,12 @@ import type { TokenRecord } from "./token-record.js";
 export interface StoredToken extends TokenRecord {
   /** `hashToken(token)`: 64 lower-case hex characters, unique across all organizations. */
   readonly hash: string;
+  /**
+   * Digest of the secret the last rotation replaced, kept only when that rotation gave a grace
+   * period: it verifies until `previousSecretValidUntil`, and never after. Unique across all
+   * organizations like `hash`.
+   */
+  readonly previousHash?: string;
 }
 
 /** The new secret of a rotated token. */
@@ -19,6 +25,14 @@ export interface HashReplacement {
   readonly prefix: string;
   /** ISO 8601 time of the rotation, stored as `rotatedAt`. */
   readonly rotatedAt: string;
+  /** `TokenRecord.expiresAt` of the new secret; absent: it does not expire. */
+  readonly expiresAt?: string;
+  /**
+   * When present, the current digest becomes `previousHash` and verifies until this ISO 8601
+   * time (the rotation's grace period); when absent, the current digest is dropped and any
+   * earlier previous digest with it. Either way at most one previous digest is kept.
+   */
+  readonly previousSecretValidUntil?: string;
 }
 
 /**
@@ -31,12 +45,14 @@ export interface HashReplacement {
  */
 export interface TokenRepository {
   /**
-   * The token of organization `orgId` whose current digest is `hash`, or `undefined`. A token of
+   * The token of organization `orgId` whose current digest — or previous digest, see
+   * `StoredToken.previousHash` — is `hash`, or `undefined`; the caller decides whether a previous
+   * digest is still within its grace period. A token of
    * another organization with that digest is `undefined` too: the lookup is scoped so that a
    * foreign token and an unknown one take the same path. Look up by an index on the digest;
    * equality on a uniformly random digest leaks nothing useful through timing.
    *
-   * @example SELECT … FROM scim_tokens WHERE org_id = $1 AND hash = $2
+   * @example SELECT … FROM scimkit_tokens WHERE org_id = $1 AND (hash = $2 OR previous_hash = $2)
    */
   findByHash(orgId: string, hash: string): Promise<StoredToken | undefined>;
   /** The tokens of `orgId`, oldest first (by `createdAt`, then `id`); empty when it has none. */
@@ -47,9 +63,11 @@ export interface TokenRepository {
    */
   insert(token: StoredToken): Promise<void>;
   /**
-   * Rotation: replaces the digest and prefix of token `id` of `orgId`, sets `rotatedAt` and clears
-   * `lastUsedAt` (the new secret has not been used yet), in one atomic write. The old digest
-   * stops matching as soon as the promise resolves. `undefined` when there is no such token.
+   * Rotation: replaces the digest and prefix of token `id` of `orgId`, sets `rotatedAt` and
+   * `expiresAt`, clears `lastUsedAt` (the new secret has not been used yet) and keeps the old
+   * digest as `previousHash` only when `replacement.previousSecretValidUntil` is given, in one
+   * atomic write. Without a grace period the old digest stops matching as soon as the promise
+   * resolves. `undefined` when there is no such token.
    */
   replaceHash(orgId: string, id: string, replacement: HashReplacement): Promise<StoredToken | undefined>;
   /**

@@ -25,6 +25,7 @@ import { createScimRouter } from "../../src/http/create-scim-router.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
 import { sqlStore } from "../../src/store/sql/sql-store.js";
+import type { PostgresPool } from "kysely";
 
 export const BASE = "/analytics/v1";
 export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
@@ -47,20 +48,30 @@ interface Stores {
   readonly resources: ResourceStore;
   readonly scimTokens: TokenStore;
   readonly analytics: AnalyticsStore;
+  /** Ends the connections the stores opened (a PostgreSQL pool); nothing for the others. */
+  close(): Promise<void>;
 }
 
 /** Which store the HTTP tests run on: memory by default, SQLite in the `express5-sqlite` project. */
 export const storeKind: "memory" | "sqlite" = process.env["SCIMKIT_HTTP_STORE"] === "sqlite" ? "sqlite" : "memory";
 
-async function openStores(): Promise<Stores> {
+/**
+ * The stores, their SCIM tokens on the test clock (so expiry and rotation grace can be tested by
+ * moving it): on PostgreSQL in `postgres`'s schema when it is given, else as `storeKind` says.
+ */
+async function openStores(now: () => Date, postgres: TestAppOptions["postgres"]): Promise<Stores> {
+  if (postgres !== undefined) {
+    const store = await sqlStore({ postgres: postgres.pool, tokens: { now } });
+    return { resources: store, scimTokens: store.tokens, analytics: await sqlAnalyticsStore(store), close: () => store.close() };
+  }
   if (storeKind === "sqlite") {
     // On the event loop, as test/http/harness.ts says why.
-    const store = await sqlStore({ sqlite: ":memory:", threads: false });
-    return { resources: store, scimTokens: store.tokens, analytics: await sqlAnalyticsStore(store) };
+    const store = await sqlStore({ sqlite: ":memory:", threads: false, tokens: { now } });
+    return { resources: store, scimTokens: store.tokens, analytics: await sqlAnalyticsStore(store), close: () => store.close() };
   }
   const resources = memoryStore();
-  const scimTokens = createTokenStore();
-  return { resources, scimTokens, analytics: memoryAnalyticsStore({ resources, tokens: scimTokens }) };
+  const scimTokens = createTokenStore({ now });
+  return { resources, scimTokens, analytics: memoryAnalyticsStore({ resources, tokens: scimTokens }), close: async () => undefined };
 }
 
 /** A clock the test moves by hand; the router and the recorder read it. */
@@ -155,12 +166,14 @@ export interface TestAppOptions {
   readonly router?: Partial<AnalyticsRouterOptions>;
   /** Start of the test clock. Default 2026-03-01T09:00:00.000Z. */
   readonly now?: string;
+  /** Run on PostgreSQL over this pool (its `search_path` a test schema) instead of `storeKind`. */
+  readonly postgres?: { readonly pool: PostgresPool };
 }
 
 /** Builds a fresh app with an operator key. */
 export async function createAnalyticsTestApp(options: TestAppOptions = {}): Promise<AnalyticsTestApp> {
-  const stores = await openStores();
   const clock = testClock(options.now ?? "2026-03-01T09:00:00.000Z");
+  const stores = await openStores(() => clock.now(), options.postgres);
   const invitations: Invitation[] = [];
   const errors: unknown[] = [];
   const exchanges: Exchange[] = [];

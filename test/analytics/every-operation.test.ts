@@ -24,6 +24,10 @@ function validBody(operation: OperationDefinition, w: World): unknown {
       return { role: "viewer" };
     case "acceptInvitation":
       return { code: "valid-looking" };
+    case "issueOrganizationToken":
+      return { label: "Valid" };
+    case "rotateOrganizationToken":
+      return {};
     default:
       return undefined;
   }
@@ -34,6 +38,8 @@ async function pathsOf(w: World): Promise<(operation: OperationDefinition, unkno
   const report = await w.t.get(`/campaigns/${w.campaignA.id}/users/bulk-report`);
   const operationId = (report.body as { operation: { id: string } }).operation.id;
   await settle(w.t, operationId);
+  const tokens = await w.t.get(`/organizations/${w.orgA.id}/tokens`);
+  const tokenA = (tokens.body as { data: { id: string }[] }).data[0]?.id ?? "";
   return (operation, unknown = false) => {
     const id = unknown
       ? UNKNOWN
@@ -46,7 +52,7 @@ async function pathsOf(w: World): Promise<(operation: OperationDefinition, unkno
             : operation.path.startsWith("/attack-simulations")
               ? w.simulationA.id
               : operationId;
-    return operation.path.replace("{id}", id).replace("{userId}", w.users.alice);
+    return operation.path.replace("{id}", id).replace("{userId}", w.users.alice).replace("{tokenId}", tokenA);
   };
 }
 
@@ -89,6 +95,11 @@ describe("every operation", POPULATED, () => {
     const path = await pathsOf(w);
     for (const operation of operations.filter((candidate) => candidate.pathParameters !== undefined)) {
       expectProblem(await send(w, operation, path(operation, true), w.t.operatorKey), 404, "not-found");
+    }
+    // A known organization with an unknown token.
+    for (const operation of operations.filter((candidate) => candidate.path.includes("{tokenId}"))) {
+      const unknownToken = operation.path.replace("{id}", w.orgA.id).replace("{tokenId}", UNKNOWN);
+      expectProblem(await send(w, operation, unknownToken, w.t.operatorKey), 404, "not-found");
     }
   });
 

@@ -42,7 +42,7 @@ describe("POST /organizations", POPULATED, () => {
     expectInvalidFields(await t.post("/organizations", { name: "   " }), ["/name"]);
     expectInvalidFields(await t.post("/organizations", { name: "x".repeat(201) }), ["/name"]);
     expectInvalidFields(await t.post("/organizations", { name: 5 }), ["/name"]);
-    expectInvalidFields(await t.post("/organizations", { name: "ok", id: UNKNOWN }), ["/id"]);
+    expectInvalidFields(await t.post("/organizations", { name: "ok", id: "a/b" }), ["/id"]);
     expectInvalidFields(await t.post("/organizations", [{ name: "ok" }]), [""]);
     expectInvalidFields(await t.post("/organizations"), [""]);
     expect((await t.get("/organizations")).body).toEqual({ data: [], nextCursor: null });

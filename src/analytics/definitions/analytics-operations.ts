@@ -22,6 +22,15 @@ const userIdParameter: ParameterDefinition = {
   schema: { type: "string", minLength: 1, maxLength: 256 },
 };
 
+/** A SCIM token's id: a UUID for issued tokens, `static-<n>` for static ones. */
+const tokenIdParameter: ParameterDefinition = {
+  description: "The token's id, as listed. An unknown id is 404.",
+  schema: { type: "string", minLength: 1, maxLength: 256 },
+};
+
+const STATIC_TOKEN_CONFLICT =
+  "The token is static: it comes from the host's environment (`SCIMKIT_ORGS`), so it is changed there and takes effect when the service restarts; issue a token here and remove the static one instead.";
+
 /** `limit` and `cursor`, shared by every list. */
 const paging: Readonly<Record<string, ParameterDefinition>> = {
   limit: { description: "Items per page, 1–1000. Default 50.", schema: { type: "integer", minimum: 1, maximum: 1000, default: 50 } },
@@ -86,10 +95,11 @@ export const analyticsOperations = [
     tag: "Organizations",
     summary: "Create an organization",
     description:
-      "Operator only. Creates the organization and issues its first SCIM token: the response carries the SCIM base address and the token, which is never shown again (spec §2.1, §5).",
+      "Operator only. Creates the organization and issues its first SCIM token: the response carries the SCIM base address and the token, which is never shown again (spec §2.1, §5). `id` chooses the organization's id, the `{orgId}` of its SCIM URLs; without it the id is a new UUID.",
     access: "operator",
     body: { description: "The new organization.", schema: ref("OrganizationCreate") },
     responses: { 201: json("Created.", ref("OrganizationCreated"), locationHeader("the organization")) },
+    problems: { 409: "An organization with this `id` exists." },
   },
   {
     operationId: "getOrganization",
@@ -126,6 +136,81 @@ export const analyticsOperations = [
     access: "operator",
     pathParameters: { id: organizationIdParameter },
     responses: { 204: noContent },
+  },
+
+  // SCIM tokens (issue 14: addition to spec §4.6)
+  {
+    operationId: "listOrganizationTokens",
+    method: "get",
+    path: "/organizations/{id}/tokens",
+    tag: "SCIM tokens",
+    summary: "List an organization's SCIM tokens",
+    description:
+      "Addition to spec §4.6. Every token that authenticates SCIM requests to the organization: id, label, creation, last use, expiry and rotation times — never a secret or its digest. Static tokens (from the host's environment) are listed with `source: \"static\"`.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter },
+    responses: { 200: json("The tokens.", ref("TokenList")) },
+  },
+  {
+    operationId: "issueOrganizationToken",
+    method: "post",
+    path: "/organizations/{id}/tokens",
+    tag: "SCIM tokens",
+    summary: "Issue another SCIM token",
+    description:
+      "Addition to spec §4.6. A new token beside the organization's others, e.g. for a handover to another identity provider. The secret is in this response only (`Cache-Control: no-store`). An `expiresAt` in the past is 400.",
+    access: "write",
+    pathParameters: { id: organizationIdParameter },
+    body: { description: "Its label and expiry, both optional: send `{}` for neither.", schema: ref("TokenIssue") },
+    responses: { 201: json("Issued.", ref("TokenIssued"), locationHeader("the token")) },
+  },
+  {
+    operationId: "getOrganizationToken",
+    method: "get",
+    path: "/organizations/{id}/tokens/{tokenId}",
+    tag: "SCIM tokens",
+    summary: "Get one SCIM token",
+    description: "Addition to spec §4.6: the target of the `Location` of an issued token. Never the secret.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter, tokenId: tokenIdParameter },
+    responses: { 200: json("The token.", ref("Token")) },
+  },
+  {
+    operationId: "rotateOrganizationToken",
+    method: "post",
+    path: "/organizations/{id}/tokens/{tokenId}/rotate",
+    tag: "SCIM tokens",
+    summary: "Rotate a SCIM token's secret",
+    description:
+      "Addition to spec §4.6 (spec §5.4). A new secret under the same id and label, in this response only (`Cache-Control: no-store`). The old secret answers 401 from the next SCIM request on — or, with `graceSeconds`, once that many seconds have passed (at most 7 days), so the identity provider can be moved without failed requests. Rotating again ends an earlier grace period.",
+    access: "write",
+    pathParameters: { id: organizationIdParameter, tokenId: tokenIdParameter },
+    body: { description: "The grace period and the new secret's expiry, both optional: send `{}` for neither.", schema: ref("TokenRotate") },
+    responses: { 200: json("Rotated.", ref("TokenIssued")) },
+    problems: { 409: STATIC_TOKEN_CONFLICT },
+  },
+  {
+    operationId: "revokeOrganizationToken",
+    method: "delete",
+    path: "/organizations/{id}/tokens/{tokenId}",
+    tag: "SCIM tokens",
+    summary: "Revoke a SCIM token",
+    description: "Addition to spec §4.6. Deletes the token: its secret (and a previous one still in its grace period) answers 401 from the next SCIM request on.",
+    access: "write",
+    pathParameters: { id: organizationIdParameter, tokenId: tokenIdParameter },
+    responses: { 204: noContent },
+    problems: { 409: STATIC_TOKEN_CONFLICT },
+  },
+  {
+    operationId: "rotateOperatorKey",
+    method: "post",
+    path: "/operator-key/rotate",
+    tag: "SCIM tokens",
+    summary: "Rotate the operator key",
+    description:
+      "Addition to spec §4.6. Operator only. Replaces the operator key that makes the request with a new one, shown in this response only (`Cache-Control: no-store`); the old key answers 401 from the next request on. Other operator keys are left alone. A host that registers its operator key from the environment (`SCIMKIT_OPERATOR_KEY`) must be given the new key there, or it registers the old one again when it restarts.",
+    access: "operator",
+    responses: { 200: json("Rotated.", ref("OperatorKeyRotated")) },
   },
 
   // Admin users

@@ -4,6 +4,7 @@
  * responses are closed too, so the tests catch a field leaking out undocumented — clients should
  * still ignore fields they do not know, since later versions may add some.
  */
+import { MAX_ROTATION_GRACE_SECONDS } from "scimkit";
 import type { JsonSchema } from "./operation-definition.js";
 
 /**
@@ -29,6 +30,34 @@ const name: JsonSchema = { type: "string", minLength: 1, maxLength: 200, pattern
 const learnerId: JsonSchema = { type: "string", description: "The learner's SCIM id." };
 /** The learner beside an enrolment or a recipient. */
 const learner: JsonSchema = { ...ref("User"), description: "The learner; absent once it was deleted through SCIM." };
+
+/**
+ * An organization id chosen at creation: a SCIM path segment (spec §2.1) that needs no
+ * %-encoding — RFC 3986 §2.3 unreserved characters, at most 64, not the dot segments `.` and
+ * `..` (RFC 3986 §3.3), which a client or proxy would resolve away. Narrower than what
+ * `isPossibleId` accepts, so every such id can be stored.
+ */
+export const CHOSEN_ORGANIZATION_ID_PATTERN = "^(?!\\.\\.?$)[A-Za-z0-9._~-]{1,64}$";
+
+/** A SCIM token as the operator sees it: never the secret, never its digest. */
+const scimToken: JsonSchema = {
+  type: "object",
+  description:
+    "A SCIM bearer token of an organization (spec §5), without its secret. `source` says where it lives: `issued` tokens are managed here; `static` ones come from the host's environment (`SCIMKIT_ORGS`) and change only there.",
+  required: ["id", "source"],
+  additionalProperties: false,
+  properties: {
+    id: { type: "string", description: "The token's id: a UUID for issued tokens, `static-<n>` for the n-th static token of the organization." },
+    source: { type: "string", enum: ["issued", "static"] },
+    label: { type: "string", description: "The operator's name for it." },
+    prefix: { type: "string", description: "The first characters of the secret, to tell which one a configuration holds." },
+    createdAt: { ...time, description: "When it was issued (kept by rotation)." },
+    rotatedAt: optionalTime("When its secret was last rotated."),
+    lastUsedAt: optionalTime("When its current secret last authenticated a SCIM request (to the minute)."),
+    expiresAt: optionalTime("When it stops working; absent: it does not expire."),
+    previousSecretValidUntil: optionalTime("Until when the secret replaced by the last rotation still works (its grace period)."),
+  },
+};
 
 /** A `{ data, nextCursor }` page of `item`. */
 function listOf(item: string, description: string): JsonSchema {
@@ -300,7 +329,15 @@ export const analyticsSchemas = {
     description: "A new organization.",
     required: ["name"],
     additionalProperties: false,
-    properties: { name: { ...name, description: "Display name, 1–200 characters, not only spaces." } },
+    properties: {
+      name: { ...name, description: "Display name, 1–200 characters, not only spaces." },
+      id: {
+        type: "string",
+        pattern: CHOSEN_ORGANIZATION_ID_PATTERN,
+        description:
+          "The id to give it, which is the `{orgId}` of its SCIM base address: 1–64 letters, digits, `.`, `_`, `~` or `-`, not `.` or `..`. Case-sensitive. 409 when an organization has it. Default: a new UUID.",
+      },
+    },
   },
   OrganizationCreated: {
     type: "object",
@@ -374,6 +411,54 @@ export const analyticsSchemas = {
       adminUser: ref("AdminUser"),
       apiKey: { type: "string", description: "Send as `Authorization: Bearer <apiKey>`; store it now, it is not shown again." },
     },
+  },
+  Token: scimToken,
+  TokenList: {
+    type: "object",
+    description: "Every SCIM token of the organization, static ones first, then issued ones oldest first. Never a secret.",
+    required: ["data"],
+    additionalProperties: false,
+    properties: { data: { type: "array", items: ref("Token") } },
+  },
+  TokenIssue: {
+    type: "object",
+    description: "A new token for the organization, beside those it has (a handover: move the identity provider to it, then revoke the old one).",
+    additionalProperties: false,
+    properties: {
+      label: { ...name, description: "A name for it, e.g. `Entra production`; 1–200 characters." },
+      expiresAt: { type: "string", format: "date-time", description: "When it stops working (in the future); absent: it does not expire." },
+    },
+  },
+  TokenRotate: {
+    type: "object",
+    description: "How to rotate: send `{}` for a new secret that replaces the old one at once.",
+    additionalProperties: false,
+    properties: {
+      graceSeconds: {
+        type: "integer",
+        minimum: 0,
+        maximum: MAX_ROTATION_GRACE_SECONDS,
+        description: `Seconds the old secret keeps working beside the new one, at most ${MAX_ROTATION_GRACE_SECONDS} (7 days). Default 0: it stops at once.`,
+      },
+      expiresAt: { type: "string", format: "date-time", description: "When the new secret stops working (in the future); absent: it does not expire." },
+    },
+  },
+  TokenIssued: {
+    type: "object",
+    description: "The token and its secret, shown here only.",
+    required: ["token", "secret"],
+    additionalProperties: false,
+    properties: {
+      token: ref("Token"),
+      secret: { type: "string", description: "The SCIM bearer token to give the identity provider (`Authorization: Bearer <secret>`); store it now, it is not shown again." },
+    },
+  },
+  OperatorKeyRotated: {
+    type: "object",
+    description: "The new operator key, shown here only. The key that made the request no longer works.",
+    required: ["apiKey"],
+    additionalProperties: false,
+    properties: { apiKey: { type: "string", description: "Send as `Authorization: Bearer <apiKey>`; store it now, it is not shown again." } },
   },
   User: user,
   UserList: listOf("User", "A page of learners, by organization and id."),

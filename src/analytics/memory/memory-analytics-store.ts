@@ -335,6 +335,15 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       apiKeys.set(key.hash, plainCopy(key));
     },
 
+    async replaceApiKey(id, key) {
+      const old = [...apiKeys.values()].find((candidate) => candidate.id === id);
+      if (old === undefined) return false;
+      if (apiKeys.has(key.hash)) throw new Error("memoryAnalyticsStore: an API key with this digest exists");
+      apiKeys.delete(old.hash);
+      apiKeys.set(key.hash, plainCopy(key));
+      return true;
+    },
+
     async findApiKeyByHash(hash) {
       const key = apiKeys.get(hash);
       return key === undefined ? undefined : plainCopy(key);

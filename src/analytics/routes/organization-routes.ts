@@ -3,7 +3,7 @@
  * rename / suspend, and delete with everything of the organization.
  */
 import { v7 } from "uuid";
-import { forbidden, notFound } from "../analytics-problem.js";
+import { conflict, forbidden, notFound } from "../analytics-problem.js";
 import type { AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
 import type { Organization, OrganizationStatus } from "../analytics-store.js";
@@ -13,6 +13,8 @@ import { sendJson, sendNoContent } from "../send-json.js";
 type OrganizationHandlers = Pick<AnalyticsHandlers, "listOrganizations" | "createOrganization" | "getOrganization" | "updateOrganization" | "deleteOrganization">;
 
 const noSuchOrganization = (): Error => notFound("There is no organization with this id among those you may see.");
+// Only the operator creates organizations and it sees them all, so this says nothing it could not list.
+const idTaken = (): Error => conflict("An organization with this id exists; choose another id, or leave `id` out for a new UUID.");
 
 /** The handlers of the organization operations. */
 export function organizationHandlers(dependencies: AnalyticsDependencies): OrganizationHandlers {
@@ -25,12 +27,21 @@ export function organizationHandlers(dependencies: AnalyticsDependencies): Organ
     },
 
     async createOrganization({ request, response, body, baseUrl }) {
-      const { name } = body as { readonly name: string };
+      const { name, id } = body as { readonly name: string; readonly id?: string };
       const at = now().toISOString();
-      const organization: Organization = { id: v7(), name: name.trim(), status: "active", createdAt: at, updatedAt: at };
-      await store.createOrganization(organization);
+      // The schema has checked a chosen id (a SCIM path segment); without one, a UUID.
+      const organization: Organization = { id: id ?? v7(), name: name.trim(), status: "active", createdAt: at, updatedAt: at };
+      // Checked against every organization, whatever the caller's scope: an id is one path for all.
+      if (id !== undefined && (await store.getOrganization({ all: true }, id)) !== undefined) throw idTaken();
+      try {
+        await store.createOrganization(organization);
+      } catch (error) {
+        // A concurrent create with the same id: the store's key refused ours.
+        if (id !== undefined && (await store.getOrganization({ all: true }, id)) !== undefined) throw idTaken();
+        throw error;
+      }
       const issued = await scimTokens.issue(organization.id, { label: "issued when the organization was created" });
-      response.setHeader("Location", `${baseUrl}/organizations/${organization.id}`);
+      response.setHeader("Location", `${baseUrl}/organizations/${encodeURIComponent(organization.id)}`);
       // The body holds a credential: no cache may keep it (RFC 9111 §5.2.2.5).
       response.setHeader("Cache-Control", "no-store");
       sendJson(response, 201, {

@@ -22,6 +22,7 @@ type AdminUserMembers =
   | "deleteAdminUser"
   | "acceptInvitation"
   | "insertApiKey"
+  | "replaceApiKey"
   | "findApiKeyByHash"
   | "hasOperatorKey";
 
@@ -221,6 +222,16 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
 
     async insertApiKey(key) {
       await insertKey(db, key);
+    },
+
+    replaceApiKey(id, key) {
+      // One transaction: the old key is gone exactly when the new one exists.
+      return analyticsWriteTransaction(db, dialect, async (trx) => {
+        const deleted = await trx.deleteFrom("scimkit_api_keys").where("id", "=", id).executeTakeFirst();
+        if (deleted.numDeletedRows === 0n) return false;
+        await insertKey(trx, key);
+        return true;
+      });
     },
 
     async findApiKeyByHash(hash) {

@@ -8,11 +8,13 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { v7 } from "uuid";
 import { expect, it } from "vitest";
 import { hashToken } from "../../auth/hash-token.js";
+import { createTokenStore } from "../../auth/hashed-token-store.js";
 import { isScimError } from "../../errors.js";
 import type { ScimObject } from "../../scim/schema/normalize-value.js";
 import { sqlMigrations } from "./migrations/sql-migrations.js";
 import type { StoredResource, UnknownMemberPolicy } from "../resource-store.js";
 import type { SqlStore } from "./sql-store.js";
+import { sqlTokenRepository } from "./sql-token-repository.js";
 
 /** How a behaviour test gets its store, and gives it back. */
 export interface BehaviourStores {
@@ -203,6 +205,44 @@ export function sqlStoreBehaviour(stores: BehaviourStores): void {
     expect(await store.tokens.revoke(orgId, record.id)).toBe(false);
     expect(await store.tokens.revokeAll(orgId)).toBe(1);
     expect(await store.tokens.verify(second.token, orgId, request)).toBeNull();
+  });
+
+  withStore("tokens expire, and a rotation's grace period keeps the replaced digest working until it ends, then never", async (store) => {
+    const orgId = `org-${randomUUID()}`;
+    let time = Date.parse("2026-01-01T00:00:00.000Z");
+    const tokens = createTokenStore({ repository: sqlTokenRepository(store.db, store.dialect), now: () => new Date(time), lastUsedResolutionMs: 0 });
+    const expiring = await tokens.issue(orgId, { expiresAt: "2026-01-01T01:00:00.000Z" });
+    expect(expiring.record.expiresAt).toBe("2026-01-01T01:00:00.000Z");
+    expect(await tokens.verify(expiring.token, orgId, request)).not.toBeNull();
+    time = Date.parse("2026-01-01T01:00:00.000Z");
+    expect(await tokens.verify(expiring.token, orgId, request)).toBeNull();
+
+    const { token, record } = await tokens.issue(orgId);
+    const rotated = await tokens.rotate(orgId, record.id, { graceSeconds: 60, expiresAt: "2026-02-01T00:00:00.000Z" });
+    if (!rotated) throw new Error("rotate found no token");
+    expect(rotated.record.previousSecretValidUntil).toBe("2026-01-01T01:01:00.000Z");
+    expect(rotated.record.expiresAt).toBe("2026-02-01T00:00:00.000Z");
+    const [row] = await store.db.selectFrom("scimkit_tokens").selectAll().where("org_id", "=", orgId).where("id", "=", record.id).execute();
+    expect(row?.previous_hash).toBe(hashToken(token));
+    expect(row?.hash).toBe(hashToken(rotated.token));
+    // Within the grace both secrets verify; the old one's use does not mark the new one used.
+    expect(await tokens.verify(token, orgId, request)).toEqual({ orgId, tokenId: record.id });
+    expect((await tokens.list(orgId)).find((entry) => entry.id === record.id)?.lastUsedAt).toBeUndefined();
+    expect(await tokens.verify(rotated.token, orgId, request)).toEqual({ orgId, tokenId: record.id });
+    // Another organization's path finds neither digest.
+    expect(await tokens.verify(token, `org-${randomUUID()}`, request)).toBeNull();
+    time += 60_000;
+    expect(await tokens.verify(token, orgId, request)).toBeNull();
+    expect(await tokens.verify(rotated.token, orgId, request)).not.toBeNull();
+
+    // A rotation without grace drops the previous digest at once.
+    const again = await tokens.rotate(orgId, record.id);
+    if (!again) throw new Error("rotate found no token");
+    const [after] = await store.db.selectFrom("scimkit_tokens").selectAll().where("org_id", "=", orgId).where("id", "=", record.id).execute();
+    expect([after?.previous_hash, after?.previous_hash_valid_until, after?.expires_at]).toEqual([null, null, null]);
+    expect(await tokens.verify(rotated.token, orgId, request)).toBeNull();
+    expect(await tokens.verify(again.token, orgId, request)).not.toBeNull();
+    expect(await tokens.revokeAll(orgId)).toBe(2);
   });
 
   withStore("a value holding U+0000 is stored exactly or refused with 400 invalidValue, never a database error", async (store) => {

@@ -80,6 +80,12 @@ export interface TokensTable {
   readonly created_at: string;
   readonly rotated_at: string | null;
   readonly last_used_at: string | null;
+  /** Version 9: when the current secret stops verifying; null when never. */
+  readonly expires_at: string | null;
+  /** Version 9: the digest a rotation with a grace period replaced; null otherwise. */
+  readonly previous_hash: string | null;
+  /** Version 9: until when `previous_hash` verifies. */
+  readonly previous_hash_valid_until: string | null;
 }
 
 /**

@@ -19,6 +19,10 @@ function storedTokenOf(row: Selectable<TokensTable>): StoredToken {
     ...(row.label === null ? {} : { label: row.label }),
     ...(row.rotated_at === null ? {} : { rotatedAt: row.rotated_at }),
     ...(row.last_used_at === null ? {} : { lastUsedAt: row.last_used_at }),
+    ...(row.expires_at === null ? {} : { expiresAt: row.expires_at }),
+    ...(row.previous_hash === null || row.previous_hash_valid_until === null
+      ? {}
+      : { previousHash: row.previous_hash, previousSecretValidUntil: row.previous_hash_valid_until }),
   };
 }
 
@@ -35,8 +39,11 @@ export function sqlTokenRepository(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
 
   return {
     async findByHash(orgId, hash) {
-      // The unique index on the digest answers this; the organization scopes it (401 for a foreign token).
-      const row = await tokens().where("hash", "=", hash).where("org_id", "=", orgId).executeTakeFirst();
+      // The indexes on the two digests answer this; the organization scopes it (401 for a foreign token).
+      const row = await tokens()
+        .where((eb) => eb.or([eb("hash", "=", hash), eb("previous_hash", "=", hash)]))
+        .where("org_id", "=", orgId)
+        .executeTakeFirst();
       return row ? storedTokenOf(row) : undefined;
     },
 
@@ -58,6 +65,9 @@ export function sqlTokenRepository(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
           created_at: token.createdAt,
           rotated_at: token.rotatedAt ?? null,
           last_used_at: token.lastUsedAt ?? null,
+          expires_at: token.expiresAt ?? null,
+          previous_hash: token.previousHash ?? null,
+          previous_hash_valid_until: token.previousHash === undefined ? null : (token.previousSecretValidUntil ?? null),
         })
         .execute();
     },
@@ -66,7 +76,16 @@ export function sqlTokenRepository(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
       return dialect.writeTransaction(db, async (trx) => {
         const result = await trx
           .updateTable("scimkit_tokens")
-          .set({ hash: replacement.hash, prefix: replacement.prefix, rotated_at: replacement.rotatedAt, last_used_at: null })
+          .set((eb) => ({
+            hash: replacement.hash,
+            prefix: replacement.prefix,
+            rotated_at: replacement.rotatedAt,
+            last_used_at: null,
+            expires_at: replacement.expiresAt ?? null,
+            // Right-hand sides read the row as it was, so `previous_hash = hash` keeps the old digest.
+            previous_hash: replacement.previousSecretValidUntil === undefined ? null : eb.ref("hash"),
+            previous_hash_valid_until: replacement.previousSecretValidUntil ?? null,
+          }))
           .where("org_id", "=", orgId)
           .where("id", "=", id)
           .executeTakeFirst();

@@ -412,7 +412,8 @@ describe("migration 8 (the e-mail search the store keeps) on SQLite", () => {
     await store.close();
     store = await sqlStore({ sqlite: file, migrate: false });
     expect(usesTable(store, 'emails.value co "@dept7."')).toBe(false);
-    expect(await store.migrate()).toEqual([8]);
+    // Version 8 and any later ones, which are theirs to test.
+    expect((await store.migrate())[0]).toBe(8);
     expect(usesTable(store, 'emails.value co "@dept7."')).toBe(true);
     await createUser(store, "acme", "ann", [work("Ann@Dept7.io")]);
     await expectIndexAgrees(store.db, "after a write by that store");

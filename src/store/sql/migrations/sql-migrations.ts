@@ -9,6 +9,7 @@ import { sqliteEmailsSearch } from "./0005-sqlite-emails-search.js";
 import { auditTable } from "./0006-audit-table.js";
 import { nfcUniqueKeys } from "./0007-nfc-unique-keys.js";
 import { sqliteEmailsSearchRows } from "./0008-sqlite-emails-search-rows.js";
+import { tokenExpiryAndGrace } from "./0009-token-expiry-and-grace.js";
 import type { Migration } from "./migration.js";
 
 /**
@@ -24,4 +25,5 @@ export const sqlMigrations: readonly Migration[] = [
   auditTable,
   nfcUniqueKeys,
   sqliteEmailsSearchRows,
+  tokenExpiryAndGrace,
 ];

@@ -155,6 +155,23 @@ export const adminUsersSuite: AnalyticsConformanceSuite = {
       expect(await context.analytics.findApiKeyByHash(admin.hash)).toEqual(admin);
     }),
 
+    analyticsConformanceTest("replaceApiKey swaps a key for another atomically, and does nothing for an unknown id", async (context) => {
+      const old = apiKey({ kind: "operator" }, time(1));
+      const other = apiKey({ kind: "operator" }, time(1));
+      await context.analytics.insertApiKey(old);
+      await context.analytics.insertApiKey(other);
+      const next = apiKey({ kind: "operator" }, time(2));
+      expect(await context.analytics.replaceApiKey(old.id, next)).toBe(true);
+      expect(await context.analytics.findApiKeyByHash(old.hash)).toBeUndefined();
+      expect(await context.analytics.findApiKeyByHash(next.hash)).toEqual(next);
+      expect(await context.analytics.findApiKeyByHash(other.hash)).toEqual(other);
+      const unused = apiKey({ kind: "operator" }, time(3));
+      expect(await context.analytics.replaceApiKey(old.id, unused)).toBe(false);
+      expect(await context.analytics.findApiKeyByHash(unused.hash)).toBeUndefined();
+      await rejectionOf(context.analytics.replaceApiKey(next.id, { ...apiKey({ kind: "operator" }), hash: other.hash }));
+      expect(await context.analytics.findApiKeyByHash(next.hash)).toEqual(next);
+    }),
+
     analyticsConformanceTest("hasOperatorKey is true once an operator key exists, and admin keys do not count", async (context) => {
       expect(await context.analytics.hasOperatorKey()).toBe(false);
       const { user } = await addAdminUser(context, { status: "active" });

@@ -1,0 +1,151 @@
+/**
+ * SCIM tokens as a managed resource (issue 14, addition to spec §4.6; spec §5): list, issue,
+ * get, rotate (with an optional grace period) and revoke the tokens of an organization, and
+ * rotate the operator key. A secret appears only in the response that creates it, with
+ * `Cache-Control: no-store`; lists and the audit trail carry ids and prefixes, never a secret or
+ * its digest. Static tokens (the host's `SCIMKIT_ORGS`) are listed but changed only where they
+ * are configured.
+ */
+import type { Response } from "express";
+import type { TokenRecord } from "scimkit";
+import { conflict, invalidRequest, notFound, unauthorized } from "../analytics-problem.js";
+import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
+import type { AnalyticsDependencies } from "../analytics-dependencies.js";
+import type { StaticTokenDescription } from "../analytics-router-options.js";
+import { newApiKey } from "../api-keys.js";
+import { sendJson, sendNoContent } from "../send-json.js";
+
+type TokenHandlers = Pick<
+  AnalyticsHandlers,
+  "listOrganizationTokens" | "issueOrganizationToken" | "getOrganizationToken" | "rotateOrganizationToken" | "revokeOrganizationToken" | "rotateOperatorKey"
+>;
+
+/** A token as the interface shows it. */
+type RenderedToken = Readonly<Record<string, string>>;
+
+const noSuchOrganization = (): Error => notFound("There is no organization with this id among those you may see.");
+const noSuchToken = (): Error => notFound("The organization has no token with this id.");
+
+const staticTokenConflict = (): Error =>
+  conflict(
+    "This token is static: it comes from the host's environment (SCIMKIT_ORGS) and can be changed only there, taking effect when the service restarts. To replace it without a restart, issue a token here, move the identity provider to it, then remove the static one from the environment.",
+  );
+
+/** Built field by field, so nothing a token store adds to its records (a digest) can leak. */
+function renderIssued(record: TokenRecord): RenderedToken {
+  return {
+    id: record.id,
+    source: "issued",
+    ...(record.label === undefined ? {} : { label: record.label }),
+    prefix: record.prefix,
+    createdAt: record.createdAt,
+    ...(record.rotatedAt === undefined ? {} : { rotatedAt: record.rotatedAt }),
+    ...(record.lastUsedAt === undefined ? {} : { lastUsedAt: record.lastUsedAt }),
+    ...(record.expiresAt === undefined ? {} : { expiresAt: record.expiresAt }),
+    ...(record.previousSecretValidUntil === undefined ? {} : { previousSecretValidUntil: record.previousSecretValidUntil }),
+  };
+}
+
+/** `static-<n>`, as `staticTokenVerifier` names the n-th token of an organization. */
+function renderStatic(description: StaticTokenDescription, index: number): RenderedToken {
+  return {
+    id: `static-${index + 1}`,
+    source: "static",
+    ...(typeof description.label === "string" ? { label: description.label } : {}),
+    ...(typeof description.prefix === "string" ? { prefix: description.prefix } : {}),
+  };
+}
+
+/** A secret is in the body: no cache may keep it (RFC 9111 §5.2.2.5). */
+function sendSecret(response: Response, status: number, body: unknown): void {
+  response.setHeader("Cache-Control", "no-store");
+  sendJson(response, status, body);
+}
+
+/** The `expiresAt` of a body, refused (400) unless it is in the future: an expired token is of no use. */
+function futureExpiry(value: unknown, now: Date): string | undefined {
+  if (typeof value !== "string") return undefined;
+  if (!(Date.parse(value) > now.getTime())) throw invalidRequest([{ field: "/expiresAt", message: "must be in the future" }]);
+  return value;
+}
+
+/** The handlers of the token operations. */
+export function tokenHandlers(dependencies: AnalyticsDependencies): TokenHandlers {
+  const { store, scimTokens, staticTokens, now } = dependencies;
+
+  /** The organization `{id}` of the path, or 404 when the caller may not see it (as for any organization). */
+  async function organizationOf({ params, scope }: AnalyticsCall): Promise<string> {
+    const organization = await store.getOrganization(scope, params["id"] ?? "");
+    if (organization === undefined) throw noSuchOrganization();
+    return organization.id;
+  }
+
+  function staticTokensOf(orgId: string): readonly RenderedToken[] {
+    return staticTokens(orgId).map(renderStatic);
+  }
+
+  /** 409 when `tokenId` names one of the organization's static tokens. */
+  function refuseStatic(orgId: string, tokenId: string): void {
+    if (staticTokensOf(orgId).some((token) => token["id"] === tokenId)) throw staticTokenConflict();
+  }
+
+  return {
+    async listOrganizationTokens(call) {
+      const orgId = await organizationOf(call);
+      const issued = await scimTokens.list(orgId);
+      sendJson(call.response, 200, { data: [...staticTokensOf(orgId), ...issued.map(renderIssued)] });
+    },
+
+    async issueOrganizationToken(call) {
+      const orgId = await organizationOf(call);
+      const body = call.body as { readonly label?: string; readonly expiresAt?: string };
+      const expiresAt = futureExpiry(body.expiresAt, now());
+      const issued = await scimTokens.issue(orgId, {
+        ...(body.label === undefined ? {} : { label: body.label.trim() }),
+        ...(expiresAt === undefined ? {} : { expiresAt }),
+      });
+      call.response.setHeader("Location", `${call.baseUrl}/organizations/${encodeURIComponent(orgId)}/tokens/${encodeURIComponent(issued.record.id)}`);
+      sendSecret(call.response, 201, { token: renderIssued(issued.record), secret: issued.token });
+    },
+
+    async getOrganizationToken(call) {
+      const orgId = await organizationOf(call);
+      const tokenId = call.params["tokenId"] ?? "";
+      const found = staticTokensOf(orgId).find((token) => token["id"] === tokenId) ?? (await scimTokens.list(orgId)).map(renderIssued).find((token) => token["id"] === tokenId);
+      if (found === undefined) throw noSuchToken();
+      sendJson(call.response, 200, found);
+    },
+
+    async rotateOrganizationToken(call) {
+      const orgId = await organizationOf(call);
+      const tokenId = call.params["tokenId"] ?? "";
+      refuseStatic(orgId, tokenId);
+      const body = call.body as { readonly graceSeconds?: number; readonly expiresAt?: string };
+      const expiresAt = futureExpiry(body.expiresAt, now());
+      const rotated = await scimTokens.rotate(orgId, tokenId, {
+        ...(body.graceSeconds === undefined ? {} : { graceSeconds: body.graceSeconds }),
+        ...(expiresAt === undefined ? {} : { expiresAt }),
+      });
+      if (rotated === undefined) throw noSuchToken();
+      sendSecret(call.response, 200, { token: renderIssued(rotated.record), secret: rotated.token });
+    },
+
+    async revokeOrganizationToken(call) {
+      const orgId = await organizationOf(call);
+      const tokenId = call.params["tokenId"] ?? "";
+      refuseStatic(orgId, tokenId);
+      if (!(await scimTokens.revoke(orgId, tokenId))) throw noSuchToken();
+      sendNoContent(call.response);
+    },
+
+    async rotateOperatorKey({ response, caller }) {
+      // The operation's access admits only the operator key; this narrows the type.
+      if (caller?.kind !== "operator") throw unauthorized();
+      const issued = newApiKey({ kind: "operator" }, now().toISOString());
+      // Replaced in one step: the key that asked fails from the next request on. False when it
+      // was replaced or removed meanwhile, by a concurrent rotation: it is no longer a key.
+      if (!(await store.replaceApiKey(caller.keyId, issued.record))) throw unauthorized();
+      sendSecret(response, 200, { apiKey: issued.key });
+    },
+  };
+}
