@@ -236,9 +236,23 @@ describe("the host server (npm start)", () => {
     const users = (token: string, base: string): Promise<Response> => fetch(`${base}/Users`, { headers: { Authorization: `Bearer ${token}` } });
     expect((await users(globex.scim.token, globex.scim.baseUrl)).status).toBe(200);
 
+    // The token API lists SCIMKIT_ORGS' token as static and refuses to rotate it (issue 14, item 1)…
+    const northTokens = await analyticsGet(`${analyticsUrl}/organizations/north/tokens`, operatorKey);
+    expect((northTokens.body as Listed<unknown>).data).toEqual([{ id: "static-1", source: "static", label: "SCIMKIT_ORGS" }]);
+    const rotateStatic = await fetch(`${analyticsUrl}/organizations/north/tokens/static-1/rotate`, { method: "POST", headers: auth, body: "{}" });
+    expect(rotateStatic.status).toBe(409);
+    // …and rotates an issued one: the old secret is 401 on the next request, the new one 200, no restart.
+    const globexTokens = (await analyticsGet(`${analyticsUrl}/organizations/${globex.organization.id}/tokens`, operatorKey)).body as Listed<{ id: string; source: string }>;
+    expect(globexTokens.data.map((token) => token.source)).toEqual(["issued"]);
+    const rotated = await fetch(`${analyticsUrl}/organizations/${globex.organization.id}/tokens/${globexTokens.data[0]?.id}/rotate`, { method: "POST", headers: auth, body: "{}" });
+    expect(rotated.status).toBe(200);
+    const { secret } = (await rotated.json()) as { secret: string };
+    expect((await users(globex.scim.token, globex.scim.baseUrl)).status).toBe(401);
+    expect((await users(secret, globex.scim.baseUrl)).status).toBe(200);
+
     const suspend = await fetch(`${analyticsUrl}/organizations/${globex.organization.id}`, { method: "PATCH", headers: auth, body: JSON.stringify({ status: "suspended" }) });
     expect(suspend.status).toBe(200);
-    expect((await users(globex.scim.token, globex.scim.baseUrl)).status).toBe(401);
+    expect((await users(secret, globex.scim.baseUrl)).status).toBe(401);
     const north = (analyticsUrl as string).replace("/analytics/v1", "/scim/Organizations/north/v2");
     expect((await users("token-north-0123456789abcdef0123456789", north)).status).toBe(200);
 

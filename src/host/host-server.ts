@@ -36,6 +36,8 @@ export interface HostAnalytics {
   readonly scimTokens: TokenStore;
   /** Delivers admin-user invitations; the default logs them, as this host sends no mail. */
   readonly onInvitation?: AnalyticsRouterOptions["onInvitation"];
+  /** The tokens `SCIMKIT_ORGS` configures, listed by the token API as static (they change only there). */
+  readonly staticTokens?: AnalyticsRouterOptions["staticTokens"];
 }
 
 /**
@@ -279,6 +281,9 @@ export function createHostApp(options: HostServerOptions): Express {
           options.analytics.onInvitation ??
           (({ adminUser, code, expiresAt }) => log(`invitation for ${adminUser.email}: code ${code} (accept with POST /analytics/v1/invitations/accept before ${expiresAt})`)),
         onError: logError,
+        ...(options.analytics.staticTokens ? { staticTokens: options.analytics.staticTokens } : {}),
+        // The base address a created organization is told is the public one too, never the Host header.
+        ...(publicUrl === undefined ? {} : { scimBaseUrl: (orgId: string) => scimBaseUrl(publicUrl, orgId) }),
         // Its own buckets: analytics limits by API key, SCIM by organization, and the two ids must not share a bucket.
         ...(options.limits?.rateLimit === false
           ? {}

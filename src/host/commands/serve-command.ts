@@ -106,7 +106,12 @@ export async function serveHost(settings: HostSettings): Promise<void> {
   const host = await startHostServer({
     store: database.store,
     auth: activeOrganizationsOnly(auth, database.analytics),
-    analytics: { store: database.analytics, scimTokens: database.tokens },
+    analytics: {
+      store: database.analytics,
+      scimTokens: database.tokens,
+      // Listed as static by the token API, in the verifier's order; never the token itself.
+      staticTokens: (orgId) => (Object.hasOwn(settings.organizations ?? {}, orgId) ? (settings.organizations?.[orgId] ?? []) : []).map(() => ({ label: "SCIMKIT_ORGS" })),
+    },
     // Every SCIM write, with its outcome, in the store's own database (scimkit_audit).
     audit: database.audit,
     port: settings.port,
