@@ -43,7 +43,9 @@ if (config.reportOnly) {
   const file = resolve(config.reportOnly);
   const base = withRatios(JSON.parse(readFileSync(file, "utf8")) as BenchResults);
   const noisyFile = config.noisyResults ? resolve(config.noisyResults) : undefined;
-  const results = noisyFile ? mergeNoisyResults(base, JSON.parse(readFileSync(noisyFile, "utf8")) as BenchResults, relative(repoRoot, noisyFile)) : base;
+  const results = noisyFile
+    ? mergeNoisyResults(base, JSON.parse(readFileSync(noisyFile, "utf8")) as BenchResults, relative(repoRoot, noisyFile))
+    : base;
   say(`wrote ${renderReport(results, { repoRoot, resultsFile: file })}`);
   process.exit(0);
 }
@@ -80,7 +82,13 @@ const results: BenchResults = {
 const resultsDir = join(repoRoot, "bench", "results");
 mkdirSync(resultsDir, { recursive: true });
 const suffix = `${config.quick ? "-quick" : ""}${config.only.includes("phases") ? "" : "-noisy"}`;
-const resultsFile = join(resultsDir, `${startedAt.toISOString().replace(/:/g, "-").replace(/\.\d+Z$/, "Z")}${suffix}.json`);
+const resultsFile = join(
+  resultsDir,
+  `${startedAt
+    .toISOString()
+    .replace(/:/g, "-")
+    .replace(/\.\d+Z$/, "Z")}${suffix}.json`,
+);
 const save = (): void => writeFileSync(resultsFile, `${JSON.stringify(results, null, 1)}\n`);
 
 const fmt = (stats: LoadStats): string =>
@@ -103,7 +111,11 @@ function loadSpec(target: RunningTarget, phase: Pick<PreparedPhase, "next" | "on
 }
 
 async function measurePhase(target: RunningTarget, prepared: PreparedPhase, context: string): Promise<PhaseResult> {
-  const base = { key: prepared.key, label: PHASE_LABELS[prepared.key], ...(prepared.groupSize === undefined ? {} : { groupSize: prepared.groupSize }) };
+  const base = {
+    key: prepared.key,
+    label: PHASE_LABELS[prepared.key],
+    ...(prepared.groupSize === undefined ? {} : { groupSize: prepared.groupSize }),
+  };
   const name = `${context} ${prepared.key}${prepared.groupSize === undefined ? "" : `@${prepared.groupSize}`}`;
   if (prepared.unsupported) {
     say(`${name}: skipped — ${prepared.unsupported}`);
@@ -113,7 +125,17 @@ async function measurePhase(target: RunningTarget, prepared: PreparedPhase, cont
   let maxDelay = 0;
   if (config.warmup > 0) {
     const warm = prepared.warmup ?? prepared;
-    await runLoad(loadSpec(target, { next: warm.next, ...(warm.onResponse ? { onResponse: warm.onResponse } : {}), ...(prepared.warmup?.maxRequests ? { maxRequests: prepared.warmup.maxRequests } : {}) }, config.warmup));
+    await runLoad(
+      loadSpec(
+        target,
+        {
+          next: warm.next,
+          ...(warm.onResponse ? { onResponse: warm.onResponse } : {}),
+          ...(prepared.warmup?.maxRequests ? { maxRequests: prepared.warmup.maxRequests } : {}),
+        },
+        config.warmup,
+      ),
+    );
     maxDelay = Math.max(maxDelay, (await drain(target)).maxEventLoopDelayMs);
   }
   const cpuBefore = cpuSnapshot([process.pid, target.pid]);
@@ -121,7 +143,9 @@ async function measurePhase(target: RunningTarget, prepared: PreparedPhase, cont
   const cpu = cpuShares(cpuBefore, cpuSnapshot([process.pid, target.pid]));
   const metrics = await drain(target);
   maxDelay = Math.max(maxDelay, metrics.maxEventLoopDelayMs);
-  say(`${name}: ${fmt(stats)}  rss ${(metrics.rssBytes / 1_048_576).toFixed(0)} MB  max-eld ${maxDelay.toFixed(1)} ms${cpu ? `  other-cpu ${cpu.otherCpuPct.toFixed(0)}% steal ${cpu.stealPct.toFixed(0)}%` : ""}`);
+  say(
+    `${name}: ${fmt(stats)}  rss ${(metrics.rssBytes / 1_048_576).toFixed(0)} MB  max-eld ${maxDelay.toFixed(1)} ms${cpu ? `  other-cpu ${cpu.otherCpuPct.toFixed(0)}% steal ${cpu.stealPct.toFixed(0)}%` : ""}`,
+  );
   let serial: LoadStats | undefined;
   if (stats.ok < config.connections || prepared.alsoSerial) {
     // Too slow to finish even one request per connection under load (or a latency target):
@@ -146,7 +170,8 @@ async function measurePhase(target: RunningTarget, prepared: PreparedPhase, cont
 /** Waits until the target is idle; see `lib/drain-target.ts`. */
 const drain = (target: RunningTarget): Promise<MetricsResponse> => drainTarget(target, config.timeout);
 
-const wanted = (key: string): boolean => config.phaseFilter.length === 0 || config.phaseFilter.some((part) => key.toLowerCase().includes(part.toLowerCase()));
+const wanted = (key: string): boolean =>
+  config.phaseFilter.length === 0 || config.phaseFilter.some((part) => key.toLowerCase().includes(part.toLowerCase()));
 
 async function measureBare(at: string): Promise<void> {
   const target = await startTarget({
@@ -232,13 +257,18 @@ async function runTarget(kind: TargetKind, n: number): Promise<TargetRun> {
     const seeded = await readMetrics(started, true);
     run.rssSeededBytes = seeded.rssBytes;
     run.heapSeededBytes = seeded.heapUsedBytes;
-    say(`${context}: seeded in ${(run.seeding.ms / 1000).toFixed(1)} s (${Math.round(run.seeding.perSecond)}/s), rss ${(seeded.rssBytes / 1_048_576).toFixed(0)} MB`);
+    say(
+      `${context}: seeded in ${(run.seeding.ms / 1000).toFixed(1)} s (${Math.round(run.seeding.perSecond)}/s), rss ${(seeded.rssBytes / 1_048_576).toFixed(0)} MB`,
+    );
     return { target: started, userIds };
   };
 
   /** A phase left the target busy past the timeout: record why, and start afresh for the next one. */
   let restarts = 0;
-  const recover = async (phase: Pick<PhaseResult, "key" | "groupSize">, error: unknown): Promise<{ target: RunningTarget; userIds: string[] }> => {
+  const recover = async (
+    phase: Pick<PhaseResult, "key" | "groupSize">,
+    error: unknown,
+  ): Promise<{ target: RunningTarget; userIds: string[] }> => {
     const reason = `the target was still busy ${config.timeout} s after the phase (${error instanceof Error ? error.message : String(error)}); it was restarted for the next phase`;
     say(`${context} ${phase.key}${phase.groupSize === undefined ? "" : `@${phase.groupSize}`}: ${reason}`);
     phases.push({ ...phase, label: PHASE_LABELS[phase.key], unsupported: reason });
@@ -266,7 +296,10 @@ async function runTarget(kind: TargetKind, n: number): Promise<TargetRun> {
     if (groupSizes.length > 0 && groupKeys.length > 0) {
       const setUpGroups = async (on: { target: RunningTarget; userIds: string[] }) => {
         const poolStart = performance.now();
-        const poolIds = groupKeys.includes("groups.add100") && config.memberPool > 0 ? await seedUsers(on.target, n, config.memberPool, config.seedChunk) : [];
+        const poolIds =
+          groupKeys.includes("groups.add100") && config.memberPool > 0
+            ? await seedUsers(on.target, n, config.memberPool, config.seedChunk)
+            : [];
         if (poolIds.length > 0 && !run.poolSeeding) run.poolSeeding = seedingOf(poolIds.length, performance.now() - poolStart);
         const groups = new Map<number, GroupSetup>();
         for (const size of groupSizes) {
@@ -320,7 +353,9 @@ function reportInputs(): [BenchResults, { repoRoot: string; resultsFile: string 
   return [mergeNoisyResults(base, results, relative(repoRoot, resultsFile)), { repoRoot, resultsFile: join(repoRoot, previous) }];
 }
 
-say(`results → ${resultsFile}; target logs → ${logDir}; pinning ${pinned ? "on (targets core 1, runner core 0)" : "off"}; code ${formatVersion(results.source)}`);
+say(
+  `results → ${resultsFile}; target logs → ${logDir}; pinning ${pinned ? "on (targets core 1, runner core 0)" : "off"}; code ${formatVersion(results.source)}`,
+);
 try {
   await measureBare("start");
   for (const kind of config.targets) {
@@ -333,7 +368,9 @@ try {
     if (config.only.includes("noisy") && kind !== "scimmy") {
       // The scenario needs two organizations of one server: the scimkit target only.
       results.noisy ??= [];
-      results.noisy.push(await runNoisyNeighbour(kind, config, { repoRoot, logDir, ...(targetCore === undefined ? {} : { targetCore }), say }));
+      results.noisy.push(
+        await runNoisyNeighbour(kind, config, { repoRoot, logDir, ...(targetCore === undefined ? {} : { targetCore }), say }),
+      );
       save();
     }
     await measureBare(`after ${kind}`);

@@ -30,7 +30,9 @@ for (const [subpath, target] of Object.entries(manifest.exports)) {
   const specifier = `${manifest.name}${subpath.slice(1)}`;
   const shim = target.import.replace(/\.js$/, ".cjs");
   if (target.require !== shim) {
-    throw new Error(`package.json exports["${subpath}"].require must be "${shim}" (the CommonJS shim of ${target.import}), not ${JSON.stringify(target.require)}`);
+    throw new Error(
+      `package.json exports["${subpath}"].require must be "${shim}" (the CommonJS shim of ${target.import}), not ${JSON.stringify(target.require)}`,
+    );
   }
   writeFileSync(join(root, shim), requireShim(specifier, `./${basename(target.import)}`));
 }

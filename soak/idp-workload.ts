@@ -70,7 +70,13 @@ export async function startIdpWorkload(options: IdpWorkloadOptions): Promise<Idp
     if (wait > 0) await pause(wait);
   };
 
-  const send = async (organization: SoakOrganization, operation: string, method: string, path: string, body?: unknown): Promise<{ ok: boolean; status: number; json: unknown }> => {
+  const send = async (
+    organization: SoakOrganization,
+    operation: string,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ ok: boolean; status: number; json: unknown }> => {
     await paced();
     const started = performance.now();
     let status = 0;
@@ -102,7 +108,10 @@ export async function startIdpWorkload(options: IdpWorkloadOptions): Promise<Idp
   for (const [index, organization] of options.organizations.entries()) {
     const groups: string[] = [];
     for (let g = 0; g < options.groupsPerOrganization; g += 1) {
-      const created = await send(organization, "createGroup", "POST", "/Groups", { schemas: [GROUP_SCHEMA], displayName: `Soak ${index} team ${g} ${Date.now()}` });
+      const created = await send(organization, "createGroup", "POST", "/Groups", {
+        schemas: [GROUP_SCHEMA],
+        displayName: `Soak ${index} team ${g} ${Date.now()}`,
+      });
       if (!created.ok) throw new Error(`could not create the soak groups of ${organization.base}`);
       groups.push((created.json as { id: string }).id);
     }
@@ -209,7 +218,9 @@ export async function startIdpWorkload(options: IdpWorkloadOptions): Promise<Idp
 
   const share = Math.ceil(options.population / options.workersPerOrganization);
   const running = Promise.all(
-    options.organizations.flatMap((organization) => Array.from({ length: options.workersPerOrganization }, () => worker(organization, share))),
+    options.organizations.flatMap((organization) =>
+      Array.from({ length: options.workersPerOrganization }, () => worker(organization, share)),
+    ),
   );
   return {
     liveUsers: () => live,

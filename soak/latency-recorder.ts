@@ -46,7 +46,10 @@ export function latencyRecorder(): LatencyRecorder {
     },
     totals() {
       return Object.fromEntries(
-        [...byOperation.entries()].map(([operation, entry]) => [operation, { requests: entry.times.values().length, errors: entry.errors, latency: summarizeLatencies(entry.times.values()) }]),
+        [...byOperation.entries()].map(([operation, entry]) => [
+          operation,
+          { requests: entry.times.values().length, errors: entry.errors, latency: summarizeLatencies(entry.times.values()) },
+        ]),
       );
     },
     overall: () => ({ requests: all.values().length, errors: allErrors, latency: summarizeLatencies(all.values()) }),

@@ -66,7 +66,17 @@ export function rssGrowth(samples: readonly RssSample[], limitPercent = RSS_GROW
   const last = samples.slice(samples.length - third);
   if (third === 0) {
     const only = values.length === 0 ? 0 : median(values);
-    return { samples: samples.length, firstMiB: values[0] ?? 0, maxMiB: Math.max(0, ...values), middleThirdMedianMiB: only, lastThirdMedianMiB: only, growthPercent: 0, limitPercent, slopeMiBPerMinute: 0, bounded: true };
+    return {
+      samples: samples.length,
+      firstMiB: values[0] ?? 0,
+      maxMiB: Math.max(0, ...values),
+      middleThirdMedianMiB: only,
+      lastThirdMedianMiB: only,
+      growthPercent: 0,
+      limitPercent,
+      slopeMiBPerMinute: 0,
+      bounded: true,
+    };
   }
   // With a sample count not divisible by three the middle part takes the remainder.
   const middleMedian = median(middle.map((sample) => sample.rssMiB));

@@ -84,16 +84,30 @@ async function main(): Promise<void> {
 
   const scratch = mkdtempSync(join(tmpdir(), "scimkit-soak-"));
   const databaseUrl = process.env["DATABASE_URL"]?.trim() || `sqlite:${join(scratch, "soak.db")}`;
-  const tokens = Array.from({ length: organizationCount }, (_, index) => [`soak${index + 1}`, `soak-${randomBytes(16).toString("hex")}`] as const);
+  const tokens = Array.from(
+    { length: organizationCount },
+    (_, index) => [`soak${index + 1}`, `soak-${randomBytes(16).toString("hex")}`] as const,
+  );
 
   const startedAt = new Date();
   // Read now: the code the host runs is the code of the start, whatever is committed meanwhile.
   const commit = gitCommit();
-  const stamp = startedAt.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(":", "-");
-  console.log(`soak: ${seconds} s at ${requestsPerSecond} req/s over ${organizationCount} organizations, store ${databaseUrl.replace(/\/\/[^@/]*@/, "//…@")}`);
+  const stamp = startedAt
+    .toISOString()
+    .replace(/\.\d+Z$/, "Z")
+    .replaceAll(":", "-");
+  console.log(
+    `soak: ${seconds} s at ${requestsPerSecond} req/s over ${organizationCount} organizations, store ${databaseUrl.replace(/\/\/[^@/]*@/, "//…@")}`,
+  );
 
   const host = spawn(process.execPath, ["--conditions=scimkit-source", "--import", "tsx", "src/host/cli.ts", "serve"], {
-    env: { ...process.env, PORT: "0", DATABASE_URL: databaseUrl, SCIMKIT_ORGS: tokens.map(([org, token]) => `${org}:${token}`).join(","), SCIMKIT_DEMO_DATA: "0" },
+    env: {
+      ...process.env,
+      PORT: "0",
+      DATABASE_URL: databaseUrl,
+      SCIMKIT_ORGS: tokens.map(([org, token]) => `${org}:${token}`).join(","),
+      SCIMKIT_DEMO_DATA: "0",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   // Never leave the host running behind a run that failed.
@@ -157,7 +171,15 @@ async function main(): Promise<void> {
       const window = latencies.closeWindow();
       const sample = hostExit === undefined ? round(rssMiB(pid)) : Number.NaN;
       rss.push({ atSeconds, rssMiB: sample });
-      windows.push({ atSeconds, requests: window.requests, errors: window.errors, p50Ms: round(window.latency.p50Ms, 2), p99Ms: round(window.latency.p99Ms, 2), rssMiB: sample, liveUsers: workload.liveUsers() });
+      windows.push({
+        atSeconds,
+        requests: window.requests,
+        errors: window.errors,
+        p50Ms: round(window.latency.p50Ms, 2),
+        p99Ms: round(window.latency.p99Ms, 2),
+        rssMiB: sample,
+        liveUsers: workload.liveUsers(),
+      });
       console.log(
         `${String(atSeconds).padStart(5)} s  ${String(window.requests).padStart(6)} req  ${String(window.errors).padStart(3)} err  ` +
           `p50 ${window.latency.p50Ms.toFixed(1)} ms  p99 ${window.latency.p99Ms.toFixed(1)} ms  RSS ${sample} MiB  users ${workload.liveUsers()}`,
@@ -179,10 +201,15 @@ async function main(): Promise<void> {
   rmSync(scratch, { recursive: true, force: true });
 
   const overall = latencies.overall();
-  const verdict = rssGrowth(rss.filter((sample) => Number.isFinite(sample.rssMiB)), rssLimitPercent);
+  const verdict = rssGrowth(
+    rss.filter((sample) => Number.isFinite(sample.rssMiB)),
+    rssLimitPercent,
+  );
   const errorRate = overall.requests === 0 ? 1 : overall.errors / overall.requests;
   const failures = [
-    ...(verdict.bounded ? [] : [`RSS grew ${verdict.growthPercent.toFixed(1)} % from the middle third to the last (limit ${verdict.limitPercent} %)`]),
+    ...(verdict.bounded
+      ? []
+      : [`RSS grew ${verdict.growthPercent.toFixed(1)} % from the middle third to the last (limit ${verdict.limitPercent} %)`]),
     ...(errorRate > MAX_ERROR_RATE ? [`error rate ${(errorRate * 100).toFixed(3)} % is above ${MAX_ERROR_RATE * 100} %`] : []),
     ...(hostExit !== undefined && exitCode !== 0 ? [`the host exited (${exitCode}) during the run`] : []),
     ...(exitCode !== 0 ? [`the host exited ${exitCode} on SIGTERM`] : []),
@@ -190,8 +217,23 @@ async function main(): Promise<void> {
   const result: SoakResult = {
     startedAt: startedAt.toISOString(),
     commit,
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "unknown", memoryGiB: round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}` },
-    config: { seconds, requestsPerSecond, organizations: organizationCount, workersPerOrganization, population, seed, sampleSeconds, store: databaseUrl.startsWith("sqlite:") ? "SQLite (a fresh file)" : databaseUrl.split(":")[0] ?? "" },
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? "unknown",
+      memoryGiB: round(totalmem() / 2 ** 30),
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+    },
+    config: {
+      seconds,
+      requestsPerSecond,
+      organizations: organizationCount,
+      workersPerOrganization,
+      population,
+      seed,
+      sampleSeconds,
+      store: databaseUrl.startsWith("sqlite:") ? "SQLite (a fresh file)" : (databaseUrl.split(":")[0] ?? ""),
+    },
     elapsedSeconds: round(elapsedSeconds),
     requests: overall.requests,
     errors: overall.errors,
@@ -199,7 +241,10 @@ async function main(): Promise<void> {
     achievedRequestsPerSecond: round(overall.requests / elapsedSeconds),
     latency: roundLatency(overall.latency),
     operations: Object.fromEntries(
-      Object.entries(latencies.totals()).map(([operation, totals]) => [operation, { requests: totals.requests, errors: totals.errors, latency: roundLatency(totals.latency) }]),
+      Object.entries(latencies.totals()).map(([operation, totals]) => [
+        operation,
+        { requests: totals.requests, errors: totals.errors, latency: roundLatency(totals.latency) },
+      ]),
     ),
     rss: verdict,
     windows,

@@ -16,7 +16,13 @@ export interface SoakWindow {
 export interface SoakResult {
   readonly startedAt: string;
   readonly commit: string;
-  readonly machine: { readonly cpus: number; readonly cpuModel: string; readonly memoryGiB: number; readonly node: string; readonly platform: string };
+  readonly machine: {
+    readonly cpus: number;
+    readonly cpuModel: string;
+    readonly memoryGiB: number;
+    readonly node: string;
+    readonly platform: string;
+  };
   readonly config: {
     readonly seconds: number;
     readonly requestsPerSecond: number;
@@ -72,14 +78,22 @@ export function soakSummary(result: SoakResult): string {
     "|---|---:|---:|---:|---:|---:|---:|",
     ...Object.entries(result.operations)
       .sort(([, a], [, b]) => b.requests - a.requests)
-      .map(([operation, { requests, errors, latency }]) => `| ${operation} | ${requests} | ${errors} | ${ms(latency.p50Ms)} | ${ms(latency.p90Ms)} | ${ms(latency.p99Ms)} | ${ms(latency.maxMs)} |`),
+      .map(
+        ([operation, { requests, errors, latency }]) =>
+          `| ${operation} | ${requests} | ${errors} | ${ms(latency.p50Ms)} | ${ms(latency.p90Ms)} | ${ms(latency.p99Ms)} | ${ms(latency.maxMs)} |`,
+      ),
     "",
     `RSS and latency every ${result.config.sampleSeconds} s:`,
     "",
     "| t (s) | Requests | Errors | p50 ms | p99 ms | RSS MiB | Users |",
     "|---:|---:|---:|---:|---:|---:|---:|",
-    ...result.windows.map((window) => `| ${window.atSeconds} | ${window.requests} | ${window.errors} | ${ms(window.p50Ms)} | ${ms(window.p99Ms)} | ${window.rssMiB} | ${window.liveUsers} |`),
-    ...(result.errorSamples.length > 0 ? ["", "First errors:", "", ...result.errorSamples.map((line) => `- \`${line.replaceAll("`", "'")}\``)] : []),
+    ...result.windows.map(
+      (window) =>
+        `| ${window.atSeconds} | ${window.requests} | ${window.errors} | ${ms(window.p50Ms)} | ${ms(window.p99Ms)} | ${window.rssMiB} | ${window.liveUsers} |`,
+    ),
+    ...(result.errorSamples.length > 0
+      ? ["", "First errors:", "", ...result.errorSamples.map((line) => `- \`${line.replaceAll("`", "'")}\``)]
+      : []),
     "",
   ];
   return lines.join("\n");

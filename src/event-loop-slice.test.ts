@@ -34,7 +34,6 @@ describe("mapInSlices", () => {
   });
 });
 
-
 /** Steps that log themselves, beside a ticker that logs each turn of the event loop. */
 async function interleaving(sliceMs: number): Promise<string[]> {
   const log: string[] = [];

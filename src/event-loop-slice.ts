@@ -39,7 +39,11 @@ const CHECK_EVERY = 32;
  * `items.map(transform)` that yields whenever its slice is spent, for pages whose size the host
  * configures (`paging.maxPageSize`), so a host that raises the bound does not raise the stall.
  */
-export async function mapInSlices<T, U>(items: readonly T[], transform: (item: T) => U, slice: EventLoopSlice = eventLoopSlice()): Promise<U[]> {
+export async function mapInSlices<T, U>(
+  items: readonly T[],
+  transform: (item: T) => U,
+  slice: EventLoopSlice = eventLoopSlice(),
+): Promise<U[]> {
   const mapped = new Array<U>(items.length);
   for (let index = 0; index < items.length; index++) {
     if (index % CHECK_EVERY === CHECK_EVERY - 1 && slice.due()) await slice.next();

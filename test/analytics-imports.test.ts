@@ -40,11 +40,18 @@ function valueImportsOf(file: string): string[] {
       const typesOnly =
         clause !== undefined &&
         (clause.isTypeOnly ||
-          (clause.name === undefined && clause.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.every((element) => element.isTypeOnly)));
+          (clause.name === undefined &&
+            clause.namedBindings !== undefined &&
+            ts.isNamedImports(clause.namedBindings) &&
+            clause.namedBindings.elements.every((element) => element.isTypeOnly)));
       return typesOnly ? [] : [statement.moduleSpecifier.text];
     }
     if (ts.isExportDeclaration(statement) && statement.moduleSpecifier !== undefined && ts.isStringLiteral(statement.moduleSpecifier)) {
-      const typesOnly = statement.isTypeOnly || (statement.exportClause !== undefined && ts.isNamedExports(statement.exportClause) && statement.exportClause.elements.every((element) => element.isTypeOnly));
+      const typesOnly =
+        statement.isTypeOnly ||
+        (statement.exportClause !== undefined &&
+          ts.isNamedExports(statement.exportClause) &&
+          statement.exportClause.elements.every((element) => element.isTypeOnly));
       return typesOnly ? [] : [statement.moduleSpecifier.text];
     }
     return [];
@@ -107,7 +114,10 @@ describe("src/analytics imports only the public API", () => {
     const outside = typeScriptFiles(resolve("src")).filter((file) => !isInside(file, ANALYTICS) && !isInside(file, resolve("src", "host")));
     const refused = outside.flatMap((file) =>
       valueImportsOf(file)
-        .filter((specifier) => (specifier.startsWith(".") && isInside(resolve(dirname(file), specifier), ANALYTICS)) || specifier === "scimkit/analytics")
+        .filter(
+          (specifier) =>
+            (specifier.startsWith(".") && isInside(resolve(dirname(file), specifier), ANALYTICS)) || specifier === "scimkit/analytics",
+        )
         .map((specifier) => `${relative(".", file)}: "${specifier}"`),
     );
     expect(refused).toEqual([]);

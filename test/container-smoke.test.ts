@@ -11,8 +11,13 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 describe("the container's steps, without docker", () => {
-  it("build, prune, serve from dist/, answer the health checks and SCIM, stop on SIGTERM with exit code 0", { timeout: 150_000 }, async () => {
-    const smoke = spawn("bash", ["scripts/container-smoke.sh"], { env: { ...process.env, SMOKE_REUSE_NODE_MODULES: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+  it("build, prune, serve from dist/, answer the health checks and SCIM, stop on SIGTERM with exit code 0", {
+    timeout: 150_000,
+  }, async () => {
+    const smoke = spawn("bash", ["scripts/container-smoke.sh"], {
+      env: { ...process.env, SMOKE_REUSE_NODE_MODULES: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     smoke.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     smoke.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -25,10 +30,18 @@ describe("the container's steps, without docker", () => {
   it("runs the Dockerfile's commands: the script names each of the Dockerfile's RUN and CMD steps", () => {
     const dockerfile = readFileSync("Dockerfile", "utf8");
     const script = readFileSync("scripts/container-smoke.sh", "utf8");
-    const steps = [...dockerfile.matchAll(/^RUN (npm ci[^\n]*|npm run build|node scripts\/runtime-dependencies\.mjs[^\n]*)$/gm)].map((match) => match[1]);
+    const steps = [...dockerfile.matchAll(/^RUN (npm ci[^\n]*|npm run build|node scripts\/runtime-dependencies\.mjs[^\n]*)$/gm)].map(
+      (match) => match[1],
+    );
     expect(steps).toEqual(["npm ci --no-audit --no-fund", "npm run build", "node scripts/runtime-dependencies.mjs \\"]);
     expect(dockerfile).toMatch(/&& npm prune --omit=dev --no-audit --no-fund/);
-    for (const step of ["npm ci --no-audit --no-fund", "npm run build", "node scripts/runtime-dependencies.mjs", "npm prune --omit=dev --no-audit --no-fund", "node dist/host/cli.js serve"]) {
+    for (const step of [
+      "npm ci --no-audit --no-fund",
+      "npm run build",
+      "node scripts/runtime-dependencies.mjs",
+      "npm prune --omit=dev --no-audit --no-fund",
+      "node dist/host/cli.js serve",
+    ]) {
       expect(script, step).toContain(step);
     }
     expect(dockerfile).toContain('CMD ["node", "dist/host/cli.js", "serve"]');

@@ -22,7 +22,10 @@ const sources = Object.entries(manifest.exports).flatMap(([subpath, target]) =>
 function surface(): Record<string, { values: string[]; types: string[] }> {
   const config = ts.getParsedCommandLineOfConfigFile("tsconfig.json", {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
   if (!config) throw new Error("tsconfig.json could not be read");
-  const program = ts.createProgram(sources.map(([, file]) => file), config.options);
+  const program = ts.createProgram(
+    sources.map(([, file]) => file),
+    config.options,
+  );
   const checker = program.getTypeChecker();
   const result: Record<string, { values: string[]; types: string[] }> = {};
   for (const [name, file] of sources) {
@@ -45,7 +48,15 @@ describe("the package's entry points", () => {
   if (process.env["SCIMKIT_UPDATE_ENTRY_POINTS"] === "1") writeFileSync(PINNED, `${JSON.stringify(actual, null, 2)}\n`);
 
   it("are the seven the architecture names, each with a source and a built file", () => {
-    expect(Object.keys(actual).sort()).toEqual(["scimkit", "scimkit/analytics", "scimkit/core", "scimkit/memory", "scimkit/sql", "scimkit/store", "scimkit/testkit"]);
+    expect(Object.keys(actual).sort()).toEqual([
+      "scimkit",
+      "scimkit/analytics",
+      "scimkit/core",
+      "scimkit/memory",
+      "scimkit/sql",
+      "scimkit/store",
+      "scimkit/testkit",
+    ]);
   });
 
   for (const [name, names] of Object.entries(actual)) {

@@ -37,8 +37,7 @@ const expectRejected = (result: Result<unknown>, scimTypes: readonly string[]): 
   expect(result.error.toJSON().status).toBe("400");
 };
 
-const nested = (depth: number, open: string, close: string, inner: string): string =>
-  `${open.repeat(depth)}${inner}${close.repeat(depth)}`;
+const nested = (depth: number, open: string, close: string, inner: string): string => `${open.repeat(depth)}${inner}${close.repeat(depth)}`;
 
 const hostileFilters: readonly string[] = [
   "",
@@ -123,15 +122,43 @@ describe("hostile PATCH bodies", () => {
     ["remove without path", op({ op: "remove" }), [ScimType.noTarget]],
     ["add without value", op({ op: "add", path: "nickName" }), [ScimType.invalidValue]],
     ["a readOnly path", op({ op: "replace", path: "id", value: "u2" }), [ScimType.mutability]],
-    ["meta.version", op({ op: "replace", path: "meta.version", value: "W/\"9\"" }), [ScimType.mutability]],
+    ["meta.version", op({ op: "replace", path: "meta.version", value: 'W/"9"' }), [ScimType.mutability]],
     ["removing userName", op({ op: "remove", path: "userName" }), [ScimType.mutability]],
     ["a wrong type", op({ op: "replace", path: "active", value: "perhaps" }), [ScimType.invalidValue]],
     ["a number for a string", op({ op: "replace", path: "userName", value: 1e308 }), [ScimType.invalidValue]],
     ["a path-less value that is not an object", op({ op: "add", value: "x" }), [ScimType.invalidValue]],
-    ["a filter with no match that describes nothing", op({ op: "replace", path: 'emails[value co "zzz"].type', value: "home" }), [ScimType.noTarget]],
-    ["two primaries at once", op({ op: "add", path: "emails", value: [{ value: "a@x.org", primary: true }, { value: "b@x.org", primary: true }] }), [ScimType.invalidValue]],
-    ["a deeply nested value", op({ op: "add", path: "name", value: JSON.parse(nested(5_000, '{"givenName":', "}", '"x"')) as unknown }), [ScimType.invalidValue]],
-    ["a second operation failing after a good first", { Operations: [{ op: "replace", path: "nickName", value: "Babs" }, { op: "replace", path: "nope", value: 1 }] }, [ScimType.invalidPath]],
+    [
+      "a filter with no match that describes nothing",
+      op({ op: "replace", path: 'emails[value co "zzz"].type', value: "home" }),
+      [ScimType.noTarget],
+    ],
+    [
+      "two primaries at once",
+      op({
+        op: "add",
+        path: "emails",
+        value: [
+          { value: "a@x.org", primary: true },
+          { value: "b@x.org", primary: true },
+        ],
+      }),
+      [ScimType.invalidValue],
+    ],
+    [
+      "a deeply nested value",
+      op({ op: "add", path: "name", value: JSON.parse(nested(5_000, '{"givenName":', "}", '"x"')) as unknown }),
+      [ScimType.invalidValue],
+    ],
+    [
+      "a second operation failing after a good first",
+      {
+        Operations: [
+          { op: "replace", path: "nickName", value: "Babs" },
+          { op: "replace", path: "nope", value: 1 },
+        ],
+      },
+      [ScimType.invalidPath],
+    ],
   ];
 
   it.each(cases)("rejects %s and leaves the user untouched", (_, body, scimTypes) => {

@@ -5,7 +5,9 @@ import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
 /** What `scimkit/core` exports at run time: the values pinned with every entry point's names (test/entry-points.test.ts). */
-const CORE_NAMES = (JSON.parse(readFileSync("test/fixtures/entry-points.json", "utf8")) as Record<string, { values: string[] }>)["scimkit/core"]?.values;
+const CORE_NAMES = (JSON.parse(readFileSync("test/fixtures/entry-points.json", "utf8")) as Record<string, { values: string[] }>)[
+  "scimkit/core"
+]?.values;
 
 // `npm run build` must emit an importable ESM package with declarations (issue: the package).
 describe("the built package", () => {
@@ -71,11 +73,21 @@ describe("the built package", () => {
   });
 
   it("has a built file behind every subpath export, each exporting its entry point", { timeout: 120_000 }, async () => {
-    const manifest = JSON.parse(readFileSync("package.json", "utf8")) as { exports: Record<string, { import?: string; types?: string } | string> };
-    const entries: Record<string, string> = { ".": "createScimRouter", "./core": "parseFilter", "./store": "resourceView", "./memory": "memoryStore", "./testkit": "describeStoreConformance", "./analytics": "createAnalyticsRouter" };
+    const manifest = JSON.parse(readFileSync("package.json", "utf8")) as {
+      exports: Record<string, { import?: string; types?: string } | string>;
+    };
+    const entries: Record<string, string> = {
+      ".": "createScimRouter",
+      "./core": "parseFilter",
+      "./store": "resourceView",
+      "./memory": "memoryStore",
+      "./testkit": "describeStoreConformance",
+      "./analytics": "createAnalyticsRouter",
+    };
     for (const [subpath, name] of Object.entries(entries)) {
       const target = manifest.exports[subpath];
-      if (typeof target !== "object" || !target.import || !target.types) throw new Error(`package.json exports ${subpath} lacks import/types`);
+      if (typeof target !== "object" || !target.import || !target.types)
+        throw new Error(`package.json exports ${subpath} lacks import/types`);
       const file = join(outDir, target.import.replace(/^\.\/dist\//, ""));
       expect(existsSync(file), file).toBe(true);
       expect(existsSync(join(outDir, target.types.replace(/^\.\/dist\//, ""))), target.types).toBe(true);
@@ -86,13 +98,23 @@ describe("the built package", () => {
 
   it("runs the built SQLite store's statements in worker threads from plain JavaScript, without tsx", { timeout: 60_000 }, async () => {
     writeBuiltManifest();
-    const { sqlStore } = (await import(pathToFileURL(join(outDir, "store", "sql", "index.js")).href)) as typeof import("../src/store/sql/index.js");
+    const { sqlStore } = (await import(
+      pathToFileURL(join(outDir, "store", "sql", "index.js")).href
+    )) as typeof import("../src/store/sql/index.js");
     expect(existsSync(join(outDir, "store", "sql", "sqlite-worker", "sqlite-worker-entry.js"))).toBe(true);
     const directory = mkdtempSync(join(cache, "scimkit-built-sqlite-"));
     try {
       const store = await sqlStore({ sqlite: join(directory, "scim.db") });
       try {
-        await store.create({ orgId: "acme", resourceType: "User", id: "ann", now: "2024-01-01T00:00:00.000Z", attributes: { userName: "ann" }, uniqueKeys: [{ attribute: "userName", value: "ann" }], unknownMembers: "ignore" });
+        await store.create({
+          orgId: "acme",
+          resourceType: "User",
+          id: "ann",
+          now: "2024-01-01T00:00:00.000Z",
+          attributes: { userName: "ann" },
+          uniqueKeys: [{ attribute: "userName", value: "ann" }],
+          unknownMembers: "ignore",
+        });
         expect((await store.get({ orgId: "acme", resourceType: "User", id: "ann", members: false }))?.id).toBe("ann");
       } finally {
         await store.close();
@@ -106,14 +128,18 @@ describe("the built package", () => {
     // Which modules a fresh process loaded: Express is CommonJS, so importing it fills require's cache.
     const probe = (entry: string): { readonly express: boolean; readonly names: readonly string[] } =>
       JSON.parse(
-        execFileSync(process.execPath, [
-          "--input-type=module",
-          "-e",
-          `import * as entry from ${JSON.stringify(pathToFileURL(join(outDir, entry)).href)};
+        execFileSync(
+          process.execPath,
+          [
+            "--input-type=module",
+            "-e",
+            `import * as entry from ${JSON.stringify(pathToFileURL(join(outDir, entry)).href)};
            import { createRequire } from "node:module";
            const loaded = Object.keys(createRequire(import.meta.url).cache);
            console.log(JSON.stringify({ express: loaded.some((file) => /[\\/]node_modules[\\/]express[\\/]/.test(file)), names: Object.keys(entry).sort() }));`,
-        ], { encoding: "utf8" }),
+          ],
+          { encoding: "utf8" },
+        ),
       ) as { express: boolean; names: string[] };
     // The probe sees Express where it is loaded: the root entry mounts the router.
     expect(probe("index.js").express).toBe(true);
@@ -126,7 +152,11 @@ describe("the built package", () => {
     writeBuiltManifest();
     const names = execFileSync(
       process.execPath,
-      ["--input-type=module", "-e", `const analytics = await import(${JSON.stringify(pathToFileURL(join(outDir, "analytics", "index.js")).href)}); console.log(typeof analytics.createAnalyticsRouter, typeof analytics.sqlAnalyticsStore);`],
+      [
+        "--input-type=module",
+        "-e",
+        `const analytics = await import(${JSON.stringify(pathToFileURL(join(outDir, "analytics", "index.js")).href)}); console.log(typeof analytics.createAnalyticsRouter, typeof analytics.sqlAnalyticsStore);`,
+      ],
       { encoding: "utf8" },
     );
     expect(names.trim()).toBe("function function");

@@ -33,7 +33,9 @@ const companions = ["express", "ajv", "ajv-formats", "@types/express"].map(pinne
 /** A README.md code block by the file name on its first line (`// server.mjs`), so the test runs what the README shows. */
 function readmeSnippet(file: string): string {
   const readme = readFileSync("README.md", "utf8");
-  const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1] ?? "").find((code) => code.startsWith(`// ${file}\n`));
+  const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)]
+    .map((match) => match[1] ?? "")
+    .find((code) => code.startsWith(`// ${file}\n`));
   if (!block) throw new Error(`README.md has no \`\`\`js block starting with "// ${file}"`);
   return block;
 }
@@ -63,7 +65,11 @@ describe("the packed package, installed into fresh apps", () => {
   const servers: ChildProcess[] = [];
 
   beforeAll(async () => {
-    const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", root], { cwd: repository, env: npmEnv, maxBuffer: 64 << 20 });
+    const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", root], {
+      cwd: repository,
+      env: npmEnv,
+      maxBuffer: 64 << 20,
+    });
     [packed] = JSON.parse(stdout) as [typeof packed];
     const tarball = join(root, packed.filename);
     await Promise.all(
@@ -73,7 +79,11 @@ describe("the packed package, installed into fresh apps", () => {
       ].map(async ([app, type]) => {
         mkdirSync(app!);
         writeFileSync(join(app!, "package.json"), JSON.stringify({ name: `scimkit-${type}-app`, private: true, type }));
-        await run("npm", ["install", tarball, ...companions, "--no-audit", "--no-fund", "--prefer-offline"], { cwd: app, env: npmEnv, maxBuffer: 64 << 20 });
+        await run("npm", ["install", tarball, ...companions, "--no-audit", "--no-fund", "--prefer-offline"], {
+          cwd: app,
+          env: npmEnv,
+          maxBuffer: 64 << 20,
+        });
       }),
     );
   }, 240_000);
@@ -92,7 +102,8 @@ describe("the packed package, installed into fresh apps", () => {
       if (typeof target === "string") continue;
       // Every condition but the repository's own one (`scimkit-source`, first, for tsc, vitest and tsx) names a shipped file.
       expect(Object.keys(target)[0], subpath).toBe("scimkit-source");
-      for (const [condition, file] of Object.entries(target).slice(1)) expect(paths, `${subpath} ${condition}`).toContain(file.replace(/^\.\//, ""));
+      for (const [condition, file] of Object.entries(target).slice(1))
+        expect(paths, `${subpath} ${condition}`).toContain(file.replace(/^\.\//, ""));
     }
   });
 
@@ -124,22 +135,28 @@ describe("the packed package, installed into fresh apps", () => {
     const probe = `const found = {};
       for (const [name, fn] of Object.entries(${JSON.stringify(entries)})) found[name] = typeof (await import(name))[fn];
       console.log(JSON.stringify(found));`;
-    expect(await node(esmApp, ["--input-type=module", "-e", probe])).toEqual(Object.fromEntries(Object.keys(entries).map((name) => [name, "function"])));
+    expect(await node(esmApp, ["--input-type=module", "-e", probe])).toEqual(
+      Object.fromEntries(Object.keys(entries).map((name) => [name, "function"])),
+    );
   });
 
   // Also proves no module behind an entry uses top-level await, which require(esm) refuses (ERR_REQUIRE_ASYNC_MODULE).
-  it.runIf(requiresEsm)("requires every entry point by name in the CommonJS app, getting the ES module's namespace", { timeout: 60_000 }, async () => {
-    const probe = `const found = {};
+  it.runIf(requiresEsm)(
+    "requires every entry point by name in the CommonJS app, getting the ES module's namespace",
+    { timeout: 60_000 },
+    async () => {
+      const probe = `const found = {};
       for (const [name, fn] of Object.entries(${JSON.stringify(entries)})) found[name] = typeof require(name)[fn];
       found.sameInstance = require("scimkit").ScimError === require("scimkit/core").ScimError;
       found.testkit = require.resolve("scimkit/testkit");
       console.log(JSON.stringify(found));`;
-    expect(await node(cjsApp, ["-e", probe])).toEqual({
-      ...Object.fromEntries(Object.keys(entries).map((name) => [name, "function"])),
-      sameInstance: true,
-      testkit: join(realpathSync(cjsApp), "node_modules", "scimkit", "dist", "testkit", "index.cjs"),
-    });
-  });
+      expect(await node(cjsApp, ["-e", probe])).toEqual({
+        ...Object.fromEntries(Object.keys(entries).map((name) => [name, "function"])),
+        sameInstance: true,
+        testkit: join(realpathSync(cjsApp), "node_modules", "scimkit", "dist", "testkit", "index.cjs"),
+      });
+    },
+  );
 
   it("says what to do where Node.js cannot require an ES module", { timeout: 60_000 }, async () => {
     // Where require(esm) is on, turning it off makes this Node.js behave as an older one does.
@@ -172,7 +189,12 @@ describe("the packed package, installed into fresh apps", () => {
       writeFileSync(join(app, file), check);
       const config = { compilerOptions: { module: "nodenext", strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: [file] };
       writeFileSync(join(app, "tsconfig.json"), JSON.stringify(config));
-      await expect(run(process.execPath, [typescript, "-p", app], { cwd: app }).then(() => "typed", (error: { stdout: string }) => error.stdout)).resolves.toBe("typed");
+      await expect(
+        run(process.execPath, [typescript, "-p", app], { cwd: app }).then(
+          () => "typed",
+          (error: { stdout: string }) => error.stdout,
+        ),
+      ).resolves.toBe("typed");
     }
   });
 
@@ -207,7 +229,11 @@ async function provision(started: Promise<{ base: string; token: string }>): Pro
   const created = await fetch(`${base}/Users`, {
     method: "POST",
     headers,
-    body: JSON.stringify({ schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: "ada@example.com", name: { givenName: "Ada", familyName: "Lovelace" } }),
+    body: JSON.stringify({
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"],
+      userName: "ada@example.com",
+      name: { givenName: "Ada", familyName: "Lovelace" },
+    }),
   });
   const user = (await created.json()) as { id: string; userName: string };
   expect(created.status, JSON.stringify(user)).toBe(201);

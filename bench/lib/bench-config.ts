@@ -108,7 +108,10 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ben
   const peerSizes = numberList(get("peer-sizes") ?? sizes.join(","));
   const groupSizes = numberList(get("group-sizes") ?? (quick ? "0,1000" : "0,10000,100000"));
   const pin = get("no-taskset") !== "true" && get("no-taskset") !== "1";
-  const only = (get("only") ?? "phases,noisy").split(",").map((part) => part.trim()).filter((part) => part !== "");
+  const only = (get("only") ?? "phases,noisy")
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
   for (const part of only) {
     if (part !== "phases" && part !== "noisy") throw new Error(`--only takes phases and/or noisy, not ${part}`);
   }

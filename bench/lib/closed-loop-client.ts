@@ -135,7 +135,12 @@ async function send(spec: ClosedLoopSpec, request: LoopRequest): Promise<LoopSam
   } catch (error) {
     const ms = performance.now() - started;
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    return { ms, status: timedOut ? "timeout" : "error", bodyBytes, answer: { status: 0, detail: timedOut ? `no answer within ${spec.timeoutMs} ms` : String(error) } };
+    return {
+      ms,
+      status: timedOut ? "timeout" : "error",
+      bodyBytes,
+      answer: { status: 0, detail: timedOut ? `no answer within ${spec.timeoutMs} ms` : String(error) },
+    };
   }
 }
 

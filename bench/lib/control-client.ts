@@ -42,7 +42,9 @@ export async function seedUsers(
     const reply = await json<SeedUsersResponse>(`${target.baseUrl}${CONTROL_PATHS.seedUsers}`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify(organization === "main" ? { from: from + offset, count: size } : { from: from + offset, count: size, organization }),
+      body: JSON.stringify(
+        organization === "main" ? { from: from + offset, count: size } : { from: from + offset, count: size, organization },
+      ),
     });
     if (reply.ids.length !== size) throw new Error(`seed-users returned ${reply.ids.length} ids for ${size} users`);
     for (const id of reply.ids) ids.push(id);
@@ -81,7 +83,10 @@ export function scimHeaders(target: RunningTarget): Record<string, string> {
 }
 
 /** One SCIM GET (outside any measurement), for setting up walks. */
-export async function scimGet(target: RunningTarget, pathAndQuery: string): Promise<{ status: number; body: Record<string, unknown> | undefined }> {
+export async function scimGet(
+  target: RunningTarget,
+  pathAndQuery: string,
+): Promise<{ status: number; body: Record<string, unknown> | undefined }> {
   const response = await fetch(`${target.baseUrl}${target.ready.scimBase}${pathAndQuery}`, {
     headers: scimHeaders(target),
     signal: AbortSignal.timeout(120_000),

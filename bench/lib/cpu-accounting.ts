@@ -37,7 +37,10 @@ export function cpuSnapshot(pids: readonly number[]): CpuSnapshot | undefined {
 }
 
 /** Shares of all cores between two snapshots, in percent. */
-export function cpuShares(before: CpuSnapshot | undefined, after: CpuSnapshot | undefined): { otherCpuPct: number; stealPct: number } | undefined {
+export function cpuShares(
+  before: CpuSnapshot | undefined,
+  after: CpuSnapshot | undefined,
+): { otherCpuPct: number; stealPct: number } | undefined {
   if (!before || !after || after.total <= before.total) return undefined;
   const total = after.total - before.total;
   const other = Math.max(0, after.busy - before.busy - (after.own - before.own));

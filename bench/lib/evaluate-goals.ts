@@ -27,7 +27,8 @@ const STORE_NAMES: Record<TargetKind, string> = { memory: "memory", sqlite: "SQL
 const GOAL_N: Record<TargetKind, number> = { memory: 100_000, sqlite: 100_000, postgres: 1_000_000, scimmy: 100_000 };
 
 const pct = (ratio: number | undefined): string => (ratio === undefined || !Number.isFinite(ratio) ? "–" : `${(ratio * 100).toFixed(1)}%`);
-const ms = (value: number | undefined): string => (value === undefined || !Number.isFinite(value) ? "–" : `${value < 10 ? value.toFixed(2) : value.toFixed(1)} ms`);
+const ms = (value: number | undefined): string =>
+  value === undefined || !Number.isFinite(value) ? "–" : `${value < 10 ? value.toFixed(2) : value.toFixed(1)} ms`;
 const fmtN = (n: number): string => n.toLocaleString("en-US");
 
 /** The run a goal for `target` at `wanted` N looks at: that N, else the largest measured below it. */
@@ -60,7 +61,9 @@ function ratioGoal(
     id,
     goal: `${goal} — ${STORE_NAMES[target]} @ ${fmtN(n)}`,
     target: `≥ ${(minimum * 100).toFixed(0)}%`,
-    measured: phase?.unsupported ? `unsupported: ${phase.unsupported}` : `${pct(ratio)} (${phase?.stats ? Math.round(phase.stats.rps) : "–"} req/s)`,
+    measured: phase?.unsupported
+      ? `unsupported: ${phase.unsupported}`
+      : `${pct(ratio)} (${phase?.stats ? Math.round(phase.stats.rps) : "–"} req/s)`,
     status: statusOf(ratio === undefined ? undefined : ratio >= minimum),
     ...(caveat ? { caveat } : {}),
   };
@@ -107,7 +110,10 @@ export function evaluateGoals(results: BenchResults): GoalResult[] {
         id: "username-eq-flat-memory",
         goal: `userName eq — memory @ 100,000 vs its own N=1,000 figure`,
         target: "≥ 90% of N=1,000 req/s",
-        measured: relative === undefined ? "–" : `${pct(relative)} (${Math.round(big?.stats?.rps ?? 0)} vs ${Math.round(small?.stats?.rps ?? 0)} req/s)`,
+        measured:
+          relative === undefined
+            ? "–"
+            : `${pct(relative)} (${Math.round(big?.stats?.rps ?? 0)} vs ${Math.round(small?.stats?.rps ?? 0)} req/s)`,
         status: statusOf(relative === undefined ? undefined : relative >= 0.9),
         ...(caveat ? { caveat } : {}),
       });
@@ -127,10 +133,7 @@ export function evaluateGoals(results: BenchResults): GoalResult[] {
       id: `add100-${store}`,
       goal: `add 100 members to a group of 100,000 vs an empty group (p50) — ${STORE_NAMES[store]} @ ${fmtN(GOAL_N[store])}`,
       target: "≤ 1.5×",
-      measured:
-        factor === undefined
-          ? "–"
-          : `${factor.toFixed(2)}× (${ms(largestP50)} vs ${ms(emptyP50)})`,
+      measured: factor === undefined ? "–" : `${factor.toFixed(2)}× (${ms(largestP50)} vs ${ms(emptyP50)})`,
       status: statusOf(factor === undefined ? undefined : factor <= 1.5),
       ...(caveat || bigCaveat ? { caveat: [caveat, bigCaveat].filter(Boolean).join("; ") } : {}),
     });
@@ -144,10 +147,7 @@ export function evaluateGoals(results: BenchResults): GoalResult[] {
         id: `${key.split(".")[1]}-${store}`,
         goal: `${label}, every group size — ${STORE_NAMES[store]} @ ${fmtN(GOAL_N[store])}`,
         target: `≥ ${minimum * 100}% at every size`,
-        measured:
-          measured.length === 0
-            ? "–"
-            : measured.map((phase) => `${fmtN(phase.groupSize ?? 0)}: ${pct(phase.ratio)}`).join(", "),
+        measured: measured.length === 0 ? "–" : measured.map((phase) => `${fmtN(phase.groupSize ?? 0)}: ${pct(phase.ratio)}`).join(", "),
         status: statusOf(worst?.ratio === undefined ? undefined : worst.ratio >= minimum),
         ...(caveat ? { caveat } : {}),
       });
@@ -188,7 +188,9 @@ export function evaluateGoals(results: BenchResults): GoalResult[] {
       id: `event-loop-${store}`,
       goal: `max event-loop delay over all phases — ${STORE_NAMES[store]} @ 100,000`,
       target: "≤ 100 ms",
-      measured: worst ? `${ms(worst.maxEventLoopDelayMs)} (${worst.key}${worst.groupSize !== undefined ? ` @ group ${fmtN(worst.groupSize)}` : ""})` : "–",
+      measured: worst
+        ? `${ms(worst.maxEventLoopDelayMs)} (${worst.key}${worst.groupSize !== undefined ? ` @ group ${fmtN(worst.groupSize)}` : ""})`
+        : "–",
       status: statusOf(worst?.maxEventLoopDelayMs === undefined ? undefined : worst.maxEventLoopDelayMs <= 100),
       ...(caveat ? { caveat } : {}),
     });
@@ -196,7 +198,8 @@ export function evaluateGoals(results: BenchResults): GoalResult[] {
 
   if (present("memory")) {
     const { run, caveat } = runFor(results, "memory", 100_000);
-    const perUser = run?.rssSeededBytes !== undefined && run.rssEmptyBytes !== undefined ? (run.rssSeededBytes - run.rssEmptyBytes) / run.n : undefined;
+    const perUser =
+      run?.rssSeededBytes !== undefined && run.rssEmptyBytes !== undefined ? (run.rssSeededBytes - run.rssEmptyBytes) / run.n : undefined;
     goals.push({
       id: "rss-per-user-memory",
       goal: "RSS per seeded user — memory @ 100,000",
@@ -217,7 +220,12 @@ export function evaluateGoals(results: BenchResults): GoalResult[] {
       id: "peer-username-eq",
       goal: "userName eq throughput vs scimmy + scimmy-routers — memory @ 100,000",
       target: "≥ 100×",
-      measured: factor === undefined ? (peer ? "–" : "peer not measured") : `${factor.toFixed(0)}× (${Math.round(ours ?? 0)} vs ${(theirs ?? 0).toFixed(1)} req/s)`,
+      measured:
+        factor === undefined
+          ? peer
+            ? "–"
+            : "peer not measured"
+          : `${factor.toFixed(0)}× (${Math.round(ours ?? 0)} vs ${(theirs ?? 0).toFixed(1)} req/s)`,
       status: statusOf(factor === undefined ? undefined : factor >= 100),
       ...(caveat || peerCaveat ? { caveat: [caveat, peerCaveat && `peer ${peerCaveat}`].filter(Boolean).join("; ") } : {}),
     });

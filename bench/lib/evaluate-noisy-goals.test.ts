@@ -6,13 +6,21 @@ import { run, stats, window } from "./noisy-run.fixture.js";
 
 describe("evaluateNoisyRun", () => {
   it("meets all four targets when B barely notices A and A answers within 1 s", () => {
-    const goals = evaluateNoisyRun(run([window("alone", stats(4_000, 10, 60)), window("lists", stats(3_000, 20, 120), 300), window("bulk", stats(2_500, 25, 200), 900)]));
+    const goals = evaluateNoisyRun(
+      run([window("alone", stats(4_000, 10, 60)), window("lists", stats(3_000, 20, 120), 300), window("bulk", stats(2_500, 25, 200), 900)]),
+    );
     expect(goals.map((goal) => goal.status)).toEqual(["met", "met", "met", "met"]);
     expect(goals[0]?.measured).toContain("63% (2500 vs 4000 req/s; under Bulk");
   });
 
   it("names the worst of A's loads for each target, and misses each threshold just past it", () => {
-    const goals = evaluateNoisyRun(run([window("alone", stats(4_000, 10, 60)), window("lists", stats(1_900, 31, 250), 1_001), window("patch", stats(3_000, 12, 100), 200)]));
+    const goals = evaluateNoisyRun(
+      run([
+        window("alone", stats(4_000, 10, 60)),
+        window("lists", stats(1_900, 31, 250), 1_001),
+        window("patch", stats(3_000, 12, 100), 200),
+      ]),
+    );
     expect(goals.map((goal) => goal.status)).toEqual(["not met", "not met", "not met", "not met"]);
     expect(goals[0]?.measured).toContain("three list requests");
     expect(goals[3]?.measured).toContain("lists request");
@@ -36,7 +44,9 @@ describe("evaluateNoisyRun", () => {
     const stall: NoisyWindow = { ...window("patch", stats(3_900, 10, 40), 500), bWindowEventLoopDelayMs: 400 };
     const goal = evaluateNoisyRun(run([window("alone", stats(4_000, 10, 60)), stall]))[2];
     expect(goal?.status).toBe("not met");
-    expect(goal?.measured).toBe("400 ms (an event-loop stall; the slowest counted request took 40 ms) (under PATCH of 12,000 replace ops; alone before it: 60 ms)");
+    expect(goal?.measured).toBe(
+      "400 ms (an event-loop stall; the slowest counted request took 40 ms) (under PATCH of 12,000 replace ops; alone before it: 60 ms)",
+    );
   });
 
   it("does not judge the helper requests", () => {

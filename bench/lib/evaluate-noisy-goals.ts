@@ -22,7 +22,8 @@ export const NOISY_TARGETS = {
 } as const;
 
 const STORE_NAMES: Record<string, string> = { memory: "memory", sqlite: "SQLite", postgres: "PostgreSQL" };
-const ms = (value: number): string => (Number.isFinite(value) ? `${value < 10 ? value.toFixed(2) : Math.round(value).toLocaleString("en-US")} ms` : "–");
+const ms = (value: number): string =>
+  Number.isFinite(value) ? `${value < 10 ? value.toFixed(2) : Math.round(value).toLocaleString("en-US")} ms` : "–";
 const fmtN = (n: number): string => n.toLocaleString("en-US");
 
 const statusOf = (ok: boolean | undefined): GoalStatus => (ok === undefined ? "not measured" : ok ? "met" : "not met");
@@ -66,7 +67,9 @@ export function evaluateNoisyRun(run: NoisyRun): GoalResult[] {
     id: `noisy-throughput-${run.target}`,
     goal: `noisy neighbour: B's GET /Users/{id} throughput under A vs alone — ${suffix}`,
     target: `≥ ${NOISY_TARGETS.minThroughputShare * 100}% of alone`,
-    measured: lowest ? `${(-lowest.value * 100).toFixed(0)}% (${Math.round(lowest.item.window.b.rps)} vs ${Math.round(lowest.item.alone.b.rps)} req/s; under ${loadName(lowest.item.window)})` : "–",
+    measured: lowest
+      ? `${(-lowest.value * 100).toFixed(0)}% (${Math.round(lowest.item.window.b.rps)} vs ${Math.round(lowest.item.alone.b.rps)} req/s; under ${loadName(lowest.item.window)})`
+      : "–",
     status: statusOf(lowest === undefined ? undefined : -lowest.value >= NOISY_TARGETS.minThroughputShare),
     ...noted,
   });
@@ -89,7 +92,8 @@ export function evaluateNoisyRun(run: NoisyRun): GoalResult[] {
   // A B request still waiting when the window ended has none either, but an event-loop stall
   // during the window delayed one that long: the max is at least the stall.
   const bMax = (window: NoisyWindow): number => Math.max(window.b.maxMs, window.bWindowEventLoopDelayMs ?? 0);
-  const slowest = loaded.length > 0 ? worst(loaded, (window) => (window.b.ok === 0 || window.b.errors > 0 ? Number.NaN : bMax(window))) : undefined;
+  const slowest =
+    loaded.length > 0 ? worst(loaded, (window) => (window.b.ok === 0 || window.b.errors > 0 ? Number.NaN : bMax(window))) : undefined;
   const stalled = slowest && !Number.isNaN(slowest.value) && slowest.value > slowest.item.b.maxMs;
   // The same figure with B alone: on a shared machine it shows how much of the max is noise.
   const aloneMax = slowest ? aloneBefore(run.windows, run.windows.indexOf(slowest.item))?.b.maxMs : undefined;
@@ -119,7 +123,9 @@ export function evaluateNoisyRun(run: NoisyRun): GoalResult[] {
     measured: slowestA
       ? `slowest ${ms(slowestA.shape.maxMs)} (${slowestA.shape.shape}; ${Object.entries(slowestA.shape.statusCodes)
           .map(([status, count]) => `${count}×${status}`)
-          .join(", ")})${late.length > 1 ? `; ${late.length} kinds over ${NOISY_TARGETS.maxAnswerMs / 1000} s` : ""}${lost > 0 ? `; ${lost} without an answer` : ""}`
+          .join(
+            ", ",
+          )})${late.length > 1 ? `; ${late.length} kinds over ${NOISY_TARGETS.maxAnswerMs / 1000} s` : ""}${lost > 0 ? `; ${lost} without an answer` : ""}`
       : "–",
     status: statusOf(slowestA === undefined ? undefined : late.length === 0 && lost === 0),
     ...noted,

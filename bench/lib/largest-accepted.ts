@@ -29,7 +29,11 @@ export function boundsNamedIn(detail: string | undefined, wanted: number): numbe
  * Tries `wanted`, then the largest bound the refusal names, then bisects between the largest
  * accepted and the smallest refused size until they are within `precision`.
  */
-export async function largestAccepted(wanted: number, tryOne: (size: number) => Promise<Attempt>, precision = Math.max(1, Math.ceil(wanted / 100))): Promise<LargestAccepted> {
+export async function largestAccepted(
+  wanted: number,
+  tryOne: (size: number) => Promise<Attempt>,
+  precision = Math.max(1, Math.ceil(wanted / 100)),
+): Promise<LargestAccepted> {
   const attempts: Attempt[] = [];
   const attempt = async (size: number): Promise<Attempt> => {
     const result = await tryOne(size);

@@ -4,14 +4,31 @@ import type { LoadStats } from "./run-load.js";
 
 export function stats(rps: number, p99Ms: number, maxMs: number, extra: Partial<LoadStats> = {}): LoadStats {
   const ok = Math.round(rps * 10);
-  return { count: ok, p50Ms: p99Ms / 4, p90Ms: p99Ms / 2, p99Ms, maxMs, meanMs: p99Ms / 3, rps, ok, errors: 0, non2xx: 0, timeouts: 0, statusCodes: { 200: ok }, elapsedSec: 10, ...extra };
+  return {
+    count: ok,
+    p50Ms: p99Ms / 4,
+    p90Ms: p99Ms / 2,
+    p99Ms,
+    maxMs,
+    meanMs: p99Ms / 3,
+    rps,
+    ok,
+    errors: 0,
+    non2xx: 0,
+    timeouts: 0,
+    statusCodes: { 200: ok },
+    elapsedSec: 10,
+    ...extra,
+  };
 }
 
 export function window(load: NoisyWindow["load"], b: LoadStats, aMaxMs?: number): NoisyWindow {
   return {
     load,
     b,
-    ...(aMaxMs === undefined ? {} : { a: [{ shape: `${load} request`, count: 3, statusCodes: { 200: 3 }, p50Ms: aMaxMs / 2, maxMs: aMaxMs, meanMs: aMaxMs / 2 }] }),
+    ...(aMaxMs === undefined
+      ? {}
+      : { a: [{ shape: `${load} request`, count: 3, statusCodes: { 200: 3 }, p50Ms: aMaxMs / 2, maxMs: aMaxMs, meanMs: aMaxMs / 2 }] }),
     maxEventLoopDelayMs: 12,
   };
 }

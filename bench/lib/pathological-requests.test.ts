@@ -14,7 +14,9 @@ describe("pathological request bodies", () => {
 
   it("a reverse chain: operation k references k+1's bulkId, the last one nothing", () => {
     const operations = reverseChainBulkBody(3, "r")["Operations"] as { bulkId: string; data: Record<string, unknown> }[];
-    const manager = (k: number): unknown => (operations[k]?.data["urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"] as { manager?: { value: string } } | undefined)?.manager?.value;
+    const manager = (k: number): unknown =>
+      (operations[k]?.data["urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"] as { manager?: { value: string } } | undefined)
+        ?.manager?.value;
     expect(operations.map((operation) => operation.bulkId)).toEqual(["r-0", "r-1", "r-2"]);
     expect([manager(0), manager(1), manager(2)]).toEqual(["bulkId:r-1", "bulkId:r-2", undefined]);
   });

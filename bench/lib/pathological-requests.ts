@@ -66,7 +66,11 @@ export function replaceEmailTypesBody(held: number, operations: number, type: st
   const targets = Math.max(1, held - 1);
   return {
     schemas: [PATCH_OP_SCHEMA],
-    Operations: Array.from({ length: operations }, (_, k) => ({ op: "replace", path: `emails[value eq "${manyEmailValue(1 + (k % targets))}"].type`, value: type })),
+    Operations: Array.from({ length: operations }, (_, k) => ({
+      op: "replace",
+      path: `emails[value eq "${manyEmailValue(1 + (k % targets))}"].type`,
+      value: type,
+    })),
   };
 }
 
@@ -74,7 +78,9 @@ export function replaceEmailTypesBody(held: number, operations: number, type: st
 export function addEmailsBody(count: number, round: number): Record<string, unknown> {
   return {
     schemas: [PATCH_OP_SCHEMA],
-    Operations: [{ op: "add", path: "emails", value: Array.from({ length: count }, (_, j) => ({ value: `a${round}.${j}@n.io`, type: "other" })) }],
+    Operations: [
+      { op: "add", path: "emails", value: Array.from({ length: count }, (_, j) => ({ value: `a${round}.${j}@n.io`, type: "other" })) },
+    ],
   };
 }
 
@@ -85,7 +91,12 @@ export function resetEmailsBody(value: string): Record<string, unknown> {
 
 /** A small user with one e-mail, the target of an `add`. */
 export function oneEmailUserBody(userName: string): Record<string, unknown> {
-  return { schemas: [USER_SCHEMA], userName, name: { givenName: "One", familyName: "Mail" }, emails: [{ value: userName, type: "work", primary: true }] };
+  return {
+    schemas: [USER_SCHEMA],
+    userName,
+    name: { givenName: "One", familyName: "Mail" },
+    emails: [{ value: userName, type: "work", primary: true }],
+  };
 }
 
 /**

@@ -55,7 +55,11 @@ export interface PreparedPhase {
   readonly next: () => LoadRequest;
   readonly onResponse?: (status: number, body: string) => void;
   readonly maxRequests?: number;
-  readonly warmup?: { readonly next: () => LoadRequest; readonly maxRequests?: number; readonly onResponse?: (status: number, body: string) => void };
+  readonly warmup?: {
+    readonly next: () => LoadRequest;
+    readonly maxRequests?: number;
+    readonly onResponse?: (status: number, body: string) => void;
+  };
   /**
    * Also time this many requests one at a time (1 connection) after the phase, for a phase whose
    * target is a latency: under 10 connections on one core, p50 is mostly queueing.
@@ -72,7 +76,8 @@ async function cursorsInSecondHalf(setup: PhaseSetup): Promise<string[] | string
   const step = Math.max(100, Math.min(1000, Math.floor(setup.n / 40)));
   const first = await scimGet(setup.target, `/Users?cursor=&count=${step}&attributes=id`);
   let cursor = first.body?.["nextCursor"];
-  if (first.status !== 200 || typeof cursor !== "string") return `no cursor paging (first page: HTTP ${first.status}, nextCursor ${typeof cursor})`;
+  if (first.status !== 200 || typeof cursor !== "string")
+    return `no cursor paging (first page: HTTP ${first.status}, nextCursor ${typeof cursor})`;
   const found: string[] = [];
   let position = step;
   while (typeof cursor === "string" && position < setup.n - 100) {
@@ -190,7 +195,8 @@ export function prepareGroupPhase(key: (typeof GROUP_PHASES)[number], setup: Gro
       return { key, groupSize, next: () => request };
     }
     case "groups.removeOne": {
-      if (groupSize === 0) return { key, groupSize, unsupported: "an empty group has no member to remove", next: () => ({ method: "GET", path: "/" }) };
+      if (groupSize === 0)
+        return { key, groupSize, unsupported: "an empty group has no member to remove", next: () => ({ method: "GET", path: "/" }) };
       // Each request removes a member still present: users 0, 1, 2 … of the group.
       let k = 0;
       const next = (): LoadRequest => {

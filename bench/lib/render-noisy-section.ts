@@ -6,7 +6,15 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BenchResults } from "./bench-results.js";
 import { NOISY_TARGETS } from "./evaluate-noisy-goals.js";
-import { aloneBefore, NOISY_LOAD_LABELS, NOISY_LOADS, type NoisyLoad, type NoisyRun, type NoisyWindow, type ShapeTiming } from "./noisy-neighbour-results.js";
+import {
+  aloneBefore,
+  NOISY_LOAD_LABELS,
+  NOISY_LOADS,
+  type NoisyLoad,
+  type NoisyRun,
+  type NoisyWindow,
+  type ShapeTiming,
+} from "./noisy-neighbour-results.js";
 import { PATHOLOGY } from "./pathological-requests.js";
 import { formatVersion } from "./source-version.js";
 import { barChart } from "./svg-bar-chart.js";
@@ -23,10 +31,20 @@ const LOAD_COLORS: Record<NoisyLoad, string> = {
 
 const fmtN = (n: number): string => n.toLocaleString("en-US");
 const fmtMs = (value: number | undefined): string =>
-  value === undefined || !Number.isFinite(value) ? "–" : value < 1 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString("en-US");
+  value === undefined || !Number.isFinite(value)
+    ? "–"
+    : value < 1
+      ? value.toFixed(2)
+      : value < 100
+        ? value.toFixed(1)
+        : Math.round(value).toLocaleString("en-US");
 const fmtRps = (value: number): string => (value >= 100 ? Math.round(value).toLocaleString("en-US") : value.toFixed(1));
 const fmtBytes = (bytes: number | undefined): string =>
-  bytes === undefined ? "–" : bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(2)} MiB` : `${Math.round(bytes / 1024).toLocaleString("en-US")} KiB`;
+  bytes === undefined
+    ? "–"
+    : bytes >= 1_048_576
+      ? `${(bytes / 1_048_576).toFixed(2)} MiB`
+      : `${Math.round(bytes / 1024).toLocaleString("en-US")} KiB`;
 const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const codes = (statusCodes: Record<string, number>): string =>
   Object.entries(statusCodes)
@@ -43,7 +61,10 @@ function bTable(run: NoisyRun): string {
     const alone = window.a === undefined ? undefined : aloneBefore(run.windows, index);
     const share = alone && alone.b.rps > 0 ? `${((b.rps / alone.b.rps) * 100).toFixed(0)}%` : "–";
     const factor = alone && alone.b.ok > 0 && b.ok > 0 ? `${(b.p99Ms / alone.b.p99Ms).toFixed(1)}×` : "–";
-    const errors = b.errors === 0 ? "0" : `**${fmtN(b.errors)}** (${codes(Object.fromEntries(Object.entries(b.statusCodes).filter(([status]) => !status.startsWith("2"))))})`;
+    const errors =
+      b.errors === 0
+        ? "0"
+        : `**${fmtN(b.errors)}** (${codes(Object.fromEntries(Object.entries(b.statusCodes).filter(([status]) => !status.startsWith("2"))))})`;
     lines.push(
       `| ${NOISY_LOAD_LABELS[window.load]} | ${fmtRps(b.rps)} | ${share} | ${fmtMs(b.p50Ms)} | ${fmtMs(b.p99Ms)} | ${factor} | ${fmtMs(b.maxMs)} | ${errors} | ${fmtMs(window.maxEventLoopDelayMs)} | ${window.otherCpuPct === undefined ? "–" : window.otherCpuPct.toFixed(0)} |`,
     );
@@ -54,12 +75,16 @@ function bTable(run: NoisyRun): string {
 function answerCell(shape: ShapeTiming): string {
   const parts = [codes(shape.statusCodes)];
   if (shape.operationStatuses) parts.push(`operations: ${codes(shape.operationStatuses)}`);
-  if (shape.refusal) parts.push(`first refusal: ${shape.refusal.status === 0 ? "" : `${shape.refusal.status} `}“${shape.refusal.detail ?? "no detail"}”`);
+  if (shape.refusal)
+    parts.push(`first refusal: ${shape.refusal.status === 0 ? "" : `${shape.refusal.status} `}“${shape.refusal.detail ?? "no detail"}”`);
   return cell(parts.join("; "));
 }
 
 function aTable(run: NoisyRun): string {
-  const lines = ["| A's load | Request (one client, closed loop) | n | answers | p50 ms | max ms | body |", "| --- | --- | ---: | --- | ---: | ---: | ---: |"];
+  const lines = [
+    "| A's load | Request (one client, closed loop) | n | answers | p50 ms | max ms | body |",
+    "| --- | --- | ---: | --- | ---: | ---: | ---: |",
+  ];
   for (const window of run.windows) {
     for (const shape of window.a ?? []) {
       const late = !shape.helper && shape.maxMs > NOISY_TARGETS.maxAnswerMs;
@@ -81,7 +106,10 @@ function fixtureLine(run: NoisyRun): string {
       : fixture.manyEmailsBuilt > 0
         ? `**a user with ${fmtN(fixture.manyEmailsWanted)} e-mails was refused; the largest the server accepted holds ${fmtN(fixture.manyEmailsBuilt)}**, and the PATCH ran on it`
         : `**no user with many e-mails could be created**, so the PATCH load sent a cheap list request instead`;
-  const refusals = refused.length === 0 ? "" : ` Refused: ${refused.map((attempt) => `${fmtN(attempt.size)} e-mails → ${attempt.status}${attempt.detail ? ` “${attempt.detail}”` : ""}`).join("; ")}.`;
+  const refusals =
+    refused.length === 0
+      ? ""
+      : ` Refused: ${refused.map((attempt) => `${fmtN(attempt.size)} e-mails → ${attempt.status}${attempt.detail ? ` “${attempt.detail}”` : ""}`).join("; ")}.`;
   return `Seeded ${fmtN(run.aUsers)} users in A and ${fmtN(run.bUsers)} in B${run.seedingMs === undefined ? "" : ` in ${(run.seedingMs / 1000).toFixed(1)} s`}; ${built}; ${fmtN(fixture.addPool)} one-e-mail users take the \`add\` requests in turn.${refusals}`;
 }
 
@@ -109,17 +137,33 @@ function charts(runs: readonly NoisyRun[], chartDir: string): { title: string; f
   const loads = NOISY_LOADS.filter((load) => runs.some((run) => run.windows.some((window) => window.load === load)));
   const series = loads.map((load) => ({ name: LEGEND[load], color: LOAD_COLORS[load] }));
   const groups = (pick: (window: NoisyWindow) => number, latency: boolean) =>
-    runs.map((run) => ({ name: `${STORE_NAMES[run.target] ?? run.target}\nA: ${fmtN(run.aUsers)} users`, values: loads.map((load) => value(run, load, pick, latency)) }));
+    runs.map((run) => ({
+      name: `${STORE_NAMES[run.target] ?? run.target}\nA: ${fmtN(run.aUsers)} users`,
+      values: loads.map((load) => value(run, load, pick, latency)),
+    }));
   const made = [
     {
       title: "B's p99 latency, alone and under A",
       file: "noisy-neighbour-p99.svg",
-      svg: barChart({ title: "Organization B, GET /Users/{id}: p99 alone and under A", yLabel: "p99 ms", series, groups: groups((window) => window.b.p99Ms, true), scale: "log", format: fmtMs }),
+      svg: barChart({
+        title: "Organization B, GET /Users/{id}: p99 alone and under A",
+        yLabel: "p99 ms",
+        series,
+        groups: groups((window) => window.b.p99Ms, true),
+        scale: "log",
+        format: fmtMs,
+      }),
     },
     {
       title: "B's throughput, alone and under A",
       file: "noisy-neighbour-throughput.svg",
-      svg: barChart({ title: "Organization B, GET /Users/{id}: throughput alone and under A", yLabel: "2xx req/s", series, groups: groups((window) => window.b.rps, false), format: fmtRps }),
+      svg: barChart({
+        title: "Organization B, GET /Users/{id}: throughput alone and under A",
+        yLabel: "2xx req/s",
+        series,
+        groups: groups((window) => window.b.rps, false),
+        format: fmtRps,
+      }),
     },
   ];
   for (const chart of made) writeFileSync(join(chartDir, chart.file), chart.svg);

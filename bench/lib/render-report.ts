@@ -25,8 +25,10 @@ const COLORS: Record<TargetKind, string> = { memory: "#1f77b4", sqlite: "#2ca02c
 const fmtN = (n: number): string => n.toLocaleString("en-US");
 const fmtMs = (value: number | undefined): string =>
   value === undefined || !Number.isFinite(value) ? "–" : value < 1 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0);
-const fmtRps = (value: number | undefined): string => (value === undefined || !Number.isFinite(value) ? "–" : value >= 100 ? Math.round(value).toLocaleString("en-US") : value.toFixed(1));
-const fmtPct = (ratio: number | undefined): string => (ratio === undefined || !Number.isFinite(ratio) ? "–" : `${(ratio * 100).toFixed(ratio < 0.1 ? 2 : 1)}%`);
+const fmtRps = (value: number | undefined): string =>
+  value === undefined || !Number.isFinite(value) ? "–" : value >= 100 ? Math.round(value).toLocaleString("en-US") : value.toFixed(1);
+const fmtPct = (ratio: number | undefined): string =>
+  ratio === undefined || !Number.isFinite(ratio) ? "–" : `${(ratio * 100).toFixed(ratio < 0.1 ? 2 : 1)}%`;
 const fmtMb = (bytes: number | undefined): string => (bytes === undefined ? "–" : (bytes / 1_048_576).toFixed(0));
 const slug = (key: string): string => key.replace(/\./g, "-").replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
@@ -64,7 +66,8 @@ function storeTable(runs: readonly TargetRun[]): string {
   const keys: { key: PhaseKey; groupSize?: number }[] = [];
   for (const run of runs) {
     for (const phase of run.phases) {
-      if (!keys.some((k) => k.key === phase.key && k.groupSize === phase.groupSize)) keys.push({ key: phase.key, ...(phase.groupSize === undefined ? {} : { groupSize: phase.groupSize }) });
+      if (!keys.some((k) => k.key === phase.key && k.groupSize === phase.groupSize))
+        keys.push({ key: phase.key, ...(phase.groupSize === undefined ? {} : { groupSize: phase.groupSize }) });
     }
   }
   const order = [...USER_PHASES, ...GROUP_PHASES] as readonly PhaseKey[];
@@ -80,7 +83,9 @@ function storeTable(runs: readonly TargetRun[]): string {
       const s = phase.stats;
       const slow = s !== undefined && s.ok < 1;
       const serial = phase.serial ? `serial: ${fmtMs(phase.serial.p50Ms)}` : "";
-      const p50 = slow ? `> ${fmtMs((s?.elapsedSec ?? 0) * 1000)} ${serial ? `(${serial})` : ""}` : `${fmtMs(s?.p50Ms)}${serial ? ` (${serial})` : ""}`;
+      const p50 = slow
+        ? `> ${fmtMs((s?.elapsedSec ?? 0) * 1000)} ${serial ? `(${serial})` : ""}`
+        : `${fmtMs(s?.p50Ms)}${serial ? ` (${serial})` : ""}`;
       lines.push(
         `| ${phaseName(phase)} | ${fmtN(run.n)} | ${fmtRps(s?.rps)} | ${fmtPct(phase.ratio)} | ${p50} | ${slow ? "–" : fmtMs(s?.p99Ms)} | ${errorsCell(phase)} | ${fmtMb(phase.rssBytes)} | ${fmtMs(phase.maxEventLoopDelayMs)} | ${phase.otherCpuPct === undefined ? "–" : phase.otherCpuPct.toFixed(0)} |`,
       );
@@ -96,7 +101,8 @@ function seedingTable(results: BenchResults): string {
   ];
   for (const target of TARGET_ORDER) {
     for (const run of results.runs.filter((r) => r.target === target).sort((a, b) => a.n - b.n)) {
-      const perUser = run.rssSeededBytes !== undefined && run.rssEmptyBytes !== undefined ? (run.rssSeededBytes - run.rssEmptyBytes) / run.n : undefined;
+      const perUser =
+        run.rssSeededBytes !== undefined && run.rssEmptyBytes !== undefined ? (run.rssSeededBytes - run.rssEmptyBytes) / run.n : undefined;
       lines.push(
         `| ${TARGET_NAMES[target]} | ${fmtN(run.n)} | ${run.seeding ? `${(run.seeding.ms / 1000).toFixed(1)} s` : "–"} | ${run.seeding ? Math.round(run.seeding.perSecond).toLocaleString("en-US") : "–"} | ${fmtMb(run.rssEmptyBytes)} | ${fmtMb(run.rssSeededBytes)} | ${perUser === undefined ? "–" : `${(perUser / 1024).toFixed(2)} KB`} | ${run.poolSeeding ? `${fmtN(run.poolSeeding.users)} in ${(run.poolSeeding.ms / 1000).toFixed(1)} s` : "–"} | ${run.loadAverage ?? "–"} |`,
       );
@@ -122,20 +128,26 @@ function userPhaseChart(results: BenchResults, key: PhaseKey): string {
     xLabel: "N users (log)",
     yLabel: "p50 ms (log)",
     series,
-    ...(results.baseline ? { reference: { y: results.baseline.p50Ms, label: `bare Express p50 ${fmtMs(results.baseline.p50Ms)} ms` } } : {}),
+    ...(results.baseline
+      ? { reference: { y: results.baseline.p50Ms, label: `bare Express p50 ${fmtMs(results.baseline.p50Ms)} ms` } }
+      : {}),
   });
 }
 
 /** Group phases: p50 against group size, at each target's largest N. */
 function groupPhaseChart(results: BenchResults, key: PhaseKey): string {
   const series: ChartSeries[] = TARGET_ORDER.filter((target) => results.runs.some((run) => run.target === target)).map((target) => {
-    const run = results.runs.filter((r) => r.target === target && r.phases.some((p) => p.key === key && p.stats)).sort((a, b) => b.n - a.n)[0];
+    const run = results.runs
+      .filter((r) => r.target === target && r.phases.some((p) => p.key === key && p.stats))
+      .sort((a, b) => b.n - a.n)[0];
     return {
       name: `${TARGET_NAMES[target].replace(" (peer)", "")}${run ? ` @${fmtN(run.n)}` : ""}`,
       color: COLORS[target],
       dashed: target === "scimmy",
       // Log axis: the empty group is drawn at size 1.
-      points: (run?.phases ?? []).filter((p) => p.key === key && p50Of(p)).map((p) => ({ x: Math.max(1, p.groupSize ?? 1), y: p50Of(p)?.ms ?? 0 })),
+      points: (run?.phases ?? [])
+        .filter((p) => p.key === key && p50Of(p))
+        .map((p) => ({ x: Math.max(1, p.groupSize ?? 1), y: p50Of(p)?.ms ?? 0 })),
     };
   });
   return lineChart({
@@ -143,7 +155,9 @@ function groupPhaseChart(results: BenchResults, key: PhaseKey): string {
     xLabel: "members in the group (log; empty group drawn at 1)",
     yLabel: "p50 ms (log)",
     series,
-    ...(results.baseline ? { reference: { y: results.baseline.p50Ms, label: `bare Express p50 ${fmtMs(results.baseline.p50Ms)} ms` } } : {}),
+    ...(results.baseline
+      ? { reference: { y: results.baseline.p50Ms, label: `bare Express p50 ${fmtMs(results.baseline.p50Ms)} ms` } }
+      : {}),
   });
 }
 
@@ -174,7 +188,9 @@ export function renderReport(results: BenchResults, options: { readonly repoRoot
   const m = results.machine;
   const c = results.config;
   const baseline = results.baseline;
-  const bareRounds = results.bare.map((round) => `${fmtRps(round.stats.rps)} req/s, p50 ${fmtMs(round.stats.p50Ms)} ms (${round.at})`).join("; ");
+  const bareRounds = results.bare
+    .map((round) => `${fmtRps(round.stats.rps)} req/s, p50 ${fmtMs(round.stats.p50Ms)} ms (${round.at})`)
+    .join("; ");
   const targets = TARGET_ORDER.filter((target) => results.runs.some((run) => run.target === target));
   const failures = results.runs.filter((run) => run.error);
   const distinct = [...new Set(results.runs.map((run) => formatVersion(run.source)))];

@@ -34,7 +34,17 @@ const ADD_POOL = 100;
 
 export type NoisySettings = Pick<
   BenchConfig,
-  "noisyUsers" | "neighbourUsers" | "noisyDuration" | "noisyConnections" | "noisyLoads" | "noisyRequestTimeout" | "warmup" | "timeout" | "seedChunk" | "targetNodeArgs" | "postgresUrl"
+  | "noisyUsers"
+  | "neighbourUsers"
+  | "noisyDuration"
+  | "noisyConnections"
+  | "noisyLoads"
+  | "noisyRequestTimeout"
+  | "warmup"
+  | "timeout"
+  | "seedChunk"
+  | "targetNodeArgs"
+  | "postgresUrl"
 >;
 
 export interface NoisyContext {
@@ -45,11 +55,21 @@ export interface NoisyContext {
 }
 
 /** A SCIM request with the given organization's token, outside any measurement. */
-async function scimCall(target: RunningTarget, org: OrganizationAccess, method: string, path: string, body?: unknown): Promise<{ status: number; text: string; ms: number }> {
+async function scimCall(
+  target: RunningTarget,
+  org: OrganizationAccess,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; text: string; ms: number }> {
   const started = performance.now();
   const response = await fetch(`${target.baseUrl}${org.scimBase}${path}`, {
     method,
-    headers: { accept: "application/scim+json", authorization: `Bearer ${org.token}`, ...(body === undefined ? {} : { "content-type": "application/scim+json" }) },
+    headers: {
+      accept: "application/scim+json",
+      authorization: `Bearer ${org.token}`,
+      ...(body === undefined ? {} : { "content-type": "application/scim+json" }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     signal: AbortSignal.timeout(120_000),
   });
@@ -93,7 +113,9 @@ async function buildFixture(target: RunningTarget, a: OrganizationAccess, say: (
     const accepted = answer.status >= 200 && answer.status < 300;
     if (accepted) manyId = idOf(answer.text);
     const detail = accepted ? undefined : detailOf(answer.text);
-    say(`  POST a user with ${size.toLocaleString("en-US")} e-mails: ${answer.status} in ${answer.ms.toFixed(0)} ms${detail ? ` — ${detail}` : ""}`);
+    say(
+      `  POST a user with ${size.toLocaleString("en-US")} e-mails: ${answer.status} in ${answer.ms.toFixed(0)} ms${detail ? ` — ${detail}` : ""}`,
+    );
     return { size, status: answer.status, ms: answer.ms, ...(detail === undefined ? {} : { detail }) };
   };
   // The last accepted POST is the largest accepted one: the search only moves up after a success.
@@ -103,11 +125,17 @@ async function buildFixture(target: RunningTarget, a: OrganizationAccess, say: (
     const email = `add-pool-${k}@n.io`;
     const answer = await scimCall(target, a, "POST", "/Users", oneEmailUserBody(email));
     const id = idOf(answer.text);
-    if (answer.status !== 201 || id === undefined) throw new Error(`creating add-pool user ${k}: HTTP ${answer.status} ${answer.text.slice(0, 200)}`);
+    if (answer.status !== 201 || id === undefined)
+      throw new Error(`creating add-pool user ${k}: HTTP ${answer.status} ${answer.text.slice(0, 200)}`);
     addPool.push({ id, email });
   }
   return {
-    record: { manyEmailsWanted: PATHOLOGY.manyEmails, manyEmailsBuilt: found.accepted, manyEmailsAttempts: found.attempts, addPool: addPool.length },
+    record: {
+      manyEmailsWanted: PATHOLOGY.manyEmails,
+      manyEmailsBuilt: found.accepted,
+      manyEmailsAttempts: found.attempts,
+      addPool: addPool.length,
+    },
     ...(manyId === undefined ? {} : { manyId }),
     held: found.accepted,
     addPool,
@@ -151,7 +179,13 @@ function requestsOf(load: ALoad, base: string, fixture: Fixture, users: number, 
         // Back to one e-mail before a user's next turn, so each add starts from the same state.
         if (k >= fixture.addPool.length && !resetDue) {
           resetDue = true;
-          return { shape: "reset the user to 1 e-mail (helper)", helper: true, method: "PATCH", path, body: JSON.stringify(resetEmailsBody(user.email)) };
+          return {
+            shape: "reset the user to 1 e-mail (helper)",
+            helper: true,
+            method: "PATCH",
+            path,
+            body: JSON.stringify(resetEmailsBody(user.email)),
+          };
         }
         resetDue = false;
         k += 1;
@@ -163,7 +197,12 @@ function requestsOf(load: ALoad, base: string, fixture: Fixture, users: number, 
       let k = 0;
       return () => {
         k += 1;
-        return { shape, method: "POST", path: `${base}/Bulk`, body: JSON.stringify(reverseChainBulkBody(PATHOLOGY.bulkOperations, `${runTag}-${k}`)) };
+        return {
+          shape,
+          method: "POST",
+          path: `${base}/Bulk`,
+          body: JSON.stringify(reverseChainBulkBody(PATHOLOGY.bulkOperations, `${runTag}-${k}`)),
+        };
       };
     }
   }
@@ -173,7 +212,11 @@ const fmtB = (stats: LoadStats): string =>
   `${Math.round(stats.rps)} req/s  p50 ${stats.p50Ms.toFixed(2)} ms  p99 ${stats.p99Ms.toFixed(2)} ms  max ${stats.maxMs.toFixed(1)} ms${stats.errors > 0 ? `  errors ${stats.errors} ${JSON.stringify(stats.statusCodes)}` : ""}`;
 
 /** Runs the scenario on one store. */
-export async function runNoisyNeighbour(kind: Exclude<TargetKind, "scimmy">, settings: NoisySettings, context: NoisyContext): Promise<NoisyRun> {
+export async function runNoisyNeighbour(
+  kind: Exclude<TargetKind, "scimmy">,
+  settings: NoisySettings,
+  context: NoisyContext,
+): Promise<NoisyRun> {
   const { say } = context;
   const label = `noisy ${kind}@${settings.noisyUsers}`;
   const version = sourceVersion(context.repoRoot);
@@ -264,7 +307,9 @@ export async function runNoisyNeighbour(kind: Exclude<TargetKind, "scimmy">, set
       windows.push(window);
       const after = await drainTarget(running, settings.timeout);
       windows[windows.length - 1] = { ...window, maxEventLoopDelayMs: Math.max(during.maxEventLoopDelayMs, after.maxEventLoopDelayMs) };
-      say(`${label} ${load}: B ${fmtB(stats)}  max-eld ${windows[windows.length - 1]?.maxEventLoopDelayMs?.toFixed(1)} ms${cpu ? `  other-cpu ${cpu.otherCpuPct.toFixed(0)}%` : ""}`);
+      say(
+        `${label} ${load}: B ${fmtB(stats)}  max-eld ${windows[windows.length - 1]?.maxEventLoopDelayMs?.toFixed(1)} ms${cpu ? `  other-cpu ${cpu.otherCpuPct.toFixed(0)}%` : ""}`,
+      );
       for (const shape of aTimings ?? []) {
         say(
           `    A ${shape.shape}: ${shape.count}× p50 ${shape.p50Ms.toFixed(0)} ms max ${shape.maxMs.toFixed(0)} ms ${JSON.stringify(shape.statusCodes)}${shape.refusal?.detail ? ` — ${shape.refusal.detail.slice(0, 160)}` : ""}${shape.operationStatuses ? ` ops ${JSON.stringify(shape.operationStatuses)}` : ""}`,

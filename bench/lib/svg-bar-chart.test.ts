@@ -17,5 +17,4 @@ describe("barChart", () => {
     expect(svg).toContain("n/a");
     expect(svg).not.toContain("NaN");
   });
-
 });

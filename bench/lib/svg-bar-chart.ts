@@ -62,7 +62,9 @@ export function barChart(options: BarChartOptions): string {
   const values = options.groups.flatMap((group) => group.values).filter(usable);
   const all = [...values, ...(options.reference ? [options.reference.y] : [])];
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="11">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="11">`,
+  );
   parts.push(`<rect width="${width}" height="${height}" fill="#fff"/>`);
   parts.push(`<text x="${margin.left}" y="20" font-size="13" font-weight="600">${escapeXml(options.title)}</text>`);
   if (all.length === 0 || options.groups.length === 0) {
@@ -81,11 +83,15 @@ export function barChart(options: BarChartOptions): string {
     return margin.top + plotH - share * plotH;
   };
   for (const tick of ticks) {
-    parts.push(`<line x1="${margin.left}" x2="${margin.left + plotW}" y1="${y(tick).toFixed(1)}" y2="${y(tick).toFixed(1)}" stroke="#e5e5e5"/>`);
+    parts.push(
+      `<line x1="${margin.left}" x2="${margin.left + plotW}" y1="${y(tick).toFixed(1)}" y2="${y(tick).toFixed(1)}" stroke="#e5e5e5"/>`,
+    );
     parts.push(`<text x="${margin.left - 6}" y="${(y(tick) + 4).toFixed(1)}" text-anchor="end" fill="#555">${tickLabel(tick)}</text>`);
   }
   parts.push(`<rect x="${margin.left}" y="${margin.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#999"/>`);
-  parts.push(`<text transform="translate(16 ${margin.top + plotH / 2}) rotate(-90)" text-anchor="middle" fill="#333">${escapeXml(options.yLabel)}${log ? " (log)" : ""}</text>`);
+  parts.push(
+    `<text transform="translate(16 ${margin.top + plotH / 2}) rotate(-90)" text-anchor="middle" fill="#333">${escapeXml(options.yLabel)}${log ? " (log)" : ""}</text>`,
+  );
   const groupW = plotW / options.groups.length;
   const barW = Math.min(36, (groupW * 0.8) / Math.max(1, options.series.length));
   options.groups.forEach((group, g) => {
@@ -98,18 +104,26 @@ export function barChart(options: BarChartOptions): string {
       const value = group.values[s];
       const x = left + s * barW;
       if (!usable(value)) {
-        parts.push(`<text x="${(x + barW / 2).toFixed(1)}" y="${(margin.top + plotH - 4).toFixed(1)}" text-anchor="middle" fill="${series.color}" font-size="9">n/a</text>`);
+        parts.push(
+          `<text x="${(x + barW / 2).toFixed(1)}" y="${(margin.top + plotH - 4).toFixed(1)}" text-anchor="middle" fill="${series.color}" font-size="9">n/a</text>`,
+        );
         return;
       }
       const top = y(value);
-      parts.push(`<rect x="${(x + 1).toFixed(1)}" y="${top.toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(margin.top + plotH - top).toFixed(1)}" fill="${series.color}"><title>${escapeXml(`${group.name}, ${series.name}: ${format(value)}`)}</title></rect>`);
-      parts.push(`<text x="${(x + barW / 2).toFixed(1)}" y="${(top - 3).toFixed(1)}" text-anchor="middle" fill="#333" font-size="9">${escapeXml(format(value))}</text>`);
+      parts.push(
+        `<rect x="${(x + 1).toFixed(1)}" y="${top.toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${(margin.top + plotH - top).toFixed(1)}" fill="${series.color}"><title>${escapeXml(`${group.name}, ${series.name}: ${format(value)}`)}</title></rect>`,
+      );
+      parts.push(
+        `<text x="${(x + barW / 2).toFixed(1)}" y="${(top - 3).toFixed(1)}" text-anchor="middle" fill="#333" font-size="9">${escapeXml(format(value))}</text>`,
+      );
     });
   });
   if (options.reference) {
     const ry = y(options.reference.y).toFixed(1);
     parts.push(`<line x1="${margin.left}" x2="${margin.left + plotW}" y1="${ry}" y2="${ry}" stroke="#d62728" stroke-dasharray="4 3"/>`);
-    parts.push(`<text x="${margin.left + plotW - 4}" y="${Number(ry) - 4}" text-anchor="end" fill="#d62728">${escapeXml(options.reference.label)}</text>`);
+    parts.push(
+      `<text x="${margin.left + plotW - 4}" y="${Number(ry) - 4}" text-anchor="end" fill="#d62728">${escapeXml(options.reference.label)}</text>`,
+    );
   }
   options.series.forEach((series, index) => {
     const ly = margin.top + 8 + index * 18;

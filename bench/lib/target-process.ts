@@ -54,7 +54,10 @@ export async function startTarget(options: StartTargetOptions): Promise<RunningT
   });
   child.stderr?.pipe(log, { end: false });
   const ready = await new Promise<ReadyLine>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${options.logName}: no ready line within ${options.readyTimeoutMs ?? 120_000} ms (log: ${logFile})`)), options.readyTimeoutMs ?? 120_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${options.logName}: no ready line within ${options.readyTimeoutMs ?? 120_000} ms (log: ${logFile})`)),
+      options.readyTimeoutMs ?? 120_000,
+    );
     const lines = createInterface({ input: child.stdout! });
     let found = false;
     lines.on("line", (line) => {

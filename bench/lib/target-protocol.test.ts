@@ -4,8 +4,20 @@ import { parseReadyLine } from "./target-protocol.js";
 
 describe("parseReadyLine", () => {
   it("keeps the neighbour organization when the target has one", () => {
-    const line = JSON.stringify({ ready: true, port: 4000, scimBase: "/scim/Organizations/bench/v2", token: "t", neighbour: { scimBase: "/scim/Organizations/neighbour/v2", token: "u" } });
-    expect(parseReadyLine(line)).toEqual({ ready: true, port: 4000, scimBase: "/scim/Organizations/bench/v2", token: "t", neighbour: { scimBase: "/scim/Organizations/neighbour/v2", token: "u" } });
+    const line = JSON.stringify({
+      ready: true,
+      port: 4000,
+      scimBase: "/scim/Organizations/bench/v2",
+      token: "t",
+      neighbour: { scimBase: "/scim/Organizations/neighbour/v2", token: "u" },
+    });
+    expect(parseReadyLine(line)).toEqual({
+      ready: true,
+      port: 4000,
+      scimBase: "/scim/Organizations/bench/v2",
+      token: "t",
+      neighbour: { scimBase: "/scim/Organizations/neighbour/v2", token: "u" },
+    });
   });
 
   it("leaves it out when the target has none, or a malformed one", () => {

@@ -119,7 +119,9 @@ export function parseReadyLine(line: string): ReadyLine | undefined {
         scimBase: value.scimBase ?? "",
         token: value.token ?? "",
         ...(value.description ? { description: value.description } : {}),
-        ...(neighbour && typeof neighbour.scimBase === "string" && typeof neighbour.token === "string" ? { neighbour: { scimBase: neighbour.scimBase, token: neighbour.token } } : {}),
+        ...(neighbour && typeof neighbour.scimBase === "string" && typeof neighbour.token === "string"
+          ? { neighbour: { scimBase: neighbour.scimBase, token: neighbour.token } }
+          : {}),
       };
     }
   } catch {

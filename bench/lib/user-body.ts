@@ -13,7 +13,20 @@ export const PATCH_OP_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 export const DEPARTMENTS = 20;
 
 const GIVEN = ["Ada", "Grace", "Alan", "Edsger", "Barbara", "Donald", "Frances", "Ken", "Margaret", "Niklaus", "Radia", "Tim"];
-const FAMILY = ["Lovelace", "Hopper", "Turing", "Dijkstra", "Liskov", "Knuth", "Allen", "Thompson", "Hamilton", "Wirth", "Perlman", "Berners-Lee"];
+const FAMILY = [
+  "Lovelace",
+  "Hopper",
+  "Turing",
+  "Dijkstra",
+  "Liskov",
+  "Knuth",
+  "Allen",
+  "Thompson",
+  "Hamilton",
+  "Wirth",
+  "Perlman",
+  "Berners-Lee",
+];
 const COUNTRIES = ["DE", "FR", "US", "GB", "NL", "SE", "JP", "BR"];
 
 /** `user{i}@dept{i%20}.example.com` — user i's userName and work e-mail. */

@@ -32,18 +32,38 @@ const ids: string[] = [];
 for (let index = 0; index < Number(membersArg); index++) {
   const id = `u-${index}`;
   ids.push(id);
-  await store.create({ orgId: "acme", resourceType: "User", id, now, attributes: { userName: `user${index}` }, uniqueKeys: [], unknownMembers: "ignore" });
+  await store.create({
+    orgId: "acme",
+    resourceType: "User",
+    id,
+    now,
+    attributes: { userName: `user${index}` },
+    uniqueKeys: [],
+    unknownMembers: "ignore",
+  });
 }
-await store.create({ orgId: "acme", resourceType: "Group", id: "big", now, attributes: { displayName: "big" }, uniqueKeys: [], members: ids, unknownMembers: "ignore" });
+await store.create({
+  orgId: "acme",
+  resourceType: "Group",
+  id: "big",
+  now,
+  attributes: { displayName: "big" },
+  uniqueKeys: [],
+  members: ids,
+  unknownMembers: "ignore",
+});
 
 /** GETs `path`, discarding the body (the client's own parsing would count as the server's stall). */
 function get(path: string): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve, reject) => {
-    const outgoing = request({ port, host: "127.0.0.1", path: `${base}${path}`, agent, headers: { authorization: `Bearer ${acme}` } }, (response) => {
-      let bytes = 0;
-      response.on("data", (chunk: Buffer) => (bytes += chunk.length));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, bytes }));
-    });
+    const outgoing = request(
+      { port, host: "127.0.0.1", path: `${base}${path}`, agent, headers: { authorization: `Bearer ${acme}` } },
+      (response) => {
+        let bytes = 0;
+        response.on("data", (chunk: Buffer) => (bytes += chunk.length));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, bytes }));
+      },
+    );
     outgoing.on("error", reject);
     outgoing.end();
   });
@@ -58,14 +78,18 @@ for (const path of ["/Groups/big", "/Groups/big?attributes=members.value", "/Gro
     const { status, bytes } = await get(path);
     const elapsed = performance.now() - started;
     histogram.disable();
-    console.log(`${path}: ${status}, ${(bytes / 1e6).toFixed(1)} MB in ${elapsed.toFixed(0)} ms; event-loop delay max ${(histogram.max / 1e6).toFixed(1)} ms, p99 ${(histogram.percentile(99) / 1e6).toFixed(1)} ms`);
+    console.log(
+      `${path}: ${status}, ${(bytes / 1e6).toFixed(1)} MB in ${elapsed.toFixed(0)} ms; event-loop delay max ${(histogram.max / 1e6).toFixed(1)} ms, p99 ${(histogram.percentile(99) / 1e6).toFixed(1)} ms`,
+    );
   }
 }
 
 for (let round = 0; round < 3; round++) {
   const started = performance.now();
   for (let index = 0; index < Number(getsArg); index++) await get(`/Users/u-${index}`);
-  console.log(`GET /Users/{id}: ${(((performance.now() - started) / Number(getsArg)) * 1000).toFixed(0)} µs each (${getsArg} sequential, kept alive)`);
+  console.log(
+    `GET /Users/{id}: ${(((performance.now() - started) / Number(getsArg)) * 1000).toFixed(0)} µs each (${getsArg} sequential, kept alive)`,
+  );
 }
 agent.destroy();
 server.close();

@@ -24,14 +24,21 @@ const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
 const schema = `issue12_timing_${process.pid}`;
 const postgresUrl = process.env["SCIMKIT_TEST_POSTGRES_URL"] ?? "postgres://postgres@127.0.0.1:5432/test";
 const store =
-  kind === "sqlite" ? await sqlStore({ sqlite: ":memory:" }) : kind === "postgres" ? await sqlStore({ postgres: postgresUrl, schema }) : memoryStore();
+  kind === "sqlite"
+    ? await sqlStore({ sqlite: ":memory:" })
+    : kind === "postgres"
+      ? await sqlStore({ postgres: postgresUrl, schema })
+      : memoryStore();
 const tokens = createTokenStore();
 const acme = (await tokens.issue("acme", { label: "timing" })).token;
 const globex = (await tokens.issue("globex", { label: "timing" })).token;
 const app = express();
 // Generous limits: the point is to time the shapes, not to be refused by the body size.
 const raised = process.env["RAISED"] === "1" ? { writeLimits: { maxValues: 10_000, maxPatchOperations: 12_000 } } : {};
-app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth: tokens, bodyLimit: "20mb", bulk: { maxOperations: 1000, maxPayloadSize: 20_000_000 }, ...raised }));
+app.use(
+  "/scim/Organizations/:orgId/v2",
+  createScimRouter({ store, auth: tokens, bodyLimit: "20mb", bulk: { maxOperations: 1000, maxPayloadSize: 20_000_000 }, ...raised }),
+);
 const server = app.listen(0);
 // A stalled loop lets a kept-alive connection expire under the client's feet (ECONNRESET); keep them longer.
 server.keepAliveTimeout = 120_000;
@@ -57,12 +64,22 @@ function parsed(reply: Reply): { status: number; body: Record<string, unknown> }
   return { status: reply.status, body: reply.text === "" ? {} : (JSON.parse(reply.text) as Record<string, unknown>) };
 }
 
-async function call(method: string, org: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+async function call(
+  method: string,
+  org: string,
+  path: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   return parsed(await send(method, org, path, token, body === undefined ? undefined : JSON.stringify(body)));
 }
 
 function emails(count: number, prefix: string): Record<string, unknown>[] {
-  return Array.from({ length: count }, (_, index) => ({ value: `${prefix}${index}@example.com`, type: "work", ...(index === 0 ? { primary: true } : {}) }));
+  return Array.from({ length: count }, (_, index) => ({
+    value: `${prefix}${index}@example.com`,
+    type: "work",
+    ...(index === 0 ? { primary: true } : {}),
+  }));
 }
 
 async function timed(label: string, method: string, path: string, payload: unknown): Promise<void> {
@@ -95,15 +112,17 @@ async function timed(label: string, method: string, path: string, payload: unkno
 const emailCount = Number(emailsArg);
 const operationCount = Number(operationsArg);
 const big = await call("POST", "acme", "/Users", acme, { schemas: [USER_SCHEMA], userName: "big", emails: emails(emailCount, "e") });
-console.log(`${kind}${raised.writeLimits ? " (raised limits)" : ""} POST user with ${emailCount} e-mails: ${big.status}${typeof big.body["detail"] === "string" ? ` — ${String(big.body["detail"]).slice(0, 110)}` : ""}`);
+console.log(
+  `${kind}${raised.writeLimits ? " (raised limits)" : ""} POST user with ${emailCount} e-mails: ${big.status}${typeof big.body["detail"] === "string" ? ` — ${String(big.body["detail"]).slice(0, 110)}` : ""}`,
+);
 const bigId = String(big.body["id"] ?? "missing");
 await timed(`PATCH ${operationCount} × replace emails[value eq …].type on ${emailCount} e-mails`, "PATCH", `/Users/${bigId}`, {
-    schemas: [PATCH_SCHEMA],
-    Operations: Array.from({ length: operationCount }, (_, index) => ({
-      op: "replace",
-      path: `emails[value eq "e${index % Math.max(emailCount, 1)}@example.com"].type`,
-      value: index % 2 === 0 ? "home" : "other",
-    })),
+  schemas: [PATCH_SCHEMA],
+  Operations: Array.from({ length: operationCount }, (_, index) => ({
+    op: "replace",
+    path: `emails[value eq "e${index % Math.max(emailCount, 1)}@example.com"].type`,
+    value: index % 2 === 0 ? "home" : "other",
+  })),
 });
 
 const small = await call("POST", "acme", "/Users", acme, { schemas: [USER_SCHEMA], userName: "small", emails: emails(1, "s") });
@@ -115,17 +134,19 @@ await timed(`PATCH add emails with ${addCount} values`, "PATCH", `/Users/${Strin
 
 const bulkCount = Number(bulkArg);
 await timed(`Bulk ${bulkCount} POSTs chained in reverse order`, "POST", "/Bulk", {
-    schemas: ["urn:ietf:params:scim:api:messages:2.0:BulkRequest"],
-    Operations: Array.from({ length: bulkCount }, (_, index) => ({
-      method: "POST",
-      path: "/Users",
-      bulkId: `b${index}`,
-      data: {
-        schemas: [USER_SCHEMA],
-        userName: `chain${index}`,
-        ...(index + 1 < bulkCount ? { "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": { manager: { value: `bulkId:b${index + 1}` } } } : {}),
-      },
-    })),
+  schemas: ["urn:ietf:params:scim:api:messages:2.0:BulkRequest"],
+  Operations: Array.from({ length: bulkCount }, (_, index) => ({
+    method: "POST",
+    path: "/Users",
+    bulkId: `b${index}`,
+    data: {
+      schemas: [USER_SCHEMA],
+      userName: `chain${index}`,
+      ...(index + 1 < bulkCount
+        ? { "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": { manager: { value: `bulkId:b${index + 1}` } } }
+        : {}),
+    },
+  })),
 });
 server.close();
 await store.close?.();

@@ -44,7 +44,8 @@ interface OpenedStore {
 }
 
 async function openStore(): Promise<OpenedStore> {
-  if (kind === "memory") return { store: memoryStore(), description: "scimkit memory store", concurrency: 1, settle: async () => {}, close: async () => {} };
+  if (kind === "memory")
+    return { store: memoryStore(), description: "scimkit memory store", concurrency: 1, settle: async () => {}, close: async () => {} };
   if (kind === "sqlite") {
     const dir = mkdtempSync(join(tmpdir(), "scimkit-bench-"));
     const store = await sqlStore({ sqlite: join(dir, "bench.db") });

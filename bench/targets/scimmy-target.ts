@@ -76,7 +76,15 @@ const cursorGuard: express.RequestHandler = (request, response, next) => {
     response
       .status(400)
       .type("application/scim+json")
-      .send(JSON.stringify(new SCIMMY.Messages.Error({ status: 400, scimType: "invalidValue", message: "Cursor-based pagination is not supported by scimmy" })));
+      .send(
+        JSON.stringify(
+          new SCIMMY.Messages.Error({
+            status: 400,
+            scimType: "invalidValue",
+            message: "Cursor-based pagination is not supported by scimmy",
+          }),
+        ),
+      );
     return;
   }
   next();

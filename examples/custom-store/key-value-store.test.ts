@@ -68,7 +68,10 @@ describe("key-value example store", () => {
     ] as const) {
       reset();
       expect(await listUserIds(store, "acme", filter), filter).toEqual(expected);
-      expect(calls.filter((call) => call.startsWith("scan res:")), filter).toEqual([]);
+      expect(
+        calls.filter((call) => call.startsWith("scan res:")),
+        filter,
+      ).toEqual([]);
       expect(calls.length, filter).toBeLessThanOrEqual(4);
     }
     // Anything else is a scan of the organization's records of that type, then `matchesFilter`.

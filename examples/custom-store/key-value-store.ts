@@ -15,7 +15,24 @@
  * - atomicity comes from a per-organization lock (`async-mutex.ts`), since the backend has none.
  */
 import { isDeepStrictEqual } from "node:util";
-import { isMembersPath, mentionsMembers, preconditionFailedError, resourceView, sortKeyOf, uniquenessError, unknownMembersError, type ListEntry, type MembershipChange, type ResourceStore, type StoreOptions, type StoredMember, type StoredResource, type UniqueKey, type UnknownMemberPolicy, type WriteResult } from "scimkit/store";
+import {
+  isMembersPath,
+  mentionsMembers,
+  preconditionFailedError,
+  resourceView,
+  sortKeyOf,
+  uniquenessError,
+  unknownMembersError,
+  type ListEntry,
+  type MembershipChange,
+  type ResourceStore,
+  type StoreOptions,
+  type StoredMember,
+  type StoredResource,
+  type UniqueKey,
+  type UnknownMemberPolicy,
+  type WriteResult,
+} from "scimkit/store";
 import { matchesFilter, type ScimObject } from "scimkit/core";
 import { keyedMutex } from "./async-mutex.js";
 import { indexCandidates } from "./index-candidates.js";

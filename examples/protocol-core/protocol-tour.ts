@@ -4,7 +4,15 @@
  *
  * Run it with `npm start` (or `npx tsx --conditions=scimkit-source examples/protocol-core/protocol-tour.ts`).
  */
-import { applyPatch, compileFilter, createProjection, createResourceValidator, createSchemaRegistry, matchesFilter, type ScimObject } from "scimkit/core";
+import {
+  applyPatch,
+  compileFilter,
+  createProjection,
+  createResourceValidator,
+  createSchemaRegistry,
+  matchesFilter,
+  type ScimObject,
+} from "scimkit/core";
 import { specProfile } from "scimkit";
 
 /** Each step of the tour, as printable text; `runProtocolTour` returns them so a test can check them. */
@@ -38,9 +46,16 @@ export function runProtocolTour(): TourStep[] {
   steps.push({ title: "1. POST body, validated under the spec profile (costCenter and primary are not synchronized)", result: stored });
 
   const missing = validator.prepare({ userName: "no-names" });
-  steps.push({ title: "2. A body without names or work e-mail: one 400, every path named", result: missing.ok ? missing.value : missing.error.toJSON() });
+  steps.push({
+    title: "2. A body without names or work e-mail: one 400, every path named",
+    result: missing.ok ? missing.value : missing.error.toJSON(),
+  });
 
-  for (const text of ['userName eq "TEST_USER_AB6490EE-1E48-479E-A20B-2D77186B5DD1"', 'emails[type eq "work" and value ew "@testuser.com"]', "title pr"]) {
+  for (const text of [
+    'userName eq "TEST_USER_AB6490EE-1E48-479E-A20B-2D77186B5DD1"',
+    'emails[type eq "work" and value ew "@testuser.com"]',
+    "title pr",
+  ]) {
     const filter = compileFilter(users, text);
     steps.push({ title: `3. filter=${text}`, result: filter.ok ? matchesFilter(stored, filter.value) : filter.error.toJSON() });
   }
@@ -57,7 +72,7 @@ export function runProtocolTour(): TourStep[] {
   if (!patched.ok) throw patched.error;
   const conformed = validator.conform(patched.value.resource);
   if (!conformed.ok) throw conformed.error;
-  steps.push({ title: "4. Entra's PATCH: Replace active \"False\", Add the work e-mail", result: conformed.value });
+  steps.push({ title: '4. Entra\'s PATCH: Replace active "False", Add the work e-mail', result: conformed.value });
 
   const projection = createProjection(users, { attributes: ["userName", "active", "emails.value"] });
   steps.push({ title: "5. Response with attributes=userName,active,emails.value", result: projection.apply(conformed.value) });

@@ -11,7 +11,9 @@ import { payloadTooLarge, unsupportedMediaType, type AnalyticsProblem } from "./
 function refusalProblem(refusal: BodyRefusal): AnalyticsProblem {
   if (refusal.status === 413) return payloadTooLarge(`The request body is larger than the limit of ${refusal.limit} bytes.`);
   return unsupportedMediaType(
-    refusal.mediaType === "" ? "The request body has no Content-Type; send it as application/json." : `Content-Type ${JSON.stringify(refusal.mediaType)} is not supported; send application/json.`,
+    refusal.mediaType === ""
+      ? "The request body has no Content-Type; send it as application/json."
+      : `Content-Type ${JSON.stringify(refusal.mediaType)} is not supported; send application/json.`,
   );
 }
 

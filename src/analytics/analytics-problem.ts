@@ -128,7 +128,8 @@ export function invalidCursor(): AnalyticsProblem {
     type: ProblemType.invalidCursor,
     title: "Invalid cursor",
     status: 400,
-    detail: "The cursor is not valid for this query: pass back the nextCursor of the previous page with the same filters, or leave cursor out to start again.",
+    detail:
+      "The cursor is not valid for this query: pass back the nextCursor of the previous page with the same filters, or leave cursor out to start again.",
   });
 }
 

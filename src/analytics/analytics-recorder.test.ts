@@ -110,7 +110,9 @@ describe.each(STORES)("analyticsRecorder on the %s analytics store", (_name, ope
 
     it("refuses a due date before the start, a time without a zone and a day the month does not have", async () => {
       const { recorder } = await fixture();
-      expect(await invalidFields(recorder.createCampaign("acme", { name: "A", startsAt: START, dueAt: "2025-02-28T00:00:00Z" }))).toEqual(["dueAt"]);
+      expect(await invalidFields(recorder.createCampaign("acme", { name: "A", startsAt: START, dueAt: "2025-02-28T00:00:00Z" }))).toEqual([
+        "dueAt",
+      ]);
       expect(await invalidFields(recorder.createCampaign("acme", { name: "A", startsAt: "2025-03-01T09:00:00" }))).toEqual(["startsAt"]);
       expect(await invalidFields(recorder.createCampaign("acme", { name: "A", startsAt: "2025-02-30T09:00:00Z" }))).toEqual(["startsAt"]);
       expect(await invalidFields(recorder.createCampaign("acme", { name: "A", startsAt: new Date(Number.NaN) }))).toEqual(["startsAt"]);
@@ -140,7 +142,14 @@ describe.each(STORES)("analyticsRecorder on the %s analytics store", (_name, ope
     it("enrols a learner not started, and enrolling again keeps its progress", async () => {
       const { store, recorder, campaignId, advance } = await withCampaign();
       const enrolment = await recorder.enrol(campaignId, "u1");
-      expect(enrolment).toEqual({ campaignId, userId: "u1", status: "not_started", progressPercent: 0, enrolledAt: START, updatedAt: START });
+      expect(enrolment).toEqual({
+        campaignId,
+        userId: "u1",
+        status: "not_started",
+        progressPercent: 0,
+        enrolledAt: START,
+        updatedAt: START,
+      });
       advance(60_000);
       await recorder.recordProgress(campaignId, "u1", { progressPercent: 30 });
       advance(60_000);
@@ -160,13 +169,27 @@ describe.each(STORES)("analyticsRecorder on the %s analytics store", (_name, ope
       expect(started).not.toHaveProperty("completedAt");
       advance(1000);
       const halfway = await recorder.recordProgress(campaignId, "u1", { progressPercent: 99 });
-      expect(halfway).toMatchObject({ status: "in_progress", startedAt: "2025-03-01T09:00:01.000Z", updatedAt: "2025-03-01T09:00:02.000Z" });
+      expect(halfway).toMatchObject({
+        status: "in_progress",
+        startedAt: "2025-03-01T09:00:01.000Z",
+        updatedAt: "2025-03-01T09:00:02.000Z",
+      });
       advance(1000);
       const done = await recorder.recordProgress(campaignId, "u1", { progressPercent: 100, score: 87.5 });
-      expect(done).toMatchObject({ status: "completed", score: 87.5, startedAt: "2025-03-01T09:00:01.000Z", completedAt: "2025-03-01T09:00:03.000Z" });
+      expect(done).toMatchObject({
+        status: "completed",
+        score: 87.5,
+        startedAt: "2025-03-01T09:00:01.000Z",
+        completedAt: "2025-03-01T09:00:03.000Z",
+      });
       advance(1000);
       const repeated = await recorder.recordProgress(campaignId, "u1", { progressPercent: 100 });
-      expect(repeated).toMatchObject({ status: "completed", score: 87.5, completedAt: "2025-03-01T09:00:03.000Z", updatedAt: "2025-03-01T09:00:04.000Z" });
+      expect(repeated).toMatchObject({
+        status: "completed",
+        score: 87.5,
+        completedAt: "2025-03-01T09:00:03.000Z",
+        updatedAt: "2025-03-01T09:00:04.000Z",
+      });
     });
 
     it("clears the time of a state a reset leaves, so the times describe the current status", async () => {
@@ -187,9 +210,13 @@ describe.each(STORES)("analyticsRecorder on the %s analytics store", (_name, ope
       expect(await invalidFields(recorder.recordProgress(campaignId, "u1", { progressPercent: -1 }))).toEqual(["progressPercent"]);
       expect(await invalidFields(recorder.recordProgress(campaignId, "u1", { progressPercent: 101 }))).toEqual(["progressPercent"]);
       expect(await invalidFields(recorder.recordProgress(campaignId, "u1", { progressPercent: 50.5 }))).toEqual(["progressPercent"]);
-      expect(await invalidFields(recorder.recordProgress(campaignId, "u1", { progressPercent: "50" as unknown as number }))).toEqual(["progressPercent"]);
+      expect(await invalidFields(recorder.recordProgress(campaignId, "u1", { progressPercent: "50" as unknown as number }))).toEqual([
+        "progressPercent",
+      ]);
       expect(await invalidFields(recorder.recordProgress(campaignId, "u1", { progressPercent: 100, score: 100.5 }))).toEqual(["score"]);
-      expect(await invalidFields(recorder.recordProgress(campaignId, "u1", { progressPercent: 100, score: Number.NaN }))).toEqual(["score"]);
+      expect(await invalidFields(recorder.recordProgress(campaignId, "u1", { progressPercent: 100, score: Number.NaN }))).toEqual([
+        "score",
+      ]);
     });
 
     it("answers not-found for an unknown campaign and for a learner who is not enrolled", async () => {
@@ -211,14 +238,26 @@ describe.each(STORES)("analyticsRecorder on the %s analytics store", (_name, ope
       await recorder.recordProgress(campaignId, "c", { progressPercent: 100, score: 80 });
       await recorder.recordProgress(campaignId, "d", { progressPercent: 100, score: 95 });
       const summary = await store.campaignSummary(campaignId, "2025-03-11T00:00:00.000Z");
-      expect(summary).toMatchObject({ enrolled: 4, notStarted: 1, inProgress: 1, completed: 2, overdue: 2, completionRate: 0.5, averageScore: 78.33 });
+      expect(summary).toMatchObject({
+        enrolled: 4,
+        notStarted: 1,
+        inProgress: 1,
+        completed: 2,
+        overdue: 2,
+        completionRate: 0.5,
+        averageScore: 78.33,
+      });
     });
   });
 
   describe("analyticsRecorder: attack simulations", () => {
     async function withSimulation(): Promise<Fixture & { readonly simulationId: string }> {
       const context = await fixture();
-      const simulation = await context.recorder.createSimulation("acme", { name: "Parcel notice", template: "courier-delivery", launchedAt: START });
+      const simulation = await context.recorder.createSimulation("acme", {
+        name: "Parcel notice",
+        template: "courier-delivery",
+        launchedAt: START,
+      });
       return { ...context, simulationId: simulation.id };
     }
 
@@ -275,9 +314,19 @@ describe.each(STORES)("analyticsRecorder on the %s analytics store", (_name, ope
       const { store, recorder } = await fixture();
       const campaign = await recorder.createCampaign("acme", { name: "Basics", startsAt: START });
       const simulation = await recorder.createSimulation("acme", { name: "Invoice", launchedAt: START });
-      const onCampaign = await recorder.addFeedback({ kind: "campaign", id: campaign.id }, "u1", { comment: "Clear and short.", rating: 5 });
+      const onCampaign = await recorder.addFeedback({ kind: "campaign", id: campaign.id }, "u1", {
+        comment: "Clear and short.",
+        rating: 5,
+      });
       const onSimulation = await recorder.addFeedback({ kind: "simulation", id: simulation.id }, "u2", { comment: "I almost clicked." });
-      expect(onCampaign).toEqual({ id: onCampaign.id, subject: { kind: "campaign", id: campaign.id }, userId: "u1", rating: 5, comment: "Clear and short.", createdAt: START });
+      expect(onCampaign).toEqual({
+        id: onCampaign.id,
+        subject: { kind: "campaign", id: campaign.id },
+        userId: "u1",
+        rating: 5,
+        comment: "Clear and short.",
+        createdAt: START,
+      });
       expect((await store.listFeedback({ kind: "campaign", id: campaign.id }, PAGE)).items).toEqual([onCampaign]);
       expect((await store.listFeedback({ kind: "simulation", id: simulation.id }, PAGE)).items).toEqual([onSimulation]);
     });
@@ -298,7 +347,9 @@ describe.each(STORES)("analyticsRecorder on the %s analytics store", (_name, ope
     it("answers not-found for feedback on an unknown campaign or simulation", async () => {
       const { recorder } = await fixture();
       await expectNotFound(recorder.addFeedback({ kind: "campaign", id: "0195a0a0-0000-7000-8000-000000000000" }, "u1", { comment: "ok" }));
-      await expectNotFound(recorder.addFeedback({ kind: "simulation", id: "0195a0a0-0000-7000-8000-000000000000" }, "u1", { comment: "ok" }));
+      await expectNotFound(
+        recorder.addFeedback({ kind: "simulation", id: "0195a0a0-0000-7000-8000-000000000000" }, "u1", { comment: "ok" }),
+      );
     });
   });
 });

@@ -116,9 +116,17 @@ const MAX_ID_LENGTH = 256;
 /** Collects every invalid field of one call, so the caller learns all of them at once. */
 interface Checker {
   readonly errors: ProblemFieldError[];
-  text(field: string, value: unknown, limits: { readonly min: number; readonly max: number; readonly optional?: boolean }): string | undefined;
+  text(
+    field: string,
+    value: unknown,
+    limits: { readonly min: number; readonly max: number; readonly optional?: boolean },
+  ): string | undefined;
   time(field: string, value: unknown, optional?: boolean): string | undefined;
-  number(field: string, value: unknown, limits: { readonly min: number; readonly max: number; readonly integer: boolean; readonly optional?: boolean }): number | undefined;
+  number(
+    field: string,
+    value: unknown,
+    limits: { readonly min: number; readonly max: number; readonly integer: boolean; readonly optional?: boolean },
+  ): number | undefined;
   /** Throws `invalid-request` when anything was invalid. */
   done(): void;
 }
@@ -254,7 +262,14 @@ export function analyticsRecorder(options: AnalyticsRecorderOptions): AnalyticsR
       const at = timestamp();
       const existing = await store.getEnrolment(campaign.id, userId, at);
       if (existing) return stripped(existing);
-      const enrolment: Enrolment = { campaignId: campaign.id, userId, status: "not_started", progressPercent: 0, enrolledAt: at, updatedAt: at };
+      const enrolment: Enrolment = {
+        campaignId: campaign.id,
+        userId,
+        status: "not_started",
+        progressPercent: 0,
+        enrolledAt: at,
+        updatedAt: at,
+      };
       await store.putEnrolment(campaign.orgId, enrolment);
       return enrolment;
     },
@@ -269,7 +284,8 @@ export function analyticsRecorder(options: AnalyticsRecorderOptions): AnalyticsR
       const campaign = await requireCampaign(campaignId);
       const at = timestamp();
       const current = await store.getEnrolment(campaign.id, userId, at);
-      if (!current) throw notFound(`User ${JSON.stringify(userId)} is not enrolled in campaign ${JSON.stringify(campaignId)}; enrol it first.`);
+      if (!current)
+        throw notFound(`User ${JSON.stringify(userId)} is not enrolled in campaign ${JSON.stringify(campaignId)}; enrol it first.`);
       const status = statusOf(percent as number);
       const startedAt = status === "not_started" ? undefined : (current.startedAt ?? at);
       const completedAt = status === "completed" ? (current.completedAt ?? at) : undefined;
@@ -325,7 +341,8 @@ export function analyticsRecorder(options: AnalyticsRecorderOptions): AnalyticsR
     async addFeedback(subject, userId, input) {
       const check = checker();
       const kind = subject?.kind;
-      if (kind !== "campaign" && kind !== "simulation") check.errors.push({ field: "subject.kind", message: "must be campaign or simulation" });
+      if (kind !== "campaign" && kind !== "simulation")
+        check.errors.push({ field: "subject.kind", message: "must be campaign or simulation" });
       check.text("subject.id", subject?.id, { min: 1, max: MAX_ID_LENGTH });
       check.text("userId", userId, { min: 1, max: MAX_ID_LENGTH });
       const comment = check.text("comment", input?.comment, { min: 1, max: 4000 });

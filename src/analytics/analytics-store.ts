@@ -335,7 +335,11 @@ export interface AnalyticsStore {
   /** Stores a new organization; rejects when `id` exists. */
   createOrganization(organization: Organization): Promise<void>;
   /** Applies a change; `undefined` when not in scope. */
-  updateOrganization(scope: OrgScope, id: string, change: { readonly name?: string; readonly status?: OrganizationStatus; readonly updatedAt: string }): Promise<Organization | undefined>;
+  updateOrganization(
+    scope: OrgScope,
+    id: string,
+    change: { readonly name?: string; readonly status?: OrganizationStatus; readonly updatedAt: string },
+  ): Promise<Organization | undefined>;
   /**
    * Deletes the organization and everything of it — SCIM users, groups, memberships, SCIM tokens,
    * campaigns, simulations, feedback, operations and report rows — and removes it from every admin
@@ -345,7 +349,11 @@ export interface AnalyticsStore {
 
   // Admin users and keys
   /** Admin users with `id > after`, by id; with a scope of ids, only those sharing an organization with it. */
-  listAdminUsers(scope: OrgScope, page: PageRequest, filter?: { readonly status?: AdminUserStatus; readonly role?: AdminRole; readonly orgId?: string }): Promise<Page<AdminUser>>;
+  listAdminUsers(
+    scope: OrgScope,
+    page: PageRequest,
+    filter?: { readonly status?: AdminUserStatus; readonly role?: AdminRole; readonly orgId?: string },
+  ): Promise<Page<AdminUser>>;
   /** The admin user, when in scope (as for the list). */
   getAdminUser(scope: OrgScope, id: string): Promise<AdminUser | undefined>;
   /** The admin user with this (lower-cased) e-mail, regardless of scope; for uniqueness checks. */
@@ -356,7 +364,16 @@ export interface AnalyticsStore {
    */
   createAdminUser(user: AdminUser, invitation: { readonly codeHash: string; readonly expiresAt: string }): Promise<void>;
   /** Applies a change; `undefined` when not in scope. */
-  updateAdminUser(scope: OrgScope, id: string, change: { readonly role?: AdminRole; readonly organizationIds?: readonly string[]; readonly status?: AdminUserStatus; readonly updatedAt: string }): Promise<AdminUser | undefined>;
+  updateAdminUser(
+    scope: OrgScope,
+    id: string,
+    change: {
+      readonly role?: AdminRole;
+      readonly organizationIds?: readonly string[];
+      readonly status?: AdminUserStatus;
+      readonly updatedAt: string;
+    },
+  ): Promise<AdminUser | undefined>;
   /** Deletes the admin user and its keys; false when not in scope. */
   deleteAdminUser(scope: OrgScope, id: string): Promise<boolean>;
   /**
@@ -404,7 +421,10 @@ export interface AnalyticsStore {
   /** The simulation, when in scope. */
   getSimulation(scope: OrgScope, id: string): Promise<AttackSimulation | undefined>;
   /** Records that `userId` did `type` at `at`; keeps the earliest time per type. */
-  recordSimulationEvent(orgId: string, event: { readonly simulationId: string; readonly userId: string; readonly type: SimulationEventType; readonly at: string }): Promise<void>;
+  recordSimulationEvent(
+    orgId: string,
+    event: { readonly simulationId: string; readonly userId: string; readonly type: SimulationEventType; readonly at: string },
+  ): Promise<void>;
   /** The simulation's recipients by user id, with learners. */
   listRecipients(simulationId: string, filter: RecipientFilter, page: PageRequest): Promise<Page<SimulationRecipientView>>;
   /** One recipient, with its learner. */

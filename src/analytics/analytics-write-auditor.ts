@@ -27,7 +27,11 @@ const reportOrganization = (body: Readonly<Record<string, unknown>>): unknown =>
 
 /** The audited operations: the writes of the interface, and the report starts (they run work on the data). */
 const AUDITED: Readonly<Record<string, AuditedWrite>> = {
-  createOrganization: { resourceType: "Organization", idInBody: (body) => field(body["organization"], "id"), orgInBody: (body) => field(body["organization"], "id") },
+  createOrganization: {
+    resourceType: "Organization",
+    idInBody: (body) => field(body["organization"], "id"),
+    orgInBody: (body) => field(body["organization"], "id"),
+  },
   updateOrganization: { resourceType: "Organization", pathIdIsOrganization: true },
   deleteOrganization: { resourceType: "Organization", pathIdIsOrganization: true },
   inviteAdminUser: { resourceType: "AdminUser", idInBody: (body) => body["id"] },
@@ -37,12 +41,16 @@ const AUDITED: Readonly<Record<string, AuditedWrite>> = {
   createCampaignReport: { resourceType: "Campaign", orgInBody: reportOrganization },
   createSimulationReport: { resourceType: "AttackSimulation", orgInBody: reportOrganization },
   // Only the token's id is read from the body: the secret beside it never reaches the trail.
-  issueOrganizationToken: { resourceType: "ScimToken", pathIdIsOrganization: true, resourceIdParam: "tokenId", idInBody: (body) => field(body["token"], "id") },
+  issueOrganizationToken: {
+    resourceType: "ScimToken",
+    pathIdIsOrganization: true,
+    resourceIdParam: "tokenId",
+    idInBody: (body) => field(body["token"], "id"),
+  },
   rotateOrganizationToken: { resourceType: "ScimToken", pathIdIsOrganization: true, resourceIdParam: "tokenId" },
   revokeOrganizationToken: { resourceType: "ScimToken", pathIdIsOrganization: true, resourceIdParam: "tokenId" },
   rotateOperatorKey: { resourceType: "ApiKey" },
 };
-
 
 /** The JSON body of a success, if `end` was given one. */
 function bodyOf(chunk: unknown): Readonly<Record<string, unknown>> {
@@ -69,7 +77,12 @@ export function isAuditedOperation(operationId: string): boolean {
  * the audit store (the `AuditSink` contract: nothing before authentication). A 401 or a 429 never
  * reaches this step. A sink that throws or rejects goes to `onError`; the response is sent anyway.
  */
-export function analyticsWriteAuditor(operationId: string, sink: AuditSink, now: () => Date, onError: (error: unknown) => void): RequestHandler {
+export function analyticsWriteAuditor(
+  operationId: string,
+  sink: AuditSink,
+  now: () => Date,
+  onError: (error: unknown) => void,
+): RequestHandler {
   const audited = AUDITED[operationId];
   if (audited === undefined) throw new Error(`scimkit analytics: ${operationId} is not an audited operation.`);
   const operation = `analytics.${operationId}` as AnalyticsAuditOperation;
@@ -90,7 +103,8 @@ export function analyticsWriteAuditor(operationId: string, sink: AuditSink, now:
       if (!success && caller === undefined) return end(...args);
       const body = success ? bodyOf(args[0]) : {};
       // The operator key's rotation names the key that asked (the new one's id is not for the trail to hand out).
-      const resourceId = pathResourceId ?? auditedId(audited.idInBody?.(body)) ?? (audited.resourceType === "ApiKey" ? caller?.keyId : undefined);
+      const resourceId =
+        pathResourceId ?? auditedId(audited.idInBody?.(body)) ?? (audited.resourceType === "ApiKey" ? caller?.keyId : undefined);
       const orgId = (audited.pathIdIsOrganization ? pathId : undefined) ?? auditedId(audited.orgInBody?.(body)) ?? "";
       const entry: AnalyticsAuditEntry = {
         orgId,

@@ -15,10 +15,24 @@ async function activeAdmin(analytics: AnalyticsStore): Promise<string> {
   const at = NOW.toISOString();
   const id = "01890a5d-ac96-774b-bcce-b302099a8057";
   await analytics.createAdminUser(
-    { id, email: "a@example.com", role: "viewer", organizationIds: [], status: "invited", invitedAt: at, invitationExpiresAt: "2026-03-08T09:00:00.000Z", updatedAt: at },
+    {
+      id,
+      email: "a@example.com",
+      role: "viewer",
+      organizationIds: [],
+      status: "invited",
+      invitedAt: at,
+      invitationExpiresAt: "2026-03-08T09:00:00.000Z",
+      updatedAt: at,
+    },
     { codeHash: hashToken("code"), expiresAt: "2026-03-08T09:00:00.000Z" },
   );
-  await analytics.acceptInvitation(hashToken("code"), at, { id: "k1", subject: { kind: "admin", adminUserId: id }, hash: hashToken("admin key"), createdAt: at });
+  await analytics.acceptInvitation(hashToken("code"), at, {
+    id: "k1",
+    subject: { kind: "admin", adminUserId: id },
+    hash: hashToken("admin key"),
+    createdAt: at,
+  });
   return id;
 }
 
@@ -66,7 +80,12 @@ describe("ensureOperatorKey", () => {
     const analytics = store();
     await expect(ensureOperatorKey(analytics, "short")).rejects.toThrow(/at least 32/);
     await expect(ensureOperatorKey(analytics, `${configured} with space`)).rejects.toThrow(/whitespace/);
-    await analytics.insertApiKey({ id: "k2", subject: { kind: "admin", adminUserId: "01890a5d-ac96-774b-bcce-b302099a8057" }, hash: hashToken(configured), createdAt: NOW.toISOString() });
+    await analytics.insertApiKey({
+      id: "k2",
+      subject: { kind: "admin", adminUserId: "01890a5d-ac96-774b-bcce-b302099a8057" },
+      hash: hashToken(configured),
+      createdAt: NOW.toISOString(),
+    });
     await expect(ensureOperatorKey(analytics, configured)).rejects.toThrow(/admin user/);
   });
 });

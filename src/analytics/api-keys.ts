@@ -80,7 +80,8 @@ export async function ensureOperatorKey(store: AnalyticsStore, key: string, now:
   const hash = hashToken(key);
   const existing = await store.findApiKeyByHash(hash);
   if (existing !== undefined) {
-    if (existing.subject.kind !== "operator") throw new Error("analytics: that key already belongs to an admin user; choose another operator key.");
+    if (existing.subject.kind !== "operator")
+      throw new Error("analytics: that key already belongs to an admin user; choose another operator key.");
     return existing;
   }
   const record: StoredApiKey = { id: v7(), subject: { kind: "operator" }, hash, createdAt: now.toISOString() };

@@ -69,7 +69,8 @@ function scopeOf(caller: ApiKeyCaller | undefined): OrgScope {
 
 function stringParams(request: Request): Record<string, string> {
   const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.params as Record<string, unknown>)) if (typeof value === "string") result[name] = value;
+  for (const [name, value] of Object.entries(request.params as Record<string, unknown>))
+    if (typeof value === "string") result[name] = value;
   return result;
 }
 
@@ -166,7 +167,8 @@ function operationChain(
  * }));
  */
 export function createAnalyticsRouter(options: AnalyticsRouterOptions): Router {
-  if (options.store === undefined || options.scimTokens === undefined) throw new Error("scimkit analytics: the router needs `store` and `scimTokens`.");
+  if (options.store === undefined || options.scimTokens === undefined)
+    throw new Error("scimkit analytics: the router needs `store` and `scimTokens`.");
   const onError = options.onError ?? defaultOnError;
   const now = options.now ?? (() => new Date());
   const dependencies: AnalyticsDependencies = {
@@ -200,12 +202,18 @@ export function createAnalyticsRouter(options: AnalyticsRouterOptions): Router {
     ...(options.rateLimit === undefined ? {} : { rateLimit: limitAnalyticsRate(options.rateLimit) }),
     ...(onAudit === undefined
       ? {}
-      : { audit: (operationId: string) => (isAuditedOperation(operationId) ? analyticsWriteAuditor(operationId, onAudit, now, onError) : undefined) }),
+      : {
+          audit: (operationId: string) =>
+            isAuditedOperation(operationId) ? analyticsWriteAuditor(operationId, onAudit, now, onError) : undefined,
+        }),
   };
   const router = express.Router();
   const methodsByPath = new Map<string, string[]>();
   for (const operation of analyticsOperations as readonly OperationDefinition[]) {
-    router[operation.method](expressPath(operation.path), ...operationChain(operation, handlers, dependencies, options.cursorSecret ?? "", bodyParser, extras));
+    router[operation.method](
+      expressPath(operation.path),
+      ...operationChain(operation, handlers, dependencies, options.cursorSecret ?? "", bodyParser, extras),
+    );
     const methods = methodsByPath.get(operation.path) ?? [];
     methods.push(operation.method.toUpperCase(), ...(operation.method === "get" ? ["HEAD"] : []));
     methodsByPath.set(operation.path, methods);

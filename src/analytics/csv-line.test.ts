@@ -7,7 +7,9 @@ describe("csvLine", () => {
   });
 
   it("quotes cells with commas, quotes, CR or LF and doubles their quotes", () => {
-    expect(csvLine(['Smith, "Jo"', "line\nbreak", "cr\rhere", 'say "hi"'])).toBe('"Smith, ""Jo""","line\nbreak","cr\rhere","say ""hi"""\r\n');
+    expect(csvLine(['Smith, "Jo"', "line\nbreak", "cr\rhere", 'say "hi"'])).toBe(
+      '"Smith, ""Jo""","line\nbreak","cr\rhere","say ""hi"""\r\n',
+    );
   });
 
   it("prefixes text a spreadsheet would run as a formula with a quote, and quotes it when needed", () => {

@@ -33,19 +33,45 @@ export function renderOrganization(organization: Organization): Body {
 /** An admin user; never its invitation code digest nor its keys. */
 export function renderAdminUser(user: AdminUser): Body {
   const { id, email, role, status, invitedAt, updatedAt } = user;
-  return { id, email, role, organizationIds: [...user.organizationIds], status, invitedAt, ...optional(user, ["invitationExpiresAt", "activatedAt"]), updatedAt };
+  return {
+    id,
+    email,
+    role,
+    organizationIds: [...user.organizationIds],
+    status,
+    invitedAt,
+    ...optional(user, ["invitationExpiresAt", "activatedAt"]),
+    updatedAt,
+  };
 }
 
 /** A learner as `User`: `organizationId` for the store's `orgId`. */
 export function renderUser(learner: Learner): Body {
   const { id, userName, active, createdAt, updatedAt } = learner;
-  return { id, organizationId: learner.orgId, userName, ...optional(learner, ["displayName", "email"]), active, ...optional(learner, ["department"]), createdAt, updatedAt };
+  return {
+    id,
+    organizationId: learner.orgId,
+    userName,
+    ...optional(learner, ["displayName", "email"]),
+    active,
+    ...optional(learner, ["department"]),
+    createdAt,
+    updatedAt,
+  };
 }
 
 /** A campaign as `Campaign`. */
 export function renderCampaign(campaign: Campaign): Body {
   const { id, name, startsAt, createdAt } = campaign;
-  return { id, organizationId: campaign.orgId, name, ...optional(campaign, ["description"]), startsAt, ...optional(campaign, ["dueAt"]), createdAt };
+  return {
+    id,
+    organizationId: campaign.orgId,
+    name,
+    ...optional(campaign, ["description"]),
+    startsAt,
+    ...optional(campaign, ["dueAt"]),
+    createdAt,
+  };
 }
 
 /** An enrolment as `CampaignUser`, with its learner while it exists. */
@@ -78,13 +104,23 @@ export function renderSimulationUser(recipient: SimulationRecipientView): Body {
 /** A feedback comment as `FeedbackComment`. */
 export function renderFeedback(comment: FeedbackComment): Body {
   const { id, userId, comment: text, createdAt } = comment;
-  return { id, subject: { kind: comment.subject.kind, id: comment.subject.id }, userId, ...optional(comment, ["rating"]), comment: text, createdAt };
+  return {
+    id,
+    subject: { kind: comment.subject.kind, id: comment.subject.id },
+    userId,
+    ...optional(comment, ["rating"]),
+    comment: text,
+    createdAt,
+  };
 }
 
 /** An operation with its links; the result links only once it has succeeded. */
 export function renderOperation(operation: Operation, baseUrl: string): Body {
   const self = `${baseUrl}/operations/${operation.id}`;
-  const progress = operation.progress.total === undefined ? { done: operation.progress.done } : { done: operation.progress.done, total: operation.progress.total };
+  const progress =
+    operation.progress.total === undefined
+      ? { done: operation.progress.done }
+      : { done: operation.progress.done, total: operation.progress.total };
   return {
     id: operation.id,
     kind: operation.kind,

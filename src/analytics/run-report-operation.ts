@@ -34,12 +34,18 @@ export async function runReportOperation(job: ReportJob): Promise<void> {
     // Figures as of the request, so `overdue` means what it meant when the report was asked for.
     const asOf = operation.createdAt;
     const total = await kind.total(store, operation.subjectId, asOf);
-    const withTotal = (done: number): { done: number; total?: number } => (total === undefined ? { done } : { done, total: Math.max(total, done) });
+    const withTotal = (done: number): { done: number; total?: number } =>
+      total === undefined ? { done } : { done, total: Math.max(total, done) };
     await store.updateOperation(operation.id, { status: "running", startedAt: now().toISOString(), progress: withTotal(0) });
     let done = 0;
     let after: string | undefined;
     for (;;) {
-      const page = await kind.page(store, operation.subjectId, asOf, after === undefined ? { limit: REPORT_PAGE_SIZE } : { limit: REPORT_PAGE_SIZE, after });
+      const page = await kind.page(
+        store,
+        operation.subjectId,
+        asOf,
+        after === undefined ? { limit: REPORT_PAGE_SIZE } : { limit: REPORT_PAGE_SIZE, after },
+      );
       if (page.items.length > 0) await store.appendReportRows(operation.id, page.items);
       done += page.items.length;
       if (page.next === undefined) break;

@@ -50,14 +50,17 @@ export async function streamReport(response: Response, store: AnalyticsStore, op
       if (format === "csv" && !(await write(response, csvLine(columns)))) return;
     }
     const known = columns;
-    const text = format === "csv"
-      ? rows.map((row) => csvLine(known.map((column) => row[column] ?? null))).join("")
-      : rows.map((row) => {
-          const ordered = Object.fromEntries(known.map((column) => [column, row[column] ?? null]));
-          const line = `${first ? "\n" : ",\n"}${JSON.stringify(ordered)}`;
-          first = false;
-          return line;
-        }).join("");
+    const text =
+      format === "csv"
+        ? rows.map((row) => csvLine(known.map((column) => row[column] ?? null))).join("")
+        : rows
+            .map((row) => {
+              const ordered = Object.fromEntries(known.map((column) => [column, row[column] ?? null]));
+              const line = `${first ? "\n" : ",\n"}${JSON.stringify(ordered)}`;
+              first = false;
+              return line;
+            })
+            .join("");
     if (!(await write(response, text))) return;
   }
   if (format === "json") await write(response, first ? "]" : "\n]");

@@ -26,7 +26,14 @@ export function fullEntry(orgId: string, n: number): AuditEntry {
 
 /** An entry with only the required fields. */
 export function bareEntry(orgId: string, n: number): AuditEntry {
-  return { orgId, operation: "bulk", at: new Date(Date.UTC(2025, 0, 1, 12, 0, n)).toISOString(), outcome: "failure", status: 413, via: "bulk" };
+  return {
+    orgId,
+    operation: "bulk",
+    at: new Date(Date.UTC(2025, 0, 1, 12, 0, n)).toISOString(),
+    outcome: "failure",
+    status: 413,
+    via: "bulk",
+  };
 }
 
 function withoutId<T extends { readonly id: string }>(record: T): Omit<T, "id"> {
@@ -38,7 +45,10 @@ function withoutId<T extends { readonly id: string }>(record: T): Omit<T, "id"> 
  * Declares the shared tests. `open` gives a fresh, empty trail for each test, in a unique
  * organization namespace (`orgPrefix`) so suites may share a database.
  */
-export function describeAuditTrailBehaviour(name: string, open: () => Promise<{ readonly trail: AuditTrail; readonly org: (name: string) => string }>): void {
+export function describeAuditTrailBehaviour(
+  name: string,
+  open: () => Promise<{ readonly trail: AuditTrail; readonly org: (name: string) => string }>,
+): void {
   describe(`${name}: audit trail behaviour`, () => {
     it("gives back every field of an entry as it was kept, optional ones absent when absent", async () => {
       const { trail, org } = await open();

@@ -26,7 +26,11 @@ export function auditedId(value: unknown): string | undefined {
  *
  * @example await handToSink(sink, { orgId, operation: "billing.charge", at, outcome: "success", status: 201, via: "billing" }, report)
  */
-export async function handToSink<Operation extends string>(sink: AuditSink, entry: AuditEntry<Operation>, onError: (error: unknown) => void): Promise<void> {
+export async function handToSink<Operation extends string>(
+  sink: AuditSink,
+  entry: AuditEntry<Operation>,
+  onError: (error: unknown) => void,
+): Promise<void> {
   try {
     await sink.record(Object.freeze(entry));
   } catch (error) {

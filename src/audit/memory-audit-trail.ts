@@ -21,7 +21,8 @@ export interface MemoryAuditTrailOptions {
  */
 export function memoryAuditTrail(options: MemoryAuditTrailOptions = {}): AuditTrail {
   const cap = options.maxEntriesPerOrganization ?? 10_000;
-  if (!Number.isInteger(cap) || cap < 1) throw new Error(`memoryAuditTrail: maxEntriesPerOrganization must be a positive integer; got ${String(cap)}.`);
+  if (!Number.isInteger(cap) || cap < 1)
+    throw new Error(`memoryAuditTrail: maxEntriesPerOrganization must be a positive integer; got ${String(cap)}.`);
   // Oldest first per organization; ids are UUID v7, so they increase along each list.
   const byOrg = new Map<string, AuditRecord[]>();
 

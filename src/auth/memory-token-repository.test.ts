@@ -105,7 +105,12 @@ describe("memoryTokenRepository: expiry and previous digests", () => {
   it("finds a token by its previous digest after a rotation with grace, and forgets it after one without", async () => {
     const repository = memoryTokenRepository();
     await repository.insert(stored("t1", "acme", "old", { expiresAt: "2025-02-01T00:00:00.000Z" }));
-    const next = await repository.replaceHash("acme", "t1", { hash: hashToken("new"), prefix: "new", rotatedAt: "2025-01-03T00:00:00.000Z", previousSecretValidUntil: "2025-01-03T00:01:00.000Z" });
+    const next = await repository.replaceHash("acme", "t1", {
+      hash: hashToken("new"),
+      prefix: "new",
+      rotatedAt: "2025-01-03T00:00:00.000Z",
+      previousSecretValidUntil: "2025-01-03T00:01:00.000Z",
+    });
     expect(next?.previousHash).toBe(hashToken("old"));
     expect(next?.expiresAt).toBeUndefined();
     expect((await repository.findByHash("acme", hashToken("old")))?.id).toBe("t1");
@@ -113,7 +118,12 @@ describe("memoryTokenRepository: expiry and previous digests", () => {
     // markUsed with the previous digest records nothing: lastUsedAt is the current secret's.
     await repository.markUsed("acme", hashToken("old"), "2025-01-03T00:00:30.000Z");
     expect((await repository.findByHash("acme", hashToken("new")))?.lastUsedAt).toBeUndefined();
-    await repository.replaceHash("acme", "t1", { hash: hashToken("newer"), prefix: "nwr", rotatedAt: "2025-01-04T00:00:00.000Z", expiresAt: "2025-03-01T00:00:00.000Z" });
+    await repository.replaceHash("acme", "t1", {
+      hash: hashToken("newer"),
+      prefix: "nwr",
+      rotatedAt: "2025-01-04T00:00:00.000Z",
+      expiresAt: "2025-03-01T00:00:00.000Z",
+    });
     expect(await repository.findByHash("acme", hashToken("old"))).toBeUndefined();
     expect(await repository.findByHash("acme", hashToken("new"))).toBeUndefined();
     expect((await repository.findByHash("acme", hashToken("newer")))?.expiresAt).toBe("2025-03-01T00:00:00.000Z");
@@ -122,7 +132,12 @@ describe("memoryTokenRepository: expiry and previous digests", () => {
   it("delete and deleteByOrg forget previous digests too", async () => {
     const repository = memoryTokenRepository();
     await repository.insert(stored("t1", "acme", "a"));
-    await repository.replaceHash("acme", "t1", { hash: hashToken("b"), prefix: "b", rotatedAt: "2025-01-03T00:00:00.000Z", previousSecretValidUntil: "2025-01-04T00:00:00.000Z" });
+    await repository.replaceHash("acme", "t1", {
+      hash: hashToken("b"),
+      prefix: "b",
+      rotatedAt: "2025-01-03T00:00:00.000Z",
+      previousSecretValidUntil: "2025-01-04T00:00:00.000Z",
+    });
     expect(await repository.delete("acme", "t1")).toBe(true);
     expect(await repository.findByHash("acme", hashToken("a"))).toBeUndefined();
     await repository.insert(stored("t2", "acme", "a"));

@@ -49,7 +49,13 @@ export function memoryTokenRepository(): TokenRepository {
       const current = tokensOf(orgId)?.get(id);
       if (current === undefined) return undefined;
       if (byHash.has(replacement.hash)) throw new Error("memoryTokenRepository: a token with this hash already exists");
-      const { lastUsedAt: _previousUse, expiresAt: _oldExpiry, previousHash: _older, previousSecretValidUntil: _olderEnd, ...kept } = current;
+      const {
+        lastUsedAt: _previousUse,
+        expiresAt: _oldExpiry,
+        previousHash: _older,
+        previousSecretValidUntil: _olderEnd,
+        ...kept
+      } = current;
       const { previousSecretValidUntil, ...secret } = replacement;
       const next: StoredToken = Object.freeze({
         ...kept,

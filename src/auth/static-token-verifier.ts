@@ -37,9 +37,7 @@ export function staticTokenVerifier(tokens: Readonly<Record<string, string | rea
       const hash = hashToken(token);
       const owner = ownerOfHash.get(hash);
       if (owner !== undefined && owner !== orgId) {
-        throw new Error(
-          `staticTokenVerifier: organizations "${owner}" and "${orgId}" share a token; each organization needs its own`,
-        );
+        throw new Error(`staticTokenVerifier: organizations "${owner}" and "${orgId}" share a token; each organization needs its own`);
       }
       ownerOfHash.set(hash, orgId);
       return hash;

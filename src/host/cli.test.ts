@@ -5,7 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-function scimkit(args: readonly string[], env: Record<string, string> = {}): { readonly status: number | null; readonly stdout: string; readonly stderr: string } {
+function scimkit(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): { readonly status: number | null; readonly stdout: string; readonly stderr: string } {
   const result = spawnSync(process.execPath, ["--conditions=scimkit-source", "--import", "tsx", "src/host/cli.ts", ...args], {
     encoding: "utf8",
     // Only what the test sets: no SCIMKIT_* of the shell running the tests.
@@ -29,7 +32,9 @@ describe("the scimkit command", () => {
     expect(version.stdout.trim()).toBe((JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version);
   });
 
-  it("answers an unknown command, no command, an unknown option or a stray argument with the usage on stderr and exit code 2", { timeout: 60_000 }, () => {
+  it("answers an unknown command, no command, an unknown option or a stray argument with the usage on stderr and exit code 2", {
+    timeout: 60_000,
+  }, () => {
     for (const [args, message] of [
       [["frobnicate"], /unknown command "frobnicate"/],
       [[], /no command given/],
@@ -44,12 +49,22 @@ describe("the scimkit command", () => {
     }
   });
 
-  it("refuses to serve with wrong settings: every mistake on stderr, exit code 2, no stack trace, nothing started", { timeout: 60_000 }, () => {
-    const run = scimkit(["serve"], { PORT: "0", DATABASE_URL: "memory:", SCIMKIT_RATE_LIMIT: "abc", SCIMKIT_ORGS: "demo:abc", SCIMKIT_RATE_LIMT: "5" });
+  it("refuses to serve with wrong settings: every mistake on stderr, exit code 2, no stack trace, nothing started", {
+    timeout: 60_000,
+  }, () => {
+    const run = scimkit(["serve"], {
+      PORT: "0",
+      DATABASE_URL: "memory:",
+      SCIMKIT_RATE_LIMIT: "abc",
+      SCIMKIT_ORGS: "demo:abc",
+      SCIMKIT_RATE_LIMT: "5",
+    });
     expect(run.status).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain('SCIMKIT_RATE_LIMIT="abc": expected requests per second (a positive number) or "off"');
-    expect(run.stderr).toContain('SCIMKIT_ORGS: the token of organization "demo" has fewer than 32 characters; generate one with `openssl rand -hex 32`');
+    expect(run.stderr).toContain(
+      'SCIMKIT_ORGS: the token of organization "demo" has fewer than 32 characters; generate one with `openssl rand -hex 32`',
+    );
     expect(run.stderr).toContain("SCIMKIT_RATE_LIMT is not a setting of the host and is ignored; did you mean SCIMKIT_RATE_LIMIT?");
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });

@@ -36,9 +36,20 @@ function version(): string {
 
 /** Runs `argv` (the arguments after the script); resolves with the exit code, or undefined while serving. */
 async function main(argv: readonly string[]): Promise<number | undefined> {
-  let parsed: ReturnType<typeof parseArgs<{ options: { help: { type: "boolean"; short: "h" }; version: { type: "boolean"; short: "v" } }; allowPositionals: true; strict: true }>>;
+  let parsed: ReturnType<
+    typeof parseArgs<{
+      options: { help: { type: "boolean"; short: "h" }; version: { type: "boolean"; short: "v" } };
+      allowPositionals: true;
+      strict: true;
+    }>
+  >;
   try {
-    parsed = parseArgs({ args: [...argv], options: { help: { type: "boolean", short: "h" }, version: { type: "boolean", short: "v" } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: [...argv],
+      options: { help: { type: "boolean", short: "h" }, version: { type: "boolean", short: "v" } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     console.error(`scimkit: ${error instanceof Error ? error.message : String(error)}\n\n${usage()}`);
     return 2;
@@ -72,7 +83,8 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     console.error(`scimkit: ${error instanceof Error ? error.message : String(error)}`);
     // A 503 from an unreachable database says what the client should do; the operator needs the cause.
-    if (error instanceof Error && error.cause !== undefined) console.error("cause:", error.cause instanceof Error ? error.cause.message : error.cause);
+    if (error instanceof Error && error.cause !== undefined)
+      console.error("cause:", error.cause instanceof Error ? error.cause.message : error.cause);
     process.exit(1);
   },
 );

@@ -17,10 +17,18 @@ afterEach(async () => {
   opened = undefined;
 });
 
-async function seeded(databaseUrl: string): Promise<{ readonly database: HostStore; readonly result: Awaited<ReturnType<typeof demoSeed>> }> {
+async function seeded(
+  databaseUrl: string,
+): Promise<{ readonly database: HostStore; readonly result: Awaited<ReturnType<typeof demoSeed>> }> {
   const database = await openHostStore(databaseUrl);
   opened = database;
-  await database.analytics.createOrganization({ id: "demo", name: "Demo organization", status: "active", createdAt: NOW.toISOString(), updatedAt: NOW.toISOString() });
+  await database.analytics.createOrganization({
+    id: "demo",
+    name: "Demo organization",
+    status: "active",
+    createdAt: NOW.toISOString(),
+    updatedAt: NOW.toISOString(),
+  });
   const result = await demoSeed({ resources: database.store, analytics: database.analytics, orgId: "demo", now: NOW });
   return { database, result };
 }
@@ -52,7 +60,10 @@ describe.each([
     expect(learners.every((learner) => learner.email === learner.userName && learner.userName.endsWith("@demo.example"))).toBe(true);
 
     const stored = await database.store.get({ orgId: "demo", resourceType: "User", id: learners[0]?.id as string, members: false });
-    expect(stored?.attributes).toMatchObject({ name: { givenName: expect.any(String), familyName: expect.any(String) }, emails: [{ type: "work" }] });
+    expect(stored?.attributes).toMatchObject({
+      name: { givenName: expect.any(String), familyName: expect.any(String) },
+      emails: [{ type: "work" }],
+    });
   });
 
   it("records two campaigns whose summaries show every state, overdue only past the due date", async () => {
@@ -72,7 +83,8 @@ describe.each([
     // Every recorded time lies in the past, and a completion follows its start.
     for (const enrolment of enrolments) {
       expect(enrolment.updatedAt <= asOf).toBe(true);
-      if (enrolment.completedAt !== undefined) expect(enrolment.startedAt !== undefined && enrolment.startedAt < enrolment.completedAt).toBe(true);
+      if (enrolment.completedAt !== undefined)
+        expect(enrolment.startedAt !== undefined && enrolment.startedAt < enrolment.completedAt).toBe(true);
     }
   });
 
@@ -83,7 +95,8 @@ describe.each([
     expect(summary.rates).toEqual({ delivered: 0.96, opened: 0.62, clicked: 0.24, submittedData: 0.1, reported: 0.28 });
     const recipients = await all((page) => database.analytics.listRecipients(result.simulation.id, {}, page));
     for (const recipient of recipients) {
-      if (recipient.clickedAt !== undefined) expect(recipient.openedAt !== undefined && recipient.openedAt < recipient.clickedAt).toBe(true);
+      if (recipient.clickedAt !== undefined)
+        expect(recipient.openedAt !== undefined && recipient.openedAt < recipient.clickedAt).toBe(true);
       if (recipient.openedAt !== undefined) expect(recipient.deliveredAt).toBeDefined();
     }
   });

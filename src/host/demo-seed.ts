@@ -26,14 +26,58 @@ const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
 const GIVEN_NAMES = [
-  "Ada", "Grace", "Alan", "Katherine", "Linus", "Margaret", "Tim", "Barbara", "Dennis", "Frances",
-  "Ken", "Radia", "Edsger", "Hedy", "Donald", "Sophie", "Niklaus", "Joan", "Guido", "Anita",
-  "Bjarne", "Shafi", "Leslie", "Mary", "Yukihiro",
+  "Ada",
+  "Grace",
+  "Alan",
+  "Katherine",
+  "Linus",
+  "Margaret",
+  "Tim",
+  "Barbara",
+  "Dennis",
+  "Frances",
+  "Ken",
+  "Radia",
+  "Edsger",
+  "Hedy",
+  "Donald",
+  "Sophie",
+  "Niklaus",
+  "Joan",
+  "Guido",
+  "Anita",
+  "Bjarne",
+  "Shafi",
+  "Leslie",
+  "Mary",
+  "Yukihiro",
 ] as const;
 const FAMILY_NAMES = [
-  "Lovelace", "Hopper", "Turing", "Johnson", "Torvalds", "Hamilton", "Berners-Lee", "Liskov", "Ritchie", "Allen",
-  "Thompson", "Perlman", "Dijkstra", "Lamarr", "Knuth", "Wilson", "Wirth", "Clarke", "van Rossum", "Borg",
-  "Stroustrup", "Goldwasser", "Lamport", "Jackson", "Matsumoto",
+  "Lovelace",
+  "Hopper",
+  "Turing",
+  "Johnson",
+  "Torvalds",
+  "Hamilton",
+  "Berners-Lee",
+  "Liskov",
+  "Ritchie",
+  "Allen",
+  "Thompson",
+  "Perlman",
+  "Dijkstra",
+  "Lamarr",
+  "Knuth",
+  "Wilson",
+  "Wirth",
+  "Clarke",
+  "van Rossum",
+  "Borg",
+  "Stroustrup",
+  "Goldwasser",
+  "Lamport",
+  "Jackson",
+  "Matsumoto",
 ] as const;
 const DEPARTMENTS = ["Sales", "Engineering", "Finance", "Customer Support", "Marketing", "People"] as const;
 /** Learners who have left: deactivated by the identity provider, their training history kept. */
@@ -144,9 +188,18 @@ export async function demoSeed(options: DemoSeedOptions): Promise<DemoSeedResult
     await recorder.recordProgress(essentials.id, userId, { progressPercent: 100, score: 62 + ((index * 37) % 39) });
   }
   clock = now - 20 * DAY;
-  await recorder.addFeedback({ kind: "campaign", id: essentials.id }, learners[0] as string, { comment: "Short modules I could finish between meetings. The passkey part was new to me.", rating: 5 });
-  await recorder.addFeedback({ kind: "campaign", id: essentials.id }, learners[5] as string, { comment: "Good content, but the quiz asked about things the videos never covered.", rating: 3 });
-  await recorder.addFeedback({ kind: "campaign", id: essentials.id }, learners[12] as string, { comment: "Please add subtitles to the videos.", rating: 4 });
+  await recorder.addFeedback({ kind: "campaign", id: essentials.id }, learners[0] as string, {
+    comment: "Short modules I could finish between meetings. The passkey part was new to me.",
+    rating: 5,
+  });
+  await recorder.addFeedback({ kind: "campaign", id: essentials.id }, learners[5] as string, {
+    comment: "Good content, but the quiz asked about things the videos never covered.",
+    rating: 3,
+  });
+  await recorder.addFeedback({ kind: "campaign", id: essentials.id }, learners[12] as string, {
+    comment: "Please add subtitles to the videos.",
+    rating: 4,
+  });
   feedbackComments += 3;
 
   // A campaign still running: nobody is overdue yet.
@@ -169,14 +222,21 @@ export async function demoSeed(options: DemoSeedOptions): Promise<DemoSeedResult
     await recorder.recordProgress(phishing.id, userId, { progressPercent: 100, score: 70 + ((index * 11) % 31) });
   }
   clock = now - 2 * DAY;
-  await recorder.addFeedback({ kind: "campaign", id: phishing.id }, learners[3] as string, { comment: "The sender-address exercise was the most useful part.", rating: 5 });
+  await recorder.addFeedback({ kind: "campaign", id: phishing.id }, learners[3] as string, {
+    comment: "The sender-address exercise was the most useful part.",
+    rating: 5,
+  });
   feedbackComments += 1;
 
   // One simulation: each stage of the funnel is a prefix of the same fixed shuffle, so everyone
   // who clicked had opened and everyone who opened had the mail delivered.
   clock = now - 11 * DAY;
   const launchedAt = now - 10 * DAY;
-  const simulation = await recorder.createSimulation(orgId, { name: "Parcel delivery notice", template: "courier-missed-delivery", launchedAt: at(launchedAt) });
+  const simulation = await recorder.createSimulation(orgId, {
+    name: "Parcel delivery notice",
+    template: "courier-missed-delivery",
+    launchedAt: at(launchedAt),
+  });
   for (const [index, userId] of learners.entries()) {
     const position = rank(index, 17, 50);
     const step = (minutes: number): string => at(launchedAt + position * MINUTE + minutes * MINUTE);
@@ -191,8 +251,13 @@ export async function demoSeed(options: DemoSeedOptions): Promise<DemoSeedResult
   clock = now - 9 * DAY;
   const reporter = learners.find((_, index) => rank(index, 17, 50) === 15) as string;
   const clicker = learners.find((_, index) => rank(index, 17, 50) === 2) as string;
-  await recorder.addFeedback({ kind: "simulation", id: simulation.id }, reporter, { comment: "The tracking link pointed to a look-alike domain, so I reported it." });
-  await recorder.addFeedback({ kind: "simulation", id: simulation.id }, clicker, { comment: "I was expecting a parcel that day. A fair lesson.", rating: 4 });
+  await recorder.addFeedback({ kind: "simulation", id: simulation.id }, reporter, {
+    comment: "The tracking link pointed to a look-alike domain, so I reported it.",
+  });
+  await recorder.addFeedback({ kind: "simulation", id: simulation.id }, clicker, {
+    comment: "I was expecting a parcel that day. A fair lesson.",
+    rating: 4,
+  });
   feedbackComments += 2;
 
   return { learners: learners.length, campaigns: [essentials, phishing], simulation, feedbackComments };

@@ -43,9 +43,36 @@ describe("the host server's audit trail", () => {
         .prepare("select org_id, token_id, operation, resource_type, resource_id, outcome, status, via from scimkit_audit order by id")
         .all();
       expect(rows).toEqual([
-        { org_id: "acme", token_id: "static-1", operation: "create", resource_type: "User", resource_id: id, outcome: "success", status: 201, via: "request" },
-        { org_id: "acme", token_id: "static-1", operation: "delete", resource_type: "User", resource_id: "no-such-user", outcome: "failure", status: 404, via: "request" },
-        { org_id: "acme", token_id: "static-1", operation: "delete", resource_type: "User", resource_id: id, outcome: "success", status: 204, via: "request" },
+        {
+          org_id: "acme",
+          token_id: "static-1",
+          operation: "create",
+          resource_type: "User",
+          resource_id: id,
+          outcome: "success",
+          status: 201,
+          via: "request",
+        },
+        {
+          org_id: "acme",
+          token_id: "static-1",
+          operation: "delete",
+          resource_type: "User",
+          resource_id: "no-such-user",
+          outcome: "failure",
+          status: 404,
+          via: "request",
+        },
+        {
+          org_id: "acme",
+          token_id: "static-1",
+          operation: "delete",
+          resource_type: "User",
+          resource_id: id,
+          outcome: "success",
+          status: 204,
+          via: "request",
+        },
       ]);
     } finally {
       database.close();

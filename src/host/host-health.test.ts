@@ -113,7 +113,10 @@ describe("SCIMKIT_PUBLIC_URL", () => {
     const location = `https://scim.example.com/scim/Organizations/acme/v2/Users/${created.body.id as string}`;
     expect(created.headers["location"]).toBe(location);
     expect(created.body.meta.location).toBe(location);
-    const config = await request(host).get("/scim/Organizations/acme/v2/ServiceProviderConfig").set("Host", "evil.example").set("Authorization", `Bearer ${TOKEN}`);
+    const config = await request(host)
+      .get("/scim/Organizations/acme/v2/ServiceProviderConfig")
+      .set("Host", "evil.example")
+      .set("Authorization", `Bearer ${TOKEN}`);
     expect(JSON.stringify(config.body)).not.toContain("evil.example");
   });
 
@@ -132,7 +135,9 @@ describe("SCIMKIT_LOG_FORMAT=json", () => {
   it("logs each request as one JSON object: time, level, msg, method, path, status, ms, orgId", async () => {
     const lines: string[] = [];
     const host = app({ logFormat: "json" }, lines);
-    await request(host).get("/scim/Organizations/acme/v2/Users?filter=userName%20eq%20%22secret%22").set("Authorization", `Bearer ${TOKEN}`);
+    await request(host)
+      .get("/scim/Organizations/acme/v2/Users?filter=userName%20eq%20%22secret%22")
+      .set("Authorization", `Bearer ${TOKEN}`);
     await request(host).get("/scim/Organizations/acme/v2/Users");
     const [ok, refused] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(ok).toEqual({

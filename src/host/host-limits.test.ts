@@ -13,7 +13,14 @@ import { createTokenStore } from "scimkit";
 import { staticTokenVerifier } from "scimkit";
 import { tokenBucketLimiter } from "scimkit";
 import { memoryStore } from "scimkit/memory";
-import { defaultHostLimits, defaultHostTimeouts, startHostServer, type HostLimits, type HostTimeouts, type RunningHost } from "./host-server.js";
+import {
+  defaultHostLimits,
+  defaultHostTimeouts,
+  startHostServer,
+  type HostLimits,
+  type HostTimeouts,
+  type RunningHost,
+} from "./host-server.js";
 
 const TOKEN = "acme-host-limits-token";
 const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
@@ -65,22 +72,34 @@ describe("the host's request limits, by default", () => {
     const deep = await call(host, `/Users?filter=${encodeURIComponent(nested(17))}`);
     expect(deep).toMatchObject({ status: 400, body: { status: "400", scimType: "invalidFilter" } });
     expect(deep.body["detail"]).toMatch(/nested deeper than 16 levels/);
-    const long = await call(host, "/Users/.search", { method: "POST", body: JSON.stringify({ filter: `userName eq "${"a".repeat(4096)}"` }) });
+    const long = await call(host, "/Users/.search", {
+      method: "POST",
+      body: JSON.stringify({ filter: `userName eq "${"a".repeat(4096)}"` }),
+    });
     expect(long).toMatchObject({ status: 400, body: { scimType: "invalidFilter" } });
     expect(long.body["detail"]).toMatch(/the limit is 4096/);
   });
 
   it("bounds bodies to 1 MB, Bulk to 1,000 operations and 1 MiB, and pages to 1,000 resources, as it advertises", async () => {
     const host = await start({ limits: { rateLimit: false } });
-    const config = await fetch(`${host.baseUrl("acme")}/ServiceProviderConfig`).then((response) => response.json() as Promise<Record<string, unknown>>);
+    const config = await fetch(`${host.baseUrl("acme")}/ServiceProviderConfig`).then(
+      (response) => response.json() as Promise<Record<string, unknown>>,
+    );
     expect(config["bulk"]).toMatchObject({ supported: true, maxOperations: 1000, maxPayloadSize: 1_048_576 });
     expect(config["pagination"]).toMatchObject({ defaultPageSize: 100, maxPageSize: 1000 });
     const big = JSON.stringify({ schemas: [USER_SCHEMA], userName: "big", displayName: "x".repeat(1_100_000) });
     expect(await call(host, "/Users", { method: "POST", body: big })).toMatchObject({ status: 413, body: { status: "413" } });
     const operations = Array.from({ length: 1001 }, (_, i) => ({ method: "DELETE", path: `/Users/u${i}` }));
-    const bulk = await call(host, "/Bulk", { method: "POST", body: JSON.stringify({ schemas: ["urn:ietf:params:scim:api:messages:2.0:BulkRequest"], Operations: operations }) });
+    const bulk = await call(host, "/Bulk", {
+      method: "POST",
+      body: JSON.stringify({ schemas: ["urn:ietf:params:scim:api:messages:2.0:BulkRequest"], Operations: operations }),
+    });
     expect(bulk).toMatchObject({ status: 413, body: { status: "413" } });
-    expect(defaultHostLimits).toMatchObject({ bodyLimit: "1mb", bulk: { maxOperations: 1000, maxPayloadSize: 1_048_576 }, paging: { maxPageSize: 1000 } });
+    expect(defaultHostLimits).toMatchObject({
+      bodyLimit: "1mb",
+      bulk: { maxOperations: 1000, maxPayloadSize: 1_048_576 },
+      paging: { maxPageSize: 1000 },
+    });
   });
 
   it("runs one expensive request per organization at a time, queues 16 more and refuses the next with 429 and Retry-After", async () => {
@@ -111,29 +130,55 @@ describe("the host's request limits, by default", () => {
 
   it("bounds PATCH operations to 10,000, values per attribute to 1,000 and members per request to 20,000, naming the limit", async () => {
     const host = await start({ limits: { rateLimit: false } });
-    const emails = (count: number) => Array.from({ length: count }, (_, i) => ({ value: `e${i}@example.com`, type: i === 0 ? "work" : "other" }));
-    const user = (count: number) => JSON.stringify({ schemas: [USER_SCHEMA], userName: `u${count}`, name: { givenName: "G", familyName: "F" }, emails: emails(count) });
+    const emails = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({ value: `e${i}@example.com`, type: i === 0 ? "work" : "other" }));
+    const user = (count: number) =>
+      JSON.stringify({ schemas: [USER_SCHEMA], userName: `u${count}`, name: { givenName: "G", familyName: "F" }, emails: emails(count) });
     const created = await call(host, "/Users", { method: "POST", body: user(1000) });
     expect(created.status).toBe(201);
     const many = await call(host, "/Users", { method: "POST", body: user(1001) });
     expect(many).toMatchObject({ status: 400, body: { scimType: "invalidValue" } });
     expect(many.body["detail"]).toMatch(/holds 1001 values; the limit is 1000 \(maxValues\)/);
     const operations = Array.from({ length: 10_001 }, () => ({ op: "replace", path: "nickName", value: "n" }));
-    const patch = await call(host, `/Users/${String(created.body["id"])}`, { method: "PATCH", body: JSON.stringify({ schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations: operations }) });
+    const patch = await call(host, `/Users/${String(created.body["id"])}`, {
+      method: "PATCH",
+      body: JSON.stringify({ schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations: operations }),
+    });
     expect(patch).toMatchObject({ status: 413, body: { status: "413" } });
     expect(patch.body["detail"]).toBe("The PATCH request has 10001 operations; the limit is 10000 (maxPatchOperations).");
     expect(defaultHostLimits.writeLimits).toEqual({ maxPatchOperations: 10_000, maxValues: 1_000, maxMembers: 20_000 });
   });
 
   it("takes other figures from its options", async () => {
-    const host = await start({ limits: { rateLimit: false, filterLimits: { maxDepth: 2 }, bulk: { maxOperations: 3 }, writeLimits: { maxPatchOperations: 2 }, paging: { maxPageSize: 7 } } });
+    const host = await start({
+      limits: {
+        rateLimit: false,
+        filterLimits: { maxDepth: 2 },
+        bulk: { maxOperations: 3 },
+        writeLimits: { maxPatchOperations: 2 },
+        paging: { maxPageSize: 7 },
+      },
+    });
     expect((await call(host, `/Users?filter=${encodeURIComponent(nested(3))}`)).status).toBe(400);
-    const created = await call(host, "/Users", { method: "POST", body: JSON.stringify({ schemas: [USER_SCHEMA], userName: "w", name: { givenName: "G", familyName: "F" }, emails: [{ value: "w@example.com", type: "work" }] }) });
+    const created = await call(host, "/Users", {
+      method: "POST",
+      body: JSON.stringify({
+        schemas: [USER_SCHEMA],
+        userName: "w",
+        name: { givenName: "G", familyName: "F" },
+        emails: [{ value: "w@example.com", type: "work" }],
+      }),
+    });
     const nick = { op: "replace", path: "nickName", value: "n" };
-    const patch = await call(host, `/Users/${String(created.body["id"])}`, { method: "PATCH", body: JSON.stringify({ schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations: [nick, nick, nick] }) });
+    const patch = await call(host, `/Users/${String(created.body["id"])}`, {
+      method: "PATCH",
+      body: JSON.stringify({ schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations: [nick, nick, nick] }),
+    });
     expect(patch).toMatchObject({ status: 413, body: { status: "413" } });
     expect(patch.body["detail"]).toMatch(/the limit is 2 \(maxPatchOperations\)/);
-    const config = await fetch(`${host.baseUrl("acme")}/ServiceProviderConfig`).then((response) => response.json() as Promise<Record<string, unknown>>);
+    const config = await fetch(`${host.baseUrl("acme")}/ServiceProviderConfig`).then(
+      (response) => response.json() as Promise<Record<string, unknown>>,
+    );
     expect(config["bulk"]).toMatchObject({ maxOperations: 3, maxPayloadSize: 1_048_576 });
     expect(config["pagination"]).toMatchObject({ defaultPageSize: 7, maxPageSize: 7 });
   });
@@ -152,7 +197,11 @@ describe("the host's request limits, by default", () => {
     // Unless the machine took over 7 s for them, the refill cannot have covered all 1,000.
     if (seconds < 7) expect(refused.length).toBeGreaterThan(0);
     for (const reply of refused) {
-      expect(reply.body).toEqual({ schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"], status: "429", detail: expect.stringMatching(/retry after 1 second/) });
+      expect(reply.body).toEqual({
+        schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"],
+        status: "429",
+        detail: expect.stringMatching(/retry after 1 second/),
+      });
       expect(reply.headers.get("retry-after")).toBe("1");
       expect(reply.headers.get("content-type")).toMatch(/^application\/scim\+json/);
     }
@@ -184,7 +233,13 @@ describe("the host's request limits, by default", () => {
     expect(created.status).toBe(201);
     const { organization } = (await created.json()) as { organization: { id: string } };
     expect(await audit.list(organization.id)).toEqual([
-      expect.objectContaining({ orgId: organization.id, operation: "analytics.createOrganization", outcome: "success", status: 201, via: "analytics" }),
+      expect.objectContaining({
+        orgId: organization.id,
+        operation: "analytics.createOrganization",
+        outcome: "success",
+        status: 201,
+        via: "analytics",
+      }),
     ]);
 
     const started = performance.now();
@@ -193,7 +248,9 @@ describe("the host's request limits, by default", () => {
     const statuses = replies.map((reply) => reply.status);
     expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
     expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(defaultHostLimits.burst);
-    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(defaultHostLimits.burst + Math.ceil(defaultHostLimits.requestsPerSecond * seconds) + 1);
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(
+      defaultHostLimits.burst + Math.ceil(defaultHostLimits.requestsPerSecond * seconds) + 1,
+    );
     // Unless the machine took over 3.5 s for them, the refill cannot have covered all 600.
     if (seconds < 3.5) expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
     for (const refused of replies.filter((reply) => reply.status === 429)) {
@@ -215,7 +272,9 @@ describe("the host's request limits, by default", () => {
 });
 
 /** A raw connection to the host, collecting what the server sends until it closes the socket. */
-async function rawConnection(host: RunningHost): Promise<{ readonly socket: Socket; readonly received: () => string; readonly closed: Promise<number> }> {
+async function rawConnection(
+  host: RunningHost,
+): Promise<{ readonly socket: Socket; readonly received: () => string; readonly closed: Promise<number> }> {
   const socket = connect(host.port, "127.0.0.1");
   await once(socket, "connect");
   let data = "";
@@ -289,7 +348,12 @@ describe("the host's server timeouts", () => {
 
   it("serves a client that sends promptly, within every timeout", async () => {
     const host = await start({ timeouts: { headersTimeoutMs: 400, requestTimeoutMs: 800, keepAliveTimeoutMs: 300 } });
-    const user = { schemas: [USER_SCHEMA], userName: "prompt", name: { givenName: "P", familyName: "Rompt" }, emails: [{ value: "prompt@example.com", type: "work" }] };
+    const user = {
+      schemas: [USER_SCHEMA],
+      userName: "prompt",
+      name: { givenName: "P", familyName: "Rompt" },
+      emails: [{ value: "prompt@example.com", type: "work" }],
+    };
     const created = await call(host, "/Users", { method: "POST", body: JSON.stringify(user) });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
   });
@@ -298,7 +362,9 @@ describe("the host's server timeouts", () => {
 describe("the host's answers to broken transport", () => {
   it("answers a malformed %-escape in the organization with a SCIM 400, not Express's HTML page", async () => {
     const host = await start();
-    const response = await fetch(`http://127.0.0.1:${host.port}/scim/Organizations/%FF/v2/Users`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    const response = await fetch(`http://127.0.0.1:${host.port}/scim/Organizations/%FF/v2/Users`, {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
     expect(response.status).toBe(400);
     expect(response.headers.get("content-type")).toMatch(/^application\/scim\+json/);
     expect(await response.json()).toMatchObject({ status: "400", scimType: "invalidSyntax" });
@@ -326,7 +392,12 @@ describe("the host's answers to broken transport", () => {
 
   it("sends 100 Continue for a body it reads, and creates the user", async () => {
     const host = await start();
-    const body = JSON.stringify({ schemas: [USER_SCHEMA], userName: "expect", name: { givenName: "E", familyName: "X" }, emails: [{ value: "expect@example.com", type: "work" }] });
+    const body = JSON.stringify({
+      schemas: [USER_SCHEMA],
+      userName: "expect",
+      name: { givenName: "E", familyName: "X" },
+      emails: [{ value: "expect@example.com", type: "work" }],
+    });
     const { socket, received } = await rawConnection(host);
     socket.write(
       [

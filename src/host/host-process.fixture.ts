@@ -48,4 +48,3 @@ export function startHost(env: Record<string, string>): Host {
 export function killHosts(): void {
   for (const child of running.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
 }
-

@@ -51,11 +51,20 @@ describePostgres("the host server on PostgreSQL", (url) => {
     const duplicate = await fetch(`${b.base}/Users`, {
       method: "POST",
       headers: auth,
-      body: JSON.stringify({ schemas: [USER_SCHEMA], userName: "USER0@example.com", name: { givenName: "U", familyName: "0" }, emails: [{ value: "x@example.com", type: "work" }] }),
+      body: JSON.stringify({
+        schemas: [USER_SCHEMA],
+        userName: "USER0@example.com",
+        name: { givenName: "U", familyName: "0" },
+        emails: [{ value: "x@example.com", type: "work" }],
+      }),
     });
     expect(duplicate.status).toBe(409);
 
-    const group = await fetch(`${a.base}/Groups`, { method: "POST", headers: auth, body: JSON.stringify({ schemas: [GROUP_SCHEMA], displayName: "Everyone" }) });
+    const group = await fetch(`${a.base}/Groups`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ schemas: [GROUP_SCHEMA], displayName: "Everyone" }),
+    });
     const groupId = ((await group.json()) as { id: string }).id;
     const adds = users.map((id, index) =>
       fetch(`${(index % 2 === 0 ? a : b).base}/Groups/${groupId}`, {
@@ -90,26 +99,45 @@ describePostgres("the host server on PostgreSQL", (url) => {
     const createUser = async (index: number, userName: string): Promise<Response> =>
       send(`${via(index)}/Users`, {
         method: "POST",
-        body: JSON.stringify({ schemas: [USER_SCHEMA], userName, name: { givenName: "R", familyName: `${index}` }, emails: [{ value: `r${index}@example.com`, type: "work" }] }),
+        body: JSON.stringify({
+          schemas: [USER_SCHEMA],
+          userName,
+          name: { givenName: "R", familyName: `${index}` },
+          emails: [{ value: `r${index}@example.com`, type: "work" }],
+        }),
       });
     const ids = async (responses: readonly Response[]): Promise<string[]> =>
       Promise.all(responses.map(async (response) => ((await response.json()) as { id: string }).id));
 
     // 30 members to remove and 60 users to add, all at once, half through each host.
-    const leaving = await ids(await Promise.all(Array.from({ length: 30 }, (_, index) => createUser(index, `leaving${index}@example.com`))));
-    const joining = await ids(await Promise.all(Array.from({ length: 60 }, (_, index) => createUser(index, `joining${index}@example.com`))));
-    const group = await send(`${a.base}/Groups`, { method: "POST", body: JSON.stringify({ schemas: [GROUP_SCHEMA], displayName: "Churn", members: leaving.map((value) => ({ value })) }) });
+    const leaving = await ids(
+      await Promise.all(Array.from({ length: 30 }, (_, index) => createUser(index, `leaving${index}@example.com`))),
+    );
+    const joining = await ids(
+      await Promise.all(Array.from({ length: 60 }, (_, index) => createUser(index, `joining${index}@example.com`))),
+    );
+    const group = await send(`${a.base}/Groups`, {
+      method: "POST",
+      body: JSON.stringify({ schemas: [GROUP_SCHEMA], displayName: "Churn", members: leaving.map((value) => ({ value })) }),
+    });
     expect(group.status).toBe(201);
     const groupId = ((await group.json()) as { id: string }).id;
     const patch = (index: number, operation: unknown): Promise<Response> =>
-      send(`${via(index)}/Groups/${groupId}`, { method: "PATCH", body: JSON.stringify({ schemas: [PATCH_SCHEMA], Operations: [operation] }) });
+      send(`${via(index)}/Groups/${groupId}`, {
+        method: "PATCH",
+        body: JSON.stringify({ schemas: [PATCH_SCHEMA], Operations: [operation] }),
+      });
 
     // Meanwhile 10 userNames, each created 8 times at once through both hosts, in varying case.
     const names = Array.from({ length: 10 }, (_, index) => `contested${index}@example.com`);
     const [removed, added, contested] = await Promise.all([
       Promise.all(leaving.map((id, index) => patch(index, { op: "remove", path: `members[value eq "${id}"]` }))),
       Promise.all(joining.map((id, index) => patch(index + 1, { op: "add", path: "members", value: [{ value: id }] }))),
-      Promise.all(names.flatMap((name, nameIndex) => Array.from({ length: 8 }, (_, attempt) => createUser(nameIndex * 8 + attempt, attempt % 2 === 0 ? name : name.toUpperCase())))),
+      Promise.all(
+        names.flatMap((name, nameIndex) =>
+          Array.from({ length: 8 }, (_, attempt) => createUser(nameIndex * 8 + attempt, attempt % 2 === 0 ? name : name.toUpperCase())),
+        ),
+      ),
     ]);
     expect(removed.map((response) => response.status)).toEqual(leaving.map(() => 204));
     expect(added.map((response) => response.status)).toEqual(joining.map(() => 204));
@@ -121,8 +149,14 @@ describePostgres("the host server on PostgreSQL", (url) => {
     const statuses = contested.map((response) => response.status);
     for (const [nameIndex, name] of names.entries()) {
       const mine = statuses.slice(nameIndex * 8, nameIndex * 8 + 8);
-      expect(mine.filter((status) => status === 201), name).toHaveLength(1);
-      expect(mine.filter((status) => status === 409), name).toHaveLength(7);
+      expect(
+        mine.filter((status) => status === 201),
+        name,
+      ).toHaveLength(1);
+      expect(
+        mine.filter((status) => status === 409),
+        name,
+      ).toHaveLength(7);
       const listed = await send(`${a.base}/Users?filter=${encodeURIComponent(`userName eq "${name}"`)}`, {});
       expect(((await listed.json()) as { totalResults: number }).totalResults, name).toBe(1);
     }
@@ -155,7 +189,14 @@ describePostgres("the host server on PostgreSQL", (url) => {
     const campaigns = (await (await fetch(`${secondUrl}/campaigns`, { headers })).json()) as { data: { id: string; name: string }[] };
     const essentials = campaigns.data.find((campaign) => campaign.name === "Security awareness essentials");
     const summary = await fetch(`${secondUrl}/campaigns/${essentials?.id}/summary`, { headers });
-    expect(await summary.json()).toMatchObject({ enrolled: 50, notStarted: 8, inProgress: 12, completed: 30, overdue: 20, completionRate: 0.6 });
+    expect(await summary.json()).toMatchObject({
+      enrolled: 50,
+      notStarted: 8,
+      inProgress: 12,
+      completed: 30,
+      overdue: 20,
+      completionRate: 0.6,
+    });
     const funnel = await fetch(summaryUrl as string, { headers });
     expect(await funnel.json()).toMatchObject({ sent: 50, delivered: 48, opened: 31, clicked: 12, submittedData: 5, reported: 14 });
 

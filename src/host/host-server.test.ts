@@ -20,7 +20,10 @@ const freshDatabase = (): string => `sqlite:${join(scratch, `host-${(databases +
 afterEach(killHosts);
 
 /** A GET on the analytics interface with `key`, answering the status and the JSON body. */
-async function analyticsGet(url: string, key?: string): Promise<{ readonly status: number; readonly type: string; readonly body: unknown }> {
+async function analyticsGet(
+  url: string,
+  key?: string,
+): Promise<{ readonly status: number; readonly type: string; readonly body: unknown }> {
   const response = await fetch(url, key === undefined ? {} : { headers: { Authorization: `Bearer ${key}` } });
   return { status: response.status, type: response.headers.get("content-type") ?? "", body: await response.json() };
 }
@@ -83,7 +86,10 @@ describe("the host server (npm start)", () => {
   }, 30_000);
 
   it("serves the organizations and tokens of SCIMKIT_ORGS, each token only for its own organization", async () => {
-    const host = startHost({ SCIMKIT_ORGS: "north:token-north-0123456789abcdef0123456789,south:token-south-0123456789abcdef0123456789", DATABASE_URL: "memory:" });
+    const host = startHost({
+      SCIMKIT_ORGS: "north:token-north-0123456789abcdef0123456789,south:token-south-0123456789abcdef0123456789",
+      DATABASE_URL: "memory:",
+    });
     const [, north] = await host.waitFor(/^SCIM base URL for north: (\S+)$/);
     const [, south] = await host.waitFor(/^SCIM base URL for south: (\S+)$/);
     expect(host.lines.some((line) => line.startsWith("Bearer token for"))).toBe(false);
@@ -153,7 +159,12 @@ describe("the host server (npm start)", () => {
     const created = await fetch(`${baseUrl}/Users`, {
       method: "POST",
       headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/scim+json" },
-      body: JSON.stringify({ schemas: [USER_SCHEMA], userName: "grace", name: { givenName: "Grace", familyName: "Hopper" }, emails: [{ value: "grace@example.com", type: "work" }] }),
+      body: JSON.stringify({
+        schemas: [USER_SCHEMA],
+        userName: "grace",
+        name: { givenName: "Grace", familyName: "Hopper" },
+        emails: [{ value: "grace@example.com", type: "work" }],
+      }),
     });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
@@ -184,13 +195,17 @@ describe("the host server (npm start)", () => {
 
     const organizations = await analyticsGet(`${analyticsUrl}/organizations`, key);
     expect(organizations.status).toBe(200);
-    expect((organizations.body as Listed<{ id: string; status: string }>).data).toEqual([expect.objectContaining({ id: "demo", status: "active" })]);
+    expect((organizations.body as Listed<{ id: string; status: string }>).data).toEqual([
+      expect.objectContaining({ id: "demo", status: "active" }),
+    ]);
     const withoutKey = await analyticsGet(`${analyticsUrl}/organizations`);
     expect(withoutKey.status).toBe(401);
     expect(withoutKey.type).toMatch(/^application\/problem\+json/);
     // The SCIM token and the analytics key each work on their own interface only.
     expect((await analyticsGet(`${analyticsUrl}/organizations`, token)).status).toBe(401);
-    const scimWithKey = await fetch(`${(analyticsUrl as string).replace("/analytics/v1", "/scim/Organizations/demo/v2")}/Users`, { headers: { Authorization: `Bearer ${key}` } });
+    const scimWithKey = await fetch(`${(analyticsUrl as string).replace("/analytics/v1", "/scim/Organizations/demo/v2")}/Users`, {
+      headers: { Authorization: `Bearer ${key}` },
+    });
     expect(scimWithKey.status).toBe(401);
 
     expect(await demoSummaries(analyticsUrl as string, key as string)).toEqual({
@@ -220,37 +235,62 @@ describe("the host server (npm start)", () => {
 
   it("takes the operator key from SCIMKIT_OPERATOR_KEY, skips the demo data with SCIMKIT_DEMO_DATA=0, and suspends an organization the operator creates", async () => {
     const operatorKey = "operator-key-for-the-host-server-test-0123456789";
-    const host = startHost({ SCIMKIT_ORGS: "north:token-north-0123456789abcdef0123456789", SCIMKIT_OPERATOR_KEY: operatorKey, SCIMKIT_DEMO_DATA: "0", DATABASE_URL: "memory:" });
+    const host = startHost({
+      SCIMKIT_ORGS: "north:token-north-0123456789abcdef0123456789",
+      SCIMKIT_OPERATOR_KEY: operatorKey,
+      SCIMKIT_DEMO_DATA: "0",
+      DATABASE_URL: "memory:",
+    });
     const [, analyticsUrl] = await host.waitFor(/^Analytics interface: (\S+) /);
     await host.waitFor(/^Operator key for the analytics interface: SCIMKIT_OPERATOR_KEY$/);
-    expect(host.lines.some((line) => line.includes("scimkit_ak_") || line.includes(operatorKey) || line.startsWith("Demo data"))).toBe(false);
+    expect(host.lines.some((line) => line.includes("scimkit_ak_") || line.includes(operatorKey) || line.startsWith("Demo data"))).toBe(
+      false,
+    );
     const auth = { Authorization: `Bearer ${operatorKey}`, "Content-Type": "application/json" };
 
     const listed = await analyticsGet(`${analyticsUrl}/organizations`, operatorKey);
     expect((listed.body as Listed<{ id: string }>).data.map((organization) => organization.id)).toEqual(["north"]);
     expect(((await analyticsGet(`${analyticsUrl}/campaigns`, operatorKey)).body as Listed<unknown>).data).toEqual([]);
 
-    const created = await fetch(`${analyticsUrl}/organizations`, { method: "POST", headers: auth, body: JSON.stringify({ name: "Globex" }) });
+    const created = await fetch(`${analyticsUrl}/organizations`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ name: "Globex" }),
+    });
     expect(created.status).toBe(201);
     const globex = (await created.json()) as { organization: { id: string }; scim: { baseUrl: string; token: string } };
-    const users = (token: string, base: string): Promise<Response> => fetch(`${base}/Users`, { headers: { Authorization: `Bearer ${token}` } });
+    const users = (token: string, base: string): Promise<Response> =>
+      fetch(`${base}/Users`, { headers: { Authorization: `Bearer ${token}` } });
     expect((await users(globex.scim.token, globex.scim.baseUrl)).status).toBe(200);
 
     // The token API lists SCIMKIT_ORGS' token as static and refuses to rotate it (issue 14, item 1)…
     const northTokens = await analyticsGet(`${analyticsUrl}/organizations/north/tokens`, operatorKey);
     expect((northTokens.body as Listed<unknown>).data).toEqual([{ id: "static-1", source: "static", label: "SCIMKIT_ORGS" }]);
-    const rotateStatic = await fetch(`${analyticsUrl}/organizations/north/tokens/static-1/rotate`, { method: "POST", headers: auth, body: "{}" });
+    const rotateStatic = await fetch(`${analyticsUrl}/organizations/north/tokens/static-1/rotate`, {
+      method: "POST",
+      headers: auth,
+      body: "{}",
+    });
     expect(rotateStatic.status).toBe(409);
     // …and rotates an issued one: the old secret is 401 on the next request, the new one 200, no restart.
-    const globexTokens = (await analyticsGet(`${analyticsUrl}/organizations/${globex.organization.id}/tokens`, operatorKey)).body as Listed<{ id: string; source: string }>;
+    const globexTokens = (await analyticsGet(`${analyticsUrl}/organizations/${globex.organization.id}/tokens`, operatorKey))
+      .body as Listed<{ id: string; source: string }>;
     expect(globexTokens.data.map((token) => token.source)).toEqual(["issued"]);
-    const rotated = await fetch(`${analyticsUrl}/organizations/${globex.organization.id}/tokens/${globexTokens.data[0]?.id}/rotate`, { method: "POST", headers: auth, body: "{}" });
+    const rotated = await fetch(`${analyticsUrl}/organizations/${globex.organization.id}/tokens/${globexTokens.data[0]?.id}/rotate`, {
+      method: "POST",
+      headers: auth,
+      body: "{}",
+    });
     expect(rotated.status).toBe(200);
     const { secret } = (await rotated.json()) as { secret: string };
     expect((await users(globex.scim.token, globex.scim.baseUrl)).status).toBe(401);
     expect((await users(secret, globex.scim.baseUrl)).status).toBe(200);
 
-    const suspend = await fetch(`${analyticsUrl}/organizations/${globex.organization.id}`, { method: "PATCH", headers: auth, body: JSON.stringify({ status: "suspended" }) });
+    const suspend = await fetch(`${analyticsUrl}/organizations/${globex.organization.id}`, {
+      method: "PATCH",
+      headers: auth,
+      body: JSON.stringify({ status: "suspended" }),
+    });
     expect(suspend.status).toBe(200);
     expect((await users(secret, globex.scim.baseUrl)).status).toBe(401);
     const north = (analyticsUrl as string).replace("/analytics/v1", "/scim/Organizations/north/v2");

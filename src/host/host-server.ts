@@ -188,7 +188,15 @@ function requestLog(log: (line: string) => void, format: "text" | "json"): Reque
       const status = response.statusCode;
       const level = status >= 500 ? "error" : status >= 400 ? "warn" : "info";
       const ms = Math.round(milliseconds * 10) / 10;
-      log(jsonLogLine(level, `${request.method} ${path} ${status}`, { method: request.method, path, status, ms, ...(orgId === undefined ? {} : { orgId }) }));
+      log(
+        jsonLogLine(level, `${request.method} ${path} ${status}`, {
+          method: request.method,
+          path,
+          status,
+          ms,
+          ...(orgId === undefined ? {} : { orgId }),
+        }),
+      );
     });
     next();
   };
@@ -205,7 +213,9 @@ function rateOf(limits: HostLimits): { readonly requestsPerSecond: number; reado
 }
 
 /** The router options that carry `limits`, each default filled in. */
-function scimLimits(limits: HostLimits): Pick<ScimRouterOptions, "bodyLimit" | "filterLimits" | "bulk" | "paging" | "rateLimit" | "fairShare" | "writeLimits"> {
+function scimLimits(
+  limits: HostLimits,
+): Pick<ScimRouterOptions, "bodyLimit" | "filterLimits" | "bulk" | "paging" | "rateLimit" | "fairShare" | "writeLimits"> {
   const { concurrency, maxQueued, deepStartIndex, largeCount } = defaultHostLimits.fairShare;
   const { share, largeBody } = defaultHostLimits.fairShare;
   const rateLimit = limits.rateLimit === undefined ? tokenBucketLimiter(rateOf(limits)) : limits.rateLimit;
@@ -279,15 +289,14 @@ export function createHostApp(options: HostServerOptions): Express {
         scimTokens,
         onInvitation:
           options.analytics.onInvitation ??
-          (({ adminUser, code, expiresAt }) => log(`invitation for ${adminUser.email}: code ${code} (accept with POST /analytics/v1/invitations/accept before ${expiresAt})`)),
+          (({ adminUser, code, expiresAt }) =>
+            log(`invitation for ${adminUser.email}: code ${code} (accept with POST /analytics/v1/invitations/accept before ${expiresAt})`)),
         onError: logError,
         ...(options.analytics.staticTokens ? { staticTokens: options.analytics.staticTokens } : {}),
         // The base address a created organization is told is the public one too, never the Host header.
         ...(publicUrl === undefined ? {} : { scimBaseUrl: (orgId: string) => scimBaseUrl(publicUrl, orgId) }),
         // Its own buckets: analytics limits by API key, SCIM by organization, and the two ids must not share a bucket.
-        ...(options.limits?.rateLimit === false
-          ? {}
-          : { rateLimit: tokenBucketLimiter(rateOf(options.limits ?? {})) }),
+        ...(options.limits?.rateLimit === false ? {} : { rateLimit: tokenBucketLimiter(rateOf(options.limits ?? {})) }),
         ...(options.audit ? { onAudit: options.audit } : {}),
       }),
     );
@@ -304,7 +313,9 @@ function scimBaseUrl(publicUrl: string, orgId: string): string {
   return `${publicUrl}/scim/Organizations/${encodeURIComponent(orgId)}/v2`;
 }
 
-export async function startHostServer(options: HostServerOptions & { readonly port: number; readonly timeouts?: HostTimeouts }): Promise<RunningHost> {
+export async function startHostServer(
+  options: HostServerOptions & { readonly port: number; readonly timeouts?: HostTimeouts },
+): Promise<RunningHost> {
   const app = createHostApp(options);
   const timeouts = { ...defaultHostTimeouts, ...options.timeouts };
   const server = createServer(
@@ -313,7 +324,10 @@ export async function startHostServer(options: HostServerOptions & { readonly po
       requestTimeout: timeouts.requestTimeoutMs,
       // Node enforces the two timeouts above only when it checks its connections: often enough
       // that a limit is a limit, not a third of a minute later.
-      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs) / 4))),
+      connectionsCheckingInterval: Math.max(
+        10,
+        Math.min(1000, Math.floor(Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs) / 4)),
+      ),
     },
     app,
   );

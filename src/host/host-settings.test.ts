@@ -125,7 +125,9 @@ describe("readHostSettings", () => {
   it("refuses configured tokens, operator keys and cursor secrets under 32 characters, saying how to generate one, never echoing them", () => {
     const found = errors({ SCIMKIT_ORGS: `demo:abc,acme:${TOKEN}`, SCIMKIT_OPERATOR_KEY: "short", SCIMKIT_CURSOR_SECRET: "tiny" });
     expect(found).toHaveLength(3);
-    expect(found[0]).toMatch(/^SCIMKIT_ORGS: the token of organization "demo" has fewer than 32 characters; generate one with `openssl rand -hex 32`/);
+    expect(found[0]).toMatch(
+      /^SCIMKIT_ORGS: the token of organization "demo" has fewer than 32 characters; generate one with `openssl rand -hex 32`/,
+    );
     expect(found[1]).toMatch(/^SCIMKIT_OPERATOR_KEY: expected at least 32 characters/);
     expect(found[2]).toMatch(/^SCIMKIT_CURSOR_SECRET: expected at least 32 characters/);
     expect(found.join("\n")).not.toMatch(/abc|short|tiny/);
@@ -133,7 +135,12 @@ describe("readHostSettings", () => {
   });
 
   it("warns of an unknown SCIMKIT_ variable, naming the one it is probably a typo of", () => {
-    const result = readHostSettings({ SCIMKIT_RATE_LIMT: "5", SCIMKIT_PUBLIC_ULR: "x", SCIMKIT_SOMETHING_ELSE_ENTIRELY: "1", SCIMKIT_TEST_POSTGRES_URL: "postgres://x" });
+    const result = readHostSettings({
+      SCIMKIT_RATE_LIMT: "5",
+      SCIMKIT_PUBLIC_ULR: "x",
+      SCIMKIT_SOMETHING_ELSE_ENTIRELY: "1",
+      SCIMKIT_TEST_POSTGRES_URL: "postgres://x",
+    });
     expect(result.warnings).toEqual([
       "SCIMKIT_RATE_LIMT is not a setting of the host and is ignored; did you mean SCIMKIT_RATE_LIMIT?",
       "SCIMKIT_PUBLIC_ULR is not a setting of the host and is ignored; did you mean SCIMKIT_PUBLIC_URL?",

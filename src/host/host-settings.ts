@@ -138,7 +138,11 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
       // Reported below; URL.canParse is not in every Node.js 20.
     }
     if (!parsed || !["http:", "https:"].includes(parsed.protocol) || parsed.search !== "" || parsed.hash !== "" || parsed.username !== "") {
-      fail("SCIMKIT_PUBLIC_URL", publicText, "an absolute http:// or https:// URL without query or fragment, e.g. https://scim.example.com");
+      fail(
+        "SCIMKIT_PUBLIC_URL",
+        publicText,
+        "an absolute http:// or https:// URL without query or fragment, e.g. https://scim.example.com",
+      );
     } else {
       publicUrl = `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, "");
     }
@@ -147,7 +151,8 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
   let trustProxy: boolean | number | string | undefined;
   const trustText = raw("SCIMKIT_TRUST_PROXY");
   if (trustText !== undefined) {
-    const expected = 'false, true, a number of proxy hops, or a comma-separated list of addresses and subnets (e.g. "loopback, 10.0.0.0/8")';
+    const expected =
+      'false, true, a number of proxy hops, or a comma-separated list of addresses and subnets (e.g. "loopback, 10.0.0.0/8")';
     if (trustText === "false") trustProxy = false;
     else if (trustText === "true") trustProxy = true;
     else if (/^\d+$/.test(trustText)) trustProxy = Number(trustText);
@@ -203,7 +208,9 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
     maxPageSize: whole("SCIMKIT_PAGE_SIZE_MAX", hostSettingDefaults.pageSizeMax, 1),
   };
   if (paging.defaultPageSize > paging.maxPageSize) {
-    errors.push(`SCIMKIT_PAGE_SIZE_DEFAULT=${paging.defaultPageSize} is larger than SCIMKIT_PAGE_SIZE_MAX=${paging.maxPageSize}: expected at most the maximum page size`);
+    errors.push(
+      `SCIMKIT_PAGE_SIZE_DEFAULT=${paging.defaultPageSize} is larger than SCIMKIT_PAGE_SIZE_MAX=${paging.maxPageSize}: expected at most the maximum page size`,
+    );
   }
 
   let logFormat: HostSettings["logFormat"] = "text";
@@ -239,12 +246,15 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
   if (demoText !== undefined) {
     const lower = demoText.toLowerCase();
     if (["0", "false"].includes(lower)) demoData = false;
-    else if (!["1", "true"].includes(lower)) fail("SCIMKIT_DEMO_DATA", demoText, '"0" or "false" to skip the demo data, "1" or "true" to seed it');
+    else if (!["1", "true"].includes(lower))
+      fail("SCIMKIT_DEMO_DATA", demoText, '"0" or "false" to skip the demo data, "1" or "true" to seed it');
   }
 
   const cursorSecret = raw("SCIMKIT_CURSOR_SECRET");
   if (cursorSecret !== undefined && cursorSecret.length < MIN_SECRET_LENGTH) {
-    errors.push(`SCIMKIT_CURSOR_SECRET: expected at least ${MIN_SECRET_LENGTH} characters, the same on every host of one database; ${GENERATE}`);
+    errors.push(
+      `SCIMKIT_CURSOR_SECRET: expected at least ${MIN_SECRET_LENGTH} characters, the same on every host of one database; ${GENERATE}`,
+    );
   }
 
   for (const name of Object.keys(env)) {

@@ -34,10 +34,14 @@ describe.each([
     const { token } = await database.tokens.issue("acme");
 
     const learners = await database.analytics.listLearners({ all: true }, {}, { limit: 10 });
-    expect(learners.items).toEqual([expect.objectContaining({ id: "0197a000-0000-7000-8000-000000000001", orgId: "acme", userName: "ada", email: "ada@example.com" })]);
+    expect(learners.items).toEqual([
+      expect.objectContaining({ id: "0197a000-0000-7000-8000-000000000001", orgId: "acme", userName: "ada", email: "ada@example.com" }),
+    ]);
 
     expect(await database.analytics.deleteOrganization({ all: true }, "acme")).toBe(true);
-    expect(await database.store.get({ orgId: "acme", resourceType: "User", id: "0197a000-0000-7000-8000-000000000001", members: false })).toBeUndefined();
+    expect(
+      await database.store.get({ orgId: "acme", resourceType: "User", id: "0197a000-0000-7000-8000-000000000001", members: false }),
+    ).toBeUndefined();
     expect(await database.tokens.verify(token, "acme", { method: "GET", path: "/Users" })).toBeNull();
   });
 });

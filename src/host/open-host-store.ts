@@ -103,5 +103,7 @@ export async function openHostStore(databaseUrl: string | undefined, options: Op
     // Never print the password that a connection string may carry.
     return sqlHostStore(store, `PostgreSQL ${host}${pathname}`, migrate);
   }
-  throw new Error(`DATABASE_URL must start with postgres://, postgresql://, sqlite: or be memory:; got ${JSON.stringify(url.split(":")[0])}…`);
+  throw new Error(
+    `DATABASE_URL must start with postgres://, postgresql://, sqlite: or be memory:; got ${JSON.stringify(url.split(":")[0])}…`,
+  );
 }

@@ -65,7 +65,11 @@ export function admitLargeBody({ gate, classifier }: FairShare): RequestHandler 
       if (response.destroyed) {
         // Granted as the client left (the gate's contract lets that happen): nobody to serve.
         permit.release();
-        next(signal.aborted ? signal.reason : new ScimError(503, undefined, "The client disconnected before the request was read; it was not run."));
+        next(
+          signal.aborted
+            ? signal.reason
+            : new ScimError(503, undefined, "The client disconnected before the request was read; it was not run."),
+        );
         return;
       }
       scimContext(response).permit = permit;

@@ -12,7 +12,11 @@ import { scimContext } from "./scim-request-context.js";
 const BEARER = /^\s*bearer\s+([^\s]+)\s*$/i;
 
 function unauthorized(): ScimError {
-  return new ScimError(401, undefined, "Authentication failed: send Authorization: Bearer <token> with a token issued for this organization.");
+  return new ScimError(
+    401,
+    undefined,
+    "Authentication failed: send Authorization: Bearer <token> with a token issued for this organization.",
+  );
 }
 
 export function authenticate(verifier: TokenVerifier): RequestHandler {

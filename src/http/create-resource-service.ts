@@ -109,7 +109,11 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
   const checkIfMatch = (ifMatch: string | undefined, stored: StoredResource): void => {
     // RFC 7644 §3.14 with RFC 7232 §3.1: a stale version is 412, and nothing is written.
     if (ifMatch !== undefined && !matchesEntityTag(ifMatch, stored.version)) {
-      throw new ScimError(412, undefined, `The resource has changed: its version is W/"${stored.version}", not ${ifMatch}. Read it again and retry.`);
+      throw new ScimError(
+        412,
+        undefined,
+        `The resource has changed: its version is W/"${stored.version}", not ${ifMatch}. Read it again and retry.`,
+      );
     }
   };
 
@@ -126,8 +130,13 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
    * Runs a read-modify-write of one resource after this process's earlier writes to it, and again
    * when another process wrote in between. With the client's `If-Match`, a conflict is its 412.
    */
-  const readModifyWrite = <T>(context: ServiceContext, type: TypeHandler, id: string, ifMatch: string | undefined, attempt: () => Promise<T>): Promise<T> =>
-    serialized(context, type, id, () => (ifMatch === undefined ? retryVersionConflicts(attempt) : attempt()));
+  const readModifyWrite = <T>(
+    context: ServiceContext,
+    type: TypeHandler,
+    id: string,
+    ifMatch: string | undefined,
+    attempt: () => Promise<T>,
+  ): Promise<T> => serialized(context, type, id, () => (ifMatch === undefined ? retryVersionConflicts(attempt) : attempt()));
 
   /** Writes new attributes and/or a membership delta computed from the current resource. */
   const update = async (
@@ -138,33 +147,44 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
     members: boolean,
     plan: (current: StoredResource) => Promise<UpdatePlan>,
   ): Promise<ResourceOutcome> => {
-    const { stored, events } = await readModifyWrite(context, type, id, ifMatch, async (): Promise<{ stored: StoredResource; events: ScimEvent[] }> => {
-      const current = await read(context, type, id, false);
-      checkIfMatch(ifMatch, current);
-      const { attributes, attributesChanged, membership } = await plan(current);
-      const membershipChanges = membership !== undefined && !isEmptyMembershipDelta(membership);
-      if (!attributesChanged && !membershipChanges) {
-        return { stored: members && type.hasMembers ? await read(context, type, id, true) : current, events: [] };
-      }
-      const result = await store.update({
-        orgId: context.orgId,
-        resourceType: type.id,
-        id,
-        now: now(),
-        // Membership deltas commute, so they need no version; attribute writes do, or a
-        // concurrent change between our read and this write would be silently undone.
-        ...(attributesChanged || ifMatch !== undefined ? { expectedVersion: current.version } : {}),
-        ...(attributesChanged ? { attributes, uniqueKeys: uniqueKeysOf(type.schema, attributes) } : {}),
-        ...(membershipChanges ? { membership } : {}),
-        unknownMembers: config.unknownMembers,
-        members: members && type.hasMembers,
-      });
-      if (!result) throw notFound(type, id);
-      return {
-        stored: result.resource,
-        events: resourceEvents(registry, type, context).updated(current.attributes, result.resource, attributesChanged, result.membership),
-      };
-    });
+    const { stored, events } = await readModifyWrite(
+      context,
+      type,
+      id,
+      ifMatch,
+      async (): Promise<{ stored: StoredResource; events: ScimEvent[] }> => {
+        const current = await read(context, type, id, false);
+        checkIfMatch(ifMatch, current);
+        const { attributes, attributesChanged, membership } = await plan(current);
+        const membershipChanges = membership !== undefined && !isEmptyMembershipDelta(membership);
+        if (!attributesChanged && !membershipChanges) {
+          return { stored: members && type.hasMembers ? await read(context, type, id, true) : current, events: [] };
+        }
+        const result = await store.update({
+          orgId: context.orgId,
+          resourceType: type.id,
+          id,
+          now: now(),
+          // Membership deltas commute, so they need no version; attribute writes do, or a
+          // concurrent change between our read and this write would be silently undone.
+          ...(attributesChanged || ifMatch !== undefined ? { expectedVersion: current.version } : {}),
+          ...(attributesChanged ? { attributes, uniqueKeys: uniqueKeysOf(type.schema, attributes) } : {}),
+          ...(membershipChanges ? { membership } : {}),
+          unknownMembers: config.unknownMembers,
+          members: members && type.hasMembers,
+        });
+        if (!result) throw notFound(type, id);
+        return {
+          stored: result.resource,
+          events: resourceEvents(registry, type, context).updated(
+            current.attributes,
+            result.resource,
+            attributesChanged,
+            result.membership,
+          ),
+        };
+      },
+    );
     // After the lock: a slow listener, or a response of 100,000 members, delays only its own
     // request, not the next write to the resource.
     await deliver(events);

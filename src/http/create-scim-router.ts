@@ -62,11 +62,19 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     maxPayloadSize: positive("bulk.maxPayloadSize", options.bulk?.maxPayloadSize, 1_048_576),
   };
   const filterLimits = {
-    ...(options.filterLimits?.maxLength === undefined ? {} : { maxLength: positive("filterLimits.maxLength", options.filterLimits.maxLength, 1) }),
-    ...(options.filterLimits?.maxDepth === undefined ? {} : { maxDepth: positive("filterLimits.maxDepth", options.filterLimits.maxDepth, 1) }),
+    ...(options.filterLimits?.maxLength === undefined
+      ? {}
+      : { maxLength: positive("filterLimits.maxLength", options.filterLimits.maxLength, 1) }),
+    ...(options.filterLimits?.maxDepth === undefined
+      ? {}
+      : { maxDepth: positive("filterLimits.maxDepth", options.filterLimits.maxDepth, 1) }),
   };
   const writeLimits = {
-    maxPatchOperations: positive("writeLimits.maxPatchOperations", options.writeLimits?.maxPatchOperations, DEFAULT_WRITE_LIMITS.maxPatchOperations),
+    maxPatchOperations: positive(
+      "writeLimits.maxPatchOperations",
+      options.writeLimits?.maxPatchOperations,
+      DEFAULT_WRITE_LIMITS.maxPatchOperations,
+    ),
     maxValues: positive("writeLimits.maxValues", options.writeLimits?.maxValues, DEFAULT_WRITE_LIMITS.maxValues),
     maxMembers: positive("writeLimits.maxMembers", options.writeLimits?.maxMembers, DEFAULT_WRITE_LIMITS.maxMembers),
   };
@@ -129,7 +137,13 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     // A malformed %-escape outside any route parameter (which Express's router refuses itself) is
     // a malformed request, not a missing endpoint.
     if (!isDecodable(request.path)) {
-      next(new ScimError(400, ScimType.invalidSyntax, "The URL path holds a malformed %-escape: encode it as UTF-8 percent-escapes (RFC 3986 §2.1)."));
+      next(
+        new ScimError(
+          400,
+          ScimType.invalidSyntax,
+          "The URL path holds a malformed %-escape: encode it as UTF-8 percent-escapes (RFC 3986 §2.1).",
+        ),
+      );
       return;
     }
     next(new ScimError(404, undefined, `There is no SCIM endpoint for ${request.method} ${request.path}.`));

@@ -78,7 +78,12 @@ export function resourceTypeDocuments(registry: SchemaRegistry, baseUrl: string)
   });
 }
 
-function renderAttribute(attribute: AttributeDefinition, subAttributes?: readonly AttributeDefinition[], required?: boolean, note?: string): ScimObject {
+function renderAttribute(
+  attribute: AttributeDefinition,
+  subAttributes?: readonly AttributeDefinition[],
+  required?: boolean,
+  note?: string,
+): ScimObject {
   const { subAttributes: _subs, ...characteristics } = attribute;
   return {
     ...characteristics,
@@ -125,7 +130,14 @@ export function schemaDocument(definition: SchemaDefinition, view: ProfileView |
     const elementRule = view?.requiredElements.get(name);
     // A required sub-attribute makes its parent required too: without the parent it is missing.
     const requiredSub = [...(view?.required ?? [])].some((key) => key.startsWith(`${name}.`));
-    return [renderAttribute(attribute, subs, view?.required.has(name) || requiredSub || elementRule !== undefined, elementRule ? `Required here: ${elementRule}.` : undefined)];
+    return [
+      renderAttribute(
+        attribute,
+        subs,
+        view?.required.has(name) || requiredSub || elementRule !== undefined,
+        elementRule ? `Required here: ${elementRule}.` : undefined,
+      ),
+    ];
   });
   return {
     schemas: [SCHEMA_SCHEMA],

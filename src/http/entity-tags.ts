@@ -11,6 +11,9 @@ function opaque(tag: string): string {
 
 /** Whether a header value (`*`, or a comma-separated list of tags) matches `version`. */
 export function matchesEntityTag(header: string, version: string): boolean {
-  const tags = header.split(",").map((tag) => tag.trim()).filter((tag) => tag.length > 0);
+  const tags = header
+    .split(",")
+    .map((tag) => tag.trim())
+    .filter((tag) => tag.length > 0);
   return tags.some((tag) => tag === "*" || opaque(tag) === version);
 }

@@ -35,7 +35,11 @@ export function errorHandler(onError: (error: unknown, request: Request | undefi
     const scimError = isScimError(error) ? error : translateRequestError(error);
     if (!scimError) {
       onError(error, request);
-      sendScim(response, 500, new ScimError(500, undefined, "The service failed to handle the request. It has been reported; retry later."));
+      sendScim(
+        response,
+        500,
+        new ScimError(500, undefined, "The service failed to handle the request. It has been reported; retry later."),
+      );
       return;
     }
     sendError(response, scimError);

@@ -11,7 +11,9 @@ const users = registry.resourceType("User")!;
 const groups = registry.resourceType("Group")!;
 const firstPage: IndexPage = { kind: "index", startIndex: 1, count: 100 };
 
-function list(options: { filter?: string; sortBy?: string; page?: IndexPage | CursorPage; members?: boolean; type?: "User" | "Group" } = {}): ScimWork {
+function list(
+  options: { filter?: string; sortBy?: string; page?: IndexPage | CursorPage; members?: boolean; type?: "User" | "Group" } = {},
+): ScimWork {
   const schema = options.type === "Group" ? groups : users;
   const sortPath = options.sortBy === undefined ? undefined : schema.resolvePath(options.sortBy);
   const request: ListRequest = {
@@ -37,7 +39,9 @@ describe("expensiveWorkClassifier", () => {
     'externalId eq "e-1" and emails.value co "x"',
   ])("calls an indexed lookup cheap, whatever its sort and page: %s", (filter) => {
     expect(classifier.isExpensive(list({ filter }))).toBe(false);
-    expect(classifier.isExpensive(list({ filter, sortBy: "name.familyName", page: { kind: "index", startIndex: 40_000, count: 1000 } }))).toBe(false);
+    expect(
+      classifier.isExpensive(list({ filter, sortBy: "name.familyName", page: { kind: "index", startIndex: 40_000, count: 1000 } })),
+    ).toBe(false);
   });
 
   it("calls a Group displayName lookup cheap: the name is unique", () => {

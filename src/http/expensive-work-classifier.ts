@@ -30,7 +30,8 @@ export interface ExpensiveWorkOptions {
 
 function threshold(name: string, value: number | undefined, fallback: number): number {
   const chosen = value ?? fallback;
-  if (!Number.isInteger(chosen) || chosen < 0) throw new Error(`expensiveWorkClassifier: ${name} must be a non-negative integer; got ${String(value)}.`);
+  if (!Number.isInteger(chosen) || chosen < 0)
+    throw new Error(`expensiveWorkClassifier: ${name} must be a non-negative integer; got ${String(value)}.`);
   return chosen;
 }
 

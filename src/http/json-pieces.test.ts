@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { CHUNK_ELEMENTS, LARGE_ARRAY, hasLargeArray, jsonPieces } from "./json-pieces.js";
 
 const members = (count: number): Record<string, unknown>[] =>
-  Array.from({ length: count }, (_, index) => ({ value: `u-${index}`, type: "User", $ref: `https://x.io/Users/u-${index}`, display: `名前 "${index}"\n` }));
+  Array.from({ length: count }, (_, index) => ({
+    value: `u-${index}`,
+    type: "User",
+    $ref: `https://x.io/Users/u-${index}`,
+    display: `名前 "${index}"\n`,
+  }));
 
 const group = (count: number): Record<string, unknown> => ({
   schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"],
@@ -34,7 +39,9 @@ describe("jsonPieces", () => {
     const pieces = [...jsonPieces(value)];
     expect(pieces.join("")).toBe(JSON.stringify(value));
     // Six chunks of members, in order, each of at most CHUNK_ELEMENTS elements.
-    const chunks = pieces.filter((piece) => piece.includes('"value":"u-')).map((piece) => JSON.parse(`[${piece.replace(/^,/, "")}]`) as unknown[]);
+    const chunks = pieces
+      .filter((piece) => piece.includes('"value":"u-'))
+      .map((piece) => JSON.parse(`[${piece.replace(/^,/, "")}]`) as unknown[]);
     expect(chunks.map((chunk) => chunk.length)).toEqual([...new Array<number>(5).fill(CHUNK_ELEMENTS), 1]);
     expect(chunks.flat()).toEqual(value["members"]);
   });

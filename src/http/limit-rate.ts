@@ -61,9 +61,15 @@ export function rateLimitStep(limiter: RateLimiter, options: RateLimitStepOption
 function tooManyRequests(decision: RateRefused): ScimError {
   // A custom limiter's figure is sanitized: Retry-After is a whole number of seconds (RFC 9110 §10.2.3).
   const seconds = Number.isFinite(decision.retryAfterSeconds) ? Math.max(1, Math.ceil(decision.retryAfterSeconds)) : 1;
-  return new ScimError(429, undefined, `Too many requests for this organization; retry after ${seconds} second${seconds === 1 ? "" : "s"}.`, [], {
-    retryAfter: seconds,
-  });
+  return new ScimError(
+    429,
+    undefined,
+    `Too many requests for this organization; retry after ${seconds} second${seconds === 1 ? "" : "s"}.`,
+    [],
+    {
+      retryAfter: seconds,
+    },
+  );
 }
 
 /** Counts the request against its organization's rate; mount after `authenticate`. */

@@ -48,7 +48,10 @@ export function decodeCursor(cursor: string, scope: CursorScope): CursorState {
   const i = fields?.["i"];
   const t = fields?.["t"];
   if (fields === undefined || k === undefined || typeof i !== "string" || typeof t !== "number" || !Number.isSafeInteger(t) || t < 0) {
-    throw badRequest(ScimType.invalidCursor, "The cursor is not valid for this query. Start again without a cursor value (cursor=) to get a new one.");
+    throw badRequest(
+      ScimType.invalidCursor,
+      "The cursor is not valid for this query. Start again without a cursor value (cursor=) to get a new one.",
+    );
   }
   return { position: { key: k, id: i }, total: t };
 }

@@ -40,9 +40,7 @@ function text(name: string, value: unknown): string {
 }
 
 function attributeList(name: string, value: unknown): string[] {
-  const parts = Array.isArray(value)
-    ? value.map((item) => text(name, item))
-    : text(name, value).split(",");
+  const parts = Array.isArray(value) ? value.map((item) => text(name, item)) : text(name, value).split(",");
   return parts.map((part) => part.trim()).filter((part) => part.length > 0);
 }
 
@@ -84,7 +82,10 @@ export function listParametersFromBody(body: unknown): ListParameters {
   if (!isPlainObject(body)) throw badRequest(ScimType.invalidSyntax, "The search request body must be a JSON object (RFC 7644 §3.4.3).");
   // RFC 7644 §3.4.3: the body is a SearchRequest; like /Bulk, tolerate a missing schemas, not a wrong one.
   const schemas = Object.entries(body).find(([key]) => key.toLowerCase() === "schemas")?.[1];
-  if (schemas !== undefined && !(Array.isArray(schemas) && schemas.some((urn) => typeof urn === "string" && urn.toLowerCase() === SEARCH_REQUEST_SCHEMA.toLowerCase()))) {
+  if (
+    schemas !== undefined &&
+    !(Array.isArray(schemas) && schemas.some((urn) => typeof urn === "string" && urn.toLowerCase() === SEARCH_REQUEST_SCHEMA.toLowerCase()))
+  ) {
     throw badRequest(ScimType.invalidSyntax, `"schemas" must contain ${SEARCH_REQUEST_SCHEMA}.`);
   }
   return assemble(Object.entries(body));

@@ -101,7 +101,8 @@ export async function listResourcesPage(config: ListPageConfig, type: TypeHandle
       cursorPaging: false,
     }));
   }
-  if (!config.canCursor) throw badRequest(ScimType.invalidValue, "This service does not support cursor paging (RFC 9865); page with startIndex and count.");
+  if (!config.canCursor)
+    throw badRequest(ScimType.invalidValue, "This service does not support cursor paging (RFC 9865); page with startIndex and count.");
   if (parameters.startIndex !== undefined) {
     throw badRequest(ScimType.invalidValue, "Use either cursor or startIndex, not both (RFC 9865 §2).");
   }

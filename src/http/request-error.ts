@@ -50,7 +50,10 @@ export function requestErrorOf(error: unknown): RequestError | undefined {
     case "charset.unsupported":
       return { status: 415, detail: `The charset ${JSON.stringify(http.charset)} is not supported; send UTF-8 JSON.` };
     case "encoding.unsupported":
-      return { status: 415, detail: "The Content-Encoding of the request body is not supported; send it uncompressed or gzip/deflate-encoded." };
+      return {
+        status: 415,
+        detail: "The Content-Encoding of the request body is not supported; send it uncompressed or gzip/deflate-encoded.",
+      };
     case "request.aborted":
     case "request.size.invalid":
       return { status: 400, detail: "The request body was incomplete: it ended before its declared Content-Length." };

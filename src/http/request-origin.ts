@@ -12,7 +12,9 @@ function firstForwarded(value: string | undefined): string | undefined {
 
 function trustsPeer(request: Request): boolean {
   const trust: unknown = request.app.get("trust proxy fn");
-  return typeof trust === "function" && (trust as (address: string, hop: number) => boolean)(request.socket.remoteAddress ?? "", 0) === true;
+  return (
+    typeof trust === "function" && (trust as (address: string, hop: number) => boolean)(request.socket.remoteAddress ?? "", 0) === true
+  );
 }
 
 /** `scheme://host` of the request as the client addressed it. */

@@ -47,7 +47,9 @@ describe("retryVersionConflicts", () => {
 
   it("answers 503 with Retry-After when conflicts outlast the budget, never 409", async () => {
     const time = fakeTime();
-    const failure = await retryVersionConflicts(() => Promise.reject(stale()), { ...time, budgetMs: 2_000, random: () => 0.5 }).catch((error: unknown) => error);
+    const failure = await retryVersionConflicts(() => Promise.reject(stale()), { ...time, budgetMs: 2_000, random: () => 0.5 }).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(ScimError);
     expect(failure).toMatchObject({ status: 503, scimType: undefined, retryAfter: 1 });
     expect(time.now()).toBeLessThanOrEqual(2_000);

@@ -60,9 +60,15 @@ export async function retryVersionConflicts<T>(attempt: () => Promise<T>, option
     }
     const delay = Math.floor(random() * Math.min(ceiling, base * 2 ** Math.min(conflicts, 30)));
     if (now() + delay >= deadline) {
-      throw new ScimError(503, undefined, "The resource is being changed by other servers at the same time and this change could not be applied in time; nothing was written. Retry the request.", [], {
-        retryAfter: 1,
-      });
+      throw new ScimError(
+        503,
+        undefined,
+        "The resource is being changed by other servers at the same time and this change could not be applied in time; nothing was written. Retry the request.",
+        [],
+        {
+          retryAfter: 1,
+        },
+      );
     }
     await sleep(delay);
   }

@@ -30,7 +30,8 @@ function bulkService(): { service: ReturnType<typeof createResourceService>; cre
     maxPageSize: 1000,
     cursorSecret: "",
     emit: async (event: ScimEvent) => {
-      if (event.type === "user.created" || event.type === "group.created") created.push(String(event.resource["userName"] ?? event.resource["displayName"]));
+      if (event.type === "user.created" || event.type === "group.created")
+        created.push(String(event.resource["userName"] ?? event.resource["displayName"]));
     },
   });
   return { service, created };
@@ -42,15 +43,27 @@ function postUser(bulkId: string, name: string, manager?: string): ScimObject {
     method: "POST",
     path: "/Users",
     bulkId,
-    data: { schemas: [USER], userName: name, ...(manager === undefined ? {} : { [ENTERPRISE]: { manager: { value: `bulkId:${manager}` } } }) },
+    data: {
+      schemas: [USER],
+      userName: name,
+      ...(manager === undefined ? {} : { [ENTERPRISE]: { manager: { value: `bulkId:${manager}` } } }),
+    },
   };
 }
 
-async function run(operations: readonly ScimObject[]): Promise<{ results: ScimObject[]; created: string[]; service: ReturnType<typeof createResourceService> }> {
+async function run(
+  operations: readonly ScimObject[],
+): Promise<{ results: ScimObject[]; created: string[]; service: ReturnType<typeof createResourceService> }> {
   const { service, created } = bulkService();
-  const response = await runBulk(service, context, { schemas: [BULK_REQUEST_SCHEMA], Operations: operations }, { maxOperations: 1000 }, (error) => {
-    throw error;
-  });
+  const response = await runBulk(
+    service,
+    context,
+    { schemas: [BULK_REQUEST_SCHEMA], Operations: operations },
+    { maxOperations: 1000 },
+    (error) => {
+      throw error;
+    },
+  );
   return { results: response["Operations"] as ScimObject[], created, service };
 }
 
@@ -66,7 +79,9 @@ function detailOf(result: ScimObject | undefined): string {
 describe("runBulk: bulkId references as a dependency graph", () => {
   it("runs a chain written in reverse order from its end, each operation once, with every reference resolved", async () => {
     const count = 300;
-    const operations = Array.from({ length: count }, (_, index) => postUser(`b${index}`, `u${index}`, index + 1 < count ? `b${index + 1}` : undefined));
+    const operations = Array.from({ length: count }, (_, index) =>
+      postUser(`b${index}`, `u${index}`, index + 1 < count ? `b${index + 1}` : undefined),
+    );
     const { results, created } = await run(operations);
     expect(results.map((result) => result["status"])).toEqual(Array.from({ length: count }, () => "201"));
     expect(created).toEqual(Array.from({ length: count }, (_, index) => `u${count - 1 - index}`));
@@ -75,7 +90,12 @@ describe("runBulk: bulkId references as a dependency graph", () => {
 
   it("runs a diamond lowest index first among the ready: the shared dependency, then its dependents in request order, then the top", async () => {
     const { results, created } = await run([
-      { method: "POST", path: "/Groups", bulkId: "top", data: { displayName: "top", members: [{ value: "bulkId:left" }, { value: "bulkId:right" }] } },
+      {
+        method: "POST",
+        path: "/Groups",
+        bulkId: "top",
+        data: { displayName: "top", members: [{ value: "bulkId:left" }, { value: "bulkId:right" }] },
+      },
       postUser("left", "left", "base"),
       postUser("right", "right", "base"),
       postUser("base", "base"),

@@ -110,7 +110,10 @@ function substitute(value: unknown, ids: ReadonlyMap<string, string>, depth = 0)
 function parseOperations(body: unknown, maxOperations: number): { operations: BulkOperation[]; failOnErrors: number | undefined } {
   if (!isPlainObject(body)) throw badRequest(ScimType.invalidSyntax, "The bulk request body must be a JSON object (RFC 7644 §3.7).");
   const schemas = field(body, "schemas");
-  if (schemas !== undefined && !(Array.isArray(schemas) && schemas.some((urn) => typeof urn === "string" && urn.toLowerCase() === BULK_REQUEST_SCHEMA.toLowerCase()))) {
+  if (
+    schemas !== undefined &&
+    !(Array.isArray(schemas) && schemas.some((urn) => typeof urn === "string" && urn.toLowerCase() === BULK_REQUEST_SCHEMA.toLowerCase()))
+  ) {
     throw badRequest(ScimType.invalidSyntax, `"schemas" must contain ${BULK_REQUEST_SCHEMA}.`);
   }
   const list = field(body, "Operations");
@@ -151,7 +154,9 @@ function errorResult(operation: BulkOperation, error: ScimError): BulkResult {
 
 function locate(service: ResourceService, path: string): { type: TypeHandler; id: string | undefined } {
   const [, endpoint, id, ...rest] = path.split("/");
-  const type = [...service.handlers.values()].find((handler) => handler.schema.resourceType.endpoint.toLowerCase() === `/${endpoint ?? ""}`.toLowerCase());
+  const type = [...service.handlers.values()].find(
+    (handler) => handler.schema.resourceType.endpoint.toLowerCase() === `/${endpoint ?? ""}`.toLowerCase(),
+  );
   if (!type || rest.length > 0 || id === "") throw new ScimError(404, undefined, `No resource endpoint at ${JSON.stringify(path)}.`);
   if (id === undefined) return { type, id };
   try {
@@ -162,16 +167,33 @@ function locate(service: ResourceService, path: string): { type: TypeHandler; id
   }
 }
 
-async function execute(service: ResourceService, context: ServiceContext, operation: BulkOperation, path: string, data: unknown): Promise<BulkResult> {
+async function execute(
+  service: ResourceService,
+  context: ServiceContext,
+  operation: BulkOperation,
+  path: string,
+  data: unknown,
+): Promise<BulkResult> {
   const method = operation.method as BulkMethod;
   const { type, id } = locate(service, path);
   const base = { method, ...(operation.bulkId === undefined ? {} : { bulkId: operation.bulkId }) };
   if (method === "POST") {
-    if (id !== undefined) throw new ScimError(405, undefined, `POST goes to a resource type endpoint such as ${type.schema.resourceType.endpoint}, not to a resource.`);
+    if (id !== undefined)
+      throw new ScimError(
+        405,
+        undefined,
+        `POST goes to a resource type endpoint such as ${type.schema.resourceType.endpoint}, not to a resource.`,
+      );
     const outcome = await service.create({ context, resourceType: type.id, body: data, members: false });
-    return { ...base, location: resourceLocation(context.baseUrl, type.schema.resourceType.endpoint, outcome.stored.id), version: entityTag(outcome.stored.version), status: "201" };
+    return {
+      ...base,
+      location: resourceLocation(context.baseUrl, type.schema.resourceType.endpoint, outcome.stored.id),
+      version: entityTag(outcome.stored.version),
+      status: "201",
+    };
   }
-  if (id === undefined) throw new ScimError(405, undefined, `${method} needs a resource path such as ${type.schema.resourceType.endpoint}/{id}.`);
+  if (id === undefined)
+    throw new ScimError(405, undefined, `${method} needs a resource path such as ${type.schema.resourceType.endpoint}/{id}.`);
   const location = resourceLocation(context.baseUrl, type.schema.resourceType.endpoint, id);
   if (method === "DELETE") {
     await service.delete({ context, resourceType: type.id, id, ifMatch: operation.version });
@@ -197,7 +219,8 @@ function validate(operation: BulkOperation, seenBulkIds: Set<string>): ScimError
     return badRequest(ScimType.invalidSyntax, `Operations[${operation.index}].data must be a JSON object for ${operation.method}.`);
   }
   if (operation.bulkId !== undefined) {
-    if (seenBulkIds.has(operation.bulkId)) return badRequest(ScimType.uniqueness, `Operations[${operation.index}].bulkId ${JSON.stringify(operation.bulkId)} is used twice.`);
+    if (seenBulkIds.has(operation.bulkId))
+      return badRequest(ScimType.uniqueness, `Operations[${operation.index}].bulkId ${JSON.stringify(operation.bulkId)} is used twice.`);
     seenBulkIds.add(operation.bulkId);
   }
   return undefined;
@@ -236,12 +259,16 @@ export async function runBulk(
   }
   const stop = (): boolean => failOnErrors !== undefined && errors >= failOnErrors;
   const defined = new Set(
-    operations.flatMap((operation) => (!malformed.has(operation.index) && operation.method === "POST" && operation.bulkId !== undefined ? [operation.bulkId] : [])),
+    operations.flatMap((operation) =>
+      !malformed.has(operation.index) && operation.method === "POST" && operation.bulkId !== undefined ? [operation.bulkId] : [],
+    ),
   );
 
   // The dependency graph: what each operation references, who waits for each bulkId, and how
   // many references each waiting operation still lacks.
-  const needed = operations.map((operation) => (malformed.has(operation.index) ? [] : [...references([operation.path, operation.data], new Set())]));
+  const needed = operations.map((operation) =>
+    malformed.has(operation.index) ? [] : [...references([operation.path, operation.data], new Set())],
+  );
   const waiters = new Map<string, number[]>();
   const lacking = new Map<number, number>();
   const ready = createIndexHeap();
@@ -287,19 +314,37 @@ export async function runBulk(
     }
     const broken = (needed[index] ?? []).find((bulkId) => failedBulkIds.has(bulkId) || !defined.has(bulkId));
     if (broken !== undefined) {
-      record(operation, errorResult(operation, new ScimError(409, ScimType.invalidValue, `bulkId:${broken} cannot be resolved: no successful POST in this request has that bulkId.`)));
+      record(
+        operation,
+        errorResult(
+          operation,
+          new ScimError(
+            409,
+            ScimType.invalidValue,
+            `bulkId:${broken} cannot be resolved: no successful POST in this request has that bulkId.`,
+          ),
+        ),
+      );
       if (operation.method === "POST" && operation.bulkId !== undefined) settle(operation.bulkId, false);
       continue;
     }
     try {
-      const result = await execute(service, context, operation, substitute(operation.path, created) as string, substitute(operation.data, created));
+      const result = await execute(
+        service,
+        context,
+        operation,
+        substitute(operation.path, created) as string,
+        substitute(operation.data, created),
+      );
       if (operation.method === "POST" && operation.bulkId !== undefined && typeof result["location"] === "string") {
         created.set(operation.bulkId, decodeURIComponent(result["location"].slice(result["location"].lastIndexOf("/") + 1)));
       }
       record(operation, result);
     } catch (error) {
       if (!isScimError(error)) onUnexpected(error);
-      const scimError = isScimError(error) ? error : new ScimError(500, undefined, "The operation failed inside the service. It has been reported.");
+      const scimError = isScimError(error)
+        ? error
+        : new ScimError(500, undefined, "The operation failed inside the service. It has been reported.");
       record(operation, errorResult(operation, scimError));
     }
     if (operation.method === "POST" && operation.bulkId !== undefined) settle(operation.bulkId, created.has(operation.bulkId));
@@ -310,7 +355,17 @@ export async function runBulk(
   for (const operation of operations) {
     if (stop()) break;
     if (done.has(operation.index)) continue;
-    record(operation, errorResult(operation, new ScimError(409, ScimType.invalidValue, "Circular bulkId references: these operations each wait for another to create a resource first.")));
+    record(
+      operation,
+      errorResult(
+        operation,
+        new ScimError(
+          409,
+          ScimType.invalidValue,
+          "Circular bulkId references: these operations each wait for another to create a resource first.",
+        ),
+      ),
+    );
   }
   return {
     schemas: [BULK_RESPONSE_SCHEMA],

@@ -19,5 +19,13 @@ function refusalError(refusal: BodyRefusal): ScimError {
  * `name` is the option the limit came from, for that message.
  */
 export function scimBodyParser(limit: number | string, name = "bodyLimit"): RequestHandler[] {
-  return [jsonBodyParser({ limit, limitName: name, mediaTypes: ["application/scim+json", "application/json"], untypedIsJson: true, refuse: refusalError })];
+  return [
+    jsonBodyParser({
+      limit,
+      limitName: name,
+      mediaTypes: ["application/scim+json", "application/json"],
+      untypedIsJson: true,
+      refuse: refusalError,
+    }),
+  ];
 }

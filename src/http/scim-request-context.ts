@@ -47,7 +47,9 @@ export function resolveOrganization(options: ScimRouterOptions): RequestHandler 
     }
     if (orgId === undefined || orgId === "") {
       // A host configuration mistake, not a client's: say so in the 500 report.
-      next(new Error("scimkit: no organization for this request. Mount the router at a path with :orgId or pass the `organization` option."));
+      next(
+        new Error("scimkit: no organization for this request. Mount the router at a path with :orgId or pass the `organization` option."),
+      );
       return;
     }
     // Before authentication: neither the token verifier nor a store is asked about an id that
@@ -56,11 +58,12 @@ export function resolveOrganization(options: ScimRouterOptions): RequestHandler 
       next(new ScimError(404, undefined, "No such organization."));
       return;
     }
-    const baseUrl = typeof options.baseUrl === "string"
-      ? options.baseUrl.replace(/\/+$/, "").replaceAll("{orgId}", encodeURIComponent(orgId))
-      : typeof options.baseUrl === "function"
-        ? options.baseUrl(request, orgId).replace(/\/+$/, "")
-        : defaultBaseUrl(request);
+    const baseUrl =
+      typeof options.baseUrl === "string"
+        ? options.baseUrl.replace(/\/+$/, "").replaceAll("{orgId}", encodeURIComponent(orgId))
+        : typeof options.baseUrl === "function"
+          ? options.baseUrl(request, orgId).replace(/\/+$/, "")
+          : defaultBaseUrl(request);
     (response.locals as { scim?: ScimRequestContext }).scim = { orgId, baseUrl };
     next();
   };

@@ -25,7 +25,12 @@ function isCursorField(value: unknown): value is CursorField {
  * catches edited and corrupted cursors; a configured secret (the same in every process of a
  * deployment) makes them unforgeable.
  */
-function mac(secret: string, binding: readonly unknown[], fieldNames: readonly string[], fields: Readonly<Record<string, unknown>>): string {
+function mac(
+  secret: string,
+  binding: readonly unknown[],
+  fieldNames: readonly string[],
+  fields: Readonly<Record<string, unknown>>,
+): string {
   const text = JSON.stringify([...binding, ...fieldNames.map((name) => fields[name])]);
   return createHmac("sha256", secret).update(text).digest("base64url").slice(0, SEAL_LENGTH);
 }

@@ -37,9 +37,11 @@ const SWEEP_FLOOR = 1024;
  */
 export function tokenBucketLimiter(options: TokenBucketOptions): RateLimiter {
   const rate = options.requestsPerSecond;
-  if (!(Number.isFinite(rate) && rate > 0)) throw new Error(`tokenBucketLimiter: requestsPerSecond must be a positive number; got ${String(rate)}.`);
+  if (!(Number.isFinite(rate) && rate > 0))
+    throw new Error(`tokenBucketLimiter: requestsPerSecond must be a positive number; got ${String(rate)}.`);
   const burst = options.burst ?? Math.max(1, 2 * rate);
-  if (!(Number.isFinite(burst) && burst >= 1)) throw new Error(`tokenBucketLimiter: burst must be a number of at least 1; got ${String(options.burst)}.`);
+  if (!(Number.isFinite(burst) && burst >= 1))
+    throw new Error(`tokenBucketLimiter: burst must be a number of at least 1; got ${String(options.burst)}.`);
   const now = options.now ?? (() => performance.now());
   const perMs = rate / 1000;
   const buckets = new Map<string, Bucket>();

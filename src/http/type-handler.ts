@@ -28,6 +28,8 @@ export function createTypeHandler(schema: ResourceSchema, profile: ResourceProfi
     schema,
     validator: createResourceValidator(schema, profile),
     hasMembers: schema.resourceType.hasMembers === true,
-    hasActive: schema.core.attributes.some((attribute) => attribute.name === "active" && attribute.type === "boolean" && !attribute.multiValued),
+    hasActive: schema.core.attributes.some(
+      (attribute) => attribute.name === "active" && attribute.type === "boolean" && !attribute.multiValued,
+    ),
   };
 }

@@ -17,7 +17,6 @@ import type { TypeHandler } from "./type-handler.js";
 import type { BulkOperationOutcome } from "./run-bulk.js";
 import type { ScimRequestContext } from "./scim-request-context.js";
 
-
 const OPERATIONS: ReadonlyMap<string, AuditOperation> = new Map([
   ["POST", "create"],
   ["PUT", "replace"],
@@ -73,7 +72,8 @@ export function createWriteAuditor(
   for (const type of types) typeByEndpoint.set(type.schema.resourceType.endpoint.toLowerCase(), type.id);
   const recorded = new WeakSet<Response>();
 
-  const keep = (entry: ScimAuditEntry, request: Request | undefined): Promise<void> => handToSink(sink, entry, (error) => onError(error, request));
+  const keep = (entry: ScimAuditEntry, request: Request | undefined): Promise<void> =>
+    handToSink(sink, entry, (error) => onError(error, request));
 
   const base = (context: ScimRequestContext): Pick<AuditEntry, "orgId" | "tokenId" | "at"> => {
     const tokenId = context.principal?.tokenId;
@@ -99,7 +99,8 @@ export function createWriteAuditor(
     const named = typeof outcome.path === "string" ? target(outcome.path) : { segments: 0 };
     const success = outcome.status >= 200 && outcome.status < 300;
     // A successful create's id is in its location; any other operation's is in its path.
-    const id = success && outcome.location !== undefined ? decodedId(outcome.location.slice(outcome.location.lastIndexOf("/") + 1)) : named.id;
+    const id =
+      success && outcome.location !== undefined ? decodedId(outcome.location.slice(outcome.location.lastIndexOf("/") + 1)) : named.id;
     return {
       ...base(context),
       operation,

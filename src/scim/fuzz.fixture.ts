@@ -76,10 +76,47 @@ export function expectScimFailure(result: Result<unknown>, allowed: readonly Sci
 
 /** Characters and words that mean something to the filter and path grammars (RFC 7644 §3.4.2.2, §3.5.2). */
 const MEANINGFUL = [
-  "(", ")", "[", "]", "].", '"', '\\"', "\\", ".", ":", " ", "\t", "\n", "\u0000", "\ud800", "\udc00", "\u{1f600}",
-  "\u202e", "\ufeff", "eq", " and ", " or ", "not ", " pr", " co ", "__proto__", "constructor", "prototype", "$ref",
-  "urn:", "urn:ietf:params:scim:schemas:core:2.0:User:", "1e400", "-1e400", "18446744073709551616", "-", "0",
-  "true", "null", "\\u0000", "\\ud800", "\\x41",
+  "(",
+  ")",
+  "[",
+  "]",
+  "].",
+  '"',
+  '\\"',
+  "\\",
+  ".",
+  ":",
+  " ",
+  "\t",
+  "\n",
+  "\u0000",
+  "\ud800",
+  "\udc00",
+  "\u{1f600}",
+  "\u202e",
+  "\ufeff",
+  "eq",
+  " and ",
+  " or ",
+  "not ",
+  " pr",
+  " co ",
+  "__proto__",
+  "constructor",
+  "prototype",
+  "$ref",
+  "urn:",
+  "urn:ietf:params:scim:schemas:core:2.0:User:",
+  "1e400",
+  "-1e400",
+  "18446744073709551616",
+  "-",
+  "0",
+  "true",
+  "null",
+  "\\u0000",
+  "\\ud800",
+  "\\x41",
 ] as const;
 
 /** A short piece of text a parser might trip on: a meaningful token or a few arbitrary code units. */
@@ -219,9 +256,12 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.string({ unit: "binary", maxLength: 30 }),
   fc.integer({ min: 1_000, max: 20_000 }).map((length) => "h".repeat(length)),
   // Deep enough to exhaust the call stack of any code that recurses over a client's value.
-  fc.tuple(fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom(1_000, 5_000, 12_000)), fc.constantFrom("object" as const, "array" as const)).map(
-    ([depth, shape]) => nestedJson(depth, "x", shape),
-  ),
+  fc
+    .tuple(
+      fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom(1_000, 5_000, 12_000)),
+      fc.constantFrom("object" as const, "array" as const),
+    )
+    .map(([depth, shape]) => nestedJson(depth, "x", shape)),
 );
 
 /** Keys a body should ignore or refuse: prototype keys, near-misses of real names, stray URNs and paths. */

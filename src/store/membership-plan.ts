@@ -21,11 +21,7 @@ export function changesMembers(plan: MembershipPlan): boolean {
  * delta reads only the ids it names; a replacement reads the current list once, to report what
  * it removes.
  */
-export function planMembership(
-  current: ReadonlySet<string>,
-  delta: MembershipDelta,
-  isKnown: (id: string) => boolean,
-): MembershipPlan {
+export function planMembership(current: ReadonlySet<string>, delta: MembershipDelta, isKnown: (id: string) => boolean): MembershipPlan {
   const added: string[] = [];
   const ignored: string[] = [];
   const named = new Set<string>();

@@ -10,7 +10,13 @@ const RUN_LENGTH = 4096;
 /** Entries merged between two looks at the clock. */
 const MERGE_STEP = 1024;
 
-async function merge<T>(left: readonly T[], right: readonly T[], limit: number, compare: (a: T, b: T) => number, slice: EventLoopSlice): Promise<T[]> {
+async function merge<T>(
+  left: readonly T[],
+  right: readonly T[],
+  limit: number,
+  compare: (a: T, b: T) => number,
+  slice: EventLoopSlice,
+): Promise<T[]> {
   const length = Math.min(limit, left.length + right.length);
   const merged = new Array<T>(length);
   let i = 0;

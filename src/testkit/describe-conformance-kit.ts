@@ -50,7 +50,11 @@ export function kitCheckNames<Context>(suites: readonly KitSuite<Context>[]): st
  *
  * @example kitSkipProblems(names, { "no such check": "typo" }, (name) => `"${name}" is not a check of my kit`)
  */
-export function kitSkipProblems(names: readonly string[], skip: Readonly<Record<string, string>>, unknown: (name: string) => string): string[] {
+export function kitSkipProblems(
+  names: readonly string[],
+  skip: Readonly<Record<string, string>>,
+  unknown: (name: string) => string,
+): string[] {
   const known = new Set(names);
   return Object.entries(skip).flatMap(([name, reason]) => [
     ...(known.has(name) ? [] : [unknown(name)]),

@@ -16,7 +16,11 @@ function emails(body: unknown): string[] {
 describe("POST /admin-users/invite and POST /invitations/accept", POPULATED, () => {
   it("invites through the hook without the code in the response, and accepting returns a working key once", async () => {
     const w = await createWorld();
-    const invited = await w.t.post("/admin-users/invite", { email: "New.Person@Example.com", role: "viewer", organizationIds: [w.orgB.id, w.orgA.id] });
+    const invited = await w.t.post("/admin-users/invite", {
+      email: "New.Person@Example.com",
+      role: "viewer",
+      organizationIds: [w.orgB.id, w.orgA.id],
+    });
     expect(invited.status).toBe(201);
     const user = invited.body as Json;
     expect(user).toEqual({
@@ -74,20 +78,40 @@ describe("POST /admin-users/invite and POST /invitations/accept", POPULATED, () 
   it("refuses an e-mail that is invited or already an admin user (409), in any case", async () => {
     const w = await createWorld();
     await w.t.post("/admin-users/invite", { email: "twice@example.com", role: "admin", organizationIds: [w.orgA.id] });
-    expectProblem(await w.t.post("/admin-users/invite", { email: "TWICE@example.com", role: "viewer", organizationIds: [w.orgA.id] }), 409, "conflict");
-    expectProblem(await w.t.post("/admin-users/invite", { email: "admin-a@example.com", role: "viewer", organizationIds: [w.orgA.id] }), 409, "conflict");
+    expectProblem(
+      await w.t.post("/admin-users/invite", { email: "TWICE@example.com", role: "viewer", organizationIds: [w.orgA.id] }),
+      409,
+      "conflict",
+    );
+    expectProblem(
+      await w.t.post("/admin-users/invite", { email: "admin-a@example.com", role: "viewer", organizationIds: [w.orgA.id] }),
+      409,
+      "conflict",
+    );
     expect(w.t.invitations.filter((invitation) => invitation.adminUser.email === "twice@example.com")).toHaveLength(1);
   });
 
   it("lets an admin invite for its own organizations only; viewers may not invite", async () => {
     const w = await createWorld();
-    const mine = await w.t.post("/admin-users/invite", { email: "helper@example.com", role: "viewer", organizationIds: [w.orgA.id] }, w.keys.adminA);
+    const mine = await w.t.post(
+      "/admin-users/invite",
+      { email: "helper@example.com", role: "viewer", organizationIds: [w.orgA.id] },
+      w.keys.adminA,
+    );
     expect(mine.status).toBe(201);
     expectInvalidFields(
-      await w.t.post("/admin-users/invite", { email: "spy@example.com", role: "admin", organizationIds: [w.orgA.id, w.orgB.id] }, w.keys.adminA),
+      await w.t.post(
+        "/admin-users/invite",
+        { email: "spy@example.com", role: "admin", organizationIds: [w.orgA.id, w.orgB.id] },
+        w.keys.adminA,
+      ),
       ["/organizationIds/1"],
     );
-    expectProblem(await w.t.post("/admin-users/invite", { email: "x@example.com", role: "viewer", organizationIds: [w.orgA.id] }, w.keys.viewerA), 403, "forbidden");
+    expectProblem(
+      await w.t.post("/admin-users/invite", { email: "x@example.com", role: "viewer", organizationIds: [w.orgA.id] }, w.keys.viewerA),
+      403,
+      "forbidden",
+    );
     expect((await w.t.get("/admin-users?status=invited")).body).toMatchObject({ data: [{ email: "helper@example.com" }] });
   });
 
@@ -98,9 +122,16 @@ describe("POST /admin-users/invite and POST /invitations/accept", POPULATED, () 
       await w.t.post("/admin-users/invite", { email: "not an email", role: "owner", organizationIds: [""], extra: true }),
       ["/email", "/role", "/organizationIds/0", "/extra"],
     );
-    expectInvalidFields(await w.t.post("/admin-users/invite", { email: "a@example.com", role: "admin", organizationIds: [] }), ["/organizationIds"]);
-    expectInvalidFields(await w.t.post("/admin-users/invite", { email: "a@example.com", role: "admin", organizationIds: [w.orgA.id, w.orgA.id] }), ["/organizationIds"]);
-    expectInvalidFields(await w.t.post("/admin-users/invite", { email: "a@example.com", role: "admin", organizationIds: [UNKNOWN] }), ["/organizationIds/0"]);
+    expectInvalidFields(await w.t.post("/admin-users/invite", { email: "a@example.com", role: "admin", organizationIds: [] }), [
+      "/organizationIds",
+    ]);
+    expectInvalidFields(
+      await w.t.post("/admin-users/invite", { email: "a@example.com", role: "admin", organizationIds: [w.orgA.id, w.orgA.id] }),
+      ["/organizationIds"],
+    );
+    expectInvalidFields(await w.t.post("/admin-users/invite", { email: "a@example.com", role: "admin", organizationIds: [UNKNOWN] }), [
+      "/organizationIds/0",
+    ]);
     expectInvalidFields(await w.t.post("/invitations/accept", {}, null), ["/code"]);
     expectInvalidFields(await w.t.post("/invitations/accept", { code: 42 }, null), ["/code"]);
     expect(w.t.invitations).toHaveLength(3);
@@ -110,7 +141,11 @@ describe("POST /admin-users/invite and POST /invitations/accept", POPULATED, () 
     const silent = await createAnalyticsTestApp({ router: { onInvitation: undefined } });
     const org = await silent.post("/organizations", { name: "Acme" });
     const orgId = (org.body as { organization: { id: string } }).organization.id;
-    expectProblem(await silent.post("/admin-users/invite", { email: "a@example.com", role: "admin", organizationIds: [orgId] }), 501, "not-implemented");
+    expectProblem(
+      await silent.post("/admin-users/invite", { email: "a@example.com", role: "admin", organizationIds: [orgId] }),
+      501,
+      "not-implemented",
+    );
 
     let fail = true;
     const flaky = await createAnalyticsTestApp({
@@ -134,7 +169,11 @@ describe("POST /admin-users/invite and POST /invitations/accept", POPULATED, () 
 describe("GET /admin-users and GET /admin-users/{id}", POPULATED, () => {
   it("lists every admin user for the operator, and those sharing an organization for an admin", async () => {
     const w = await createWorld();
-    expect(emails((await w.t.get("/admin-users")).body).sort()).toEqual(["admin-a@example.com", "admin-b@example.com", "viewer-a@example.com"]);
+    expect(emails((await w.t.get("/admin-users")).body).sort()).toEqual([
+      "admin-a@example.com",
+      "admin-b@example.com",
+      "viewer-a@example.com",
+    ]);
     expect(emails((await w.t.get("/admin-users", w.keys.viewerA)).body).sort()).toEqual(["admin-a@example.com", "viewer-a@example.com"]);
     expect(emails((await w.t.get("/admin-users", w.keys.adminB)).body)).toEqual(["admin-b@example.com"]);
   });
@@ -144,7 +183,10 @@ describe("GET /admin-users and GET /admin-users/{id}", POPULATED, () => {
     await w.t.post("/admin-users/invite", { email: "pending@example.com", role: "viewer", organizationIds: [w.orgB.id] });
     expect(emails((await w.t.get("/admin-users?status=invited")).body)).toEqual(["pending@example.com"]);
     expect(emails((await w.t.get("/admin-users?role=viewer")).body).sort()).toEqual(["pending@example.com", "viewer-a@example.com"]);
-    expect(emails((await w.t.get(`/admin-users?organizationId=${w.orgB.id}`)).body).sort()).toEqual(["admin-b@example.com", "pending@example.com"]);
+    expect(emails((await w.t.get(`/admin-users?organizationId=${w.orgB.id}`)).body).sort()).toEqual([
+      "admin-b@example.com",
+      "pending@example.com",
+    ]);
     expect(emails((await w.t.get(`/admin-users?organizationId=${w.orgB.id}`, w.keys.adminA)).body)).toEqual([]);
     expectInvalidFields(await w.t.get("/admin-users?status=gone&role=owner&organizationId="), ["status", "role", "organizationId"]);
   });
@@ -153,7 +195,13 @@ describe("GET /admin-users and GET /admin-users/{id}", POPULATED, () => {
     const w = await createWorld();
     const mine = await w.t.get(`/admin-users/${w.adminUsers.viewerA}`, w.keys.adminA);
     expect(mine.status).toBe(200);
-    expect(mine.body).toMatchObject({ id: w.adminUsers.viewerA, email: "viewer-a@example.com", role: "viewer", organizationIds: [w.orgA.id], status: "active" });
+    expect(mine.body).toMatchObject({
+      id: w.adminUsers.viewerA,
+      email: "viewer-a@example.com",
+      role: "viewer",
+      organizationIds: [w.orgA.id],
+      status: "active",
+    });
     const foreign = expectProblem(await w.t.get(`/admin-users/${w.adminUsers.adminB}`, w.keys.adminA), 404, "not-found");
     const unknown = expectProblem(await w.t.get(`/admin-users/${UNKNOWN}`), 404, "not-found");
     expect(foreign).toEqual(unknown);
@@ -183,7 +231,9 @@ describe("PATCH /admin-users/{id}", POPULATED, () => {
     expect((await w.t.patch(`/admin-users/${w.adminUsers.viewerA}`, { role: "admin" }, w.keys.adminA)).status).toBe(200);
     expectProblem(await w.t.patch(`/admin-users/${shared.id}`, { role: "admin" }, w.keys.adminA), 403, "forbidden");
     expectProblem(await w.t.patch(`/admin-users/${w.adminUsers.adminB}`, { role: "viewer" }, w.keys.adminA), 404, "not-found");
-    expectInvalidFields(await w.t.patch(`/admin-users/${w.adminUsers.viewerA}`, { organizationIds: [w.orgB.id] }, w.keys.adminA), ["/organizationIds/0"]);
+    expectInvalidFields(await w.t.patch(`/admin-users/${w.adminUsers.viewerA}`, { organizationIds: [w.orgB.id] }, w.keys.adminA), [
+      "/organizationIds/0",
+    ]);
     expect(((await w.t.get(`/admin-users/${shared.id}`)).body as Json)["role"]).toBe("viewer");
     expect(((await w.t.get(`/admin-users/${w.adminUsers.adminA}`)).body as Json)["role"]).toBe("admin");
   });
@@ -212,7 +262,9 @@ describe("DELETE /admin-users/{id}", POPULATED, () => {
     expect((await w.t.delete(`/admin-users/${invitation?.adminUser.id ?? ""}`)).status).toBe(204);
     expectProblem(await w.t.post("/invitations/accept", { code: invitation?.code }, null), 404, "not-found");
     // The e-mail is free again.
-    expect((await w.t.post("/admin-users/invite", { email: "pending@example.com", role: "viewer", organizationIds: [w.orgA.id] })).status).toBe(201);
+    expect(
+      (await w.t.post("/admin-users/invite", { email: "pending@example.com", role: "viewer", organizationIds: [w.orgA.id] })).status,
+    ).toBe(201);
   });
 
   it("answers 403 for viewers and admins of other organizations' users, 404 out of scope or unknown", async () => {

@@ -196,7 +196,11 @@ export async function createAnalyticsTestApp(options: TestAppOptions = {}): Prom
   );
   app.use(
     "/scim/Organizations/:orgId/v2",
-    createScimRouter({ store: stores.resources, auth: activeOrganizationsOnly(stores.scimTokens, stores.analytics), onError: (error) => errors.push(error) }),
+    createScimRouter({
+      store: stores.resources,
+      auth: activeOrganizationsOnly(stores.scimTokens, stores.analytics),
+      onError: (error) => errors.push(error),
+    }),
   );
   const operatorKey = (await issueApiKey(stores.analytics, { kind: "operator" })).key;
   const recorder = analyticsRecorder({ store: stores.analytics, now: () => clock.now() });
@@ -212,7 +216,9 @@ export async function createAnalyticsTestApp(options: TestAppOptions = {}): Prom
     for (const [name, value] of Object.entries(requestOptions.headers ?? {})) test = test.set(name, value);
     if (requestOptions.body !== undefined) {
       const raw = typeof requestOptions.body === "string" && requestOptions.contentType !== undefined;
-      test = test.set("Content-Type", requestOptions.contentType ?? "application/json").send(raw ? (requestOptions.body as string) : JSON.stringify(requestOptions.body));
+      test = test
+        .set("Content-Type", requestOptions.contentType ?? "application/json")
+        .send(raw ? (requestOptions.body as string) : JSON.stringify(requestOptions.body));
     }
     const response = await test;
     if (url.startsWith(BASE)) {
@@ -240,7 +246,11 @@ export async function createAnalyticsTestApp(options: TestAppOptions = {}): Prom
 }
 
 /** Asserts an RFC 9457 problem of `status` and `type` (the part after `/problems/`) and returns it. */
-export function expectProblem(response: request.Response, status: number, type: string): Json & { detail: string; errors?: { field: string; message: string }[] } {
+export function expectProblem(
+  response: request.Response,
+  status: number,
+  type: string,
+): Json & { detail: string; errors?: { field: string; message: string }[] } {
   const body = response.body as Json;
   if (response.status !== status || body["type"] !== `https://scimkit.dev/problems/${type}`) {
     throw new Error(`expected ${status} ${type}, got ${response.status}: ${response.text}`);

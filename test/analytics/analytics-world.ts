@@ -6,7 +6,14 @@
  */
 import { expect } from "vitest";
 import type { AttackSimulation, Campaign } from "../../src/analytics/analytics-store.js";
-import { ENTERPRISE_SCHEMA, createAnalyticsTestApp, scimUser, type AnalyticsTestApp, type Json, type TestAppOptions } from "./analytics-harness.js";
+import {
+  ENTERPRISE_SCHEMA,
+  createAnalyticsTestApp,
+  scimUser,
+  type AnalyticsTestApp,
+  type Json,
+  type TestAppOptions,
+} from "./analytics-harness.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -41,13 +48,23 @@ export async function createOrganization(t: AnalyticsTestApp, name: string): Pro
 
 /** Provisions a learner through SCIM; returns its SCIM id. */
 export async function provision(t: AnalyticsTestApp, org: Org, userName: string, extra: Json = {}): Promise<string> {
-  const response = await t.send("POST", `/scim/Organizations/${org.id}/v2/Users`, { key: org.scim.token, body: scimUser(userName, extra), contentType: "application/scim+json" });
+  const response = await t.send("POST", `/scim/Organizations/${org.id}/v2/Users`, {
+    key: org.scim.token,
+    body: scimUser(userName, extra),
+    contentType: "application/scim+json",
+  });
   expect(response.status).toBe(201);
   return (response.body as { id: string }).id;
 }
 
 /** Invites and accepts an admin user; returns its id and API key. */
-export async function adminWithKey(t: AnalyticsTestApp, email: string, role: "admin" | "viewer", organizationIds: readonly string[], inviterKey?: string): Promise<{ id: string; key: string }> {
+export async function adminWithKey(
+  t: AnalyticsTestApp,
+  email: string,
+  role: "admin" | "viewer",
+  organizationIds: readonly string[],
+  inviterKey?: string,
+): Promise<{ id: string; key: string }> {
   const invited = await t.post("/admin-users/invite", { email, role, organizationIds }, inviterKey);
   expect(invited.status).toBe(201);
   const invitation = t.invitations.at(-1);
@@ -78,7 +95,12 @@ export async function createWorld(options: TestAppOptions = {}): Promise<World> 
   const now = t.clock.now().getTime();
   const iso = (offset: number): string => new Date(now + offset).toISOString();
   const { recorder } = t;
-  const campaignA = await recorder.createCampaign(orgA.id, { name: "Phishing basics", description: "Spot a lure", startsAt: iso(-10 * DAY), dueAt: iso(-DAY) });
+  const campaignA = await recorder.createCampaign(orgA.id, {
+    name: "Phishing basics",
+    description: "Spot a lure",
+    startsAt: iso(-10 * DAY),
+    dueAt: iso(-DAY),
+  });
   for (const user of [alice, bob, carol]) await recorder.enrol(campaignA.id, user);
   await recorder.recordProgress(campaignA.id, alice, { progressPercent: 100, score: 90 });
   await recorder.recordProgress(campaignA.id, bob, { progressPercent: 40 });

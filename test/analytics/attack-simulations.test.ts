@@ -70,7 +70,11 @@ describe("GET /attack-simulations/{id}/users", POPULATED, () => {
 
   it("refuses bad filters by name, and foreign or unknown simulations with 404", async () => {
     const w = await createWorld();
-    expectInvalidFields(await w.t.get(`/attack-simulations/${w.simulationA.id}/users?opened=1&clicked=TRUE&status=sent`), ["opened", "clicked", "status"]);
+    expectInvalidFields(await w.t.get(`/attack-simulations/${w.simulationA.id}/users?opened=1&clicked=TRUE&status=sent`), [
+      "opened",
+      "clicked",
+      "status",
+    ]);
     expectProblem(await w.t.get(`/attack-simulations/${w.simulationA.id}/users`, w.keys.adminB), 404, "not-found");
     expectProblem(await w.t.get(`/attack-simulations/${UNKNOWN}/users`), 404, "not-found");
   });
@@ -95,7 +99,12 @@ describe("GET /attack-simulations/{id}/feedback-comments", POPULATED, () => {
     const response = await w.t.get(`/attack-simulations/${w.simulationA.id}/feedback-comments`, w.keys.viewerA);
     expect(response.status).toBe(200);
     expect((response.body as { data: Json[] }).data).toEqual([
-      expect.objectContaining({ subject: { kind: "simulation", id: w.simulationA.id }, userId: w.users.bob, comment: "Reported it at once", rating: 4 }),
+      expect.objectContaining({
+        subject: { kind: "simulation", id: w.simulationA.id },
+        userId: w.users.bob,
+        comment: "Reported it at once",
+        rating: 4,
+      }),
     ]);
     expect(((await w.t.get(`/attack-simulations/${w.simulationB.id}/feedback-comments`)).body as { data: unknown[] }).data).toEqual([]);
     expectProblem(await w.t.get(`/attack-simulations/${w.simulationB.id}/feedback-comments`, w.keys.viewerA), 404, "not-found");

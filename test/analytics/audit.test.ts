@@ -43,12 +43,20 @@ describe("onAudit", POPULATED, () => {
     // A create refused before it named an organization is kept under "".
     expectProblem(await t.post("/organizations", { name: "" }), 400, "invalid-request");
     expect(plain(await trail.list(""))).toEqual([
-      { orgId: "", tokenId: operator, operation: "analytics.createOrganization", resourceType: "Organization", outcome: "failure", status: 400, via: "analytics" },
+      {
+        orgId: "",
+        tokenId: operator,
+        operation: "analytics.createOrganization",
+        resourceType: "Organization",
+        outcome: "failure",
+        status: 400,
+        via: "analytics",
+      },
     ]);
     expect(t.errors).toEqual([]);
   });
 
-  it("records admin-user writes and accepted invitations under \"\", a viewer's refused write, and report starts under their organization", async () => {
+  it('records admin-user writes and accepted invitations under "", a viewer\'s refused write, and report starts under their organization', async () => {
     const trail = memoryAuditTrail();
     const w = await createWorld({ router: { onAudit: trail } });
     const operator = await keyIdOf(w.t, w.t.operatorKey);
@@ -58,9 +66,26 @@ describe("onAudit", POPULATED, () => {
     // The world invited and accepted three admin users.
     expect(spanning.filter((entry) => entry.operation === "analytics.inviteAdminUser")).toHaveLength(3);
     expect(spanning.filter((entry) => entry.operation === "analytics.acceptInvitation")).toEqual(
-      Object.values(w.adminUsers).map((id) => ({ orgId: "", operation: "analytics.acceptInvitation", resourceType: "AdminUser", resourceId: id, outcome: "success", status: 200, via: "analytics" })),
+      Object.values(w.adminUsers).map((id) => ({
+        orgId: "",
+        operation: "analytics.acceptInvitation",
+        resourceType: "AdminUser",
+        resourceId: id,
+        outcome: "success",
+        status: 200,
+        via: "analytics",
+      })),
     );
-    expect(spanning[0]).toEqual({ orgId: "", tokenId: operator, operation: "analytics.inviteAdminUser", resourceType: "AdminUser", resourceId: w.adminUsers.adminA, outcome: "success", status: 201, via: "analytics" });
+    expect(spanning[0]).toEqual({
+      orgId: "",
+      tokenId: operator,
+      operation: "analytics.inviteAdminUser",
+      resourceType: "AdminUser",
+      resourceId: w.adminUsers.adminA,
+      outcome: "success",
+      status: 201,
+      via: "analytics",
+    });
 
     // A failed accept is public and unauthenticated: not recorded.
     expectProblem(await w.t.post("/invitations/accept", { code: "wrong" }, null), 404, "not-found");
@@ -79,9 +104,21 @@ describe("onAudit", POPULATED, () => {
     await settle(w.t, (started.body as { operation: { id: string } }).operation.id);
     expect((await w.t.get(`/attack-simulations/${w.simulationB.id}/users/bulk-report`)).status).toBe(202);
     expect(plain(await trail.list(w.orgA.id)).at(-1)).toEqual({
-      orgId: w.orgA.id, tokenId: adminA, operation: "analytics.createCampaignReport", resourceType: "Campaign", resourceId: w.campaignA.id, outcome: "success", status: 202, via: "analytics",
+      orgId: w.orgA.id,
+      tokenId: adminA,
+      operation: "analytics.createCampaignReport",
+      resourceType: "Campaign",
+      resourceId: w.campaignA.id,
+      outcome: "success",
+      status: 202,
+      via: "analytics",
     });
-    expect(plain(await trail.list(w.orgB.id)).at(-1)).toMatchObject({ operation: "analytics.createSimulationReport", resourceType: "AttackSimulation", resourceId: w.simulationB.id, status: 202 });
+    expect(plain(await trail.list(w.orgB.id)).at(-1)).toMatchObject({
+      operation: "analytics.createSimulationReport",
+      resourceType: "AttackSimulation",
+      resourceId: w.simulationB.id,
+      status: 202,
+    });
     expect(w.t.errors).toEqual([]);
   });
 

@@ -27,8 +27,12 @@ describe("GET /campaigns", POPULATED, () => {
       dueAt: w.campaignA.dueAt,
       createdAt: w.campaignA.createdAt,
     });
-    expect(((await w.t.get("/campaigns", w.keys.adminB)).body as { data: Json[] }).data.map((campaign) => campaign["id"])).toEqual([w.campaignB.id]);
-    expect(((await w.t.get(`/campaigns?organizationId=${w.orgB.id}`)).body as { data: Json[] }).data.map((campaign) => campaign["id"])).toEqual([w.campaignB.id]);
+    expect(((await w.t.get("/campaigns", w.keys.adminB)).body as { data: Json[] }).data.map((campaign) => campaign["id"])).toEqual([
+      w.campaignB.id,
+    ]);
+    expect(
+      ((await w.t.get(`/campaigns?organizationId=${w.orgB.id}`)).body as { data: Json[] }).data.map((campaign) => campaign["id"]),
+    ).toEqual([w.campaignB.id]);
     expect(((await w.t.get(`/campaigns?organizationId=${w.orgB.id}`, w.keys.adminA)).body as { data: Json[] }).data).toEqual([]);
     expectInvalidFields(await w.t.get("/campaigns?organizationId=&status=open"), ["organizationId", "status"]);
   });
@@ -81,14 +85,18 @@ describe("GET /campaigns/{id}/users", POPULATED, () => {
       user: { id: w.users.alice, userName: "alice", organizationId: w.orgA.id },
     });
     expect(userIds((await w.t.get(`/campaigns/${w.campaignA.id}/users?status=in_progress`)).body)).toEqual([w.users.bob]);
-    expect(userIds((await w.t.get(`/campaigns/${w.campaignA.id}/users?overdue=true`)).body).sort()).toEqual([w.users.bob, w.users.carol].sort());
+    expect(userIds((await w.t.get(`/campaigns/${w.campaignA.id}/users?overdue=true`)).body).sort()).toEqual(
+      [w.users.bob, w.users.carol].sort(),
+    );
     expect(userIds((await w.t.get(`/campaigns/${w.campaignA.id}/users?overdue=false`)).body)).toEqual([w.users.alice]);
     expect(userIds((await w.t.get(`/campaigns/${w.campaignA.id}/users?overdue=true&status=not_started`)).body)).toEqual([w.users.carol]);
   });
 
   it("keeps the enrolment of a learner deleted through SCIM, without the learner", async () => {
     const w = await createWorld();
-    expect((await w.t.send("DELETE", `/scim/Organizations/${w.orgA.id}/v2/Users/${w.users.bob}`, { key: w.orgA.scim.token })).status).toBe(204);
+    expect((await w.t.send("DELETE", `/scim/Organizations/${w.orgA.id}/v2/Users/${w.users.bob}`, { key: w.orgA.scim.token })).status).toBe(
+      204,
+    );
     const bob = await w.t.get(`/campaigns/${w.campaignA.id}/users/${w.users.bob}`);
     expect(bob.status).toBe(200);
     expect((bob.body as Json)["user"]).toBeUndefined();
@@ -97,7 +105,11 @@ describe("GET /campaigns/{id}/users", POPULATED, () => {
 
   it("refuses bad filters by name, and foreign or unknown campaigns with 404", async () => {
     const w = await createWorld();
-    expectInvalidFields(await w.t.get(`/campaigns/${w.campaignA.id}/users?status=done&overdue=maybe&limit=0`), ["status", "overdue", "limit"]);
+    expectInvalidFields(await w.t.get(`/campaigns/${w.campaignA.id}/users?status=done&overdue=maybe&limit=0`), [
+      "status",
+      "overdue",
+      "limit",
+    ]);
     expectProblem(await w.t.get(`/campaigns/${w.campaignA.id}/users`, w.keys.adminB), 404, "not-found");
     expectProblem(await w.t.get(`/campaigns/${UNKNOWN}/users`), 404, "not-found");
   });
@@ -108,7 +120,13 @@ describe("GET /campaigns/{id}/users/{userId}", POPULATED, () => {
     const w = await createWorld();
     const response = await w.t.get(`/campaigns/${w.campaignA.id}/users/${w.users.bob}`, w.keys.viewerA);
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ userId: w.users.bob, status: "in_progress", progressPercent: 40, overdue: true, user: { userName: "bob", active: false, department: "Engineering" } });
+    expect(response.body).toMatchObject({
+      userId: w.users.bob,
+      status: "in_progress",
+      progressPercent: 40,
+      overdue: true,
+      user: { userName: "bob", active: false, department: "Engineering" },
+    });
     expect((response.body as Json)["score"]).toBeUndefined();
     expectProblem(await w.t.get(`/campaigns/${w.campaignA.id}/users/${w.users.dave}`), 404, "not-found");
     expectProblem(await w.t.get(`/campaigns/${w.campaignA.id}/users/nobody`), 404, "not-found");

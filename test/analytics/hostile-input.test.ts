@@ -11,7 +11,15 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { checkResponse } from "../../src/analytics/definitions/schema-validators.js";
-import { BASE, POPULATED, createAnalyticsTestApp, expectInvalidFields, expectProblem, operationFor, type Json } from "./analytics-harness.js";
+import {
+  BASE,
+  POPULATED,
+  createAnalyticsTestApp,
+  expectInvalidFields,
+  expectProblem,
+  operationFor,
+  type Json,
+} from "./analytics-harness.js";
 import { HOSTILE_BODY_LIMIT, analyticsHostileCorpus, type HostileAnalyticsRequest } from "./analytics-hostile-corpus.js";
 import { adminWithKey, createOrganization, createWorld, type World } from "./analytics-world.js";
 
@@ -54,7 +62,10 @@ function answerOf(entry: HostileAnalyticsRequest, path: string, response: reques
   const mediaType = (String(response.headers["content-type"] ?? "").split(";")[0] ?? "").trim();
   if (operation !== undefined) {
     const checked = checkResponse(operation, response.status, mediaType, response.status === 204 ? undefined : (response.body as unknown));
-    expect(checked.documented && checked.errors.length === 0, `${response.status} is not as ${operation.operationId} documents it: ${JSON.stringify(checked.errors).slice(0, 400)}`).toBe(true);
+    expect(
+      checked.documented && checked.errors.length === 0,
+      `${response.status} is not as ${operation.operationId} documents it: ${JSON.stringify(checked.errors).slice(0, 400)}`,
+    ).toBe(true);
   }
   if (response.status < 400) return String(response.status);
   const type = String((response.body as Json)["type"] ?? "").replace("https://scimkit.dev/problems/", "");
@@ -71,7 +82,10 @@ async function replay(w: World, placeholders: Placeholders, entry: HostileAnalyt
   if (entry.body !== undefined) {
     call = call.set("Content-Type", entry.contentType ?? "application/json");
     // Bytes go out as they are: superagent would otherwise serialize a Buffer under a JSON type.
-    call = typeof entry.body === "string" ? call.send(fill(entry.body, placeholders)) : call.serialize((bytes: Buffer) => bytes as unknown as string).send(entry.body);
+    call =
+      typeof entry.body === "string"
+        ? call.send(fill(entry.body, placeholders))
+        : call.serialize((bytes: Buffer) => bytes as unknown as string).send(entry.body);
   }
   const errorsBefore = w.t.errors.length;
   const response = await call;
@@ -80,7 +94,8 @@ async function replay(w: World, placeholders: Placeholders, entry: HostileAnalyt
   expect(w.t.errors.slice(errorsBefore), entry.name).toEqual([]);
 }
 
-const prototypeKeys = (): string[] => [...Object.getOwnPropertyNames(Object.prototype), ...Object.getOwnPropertyNames(Array.prototype)].sort();
+const prototypeKeys = (): string[] =>
+  [...Object.getOwnPropertyNames(Object.prototype), ...Object.getOwnPropertyNames(Array.prototype)].sort();
 
 describe("hostile input to the analytics routes", { timeout: 180_000 }, () => {
   it("answers every hostile request with its documented problem, never a 500, and changes nothing sealed", async () => {

@@ -54,13 +54,27 @@ describe("the OpenAPI document", POPULATED, () => {
   it("covers every operation of spec §4.6", () => {
     const documented = new Set(analyticsOperations.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`));
     const spec = [
-      "GET /organizations", "POST /organizations", "PATCH /organizations/{id}", "DELETE /organizations/{id}",
-      "GET /admin-users", "GET /admin-users/{id}", "POST /admin-users/invite", "PATCH /admin-users/{id}", "DELETE /admin-users/{id}",
+      "GET /organizations",
+      "POST /organizations",
+      "PATCH /organizations/{id}",
+      "DELETE /organizations/{id}",
+      "GET /admin-users",
+      "GET /admin-users/{id}",
+      "POST /admin-users/invite",
+      "PATCH /admin-users/{id}",
+      "DELETE /admin-users/{id}",
       "GET /users",
-      "GET /campaigns", "GET /campaigns/{id}/summary", "GET /campaigns/{id}/users", "GET /campaigns/{id}/users/{userId}",
-      "GET /campaigns/{id}/users/bulk-report", "GET /campaigns/{id}/feedback-comments",
-      "GET /attack-simulations/{id}/summary", "GET /attack-simulations/{id}/users", "GET /attack-simulations/{id}/users/{userId}",
-      "GET /attack-simulations/{id}/users/bulk-report", "GET /attack-simulations/{id}/feedback-comments",
+      "GET /campaigns",
+      "GET /campaigns/{id}/summary",
+      "GET /campaigns/{id}/users",
+      "GET /campaigns/{id}/users/{userId}",
+      "GET /campaigns/{id}/users/bulk-report",
+      "GET /campaigns/{id}/feedback-comments",
+      "GET /attack-simulations/{id}/summary",
+      "GET /attack-simulations/{id}/users",
+      "GET /attack-simulations/{id}/users/{userId}",
+      "GET /attack-simulations/{id}/users/bulk-report",
+      "GET /attack-simulations/{id}/feedback-comments",
       "GET /operations/{id}",
     ];
     expect(spec.filter((operation) => !documented.has(operation))).toEqual([]);

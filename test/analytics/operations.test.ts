@@ -6,7 +6,15 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import type { AnalyticsStore } from "../../src/analytics/analytics-store.js";
-import { POPULATED, createAnalyticsTestApp, expectProblem, settle, UNKNOWN, type AnalyticsTestApp, type Json } from "./analytics-harness.js";
+import {
+  POPULATED,
+  createAnalyticsTestApp,
+  expectProblem,
+  settle,
+  UNKNOWN,
+  type AnalyticsTestApp,
+  type Json,
+} from "./analytics-harness.js";
 import { createOrganization, createWorld, provision } from "./analytics-world.js";
 
 /** An RFC 4180 reader for the tests: records of cells, quotes undone. */
@@ -43,7 +51,9 @@ async function startReport(t: AnalyticsTestApp, path: string, key?: string): Pro
   const response = await t.get(path, key);
   expect(response.status).toBe(202);
   const operation = (response.body as { operation: Json }).operation;
-  expect(response.headers["location"]).toBe(`${String(response.headers["location"]).split("/analytics/v1")[0] ?? ""}/analytics/v1/operations/${String(operation["id"])}`);
+  expect(response.headers["location"]).toBe(
+    `${String(response.headers["location"]).split("/analytics/v1")[0] ?? ""}/analytics/v1/operations/${String(operation["id"])}`,
+  );
   expect(operation).toMatchObject({ status: "queued", progress: { done: 0 } });
   return operation["id"] as string;
 }
@@ -130,7 +140,9 @@ describe("a campaign report", POPULATED, () => {
     expect(csv.text).toContain(`,"two\r\nlines",`);
     const records = parseCsv(csv.text);
     const displayNames = records.slice(1).map((record) => record[2]);
-    expect(displayNames.sort()).toEqual(["'+1 call me", "'-2", "'=HYPERLINK(\"http://evil.example\",\"click\")", "'@SUM(A1)", "Smith, \"Jo\"", "plain", "two\r\nlines"].sort());
+    expect(displayNames.sort()).toEqual(
+      ["'+1 call me", "'-2", '\'=HYPERLINK("http://evil.example","click")', "'@SUM(A1)", 'Smith, "Jo"', "plain", "two\r\nlines"].sort(),
+    );
     // Numbers stay numbers: the progress column of a fresh enrolment is 0, not '0.
     expect(records.slice(1).every((record) => record[7] === "0")).toBe(true);
     // JSON keeps the values as they are.
@@ -146,7 +158,14 @@ describe("a campaign report", POPULATED, () => {
     const count = 2345;
     for (let index = 0; index < count; index += 1) {
       const userId = `learner-${String(index).padStart(5, "0")}`;
-      await t.analytics.putEnrolment(org.id, { campaignId: campaign.id, userId, status: "not_started", progressPercent: 0, enrolledAt: at, updatedAt: at });
+      await t.analytics.putEnrolment(org.id, {
+        campaignId: campaign.id,
+        userId,
+        status: "not_started",
+        progressPercent: 0,
+        enrolledAt: at,
+        updatedAt: at,
+      });
     }
     const id = await startReport(t, `/campaigns/${campaign.id}/users/bulk-report`);
     expect(await settle(t, id)).toMatchObject({ status: "succeeded", progress: { done: count, total: count } });
@@ -165,7 +184,11 @@ describe("a simulation report", POPULATED, () => {
   it("writes one row per recipient with the time of each step", async () => {
     const w = await createWorld();
     const id = await startReport(w.t, `/attack-simulations/${w.simulationA.id}/users/bulk-report`, w.keys.adminA);
-    expect(await settle(w.t, id, w.keys.adminA)).toMatchObject({ kind: "simulation-users-report", status: "succeeded", progress: { done: 3, total: 3 } });
+    expect(await settle(w.t, id, w.keys.adminA)).toMatchObject({
+      kind: "simulation-users-report",
+      status: "succeeded",
+      progress: { done: 3, total: 3 },
+    });
     const rows = (await w.t.get(`/operations/${id}/result`, w.keys.adminA)).body as Json[];
     expect(rows.find((row) => row["userName"] === "bob")).toEqual({
       userId: w.users.bob,
@@ -182,7 +205,20 @@ describe("a simulation report", POPULATED, () => {
       reportedAt: "2026-03-01T09:00:00.000Z",
     });
     const csv = parseCsv((await w.t.get(`/operations/${id}/result?format=csv`, w.keys.adminA)).text);
-    expect(csv[0]).toEqual(["userId", "userName", "displayName", "email", "department", "active", "sentAt", "deliveredAt", "openedAt", "clickedAt", "submittedDataAt", "reportedAt"]);
+    expect(csv[0]).toEqual([
+      "userId",
+      "userName",
+      "displayName",
+      "email",
+      "department",
+      "active",
+      "sentAt",
+      "deliveredAt",
+      "openedAt",
+      "clickedAt",
+      "submittedDataAt",
+      "reportedAt",
+    ]);
     expect(csv).toHaveLength(4);
   });
 
@@ -224,7 +260,9 @@ describe("GET /operations/{id}", POPULATED, () => {
     };
     // A second router over the world's store, whose report job waits at the gate.
     const t = await createAnalyticsTestApp({ router: { store: gated } });
-    const blocked = await request(t.app).get(`/analytics/v1/campaigns/${w.campaignA.id}/users/bulk-report`).set("Authorization", `Bearer ${w.keys.adminA}`);
+    const blocked = await request(t.app)
+      .get(`/analytics/v1/campaigns/${w.campaignA.id}/users/bulk-report`)
+      .set("Authorization", `Bearer ${w.keys.adminA}`);
     expect(blocked.status).toBe(202);
     const id = (blocked.body as { operation: { id: string } }).operation.id;
     let running: Json | undefined;
@@ -251,7 +289,9 @@ describe("GET /operations/{id}", POPULATED, () => {
     };
     const errors: unknown[] = [];
     const t = await createAnalyticsTestApp({ router: { store: broken, onError: (error) => errors.push(error) } });
-    const started = await request(t.app).get(`/analytics/v1/campaigns/${w.campaignA.id}/users/bulk-report`).set("Authorization", `Bearer ${w.keys.adminA}`);
+    const started = await request(t.app)
+      .get(`/analytics/v1/campaigns/${w.campaignA.id}/users/bulk-report`)
+      .set("Authorization", `Bearer ${w.keys.adminA}`);
     expect(started.status).toBe(202);
     const id = (started.body as { operation: { id: string } }).operation.id;
     const failed = await settle(w.t, id);

@@ -4,7 +4,15 @@
  * delete with everything of the organization.
  */
 import { describe, expect, it } from "vitest";
-import { POPULATED, createAnalyticsTestApp, expectInvalidFields, expectProblem, scimUser, UNKNOWN, type Json } from "./analytics-harness.js";
+import {
+  POPULATED,
+  createAnalyticsTestApp,
+  expectInvalidFields,
+  expectProblem,
+  scimUser,
+  UNKNOWN,
+  type Json,
+} from "./analytics-harness.js";
 import { createWorld, provision } from "./analytics-world.js";
 
 describe("POST /organizations", POPULATED, () => {
@@ -14,14 +22,24 @@ describe("POST /organizations", POPULATED, () => {
     expect(response.status).toBe(201);
     const body = response.body as { organization: Json; scim: { baseUrl: string; token: string } };
     const id = body.organization["id"] as string;
-    expect(body.organization).toEqual({ id, name: "Initech", status: "active", createdAt: "2026-03-01T09:00:00.000Z", updatedAt: "2026-03-01T09:00:00.000Z" });
+    expect(body.organization).toEqual({
+      id,
+      name: "Initech",
+      status: "active",
+      createdAt: "2026-03-01T09:00:00.000Z",
+      updatedAt: "2026-03-01T09:00:00.000Z",
+    });
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(response.headers["location"]).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/analytics/v1/organizations/${id}$`));
     expect(response.headers["cache-control"]).toBe("no-store");
     expect(body.scim.baseUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/scim/Organizations/${id}/v2$`));
 
     const scimPath = new URL(body.scim.baseUrl).pathname;
-    const created = await t.send("POST", `${scimPath}/Users`, { key: body.scim.token, body: scimUser("first"), contentType: "application/scim+json" });
+    const created = await t.send("POST", `${scimPath}/Users`, {
+      key: body.scim.token,
+      body: scimUser("first"),
+      contentType: "application/scim+json",
+    });
     expect(created.status).toBe(201);
     const fetched = await t.get(`/organizations/${id}`);
     expect(fetched.status).toBe(200);
@@ -92,7 +110,13 @@ describe("GET /organizations/{id}", POPULATED, () => {
     const t = await createAnalyticsTestApp();
     const at = "2026-01-01T00:00:00.000Z";
     await t.analytics.createOrganization({ id: "demo", name: "Demo organization", status: "active", createdAt: at, updatedAt: at });
-    expect((await t.get("/organizations/demo")).body).toEqual({ id: "demo", name: "Demo organization", status: "active", createdAt: at, updatedAt: at });
+    expect((await t.get("/organizations/demo")).body).toEqual({
+      id: "demo",
+      name: "Demo organization",
+      status: "active",
+      createdAt: at,
+      updatedAt: at,
+    });
     expectProblem(await t.get("/organizations/DEMO"), 404, "not-found");
     expect(((await t.get("/users?organizationId=demo")).body as { data: unknown[] }).data).toEqual([]);
     expect((await t.patch("/organizations/demo", { name: "Demo" })).status).toBe(200);
@@ -142,7 +166,7 @@ describe("PATCH /organizations/{id}", POPULATED, () => {
     const w = await createWorld();
     expectInvalidFields(await w.t.patch(`/organizations/${w.orgA.id}`, {}), [""]);
     expectInvalidFields(await w.t.patch(`/organizations/${w.orgA.id}`, { status: "closed" }), ["/status"]);
-    expectInvalidFields(await w.t.patch(`/organizations/${w.orgA.id}`, { name: "" , colour: "red" }), ["/name", "/colour"]);
+    expectInvalidFields(await w.t.patch(`/organizations/${w.orgA.id}`, { name: "", colour: "red" }), ["/name", "/colour"]);
   });
 });
 

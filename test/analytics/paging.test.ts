@@ -4,7 +4,14 @@
  * other filters, another list or another campaign, is refused as `invalid-cursor`.
  */
 import { describe, expect, it } from "vitest";
-import { POPULATED, createAnalyticsTestApp, expectInvalidFields, expectProblem, type AnalyticsTestApp, type Json } from "./analytics-harness.js";
+import {
+  POPULATED,
+  createAnalyticsTestApp,
+  expectInvalidFields,
+  expectProblem,
+  type AnalyticsTestApp,
+  type Json,
+} from "./analytics-harness.js";
 import { createOrganization, createWorld } from "./analytics-world.js";
 
 interface ListBody {
@@ -62,7 +69,10 @@ describe("walks", POPULATED, () => {
       expect(whole.items, path).toHaveLength(total);
       const byOne = await walk(w.t, path, 1, key);
       expect(byOne.items, path).toEqual(whole.items);
-      expect(byOne.pages.every((size) => size === 1), path).toBe(true);
+      expect(
+        byOne.pages.every((size) => size === 1),
+        path,
+      ).toBe(true);
     }
   });
 

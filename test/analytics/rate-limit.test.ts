@@ -18,7 +18,9 @@ async function keyIdOf(t: AnalyticsTestApp, key: string): Promise<string | undef
 describe("rateLimit", POPULATED, () => {
   it("refuses a key over its rate with 429 rate-limited and Retry-After, and lets other keys through", async () => {
     let clock = 0;
-    const t = await createAnalyticsTestApp({ router: { rateLimit: tokenBucketLimiter({ requestsPerSecond: 1, burst: 3, now: () => clock }) } });
+    const t = await createAnalyticsTestApp({
+      router: { rateLimit: tokenBucketLimiter({ requestsPerSecond: 1, burst: 3, now: () => clock }) },
+    });
     const orgA = await createOrganization(t, "Acme");
     const orgB = await createOrganization(t, "Globex");
     expect((await t.get("/organizations")).status).toBe(200);
@@ -87,7 +89,9 @@ describe("rateLimit", POPULATED, () => {
 
   it("documents 429 with Retry-After on every operation that takes a key, and on no public one", async () => {
     const t = await createAnalyticsTestApp();
-    const document = (await t.get("/openapi.json", null)).body as { paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, { headers?: Record<string, unknown> }> }>> };
+    const document = (await t.get("/openapi.json", null)).body as {
+      paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, { headers?: Record<string, unknown> }> }>>;
+    };
     for (const [path, item] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         const isPublic = Array.isArray(operation.security) && operation.security.length === 0;

@@ -10,7 +10,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryAuditTrail } from "../../src/audit/memory-audit-trail.js";
 import { createTestSchema, describePostgres, type TestSchema } from "../../src/store/sql/postgres-test-database.fixture.js";
-import { POPULATED, createAnalyticsTestApp, expectInvalidFields, expectProblem, UNKNOWN, type AnalyticsTestApp, type Json, type TestAppOptions } from "./analytics-harness.js";
+import {
+  POPULATED,
+  createAnalyticsTestApp,
+  expectInvalidFields,
+  expectProblem,
+  UNKNOWN,
+  type AnalyticsTestApp,
+  type Json,
+  type TestAppOptions,
+} from "./analytics-harness.js";
 import { createOrganization, createWorld, type Org } from "./analytics-world.js";
 
 const HOUR = 60 * 60 * 1000;
@@ -71,7 +80,13 @@ function lifecycle(options: () => TestAppOptions): void {
     // Lists are by creation time (then id): a second later, so the order is known on every store.
     t.clock.advance(1000);
     const second = await issue(t, org.id, { label: "  Okta handover  " });
-    expect(second.token).toEqual({ id: second.token.id, source: "issued", label: "Okta handover", prefix: second.secret.slice(0, 12), createdAt: "2026-03-01T09:00:01.000Z" });
+    expect(second.token).toEqual({
+      id: second.token.id,
+      source: "issued",
+      label: "Okta handover",
+      prefix: second.secret.slice(0, 12),
+      createdAt: "2026-03-01T09:00:01.000Z",
+    });
     expect(await scimStatus(t, org.id, second.secret)).toBe(200);
     expect(await scimStatus(t, org.id, org.scim.token)).toBe(200);
 
@@ -139,9 +154,16 @@ function lifecycle(options: () => TestAppOptions): void {
     expectInvalidFields(await t.post(`/organizations/${org.id}/tokens`, { expiresAt: "2026-03-01T09:00:00Z" }), ["/expiresAt"]);
     expectInvalidFields(await t.post(`/organizations/${org.id}/tokens`, { expiresAt: "tomorrow" }), ["/expiresAt"]);
     expectInvalidFields(await t.post(`/organizations/${org.id}/tokens`, { secret: "mine" }), ["/secret"]);
-    expectInvalidFields(await t.post(`/organizations/${org.id}/tokens/${expiring.token.id}/rotate`, { graceSeconds: 7 * 24 * 3600 + 1 }), ["/graceSeconds"]);
-    expectInvalidFields(await t.post(`/organizations/${org.id}/tokens/${expiring.token.id}/rotate`, { graceSeconds: -1 }), ["/graceSeconds"]);
-    expectInvalidFields(await t.post(`/organizations/${org.id}/tokens/${expiring.token.id}/rotate`, { expiresAt: "2026-03-01T09:00:00Z" }), ["/expiresAt"]);
+    expectInvalidFields(await t.post(`/organizations/${org.id}/tokens/${expiring.token.id}/rotate`, { graceSeconds: 7 * 24 * 3600 + 1 }), [
+      "/graceSeconds",
+    ]);
+    expectInvalidFields(await t.post(`/organizations/${org.id}/tokens/${expiring.token.id}/rotate`, { graceSeconds: -1 }), [
+      "/graceSeconds",
+    ]);
+    expectInvalidFields(
+      await t.post(`/organizations/${org.id}/tokens/${expiring.token.id}/rotate`, { expiresAt: "2026-03-01T09:00:00Z" }),
+      ["/expiresAt"],
+    );
     // None of the refused requests changed anything.
     expect(await scimStatus(t, org.id, renewed.secret)).toBe(200);
     expect(await listTokens(t, org.id)).toHaveLength(2);
@@ -174,7 +196,9 @@ function lifecycle(options: () => TestAppOptions): void {
   });
 
   it("lists static tokens as such and refuses to rotate or revoke them, saying where they are changed", async () => {
-    const t = await app({ router: { staticTokens: (orgId) => (orgId === "globex" ? [{ label: "SCIMKIT_ORGS", prefix: "gx_" }, {}] : []) } });
+    const t = await app({
+      router: { staticTokens: (orgId) => (orgId === "globex" ? [{ label: "SCIMKIT_ORGS", prefix: "gx_" }, {}] : []) },
+    });
     const created = await t.post("/organizations", { name: "Globex", id: "globex" });
     expect(created.status).toBe(201);
     const listed = await listTokens(t, "globex");
@@ -275,7 +299,9 @@ describe("token writes in the audit trail", POPULATED, () => {
     const newKey = ((await t.post("/operator-key/rotate")).body as { apiKey: string }).apiKey;
 
     // Newest first in the trail; oldest first here.
-    const entries = [...(await trail.list(org.id))].reverse().map((entry) => [entry.operation, entry.resourceType, entry.resourceId, entry.status] as const);
+    const entries = [...(await trail.list(org.id))]
+      .reverse()
+      .map((entry) => [entry.operation, entry.resourceType, entry.resourceId, entry.status] as const);
     expect(entries).toEqual([
       ["analytics.createOrganization", "Organization", org.id, 201],
       ["analytics.issueOrganizationToken", "ScimToken", issued.token.id, 201],
@@ -284,7 +310,9 @@ describe("token writes in the audit trail", POPULATED, () => {
       ["analytics.rotateOrganizationToken", "ScimToken", UNKNOWN, 404],
     ]);
     const keyRotation = await trail.list("");
-    expect(keyRotation.map((entry) => [entry.operation, entry.resourceType, entry.outcome])).toEqual([["analytics.rotateOperatorKey", "ApiKey", "success"]]);
+    expect(keyRotation.map((entry) => [entry.operation, entry.resourceType, entry.outcome])).toEqual([
+      ["analytics.rotateOperatorKey", "ApiKey", "success"],
+    ]);
     const everything = JSON.stringify([...(await trail.list(org.id)), ...keyRotation]);
     for (const secret of [org.scim.token, issued.secret, rotated.secret, newKey, t.operatorKey]) expect(everything).not.toContain(secret);
     expect(t.errors).toEqual([]);

@@ -10,7 +10,11 @@ import { POPULATED, createAnalyticsTestApp, expectInvalidFields, expectProblem }
 describe("request bodies", POPULATED, () => {
   it("answers 400 malformed-request for a body that is not JSON", async () => {
     const t = await createAnalyticsTestApp();
-    const problem = expectProblem(await t.send("POST", "/organizations", { body: '{"name": "Acme",', contentType: "application/json" }), 400, "malformed-request");
+    const problem = expectProblem(
+      await t.send("POST", "/organizations", { body: '{"name": "Acme",', contentType: "application/json" }),
+      400,
+      "malformed-request",
+    );
     expect(problem.detail).toMatch(/not valid JSON/);
     expectProblem(await t.send("POST", "/organizations", { body: "null", contentType: "application/json" }), 400, "malformed-request");
   });
@@ -22,10 +26,24 @@ describe("request bodies", POPULATED, () => {
 
   it("answers 415 for another media type or none, and for a charset other than UTF-8", async () => {
     const t = await createAnalyticsTestApp();
-    expectProblem(await t.send("POST", "/organizations", { body: "name=Acme", contentType: "application/x-www-form-urlencoded" }), 415, "unsupported-media-type");
-    expectProblem(await t.send("POST", "/organizations", { body: '{"name":"Acme"}', contentType: "text/plain" }), 415, "unsupported-media-type");
-    expectProblem(await t.send("POST", "/organizations", { body: '{"name":"Acme"}', contentType: "application/json; charset=latin1" }), 415, "unsupported-media-type");
-    expect((await t.send("POST", "/organizations", { body: '{"name":"Acme"}', contentType: "application/json; charset=utf-8" })).status).toBe(201);
+    expectProblem(
+      await t.send("POST", "/organizations", { body: "name=Acme", contentType: "application/x-www-form-urlencoded" }),
+      415,
+      "unsupported-media-type",
+    );
+    expectProblem(
+      await t.send("POST", "/organizations", { body: '{"name":"Acme"}', contentType: "text/plain" }),
+      415,
+      "unsupported-media-type",
+    );
+    expectProblem(
+      await t.send("POST", "/organizations", { body: '{"name":"Acme"}', contentType: "application/json; charset=latin1" }),
+      415,
+      "unsupported-media-type",
+    );
+    expect(
+      (await t.send("POST", "/organizations", { body: '{"name":"Acme"}', contentType: "application/json; charset=utf-8" })).status,
+    ).toBe(201);
   });
 
   it("answers 413 for a body over the limit", async () => {

@@ -48,7 +48,10 @@ describe("GET /users", POPULATED, () => {
   it("reflects SCIM changes at once", async () => {
     const w = await createWorld();
     const path = `/scim/Organizations/${w.orgA.id}/v2/Users/${w.users.carol}`;
-    const patch = { schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations: [{ op: "replace", path: "active", value: false }] };
+    const patch = {
+      schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+      Operations: [{ op: "replace", path: "active", value: false }],
+    };
     expect((await w.t.send("PATCH", path, { key: w.orgA.scim.token, body: patch, contentType: "application/scim+json" })).status).toBe(200);
     expect(userNames((await w.t.get("/users?active=false")).body).sort()).toEqual(["bob", "carol"]);
     expect((await w.t.send("DELETE", path, { key: w.orgA.scim.token })).status).toBe(204);

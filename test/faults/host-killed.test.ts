@@ -49,7 +49,9 @@ async function killTwiceUnderLoad(databaseUrl: string, label: string): Promise<s
     await once(host.child, "exit");
     // Requests that were on the wire when it died come back as failed fetches that began before.
     await new Promise((resolve) => setTimeout(resolve, 100));
-    killedInFlight += load.record.answers.filter((answer) => answer.status === 0 && answer.at < killedAt && answer.at + answer.ms > killedAt).length;
+    killedInFlight += load.record.answers.filter(
+      (answer) => answer.status === 0 && answer.at < killedAt && answer.at + answer.ms > killedAt,
+    ).length;
     host = await start();
   }
   const createdBefore = load.record.created.size;

@@ -26,7 +26,10 @@ const body = (userName: string): string =>
   });
 
 /** A POST whose headers and first half of the body are sent now; `finish()` sends the rest. */
-function slowCreate(base: string, userName: string): { readonly request: ClientRequest; readonly response: Promise<IncomingMessage & { text: string }>; finish(): void } {
+function slowCreate(
+  base: string,
+  userName: string,
+): { readonly request: ClientRequest; readonly response: Promise<IncomingMessage & { text: string }>; finish(): void } {
   const text = body(userName);
   const url = new URL(`${base}/Users`);
   const request = httpRequest({
@@ -84,11 +87,15 @@ describe("the host on SIGTERM", () => {
     expect(stoppedMs).toBeLessThan(5_000);
 
     const again = await start(database, 5_000);
-    const found = await fetch(`${again.base}/Users?filter=${encodeURIComponent('userName eq "slow@example.com"')}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    const found = await fetch(`${again.base}/Users?filter=${encodeURIComponent('userName eq "slow@example.com"')}`, {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
     expect(((await found.json()) as { totalResults: number }).totalResults).toBe(1);
     again.host.child.kill("SIGTERM");
     expect((await once(again.host.child, "exit"))[0]).toBe(0);
-    console.log(`[faults] SIGTERM with a slow request in flight: it finished (201, Connection: close), new connections refused, exit 0 after ${stoppedMs.toFixed(0)} ms`);
+    console.log(
+      `[faults] SIGTERM with a slow request in flight: it finished (201, Connection: close), new connections refused, exit 0 after ${stoppedMs.toFixed(0)} ms`,
+    );
   }, 30_000);
 
   it("cuts a request that outlasts the grace period, then still closes the store and exits 0", async () => {
@@ -109,6 +116,8 @@ describe("the host on SIGTERM", () => {
     expect(host.lines).toContain("Store closed");
     expect(stoppedMs).toBeGreaterThanOrEqual(450);
     expect(stoppedMs).toBeLessThan(3_000);
-    console.log(`[faults] SIGTERM with a request that never finishes, grace 500 ms: cut, store closed, exit 0 after ${stoppedMs.toFixed(0)} ms`);
+    console.log(
+      `[faults] SIGTERM with a request that never finishes, grace 500 ms: cut, store closed, exit 0 after ${stoppedMs.toFixed(0)} ms`,
+    );
   }, 30_000);
 });

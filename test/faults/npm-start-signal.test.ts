@@ -78,7 +78,9 @@ describe("npm start and SIGTERM", () => {
     const database = `sqlite:${join(scratch, "npm-start.db")}`;
     const first = npmStart(port, database);
     await first.waitFor(/^SCIM base URL for acme: /);
-    const users = await fetch(`http://127.0.0.1:${port}/scim/Organizations/acme/v2/Users`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    const users = await fetch(`http://127.0.0.1:${port}/scim/Organizations/acme/v2/Users`, {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
     expect(users.status).toBe(200);
     // npm's only child is the host, not a shell between them.
     const [host, ...others] = childrenOf(first.npm.pid as number);

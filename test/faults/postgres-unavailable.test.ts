@@ -55,14 +55,21 @@ async function host(store: ResourceStore, auth: TokenVerifier = staticTokenVerif
 function expectUnavailable(answer: Pick<Answer, "status" | "retryAfter" | "body">): void {
   expect(answer.status).toBe(503);
   expect(answer.retryAfter).toBe("5");
-  expect(answer.body).toEqual({ schemas: [ERROR_SCHEMA], status: "503", detail: expect.stringMatching(/cannot reach its database\. Retry in 5 seconds/) });
+  expect(answer.body).toEqual({
+    schemas: [ERROR_SCHEMA],
+    status: "503",
+    detail: expect.stringMatching(/cannot reach its database\. Retry in 5 seconds/),
+  });
 }
 
 /** Only acknowledgements and 503s: a 500, or any other failure, would be a fault the outage exposed. */
 function expectOnly2xxOr503(record: LoadRecord): void {
   const statuses = new Map<number, number>();
   for (const answer of record.answers) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-  expect([...statuses.keys()].filter((status) => !(status >= 200 && status < 300) && status !== 503), JSON.stringify(Object.fromEntries(statuses))).toEqual([]);
+  expect(
+    [...statuses.keys()].filter((status) => !(status >= 200 && status < 300) && status !== 503),
+    JSON.stringify(Object.fromEntries(statuses)),
+  ).toEqual([]);
   for (const answer of record.answers.filter((each) => each.status === 503)) expectUnavailable(answer);
 }
 
@@ -93,7 +100,10 @@ describe("a PostgreSQL server that cannot be reached", () => {
     // openPostgres and sqlResourceStore: sqlStore would fail at open, before any request.
     const db = await openPostgres(`postgres://postgres@127.0.0.1:${port}/test`);
     const store = sqlResourceStore(db, postgresDialect);
-    const targets = [await host(store), { ...(await host(store, createTokenStore({ repository: sqlTokenRepository(db, postgresDialect) }))), token: "scimkit_unknown" }];
+    const targets = [
+      await host(store),
+      { ...(await host(store, createTokenStore({ repository: sqlTokenRepository(db, postgresDialect) }))), token: "scimkit_unknown" },
+    ];
     try {
       for (const target of targets) {
         for (const [method, path, body] of [
@@ -109,7 +119,14 @@ describe("a PostgreSQL server that cannot be reached", () => {
               emails: [{ value: "a@example.com", type: "work" }],
             },
           ],
-          ["PATCH", "/Groups/0190f1d4-0000-7000-8000-000000000000", { schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations: [{ op: "add", path: "members", value: [{ value: "x" }] }] }],
+          [
+            "PATCH",
+            "/Groups/0190f1d4-0000-7000-8000-000000000000",
+            {
+              schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+              Operations: [{ op: "add", path: "members", value: [{ value: "x" }] }],
+            },
+          ],
           ["DELETE", "/Users/0190f1d4-0000-7000-8000-000000000000", undefined],
         ] as const) {
           const started = performance.now();
@@ -150,7 +167,9 @@ describe("a PostgreSQL server that cannot be reached", () => {
     servers.push(server);
     try {
       const { port: hostPort } = server.address() as AddressInfo;
-      const response = await fetch(`http://127.0.0.1:${hostPort}/analytics/v1/organizations`, { headers: { Authorization: "Bearer scimkit_ak_unknown" } });
+      const response = await fetch(`http://127.0.0.1:${hostPort}/analytics/v1/organizations`, {
+        headers: { Authorization: "Bearer scimkit_ak_unknown" },
+      });
       expect(response.status).toBe(503);
       expect(response.headers.get("retry-after")).toBe("5");
       expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);

@@ -77,7 +77,13 @@ const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  */
 export function startWriteLoad(
   target: LoadTarget,
-  options: { readonly prefix: string; readonly groups: readonly string[]; readonly workers: number; readonly deleteEvery?: number; readonly pauseMs?: number },
+  options: {
+    readonly prefix: string;
+    readonly groups: readonly string[];
+    readonly workers: number;
+    readonly deleteEvery?: number;
+    readonly pauseMs?: number;
+  },
 ): WriteLoad {
   const record: LoadRecord = {
     answers: [],
@@ -138,7 +144,10 @@ export function startWriteLoad(
       const id = (created.json as { id: string }).id;
       record.created.set(userName, id);
       const groupId = options.groups[n % options.groups.length] as string;
-      const added = await send("PATCH", `/Groups/${groupId}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "members", value: [{ value: id }] }] });
+      const added = await send("PATCH", `/Groups/${groupId}`, {
+        schemas: [PATCH_SCHEMA],
+        Operations: [{ op: "add", path: "members", value: [{ value: id }] }],
+      });
       if (added.status === 204 || added.status === 200) record.addedMembers.add(`${groupId} ${id}`);
       if (n % deleteEvery === 0) {
         const removed = await send("DELETE", `/Users/${id}`);

@@ -59,7 +59,9 @@ describe("audit trail of the resource endpoints", () => {
     await t.patch(`/Users/${user}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: "replace", path: "active", value: false }] }).expect(200);
     const group = idOf(await t.post("/Groups", { schemas: [GROUP_SCHEMA], displayName: "Staff" }).expect(201));
     // A group PATCH answers 204; the entry records the operation's own status.
-    await t.patch(`/Groups/${group}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "members", value: [{ value: user }] }] }).expect(204);
+    await t
+      .patch(`/Groups/${group}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "members", value: [{ value: user }] }] })
+      .expect(204);
     await t.delete(`/Users/${user}`).expect(204);
     const finished = new Date().toISOString();
 
@@ -183,8 +185,17 @@ describe("audit trail of /Bulk", () => {
         schemas: [BULK_REQUEST_SCHEMA],
         Operations: [
           { method: "POST", path: "/Users", bulkId: "u", data: userBody("judy") },
-          { method: "POST", path: "/Groups", bulkId: "g", data: { schemas: [GROUP_SCHEMA], displayName: "Team", members: [{ value: "bulkId:u" }] } },
-          { method: "PATCH", path: "/Groups/bulkId:g", data: { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "members", value: [{ value: existing }] }] } },
+          {
+            method: "POST",
+            path: "/Groups",
+            bulkId: "g",
+            data: { schemas: [GROUP_SCHEMA], displayName: "Team", members: [{ value: "bulkId:u" }] },
+          },
+          {
+            method: "PATCH",
+            path: "/Groups/bulkId:g",
+            data: { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "members", value: [{ value: existing }] }] },
+          },
           { method: "PUT", path: `/Users/${existing}`, data: userBody("ivan", { displayName: "Ivan" }) },
           { method: "POST", path: "/Users", bulkId: "dup", data: userBody("JUDY") },
           { method: "DELETE", path: "/Users/no-such-id" },
@@ -235,10 +246,21 @@ describe("audit trail of /Bulk", () => {
     const { t, entries } = await auditedApp();
     const acmeUser = idOf(await t.post("/Users", userBody("mia")).expect(201));
     await t
-      .post(`${t.base("globex")}/Bulk`, { schemas: [BULK_REQUEST_SCHEMA], Operations: [{ method: "DELETE", path: `/Users/${acmeUser}` }] }, t.token.globex)
+      .post(
+        `${t.base("globex")}/Bulk`,
+        { schemas: [BULK_REQUEST_SCHEMA], Operations: [{ method: "DELETE", path: `/Users/${acmeUser}` }] },
+        t.token.globex,
+      )
       .expect(200);
     expect((await entries()).map((entry) => entry.operation)).toEqual(["create"]);
     const [foreign] = await entries("globex");
-    expect(foreign).toMatchObject({ orgId: "globex", operation: "delete", resourceId: acmeUser, outcome: "failure", status: 404, via: "bulk" });
+    expect(foreign).toMatchObject({
+      orgId: "globex",
+      operation: "delete",
+      resourceId: acmeUser,
+      outcome: "failure",
+      status: 404,
+      via: "bulk",
+    });
   });
 });

@@ -118,7 +118,9 @@ describe("tenant isolation on every route", () => {
     // A fixed base URL, so snapshots taken through different ephemeral ports compare equal.
     const t = await createTestApp({ baseUrl: "https://scim.example.com/scim/Organizations/{orgId}/v2" });
     const user = (await t.post("/Users", userBody("ursula")).expect(201)).body as Resource;
-    const group = (await t.post("/Groups", { schemas: [GROUP_SCHEMA], displayName: "Acme staff", members: [{ value: user.id }] }).expect(201)).body as Resource;
+    const group = (
+      await t.post("/Groups", { schemas: [GROUP_SCHEMA], displayName: "Acme staff", members: [{ value: user.id }] }).expect(201)
+    ).body as Resource;
     const snapshot = async (): Promise<unknown> => ({
       user: (await t.get(`/Users/${user.id}`).expect(200)).body,
       group: (await t.get(`/Groups/${group.id}`).expect(200)).body,
@@ -146,10 +148,16 @@ describe("tenant isolation on every route", () => {
       expectScimError(await t.delete(`${globex}/${type}/${id}`, token), 404);
       expect((await t.get(`${globex}/${type}`, token).expect(200)).body).toMatchObject({ totalResults: 0 });
       expect((await t.get(`${globex}/${type}${byId(id)}`, token).expect(200)).body).toMatchObject({ totalResults: 0 });
-      expect((await t.post(`${globex}/${type}/.search`, { filter: `id eq "${id}"` }, token).expect(200)).body).toMatchObject({ totalResults: 0 });
+      expect((await t.post(`${globex}/${type}/.search`, { filter: `id eq "${id}"` }, token).expect(200)).body).toMatchObject({
+        totalResults: 0,
+      });
     }
-    expect((await t.get(`${globex}/Users?filter=${encodeURIComponent('userName eq "ursula"')}`, token).expect(200)).body).toMatchObject({ totalResults: 0 });
-    expect((await t.get(`${globex}/Groups?filter=${encodeURIComponent(`members.value eq "${user.id}"`)}`, token).expect(200)).body).toMatchObject({ totalResults: 0 });
+    expect((await t.get(`${globex}/Users?filter=${encodeURIComponent('userName eq "ursula"')}`, token).expect(200)).body).toMatchObject({
+      totalResults: 0,
+    });
+    expect(
+      (await t.get(`${globex}/Groups?filter=${encodeURIComponent(`members.value eq "${user.id}"`)}`, token).expect(200)).body,
+    ).toMatchObject({ totalResults: 0 });
 
     // Bulk with each kind of operation aimed at acme's resources.
     const bulk = await t
@@ -158,8 +166,20 @@ describe("tenant isolation on every route", () => {
         {
           schemas: [BULK_REQUEST],
           Operations: [
-            { method: "POST", path: "/Groups", bulkId: "g", data: { schemas: [GROUP_SCHEMA], displayName: "Globex", members: [{ value: user.id }] } },
-            { method: "PATCH", path: "/Groups/bulkId:g", data: { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "members", value: [{ value: user.id }, { value: group.id }] }] } },
+            {
+              method: "POST",
+              path: "/Groups",
+              bulkId: "g",
+              data: { schemas: [GROUP_SCHEMA], displayName: "Globex", members: [{ value: user.id }] },
+            },
+            {
+              method: "PATCH",
+              path: "/Groups/bulkId:g",
+              data: {
+                schemas: [PATCH_SCHEMA],
+                Operations: [{ op: "add", path: "members", value: [{ value: user.id }, { value: group.id }] }],
+              },
+            },
             { method: "PUT", path: `/Users/${user.id}`, data: userBody("ursula", { displayName: "Hijacked" }) },
             { method: "PATCH", path: `/Groups/${group.id}`, data: patchGroup },
             { method: "PUT", path: `/Groups/${group.id}`, data: replaceGroup },
@@ -282,7 +302,12 @@ describe("mounting for one fixed organization", () => {
       .set("Content-Type", "application/scim+json")
       .send(JSON.stringify(userBody("frank")))
       .expect(201);
-    const listed = await store.list({ orgId: "acme", resourceType: "User", page: { kind: "index", startIndex: 1, count: 10 }, members: false });
+    const listed = await store.list({
+      orgId: "acme",
+      resourceType: "User",
+      page: { kind: "index", startIndex: 1, count: 10 },
+      members: false,
+    });
     expect(listed.resources.map((resource) => resource.id)).toEqual([(created.body as Resource).id]);
     // The acme token does not work for a different derived tenant.
     expectScimError(await request(app).get("/scim/v2/Users").set("X-Tenant", "globex").set("Authorization", `Bearer ${acme}`), 401);
@@ -294,7 +319,10 @@ describe("mounting for one fixed organization", () => {
     const acme = (await tokens.issue("acme")).token;
     const errors: unknown[] = [];
     const app = express();
-    app.use("/scim/v2", createScimRouter({ store, auth: tokens, organization: (req) => req.get("x-tenant"), onError: (error) => errors.push(error) }));
+    app.use(
+      "/scim/v2",
+      createScimRouter({ store, auth: tokens, organization: (req) => req.get("x-tenant"), onError: (error) => errors.push(error) }),
+    );
     // The option's type allows undefined: "this request names no organization" is the client's doing.
     const response = await request(app).get("/scim/v2/Users").set("Authorization", `Bearer ${acme}`);
     expect(response.status, response.text).toBeGreaterThanOrEqual(400);
@@ -305,7 +333,12 @@ describe("mounting for one fixed organization", () => {
 });
 
 describe("authentication", () => {
-  const protectedCalls: readonly { readonly name: string; readonly method: "get" | "post"; readonly path: string; readonly body?: unknown }[] = [
+  const protectedCalls: readonly {
+    readonly name: string;
+    readonly method: "get" | "post";
+    readonly path: string;
+    readonly body?: unknown;
+  }[] = [
     { name: "GET /Schemas", method: "get", path: "/Schemas" },
     { name: "GET /Schemas/{id}", method: "get", path: "/Schemas/urn:ietf:params:scim:schemas:core:2.0:User" },
     { name: "GET /ResourceTypes", method: "get", path: "/ResourceTypes" },
@@ -317,7 +350,12 @@ describe("authentication", () => {
     { name: "POST /Groups", method: "post", path: "/Groups", body: { schemas: [GROUP_SCHEMA], displayName: "x" } },
     { name: "POST /Users/.search", method: "post", path: "/Users/.search", body: {} },
     { name: "POST /Groups/.search", method: "post", path: "/Groups/.search", body: {} },
-    { name: "POST /Bulk", method: "post", path: "/Bulk", body: { schemas: ["urn:ietf:params:scim:api:messages:2.0:BulkRequest"], Operations: [] } },
+    {
+      name: "POST /Bulk",
+      method: "post",
+      path: "/Bulk",
+      body: { schemas: ["urn:ietf:params:scim:api:messages:2.0:BulkRequest"], Operations: [] },
+    },
     { name: "GET an unknown path", method: "get", path: "/NoSuchThing" },
     { name: "GET /Me", method: "get", path: "/Me" },
   ];
@@ -336,7 +374,9 @@ describe("authentication", () => {
 
   it("serves GET /ServiceProviderConfig for an organization nobody issued a token to", async () => {
     const t = await createTestApp();
-    await request(t.app).get(`${t.base("initech")}/ServiceProviderConfig`).expect(200);
+    await request(t.app)
+      .get(`${t.base("initech")}/ServiceProviderConfig`)
+      .expect(200);
   });
 
   for (const call of protectedCalls) {
@@ -347,7 +387,12 @@ describe("authentication", () => {
       const response = await test;
       expectScimError(response, 401);
       expect(String(response.headers["www-authenticate"])).toMatch(/^Bearer\b/);
-      const stored = await t.store.list({ orgId: "acme", resourceType: "User", page: { kind: "index", startIndex: 1, count: 10 }, members: false });
+      const stored = await t.store.list({
+        orgId: "acme",
+        resourceType: "User",
+        page: { kind: "index", startIndex: 1, count: 10 },
+        members: false,
+      });
       expect(stored.totalResults).toBe(0);
     });
   }
@@ -365,16 +410,34 @@ describe("authentication", () => {
     const path = `${t.base()}/Users`;
     const failures: readonly { readonly name: string; readonly send: () => request.Test }[] = [
       { name: "no header", send: () => request(t.app).get(path) },
-      { name: "Basic scheme", send: () => request(t.app).get(path).set("Authorization", `Basic ${Buffer.from("acme:secret").toString("base64")}`) },
+      {
+        name: "Basic scheme",
+        send: () =>
+          request(t.app)
+            .get(path)
+            .set("Authorization", `Basic ${Buffer.from("acme:secret").toString("base64")}`),
+      },
       { name: "Basic with the real token", send: () => request(t.app).get(path).set("Authorization", `Basic ${t.token.acme}`) },
       { name: "token without scheme", send: () => request(t.app).get(path).set("Authorization", t.token.acme) },
       { name: "empty token", send: () => request(t.app).get(path).set("Authorization", "Bearer ") },
       { name: "scheme only", send: () => request(t.app).get(path).set("Authorization", "Bearer") },
       { name: "unknown token", send: () => request(t.app).get(path).set("Authorization", "Bearer scimkit_not-a-real-token") },
       { name: "token with a typo", send: () => request(t.app).get(path).set("Authorization", `Bearer ${t.token.acme}x`) },
-      { name: "acme's token on globex", send: () => request(t.app).get(`${t.base("globex")}/Users`).set("Authorization", `Bearer ${t.token.acme}`) },
+      {
+        name: "acme's token on globex",
+        send: () =>
+          request(t.app)
+            .get(`${t.base("globex")}/Users`)
+            .set("Authorization", `Bearer ${t.token.acme}`),
+      },
       { name: "globex's token on acme", send: () => request(t.app).get(path).set("Authorization", `Bearer ${t.token.globex}`) },
-      { name: "acme's token on a nonexistent org", send: () => request(t.app).get(`${t.base("initech")}/Users`).set("Authorization", `Bearer ${t.token.acme}`) },
+      {
+        name: "acme's token on a nonexistent org",
+        send: () =>
+          request(t.app)
+            .get(`${t.base("initech")}/Users`)
+            .set("Authorization", `Bearer ${t.token.acme}`),
+      },
       { name: "no token on a nonexistent org", send: () => request(t.app).get(`${t.base("initech")}/Users`) },
     ];
     const responses = [];

@@ -27,12 +27,32 @@ async function seedGroup(store: ResourceStore, groupId: string, count: number): 
   for (let index = 0; index < count; index++) {
     const id = `${groupId}-member-${String(index).padStart(6, "0")}`;
     ids.push(id);
-    await store.create({ orgId: "acme", resourceType: "User", id, now, attributes: { userName: id }, uniqueKeys: [], unknownMembers: "reject" });
+    await store.create({
+      orgId: "acme",
+      resourceType: "User",
+      id,
+      now,
+      attributes: { userName: id },
+      uniqueKeys: [],
+      unknownMembers: "reject",
+    });
   }
-  await store.create({ orgId: "acme", resourceType: "Group", id: groupId, now, attributes: { displayName: `group ${groupId}` }, uniqueKeys: [], members: ids, unknownMembers: "reject" });
+  await store.create({
+    orgId: "acme",
+    resourceType: "Group",
+    id: groupId,
+    now,
+    attributes: { displayName: `group ${groupId}` },
+    uniqueKeys: [],
+    members: ids,
+    unknownMembers: "reject",
+  });
   const stored = await store.get({ orgId: "acme", resourceType: "Group", id: groupId, members: false });
   if (!stored) throw new Error("the seeded group is missing");
-  return { ids, meta: { resourceType: "Group", created: stored.created, lastModified: stored.lastModified, version: `W/"${stored.version}"` } };
+  return {
+    ids,
+    meta: { resourceType: "Group", created: stored.created, lastModified: stored.lastModified, version: `W/"${stored.version}"` },
+  };
 }
 
 /** The harness's app on a real socket, requests over kept-alive connections. */
@@ -41,7 +61,11 @@ interface Served {
   /** `http://127.0.0.1:<port>/scim/Organizations/acme/v2`, the base of every URL the service renders. */
   readonly baseUrl: string;
   /** GETs `path` of `org`; `onHeaders` is called when the response's headers arrive. */
-  get(path: string, org?: "acme" | "globex", onHeaders?: () => void): Promise<{ readonly status: number; readonly headers: Json; readonly body: Buffer }>;
+  get(
+    path: string,
+    org?: "acme" | "globex",
+    onHeaders?: () => void,
+  ): Promise<{ readonly status: number; readonly headers: Json; readonly body: Buffer }>;
   close(): Promise<void>;
 }
 
@@ -52,13 +76,18 @@ async function serve(t: TestApp): Promise<Served> {
   const agent = new Agent({ keepAlive: true, maxSockets: 2 });
   const get: Served["get"] = (path, org = "acme", onHeaders) =>
     new Promise((resolve, reject) => {
-      const outgoing = httpRequest({ host: "127.0.0.1", port, agent, path: `${t.base(org)}${path}`, headers: { authorization: `Bearer ${t.token[org]}` } }, (response) => {
-        onHeaders?.();
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers as Json, body: Buffer.concat(chunks) }));
-        response.on("error", reject);
-      });
+      const outgoing = httpRequest(
+        { host: "127.0.0.1", port, agent, path: `${t.base(org)}${path}`, headers: { authorization: `Bearer ${t.token[org]}` } },
+        (response) => {
+          onHeaders?.();
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () =>
+            resolve({ status: response.statusCode ?? 0, headers: response.headers as Json, body: Buffer.concat(chunks) }),
+          );
+          response.on("error", reject);
+        },
+      );
       outgoing.on("error", reject);
       outgoing.end();
     });
@@ -97,7 +126,10 @@ function expectedGroup(served: Served, groupId: string, seeded: { readonly ids: 
 function expectSameBytes(body: Buffer, expected: unknown): void {
   const text = Buffer.from(JSON.stringify(expected), "utf8");
   if (body.equals(text)) return;
-  const at = Math.max(0, body.findIndex((byte, index) => byte !== text[index]));
+  const at = Math.max(
+    0,
+    body.findIndex((byte, index) => byte !== text[index]),
+  );
   // Only the neighbourhood of the first difference, not megabytes.
   expect(body.subarray(at - 80, at + 80).toString()).toBe(text.subarray(at - 80, at + 80).toString());
   expect(body.length).toBe(text.length);
@@ -173,10 +205,12 @@ describe("a group of 100,000 members on the memory store", () => {
       reached = resolve;
     });
     armed = true;
-    const big = served.get("/Groups/big", "acme", () => order.push("big: headers")).then((response) => {
-      order.push("big: end");
-      return response;
-    });
+    const big = served
+      .get("/Groups/big", "acme", () => order.push("big: headers"))
+      .then((response) => {
+        order.push("big: end");
+        return response;
+      });
     await reading;
     armed = false;
     const cheap = served.get("/Users?count=1", "globex").then((response) => {

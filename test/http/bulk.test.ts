@@ -122,7 +122,12 @@ describe("bulkId references", () => {
   it("resolves a group POST that references a user POSTed later in the request", async () => {
     const t = await createTestApp();
     const results = await bulk(t, [
-      { method: "POST", path: "/Groups", bulkId: "g1", data: { schemas: [GROUP_SCHEMA], displayName: "Engineering", members: [{ value: "bulkId:u1" }, { value: "bulkId:u2" }] } },
+      {
+        method: "POST",
+        path: "/Groups",
+        bulkId: "g1",
+        data: { schemas: [GROUP_SCHEMA], displayName: "Engineering", members: [{ value: "bulkId:u1" }, { value: "bulkId:u2" }] },
+      },
       { method: "POST", path: "/Users", bulkId: "u1", data: userBody("alice") },
       { method: "POST", path: "/Users", bulkId: "u2", data: userBody("bob") },
     ]);
@@ -171,8 +176,18 @@ describe("bulkId references", () => {
   it("fails circular references with 409 and runs the rest", async () => {
     const t = await createTestApp();
     const results = await bulk(t, [
-      { method: "POST", path: "/Groups", bulkId: "g1", data: { schemas: [GROUP_SCHEMA], displayName: "One", members: [{ value: "bulkId:g2" }] } },
-      { method: "POST", path: "/Groups", bulkId: "g2", data: { schemas: [GROUP_SCHEMA], displayName: "Two", members: [{ value: "bulkId:g1" }] } },
+      {
+        method: "POST",
+        path: "/Groups",
+        bulkId: "g1",
+        data: { schemas: [GROUP_SCHEMA], displayName: "One", members: [{ value: "bulkId:g2" }] },
+      },
+      {
+        method: "POST",
+        path: "/Groups",
+        bulkId: "g2",
+        data: { schemas: [GROUP_SCHEMA], displayName: "Two", members: [{ value: "bulkId:g1" }] },
+      },
       { method: "POST", path: "/Users", bulkId: "u1", data: userBody("alice") },
     ]);
     expectOperationError(results[0], 409);
@@ -188,7 +203,12 @@ describe("bulkId references", () => {
     const { userName: _userName, ...invalidUser } = userBody("nobody");
     const results = await bulk(t, [
       { method: "POST", path: "/Users", bulkId: "u1", data: invalidUser },
-      { method: "POST", path: "/Groups", bulkId: "g1", data: { schemas: [GROUP_SCHEMA], displayName: "Engineering", members: [{ value: "bulkId:u1" }] } },
+      {
+        method: "POST",
+        path: "/Groups",
+        bulkId: "g1",
+        data: { schemas: [GROUP_SCHEMA], displayName: "Engineering", members: [{ value: "bulkId:u1" }] },
+      },
       { method: "PATCH", path: "/Users/bulkId:u1", data: patchBody({ op: "add", path: "title", value: "x" }) },
     ]);
     expectOperationError(results[0], 400, "invalidValue");
@@ -201,7 +221,12 @@ describe("bulkId references", () => {
     const t = await createTestApp();
     await createUser(t, "taken");
     const results = await bulk(t, [
-      { method: "POST", path: "/Groups", bulkId: "g1", data: { schemas: [GROUP_SCHEMA], displayName: "Engineering", members: [{ value: "bulkId:u1" }] } },
+      {
+        method: "POST",
+        path: "/Groups",
+        bulkId: "g1",
+        data: { schemas: [GROUP_SCHEMA], displayName: "Engineering", members: [{ value: "bulkId:u1" }] },
+      },
       { method: "POST", path: "/Users", bulkId: "u1", data: userBody("taken") },
     ]);
     expectOperationError(results[0], 409);
@@ -212,7 +237,12 @@ describe("bulkId references", () => {
   it("fails a reference to a bulkId that no operation defines with 409", async () => {
     const t = await createTestApp();
     const results = await bulk(t, [
-      { method: "POST", path: "/Groups", bulkId: "g1", data: { schemas: [GROUP_SCHEMA], displayName: "Engineering", members: [{ value: "bulkId:nowhere" }] } },
+      {
+        method: "POST",
+        path: "/Groups",
+        bulkId: "g1",
+        data: { schemas: [GROUP_SCHEMA], displayName: "Engineering", members: [{ value: "bulkId:nowhere" }] },
+      },
       { method: "DELETE", path: "/Users/bulkId:nowhere" },
     ]);
     expectOperationError(results[0], 409);
@@ -339,7 +369,10 @@ describe("limits", () => {
     expectScimError(await t.post("/Bulk", body), 413);
     expect((await totals(t)).users).toBe(0);
 
-    const small = JSON.stringify({ schemas: [BULK_REQUEST_SCHEMA], Operations: [{ method: "POST", path: "/Users", bulkId: "a", data: userBody("alice") }] });
+    const small = JSON.stringify({
+      schemas: [BULK_REQUEST_SCHEMA],
+      Operations: [{ method: "POST", path: "/Users", bulkId: "a", data: userBody("alice") }],
+    });
     expect(Buffer.byteLength(small)).toBeLessThan(1000);
     const accepted = await t.post("/Bulk", small);
     expect(accepted.status).toBe(200);

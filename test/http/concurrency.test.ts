@@ -86,7 +86,8 @@ describe("concurrent PATCH requests", () => {
     for (let index = 0; index < 10; index += 1) initial.push(String((await createUser(t, `old${index}`))["id"]));
     const added: string[] = [];
     for (let index = 0; index < 10; index += 1) added.push(String((await createUser(t, `new${index}`))["id"]));
-    const group = (await t.post("/Groups", { schemas: [GROUP_SCHEMA], displayName: "Mixed", members: initial.map((value) => ({ value })) })).body as Json;
+    const group = (await t.post("/Groups", { schemas: [GROUP_SCHEMA], displayName: "Mixed", members: initial.map((value) => ({ value })) }))
+      .body as Json;
 
     const responses = await Promise.all([
       ...added.map((id) => t.patch(`/Groups/${String(group["id"])}`, patchBody({ op: "add", path: "members", value: [{ value: id }] }))),
@@ -185,14 +186,22 @@ async function expectConcurrentWritesSucceed(apps: readonly TestApp[], userName 
   const appOf = (index: number): TestApp => apps[index % apps.length] ?? first;
 
   const patches = await Promise.all(Array.from({ length: WRITERS }, (_, index) => appOf(index).patch(`/Users/${id}`, addEmail(index))));
-  expect(patches.map((response) => response.status), JSON.stringify(patches.map((response) => response.body))).toEqual(patches.map(() => 200));
+  expect(
+    patches.map((response) => response.status),
+    JSON.stringify(patches.map((response) => response.body)),
+  ).toEqual(patches.map(() => 200));
   for (const [index, response] of patches.entries()) expect(emailsOf(response.body as Json)).toContain(`writer${index}@example.com`);
   expect(emailsOf((await first.get(`/Users/${id}`)).body as Json)).toEqual(expectedEmails(userName));
 
   const puts = await Promise.all(
-    Array.from({ length: WRITERS }, (_, index) => appOf(index).put(`/Users/${id}`, userBody(userName, { nickName: `put${index}`, title: `title${index}` }))),
+    Array.from({ length: WRITERS }, (_, index) =>
+      appOf(index).put(`/Users/${id}`, userBody(userName, { nickName: `put${index}`, title: `title${index}` })),
+    ),
   );
-  expect(puts.map((response) => response.status), JSON.stringify(puts.map((response) => response.body))).toEqual(puts.map(() => 200));
+  expect(
+    puts.map((response) => response.status),
+    JSON.stringify(puts.map((response) => response.body)),
+  ).toEqual(puts.map(() => 200));
   for (const [index, response] of puts.entries()) expect(response.body).toMatchObject({ nickName: `put${index}`, title: `title${index}` });
   const final = (await first.get(`/Users/${id}`)).body as Json;
   // A PUT replaces the whole resource (RFC 7644 §3.5.1): the last one applied wins, whole.

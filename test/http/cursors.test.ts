@@ -202,8 +202,21 @@ describe("invalid cursors (400 invalidCursor)", () => {
   });
 
   it("refuses garbage", async () => {
-    for (const cursor of ["garbage", "!!!", "%%%", "eyJ9", "e30", Buffer.from("[1,2]").toString("base64url"), Buffer.from('"x"').toString("base64url"), "x".repeat(5000)]) {
-      const { detail } = expectScimError(await t.get(`/Users?${query({ count: "3", filter, sortBy: "userName", cursor })}`), 400, "invalidCursor");
+    for (const cursor of [
+      "garbage",
+      "!!!",
+      "%%%",
+      "eyJ9",
+      "e30",
+      Buffer.from("[1,2]").toString("base64url"),
+      Buffer.from('"x"').toString("base64url"),
+      "x".repeat(5000),
+    ]) {
+      const { detail } = expectScimError(
+        await t.get(`/Users?${query({ count: "3", filter, sortBy: "userName", cursor })}`),
+        400,
+        "invalidCursor",
+      );
       expect(detail.length).toBeGreaterThan(0);
     }
   });
@@ -212,7 +225,11 @@ describe("invalid cursors (400 invalidCursor)", () => {
     const middle = Math.floor(next.length / 2);
     const changed = `${next.slice(0, middle)}${next[middle] === "A" ? "B" : "A"}${next.slice(middle + 1)}`;
     expectScimError(await t.get(`/Users?${query({ count: "3", filter, sortBy: "userName", cursor: changed })}`), 400, "invalidCursor");
-    expectScimError(await t.get(`/Users?${query({ count: "3", filter, sortBy: "userName", cursor: next.slice(0, -2) })}`), 400, "invalidCursor");
+    expectScimError(
+      await t.get(`/Users?${query({ count: "3", filter, sortBy: "userName", cursor: next.slice(0, -2) })}`),
+      400,
+      "invalidCursor",
+    );
     expectScimError(await t.get(`/Users?${query({ count: "3", filter, sortBy: "userName", cursor: `${next}x` })}`), 400, "invalidCursor");
   });
 
@@ -224,8 +241,12 @@ describe("invalid cursors (400 invalidCursor)", () => {
 
   it("refuses a cursor whose payload no longer has the issued structure", async () => {
     const variants = [
-      altered((decoded) => Object.fromEntries(Object.entries(decoded).map(([key, value]) => [key, typeof value === "string" ? { value } : value]))),
-      altered((decoded) => Object.fromEntries(Object.entries(decoded).map(([key, value]) => [key, typeof value === "string" ? `${value}x` : value]))),
+      altered((decoded) =>
+        Object.fromEntries(Object.entries(decoded).map(([key, value]) => [key, typeof value === "string" ? { value } : value])),
+      ),
+      altered((decoded) =>
+        Object.fromEntries(Object.entries(decoded).map(([key, value]) => [key, typeof value === "string" ? `${value}x` : value])),
+      ),
       altered(() => ({})),
       altered(() => ({ k: null, i: "x", q: "x" })),
     ];
@@ -244,7 +265,9 @@ describe("invalid cursors (400 invalidCursor)", () => {
       variants.push(altered((original) => ({ ...original, [key]: `${value}x` })));
     }
     variants.push(altered((original) => ({ ...original, extra: 1 })));
-    variants.push(altered((original) => Object.fromEntries(Object.entries(original).map(([key, value]) => [key, value === "user05" ? 5 : value]))));
+    variants.push(
+      altered((original) => Object.fromEntries(Object.entries(original).map(([key, value]) => [key, value === "user05" ? 5 : value]))),
+    );
     let refused = 0;
     for (const cursor of variants) {
       const response = await t.get(`/Users?${query({ count: "3", filter, sortBy: "userName", cursor })}`);
@@ -254,31 +277,54 @@ describe("invalid cursors (400 invalidCursor)", () => {
   });
 
   it("refuses the cursor with a different filter", async () => {
-    expectScimError(await t.get(`/Users?${query({ count: "3", filter: 'nickName eq "even"', sortBy: "userName", cursor: next })}`), 400, "invalidCursor");
+    expectScimError(
+      await t.get(`/Users?${query({ count: "3", filter: 'nickName eq "even"', sortBy: "userName", cursor: next })}`),
+      400,
+      "invalidCursor",
+    );
     expectScimError(await t.get(`/Users?${query({ count: "3", sortBy: "userName", cursor: next })}`), 400, "invalidCursor");
   });
 
   it("refuses the cursor with a different sortBy or sortOrder", async () => {
     expectScimError(await t.get(`/Users?${query({ count: "3", filter, sortBy: "nickName", cursor: next })}`), 400, "invalidCursor");
     expectScimError(await t.get(`/Users?${query({ count: "3", filter, cursor: next })}`), 400, "invalidCursor");
-    expectScimError(await t.get(`/Users?${query({ count: "3", filter, sortBy: "userName", sortOrder: "descending", cursor: next })}`), 400, "invalidCursor");
+    expectScimError(
+      await t.get(`/Users?${query({ count: "3", filter, sortBy: "userName", sortOrder: "descending", cursor: next })}`),
+      400,
+      "invalidCursor",
+    );
   });
 
   it("refuses the cursor in POST /.search with a different filter", async () => {
-    expectScimError(await t.post("/Users/.search", { schemas: [SEARCH_REQUEST_SCHEMA], count: 3, filter: "title pr", sortBy: "userName", cursor: next }), 400, "invalidCursor");
+    expectScimError(
+      await t.post("/Users/.search", { schemas: [SEARCH_REQUEST_SCHEMA], count: 3, filter: "title pr", sortBy: "userName", cursor: next }),
+      400,
+      "invalidCursor",
+    );
   });
 
   it("refuses the cursor on another resource type or in another organization", async () => {
     await createGroup(t, "Engineering");
     expectScimError(await t.get(`/Groups?${query({ count: "3", filter, sortBy: "userName", cursor: next })}`), 400);
-    const foreign = await t.get(`${t.base("globex")}/Users?${query({ count: "3", filter, sortBy: "userName", cursor: next })}`, t.token.globex);
+    const foreign = await t.get(
+      `${t.base("globex")}/Users?${query({ count: "3", filter, sortBy: "userName", cursor: next })}`,
+      t.token.globex,
+    );
     expectScimError(foreign, 400, "invalidCursor");
   });
 
   it("refuses cursor together with startIndex (400 invalidValue)", async () => {
     expectScimError(await t.get(`/Users?${query({ count: "3", cursor: "", startIndex: "1" })}`), 400, "invalidValue");
-    expectScimError(await t.get(`/Users?${query({ count: "3", filter, sortBy: "userName", cursor: next, startIndex: "4" })}`), 400, "invalidValue");
-    expectScimError(await t.post("/Users/.search", { schemas: [SEARCH_REQUEST_SCHEMA], count: 3, cursor: "", startIndex: 1 }), 400, "invalidValue");
+    expectScimError(
+      await t.get(`/Users?${query({ count: "3", filter, sortBy: "userName", cursor: next, startIndex: "4" })}`),
+      400,
+      "invalidValue",
+    );
+    expectScimError(
+      await t.post("/Users/.search", { schemas: [SEARCH_REQUEST_SCHEMA], count: 3, cursor: "", startIndex: 1 }),
+      400,
+      "invalidValue",
+    );
   });
 
   it("refuses a cursor given twice", async () => {

@@ -28,7 +28,13 @@ const teamSchema: SchemaDefinition = {
       description: "The users of the team.",
       subAttributes: [
         attribute("value", { mutability: "immutable", description: "The member's id." }),
-        attribute("$ref", { type: "reference", referenceTypes: ["User"], caseExact: true, mutability: "immutable", description: "The member's URI." }),
+        attribute("$ref", {
+          type: "reference",
+          referenceTypes: ["User"],
+          caseExact: true,
+          mutability: "immutable",
+          description: "The member's URI.",
+        }),
         attribute("type", { mutability: "immutable", canonicalValues: ["User"], description: "The member's resource type." }),
       ],
     }),
@@ -93,7 +99,9 @@ function teamChecks(storeFor: () => Promise<ResourceStore | undefined>): void {
     const t = await createTestApp({ registry, ...(store ? { store } : {}) });
     const alice = String((await createUser(t, "alice"))["id"]);
     const bob = String((await createUser(t, "bob"))["id"]);
-    const id = String((await t.post("/Teams", { schemas: [TEAM_SCHEMA], displayName: "Platform", members: [{ value: alice }] }).expect(201)).body["id"]);
+    const id = String(
+      (await t.post("/Teams", { schemas: [TEAM_SCHEMA], displayName: "Platform", members: [{ value: alice }] }).expect(201)).body["id"],
+    );
     await t.patch(`/Teams/${id}`, patchBody({ op: "add", path: "members", value: [{ value: bob }] })).expect(204);
     await t.patch(`/Teams/${id}`, patchBody({ op: "replace", path: "displayName", value: "Platform team" })).expect(204);
 

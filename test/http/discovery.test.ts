@@ -10,7 +10,16 @@ import { specProfile } from "../../src/scim/schema/resource-profile.js";
 import { createSchemaRegistry } from "../../src/scim/schema/schema-registry.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
-import { ENTERPRISE_SCHEMA, GROUP_SCHEMA, LIST_SCHEMA, USER_SCHEMA, createTestApp, expectScimError, userBody, type TestApp } from "./harness.js";
+import {
+  ENTERPRISE_SCHEMA,
+  GROUP_SCHEMA,
+  LIST_SCHEMA,
+  USER_SCHEMA,
+  createTestApp,
+  expectScimError,
+  userBody,
+  type TestApp,
+} from "./harness.js";
 
 const SPC_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig";
 const SCHEMA_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Schema";
@@ -76,7 +85,10 @@ const customExtension: SchemaDefinition = {
 };
 
 function customRegistry() {
-  return createSchemaRegistry({ schemas: [customExtension], extensions: [{ resourceType: "User", schema: CUSTOM_SCHEMA, required: false }] });
+  return createSchemaRegistry({
+    schemas: [customExtension],
+    extensions: [{ resourceType: "User", schema: CUSTOM_SCHEMA, required: false }],
+  });
 }
 
 describe("/ServiceProviderConfig", () => {
@@ -97,11 +109,17 @@ describe("/ServiceProviderConfig", () => {
     expect(schemes[0]).toMatchObject({ type: "oauthbearertoken" });
     expect(typeof schemes[0]?.name).toBe("string");
     expect(typeof schemes[0]?.description).toBe("string");
-    expect((config["meta"] as { location: string }).location).toMatch(/^http:\/\/[^/]+\/scim\/Organizations\/acme\/v2\/ServiceProviderConfig$/);
+    expect((config["meta"] as { location: string }).location).toMatch(
+      /^http:\/\/[^/]+\/scim\/Organizations\/acme\/v2\/ServiceProviderConfig$/,
+    );
   });
 
   it("advertises the configured bulk and paging limits", async () => {
-    const t = await createTestApp({ bulk: { maxOperations: 7, maxPayloadSize: 4096 }, paging: { defaultPageSize: 5, maxPageSize: 20 }, documentationUri: "https://docs.example.com/scim" });
+    const t = await createTestApp({
+      bulk: { maxOperations: 7, maxPayloadSize: 4096 },
+      paging: { defaultPageSize: 5, maxPageSize: 20 },
+      documentationUri: "https://docs.example.com/scim",
+    });
     const config = await serviceProviderConfig(t);
     expect(config["bulk"]).toEqual({ supported: true, maxOperations: 7, maxPayloadSize: 4096 });
     expect(config["filter"]).toEqual({ supported: true, maxResults: 20 });
@@ -154,7 +172,11 @@ describe("/ServiceProviderConfig", () => {
   it("is the same document for every organization, with the organization's location", async () => {
     const t = await createTestApp();
     const acme = await serviceProviderConfig(t);
-    const other = (await request(t.app).get(`${t.base("globex")}/ServiceProviderConfig`).expect(200)).body as Record<string, unknown>;
+    const other = (
+      await request(t.app)
+        .get(`${t.base("globex")}/ServiceProviderConfig`)
+        .expect(200)
+    ).body as Record<string, unknown>;
     const { meta: acmeMeta, ...acmeRest } = acme;
     const { meta: otherMeta, ...otherRest } = other;
     expect(otherRest).toEqual(acmeRest);
@@ -204,7 +226,9 @@ describe("/Schemas", () => {
     const check = (where: string, attr: SchemaAttribute): void => {
       checked += 1;
       expect(typeof attr.name, where).toBe("string");
-      expect(["string", "boolean", "decimal", "integer", "dateTime", "binary", "reference", "complex"], `${where}.type`).toContain(attr.type);
+      expect(["string", "boolean", "decimal", "integer", "dateTime", "binary", "reference", "complex"], `${where}.type`).toContain(
+        attr.type,
+      );
       expect(typeof attr.multiValued, `${where}.multiValued`).toBe("boolean");
       expect(typeof attr.required, `${where}.required`).toBe("boolean");
       expect(typeof attr.caseExact, `${where}.caseExact`).toBe("boolean");
@@ -243,10 +267,17 @@ describe("/Schemas", () => {
     expect(name.subAttributes?.find((s) => s.name === "givenName")?.required).toBe(true);
     expect(name.subAttributes?.find((s) => s.name === "familyName")?.required).toBe(true);
     expect(findAttribute(user, "userName").required).toBe(true);
-    expect(findAttribute(user, "emails").subAttributes?.map((s) => s.name).sort()).toEqual(["type", "value"]);
+    expect(
+      findAttribute(user, "emails")
+        .subAttributes?.map((s) => s.name)
+        .sort(),
+    ).toEqual(["type", "value"]);
     expect(findAttribute(user, "emails").required).toBe(true);
     for (const dropped of ["displayName", "phoneNumbers", "password", "photos", "x509Certificates", "title"]) {
-      expect(user.attributes.some((a) => a.name === dropped), dropped).toBe(false);
+      expect(
+        user.attributes.some((a) => a.name === dropped),
+        dropped,
+      ).toBe(false);
     }
     const enterprise = (await t.get(`/Schemas/${ENTERPRISE_SCHEMA}`).expect(200)).body as SchemaDocument;
     expect(enterprise.attributes.map((a) => a.name).sort()).toEqual(["department", "division", "employeeNumber"]);
@@ -266,20 +297,30 @@ describe("/Schemas", () => {
   it("without a profile advertises the whole RFC 7643 User schema, name sub-attributes optional", async () => {
     const t = await createTestApp();
     const user = (await t.get(`/Schemas/${USER_SCHEMA}`).expect(200)).body as SchemaDocument;
-    expect(user.attributes.map((a) => a.name)).toEqual(expect.arrayContaining(["displayName", "phoneNumbers", "title", "x509Certificates"]));
+    expect(user.attributes.map((a) => a.name)).toEqual(
+      expect.arrayContaining(["displayName", "phoneNumbers", "title", "x509Certificates"]),
+    );
     expect(findAttribute(user, "name").subAttributes?.find((s) => s.name === "givenName")?.required).toBe(false);
   });
 
   it("advertises every attribute a response carries, under both profiles", async () => {
     for (const profile of [undefined, specProfile]) {
       const t = await createTestApp(profile ? { profile } : {});
-      const user = (await t.post("/Users", userBody("ann", {
-        schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA],
-        nickName: "A",
-        roles: [{ value: "admin", primary: true }],
-        [ENTERPRISE_SCHEMA]: { department: "R&D", employeeNumber: "42" },
-      })).expect(201)).body as Record<string, unknown>;
-      const group = (await t.post("/Groups", { schemas: [GROUP_SCHEMA], displayName: "G", members: [{ value: user["id"] }] }).expect(201)).body as Record<string, unknown>;
+      const user = (
+        await t
+          .post(
+            "/Users",
+            userBody("ann", {
+              schemas: [USER_SCHEMA, ENTERPRISE_SCHEMA],
+              nickName: "A",
+              roles: [{ value: "admin", primary: true }],
+              [ENTERPRISE_SCHEMA]: { department: "R&D", employeeNumber: "42" },
+            }),
+          )
+          .expect(201)
+      ).body as Record<string, unknown>;
+      const group = (await t.post("/Groups", { schemas: [GROUP_SCHEMA], displayName: "G", members: [{ value: user["id"] }] }).expect(201))
+        .body as Record<string, unknown>;
       const groupRead = (await t.get(`/Groups/${String(group["id"])}`).expect(200)).body as Record<string, unknown>;
       const schemas = ((await t.get("/Schemas").expect(200)).body as ListOf<SchemaDocument>).Resources;
       const byId = new Map(schemas.map((s) => [s.id, s]));
@@ -297,7 +338,8 @@ describe("/Schemas", () => {
           for (const element of elements) {
             if (typeof element !== "object" || element === null) continue;
             for (const sub of Object.keys(element)) {
-              if (!attr.subAttributes?.some((s) => s.name.toLowerCase() === sub.toLowerCase())) missing.push(`${schema.name}:${key}.${sub}`);
+              if (!attr.subAttributes?.some((s) => s.name.toLowerCase() === sub.toLowerCase()))
+                missing.push(`${schema.name}:${key}.${sub}`);
             }
           }
         }
@@ -360,7 +402,12 @@ describe("a registry with a custom extension", () => {
     expect(schemas.totalResults).toBe(4);
     const custom = (await t.get(`/Schemas/${CUSTOM_SCHEMA}`).expect(200)).body as SchemaDocument;
     expect(custom.name).toBe("AcmeUser");
-    expect(findAttribute(custom, "badgeNumber")).toMatchObject({ type: "string", uniqueness: "server", required: false, mutability: "readWrite" });
+    expect(findAttribute(custom, "badgeNumber")).toMatchObject({
+      type: "string",
+      uniqueness: "server",
+      required: false,
+      mutability: "readWrite",
+    });
     expect(findAttribute(custom, "clearance")).toMatchObject({ type: "integer" });
     const user = (await t.get("/ResourceTypes/User").expect(200)).body as ResourceTypeDocument;
     expect(user.schemaExtensions).toEqual([
@@ -373,7 +420,9 @@ describe("a registry with a custom extension", () => {
 
   it("accepts and returns the extension's attributes on users", async () => {
     const t = await createTestApp({ registry: customRegistry() });
-    const created = await t.post("/Users", userBody("ann", { schemas: [USER_SCHEMA, CUSTOM_SCHEMA], [CUSTOM_SCHEMA]: { badgeNumber: "B-7", clearance: 3 } })).expect(201);
+    const created = await t
+      .post("/Users", userBody("ann", { schemas: [USER_SCHEMA, CUSTOM_SCHEMA], [CUSTOM_SCHEMA]: { badgeNumber: "B-7", clearance: 3 } }))
+      .expect(201);
     const body = created.body as Record<string, unknown>;
     expect(body["schemas"]).toContain(CUSTOM_SCHEMA);
     expect(body[CUSTOM_SCHEMA]).toEqual({ badgeNumber: "B-7", clearance: 3 });

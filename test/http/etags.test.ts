@@ -124,7 +124,9 @@ describe("If-Match", () => {
 
     expectScimError(await t.put(`/Groups/${id}`, { schemas: [GROUP_SCHEMA], displayName: "X" }).set("If-Match", stale), 412);
     expectScimError(
-      await t.patch(`/Groups/${id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "members", value: [{ value: user.id }] }] }).set("If-Match", stale),
+      await t
+        .patch(`/Groups/${id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "members", value: [{ value: user.id }] }] })
+        .set("If-Match", stale),
       412,
     );
     expectScimError(await t.delete(`/Groups/${id}`).set("If-Match", stale), 412);
@@ -139,7 +141,10 @@ describe("If-Match", () => {
     const t = await createTestApp();
     const created = await t.post("/Users", userBody("ann")).expect(201);
     const id = (created.body as Resource).id;
-    const put = await t.put(`/Users/${id}`, userBody("ann", { displayName: "v2" })).set("If-Match", String(created.headers["etag"])).expect(200);
+    const put = await t
+      .put(`/Users/${id}`, userBody("ann", { displayName: "v2" }))
+      .set("If-Match", String(created.headers["etag"]))
+      .expect(200);
     expect((put.body as Resource).displayName).toBe("v2");
     const patch = await t.patch(`/Users/${id}`, replaceDisplayName("v3")).set("If-Match", String(put.headers["etag"])).expect(200);
     expect((patch.body as Resource).displayName).toBe("v3");
@@ -151,13 +156,19 @@ describe("If-Match", () => {
     const t = await createTestApp();
     const created = await t.post("/Users", userBody("ann")).expect(201);
     const id = (created.body as Resource).id;
-    await t.patch(`/Users/${id}`, replaceDisplayName("v2")).set("If-Match", `W/"old", ${String(created.headers["etag"])}`).expect(200);
+    await t
+      .patch(`/Users/${id}`, replaceDisplayName("v2"))
+      .set("If-Match", `W/"old", ${String(created.headers["etag"])}`)
+      .expect(200);
   });
 
   it("lets PUT, PATCH and DELETE through with *", async () => {
     const t = await createTestApp();
     const { id } = await userWithStaleTag(t);
-    const put = await t.put(`/Users/${id}`, userBody("ann", { displayName: "star put" })).set("If-Match", "*").expect(200);
+    const put = await t
+      .put(`/Users/${id}`, userBody("ann", { displayName: "star put" }))
+      .set("If-Match", "*")
+      .expect(200);
     expect((put.body as Resource).displayName).toBe("star put");
     const patch = await t.patch(`/Users/${id}`, replaceDisplayName("star patch")).set("If-Match", "*").expect(200);
     expect((patch.body as Resource).displayName).toBe("star patch");

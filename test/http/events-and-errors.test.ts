@@ -197,7 +197,12 @@ describe("event delivery after commit", () => {
     const t = await createTestApp({
       store,
       onEvent: async (event) => {
-        const stored = await store.get({ orgId: event.orgId, resourceType: event.resourceType, id: event.id, members: event.resourceType === "Group" });
+        const stored = await store.get({
+          orgId: event.orgId,
+          resourceType: event.resourceType,
+          id: event.id,
+          members: event.resourceType === "Group",
+        });
         seen.push({ type: event.type, stored });
       },
     });
@@ -306,7 +311,10 @@ describe("unknown errors", () => {
 
   it("passes the request to onError", async () => {
     const reported: { error: unknown; path: string | undefined }[] = [];
-    const t = await createTestApp({ store: explodingStore("get"), onError: (error, req) => reported.push({ error, path: req?.originalUrl }) });
+    const t = await createTestApp({
+      store: explodingStore("get"),
+      onError: (error, req) => reported.push({ error, path: req?.originalUrl }),
+    });
     await t.get("/Users/abc").expect(500);
     expect(reported).toHaveLength(1);
     expect(reported[0]?.path).toBe("/scim/Organizations/acme/v2/Users/abc");
@@ -340,7 +348,7 @@ describe("nothing else yields a 500", () => {
     "/Users?filter=userName%20eq",
     "/Users?filter=userName%20zz%20%22x%22",
     "/Users?filter=nosuch%20eq%20%22x%22",
-    `/Users?filter=${encodeURIComponent("emails[type eq \"work\"")}`,
+    `/Users?filter=${encodeURIComponent('emails[type eq "work"')}`,
     `/Users?filter=${encodeURIComponent(`${"(".repeat(200)}userName eq "x"${")".repeat(200)}`)}`,
     `/Users?filter=${encodeURIComponent(`userName eq "${"y".repeat(12000)}"`)}`,
     "/Users?filter=%E0%A4%A",
@@ -394,13 +402,29 @@ describe("nothing else yields a 500", () => {
     { method: "patch", path: "/Users/nope", body: '{"Operations":"x"}' },
     { method: "post", path: "/Users", body: '{"schemas":"x","userName":{"a":1}}' },
     { method: "post", path: "/Users", body: `{"userName":"${"n".repeat(5000)}","schemas":["urn:ietf:params:scim:schemas:core:2.0:User"]}` },
-    { method: "post", path: "/Users", body: '{"__proto__":{"polluted":true},"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],"userName":"p"}' },
+    {
+      method: "post",
+      path: "/Users",
+      body: '{"__proto__":{"polluted":true},"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],"userName":"p"}',
+    },
     { method: "post", path: "/Users/.search", body: '{"filter":42,"count":"x"}' },
     { method: "post", path: "/Users/.search", body: '{"filter":"(((("}' },
     { method: "post", path: "/Users/.search", body: '{"startIndex":-5,"count":-1,"attributes":[1,2]}' },
-    { method: "post", path: "/Groups", body: '{"schemas":["urn:ietf:params:scim:schemas:core:2.0:Group"],"displayName":"g","members":[{"value":42}]}' },
-    { method: "post", path: "/Groups", body: '{"schemas":["urn:ietf:params:scim:schemas:core:2.0:Group"],"displayName":"g","members":"x"}' },
-    { method: "post", path: "/Bulk", body: '{"Operations":[{"method":"GET","path":"/Users"},{"method":"POST","path":"/Nope","data":{}},{"method":"DELETE","path":"%E0%A4%A"}]}' },
+    {
+      method: "post",
+      path: "/Groups",
+      body: '{"schemas":["urn:ietf:params:scim:schemas:core:2.0:Group"],"displayName":"g","members":[{"value":42}]}',
+    },
+    {
+      method: "post",
+      path: "/Groups",
+      body: '{"schemas":["urn:ietf:params:scim:schemas:core:2.0:Group"],"displayName":"g","members":"x"}',
+    },
+    {
+      method: "post",
+      path: "/Bulk",
+      body: '{"Operations":[{"method":"GET","path":"/Users"},{"method":"POST","path":"/Nope","data":{}},{"method":"DELETE","path":"%E0%A4%A"}]}',
+    },
     { method: "post", path: "/Bulk", body: '{"Operations":[{"method":"PATCH","path":"/Users/bulkId:missing","data":{}}]}' },
     { method: "post", path: "/Bulk", body: '{"Operations":"nope"}' },
   ];
@@ -437,7 +461,9 @@ describe("nothing else yields a 500", () => {
 
   it("answers an organization id over the length limit with a 4xx", async () => {
     const t = await createTestApp();
-    const response = await request(t.app).get(`${t.base("o".repeat(300))}/Users`).set("Authorization", `Bearer ${t.token.acme}`);
+    const response = await request(t.app)
+      .get(`${t.base("o".repeat(300))}/Users`)
+      .set("Authorization", `Bearer ${t.token.acme}`);
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.status).toBeLessThan(500);
     expect(t.errors).toEqual([]);

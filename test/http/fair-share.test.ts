@@ -29,7 +29,9 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 /** The `title eq "<label>"` value of a list request, which these tests use to name their lists. */
 function labelOf(request: ListRequest): string | undefined {
   const filter = request.filter;
-  return filter?.kind === "compare" && filter.path.attribute.name === "title" && typeof filter.value === "string" ? filter.value : undefined;
+  return filter?.kind === "compare" && filter.path.attribute.name === "title" && typeof filter.value === "string"
+    ? filter.value
+    : undefined;
 }
 
 interface HoldingStore {
@@ -148,7 +150,9 @@ function titled(label: string): string {
 
 async function seeded(t: TestApp): Promise<{ acme: string; globex: string }> {
   const acme = (await t.post("/Users", userBody("alice", { title: "a" })).expect(201)).body as { id: string };
-  const globex = (await t.post(`${t.base("globex")}/Users`, userBody("bob", { title: "b" }), t.token.globex).expect(201)).body as { id: string };
+  const globex = (await t.post(`${t.base("globex")}/Users`, userBody("bob", { title: "b" }), t.token.globex).expect(201)).body as {
+    id: string;
+  };
   return { acme: acme.id, globex: globex.id };
 }
 
@@ -279,7 +283,10 @@ describe("fair share between organizations", () => {
   it("tells the gate of every authenticated request, cheap ones included, and of no unauthenticated one", async () => {
     const observed: string[] = [];
     const inner = fairShareGate();
-    const gate: ExpensiveWorkGate = { acquire: (orgId, signal) => inner.acquire(orgId, signal), observe: (orgId) => void observed.push(orgId) };
+    const gate: ExpensiveWorkGate = {
+      acquire: (orgId, signal) => inner.acquire(orgId, signal),
+      observe: (orgId) => void observed.push(orgId),
+    };
     const t = await createTestApp({ fairShare: { gate } });
     const created = await t.post("/Users", userBody("observed")).expect(201);
     await t.get(`${t.base("globex")}/Users/${String(created.body.id)}`, t.token.globex).expect(404);
@@ -319,7 +326,11 @@ describe("fair share between organizations", () => {
         resourceType: "User",
         id: `00000000-0000-7000-8000-${String(index).padStart(12, "0")}`,
         now,
-        attributes: { userName, name: { givenName: "Given", familyName: `Family${index}` }, emails: [{ value: userName, type: "work", primary: true }] },
+        attributes: {
+          userName,
+          name: { givenName: "Given", familyName: `Family${index}` },
+          emails: [{ value: userName, type: "work", primary: true }],
+        },
         uniqueKeys: [{ attribute: "userName", value: userName }],
         unknownMembers: "ignore",
       });
@@ -357,7 +368,9 @@ function titlePatch(title: string, size: "large" | "small" = "large"): Record<st
 }
 
 /** An app whose gate counts, classifying bodies over `LARGE_BODY` bytes as expensive. */
-async function largeBodyApp(options: { readonly maxQueued?: number; readonly bodyLimit?: number } = {}): Promise<{ t: TestApp; held: HoldingStore; counting: CountingGate }> {
+async function largeBodyApp(
+  options: { readonly maxQueued?: number; readonly bodyLimit?: number } = {},
+): Promise<{ t: TestApp; held: HoldingStore; counting: CountingGate }> {
   const held = holdingStore(await defaultStore());
   // No duty cycle: these cases are about who holds the turn, not about the rest after it.
   const counting = countingGate(fairShareGate({ share: 1, ...(options.maxQueued === undefined ? {} : { maxQueued: options.maxQueued }) }));
@@ -373,7 +386,12 @@ async function largeBodyApp(options: { readonly maxQueued?: number; readonly bod
  * Sends the headers of a PATCH declaring `declared` bytes and `sent` of them, on a real socket,
  * and never the rest: the test ends the request by destroying it.
  */
-async function partialPatch(t: TestApp, path: string, declared: number, sent: number): Promise<{ readonly request: ClientRequest; close(): Promise<void> }> {
+async function partialPatch(
+  t: TestApp,
+  path: string,
+  declared: number,
+  sent: number,
+): Promise<{ readonly request: ClientRequest; close(): Promise<void> }> {
   const server = t.app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", resolve));
   const { port } = server.address() as AddressInfo;
@@ -479,7 +497,9 @@ describe("fair share of large bodies, judged on the headers", () => {
     const { t, counting } = await largeBodyApp();
     const ids = await seeded(t);
     await t.patch(`/Users/${ids.acme}`, titlePatch("small", "small")).expect(200);
-    await t.post("/Bulk", { schemas: [BULK_SCHEMA], Operations: [{ method: "POST", path: "/Users", bulkId: "u", data: userBody("erin") }] }).expect(200);
+    await t
+      .post("/Bulk", { schemas: [BULK_SCHEMA], Operations: [{ method: "POST", path: "/Users", bulkId: "u", data: userBody("erin") }] })
+      .expect(200);
     // The Bulk asked once, as Bulk work; the small PATCH never did.
     expect(counting.asked("acme")).toBe(1);
 

@@ -59,7 +59,10 @@ describe("POST /Groups", () => {
 
     const members = body["members"] as Json[];
     expect(members).toHaveLength(2);
-    for (const [member, id] of [[members[0], alice], [members[1], bob]] as const) {
+    for (const [member, id] of [
+      [members[0], alice],
+      [members[1], bob],
+    ] as const) {
       expect(member!["value"]).toBe(id);
       expect(member!["type"]).toBe("User");
       expect(member!["$ref"]).toMatch(absoluteUrl(t, `/Users/${id!}`));
@@ -190,7 +193,11 @@ describe("PUT /Groups/{id}", () => {
     const [alice, bob, carol] = await users(t, "alice", "bob", "carol");
     const group = await createGroup(t, "Engineering", [alice!, bob!], { externalId: "eng" });
     const id = String(group["id"]);
-    const response = await t.put(`/Groups/${id}`, { schemas: [GROUP_SCHEMA], displayName: "R&D", members: [{ value: bob }, { value: carol }] });
+    const response = await t.put(`/Groups/${id}`, {
+      schemas: [GROUP_SCHEMA],
+      displayName: "R&D",
+      members: [{ value: bob }, { value: carol }],
+    });
     expect(response.status).toBe(200);
     const body = response.body as Json;
     expect(body["id"]).toBe(id);
@@ -239,7 +246,10 @@ describe("PATCH /Groups/{id}", () => {
     expect(memberIdsOf(afterAdd)).toEqual([alice, bob, carol].sort());
     expect(afterAdd["meta"]["version"]).toBe(added.headers["etag"]);
 
-    const renamed = await t.patch(`/Groups/${id}`, patchBody({ op: "replace", path: "displayName", value: "R&D" }, { op: "add", path: "externalId", value: "rd" }));
+    const renamed = await t.patch(
+      `/Groups/${id}`,
+      patchBody({ op: "replace", path: "displayName", value: "R&D" }, { op: "add", path: "externalId", value: "rd" }),
+    );
     expect(renamed.status).toBe(204);
     expect(renamed.headers["etag"]).toMatch(/^W\/".+"$/);
 
@@ -260,7 +270,10 @@ describe("PATCH /Groups/{id}", () => {
     const t = await createTestApp();
     const [alice, bob, carol] = await users(t, "alice", "bob", "carol");
     const group = await createGroup(t, "Engineering", [alice!, bob!]);
-    const response = await t.patch(`/Groups/${String(group["id"])}`, patchBody({ op: "replace", path: "members", value: [{ value: carol }] }));
+    const response = await t.patch(
+      `/Groups/${String(group["id"])}`,
+      patchBody({ op: "replace", path: "members", value: [{ value: carol }] }),
+    );
     expect(response.status).toBe(204);
     expect(memberIdsOf(await readGroup(t, String(group["id"])))).toEqual([carol]);
   });
@@ -269,7 +282,10 @@ describe("PATCH /Groups/{id}", () => {
     const t = await createTestApp();
     const [alice, bob] = await users(t, "alice", "bob");
     const group = await createGroup(t, "Engineering", [alice!], { externalId: "eng" });
-    const response = await t.patch(`/Groups/${String(group["id"])}?attributes=members`, patchBody({ op: "add", path: "members", value: [{ value: bob }] }));
+    const response = await t.patch(
+      `/Groups/${String(group["id"])}?attributes=members`,
+      patchBody({ op: "add", path: "members", value: [{ value: bob }] }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers["content-type"]).toMatch(/^application\/scim\+json/);
     const body = response.body as Json;
@@ -306,7 +322,11 @@ describe("PATCH /Groups/{id}", () => {
     const t = await createTestApp();
     await createGroup(t, "Sales");
     const group = await createGroup(t, "Engineering");
-    expectScimError(await t.patch(`/Groups/${String(group["id"])}`, patchBody({ op: "replace", path: "displayName", value: "Sales" })), 409, "uniqueness");
+    expectScimError(
+      await t.patch(`/Groups/${String(group["id"])}`, patchBody({ op: "replace", path: "displayName", value: "Sales" })),
+      409,
+      "uniqueness",
+    );
     expect((await readGroup(t, String(group["id"])))["displayName"]).toBe("Engineering");
   });
 
@@ -346,7 +366,11 @@ describe("membership", () => {
   it("ignores unknown member ids by default: the group is created with the known ones", async () => {
     const t = await createTestApp();
     const [alice] = await users(t, "alice");
-    const response = await t.post("/Groups", { schemas: [GROUP_SCHEMA], displayName: "Engineering", members: [{ value: alice }, { value: UNKNOWN_ID }] });
+    const response = await t.post("/Groups", {
+      schemas: [GROUP_SCHEMA],
+      displayName: "Engineering",
+      members: [{ value: alice }, { value: UNKNOWN_ID }],
+    });
     expect(response.status).toBe(201);
     expect(memberIdsOf(response.body as Json)).toEqual([alice]);
     expect(memberIdsOf(await readGroup(t, String((response.body as Json)["id"])))).toEqual([alice]);
@@ -358,18 +382,32 @@ describe("membership", () => {
     const [alice, bob] = await users(t, "alice", "bob");
     const group = await createGroup(t, "Engineering", [alice!]);
     const id = String(group["id"]);
-    expect((await t.patch(`/Groups/${id}`, patchBody({ op: "add", path: "members", value: [{ value: UNKNOWN_ID }, { value: bob }] }))).status).toBe(204);
+    expect(
+      (await t.patch(`/Groups/${id}`, patchBody({ op: "add", path: "members", value: [{ value: UNKNOWN_ID }, { value: bob }] }))).status,
+    ).toBe(204);
     expect(memberIdsOf(await readGroup(t, id))).toEqual([alice, bob].sort());
-    const put = await t.put(`/Groups/${id}`, { schemas: [GROUP_SCHEMA], displayName: "Engineering", members: [{ value: UNKNOWN_ID }, { value: alice }] });
+    const put = await t.put(`/Groups/${id}`, {
+      schemas: [GROUP_SCHEMA],
+      displayName: "Engineering",
+      members: [{ value: UNKNOWN_ID }, { value: alice }],
+    });
     expect(put.status).toBe(200);
     expect(memberIdsOf(put.body as Json)).toEqual([alice]);
   });
 
   it("does not take a user of another organization as a member", async () => {
     const t = await createTestApp();
-    const foreign = await t.post(`${t.base("globex")}/Users`, { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: "x" }, t.token.globex);
+    const foreign = await t.post(
+      `${t.base("globex")}/Users`,
+      { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: "x" },
+      t.token.globex,
+    );
     expect(foreign.status).toBe(201);
-    const response = await t.post("/Groups", { schemas: [GROUP_SCHEMA], displayName: "G", members: [{ value: (foreign.body as Json)["id"] }] });
+    const response = await t.post("/Groups", {
+      schemas: [GROUP_SCHEMA],
+      displayName: "G",
+      members: [{ value: (foreign.body as Json)["id"] }],
+    });
     expect(response.status).toBe(201);
     expect(memberIdsOf(response.body as Json)).toEqual([]);
   });
@@ -378,12 +416,18 @@ describe("membership", () => {
     it("refuses a group with an unknown member id: 400 invalidValue naming it, nothing stored", async () => {
       const t = await createTestApp({ unknownMembers: "reject" });
       const [alice] = await users(t, "alice");
-      const response = await t.post("/Groups", { schemas: [GROUP_SCHEMA], displayName: "Engineering", members: [{ value: alice }, { value: UNKNOWN_ID }] });
+      const response = await t.post("/Groups", {
+        schemas: [GROUP_SCHEMA],
+        displayName: "Engineering",
+        members: [{ value: alice }, { value: UNKNOWN_ID }],
+      });
       const { detail } = expectScimError(response, 400, "invalidValue");
       expect(detail).toContain(UNKNOWN_ID);
       expect((await t.get("/Groups")).body).toMatchObject({ totalResults: 0 });
       // The name is still free: nothing of the refused group was kept.
-      expect((await t.post("/Groups", { schemas: [GROUP_SCHEMA], displayName: "Engineering", members: [{ value: alice }] })).status).toBe(201);
+      expect((await t.post("/Groups", { schemas: [GROUP_SCHEMA], displayName: "Engineering", members: [{ value: alice }] })).status).toBe(
+        201,
+      );
     });
 
     it("refuses PATCH and PUT with an unknown member id and leaves the group unchanged", async () => {
@@ -391,7 +435,11 @@ describe("membership", () => {
       const [alice, bob] = await users(t, "alice", "bob");
       const group = await createGroup(t, "Engineering", [alice!]);
       const id = String(group["id"]);
-      expectScimError(await t.patch(`/Groups/${id}`, patchBody({ op: "add", path: "members", value: [{ value: bob }, { value: UNKNOWN_ID }] })), 400, "invalidValue");
+      expectScimError(
+        await t.patch(`/Groups/${id}`, patchBody({ op: "add", path: "members", value: [{ value: bob }, { value: UNKNOWN_ID }] })),
+        400,
+        "invalidValue",
+      );
       expectScimError(
         await t.put(`/Groups/${id}`, { schemas: [GROUP_SCHEMA], displayName: "Renamed", members: [{ value: bob }, { value: UNKNOWN_ID }] }),
         400,

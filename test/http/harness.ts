@@ -78,7 +78,9 @@ export async function createTestApp(options: Partial<ScimRouterOptions> = {}, co
   const base = (org = "acme"): string => `/scim/Organizations/${org}/v2`;
   const url = (path: string): string => (path.startsWith("/scim/") ? path : `${base()}${path}`);
   const withBody = (test: request.Test, body: unknown): request.Test =>
-    body === undefined ? test : test.set("Content-Type", "application/scim+json").send(typeof body === "string" ? body : JSON.stringify(body));
+    body === undefined
+      ? test
+      : test.set("Content-Type", "application/scim+json").send(typeof body === "string" ? body : JSON.stringify(body));
   return {
     app,
     store,

@@ -50,14 +50,24 @@ async function seed(t: TestApp, org: Organization): Promise<Seeded> {
       [ENTERPRISE_SCHEMA]: { employeeNumber: "1001", department: "Tours", manager: { value: "m-1" } },
     }),
     userBody("bob", { externalId: "ext-bob" }),
-    userBody("cy", { active: false, emails: [{ value: "cy@example.com", type: "work" }, { value: "cy@home.example", type: "home" }] }),
+    userBody("cy", {
+      active: false,
+      emails: [
+        { value: "cy@example.com", type: "work" },
+        { value: "cy@home.example", type: "home" },
+      ],
+    }),
   ];
   for (const body of bodies) {
     const response = await t.post(`${t.base(org)}/Users`, body, token);
     expect(response.status, response.text).toBe(201);
     users.push(String((response.body as Json)["id"]));
   }
-  const group = await t.post(`${t.base(org)}/Groups`, { schemas: [GROUP_SCHEMA], displayName: "Everyone", members: users.slice(0, 2).map((value) => ({ value })) }, token);
+  const group = await t.post(
+    `${t.base(org)}/Groups`,
+    { schemas: [GROUP_SCHEMA], displayName: "Everyone", members: users.slice(0, 2).map((value) => ({ value })) },
+    token,
+  );
   expect(group.status, group.text).toBe(201);
   return { users, group: String((group.body as Json)["id"]) };
 }
@@ -116,12 +126,21 @@ async function replay(t: TestApp, seeded: Readonly<Record<Organization, Seeded>>
   const url = entry.path.startsWith("/scim/") ? entry.path : `${t.base(org)}${fill(entry.path)}`;
   const agent = request(t.app);
   const started =
-    entry.method === "GET" ? agent.get(url) : entry.method === "POST" ? agent.post(url) : entry.method === "PUT" ? agent.put(url) : agent.patch(url);
+    entry.method === "GET"
+      ? agent.get(url)
+      : entry.method === "POST"
+        ? agent.post(url)
+        : entry.method === "PUT"
+          ? agent.put(url)
+          : agent.patch(url);
   let call = started.set("Authorization", `Bearer ${t.token[org]}`);
   if (entry.body !== undefined) {
     call = call.set("Content-Type", entry.contentType ?? "application/scim+json");
     // Bytes go out as they are: superagent would otherwise serialize a Buffer under a JSON type.
-    call = typeof entry.body === "string" ? call.send(fill(entry.body)) : call.serialize((bytes: Buffer) => bytes as unknown as string).send(entry.body);
+    call =
+      typeof entry.body === "string"
+        ? call.send(fill(entry.body))
+        : call.serialize((bytes: Buffer) => bytes as unknown as string).send(entry.body);
   }
   const response = await call;
   const context = `${entry.name} → ${response.status} ${response.text.slice(0, 400)}`;

@@ -44,14 +44,20 @@ describe("filter limits (filterLimits)", () => {
     await t.get(`/Users?filter=${encodeURIComponent(nested(4))}`).expect(200);
     const deep = expectScimError(await t.get(`/Users?filter=${encodeURIComponent(nested(5))}`), 400, "invalidFilter");
     expect(deep.detail).toMatch(/nested deeper than 4 levels/);
-    const negated = expectScimError(await t.post("/Groups/.search", { filter: "not (not (not (not (not (displayName pr)))))" }), 400, "invalidFilter");
+    const negated = expectScimError(
+      await t.post("/Groups/.search", { filter: "not (not (not (not (not (displayName pr)))))" }),
+      400,
+      "invalidFilter",
+    );
     expect(negated.detail).toMatch(/nested deeper than 4 levels/);
   });
 
   it("keeps the defaults when none are given: 10,000 characters, 32 levels", async () => {
     const t = await createTestApp();
     await t.get(`/Users?filter=${encodeURIComponent(nested(32))}`).expect(200);
-    expect(expectScimError(await t.get(`/Users?filter=${encodeURIComponent(nested(33))}`), 400, "invalidFilter").detail).toMatch(/32 levels/);
+    expect(expectScimError(await t.get(`/Users?filter=${encodeURIComponent(nested(33))}`), 400, "invalidFilter").detail).toMatch(
+      /32 levels/,
+    );
     const long = `userName eq "${"a".repeat(10_000)}"`;
     expect(expectScimError(await t.post("/Users/.search", { filter: long }), 400, "invalidFilter").detail).toMatch(/the limit is 10000/);
   });
@@ -59,8 +65,12 @@ describe("filter limits (filterLimits)", () => {
   it("refuses limits that are not positive integers when the router is built", () => {
     const store = memoryStore();
     const auth = createTokenStore();
-    expect(() => createScimRouter({ store, auth, filterLimits: { maxLength: 0 } })).toThrow(/filterLimits.maxLength must be a positive integer/);
-    expect(() => createScimRouter({ store, auth, filterLimits: { maxDepth: 2.5 } })).toThrow(/filterLimits.maxDepth must be a positive integer/);
+    expect(() => createScimRouter({ store, auth, filterLimits: { maxLength: 0 } })).toThrow(
+      /filterLimits.maxLength must be a positive integer/,
+    );
+    expect(() => createScimRouter({ store, auth, filterLimits: { maxDepth: 2.5 } })).toThrow(
+      /filterLimits.maxDepth must be a positive integer/,
+    );
   });
 });
 
@@ -131,7 +141,12 @@ describe("requests per organization (rateLimit)", () => {
       Operations: [{ method: "POST", bulkId: "a", path: "/Users", data: userBody("carol") }],
     };
     expectScimError(await t.post("/Bulk", bulk), 429);
-    const stored = await t.store.list({ orgId: "acme", resourceType: "User", page: { kind: "index", startIndex: 1, count: 10 }, members: false });
+    const stored = await t.store.list({
+      orgId: "acme",
+      resourceType: "User",
+      page: { kind: "index", startIndex: 1, count: 10 },
+      members: false,
+    });
     expect(stored.totalResults).toBe(0);
   });
 

@@ -77,7 +77,14 @@ describe("filter", () => {
   });
 
   it("answers 400 invalidFilter to a filter that does not parse", async () => {
-    for (const filter of ['userName eq', 'userName foo "x"', '(userName eq "alice"', 'userName eq "alice" and', "and", 'emails[type eq "work"']) {
+    for (const filter of [
+      "userName eq",
+      'userName foo "x"',
+      '(userName eq "alice"',
+      'userName eq "alice" and',
+      "and",
+      'emails[type eq "work"',
+    ]) {
       const response = await t.get(`/Users?${query({ filter })}`);
       expectScimError(response, 400, "invalidFilter");
     }
@@ -87,7 +94,7 @@ describe("filter", () => {
     const { detail } = expectScimError(await t.get(`/Users?${query({ filter: 'favouriteColour eq "blue"' })}`), 400, "invalidFilter");
     expect(detail).toMatch(/favouriteColour/i);
     expectScimError(await t.get(`/Users?${query({ filter: 'emails[colour eq "blue"]' })}`), 400, "invalidFilter");
-    expectScimError(await t.post("/Users/.search", { schemas: [SEARCH_REQUEST_SCHEMA], filter: 'nosuch pr' }), 400, "invalidFilter");
+    expectScimError(await t.post("/Users/.search", { schemas: [SEARCH_REQUEST_SCHEMA], filter: "nosuch pr" }), 400, "invalidFilter");
   });
 
   it("takes the same filter in POST /.search", async () => {
@@ -162,7 +169,14 @@ describe("startIndex and count", () => {
   });
 
   it("answers 400 invalidValue to a count or startIndex that is not an integer", async () => {
-    const bad: Record<string, string>[] = [{ count: "abc" }, { count: "1.5" }, { count: "2x" }, { startIndex: "x" }, { startIndex: "1.0" }, { startIndex: "2e1" }];
+    const bad: Record<string, string>[] = [
+      { count: "abc" },
+      { count: "1.5" },
+      { count: "2x" },
+      { startIndex: "x" },
+      { startIndex: "1.0" },
+      { startIndex: "2e1" },
+    ];
     for (const parameters of bad) {
       const { detail } = expectScimError(await t.get(`/Users?${query(parameters)}`), 400, "invalidValue");
       expect(detail).toContain(Object.keys(parameters)[0]!);
@@ -321,7 +335,9 @@ describe("attributes and excludedAttributes", () => {
     expect(listed!["schemas"]).toEqual([GROUP_SCHEMA]);
     expect(listed!["displayName"]).toBe("Engineering");
     const withMembers = await t.get(`/Groups?${query({ attributes: "members" })}`);
-    expect(((withMembers.body as Json)["Resources"] as Json[])[0]!["members"]).toEqual([expect.objectContaining({ value: aliceId, type: "User" })]);
+    expect(((withMembers.body as Json)["Resources"] as Json[])[0]!["members"]).toEqual([
+      expect.objectContaining({ value: aliceId, type: "User" }),
+    ]);
   });
 
   it("answers 400 to an attribute that is not a string in POST /.search", async () => {
@@ -339,7 +355,11 @@ describe("repeated parameters", () => {
   it("answers 400 to a parameter given twice", async () => {
     const { detail } = expectScimError(await t.get("/Users?count=1&count=2"), 400, "invalidValue");
     expect(detail).toMatch(/count/);
-    expectScimError(await t.get(`/Users?${query({ filter: 'userName eq "alice"' })}&${query({ filter: 'userName eq "Bob"' })}`), 400, "invalidValue");
+    expectScimError(
+      await t.get(`/Users?${query({ filter: 'userName eq "alice"' })}&${query({ filter: 'userName eq "Bob"' })}`),
+      400,
+      "invalidValue",
+    );
     expectScimError(await t.get("/Users?startIndex=1&startIndex=1"), 400, "invalidValue");
     expectScimError(await t.get("/Users?sortBy=userName&sortBy=title"), 400, "invalidValue");
   });

@@ -23,7 +23,12 @@ export async function createUser(t: TestApp, userName: string, extra: Record<str
 }
 
 /** Creates a group over HTTP (201 asserted) and returns the response body. */
-export async function createGroup(t: TestApp, displayName: string, memberIds: readonly string[] = [], extra: Record<string, unknown> = {}): Promise<Json> {
+export async function createGroup(
+  t: TestApp,
+  displayName: string,
+  memberIds: readonly string[] = [],
+  extra: Record<string, unknown> = {},
+): Promise<Json> {
   const response = await t.post("/Groups", {
     schemas: [GROUP_SCHEMA],
     displayName,

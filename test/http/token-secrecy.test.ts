@@ -48,7 +48,9 @@ async function memorySetup(): Promise<Setup> {
     findByHash: (orgId, hash) => (calls.push([orgId, hash]), digests.push(hash), inner.findByHash(orgId, hash)),
     listByOrg: (orgId) => (calls.push([orgId]), inner.listByOrg(orgId)),
     insert: (token) => (calls.push([token]), digests.push(token.hash), inner.insert(token)),
-    replaceHash: (orgId, id, replacement) => (calls.push([orgId, id, replacement]), digests.push(replacement.hash), inner.replaceHash(orgId, id, replacement)),
+    replaceHash: (orgId, id, replacement) => (
+      calls.push([orgId, id, replacement]), digests.push(replacement.hash), inner.replaceHash(orgId, id, replacement)
+    ),
     markUsed: (orgId, hash, at) => (calls.push([orgId, hash, at]), digests.push(hash), inner.markUsed(orgId, hash, at)),
     delete: (orgId, id) => (calls.push([orgId, id]), inner.delete(orgId, id)),
     deleteByOrg: (orgId) => (calls.push([orgId]), inner.deleteByOrg(orgId)),
@@ -72,7 +74,8 @@ async function sqlSetup(): Promise<Setup> {
     dialect: new SqliteDialect({ database }),
     log(event) {
       parameters.push(...event.query.parameters);
-      if (event.query.sql.includes("scimkit_tokens")) digests.push(...event.query.parameters.filter((value): value is string => typeof value === "string" && HEX_DIGEST.test(value)));
+      if (event.query.sql.includes("scimkit_tokens"))
+        digests.push(...event.query.parameters.filter((value): value is string => typeof value === "string" && HEX_DIGEST.test(value)));
     },
   });
   const store = await sqlStore({ kysely: db, dialect: sqliteDialect, tokens: { lastUsedResolutionMs: 0 } });
@@ -129,7 +132,12 @@ describe.each([
         responses.push(response);
         return response;
       };
-      const as = (token: string, method: "get" | "post" | "put" | "patch" | "delete", path: string, body?: unknown): Promise<request.Response> => {
+      const as = (
+        token: string,
+        method: "get" | "post" | "put" | "patch" | "delete",
+        path: string,
+        body?: unknown,
+      ): Promise<request.Response> => {
         let test = request(app)[method](path).set("Authorization", `Bearer ${token}`);
         if (body !== undefined) test = test.set("Content-Type", "application/scim+json").send(JSON.stringify(body));
         return send(test);
@@ -141,10 +149,20 @@ describe.each([
       const user = (await as(acme.token, "post", `${acmeBase}/Users`, userBody("alice"))).body as { id: string };
       expect(user.id).toBeDefined();
       await as(acme.token, "get", `${acmeBase}/Users?filter=${encodeURIComponent('userName eq "alice"')}`);
-      await as(acme.token, "patch", `${acmeBase}/Users/${user.id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: "replace", path: "active", value: false }] });
+      await as(acme.token, "patch", `${acmeBase}/Users/${user.id}`, {
+        schemas: [PATCH_SCHEMA],
+        Operations: [{ op: "replace", path: "active", value: false }],
+      });
       await as(acme.token, "post", `${acmeBase}/Bulk`, {
         schemas: ["urn:ietf:params:scim:api:messages:2.0:BulkRequest"],
-        Operations: [{ method: "POST", path: "/Groups", bulkId: "g", data: { schemas: [GROUP_SCHEMA], displayName: "Staff", members: [{ value: user.id }] } }],
+        Operations: [
+          {
+            method: "POST",
+            path: "/Groups",
+            bulkId: "g",
+            data: { schemas: [GROUP_SCHEMA], displayName: "Staff", members: [{ value: user.id }] },
+          },
+        ],
       });
       await as(acme.token, "post", `${acmeBase}/Users`, userBody("alice"));
       failNextCreate = true;
@@ -216,7 +234,10 @@ describe.each([
         const response = await request(app).get(`${BASE}/${orgId}/v2/Users`).set("Authorization", `Bearer ${token}`);
         expect(response.status).toBe(401);
         // What the storage was asked, with the digest masked: it differs from token to token.
-        return setup.seenByStorage().slice(before).map((value) => (typeof value === "string" && HEX_DIGEST.test(value) ? "<digest>" : value));
+        return setup
+          .seenByStorage()
+          .slice(before)
+          .map((value) => (typeof value === "string" && HEX_DIGEST.test(value) ? "<digest>" : value));
       };
       const foreign = await questions(globex.token, "acme");
       expect(await questions(`${acme.token}x`, "acme")).toEqual(foreign);

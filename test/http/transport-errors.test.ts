@@ -52,7 +52,14 @@ function recordingVerifier(inner: TokenVerifier, calls: string[]): TokenVerifier
 }
 
 /** The README's app: the router at the spec's path, `scimErrorHandler` after it at `/scim`. */
-async function recordedApp(options: { store?: ResourceStore; auth?: TokenVerifier & { issue?: unknown }; errorHandler?: boolean; router?: Partial<ScimRouterOptions> } = {}): Promise<Recorded> {
+async function recordedApp(
+  options: {
+    store?: ResourceStore;
+    auth?: TokenVerifier & { issue?: unknown };
+    errorHandler?: boolean;
+    router?: Partial<ScimRouterOptions>;
+  } = {},
+): Promise<Recorded> {
   const tokens = createTokenStore();
   const token = (await tokens.issue("acme")).token;
   const storeCalls: string[] = [];
@@ -80,7 +87,12 @@ function expectScimJson(response: request.Response, status: number, scimType?: s
 }
 
 describe("a malformed %-escape in the path", () => {
-  const inOrganization = ["/scim/Organizations/%FF/v2/Users", "/scim/Organizations/%E0%A4%A/v2/ServiceProviderConfig", "/scim/Organizations/a%/v2/Users/x", "/scim/Organizations/%ED%A0%80/v2/Groups"];
+  const inOrganization = [
+    "/scim/Organizations/%FF/v2/Users",
+    "/scim/Organizations/%E0%A4%A/v2/ServiceProviderConfig",
+    "/scim/Organizations/a%/v2/Users/x",
+    "/scim/Organizations/%ED%A0%80/v2/Groups",
+  ];
 
   it("in the organization, without scimErrorHandler, gets Express's HTML page: why the README mounts it", async () => {
     const t = await recordedApp({ errorHandler: false });
@@ -93,7 +105,14 @@ describe("a malformed %-escape in the path", () => {
     it(`in the organization (${path}) is a SCIM 400 invalidSyntax with scimErrorHandler, asking no one`, async () => {
       const t = await recordedApp();
       expectScimJson(await request(t.app).get(path).set("Authorization", `Bearer ${t.token}`), 400, "invalidSyntax");
-      expectScimJson(await request(t.app).post(path).set("Content-Type", "application/scim+json").send(JSON.stringify(userBody("x"))), 400, "invalidSyntax");
+      expectScimJson(
+        await request(t.app)
+          .post(path)
+          .set("Content-Type", "application/scim+json")
+          .send(JSON.stringify(userBody("x"))),
+        400,
+        "invalidSyntax",
+      );
       expect(t.verified).toEqual([]);
       expect(t.storeCalls).toEqual([]);
       expect(t.errors).toEqual([]);
@@ -103,7 +122,11 @@ describe("a malformed %-escape in the path", () => {
   for (const path of ["/Users/%FF", "/Us%FFers", "/Users/%E0%A4%A/extra", "/Groups/a%zz", "/%C0%AF"]) {
     it(`after the organization (${path}) is a SCIM 400 invalidSyntax from the router itself`, async () => {
       const t = await recordedApp({ errorHandler: false });
-      expectScimJson(await request(t.app).get(`/scim/Organizations/acme/v2${path}`).set("Authorization", `Bearer ${t.token}`), 400, "invalidSyntax");
+      expectScimJson(
+        await request(t.app).get(`/scim/Organizations/acme/v2${path}`).set("Authorization", `Bearer ${t.token}`),
+        400,
+        "invalidSyntax",
+      );
       expect(t.storeCalls).toEqual([]);
       expect(t.errors).toEqual([]);
     });
@@ -139,9 +162,19 @@ async function expectImpossibleIdsAnswered(t: Recorded): Promise<void> {
     const auth = `Bearer ${t.token}`;
     expectScimJson(await request(t.app).get(url).set("Authorization", auth), 404);
     expectScimJson(await request(t.app).delete(url).set("Authorization", auth), 404);
-    expectScimJson(await request(t.app).put(url).set("Authorization", auth).set("Content-Type", "application/scim+json").send(JSON.stringify(path.startsWith("/Users") ? userBody("nul") : { schemas: [GROUP_SCHEMA], displayName: "nul" })), 404);
+    expectScimJson(
+      await request(t.app)
+        .put(url)
+        .set("Authorization", auth)
+        .set("Content-Type", "application/scim+json")
+        .send(JSON.stringify(path.startsWith("/Users") ? userBody("nul") : { schemas: [GROUP_SCHEMA], displayName: "nul" })),
+      404,
+    );
     const patch = { schemas: [PATCH_SCHEMA], Operations: [{ op: "replace", path: "displayName", value: "x" }] };
-    expectScimJson(await request(t.app).patch(url).set("Authorization", auth).set("Content-Type", "application/scim+json").send(JSON.stringify(patch)), 404);
+    expectScimJson(
+      await request(t.app).patch(url).set("Authorization", auth).set("Content-Type", "application/scim+json").send(JSON.stringify(patch)),
+      404,
+    );
   }
   // In Bulk the path is JSON, so it can also carry a lone surrogate, which percent-decoding cannot.
   const operations = ["/Users/\u0000", "/Users/\ud800", "/Groups/x\udc00y"].flatMap((path) => [
@@ -155,7 +188,7 @@ async function expectImpossibleIdsAnswered(t: Recorded): Promise<void> {
     .set("Content-Type", "application/scim+json")
     .send(JSON.stringify({ schemas: [BULK_REQUEST_SCHEMA], Operations: operations }));
   expect(bulk.status, bulk.text).toBe(200);
-  const statuses = ((bulk.body as { Operations: { status: string }[] }).Operations).map((operation) => operation.status);
+  const statuses = (bulk.body as { Operations: { status: string }[] }).Operations.map((operation) => operation.status);
   expect(statuses).toEqual(operations.map(() => "404"));
   expect(t.storeCalls.filter((call) => /[\u0000\ud800-\udfff]/.test(call))).toEqual([]);
   expect(t.errors).toEqual([]);
@@ -190,7 +223,11 @@ if (process.env["SCIMKIT_HTTP_STORE"] === "sqlite") {
         const issued = (await store.tokens.issue("acme")).token;
         await expectImpossibleIdsAnswered({ ...t, token: issued });
         // And the store is really PostgreSQL, answering the possible ids.
-        const created = await request(t.app).post("/scim/Organizations/acme/v2/Users").set("Authorization", `Bearer ${issued}`).set("Content-Type", "application/scim+json").send(JSON.stringify(userBody("pg-user")));
+        const created = await request(t.app)
+          .post("/scim/Organizations/acme/v2/Users")
+          .set("Authorization", `Bearer ${issued}`)
+          .set("Content-Type", "application/scim+json")
+          .send(JSON.stringify(userBody("pg-user")));
         expect(created.status, created.text).toBe(201);
       } finally {
         await store.close();
@@ -283,7 +320,12 @@ describe("a Content-Length over the body limit", () => {
         port,
         method: "POST",
         path: "/scim/Organizations/acme/v2/Users",
-        headers: { Authorization: `Bearer ${t.token}`, "Content-Type": "application/scim+json", "Content-Length": Buffer.byteLength(body), Expect: "100-continue" },
+        headers: {
+          Authorization: `Bearer ${t.token}`,
+          "Content-Type": "application/scim+json",
+          "Content-Length": Buffer.byteLength(body),
+          Expect: "100-continue",
+        },
       });
       call.on("continue", () => {
         continued = true;

@@ -18,7 +18,12 @@ async function userCount(t: TestApp, org = "acme"): Promise<number> {
 }
 
 async function groupCount(t: TestApp): Promise<number> {
-  const page = await t.store.list({ orgId: "acme", resourceType: "Group", page: { kind: "index", startIndex: 1, count: 0 }, members: false });
+  const page = await t.store.list({
+    orgId: "acme",
+    resourceType: "Group",
+    page: { kind: "index", startIndex: 1, count: 0 },
+    members: false,
+  });
   return page.totalResults;
 }
 
@@ -53,14 +58,26 @@ describe("request media types", () => {
     const type = "application/json; charset=utf-8";
     const base = `${t.base()}/Users`;
     const auth = `Bearer ${t.token.acme}`;
-    const put = await request(t.app).put(`${base}/${created.id}`).set("Authorization", auth).set("Content-Type", type)
-      .send(JSON.stringify(userBody("ann", { displayName: "Ann" }))).expect(200);
+    const put = await request(t.app)
+      .put(`${base}/${created.id}`)
+      .set("Authorization", auth)
+      .set("Content-Type", type)
+      .send(JSON.stringify(userBody("ann", { displayName: "Ann" })))
+      .expect(200);
     expect((put.body as { displayName: string }).displayName).toBe("Ann");
-    const patch = await request(t.app).patch(`${base}/${created.id}`).set("Authorization", auth).set("Content-Type", type)
-      .send(JSON.stringify({ schemas: [PATCH_SCHEMA], Operations: [{ op: "replace", path: "displayName", value: "Annie" }] })).expect(200);
+    const patch = await request(t.app)
+      .patch(`${base}/${created.id}`)
+      .set("Authorization", auth)
+      .set("Content-Type", type)
+      .send(JSON.stringify({ schemas: [PATCH_SCHEMA], Operations: [{ op: "replace", path: "displayName", value: "Annie" }] }))
+      .expect(200);
     expect((patch.body as { displayName: string }).displayName).toBe("Annie");
-    const search = await request(t.app).post(`${base}/.search`).set("Authorization", auth).set("Content-Type", type)
-      .send(JSON.stringify({ filter: 'displayName eq "Annie"' })).expect(200);
+    const search = await request(t.app)
+      .post(`${base}/.search`)
+      .set("Authorization", auth)
+      .set("Content-Type", type)
+      .send(JSON.stringify({ filter: 'displayName eq "Annie"' }))
+      .expect(200);
     expect((search.body as { totalResults: number }).totalResults).toBe(1);
   });
 
@@ -84,12 +101,18 @@ describe("request media types", () => {
     const created = (await t.post("/Users", userBody("ann")).expect(201)).body as Resource;
     const auth = `Bearer ${t.token.acme}`;
     expectScimError(
-      await request(t.app).put(`${t.base()}/Users/${created.id}`).set("Authorization", auth).set("Content-Type", "text/plain")
+      await request(t.app)
+        .put(`${t.base()}/Users/${created.id}`)
+        .set("Authorization", auth)
+        .set("Content-Type", "text/plain")
         .send(JSON.stringify(userBody("ann", { displayName: "X" }))),
       415,
     );
     expectScimError(
-      await request(t.app).patch(`${t.base()}/Users/${created.id}`).set("Authorization", auth).set("Content-Type", "application/xml")
+      await request(t.app)
+        .patch(`${t.base()}/Users/${created.id}`)
+        .set("Authorization", auth)
+        .set("Content-Type", "application/xml")
         .send("<PatchOp/>"),
       415,
     );
@@ -162,7 +185,7 @@ describe("the body limit", () => {
     expect(await userCount(t)).toBe(1);
   });
 
-  it("accepts a string limit such as \"1kb\"", async () => {
+  it('accepts a string limit such as "1kb"', async () => {
     const t = await createTestApp({ bodyLimit: "1kb" });
     expectScimError(await t.post("/Users", userBody("big", { displayName: "y".repeat(2000) })), 413);
     await t.post("/Users", userBody("fits")).expect(201);
@@ -219,7 +242,10 @@ describe("responses", () => {
     expect(body.meta.location).toBe(`http://provisioning.test:8443/scim/Organizations/acme/v2/Users/${body.id}`);
     expect(response.headers["location"]).toBe(body.meta.location);
 
-    const group = await t.post("/Groups", { schemas: [GROUP_SCHEMA], displayName: "Admins" }).set("Host", "provisioning.test").expect(201);
+    const group = await t
+      .post("/Groups", { schemas: [GROUP_SCHEMA], displayName: "Admins" })
+      .set("Host", "provisioning.test")
+      .expect(201);
     const groupBody = group.body as Resource;
     expect(groupBody.meta.location).toBe(`http://provisioning.test/scim/Organizations/acme/v2/Groups/${groupBody.id}`);
     expect(group.headers["location"]).toBe(groupBody.meta.location);
@@ -231,7 +257,9 @@ describe("responses", () => {
     const read = await t.get(`/Users/${created.id}`).set("Host", "other.test").expect(200);
     expect((read.body as Resource).meta.location).toBe(`http://other.test/scim/Organizations/acme/v2/Users/${created.id}`);
     const list = await t.get("/Users").set("Host", "list.test").expect(200);
-    expect((list.body as { Resources: Resource[] }).Resources[0]?.meta.location).toBe(`http://list.test/scim/Organizations/acme/v2/Users/${created.id}`);
+    expect((list.body as { Resources: Resource[] }).Resources[0]?.meta.location).toBe(
+      `http://list.test/scim/Organizations/acme/v2/Users/${created.id}`,
+    );
   });
 
   it("uses a string baseUrl instead of the request's origin", async () => {
@@ -267,7 +295,8 @@ describe("responses", () => {
 
   it("uses X-Forwarded-Proto and X-Forwarded-Host when the app trusts the proxy", async () => {
     const t = await createTestApp({}, (app) => app.set("trust proxy", true));
-    const response = await t.post("/Users", userBody("ann"))
+    const response = await t
+      .post("/Users", userBody("ann"))
       .set("X-Forwarded-Proto", "https")
       .set("X-Forwarded-Host", "scim.example.com")
       .expect(201);
@@ -278,7 +307,8 @@ describe("responses", () => {
 
   it("takes the first (client-facing) value of a list of forwarded hosts", async () => {
     const t = await createTestApp({}, (app) => app.set("trust proxy", true));
-    const response = await t.post("/Users", userBody("ann"))
+    const response = await t
+      .post("/Users", userBody("ann"))
       .set("X-Forwarded-Proto", "https, http")
       .set("X-Forwarded-Host", "scim.example.com, internal.lb")
       .expect(201);
@@ -288,7 +318,8 @@ describe("responses", () => {
 
   it("ignores X-Forwarded-* headers when the app does not trust the proxy", async () => {
     const t = await createTestApp();
-    const response = await t.post("/Users", userBody("ann"))
+    const response = await t
+      .post("/Users", userBody("ann"))
       .set("Host", "direct.test")
       .set("X-Forwarded-Proto", "https")
       .set("X-Forwarded-Host", "scim.example.com")

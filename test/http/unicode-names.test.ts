@@ -21,7 +21,11 @@ function unicodeChecks(storeFor: () => Promise<ResourceStore | undefined>): void
     expectScimError(await t.post("/Users", userBody(DECOMPOSED)), 409, "uniqueness");
     expectScimError(await t.post("/Users", userBody(DECOMPOSED.toLowerCase())), 409, "uniqueness");
     const bob = await createUser(t, "bob");
-    expectScimError(await t.patch(`/Users/${String(bob["id"])}`, patchBody({ op: "replace", path: "userName", value: DECOMPOSED })), 409, "uniqueness");
+    expectScimError(
+      await t.patch(`/Users/${String(bob["id"])}`, patchBody({ op: "replace", path: "userName", value: DECOMPOSED })),
+      409,
+      "uniqueness",
+    );
     expectScimError(await t.put(`/Users/${String(bob["id"])}`, userBody(DECOMPOSED.toUpperCase())), 409, "uniqueness");
     // Renaming to the other form of one's own name is no clash, and keeps what was sent.
     const renamed = await t.patch(`/Users/${String(ada["id"])}`, patchBody({ op: "replace", path: "userName", value: DECOMPOSED }));
@@ -56,7 +60,11 @@ function unicodeChecks(storeFor: () => Promise<ResourceStore | undefined>): void
     await createGroup(t, "Caf\u00e9");
     expectScimError(await t.post("/Groups", { schemas: [GROUP_SCHEMA], displayName: "Cafe\u0301" }), 409, "uniqueness");
     const bar = await createGroup(t, "Bar");
-    expectScimError(await t.patch(`/Groups/${String(bar["id"])}`, patchBody({ op: "replace", path: "displayName", value: "CAFE\u0301" })), 409, "uniqueness");
+    expectScimError(
+      await t.patch(`/Groups/${String(bar["id"])}`, patchBody({ op: "replace", path: "displayName", value: "CAFE\u0301" })),
+      409,
+      "uniqueness",
+    );
     expectScimError(await t.put(`/Groups/${String(bar["id"])}`, { schemas: [GROUP_SCHEMA], displayName: "cafe\u0301" }), 409, "uniqueness");
   });
 }

@@ -95,7 +95,8 @@ describe("GET /Users", () => {
 describe("POST /Users/.search", () => {
   it("answers exactly what GET answers for the same parameters, given in a SearchRequest body", async () => {
     const t = await createTestApp();
-    for (const name of ["alice", "bob", "carol", "dave", "erin"]) await createUser(t, name, { nickName: name.length > 3 ? "long" : "short" });
+    for (const name of ["alice", "bob", "carol", "dave", "erin"])
+      await createUser(t, name, { nickName: name.length > 3 ? "long" : "short" });
     const query = new URLSearchParams({
       filter: 'nickName eq "long"',
       sortBy: "userName",
@@ -135,7 +136,9 @@ describe("POST /Users/.search", () => {
     }
     // A client that leaves schemas out is not refused; the SearchRequest URN in any case is.
     expect((await t.post("/Users/.search", { filter: 'userName eq "alice"' })).body).toMatchObject({ totalResults: 1 });
-    expect((await t.post("/Users/.search", { schemas: [SEARCH_REQUEST_SCHEMA.toLowerCase()], filter: 'userName eq "alice"' })).body).toMatchObject({ totalResults: 1 });
+    expect(
+      (await t.post("/Users/.search", { schemas: [SEARCH_REQUEST_SCHEMA.toLowerCase()], filter: 'userName eq "alice"' })).body,
+    ).toMatchObject({ totalResults: 1 });
   });
 
   it("takes excludedAttributes as an array too", async () => {
@@ -185,7 +188,13 @@ describe("PUT /Users/{id}", () => {
       userBody("alice", {
         id: "0190b3a0-0000-7000-8000-000000000000",
         nickName: "Al",
-        meta: { resourceType: "Group", created: "2000-01-01T00:00:00Z", lastModified: "2000-01-01T00:00:00Z", version: 'W/"forged"', location: "https://evil.example/x" },
+        meta: {
+          resourceType: "Group",
+          created: "2000-01-01T00:00:00Z",
+          lastModified: "2000-01-01T00:00:00Z",
+          version: 'W/"forged"',
+          location: "https://evil.example/x",
+        },
       }),
     );
     expect(response.status).toBe(200);
@@ -240,7 +249,10 @@ describe("PATCH /Users/{id}", () => {
 
   it("answers 404 for an unknown id", async () => {
     const t = await createTestApp();
-    expectScimError(await t.patch("/Users/0190b3a0-0000-7000-8000-000000000000", patchBody({ op: "add", path: "nickName", value: "x" })), 404);
+    expectScimError(
+      await t.patch("/Users/0190b3a0-0000-7000-8000-000000000000", patchBody({ op: "add", path: "nickName", value: "x" })),
+      404,
+    );
   });
 });
 

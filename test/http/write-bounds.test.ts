@@ -70,7 +70,10 @@ async function raceApp(when: (method: string, request: Json) => boolean, options
     return { status: response.status, body: (text === "" ? {} : JSON.parse(text)) as Json };
   };
   // Two connections open and idle: one for the big request, one for the cheap GET.
-  await Promise.all([send("GET", `${t.base("globex")}/Users?count=1`, t.token.globex), send("GET", `${t.base("globex")}/Users?count=1`, t.token.globex)]);
+  await Promise.all([
+    send("GET", `${t.base("globex")}/Users?count=1`, t.token.globex),
+    send("GET", `${t.base("globex")}/Users?count=1`, t.token.globex),
+  ]);
   return {
     t,
     reached,
@@ -88,7 +91,12 @@ async function raceApp(when: (method: string, request: Json) => boolean, options
  * Sends the big request, and once it has reached the store a cheap GET of organization globex;
  * returns the order in which the two were answered, and the big response.
  */
-async function raceCheapGet(race: Race, method: string, path: string, body: unknown): Promise<{ order: string[]; response: { status: number; body: Json } }> {
+async function raceCheapGet(
+  race: Race,
+  method: string,
+  path: string,
+  body: unknown,
+): Promise<{ order: string[]; response: { status: number; body: Json } }> {
   const order: string[] = [];
   // Serialized before the race: the test's own work is not the server's.
   const text = JSON.stringify(body);
@@ -107,7 +115,11 @@ async function raceCheapGet(race: Race, method: string, path: string, body: unkn
 }
 
 function emails(count: number, prefix = "e"): Json[] {
-  return Array.from({ length: count }, (_, index) => ({ value: `${prefix}${index}@x.io`, type: "work", ...(index === 0 ? { primary: true } : {}) }));
+  return Array.from({ length: count }, (_, index) => ({
+    value: `${prefix}${index}@x.io`,
+    type: "work",
+    ...(index === 0 ? { primary: true } : {}),
+  }));
 }
 
 function userWith(userName: string, values: Json[]): Json {
@@ -139,7 +151,11 @@ describe("12,000 operations on a user at the 1,000 e-mail bound", () => {
   it("are refused with 413 naming maxPatchOperations and the count, and the user is unchanged", async () => {
     const t = await createTestApp();
     const created = (await t.post("/Users", userWith("big", emails(1_000))).expect(201)).body as Json;
-    const operations = Array.from({ length: 12_000 }, (_, index) => ({ op: "replace", path: `emails[value eq "e${index % 1_000}@x.io"].type`, value: "home" }));
+    const operations = Array.from({ length: 12_000 }, (_, index) => ({
+      op: "replace",
+      path: `emails[value eq "e${index % 1_000}@x.io"].type`,
+      value: "home",
+    }));
     const refused = expectScimError(await t.patch(`/Users/${created["id"]}`, { schemas: [PATCH_SCHEMA], Operations: operations }), 413);
     expect(refused.detail).toBe("The PATCH request has 12000 operations; the limit is 10000 (maxPatchOperations).");
     expect(withoutOrigin((await t.get(`/Users/${created["id"]}`).expect(200)).body)).toEqual(withoutOrigin(created));
@@ -150,8 +166,15 @@ describe("10,000 value-filter operations on a user of 1,000 e-mails (both at the
   it("are applied, each e-mail taking the type of the last operation naming it, and another organization's GET started after is answered first", async () => {
     const race = await raceApp((method) => method === "get");
     const created = (await race.t.post("/Users", userWith("big", emails(1_000))).expect(201)).body as Json;
-    const operations = Array.from({ length: 10_000 }, (_, index) => ({ op: "replace", path: `emails[value eq "e${index % 1_000}@x.io"].type`, value: `t${index}` }));
-    const { order, response } = await raceCheapGet(race, "PATCH", `/Users/${created["id"]}`, { schemas: [PATCH_SCHEMA], Operations: operations });
+    const operations = Array.from({ length: 10_000 }, (_, index) => ({
+      op: "replace",
+      path: `emails[value eq "e${index % 1_000}@x.io"].type`,
+      value: `t${index}`,
+    }));
+    const { order, response } = await raceCheapGet(race, "PATCH", `/Users/${created["id"]}`, {
+      schemas: [PATCH_SCHEMA],
+      Operations: operations,
+    });
     await race.close();
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(order).toEqual(["cheap GET", "big"]);
@@ -164,10 +187,20 @@ describe("10,000 value-filter operations on a user of 1,000 e-mails (both at the
 
 describe("the issue's own shape, with writeLimits raised to admit it", () => {
   it("applies 12,000 operations to a user of 10,000 e-mails, and another organization's GET started after is answered first", async () => {
-    const race = await raceApp((method) => method === "get", { writeLimits: { maxValues: 10_000, maxPatchOperations: 12_000 }, bodyLimit: "2mb" });
+    const race = await raceApp((method) => method === "get", {
+      writeLimits: { maxValues: 10_000, maxPatchOperations: 12_000 },
+      bodyLimit: "2mb",
+    });
     const created = (await race.t.post("/Users", userWith("big", emails(10_000))).expect(201)).body as Json;
-    const operations = Array.from({ length: 12_000 }, (_, index) => ({ op: "replace", path: `emails[value eq "e${index % 10_000}@x.io"].type`, value: `t${index}` }));
-    const { order, response } = await raceCheapGet(race, "PATCH", `/Users/${created["id"]}`, { schemas: [PATCH_SCHEMA], Operations: operations });
+    const operations = Array.from({ length: 12_000 }, (_, index) => ({
+      op: "replace",
+      path: `emails[value eq "e${index % 10_000}@x.io"].type`,
+      value: `t${index}`,
+    }));
+    const { order, response } = await raceCheapGet(race, "PATCH", `/Users/${created["id"]}`, {
+      schemas: [PATCH_SCHEMA],
+      Operations: operations,
+    });
     await race.close();
     expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(200);
     expect(order).toEqual(["cheap GET", "big"]);
@@ -180,10 +213,14 @@ describe("the issue's own shape, with writeLimits raised to admit it", () => {
 describe("add emails with 9,999 values, with maxValues raised to admit it", () => {
   it("adds each value not yet present once, found by hash: duplicates in the request and of the stored value are not added", async () => {
     const t = await createTestApp({ writeLimits: { maxValues: 10_000 } });
-    const created = (await t.post("/Users", userWith("bjensen", [{ value: "a0@x.io", type: "work", primary: true }])).expect(201)).body as Json;
+    const created = (await t.post("/Users", userWith("bjensen", [{ value: "a0@x.io", type: "work", primary: true }])).expect(201))
+      .body as Json;
     // a0…a7998, then a0…a999 again: 7,999 new values in 9,999.
     const values = [...emails(7_999, "a"), ...emails(2_000, "a")].map(({ primary: _primary, type: _type, ...email }) => email);
-    const added = await t.patch(`/Users/${created["id"]}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "emails", value: values }] });
+    const added = await t.patch(`/Users/${created["id"]}`, {
+      schemas: [PATCH_SCHEMA],
+      Operations: [{ op: "add", path: "emails", value: values }],
+    });
     expect(added.status, JSON.stringify(added.body).slice(0, 300)).toBe(200);
     const stored = (added.body as Json)["emails"] as Json[];
     expect(stored).toHaveLength(7_999);
@@ -197,7 +234,11 @@ describe("add emails with 9,999 values (over maxValues)", () => {
     const t = await createTestApp();
     const created = await createUser(t, "bjensen");
     const values = emails(9_999, "a").map(({ primary: _primary, ...email }) => email);
-    const refused = expectScimError(await t.patch(`/Users/${created["id"]}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "emails", value: values }] }), 400, "invalidValue");
+    const refused = expectScimError(
+      await t.patch(`/Users/${created["id"]}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "emails", value: values }] }),
+      400,
+      "invalidValue",
+    );
     expect(refused.detail).toBe("Operations[0]: emails: carries 9999 values; the limit is 1000 (maxValues)");
     expect(withoutOrigin((await t.get(`/Users/${created["id"]}`).expect(200)).body)).toEqual(withoutOrigin(created));
   });
@@ -206,10 +247,20 @@ describe("add emails with 9,999 values (over maxValues)", () => {
     const t = await createTestApp();
     const created = await createUser(t, "bjensen");
     const values = [...emails(999, "a"), ...emails(999, "a")].map(({ primary: _primary, ...email }) => email).slice(0, 1_000);
-    const added = await t.patch(`/Users/${created["id"]}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "emails", value: values }] });
+    const added = await t.patch(`/Users/${created["id"]}`, {
+      schemas: [PATCH_SCHEMA],
+      Operations: [{ op: "add", path: "emails", value: values }],
+    });
     expect(added.status, JSON.stringify(added.body)).toBe(200);
     expect(((added.body as Json)["emails"] as Json[]).length).toBe(1_000);
-    const over = expectScimError(await t.patch(`/Users/${created["id"]}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "emails", value: [{ value: "one-more@x.io" }] }] }), 400, "invalidValue");
+    const over = expectScimError(
+      await t.patch(`/Users/${created["id"]}`, {
+        schemas: [PATCH_SCHEMA],
+        Operations: [{ op: "add", path: "emails", value: [{ value: "one-more@x.io" }] }],
+      }),
+      400,
+      "invalidValue",
+    );
     expect(over.detail).toBe("Operations[0]: emails: would hold 1001 values; the limit is 1000 (maxValues)");
     expect(((await t.get(`/Users/${created["id"]}`).expect(200)).body as Json)["emails"]).toHaveLength(1_000);
   });
@@ -224,7 +275,11 @@ describe("a /Bulk of 1,000 POSTs whose bulkId references chain in reverse order"
       method: "POST",
       path: "/Users",
       bulkId: `b${index}`,
-      data: { schemas: [USER_SCHEMA], userName: `chain${index}`, ...(index + 1 < count ? { [ENTERPRISE_SCHEMA]: { manager: { value: `bulkId:b${index + 1}` } } } : {}) },
+      data: {
+        schemas: [USER_SCHEMA],
+        userName: `chain${index}`,
+        ...(index + 1 < count ? { [ENTERPRISE_SCHEMA]: { manager: { value: `bulkId:b${index + 1}` } } } : {}),
+      },
     }));
     const { order, response } = await raceCheapGet(race, "POST", "/Bulk", { schemas: [BULK_REQUEST_SCHEMA], Operations: operations });
     await race.close();
@@ -271,14 +326,25 @@ describe("writeLimits", () => {
     const created = await createUser(t, "bjensen");
     const nick = (value: string) => ({ op: "replace", path: "nickName", value });
     await t.patch(`/Users/${created["id"]}`, { schemas: [PATCH_SCHEMA], Operations: [nick("a"), nick("b")] }).expect(200);
-    expect(expectScimError(await t.patch(`/Users/${created["id"]}`, { schemas: [PATCH_SCHEMA], Operations: [nick("a"), nick("b"), nick("c")] }), 413).detail).toMatch(/the limit is 2 \(maxPatchOperations\)/);
+    expect(
+      expectScimError(
+        await t.patch(`/Users/${created["id"]}`, { schemas: [PATCH_SCHEMA], Operations: [nick("a"), nick("b"), nick("c")] }),
+        413,
+      ).detail,
+    ).toMatch(/the limit is 2 \(maxPatchOperations\)/);
     expectScimError(await t.post("/Users", userWith("three", emails(3))), 400, "invalidValue");
   });
 
   it("must be positive integers when the router is built", () => {
     const auth = createTokenStore();
-    expect(() => createScimRouter({ store: memoryStore(), auth, writeLimits: { maxValues: 0 } })).toThrow(/writeLimits.maxValues must be a positive integer/);
-    expect(() => createScimRouter({ store: memoryStore(), auth, writeLimits: { maxPatchOperations: 1.5 } })).toThrow(/writeLimits.maxPatchOperations must be a positive integer/);
-    expect(() => createScimRouter({ store: memoryStore(), auth, writeLimits: { maxMembers: -1 } })).toThrow(/writeLimits.maxMembers must be a positive integer/);
+    expect(() => createScimRouter({ store: memoryStore(), auth, writeLimits: { maxValues: 0 } })).toThrow(
+      /writeLimits.maxValues must be a positive integer/,
+    );
+    expect(() => createScimRouter({ store: memoryStore(), auth, writeLimits: { maxPatchOperations: 1.5 } })).toThrow(
+      /writeLimits.maxPatchOperations must be a positive integer/,
+    );
+    expect(() => createScimRouter({ store: memoryStore(), auth, writeLimits: { maxMembers: -1 } })).toThrow(
+      /writeLimits.maxMembers must be a positive integer/,
+    );
   });
 });

@@ -15,7 +15,10 @@ describe("password", () => {
 
     const replaced = await t.put(`/Users/${id}`, userBody("ada", { password: "hunter2-put" }));
     expect(replaced.status).toBe(200);
-    const patched = await t.patch(`/Users/${id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: "replace", path: "password", value: "hunter2-patch" }] });
+    const patched = await t.patch(`/Users/${id}`, {
+      schemas: [PATCH_SCHEMA],
+      Operations: [{ op: "replace", path: "password", value: "hunter2-patch" }],
+    });
     expect(patched.status).toBe(200);
     expect(JSON.stringify(patched.body)).not.toContain("hunter2");
 

@@ -14,7 +14,12 @@ describe("findMismatch (expected body containment)", () => {
   });
 
   it("matches arrays of the same length element by element, in any order", () => {
-    const actual = { members: [{ value: "b", $ref: "…/b" }, { value: "a", $ref: "…/a" }] };
+    const actual = {
+      members: [
+        { value: "b", $ref: "…/b" },
+        { value: "a", $ref: "…/a" },
+      ],
+    };
     expect(findMismatch({ members: [{ value: "a" }, { value: "b" }] }, actual)).toBeUndefined();
     expect(findMismatch({ members: [{ value: "a" }] }, actual)).toMatch(/expected 1 element\(s\), got 2/);
     expect(findMismatch({ members: [{ value: "a" }, { value: "a" }] }, actual)).toMatch(/no element contains expected \[1\]/);
@@ -54,8 +59,12 @@ describe("placeholders, capture paths and request paths", () => {
       sources: [{ title: "t", url: "u" }],
       steps: [{ name: "n", source: "s", request: { method: "POST", path: "/Users", headers, body: {} }, expect: { status: 201 } }],
     });
-    expect(() => parseReplayFixture(fixture({}), "f.json")).toThrow("f.json: steps[0].request.headers must give the Content-Type of the body");
-    expect(() => parseReplayFixture(fixture({ "Content-Type": "application/scim+json", Authorization: "Bearer x" }), "f.json")).toThrow(/must not carry credentials/);
+    expect(() => parseReplayFixture(fixture({}), "f.json")).toThrow(
+      "f.json: steps[0].request.headers must give the Content-Type of the body",
+    );
+    expect(() => parseReplayFixture(fixture({ "Content-Type": "application/scim+json", Authorization: "Bearer x" }), "f.json")).toThrow(
+      /must not carry credentials/,
+    );
     expect(parseReplayFixture(fixture({ "Content-Type": "application/scim+json" }), "f.json").scenario).toBe("s");
   });
 });

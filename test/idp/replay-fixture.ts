@@ -96,19 +96,28 @@ export function parseReplayFixture(value: unknown, file: string): ReplayFixture 
     const at = `steps[${index}]`;
     if (!isRecord(step)) throw problem(at, "must be an object");
     if (typeof step["name"] !== "string" || step["name"] === "") throw problem(`${at}.name`, "must be a non-empty string");
-    if (typeof step["source"] !== "string" || step["source"] === "") throw problem(`${at}.source`, "must name where the request comes from");
+    if (typeof step["source"] !== "string" || step["source"] === "")
+      throw problem(`${at}.source`, "must name where the request comes from");
     const request = step["request"];
     if (!isRecord(request)) throw problem(`${at}.request`, "must be an object");
-    if (typeof request["method"] !== "string" || !METHODS.includes(request["method"])) throw problem(`${at}.request.method`, `must be one of ${METHODS.join(", ")}`);
+    if (typeof request["method"] !== "string" || !METHODS.includes(request["method"]))
+      throw problem(`${at}.request.method`, `must be one of ${METHODS.join(", ")}`);
     if (typeof request["path"] !== "string" || !request["path"].startsWith("/")) throw problem(`${at}.request.path`, 'must start with "/"');
-    if (request["headers"] !== undefined && !isStringRecord(request["headers"])) throw problem(`${at}.request.headers`, "must map names to strings");
-    const headerNames = Object.keys({ ...(value["headers"] as object | undefined), ...(request["headers"] as object | undefined) }).map((name) => name.toLowerCase());
-    if (headerNames.includes("authorization")) throw problem(`${at}.request.headers`, "must not carry credentials; the runner adds the token");
-    if (request["body"] !== undefined && !headerNames.includes("content-type")) throw problem(`${at}.request.headers`, "must give the Content-Type of the body");
+    if (request["headers"] !== undefined && !isStringRecord(request["headers"]))
+      throw problem(`${at}.request.headers`, "must map names to strings");
+    const headerNames = Object.keys({ ...(value["headers"] as object | undefined), ...(request["headers"] as object | undefined) }).map(
+      (name) => name.toLowerCase(),
+    );
+    if (headerNames.includes("authorization"))
+      throw problem(`${at}.request.headers`, "must not carry credentials; the runner adds the token");
+    if (request["body"] !== undefined && !headerNames.includes("content-type"))
+      throw problem(`${at}.request.headers`, "must give the Content-Type of the body");
     const expected = step["expect"];
     if (!isRecord(expected) || typeof expected["status"] !== "number") throw problem(`${at}.expect.status`, "must be a number");
-    if (expected["headers"] !== undefined && !isStringRecord(expected["headers"])) throw problem(`${at}.expect.headers`, "must map names to strings");
-    if (step["capture"] !== undefined && !isStringRecord(step["capture"])) throw problem(`${at}.capture`, "must map names to paths like $.id");
+    if (expected["headers"] !== undefined && !isStringRecord(expected["headers"]))
+      throw problem(`${at}.expect.headers`, "must map names to strings");
+    if (step["capture"] !== undefined && !isStringRecord(step["capture"]))
+      throw problem(`${at}.capture`, "must map names to paths like $.id");
   });
   return value as unknown as ReplayFixture;
 }
@@ -173,7 +182,8 @@ export function findMismatch(expected: Json, actual: unknown, path = "$"): strin
     const unused = new Set(actual.keys());
     for (const [index, element] of expected.entries()) {
       const match = [...unused].find((candidate) => findMismatch(element, actual[candidate], `${path}[${candidate}]`) === undefined);
-      if (match === undefined) return `${path}: no element contains expected [${index}] ${JSON.stringify(element)}; got ${JSON.stringify(actual)}`;
+      if (match === undefined)
+        return `${path}: no element contains expected [${index}] ${JSON.stringify(element)}; got ${JSON.stringify(actual)}`;
       unused.delete(match);
     }
     return undefined;

@@ -37,7 +37,10 @@ function loadFixtures(): LoadedFixture[] {
       else if (entry.name.endsWith(".json")) {
         const file = relative(ROOT, path);
         const provider = file.split(/[\\/]/)[0] ?? "";
-        loaded.push({ provider, fixture: parseReplayFixture(JSON.parse(readFileSync(path, "utf8")) as unknown, `test/fixtures/idp/${file}`) });
+        loaded.push({
+          provider,
+          fixture: parseReplayFixture(JSON.parse(readFileSync(path, "utf8")) as unknown, `test/fixtures/idp/${file}`),
+        });
       }
     }
   };
@@ -66,13 +69,26 @@ const TOLERANCES: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
-function send(app: Awaited<ReturnType<typeof createTestApp>>, fixture: ReplayFixture, step: ReplayStep, captured: ReadonlyMap<string, string>): request.Test {
+function send(
+  app: Awaited<ReturnType<typeof createTestApp>>,
+  fixture: ReplayFixture,
+  step: ReplayStep,
+  captured: ReadonlyMap<string, string>,
+): request.Test {
   const path = encodeRequestPath(substitute(step.request.path, captured));
   const url = `${app.base()}${path}`;
   const agent = request(app.app);
   const method = step.request.method;
   let test =
-    method === "GET" ? agent.get(url) : method === "POST" ? agent.post(url) : method === "PUT" ? agent.put(url) : method === "PATCH" ? agent.patch(url) : agent.delete(url);
+    method === "GET"
+      ? agent.get(url)
+      : method === "POST"
+        ? agent.post(url)
+        : method === "PUT"
+          ? agent.put(url)
+          : method === "PATCH"
+            ? agent.patch(url)
+            : agent.delete(url);
   test = test.set("Authorization", `Bearer ${app.token.acme}`);
   const headers = { ...fixture.headers, ...step.request.headers };
   for (const [name, value] of Object.entries(headers)) test = test.set(name, substitute(value, captured));
@@ -119,14 +135,17 @@ async function replay(provider: string, fixture: ReplayFixture): Promise<number>
       const value = readJsonPath(response.body, path);
       if (typeof value !== "string" && typeof value !== "number") {
         // Later steps need the value: stop here, with everything found so far.
-        failures.push(`${label}\n  request: ${sent}\n  capture ${name}: ${path} is ${JSON.stringify(value)}, not a string or number\n  response body: ${JSON.stringify(response.body)}`);
+        failures.push(
+          `${label}\n  request: ${sent}\n  capture ${name}: ${path} is ${JSON.stringify(value)}, not a string or number\n  response body: ${JSON.stringify(response.body)}`,
+        );
         throw new Error(failures.join("\n\n"));
       }
       captured.set(name, String(value));
     }
   }
   // The app reports unexpected errors through onError; a replay must not cause any.
-  if (app.errors.length > 0) failures.push(`${provider}: ${fixture.scenario} — unexpected server errors: ${app.errors.map(String).join("; ")}`);
+  if (app.errors.length > 0)
+    failures.push(`${provider}: ${fixture.scenario} — unexpected server errors: ${app.errors.map(String).join("; ")}`);
   if (failures.length > 0) throw new Error(failures.join("\n\n"));
   return fixture.steps.length;
 }
@@ -145,7 +164,9 @@ describe("identity-provider replays (test/fixtures/idp)", () => {
           ({ provider: owner, fixture }) =>
             owner === provider &&
             fixture.steps.some(
-              (step, index) => step.name.includes(`tolerance: ${tolerance}`) && fixture.steps.slice(index + 1).some((later) => later.request.method === "GET"),
+              (step, index) =>
+                step.name.includes(`tolerance: ${tolerance}`) &&
+                fixture.steps.slice(index + 1).some((later) => later.request.method === "GET"),
             ),
         );
         if (!pinned) missing.push(`${provider}: ${tolerance}`);

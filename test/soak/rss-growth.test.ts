@@ -2,11 +2,12 @@ import { describe, expect, it } from "vitest";
 import { rssGrowth, type RssSample } from "../../soak/rss-growth.js";
 
 /** 60 samples, one every 10 s, of `rss(minute)`. */
-const run = (rss: (minute: number) => number): RssSample[] => Array.from({ length: 60 }, (_, index) => ({ atSeconds: index * 10, rssMiB: rss(index / 6) }));
+const run = (rss: (minute: number) => number): RssSample[] =>
+  Array.from({ length: 60 }, (_, index) => ({ atSeconds: index * 10, rssMiB: rss(index / 6) }));
 
 describe("the soak run's RSS verdict", () => {
   it("passes a warm-up that levels off, with noise", () => {
-    const verdict = rssGrowth(run((minute) => 80 + 40 * (1 - Math.exp(-minute)) + (minute * 37) % 3));
+    const verdict = rssGrowth(run((minute) => 80 + 40 * (1 - Math.exp(-minute)) + ((minute * 37) % 3)));
     expect(verdict.bounded).toBe(true);
     expect(verdict.growthPercent).toBeLessThan(10);
   });
@@ -25,6 +26,11 @@ describe("the soak run's RSS verdict", () => {
   });
 
   it("cannot judge fewer than three samples, and says bounded", () => {
-    expect(rssGrowth([{ atSeconds: 0, rssMiB: 100 }, { atSeconds: 10, rssMiB: 300 }]).bounded).toBe(true);
+    expect(
+      rssGrowth([
+        { atSeconds: 0, rssMiB: 100 },
+        { atSeconds: 10, rssMiB: 300 },
+      ]).bounded,
+    ).toBe(true);
   });
 });

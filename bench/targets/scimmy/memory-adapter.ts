@@ -113,8 +113,7 @@ function handlersFor(collection: MemoryCollection) {
   return {
     ingress: (resource: { id?: string }, instance: object) =>
       resource.id ? collection.replace(resource.id, instance) : collection.create(instance),
-    egress: (resource: { id?: string; filter?: Filter }) =>
-      resource.id ? collection.get(resource.id) : collection.list(resource.filter),
+    egress: (resource: { id?: string; filter?: Filter }) => (resource.id ? collection.get(resource.id) : collection.list(resource.filter)),
     degress: (resource: { id?: string }) => {
       if (!resource.id) throw new SCIMMY.Types.Error(404, null as unknown as string, "DELETE needs an id");
       collection.delete(resource.id);

@@ -13,7 +13,10 @@ const CSV_TYPE = "text/csv";
 const uuid: JsonSchema = { type: "string", format: "uuid" };
 
 function idParameter(what: string): ParameterDefinition {
-  return { description: `The ${what}'s id (UUID). An id that is unknown or outside the caller's organizations is 404 alike.`, schema: uuid };
+  return {
+    description: `The ${what}'s id (UUID). An id that is unknown or outside the caller's organizations is 404 alike.`,
+    schema: uuid,
+  };
 }
 
 /** A SCIM id: chosen by the SCIM store, so any non-empty text up to 256 characters. */
@@ -35,7 +38,8 @@ const STATIC_TOKEN_CONFLICT =
 const paging: Readonly<Record<string, ParameterDefinition>> = {
   limit: { description: "Items per page, 1–1000. Default 50.", schema: { type: "integer", minimum: 1, maximum: 1000, default: 50 } },
   cursor: {
-    description: "The `nextCursor` of the previous page. It is valid only with the same filters; leave it out (or empty) for the first page.",
+    description:
+      "The `nextCursor` of the previous page. It is valid only with the same filters; leave it out (or empty) for the first page.",
     schema: { type: "string", maxLength: 4096 },
   },
 };
@@ -146,7 +150,7 @@ export const analyticsOperations = [
     tag: "SCIM tokens",
     summary: "List an organization's SCIM tokens",
     description:
-      "Addition to spec §4.6. Every token that authenticates SCIM requests to the organization: id, label, creation, last use, expiry and rotation times — never a secret or its digest. Static tokens (from the host's environment) are listed with `source: \"static\"`.",
+      'Addition to spec §4.6. Every token that authenticates SCIM requests to the organization: id, label, creation, last use, expiry and rotation times — never a secret or its digest. Static tokens (from the host\'s environment) are listed with `source: "static"`.',
     access: "read",
     pathParameters: { id: organizationIdParameter },
     responses: { 200: json("The tokens.", ref("TokenList")) },
@@ -185,7 +189,10 @@ export const analyticsOperations = [
       "Addition to spec §4.6 (spec §5.4). A new secret under the same id and label, in this response only (`Cache-Control: no-store`). The old secret answers 401 from the next SCIM request on — or, with `graceSeconds`, once that many seconds have passed (at most 7 days), so the identity provider can be moved without failed requests. Rotating again ends an earlier grace period.",
     access: "write",
     pathParameters: { id: organizationIdParameter, tokenId: tokenIdParameter },
-    body: { description: "The grace period and the new secret's expiry, both optional: send `{}` for neither.", schema: ref("TokenRotate") },
+    body: {
+      description: "The grace period and the new secret's expiry, both optional: send `{}` for neither.",
+      schema: ref("TokenRotate"),
+    },
     responses: { 200: json("Rotated.", ref("TokenIssued")) },
     problems: { 409: STATIC_TOKEN_CONFLICT },
   },
@@ -195,7 +202,8 @@ export const analyticsOperations = [
     path: "/organizations/{id}/tokens/{tokenId}",
     tag: "SCIM tokens",
     summary: "Revoke a SCIM token",
-    description: "Addition to spec §4.6. Deletes the token: its secret (and a previous one still in its grace period) answers 401 from the next SCIM request on.",
+    description:
+      "Addition to spec §4.6. Deletes the token: its secret (and a previous one still in its grace period) answers 401 from the next SCIM request on.",
     access: "write",
     pathParameters: { id: organizationIdParameter, tokenId: tokenIdParameter },
     responses: { 204: noContent },
@@ -241,7 +249,10 @@ export const analyticsOperations = [
     access: "write",
     body: { description: "Whom to invite.", schema: ref("AdminUserInvite") },
     responses: { 201: json("Invited.", ref("AdminUser"), locationHeader("the admin user")) },
-    problems: { 409: "The e-mail is already an admin user's, or invited (delete the pending one to invite again).", 501: "The service has no invitation hook configured, so it cannot deliver invitations." },
+    problems: {
+      409: "The e-mail is already an admin user's, or invited (delete the pending one to invite again).",
+      501: "The service has no invitation hook configured, so it cannot deliver invitations.",
+    },
   },
   {
     operationId: "getAdminUser",
@@ -305,7 +316,10 @@ export const analyticsOperations = [
     query: {
       organizationId: organizationFilter,
       active: { description: "Only active (`true`) or inactive (`false`) users.", schema: { type: "boolean" } },
-      department: { description: "Only users of this department (compared case-insensitively).", schema: { type: "string", minLength: 1, maxLength: 200 } },
+      department: {
+        description: "Only users of this department (compared case-insensitively).",
+        schema: { type: "string", minLength: 1, maxLength: 200 },
+      },
       ...paging,
     },
     responses: { 200: json("A page of learners.", ref("UserList")) },
@@ -329,7 +343,8 @@ export const analyticsOperations = [
     path: "/campaigns/{id}/summary",
     tag: "Training campaigns",
     summary: "A campaign's figures",
-    description: "Enrolled, not started, in progress, completed and overdue learners, the completion rate and the average score, computed now.",
+    description:
+      "Enrolled, not started, in progress, completed and overdue learners, the completion rate and the average score, computed now.",
     access: "read",
     pathParameters: { id: idParameter("campaign") },
     responses: { 200: json("The figures.", ref("CampaignSummary")) },
@@ -356,7 +371,10 @@ export const analyticsOperations = [
     access: "read",
     pathParameters: { id: idParameter("campaign") },
     query: {
-      status: { description: "Only enrolments in this status.", schema: { type: "string", enum: ["not_started", "in_progress", "completed"] } },
+      status: {
+        description: "Only enrolments in this status.",
+        schema: { type: "string", enum: ["not_started", "in_progress", "completed"] },
+      },
       overdue: { description: "Only overdue (`true`) or not overdue (`false`) enrolments.", schema: { type: "boolean" } },
       ...paging,
     },
@@ -404,7 +422,8 @@ export const analyticsOperations = [
     path: "/attack-simulations/{id}/users/bulk-report",
     tag: "Attack simulations",
     summary: "Start a report of every recipient",
-    description: "Starts an asynchronous operation that writes one row per recipient (learner and the time of each thing it did). Answers 202 at once.",
+    description:
+      "Starts an asynchronous operation that writes one row per recipient (learner and the time of each thing it did). Answers 202 at once.",
     access: "read",
     pathParameters: { id: idParameter("attack simulation") },
     responses: { 202: reportAccepted },
@@ -415,7 +434,8 @@ export const analyticsOperations = [
     path: "/attack-simulations/{id}/users",
     tag: "Attack simulations",
     summary: "A simulation's recipients and what each did",
-    description: "Recipients by user id, each with its learner. Each filter keeps recipients that did (`true`) or did not (`false`) that thing.",
+    description:
+      "Recipients by user id, each with its learner. Each filter keeps recipients that did (`true`) or did not (`false`) that thing.",
     access: "read",
     pathParameters: { id: idParameter("attack simulation") },
     query: {

@@ -47,7 +47,10 @@ const scimToken: JsonSchema = {
   required: ["id", "source"],
   additionalProperties: false,
   properties: {
-    id: { type: "string", description: "The token's id: a UUID for issued tokens, `static-<n>` for the n-th static token of the organization." },
+    id: {
+      type: "string",
+      description: "The token's id: a UUID for issued tokens, `static-<n>` for the n-th static token of the organization.",
+    },
     source: { type: "string", enum: ["issued", "static"] },
     label: { type: "string", description: "The operator's name for it." },
     prefix: { type: "string", description: "The first characters of the secret, to tell which one a configuration holds." },
@@ -100,7 +103,11 @@ const adminUser: JsonSchema = {
     email: { type: "string", format: "email", description: "Lower-cased; unique across the service." },
     role: ref("AdminRole"),
     organizationIds: { type: "array", items: organizationId, uniqueItems: true, description: "The organizations it may see, sorted." },
-    status: { type: "string", enum: ["invited", "active", "disabled"], description: "`invited` until the invitation is accepted; a `disabled` user's keys stop working." },
+    status: {
+      type: "string",
+      enum: ["invited", "active", "disabled"],
+      description: "`invited` until the invitation is accepted; a `disabled` user's keys stop working.",
+    },
     invitedAt: time,
     invitationExpiresAt: optionalTime("When the pending invitation expires; absent once accepted."),
     activatedAt: optionalTime("When the invitation was accepted; absent while invited."),
@@ -155,7 +162,12 @@ const campaignSummary: JsonSchema = {
     completed: count("Learners who completed."),
     overdue: count("Learners who have not completed although the campaign is past its due time."),
     completionRate: rate("completed / enrolled, rounded to 4 decimals; 0 when nobody is enrolled."),
-    averageScore: { type: ["number", "null"], minimum: 0, maximum: 100, description: "Mean score of the scored enrolments, 2 decimals; null when none is scored." },
+    averageScore: {
+      type: ["number", "null"],
+      minimum: 0,
+      maximum: 100,
+      description: "Mean score of the scored enrolments, 2 decimals; null when none is scored.",
+    },
     asOf: time,
   },
 };
@@ -318,10 +330,19 @@ export const analyticsSchemas = {
     type: "string",
     minLength: 1,
     maxLength: 256,
-    description: "An organization id: a UUID for organizations created through this interface, or the SCIM path id a host registered (e.g. `demo`). Case-sensitive.",
+    description:
+      "An organization id: a UUID for organizations created through this interface, or the SCIM path id a host registered (e.g. `demo`). Case-sensitive.",
   },
-  OrganizationStatus: { type: "string", enum: ["active", "suspended"], description: "A suspended organization's SCIM tokens stop working." },
-  AdminRole: { type: "string", enum: ["admin", "viewer"], description: "`admin` manages its organizations and their admin users; `viewer` only reads." },
+  OrganizationStatus: {
+    type: "string",
+    enum: ["active", "suspended"],
+    description: "A suspended organization's SCIM tokens stop working.",
+  },
+  AdminRole: {
+    type: "string",
+    enum: ["admin", "viewer"],
+    description: "`admin` manages its organizations and their admin users; `viewer` only reads.",
+  },
   Organization: organization,
   OrganizationList: listOf("Organization", "A page of organizations, by id."),
   OrganizationCreate: {
@@ -392,7 +413,11 @@ export const analyticsSchemas = {
     properties: {
       role: ref("AdminRole"),
       organizationIds: { type: "array", items: organizationId, minItems: 1, maxItems: 1000, uniqueItems: true },
-      status: { type: "string", enum: ["active", "disabled"], description: "Disable (its keys stop working) or re-enable an admin user that accepted its invitation." },
+      status: {
+        type: "string",
+        enum: ["active", "disabled"],
+        description: "Disable (its keys stop working) or re-enable an admin user that accepted its invitation.",
+      },
     },
   },
   InvitationAccept: {
@@ -422,7 +447,8 @@ export const analyticsSchemas = {
   },
   TokenIssue: {
     type: "object",
-    description: "A new token for the organization, beside those it has (a handover: move the identity provider to it, then revoke the old one).",
+    description:
+      "A new token for the organization, beside those it has (a handover: move the identity provider to it, then revoke the old one).",
     additionalProperties: false,
     properties: {
       label: { ...name, description: "A name for it, e.g. `Entra production`; 1–200 characters." },
@@ -440,7 +466,11 @@ export const analyticsSchemas = {
         maximum: MAX_ROTATION_GRACE_SECONDS,
         description: `Seconds the old secret keeps working beside the new one, at most ${MAX_ROTATION_GRACE_SECONDS} (7 days). Default 0: it stops at once.`,
       },
-      expiresAt: { type: "string", format: "date-time", description: "When the new secret stops working (in the future); absent: it does not expire." },
+      expiresAt: {
+        type: "string",
+        format: "date-time",
+        description: "When the new secret stops working (in the future); absent: it does not expire.",
+      },
     },
   },
   TokenIssued: {
@@ -450,7 +480,11 @@ export const analyticsSchemas = {
     additionalProperties: false,
     properties: {
       token: ref("Token"),
-      secret: { type: "string", description: "The SCIM bearer token to give the identity provider (`Authorization: Bearer <secret>`); store it now, it is not shown again." },
+      secret: {
+        type: "string",
+        description:
+          "The SCIM bearer token to give the identity provider (`Authorization: Bearer <secret>`); store it now, it is not shown again.",
+      },
     },
   },
   OperatorKeyRotated: {
@@ -458,7 +492,9 @@ export const analyticsSchemas = {
     description: "The new operator key, shown here only. The key that made the request no longer works.",
     required: ["apiKey"],
     additionalProperties: false,
-    properties: { apiKey: { type: "string", description: "Send as `Authorization: Bearer <apiKey>`; store it now, it is not shown again." } },
+    properties: {
+      apiKey: { type: "string", description: "Send as `Authorization: Bearer <apiKey>`; store it now, it is not shown again." },
+    },
   },
   User: user,
   UserList: listOf("User", "A page of learners, by organization and id."),
@@ -487,7 +523,8 @@ export const analyticsSchemas = {
   },
   ReportCsv: {
     type: "string",
-    description: "RFC 4180 CSV with a header line; cells starting with = + - @ are prefixed with ' so spreadsheets do not run them as formulas.",
+    description:
+      "RFC 4180 CSV with a header line; cells starting with = + - @ are prefixed with ' so spreadsheets do not run them as formulas.",
   },
   Problem: problem,
 } as const satisfies Readonly<Record<string, JsonSchema>>;

@@ -42,11 +42,16 @@ function problemResponse(description: string, status: number): Json {
   return {
     description,
     content: { [PROBLEM_TYPE]: { schema: ref("Problem") } },
-    ...(status === 401
-      ? { headers: { "WWW-Authenticate": { description: "`Bearer` (RFC 6750 §3).", schema: { type: "string" } } } }
-      : {}),
+    ...(status === 401 ? { headers: { "WWW-Authenticate": { description: "`Bearer` (RFC 6750 §3).", schema: { type: "string" } } } } : {}),
     ...(status === 429
-      ? { headers: { "Retry-After": { description: "Whole seconds until this key may send again (RFC 9110 §10.2.3).", schema: { type: "integer", minimum: 1 } } } }
+      ? {
+          headers: {
+            "Retry-After": {
+              description: "Whole seconds until this key may send again (RFC 9110 §10.2.3).",
+              schema: { type: "integer", minimum: 1 },
+            },
+          },
+        }
       : {}),
   };
 }
@@ -66,7 +71,8 @@ function operationObject(operation: OperationDefinition): Json {
         : {}),
     };
   }
-  for (const [status, description] of Object.entries(problemStatuses(operation))) responses[status] = problemResponse(description, Number(status));
+  for (const [status, description] of Object.entries(problemStatuses(operation)))
+    responses[status] = problemResponse(description, Number(status));
   responses["default"] = problemResponse(
     "An unexpected failure (500, `internal`), reported to the operator, or the database unreachable for now (503, `unavailable`, with `Retry-After`); retry later.",
     500,
@@ -79,7 +85,13 @@ function operationObject(operation: OperationDefinition): Json {
     ...(operation.access === "public" ? { security: [] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(operation.body
-      ? { requestBody: { required: true, description: operation.body.description, content: { "application/json": { schema: operation.body.schema } } } }
+      ? {
+          requestBody: {
+            required: true,
+            description: operation.body.description,
+            content: { "application/json": { schema: operation.body.schema } },
+          },
+        }
       : {}),
     responses,
   };

@@ -12,14 +12,16 @@ export function problemStatuses(operation: OperationDefinition): Readonly<Record
   const reasons = ["the request is invalid (`invalid-request`, with `errors` naming each invalid, repeated or unknown field or parameter)"];
   if (operation.body !== undefined) reasons.push("the body is not JSON (`malformed-request`)");
   if (operation.pathParameters !== undefined) reasons.push("the path has a broken %-escape (`malformed-request`)");
-  if (operation.query !== undefined && "cursor" in operation.query) reasons.push("the cursor is not valid for these filters (`invalid-cursor`)");
+  if (operation.query !== undefined && "cursor" in operation.query)
+    reasons.push("the cursor is not valid for these filters (`invalid-cursor`)");
   problems[400] = `${reasons.join("; or ")}.`.replace(/^./, (first) => first.toUpperCase());
   if (operation.access !== "public") problems[401] = "No valid API key: missing, unknown, or of a disabled admin user (one body for all).";
   if (operation.access === "write") problems[403] = "The key may only read (role `viewer`), or the change is the operator's to make.";
   if (operation.access === "operator") problems[403] = "Only the operator key may do this.";
   if (operation.pathParameters !== undefined) problems[404] = "No such resource among the organizations the caller may see.";
   // Only when the host sets `rateLimit`; keyed by API key, so public operations are never limited.
-  if (operation.access !== "public") problems[429] = "This API key sent more requests than the host's rate limit allows (`rate-limited`, with `Retry-After`).";
+  if (operation.access !== "public")
+    problems[429] = "This API key sent more requests than the host's rate limit allows (`rate-limited`, with `Retry-After`).";
   if (operation.body !== undefined) {
     problems[413] = "The body is larger than the limit.";
     problems[415] = "The body is not `application/json`.";

@@ -26,9 +26,10 @@ function forAjv(value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
   const result: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
-    result[key] = key === "$ref" && typeof inner === "string" && inner.startsWith(COMPONENT_PREFIX)
-      ? `${ROOT_ID}#/$defs/${inner.slice(COMPONENT_PREFIX.length)}`
-      : forAjv(inner);
+    result[key] =
+      key === "$ref" && typeof inner === "string" && inner.startsWith(COMPONENT_PREFIX)
+        ? `${ROOT_ID}#/$defs/${inner.slice(COMPONENT_PREFIX.length)}`
+        : forAjv(inner);
   }
   return result;
 }
@@ -128,7 +129,11 @@ function pointerOf(error: ErrorObject): string {
   return error.instancePath;
 }
 
-function fieldErrors(errors: readonly ErrorObject[] | null | undefined, toField: (pointer: string) => string, unknownName: string): ProblemFieldError[] {
+function fieldErrors(
+  errors: readonly ErrorObject[] | null | undefined,
+  toField: (pointer: string) => string,
+  unknownName: string,
+): ProblemFieldError[] {
   const seen = new Set<string>();
   const result: ProblemFieldError[] = [];
   for (const error of errors ?? []) {
@@ -142,7 +147,9 @@ function fieldErrors(errors: readonly ErrorObject[] | null | undefined, toField:
 }
 
 function objectSchema(parameters: Readonly<Record<string, ParameterDefinition>>): JsonSchema {
-  const required = Object.entries(parameters).filter(([, parameter]) => parameter.required === true).map(([name]) => name);
+  const required = Object.entries(parameters)
+    .filter(([, parameter]) => parameter.required === true)
+    .map(([name]) => name);
   return {
     type: "object",
     properties: Object.fromEntries(Object.entries(parameters).map(([name, parameter]) => [name, parameter.schema])),
@@ -220,8 +227,11 @@ export function operationValidators(operation: OperationDefinition): OperationVa
     },
     body(body) {
       if (validateBody === undefined) return { ok: true, value: undefined };
-      if (body === undefined) return { ok: false, errors: [{ field: "", message: "is required: send a JSON object with Content-Type: application/json" }] };
-      return validateBody(body) ? { ok: true, value: body } : { ok: false, errors: fieldErrors(validateBody.errors, (pointer) => pointer, "field") };
+      if (body === undefined)
+        return { ok: false, errors: [{ field: "", message: "is required: send a JSON object with Content-Type: application/json" }] };
+      return validateBody(body)
+        ? { ok: true, value: body }
+        : { ok: false, errors: fieldErrors(validateBody.errors, (pointer) => pointer, "field") };
     },
   };
 }
@@ -240,8 +250,11 @@ export function checkResponse(
 ): { readonly documented: boolean; readonly errors: readonly ProblemFieldError[] } {
   const success = operation.responses[status];
   const isProblem = success === undefined && (status === 500 || status === 503 || problemStatuses(operation)[status] !== undefined);
-  const schema = success !== undefined ? success.content?.[mediaType] : isProblem && mediaType === PROBLEM_TYPE ? ref("Problem") : undefined;
+  const schema =
+    success !== undefined ? success.content?.[mediaType] : isProblem && mediaType === PROBLEM_TYPE ? ref("Problem") : undefined;
   if (schema === undefined) return { documented: success !== undefined && success.content === undefined && body === undefined, errors: [] };
   const validate = compile(`${operation.operationId}:response:${status}:${mediaType}`, schema);
-  return validate(body) ? { documented: true, errors: [] } : { documented: true, errors: fieldErrors(validate.errors, (pointer) => pointer, "field") };
+  return validate(body)
+    ? { documented: true, errors: [] }
+    : { documented: true, errors: fieldErrors(validate.errors, (pointer) => pointer, "field") };
 }

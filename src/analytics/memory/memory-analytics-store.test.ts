@@ -39,7 +39,15 @@ function setup(resources: ResourceStore = memoryStore()): { readonly analytics: 
 
 async function addUser(resources: ResourceStore, orgId: string, id: string, extra: Record<string, unknown> = {}): Promise<void> {
   const attributes = userAttributes(`user-${id}`, extra);
-  await resources.create({ orgId, resourceType: "User", id, now: T0, attributes, uniqueKeys: uniqueKeys("User", attributes), unknownMembers: "ignore" });
+  await resources.create({
+    orgId,
+    resourceType: "User",
+    id,
+    now: T0,
+    attributes,
+    uniqueKeys: uniqueKeys("User", attributes),
+    unknownMembers: "ignore",
+  });
 }
 
 const acme: Organization = { id: "org-a", name: "Acme", status: "active", createdAt: T0, updatedAt: T0 };
@@ -101,17 +109,49 @@ describe("memoryAnalyticsStore: copies", () => {
     const { analytics, resources } = setup();
     await addUser(resources, acme.id, "u1", { displayName: "Ada", emails: [{ value: "ada@acme.test" }] });
     const organization = { ...acme };
-    const adminUser = { id: "admin-1", email: "ada@example.test", role: "admin", organizationIds: [acme.id], status: "invited", invitedAt: T0, updatedAt: T0 } as const;
+    const adminUser = {
+      id: "admin-1",
+      email: "ada@example.test",
+      role: "admin",
+      organizationIds: [acme.id],
+      status: "invited",
+      invitedAt: T0,
+      updatedAt: T0,
+    } as const;
     const adminCopy = { ...adminUser, organizationIds: [...adminUser.organizationIds] };
     const key = { id: "key-1", subject: { kind: "admin", adminUserId: "admin-1" }, hash: "a".repeat(64), createdAt: T0 } as const;
     const keyCopy = { ...key, subject: { ...key.subject } };
     const campaign = { id: "campaign-1", orgId: acme.id, name: "Basics", startsAt: T0, createdAt: T0 };
-    const enrolment = { campaignId: "campaign-1", userId: "u1", status: "in_progress", progressPercent: 50, score: 70, enrolledAt: T0, startedAt: T0, updatedAt: T0 } as const;
+    const enrolment = {
+      campaignId: "campaign-1",
+      userId: "u1",
+      status: "in_progress",
+      progressPercent: 50,
+      score: 70,
+      enrolledAt: T0,
+      startedAt: T0,
+      updatedAt: T0,
+    } as const;
     const enrolmentCopy = { ...enrolment };
     const simulation = { id: "simulation-1", orgId: acme.id, name: "Parcel", launchedAt: T0, createdAt: T0 };
-    const comment = { id: "feedback-1", subject: { kind: "campaign", id: "campaign-1" }, userId: "u1", comment: "Good", rating: 5, createdAt: T0 } as const;
+    const comment = {
+      id: "feedback-1",
+      subject: { kind: "campaign", id: "campaign-1" },
+      userId: "u1",
+      comment: "Good",
+      rating: 5,
+      createdAt: T0,
+    } as const;
     const commentCopy = { ...comment, subject: { ...comment.subject } };
-    const operation = { id: "op-1", kind: "campaign-users-report", orgId: acme.id, subjectId: "campaign-1", status: "queued", progress: { done: 0 }, createdAt: T0 } as const;
+    const operation = {
+      id: "op-1",
+      kind: "campaign-users-report",
+      orgId: acme.id,
+      subjectId: "campaign-1",
+      status: "queued",
+      progress: { done: 0 },
+      createdAt: T0,
+    } as const;
     const operationCopy = { ...operation, progress: { ...operation.progress } };
     const rows = [{ userId: "u1", completed: false, score: 70 }];
     await analytics.createOrganization(organization);
@@ -154,7 +194,11 @@ describe("memoryAnalyticsStore: copies", () => {
     scribble(updated);
     scribble(user);
     expect((await analytics.getOrganization({ all: true }, acme.id))?.name).toBe("Acme 2");
-    expect(await analytics.getAdminUser({ all: true }, "admin-1")).toMatchObject({ role: "viewer", organizationIds: [acme.id], email: "ada@example.test" });
+    expect(await analytics.getAdminUser({ all: true }, "admin-1")).toMatchObject({
+      role: "viewer",
+      organizationIds: [acme.id],
+      email: "ada@example.test",
+    });
   });
 });
 

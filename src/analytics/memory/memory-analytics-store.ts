@@ -414,7 +414,12 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
           (filter.status === undefined || value.status === filter.status) &&
           (filter.overdue === undefined || isOverdue(value, campaign, asOf) === filter.overdue),
       );
-      const selected = keysetPage(matching, (owned) => owned.value.userId, page, (owned) => owned);
+      const selected = keysetPage(
+        matching,
+        (owned) => owned.value.userId,
+        page,
+        (owned) => owned,
+      );
       const items = await Promise.all(selected.items.map((owned) => enrolmentView(owned.orgId, owned.value, asOf)));
       return selected.next === undefined ? { items } : { items, next: selected.next };
     },
@@ -485,8 +490,7 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
     },
 
     async listRecipients(simulationId, filter, page) {
-      const did = (wanted: boolean | undefined, at: string | undefined): boolean =>
-        wanted === undefined || (at !== undefined) === wanted;
+      const did = (wanted: boolean | undefined, at: string | undefined): boolean => wanted === undefined || (at !== undefined) === wanted;
       const matching = sortedValues(recipients.get(simulationId) ?? new Map<string, Owned<SimulationRecipient>>()).filter(
         ({ value }) =>
           did(filter.opened, value.openedAt) &&
@@ -494,7 +498,12 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
           did(filter.submittedData, value.submittedDataAt) &&
           did(filter.reported, value.reportedAt),
       );
-      const selected = keysetPage(matching, (owned) => owned.value.userId, page, (owned) => owned);
+      const selected = keysetPage(
+        matching,
+        (owned) => owned.value.userId,
+        page,
+        (owned) => owned,
+      );
       const items = await Promise.all(selected.items.map(recipientView));
       return selected.next === undefined ? { items } : { items, next: selected.next };
     },
@@ -532,7 +541,12 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
 
     async listFeedback(subject, page) {
       const comments = sortedValues(feedback.get(subjectKey(subject)) ?? new Map<string, Owned<FeedbackComment>>());
-      return keysetPage(comments, (owned) => owned.value.id, page, (owned) => plainCopy(owned.value));
+      return keysetPage(
+        comments,
+        (owned) => owned.value.id,
+        page,
+        (owned) => plainCopy(owned.value),
+      );
     },
 
     // Operations

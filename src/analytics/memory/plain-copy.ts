@@ -15,7 +15,8 @@ export function plainCopy<T>(value: T): T {
     for (const [key, element] of Object.entries(value)) {
       if (element === undefined) continue;
       // Assigning "__proto__" would set the prototype instead of copying the key.
-      if (key === "__proto__") Object.defineProperty(copy, key, { value: plainCopy(element), enumerable: true, writable: true, configurable: true });
+      if (key === "__proto__")
+        Object.defineProperty(copy, key, { value: plainCopy(element), enumerable: true, writable: true, configurable: true });
       else copy[key] = plainCopy(element);
     }
     return copy as T;

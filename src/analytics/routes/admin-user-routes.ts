@@ -6,7 +6,15 @@
 import { randomBytes } from "node:crypto";
 import { v7 } from "uuid";
 import { hashToken } from "scimkit";
-import { conflict, forbidden, invalidRequest, notFound, notImplemented, type AnalyticsProblem, type ProblemFieldError } from "../analytics-problem.js";
+import {
+  conflict,
+  forbidden,
+  invalidRequest,
+  notFound,
+  notImplemented,
+  type AnalyticsProblem,
+  type ProblemFieldError,
+} from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
 import type { AdminRole, AdminUser, AdminUserStatus, OrgScope } from "../analytics-store.js";
@@ -72,7 +80,9 @@ function requireManageable(caller: ApiKeyCaller | undefined, target: AdminUser):
   if (caller?.kind !== "admin") return;
   const own = new Set(caller.adminUser.organizationIds);
   if (!target.organizationIds.every((id) => own.has(id))) {
-    throw forbidden("This admin user also looks after organizations that are not yours; ask the operator or an admin of those organizations.");
+    throw forbidden(
+      "This admin user also looks after organizations that are not yours; ask the operator or an admin of those organizations.",
+    );
   }
 }
 
@@ -152,13 +162,19 @@ export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUse
     },
 
     async updateAdminUser(call) {
-      const change = call.body as { readonly role?: AdminRole; readonly organizationIds?: readonly string[]; readonly status?: "active" | "disabled" };
+      const change = call.body as {
+        readonly role?: AdminRole;
+        readonly organizationIds?: readonly string[];
+        readonly status?: "active" | "disabled";
+      };
       const target = await visibleAdminUser(dependencies, call);
       requireManageable(call.caller, target);
       const organizationIds = change.organizationIds === undefined ? undefined : normalizedIds(change.organizationIds);
       if (organizationIds !== undefined) await requireVisible(dependencies, call.scope, organizationIds);
       if (change.status !== undefined && target.status === "invited") {
-        throw conflict("This admin user is still invited: it becomes active by accepting its invitation, and an invitation is withdrawn by deleting the admin user.");
+        throw conflict(
+          "This admin user is still invited: it becomes active by accepting its invitation, and an invitation is withdrawn by deleting the admin user.",
+        );
       }
       const updated = await store.updateAdminUser(call.scope, target.id, {
         ...(change.role === undefined ? {} : { role: change.role }),

@@ -30,7 +30,10 @@ export function campaignHandlers(dependencies: AnalyticsDependencies): CampaignH
   return {
     async listCampaigns(call) {
       const organizationId = call.query["organizationId"] as string | undefined;
-      call.sendPage(await store.listCampaigns(call.scope, call.page(), organizationId === undefined ? {} : { orgId: organizationId }), renderCampaign);
+      call.sendPage(
+        await store.listCampaigns(call.scope, call.page(), organizationId === undefined ? {} : { orgId: organizationId }),
+        renderCampaign,
+      );
     },
 
     async getCampaignSummary(call) {

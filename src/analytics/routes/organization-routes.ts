@@ -10,7 +10,10 @@ import type { Organization, OrganizationStatus } from "../analytics-store.js";
 import { renderOrganization } from "../render-resources.js";
 import { sendJson, sendNoContent } from "../send-json.js";
 
-type OrganizationHandlers = Pick<AnalyticsHandlers, "listOrganizations" | "createOrganization" | "getOrganization" | "updateOrganization" | "deleteOrganization">;
+type OrganizationHandlers = Pick<
+  AnalyticsHandlers,
+  "listOrganizations" | "createOrganization" | "getOrganization" | "updateOrganization" | "deleteOrganization"
+>;
 
 const noSuchOrganization = (): Error => notFound("There is no organization with this id among those you may see.");
 // Only the operator creates organizations and it sees them all, so this says nothing it could not list.
@@ -61,7 +64,8 @@ export function organizationHandlers(dependencies: AnalyticsDependencies): Organ
       const id = params["id"] ?? "";
       // Scope first: an organization the caller may not see is 404, whatever the body says.
       if ((await store.getOrganization(scope, id)) === undefined) throw noSuchOrganization();
-      if (change.status !== undefined && caller?.kind !== "operator") throw forbidden("Only the operator changes an organization's status; an admin may change its name.");
+      if (change.status !== undefined && caller?.kind !== "operator")
+        throw forbidden("Only the operator changes an organization's status; an admin may change its name.");
       const updated = await store.updateOrganization(scope, id, {
         ...(change.name === undefined ? {} : { name: change.name.trim() }),
         ...(change.status === undefined ? {} : { status: change.status }),

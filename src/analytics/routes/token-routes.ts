@@ -17,7 +17,12 @@ import { sendJson, sendNoContent } from "../send-json.js";
 
 type TokenHandlers = Pick<
   AnalyticsHandlers,
-  "listOrganizationTokens" | "issueOrganizationToken" | "getOrganizationToken" | "rotateOrganizationToken" | "revokeOrganizationToken" | "rotateOperatorKey"
+  | "listOrganizationTokens"
+  | "issueOrganizationToken"
+  | "getOrganizationToken"
+  | "rotateOrganizationToken"
+  | "revokeOrganizationToken"
+  | "rotateOperatorKey"
 >;
 
 /** A token as the interface shows it. */
@@ -104,14 +109,19 @@ export function tokenHandlers(dependencies: AnalyticsDependencies): TokenHandler
         ...(body.label === undefined ? {} : { label: body.label.trim() }),
         ...(expiresAt === undefined ? {} : { expiresAt }),
       });
-      call.response.setHeader("Location", `${call.baseUrl}/organizations/${encodeURIComponent(orgId)}/tokens/${encodeURIComponent(issued.record.id)}`);
+      call.response.setHeader(
+        "Location",
+        `${call.baseUrl}/organizations/${encodeURIComponent(orgId)}/tokens/${encodeURIComponent(issued.record.id)}`,
+      );
       sendSecret(call.response, 201, { token: renderIssued(issued.record), secret: issued.token });
     },
 
     async getOrganizationToken(call) {
       const orgId = await organizationOf(call);
       const tokenId = call.params["tokenId"] ?? "";
-      const found = staticTokensOf(orgId).find((token) => token["id"] === tokenId) ?? (await scimTokens.list(orgId)).map(renderIssued).find((token) => token["id"] === tokenId);
+      const found =
+        staticTokensOf(orgId).find((token) => token["id"] === tokenId) ??
+        (await scimTokens.list(orgId)).map(renderIssued).find((token) => token["id"] === tokenId);
       if (found === undefined) throw noSuchToken();
       sendJson(call.response, 200, found);
     },

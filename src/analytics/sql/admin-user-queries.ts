@@ -46,7 +46,8 @@ function adminUserOf(row: Selectable<AdminUsersTable>, organizationIds: readonly
 function apiKeyOf(row: Selectable<ApiKeysTable>): StoredApiKey {
   return {
     id: row.id,
-    subject: row.subject_kind === "admin" && row.admin_user_id !== null ? { kind: "admin", adminUserId: row.admin_user_id } : { kind: "operator" },
+    subject:
+      row.subject_kind === "admin" && row.admin_user_id !== null ? { kind: "admin", adminUserId: row.admin_user_id } : { kind: "operator" },
     hash: row.hash,
     createdAt: row.created_at,
   };
@@ -112,7 +113,12 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
       if (page.after !== undefined) query = query.where("u.id", ">", page.after);
       const rows = await query.orderBy("u.id").limit(rowsToRead(page)).execute();
       const users = await withOrganizations(db, rows);
-      return pageOf(users, page, (user) => user, (user) => user.id);
+      return pageOf(
+        users,
+        page,
+        (user) => user,
+        (user) => user.id,
+      );
     },
 
     async getAdminUser(scope, id) {
@@ -120,7 +126,11 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
     },
 
     async findAdminUserByEmail(email) {
-      const row = await db.selectFrom("scimkit_admin_users as u").selectAll("u").where("u.email", "=", email.toLowerCase()).executeTakeFirst();
+      const row = await db
+        .selectFrom("scimkit_admin_users as u")
+        .selectAll("u")
+        .where("u.email", "=", email.toLowerCase())
+        .executeTakeFirst();
       return one(db, row);
     },
 
@@ -147,7 +157,13 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
         await linkOrganizations(trx, user.id, user.organizationIds);
         await trx
           .insertInto("scimkit_invitations")
-          .values({ code_hash: invitation.codeHash, admin_user_id: user.id, created_at: user.invitedAt, expires_at: invitation.expiresAt, consumed_at: null })
+          .values({
+            code_hash: invitation.codeHash,
+            admin_user_id: user.id,
+            created_at: user.invitedAt,
+            expires_at: invitation.expiresAt,
+            consumed_at: null,
+          })
           .execute();
       });
     },
@@ -163,7 +179,11 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
           ...(change.status === undefined ? {} : { status: change.status }),
           updated_at: change.updatedAt,
         };
-        await trx.updateTable("scimkit_admin_users").set({ role: next.role, status: next.status, updated_at: next.updated_at }).where("id", "=", id).execute();
+        await trx
+          .updateTable("scimkit_admin_users")
+          .set({ role: next.role, status: next.status, updated_at: next.updated_at })
+          .where("id", "=", id)
+          .execute();
         if (change.organizationIds !== undefined) {
           await trx.deleteFrom("scimkit_admin_user_organizations").where("admin_user_id", "=", id).execute();
           await linkOrganizations(trx, id, change.organizationIds);
@@ -215,7 +235,11 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
           .where("id", "=", invitation.admin_user_id)
           .execute();
         await insertKey(trx, key);
-        const row = await trx.selectFrom("scimkit_admin_users as u").selectAll("u").where("u.id", "=", invitation.admin_user_id).executeTakeFirst();
+        const row = await trx
+          .selectFrom("scimkit_admin_users as u")
+          .selectAll("u")
+          .where("u.id", "=", invitation.admin_user_id)
+          .executeTakeFirst();
         return one(trx, row);
       });
     },

@@ -12,7 +12,14 @@ import { pageOf, rowsToRead } from "./keyset-page.js";
 import { joinedLearnerColumns, learnerOfJoined, LEARNER_TYPE, type JoinedLearnerRow } from "./learner-queries.js";
 import { scopeOrgIds } from "./scope-org-ids.js";
 
-type CampaignMembers = "createCampaign" | "listCampaigns" | "getCampaign" | "putEnrolment" | "listEnrolments" | "getEnrolment" | "campaignSummary";
+type CampaignMembers =
+  | "createCampaign"
+  | "listCampaigns"
+  | "getCampaign"
+  | "putEnrolment"
+  | "listEnrolments"
+  | "getEnrolment"
+  | "campaignSummary";
 
 function campaignOf(row: Selectable<CampaignsTable>): Campaign {
   return {
@@ -127,7 +134,12 @@ export function campaignQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDiale
       const values = enrolmentValues(orgId, enrolment);
       const key = { campaign_id: enrolment.campaignId, user_id: enrolment.userId };
       const replace = () =>
-        db.updateTable("scimkit_enrolments").set(values).where("campaign_id", "=", key.campaign_id).where("user_id", "=", key.user_id).executeTakeFirst();
+        db
+          .updateTable("scimkit_enrolments")
+          .set(values)
+          .where("campaign_id", "=", key.campaign_id)
+          .where("user_id", "=", key.user_id)
+          .executeTakeFirst();
       // Replace, else insert; an insert that loses a race to another put replaces what that put wrote.
       if ((await replace()).numUpdatedRows > 0n) return;
       const inserted = await dialect.ignoreConflicts(db.insertInto("scimkit_enrolments").values({ ...key, ...values })).executeTakeFirst();
@@ -140,7 +152,12 @@ export function campaignQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDiale
       if (filter.overdue !== undefined) query = query.where(filter.overdue ? overdueSql(asOf) : sql<SqlBool>`not ${overdueSql(asOf)}`);
       if (page.after !== undefined) query = query.where("e.user_id", ">", page.after);
       const rows = await query.orderBy("e.user_id").limit(rowsToRead(page)).execute();
-      return pageOf(rows, page, (row) => enrolmentViewOf(row, dialect), (view) => view.userId);
+      return pageOf(
+        rows,
+        page,
+        (row) => enrolmentViewOf(row, dialect),
+        (view) => view.userId,
+      );
     },
 
     async getEnrolment(campaignId, userId, asOf) {
@@ -151,7 +168,8 @@ export function campaignQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDiale
     async campaignSummary(campaignId, asOf) {
       // One aggregate over the campaign's range of the primary key; sum(case) rather than
       // count(*) filter, which MySQL lacks.
-      const count = (condition: ReturnType<typeof overdueSql>) => sql<number | string | null>`sum(case when ${condition} then 1 else 0 end)`;
+      const count = (condition: ReturnType<typeof overdueSql>) =>
+        sql<number | string | null>`sum(case when ${condition} then 1 else 0 end)`;
       const statusIs = (status: EnrolmentStatus) => sql<SqlBool>`${sql.ref("e.status")} = ${status}`;
       const row = await db
         .selectFrom("scimkit_campaigns as c")

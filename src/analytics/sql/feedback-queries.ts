@@ -38,7 +38,11 @@ export function feedbackQueries(db: Kysely<AnalyticsDatabase>): Pick<AnalyticsSt
     },
 
     async listFeedback(subject, page) {
-      let query = db.selectFrom("scimkit_feedback").selectAll().where("subject_kind", "=", subject.kind).where("subject_id", "=", subject.id);
+      let query = db
+        .selectFrom("scimkit_feedback")
+        .selectAll()
+        .where("subject_kind", "=", subject.kind)
+        .where("subject_id", "=", subject.id);
       if (page.after !== undefined) query = query.where("id", ">", page.after);
       const rows = await query.orderBy("id").limit(rowsToRead(page)).execute();
       return pageOf(rows, page, feedbackOf, (comment) => comment.id);

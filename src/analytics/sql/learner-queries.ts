@@ -40,7 +40,10 @@ export interface JoinedLearnerRow {
 export function learnerOfJoined(row: JoinedLearnerRow, orgId: string, dialect: SqlDialect): Learner | undefined {
   const { learner_id: id, learner_version: version, learner_created: created, learner_last_modified: lastModified } = row;
   if (id === null || version === null || created === null || lastModified === null) return undefined;
-  return learnerOf(orgId, storedResourceOf({ id, version, created, last_modified: lastModified, attributes: row.learner_attributes, member_seq: null }, dialect));
+  return learnerOf(
+    orgId,
+    storedResourceOf({ id, version, created, last_modified: lastModified, attributes: row.learner_attributes, member_seq: null }, dialect),
+  );
 }
 
 /** Where `path` is in the attributes of the resource aliased `r`. */

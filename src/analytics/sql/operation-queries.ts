@@ -80,10 +80,18 @@ export function operationQueries(
       if (rows.length === 0) return;
       await analyticsWriteTransaction(db, dialect, async (trx) => {
         // The operation's lock orders appends: each numbers its rows after the last one committed.
-        const operation = await withRowLock(trx.selectFrom("scimkit_operations").select("id").where("id", "=", operationId), dialect, "update").executeTakeFirst();
+        const operation = await withRowLock(
+          trx.selectFrom("scimkit_operations").select("id").where("id", "=", operationId),
+          dialect,
+          "update",
+        ).executeTakeFirst();
         // Gone with its organization while the report ran: its rows have nowhere to go.
         if (!operation) return;
-        const last = await trx.selectFrom("scimkit_report_rows").select((eb) => eb.fn.max("seq").as("seq")).where("operation_id", "=", operationId).executeTakeFirst();
+        const last = await trx
+          .selectFrom("scimkit_report_rows")
+          .select((eb) => eb.fn.max("seq").as("seq"))
+          .where("operation_id", "=", operationId)
+          .executeTakeFirst();
         let seq = Number(last?.seq ?? 0);
         // Three parameters a row; a statement stays under the dialect's limit and a page's size.
         const size = Math.max(1, Math.min(REPORT_PAGE_ROWS, Math.floor(dialect.maxParameters / 3)));

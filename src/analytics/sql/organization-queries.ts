@@ -76,7 +76,11 @@ export function organizationQueries(
           ...(change.status === undefined ? {} : { status: change.status }),
           updated_at: change.updatedAt,
         };
-        await trx.updateTable("scimkit_organizations").set({ name: next.name, status: next.status, updated_at: next.updated_at }).where("id", "=", id).execute();
+        await trx
+          .updateTable("scimkit_organizations")
+          .set({ name: next.name, status: next.status, updated_at: next.updated_at })
+          .where("id", "=", id)
+          .execute();
         return organizationOf(next);
       });
     },

@@ -6,13 +6,25 @@
 import type { Kysely, Selectable } from "kysely";
 import type { SqlDialect } from "scimkit/sql";
 import type { AnalyticsDatabase, SimulationRecipientsTable, SimulationsTable } from "./analytics-tables.js";
-import type { AnalyticsStore, AttackSimulation, RecipientFilter, SimulationEventType, SimulationRecipientView } from "../analytics-store.js";
+import type {
+  AnalyticsStore,
+  AttackSimulation,
+  RecipientFilter,
+  SimulationEventType,
+  SimulationRecipientView,
+} from "../analytics-store.js";
 import { simulationRates } from "../summary-rates.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
 import { joinedLearnerColumns, learnerOfJoined, LEARNER_TYPE, type JoinedLearnerRow } from "./learner-queries.js";
 import { scopeOrgIds } from "./scope-org-ids.js";
 
-type SimulationMembers = "createSimulation" | "getSimulation" | "recordSimulationEvent" | "listRecipients" | "getRecipient" | "simulationSummary";
+type SimulationMembers =
+  | "createSimulation"
+  | "getSimulation"
+  | "recordSimulationEvent"
+  | "listRecipients"
+  | "getRecipient"
+  | "simulationSummary";
 
 /** The column holding the first time of each event type. */
 const EVENT_COLUMNS = {
@@ -104,7 +116,9 @@ export function simulationQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDia
       const column: EventColumn = EVENT_COLUMNS[event.type];
       const inserted = await dialect
         .ignoreConflicts(
-          db.insertInto("scimkit_simulation_recipients").values({ simulation_id: event.simulationId, user_id: event.userId, org_id: orgId, [column]: event.at }),
+          db
+            .insertInto("scimkit_simulation_recipients")
+            .values({ simulation_id: event.simulationId, user_id: event.userId, org_id: orgId, [column]: event.at }),
         )
         .executeTakeFirst();
       if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) return;
@@ -126,7 +140,12 @@ export function simulationQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDia
       }
       if (page.after !== undefined) query = query.where("rc.user_id", ">", page.after);
       const rows = await query.orderBy("rc.user_id").limit(rowsToRead(page)).execute();
-      return pageOf(rows, page, (row) => recipientViewOf(row, dialect), (view) => view.userId);
+      return pageOf(
+        rows,
+        page,
+        (row) => recipientViewOf(row, dialect),
+        (view) => view.userId,
+      );
     },
 
     async getRecipient(simulationId, userId) {

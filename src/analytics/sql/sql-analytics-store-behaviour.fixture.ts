@@ -74,19 +74,43 @@ function mixedEnrolment(campaignId: string, index: number): Enrolment {
   const base = { campaignId, userId: userIdOf(index), enrolledAt: at(1), updatedAt: at(1) };
   const bucket = index % 10;
   if (bucket < 3) return { ...base, status: "not_started", progressPercent: 0 };
-  if (bucket < 6) return { ...base, status: "in_progress", progressPercent: 50, ...(index % 2 === 0 ? { score: index % 101 } : {}), startedAt: at(2) };
+  if (bucket < 6)
+    return { ...base, status: "in_progress", progressPercent: 50, ...(index % 2 === 0 ? { score: index % 101 } : {}), startedAt: at(2) };
   return { ...base, status: "completed", progressPercent: 100, score: 50 + (index % 51), startedAt: at(2), completedAt: at(3) };
 }
 
 /** How many rows of `orgId` each table holds. */
 async function rowsOf(db: Kysely<AnalyticsDatabase>, orgId: string): Promise<Record<string, number>> {
-  const count = async (query: { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }) => Number((await query.executeTakeFirstOrThrow()).n);
-  const byOrg = ["scimkit_resources", "scimkit_members", "scimkit_unique_keys", "scimkit_tokens", "scimkit_campaigns", "scimkit_enrolments", "scimkit_simulations", "scimkit_simulation_recipients", "scimkit_feedback", "scimkit_operations", "scimkit_admin_user_organizations"] as const;
+  const count = async (query: { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }) =>
+    Number((await query.executeTakeFirstOrThrow()).n);
+  const byOrg = [
+    "scimkit_resources",
+    "scimkit_members",
+    "scimkit_unique_keys",
+    "scimkit_tokens",
+    "scimkit_campaigns",
+    "scimkit_enrolments",
+    "scimkit_simulations",
+    "scimkit_simulation_recipients",
+    "scimkit_feedback",
+    "scimkit_operations",
+    "scimkit_admin_user_organizations",
+  ] as const;
   const counts: Record<string, number> = {};
   for (const table of byOrg) {
-    counts[table] = await count(db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).where("org_id", "=", orgId));
+    counts[table] = await count(
+      db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("org_id", "=", orgId),
+    );
   }
-  counts["scimkit_organizations"] = await count(db.selectFrom("scimkit_organizations").select((eb) => eb.fn.countAll().as("n")).where("id", "=", orgId));
+  counts["scimkit_organizations"] = await count(
+    db
+      .selectFrom("scimkit_organizations")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("id", "=", orgId),
+  );
   counts["scimkit_report_rows"] = await count(
     db
       .selectFrom("scimkit_report_rows")
@@ -105,26 +129,72 @@ async function populate(store: SqlStore, analytics: AnalyticsStore): Promise<str
   for (const userName of ["ada", "grace"]) {
     const attributes = userAttributes(userName);
     const id = v7();
-    await store.create({ orgId, resourceType: "User", id, now: at(1), attributes, uniqueKeys: uniqueKeys("User", attributes), unknownMembers: "ignore" });
+    await store.create({
+      orgId,
+      resourceType: "User",
+      id,
+      now: at(1),
+      attributes,
+      uniqueKeys: uniqueKeys("User", attributes),
+      unknownMembers: "ignore",
+    });
     userIds.push(id);
   }
   const group = { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "Everyone" };
-  await store.create({ orgId, resourceType: "Group", id: v7(), now: at(1), attributes: group, uniqueKeys: uniqueKeys("Group", group), members: userIds, unknownMembers: "ignore" });
+  await store.create({
+    orgId,
+    resourceType: "Group",
+    id: v7(),
+    now: at(1),
+    attributes: group,
+    uniqueKeys: uniqueKeys("Group", group),
+    members: userIds,
+    unknownMembers: "ignore",
+  });
   const campaignId = v7();
   await analytics.createCampaign({ id: campaignId, orgId, name: "Basics", startsAt: at(0), createdAt: at(0) });
   for (const userId of userIds) {
-    await analytics.putEnrolment(orgId, { campaignId, userId, status: "not_started", progressPercent: 0, enrolledAt: at(1), updatedAt: at(1) });
+    await analytics.putEnrolment(orgId, {
+      campaignId,
+      userId,
+      status: "not_started",
+      progressPercent: 0,
+      enrolledAt: at(1),
+      updatedAt: at(1),
+    });
   }
   const simulationId = v7();
   await analytics.createSimulation({ id: simulationId, orgId, name: "Parcel", launchedAt: at(0), createdAt: at(0) });
   await analytics.recordSimulationEvent(orgId, { simulationId, userId: userIds[0] ?? "", type: "clicked", at: at(2) });
-  await analytics.addFeedback(orgId, { id: v7(), subject: { kind: "campaign", id: campaignId }, userId: userIds[0] ?? "", comment: "Fine", createdAt: at(3) });
+  await analytics.addFeedback(orgId, {
+    id: v7(),
+    subject: { kind: "campaign", id: campaignId },
+    userId: userIds[0] ?? "",
+    comment: "Fine",
+    createdAt: at(3),
+  });
   const operationId = v7();
-  await analytics.createOperation({ id: operationId, kind: "campaign-users-report", orgId, subjectId: campaignId, status: "succeeded", progress: { done: 1 }, createdAt: at(4) });
+  await analytics.createOperation({
+    id: operationId,
+    kind: "campaign-users-report",
+    orgId,
+    subjectId: campaignId,
+    status: "succeeded",
+    progress: { done: 1 },
+    createdAt: at(4),
+  });
   await analytics.appendReportRows(operationId, [{ userId: userIds[0] ?? "" }]);
   const adminId = v7();
   await analytics.createAdminUser(
-    { id: adminId, email: `${adminId}@example.test`, role: "admin", organizationIds: [orgId], status: "invited", invitedAt: at(0), updatedAt: at(0) },
+    {
+      id: adminId,
+      email: `${adminId}@example.test`,
+      role: "admin",
+      organizationIds: [orgId],
+      status: "invited",
+      invitedAt: at(0),
+      updatedAt: at(0),
+    },
     { codeHash: randomBytes(32).toString("hex"), expiresAt: at(100) },
   );
   return orgId;
@@ -146,35 +216,41 @@ export function sqlAnalyticsStoreBehaviour(options: AnalyticsBehaviourOptions): 
       timeout,
     );
 
-  withStore("deleteOrganization is one transaction: when its last statement fails, nothing of the organization is gone", async ({ store }, analytics) => {
-    const orgId = await populate(store, analytics);
-    const before = await rowsOf(analyticsDb(store), orgId);
-    expect(Object.entries(before).filter(([, count]) => count === 0)).toEqual([]);
-    await options.refuseOrganizationDeletes(analyticsDb(store));
-    try {
-      await expect(analytics.deleteOrganization({ all: true }, orgId)).rejects.toThrow(/refused by the test/);
-    } finally {
-      await options.allowOrganizationDeletes(analyticsDb(store));
-    }
-    expect(await rowsOf(analyticsDb(store), orgId)).toEqual(before);
-    expect(await analytics.deleteOrganization({ all: true }, orgId)).toBe(true);
-    const after = await rowsOf(analyticsDb(store), orgId);
-    expect(Object.entries(after).filter(([, count]) => count !== 0)).toEqual([]);
-  });
+  withStore(
+    "deleteOrganization is one transaction: when its last statement fails, nothing of the organization is gone",
+    async ({ store }, analytics) => {
+      const orgId = await populate(store, analytics);
+      const before = await rowsOf(analyticsDb(store), orgId);
+      expect(Object.entries(before).filter(([, count]) => count === 0)).toEqual([]);
+      await options.refuseOrganizationDeletes(analyticsDb(store));
+      try {
+        await expect(analytics.deleteOrganization({ all: true }, orgId)).rejects.toThrow(/refused by the test/);
+      } finally {
+        await options.allowOrganizationDeletes(analyticsDb(store));
+      }
+      expect(await rowsOf(analyticsDb(store), orgId)).toEqual(before);
+      expect(await analytics.deleteOrganization({ all: true }, orgId)).toBe(true);
+      const after = await rowsOf(analyticsDb(store), orgId);
+      expect(Object.entries(after).filter(([, count]) => count !== 0)).toEqual([]);
+    },
+  );
 
-  withStore("the store's deleteOrganization (ResourceStore) empties one organization's SCIM tables and counts its resources", async ({ store }, analytics) => {
-    const doomed = await populate(store, analytics);
-    const kept = await populate(store, analytics);
-    const keptBefore = await rowsOf(analyticsDb(store), kept);
-    expect(await store.deleteOrganization?.(doomed)).toBe(3);
-    const left = await rowsOf(analyticsDb(store), doomed);
-    expect([left["scimkit_resources"], left["scimkit_members"], left["scimkit_unique_keys"]]).toEqual([0, 0, 0]);
-    // The analytics side and the tokens are not the ResourceStore's.
-    expect(left["scimkit_organizations"]).toBe(1);
-    expect(left["scimkit_tokens"]).toBe(1);
-    expect(await rowsOf(analyticsDb(store), kept)).toEqual(keptBefore);
-    expect(await store.deleteOrganization?.(doomed)).toBe(0);
-  });
+  withStore(
+    "the store's deleteOrganization (ResourceStore) empties one organization's SCIM tables and counts its resources",
+    async ({ store }, analytics) => {
+      const doomed = await populate(store, analytics);
+      const kept = await populate(store, analytics);
+      const keptBefore = await rowsOf(analyticsDb(store), kept);
+      expect(await store.deleteOrganization?.(doomed)).toBe(3);
+      const left = await rowsOf(analyticsDb(store), doomed);
+      expect([left["scimkit_resources"], left["scimkit_members"], left["scimkit_unique_keys"]]).toEqual([0, 0, 0]);
+      // The analytics side and the tokens are not the ResourceStore's.
+      expect(left["scimkit_organizations"]).toBe(1);
+      expect(left["scimkit_tokens"]).toBe(1);
+      expect(await rowsOf(analyticsDb(store), kept)).toEqual(keptBefore);
+      expect(await store.deleteOrganization?.(doomed)).toBe(0);
+    },
+  );
 
   withStore("an API key is found by one probe of the unique digest index", async ({ store, queries }, analytics) => {
     const keys = Array.from({ length: 2000 }, (_, index) => ({
@@ -184,7 +260,11 @@ export function sqlAnalyticsStoreBehaviour(options: AnalyticsBehaviourOptions): 
       admin_user_id: null,
       created_at: at(0),
     }));
-    for (let start = 0; start < keys.length; start += SEED_CHUNK) await analyticsDb(store).insertInto("scimkit_api_keys").values(keys.slice(start, start + SEED_CHUNK)).execute();
+    for (let start = 0; start < keys.length; start += SEED_CHUNK)
+      await analyticsDb(store)
+        .insertInto("scimkit_api_keys")
+        .values(keys.slice(start, start + SEED_CHUNK))
+        .execute();
     await options.analyze(analyticsDb(store));
     queries.length = 0;
     const found = await analytics.findApiKeyByHash(keys[1234]?.hash ?? "");
@@ -258,50 +338,70 @@ export function sqlAnalyticsStoreBehaviour(options: AnalyticsBehaviourOptions): 
     120_000,
   );
 
-  withStore("a deep page of learners starts at its position in an index, for every organization or one", async ({ store, queries }, analytics) => {
-    const orgIds = [v7(), v7()];
-    for (const orgId of orgIds) {
-      await analytics.createOrganization({ id: orgId, name: "Many", status: "active", createdAt: at(0), updatedAt: at(0) });
-      const users = Array.from({ length: 4000 }, (_, index) => ({
-        org_id: orgId,
-        id: userIdOf(index),
-        resource_type: index % 4 === 3 ? "Group" : "User",
-        version: 1,
-        created: at(1),
-        last_modified: at(1),
-        external_id: null,
-        attributes: JSON.stringify({ userName: `u${index}` }),
-        member_seq: null,
-      }));
-      for (let start = 0; start < users.length; start += SEED_CHUNK) await analyticsDb(store).insertInto("scimkit_resources").values(users.slice(start, start + SEED_CHUNK)).execute();
-    }
-    await options.analyze(analyticsDb(store));
-    const [first = "", second = ""] = orgIds;
-    const reads = [
-      () => analytics.listLearners({ all: true }, {}, { limit: 5, after: `${first}\n${userIdOf(3900)}` }),
-      () => analytics.listLearners({ all: true }, { orgId: second }, { limit: 5, after: `${second}\n${userIdOf(3900)}` }),
-      () => analytics.listLearners({ orgIds: [second] }, {}, { limit: 5, after: `${second}\n${userIdOf(3900)}` }),
-    ];
-    for (const read of reads) {
-      queries.length = 0;
-      const page = await read();
-      expect(page.items).toHaveLength(5);
-      expect(page.items[0]?.id).toBe(userIdOf(3901));
-      const [list] = queries;
-      if (!list) throw new Error("the list ran no statement");
-      // A range that starts at the position: a row value, or the id within one organization.
-      expect(await options.explain(analyticsDb(store), list)).toMatch(/\(org_id,id\)>\(\?,\?\)|ROW\(org_id, id\) > ROW|AND id>\?\)|\(id > /);
-    }
-  });
+  withStore(
+    "a deep page of learners starts at its position in an index, for every organization or one",
+    async ({ store, queries }, analytics) => {
+      const orgIds = [v7(), v7()];
+      for (const orgId of orgIds) {
+        await analytics.createOrganization({ id: orgId, name: "Many", status: "active", createdAt: at(0), updatedAt: at(0) });
+        const users = Array.from({ length: 4000 }, (_, index) => ({
+          org_id: orgId,
+          id: userIdOf(index),
+          resource_type: index % 4 === 3 ? "Group" : "User",
+          version: 1,
+          created: at(1),
+          last_modified: at(1),
+          external_id: null,
+          attributes: JSON.stringify({ userName: `u${index}` }),
+          member_seq: null,
+        }));
+        for (let start = 0; start < users.length; start += SEED_CHUNK)
+          await analyticsDb(store)
+            .insertInto("scimkit_resources")
+            .values(users.slice(start, start + SEED_CHUNK))
+            .execute();
+      }
+      await options.analyze(analyticsDb(store));
+      const [first = "", second = ""] = orgIds;
+      const reads = [
+        () => analytics.listLearners({ all: true }, {}, { limit: 5, after: `${first}\n${userIdOf(3900)}` }),
+        () => analytics.listLearners({ all: true }, { orgId: second }, { limit: 5, after: `${second}\n${userIdOf(3900)}` }),
+        () => analytics.listLearners({ orgIds: [second] }, {}, { limit: 5, after: `${second}\n${userIdOf(3900)}` }),
+      ];
+      for (const read of reads) {
+        queries.length = 0;
+        const page = await read();
+        expect(page.items).toHaveLength(5);
+        expect(page.items[0]?.id).toBe(userIdOf(3901));
+        const [list] = queries;
+        if (!list) throw new Error("the list ran no statement");
+        // A range that starts at the position: a row value, or the id within one organization.
+        expect(await options.explain(analyticsDb(store), list)).toMatch(
+          /\(org_id,id\)>\(\?,\?\)|ROW\(org_id, id\) > ROW|AND id>\?\)|\(id > /,
+        );
+      }
+    },
+  );
 
   withStore("filter values travel as bound parameters, never in the SQL text", async ({ store, queries }, analytics) => {
     const orgId = v7();
     await analytics.createOrganization({ id: orgId, name: "Quotes", status: "active", createdAt: at(0), updatedAt: at(0) });
     const department = "R&D 'Labs'; drop table scimkit_resources; --";
     const enterprise = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
-    const attributes = userAttributes("ada", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User", enterprise], [enterprise]: { department } });
+    const attributes = userAttributes("ada", {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:User", enterprise],
+      [enterprise]: { department },
+    });
     const id = v7();
-    await store.create({ orgId, resourceType: "User", id, now: at(1), attributes, uniqueKeys: uniqueKeys("User", attributes), unknownMembers: "ignore" });
+    await store.create({
+      orgId,
+      resourceType: "User",
+      id,
+      now: at(1),
+      attributes,
+      uniqueKeys: uniqueKeys("User", attributes),
+      unknownMembers: "ignore",
+    });
     queries.length = 0;
     const page = await analytics.listLearners({ orgIds: [orgId] }, { department: department.toUpperCase(), active: true }, { limit: 10 });
     expect(page.items.map((learner) => [learner.id, learner.department])).toEqual([[id, department]]);

@@ -31,7 +31,9 @@ describe("sql analytics store on SQLite", () => {
       return plan.rows.map((row) => row.detail).join("\n");
     },
     refuseOrganizationDeletes: (db) =>
-      runStatements(db, ["create trigger scimkit_test_refuse before delete on scimkit_organizations begin select raise(abort, 'refused by the test'); end"]),
+      runStatements(db, [
+        "create trigger scimkit_test_refuse before delete on scimkit_organizations begin select raise(abort, 'refused by the test'); end",
+      ]),
     allowOrganizationDeletes: (db) => runStatements(db, ["drop trigger scimkit_test_refuse"]),
     async analyze(db) {
       await sql`analyze`.execute(db);

@@ -47,9 +47,13 @@ export interface SqlAnalyticsStore extends AnalyticsStore {
  * const store = await sqlStore({ postgres: process.env.DATABASE_URL });
  * app.use("/analytics/v1", createAnalyticsRouter({ store: await sqlAnalyticsStore(store), scimTokens: store.tokens, … }));
  */
-export async function sqlAnalyticsStore(store: Pick<SqlStore, "db" | "dialect">, options: SqlAnalyticsStoreOptions = {}): Promise<SqlAnalyticsStore> {
+export async function sqlAnalyticsStore(
+  store: Pick<SqlStore, "db" | "dialect">,
+  options: SqlAnalyticsStoreOptions = {},
+): Promise<SqlAnalyticsStore> {
   const { dialect } = store;
-  const migrate = (): Promise<readonly number[]> => runMigrations(store.db, dialect, analyticsMigrations, { namespace: ANALYTICS_MIGRATIONS });
+  const migrate = (): Promise<readonly number[]> =>
+    runMigrations(store.db, dialect, analyticsMigrations, { namespace: ANALYTICS_MIGRATIONS });
   if (options.migrate !== false) await migrate();
   const db = store.db.withTables<AnalyticsTables>();
   return {

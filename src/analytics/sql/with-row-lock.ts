@@ -11,7 +11,11 @@ import type { RowLock, SqlDialect } from "scimkit/sql";
  *
  * @example await withRowLock(trx.selectFrom("scimkit_organizations").selectAll().where("id", "=", id), dialect, "update").executeTakeFirst()
  */
-export function withRowLock<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, dialect: SqlDialect, lock: RowLock): SelectQueryBuilder<DB, TB, O> {
+export function withRowLock<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  dialect: SqlDialect,
+  lock: RowLock,
+): SelectQueryBuilder<DB, TB, O> {
   const clause = dialect.rowLock(lock);
   return clause ? query.modifyEnd(clause) : query;
 }

@@ -67,7 +67,13 @@ async function registerOrganizations(analytics: AnalyticsStore, orgIds: readonly
     if (await analytics.getOrganization({ all: true }, id)) continue;
     const now = new Date().toISOString();
     try {
-      await analytics.createOrganization({ id, name: id === "demo" ? "Demo organization" : id, status: "active", createdAt: now, updatedAt: now });
+      await analytics.createOrganization({
+        id,
+        name: id === "demo" ? "Demo organization" : id,
+        status: "active",
+        createdAt: now,
+        updatedAt: now,
+      });
     } catch (error) {
       // Two hosts starting on one PostgreSQL database race to register: the loser finds it there.
       if (await analytics.getOrganization({ all: true }, id)) continue;
@@ -110,7 +116,10 @@ export async function serveHost(settings: HostSettings): Promise<void> {
       store: database.analytics,
       scimTokens: database.tokens,
       // Listed as static by the token API, in the verifier's order; never the token itself.
-      staticTokens: (orgId) => (Object.hasOwn(settings.organizations ?? {}, orgId) ? (settings.organizations?.[orgId] ?? []) : []).map(() => ({ label: "SCIMKIT_ORGS" })),
+      staticTokens: (orgId) =>
+        (Object.hasOwn(settings.organizations ?? {}, orgId) ? (settings.organizations?.[orgId] ?? []) : []).map(() => ({
+          label: "SCIMKIT_ORGS",
+        })),
     },
     // Every SCIM write, with its outcome, in the store's own database (scimkit_audit).
     audit: database.audit,
@@ -132,12 +141,16 @@ export async function serveHost(settings: HostSettings): Promise<void> {
   const shutdown = gracefulShutdown(host.server);
   // Issued once the port is ours: a start that fails to listen must not consume the only showing.
   const operatorKeyLine =
-    configuredKey === undefined ? await generatedOperatorKey(database.analytics) : "Operator key for the analytics interface: SCIMKIT_OPERATOR_KEY";
+    configuredKey === undefined
+      ? await generatedOperatorKey(database.analytics)
+      : "Operator key for the analytics interface: SCIMKIT_OPERATOR_KEY";
   say(`scimkit host server listening on port ${host.port}, store: ${database.description}`);
   for (const orgId of orgIds) say(`SCIM base URL for ${orgId}: ${host.baseUrl(orgId)}`);
   if (demoToken) say(`Bearer token for demo (shown once): ${demoToken}`);
   if (demoIssuedEarlier) {
-    say("Bearer token for demo: issued on an earlier start (only its hash is kept); delete the database or set SCIMKIT_ORGS to choose tokens.");
+    say(
+      "Bearer token for demo: issued on an earlier start (only its hash is kept); delete the database or set SCIMKIT_ORGS to choose tokens.",
+    );
   }
   say(`Analytics interface: ${host.analyticsUrl} (OpenAPI document at ${host.analyticsUrl}/openapi.json)`);
   say(operatorKeyLine);

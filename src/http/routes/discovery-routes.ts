@@ -13,7 +13,13 @@ import { sendScim } from "../send-scim.js";
 import { scimContext } from "../scim-request-context.js";
 
 function listResponse(resources: readonly ScimObject[]): ScimObject {
-  return { schemas: [LIST_RESPONSE_SCHEMA], totalResults: resources.length, itemsPerPage: resources.length, startIndex: 1, Resources: resources };
+  return {
+    schemas: [LIST_RESPONSE_SCHEMA],
+    totalResults: resources.length,
+    itemsPerPage: resources.length,
+    startIndex: 1,
+    Resources: resources,
+  };
 }
 
 function byId(documents: readonly ScimObject[], id: string, what: string): ScimObject {

@@ -19,7 +19,6 @@ import { sendResource, sendScimInSlices } from "../send-scim.js";
 import { workAdmission, type WorkAdmission } from "../work-admission.js";
 import type { WriteAuditor } from "../write-auditor.js";
 
-
 function header(request: Request, name: string): string | undefined {
   const value = request.get(name);
   return value === undefined || value.trim() === "" ? undefined : value;
@@ -48,9 +47,9 @@ export function registerResourceRoutes(
     parameters.attributes === undefined && parameters.excludedAttributes === undefined
       ? defaultProjection
       : createProjection(type.schema, {
-      ...(parameters.attributes ? { attributes: parameters.attributes } : {}),
-      ...(parameters.excludedAttributes ? { excludedAttributes: parameters.excludedAttributes } : {}),
-    });
+          ...(parameters.attributes ? { attributes: parameters.attributes } : {}),
+          ...(parameters.excludedAttributes ? { excludedAttributes: parameters.excludedAttributes } : {}),
+        });
   const wantsMembers = (projection: Projection): boolean => type.hasMembers && projection.includes("members");
   // Only a resource that may carry a group's every member needs the projection in slices; a User
   // keeps the synchronous one, the read path's cost unchanged.
@@ -76,13 +75,20 @@ export function registerResourceRoutes(
       members: wantsMembers(projection),
       admit: (request) => admission({ kind: "list", request }, response),
     });
-    await sendScimInSlices(response, 200, listResponseBody(outcome, await projectPage(projection, outcome.resources, wantsMembers(projection))));
+    await sendScimInSlices(
+      response,
+      200,
+      listResponseBody(outcome, await projectPage(projection, outcome.resources, wantsMembers(projection))),
+    );
   };
 
   collection.get(asyncHandler(async (request, response) => list(response, listParametersFromQuery(queryOf(request)))));
 
   // RFC 7644 §3.4.3: the same query, with the parameters in the body so they stay out of logs.
-  routes.post("/.search", asyncHandler(async (request, response) => list(response, listParametersFromBody(request.body))));
+  routes.post(
+    "/.search",
+    asyncHandler(async (request, response) => list(response, listParametersFromBody(request.body))),
+  );
 
   collection.post(
     asyncHandler(async (request, response) => {
@@ -98,7 +104,12 @@ export function registerResourceRoutes(
   single.get(
     asyncHandler(async (request, response) => {
       const projection = projectionFor(projectionParameters(queryOf(request)));
-      const outcome = await service.get({ context: scimContext(response), resourceType: type.id, id: idParameter(request), members: wantsMembers(projection) });
+      const outcome = await service.get({
+        context: scimContext(response),
+        resourceType: type.id,
+        id: idParameter(request),
+        members: wantsMembers(projection),
+      });
       const ifNoneMatch = header(request, "if-none-match");
       // RFC 7644 §3.14: the client's copy is current, so no body.
       if (ifNoneMatch !== undefined && matchesEntityTag(ifNoneMatch, outcome.stored.version)) {

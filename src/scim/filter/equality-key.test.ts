@@ -11,7 +11,28 @@ function evaluatorSaysEqual(leaf: AttributeDefinition, value: unknown, target: F
   return matchesFilter({ [leaf.name]: value }, { kind: "compare", path, op: "eq", value: target });
 }
 
-const values: readonly unknown[] = ["Work", "work", "WORK", "wörk", "", "1", 1, 0, -0, 1.5, true, false, null, "2025-01-31T12:00:00Z", "2025-01-31T13:00:00+01:00", "2025-01-31T12:00:00.000Z", "not a date", {}, [], ["x"]];
+const values: readonly unknown[] = [
+  "Work",
+  "work",
+  "WORK",
+  "wörk",
+  "",
+  "1",
+  1,
+  0,
+  -0,
+  1.5,
+  true,
+  false,
+  null,
+  "2025-01-31T12:00:00Z",
+  "2025-01-31T13:00:00+01:00",
+  "2025-01-31T12:00:00.000Z",
+  "not a date",
+  {},
+  [],
+  ["x"],
+];
 const leaves: readonly AttributeDefinition[] = [
   attribute("s"),
   attribute("exact", { caseExact: true }),

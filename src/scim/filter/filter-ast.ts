@@ -58,13 +58,7 @@ export interface ValuePathFilter<P> {
   readonly filter: Filter<P>;
 }
 
-export type Filter<P = ResolvedPath> =
-  | CompareFilter<P>
-  | PresentFilter<P>
-  | AndFilter<P>
-  | OrFilter<P>
-  | NotFilter<P>
-  | ValuePathFilter<P>;
+export type Filter<P = ResolvedPath> = CompareFilter<P> | PresentFilter<P> | AndFilter<P> | OrFilter<P> | NotFilter<P> | ValuePathFilter<P>;
 
 /** A filter as parsed, before its paths are bound to a schema. */
 export type ParsedFilter = Filter<string>;

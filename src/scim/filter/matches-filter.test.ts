@@ -395,11 +395,7 @@ describe("matchesFilter: pr (RFC 7644 §3.4.2.2, RFC 7643 §2.5)", () => {
 
 describe("matchesFilter: value filters match one element at a time (RFC 7644 §3.4.2.2)", () => {
   const user: Resource = {
-    emails: [
-      { value: "w@a.com", type: "work", primary: true },
-      { value: "h@b.com", type: "home" },
-      { value: "o@c.com" },
-    ],
+    emails: [{ value: "w@a.com", type: "work", primary: true }, { value: "h@b.com", type: "home" }, { value: "o@c.com" }],
     name: { givenName: "Barbara", familyName: "Jensen" },
     [ENTERPRISE_URN]: { manager: { value: "26118915", displayName: "John Smith" } },
     [TEST_URN]: {
@@ -510,7 +506,7 @@ describe("matchesFilter: malformed resources never throw", () => {
   const filters = [
     'userName eq "x"',
     'userName co "x"',
-    "userName gt \"a\"",
+    'userName gt "a"',
     "title pr",
     "title eq null",
     'name.givenName sw "B"',

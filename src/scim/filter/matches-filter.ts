@@ -122,7 +122,14 @@ function substringTest(target: FilterValue, leaf: AttributeDefinition, op: "co" 
 function orderTest(target: FilterValue, leaf: AttributeDefinition, op: "gt" | "ge" | "lt" | "le"): (candidate: unknown) => boolean {
   // RFC 7644 §3.4.2.2: ordering is undefined for booleans (resolution rejects it); guard anyway.
   if (leaf.type === "boolean" || target === null) return () => false;
-  const accept = op === "gt" ? (order: number) => order > 0 : op === "ge" ? (order: number) => order >= 0 : op === "lt" ? (order: number) => order < 0 : (order: number) => order <= 0;
+  const accept =
+    op === "gt"
+      ? (order: number) => order > 0
+      : op === "ge"
+        ? (order: number) => order >= 0
+        : op === "lt"
+          ? (order: number) => order < 0
+          : (order: number) => order <= 0;
   return (candidate) => {
     const order = compareValues(candidate, target, leaf);
     return order !== undefined && accept(order);
@@ -140,7 +147,8 @@ function compileCompare(filter: CompareFilter<ResolvedPath>, outer: ResolvedPath
   // no e-mail is a work e-mail, which is what a client filtering out work addresses wants, and it
   // keeps `not (a eq x)` and `a ne x` equivalent. An absent attribute equals nothing, so `ne` holds
   // for it, and `eq null` holds exactly when the attribute has no value.
-  const isEqual = !outer && !filter.path.subAttribute && isUniqueAttribute(leaf) ? uniqueEqualityTest(value, leaf) : equalityTest(value, leaf);
+  const isEqual =
+    !outer && !filter.path.subAttribute && isUniqueAttribute(leaf) ? uniqueEqualityTest(value, leaf) : equalityTest(value, leaf);
   const equal: Predicate = value === null ? (scope) => !candidates(scope, hasValue) : (scope) => candidates(scope, isEqual);
   switch (op) {
     case "eq":

@@ -53,9 +53,31 @@ const LEAVES: readonly (readonly [string, LeafType])[] = [
 
 /** Sub-attributes usable inside `attr[…]`, per multi-valued complex attribute. */
 const VALUE_PATHS: readonly (readonly [string, readonly (readonly [string, LeafType])[]])[] = [
-  ["emails", [["type", "string"], ["value", "string"], ["primary", "boolean"], ["display", "string"]]],
-  ["addresses", [["country", "string"], ["locality", "string"], ["primary", "boolean"]]],
-  ["devices", [["serial", "string"], ["trusted", "boolean"], ["lastSeen", "dateTime"]]],
+  [
+    "emails",
+    [
+      ["type", "string"],
+      ["value", "string"],
+      ["primary", "boolean"],
+      ["display", "string"],
+    ],
+  ],
+  [
+    "addresses",
+    [
+      ["country", "string"],
+      ["locality", "string"],
+      ["primary", "boolean"],
+    ],
+  ],
+  [
+    "devices",
+    [
+      ["serial", "string"],
+      ["trusted", "boolean"],
+      ["lastSeen", "dateTime"],
+    ],
+  ],
 ];
 
 // RFC 7644 §3.4.2.2 Table 3: which operators each attribute type supports.
@@ -108,11 +130,13 @@ function validFilter(leaves: readonly (readonly [string, LeafType])[], valuePath
       tie("filter").map((inner) => `not (${inner})`),
       ...(valuePaths
         ? [
-            fc.constantFrom(...VALUE_PATHS).chain(([attribute, subs]) =>
-              fc.tuple(validFilter(subs, false), fc.option(comparison(subs), { nil: undefined })).map(([inner, after]) =>
-                after === undefined ? `${attribute}[${inner}]` : `${attribute}[${inner}].${after}`,
+            fc
+              .constantFrom(...VALUE_PATHS)
+              .chain(([attribute, subs]) =>
+                fc
+                  .tuple(validFilter(subs, false), fc.option(comparison(subs), { nil: undefined }))
+                  .map(([inner, after]) => (after === undefined ? `${attribute}[${inner}]` : `${attribute}[${inner}].${after}`)),
               ),
-            ),
           ]
         : []),
     ),
@@ -187,7 +211,10 @@ describe("filter properties", { timeout: PROPERTY_TIMEOUT }, () => {
     const resources = fc.oneof(
       fc.constant(storedUser),
       mutatedJson(fc.constant(storedUser)).filter(isPlainObject),
-      fc.dictionary(fc.constantFrom("userName", "emails", "name", "active", "meta", TEST_URN, ENTERPRISE_URN, "__proto__"), fc.jsonValue({ maxDepth: 3 })),
+      fc.dictionary(
+        fc.constantFrom("userName", "emails", "name", "active", "meta", TEST_URN, ENTERPRISE_URN, "__proto__"),
+        fc.jsonValue({ maxDepth: 3 }),
+      ),
     );
     fc.assert(
       fc.property(valid, resources, (text, resource) => {

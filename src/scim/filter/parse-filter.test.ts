@@ -32,14 +32,23 @@ describe("parseFilter: the RFC 7644 §3.4.2.2 examples", () => {
       { kind: "compare", path: "urn:ietf:params:scim:schemas:core:2.0:User:userName", op: "sw", value: "J" },
     ],
     ["title pr", { kind: "present", path: "title" }],
-    ['meta.lastModified gt "2011-05-13T04:42:34Z"', { kind: "compare", path: "meta.lastModified", op: "gt", value: "2011-05-13T04:42:34Z" }],
-    ['meta.lastModified ge "2011-05-13T04:42:34Z"', { kind: "compare", path: "meta.lastModified", op: "ge", value: "2011-05-13T04:42:34Z" }],
-    ['meta.lastModified lt "2011-05-13T04:42:34Z"', { kind: "compare", path: "meta.lastModified", op: "lt", value: "2011-05-13T04:42:34Z" }],
-    ['meta.lastModified le "2011-05-13T04:42:34Z"', { kind: "compare", path: "meta.lastModified", op: "le", value: "2011-05-13T04:42:34Z" }],
     [
-      'title pr and userType eq "Employee"',
-      { kind: "and", filters: [{ kind: "present", path: "title" }, eq("userType", "Employee")] },
+      'meta.lastModified gt "2011-05-13T04:42:34Z"',
+      { kind: "compare", path: "meta.lastModified", op: "gt", value: "2011-05-13T04:42:34Z" },
     ],
+    [
+      'meta.lastModified ge "2011-05-13T04:42:34Z"',
+      { kind: "compare", path: "meta.lastModified", op: "ge", value: "2011-05-13T04:42:34Z" },
+    ],
+    [
+      'meta.lastModified lt "2011-05-13T04:42:34Z"',
+      { kind: "compare", path: "meta.lastModified", op: "lt", value: "2011-05-13T04:42:34Z" },
+    ],
+    [
+      'meta.lastModified le "2011-05-13T04:42:34Z"',
+      { kind: "compare", path: "meta.lastModified", op: "le", value: "2011-05-13T04:42:34Z" },
+    ],
+    ['title pr and userType eq "Employee"', { kind: "and", filters: [{ kind: "present", path: "title" }, eq("userType", "Employee")] }],
     ['title pr or userType eq "Intern"', { kind: "or", filters: [{ kind: "present", path: "title" }, eq("userType", "Intern")] }],
     [`schemas eq "${ENTERPRISE}"`, eq("schemas", ENTERPRISE)],
     [
@@ -124,13 +133,25 @@ describe("parseFilter: grammar", () => {
       kind: "or",
       filters: [
         { kind: "present", path: "a" },
-        { kind: "and", filters: [{ kind: "present", path: "b" }, { kind: "present", path: "c" }] },
+        {
+          kind: "and",
+          filters: [
+            { kind: "present", path: "b" },
+            { kind: "present", path: "c" },
+          ],
+        },
       ],
     });
     expect(parsed("a pr and b pr or c pr")).toEqual({
       kind: "or",
       filters: [
-        { kind: "and", filters: [{ kind: "present", path: "a" }, { kind: "present", path: "b" }] },
+        {
+          kind: "and",
+          filters: [
+            { kind: "present", path: "a" },
+            { kind: "present", path: "b" },
+          ],
+        },
         { kind: "present", path: "c" },
       ],
     });
@@ -140,7 +161,13 @@ describe("parseFilter: grammar", () => {
     expect(parsed("(a pr or b pr) and c pr")).toEqual({
       kind: "and",
       filters: [
-        { kind: "or", filters: [{ kind: "present", path: "a" }, { kind: "present", path: "b" }] },
+        {
+          kind: "or",
+          filters: [
+            { kind: "present", path: "a" },
+            { kind: "present", path: "b" },
+          ],
+        },
         { kind: "present", path: "c" },
       ],
     });

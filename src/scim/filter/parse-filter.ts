@@ -104,8 +104,7 @@ function createParser(tokens: readonly Token[], maxDepth: number) {
     index += 1;
     return token;
   };
-  const isWord = (token: Token, word: string): boolean =>
-    token.type === "word" && token.text.toLowerCase() === word;
+  const isWord = (token: Token, word: string): boolean => token.type === "word" && token.text.toLowerCase() === word;
   const expectPunct = (text: string, context: string): void => {
     const token = next();
     if (token.type !== "punct" || token.text !== text) {

@@ -104,7 +104,7 @@ describe("resolveFilter: binding paths", () => {
     ['emails[type eq "work"].nope pr', /unknown attribute "emails\.nope"/],
     ['nope[type eq "work"]', /unknown attribute "nope"/],
     ['userName eq "x" or nope pr', /unknown attribute "nope"/],
-    ['not (nope pr)', /unknown attribute "nope"/],
+    ["not (nope pr)", /unknown attribute "nope"/],
   ])("rejects the unknown attribute in %s, naming it", (text, detail) => {
     expect(rejection(text)).toMatch(detail);
   });
@@ -136,7 +136,9 @@ describe("resolveFilter: value filters", () => {
       [`${ENTERPRISE_URN}:manager[]`]: { co: [`${ENTERPRISE_URN}:manager.displayName`, "smith"] },
     });
     expect(shape(compiled(`${TEST_URN}:devices[serial eq "A1" and not (trusted eq true)]`))).toEqual({
-      [`${TEST_URN}:devices[]`]: { and: [{ eq: [`${TEST_URN}:devices.serial`, "A1"] }, { not: { eq: [`${TEST_URN}:devices.trusted`, true] } }] },
+      [`${TEST_URN}:devices[]`]: {
+        and: [{ eq: [`${TEST_URN}:devices.serial`, "A1"] }, { not: { eq: [`${TEST_URN}:devices.trusted`, true] } }],
+      },
     });
   });
 
@@ -236,7 +238,9 @@ describe("resolveFilter: operators and value types (RFC 7644 §3.4.2.2)", () => 
   });
 
   it.each(["42", "true", "false", "-1.5"])("rejects a string attribute compared with %s", (literal) => {
-    expect(rejection(`userName eq ${literal}`)).toMatch(/"userName" is a string attribute; it cannot be compared with the (number|boolean)/);
+    expect(rejection(`userName eq ${literal}`)).toMatch(
+      /"userName" is a string attribute; it cannot be compared with the (number|boolean)/,
+    );
   });
 
   it.each(["eq", "ne", "gt", "ge", "lt", "le"])("accepts numbers with %s on integer and decimal attributes", (op) => {
@@ -291,7 +295,7 @@ describe("resolveFilter: operators and value types (RFC 7644 §3.4.2.2)", () => 
   });
 
   it("checks types inside value filters too", () => {
-    expect(rejection('emails[primary gt true]')).toMatch(/"emails\.primary" is a boolean attribute/);
+    expect(rejection("emails[primary gt true]")).toMatch(/"emails\.primary" is a boolean attribute/);
     expect(rejection("emails[value eq 1]")).toMatch(/"emails\.value" is a string attribute/);
     expect(shape(compiled('emails[primary eq "True"]'))).toEqual({ "emails[]": { eq: ["emails.primary", true] } });
   });

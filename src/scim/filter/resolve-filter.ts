@@ -62,7 +62,8 @@ function bindValue(display: string, leaf: AttributeDefinition, op: CompareOperat
       throw mismatch("a boolean attribute");
     case "integer":
     case "decimal":
-      if (SUBSTRING.has(op)) throw refuse(leaf.type === "integer" ? "an integer attribute" : "a decimal attribute", "eq, ne, gt, ge, lt or le");
+      if (SUBSTRING.has(op))
+        throw refuse(leaf.type === "integer" ? "an integer attribute" : "a decimal attribute", "eq, ne, gt, ge, lt or le");
       if (typeof value !== "number") throw mismatch(`a numeric (${leaf.type}) attribute`);
       return value;
     case "dateTime": {
@@ -97,7 +98,8 @@ function createBinder(schema: ResourceSchema) {
   const bindWhole = (path: ResolvedPath, op: CompareOperator): ResolvedPath => {
     const display = formatPath(path);
     const names = subAttributeNames(path.attribute);
-    if (ORDERING.has(op)) throw new FilterBindingError(`"${display}" is a complex attribute; "${op}" needs one of its sub-attributes (${names})`);
+    if (ORDERING.has(op))
+      throw new FilterBindingError(`"${display}" is a complex attribute; "${op}" needs one of its sub-attributes (${names})`);
     const value = path.attribute.subAttributes?.find((sub) => sub.name === "value");
     if (!value) throw new FilterBindingError(`"${display}" is a complex attribute; compare one of its sub-attributes (${names})`);
     return { ...path, subAttribute: value };
@@ -160,11 +162,7 @@ export function resolveFilter(schema: ResourceSchema, filter: ParsedFilter): Res
 }
 
 /** Parses `text` within `limits` and binds it to `schema`: the one call the list endpoints need. */
-export function compileFilter(
-  schema: ResourceSchema,
-  text: string,
-  limits: Partial<FilterLimits> = {},
-): Result<Filter<ResolvedPath>> {
+export function compileFilter(schema: ResourceSchema, text: string, limits: Partial<FilterLimits> = {}): Result<Filter<ResolvedPath>> {
   const parsed = parseFilter(text, limits);
   return parsed.ok ? resolveFilter(schema, parsed.value) : parsed;
 }

@@ -48,7 +48,10 @@ describe("applyAttributeOperation", () => {
   it("addresses every value with a sub-attribute path that has no filter", () => {
     const resource: ScimObject = { emails: [{ value: "a@x" }, { value: "b@x", type: "home" }] };
     applyAttributeOperation(resource, step("replace", "emails.type", "other"));
-    expect(resource["emails"]).toEqual([{ value: "a@x", type: "other" }, { value: "b@x", type: "other" }]);
+    expect(resource["emails"]).toEqual([
+      { value: "a@x", type: "other" },
+      { value: "b@x", type: "other" },
+    ]);
     applyAttributeOperation(resource, step("remove", "emails.type"));
     expect(resource["emails"]).toEqual([{ value: "a@x" }, { value: "b@x" }]);
   });
@@ -60,8 +63,16 @@ describe("applyAttributeOperation", () => {
   });
 
   it("reports what it touched and removed", () => {
-    const resource: ScimObject = { emails: [{ value: "a@x", type: "work" }, { value: "b@x", type: "home" }] };
-    expect(applyAttributeOperation(resource, step("remove", 'emails[type eq "home"]'))).toEqual({ touched: [], removed: [{ value: "b@x", type: "home" }] });
+    const resource: ScimObject = {
+      emails: [
+        { value: "a@x", type: "work" },
+        { value: "b@x", type: "home" },
+      ],
+    };
+    expect(applyAttributeOperation(resource, step("remove", 'emails[type eq "home"]'))).toEqual({
+      touched: [],
+      removed: [{ value: "b@x", type: "home" }],
+    });
     expect(applyAttributeOperation(resource, step("add", 'emails[type eq "work"].display', "Work"))).toEqual({
       touched: [{ value: "a@x", type: "work", display: "Work" }],
       removed: [],
@@ -74,7 +85,12 @@ describe("applyAttributeOperation", () => {
     applyAttributeOperation(resource, step("replace", `${DEVICE_URN}:devices[kind eq "phone"].serial`, "P9", withDevices));
     applyAttributeOperation(resource, step("replace", `${DEVICE_URN}:devices[serial eq "S1"].primary`, true, withDevices));
     expect(resource).toEqual({
-      [DEVICE_URN]: { devices: [{ serial: "S1", kind: "laptop", primary: true }, { kind: "phone", serial: "P9" }] },
+      [DEVICE_URN]: {
+        devices: [
+          { serial: "S1", kind: "laptop", primary: true },
+          { kind: "phone", serial: "P9" },
+        ],
+      },
     });
     applyAttributeOperation(resource, step("remove", `${DEVICE_URN}:devices`, undefined, withDevices));
     expect(resource).toEqual({});
@@ -85,8 +101,12 @@ describe("applyAttributeOperation", () => {
     applyAttributeOperation(resource, step("add", `${DEVICE_URN}:badge`, "B-1", withDevices));
     applyAttributeOperation(resource, step("replace", `${DEVICE_URN}:badge`, "B-1", withDevices));
     expect(resource).toEqual({ [DEVICE_URN]: { badge: "B-1" } });
-    expect(failure(() => applyAttributeOperation(resource, step("replace", `${DEVICE_URN}:badge`, "B-2", withDevices))).scimType).toBe("mutability");
-    expect(failure(() => applyAttributeOperation(resource, step("remove", `${DEVICE_URN}:badge`, undefined, withDevices))).scimType).toBe("mutability");
+    expect(failure(() => applyAttributeOperation(resource, step("replace", `${DEVICE_URN}:badge`, "B-2", withDevices))).scimType).toBe(
+      "mutability",
+    );
+    expect(failure(() => applyAttributeOperation(resource, step("remove", `${DEVICE_URN}:badge`, undefined, withDevices))).scimType).toBe(
+      "mutability",
+    );
   });
 
   it("reads a one-element array as the element a filtered path names", () => {

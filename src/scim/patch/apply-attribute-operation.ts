@@ -9,13 +9,7 @@
 import { ScimType, type ValidationIssue } from "../../errors.js";
 import { deepEqual } from "../deep-equal.js";
 import type { AttributeDefinition } from "../schema/attribute-definition.js";
-import {
-  findSubAttribute,
-  isPlainObject,
-  normalizeAttributeValue,
-  normalizeElement,
-  type ScimObject,
-} from "../schema/normalize-value.js";
+import { findSubAttribute, isPlainObject, normalizeAttributeValue, normalizeElement, type ScimObject } from "../schema/normalize-value.js";
 import { readAttribute, writeAttribute } from "../schema/resource-access.js";
 import { formatPath, type ResolvedPath } from "../schema/resolved-path.js";
 import { containsValue, createElementList, type ElementKey, type ElementList } from "./element-list.js";
@@ -187,7 +181,13 @@ function wholeAttribute(step: PatchStep, list: ElementList): ListChange {
     // RFC 7644 §3.5.2.2 removes every value; with a value array (Entra's member removal) only those.
     if (!step.hasValue || step.value === null) return { touched: [], removed: removeAll(list, list.positions()) };
     const doomed = new Set(asArray(normalizedValue(step, attribute)).flatMap((value) => list.matching(value)));
-    return { touched: [], removed: removeAll(list, [...doomed].sort((a, b) => a - b)) };
+    return {
+      touched: [],
+      removed: removeAll(
+        list,
+        [...doomed].sort((a, b) => a - b),
+      ),
+    };
   }
   // RFC 7644 §3.5.2.1: "a new value is added"; one already there is not added twice.
   const touched = asArray(normalizedValue(step, attribute)).map((value) => list.matching(value)[0] ?? list.append(value));
@@ -251,10 +251,12 @@ function selectedElements(step: PatchStep, list: ElementList): ListChange {
  * values made primary by one operation contradict RFC 7643 §2.4 and are refused.
  */
 function settlePrimary(step: PatchStep, list: ElementList, change: ListChange): void {
-  const primaries = new Set(change.touched.filter((position) => {
-    const element = list.at(position);
-    return isPlainObject(element) && element["primary"] === true;
-  }));
+  const primaries = new Set(
+    change.touched.filter((position) => {
+      const element = list.at(position);
+      return isPlainObject(element) && element["primary"] === true;
+    }),
+  );
   if (primaries.size > 1) {
     abortInvalidValue(step.origin, [{ path: step.path.text, message: "would mark more than one value primary (RFC 7643 §2.4)" }]);
   }
@@ -293,7 +295,10 @@ function workingAttribute(resource: ScimObject, step: PatchStep, options: Attrib
   const existing = options.workspace?.attributes.get(key);
   if (existing) return existing;
   const current = readAttribute(resource, path);
-  const working: WorkingAttribute = { path, list: createElementList(path.attribute, current === null ? undefined : current, options.elementKey) };
+  const working: WorkingAttribute = {
+    path,
+    list: createElementList(path.attribute, current === null ? undefined : current, options.elementKey),
+  };
   options.workspace?.attributes.set(key, working);
   return working;
 }
@@ -338,11 +343,7 @@ function multiValued(resource: ScimObject, step: PatchStep, options: AttributeOp
  * enforces one primary value per attribute. With a `workspace`, multi-valued attributes are
  * written back by `flushWorkspace`.
  */
-export function applyAttributeOperation(
-  resource: ScimObject,
-  step: PatchStep,
-  options: AttributeOperationOptions = {},
-): AttributeOutcome {
+export function applyAttributeOperation(resource: ScimObject, step: PatchStep, options: AttributeOperationOptions = {}): AttributeOutcome {
   if (step.path.target.attribute.multiValued) return multiValued(resource, step, options);
   const current = readAttribute(resource, step.path.target);
   commit(resource, step, current, singleValued(step, current));

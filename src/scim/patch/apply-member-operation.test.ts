@@ -55,9 +55,17 @@ describe("applyMemberOperation", () => {
   it("adds a member named by a filter with no match, on loaded and unloaded groups", () => {
     const loaded: ScimObject = { ...storedGroup() };
     const path = `members[value eq "${JAMES}"]`;
-    expect(memberDelta(loaded, step("replace", path, { type: "User" }), noMembershipChange, true)).toEqual({ kind: "delta", add: [JAMES], remove: [] });
+    expect(memberDelta(loaded, step("replace", path, { type: "User" }), noMembershipChange, true)).toEqual({
+      kind: "delta",
+      add: [JAMES],
+      remove: [],
+    });
     expect(memberIds(loaded)).toEqual([BABS, MANDY, JAMES]);
-    expect(memberDelta({}, step("replace", path, { type: "User" }), noMembershipChange, false)).toEqual({ kind: "delta", add: [JAMES], remove: [] });
+    expect(memberDelta({}, step("replace", path, { type: "User" }), noMembershipChange, false)).toEqual({
+      kind: "delta",
+      add: [JAMES],
+      remove: [],
+    });
   });
 });
 
@@ -67,7 +75,10 @@ describe("loaded and unloaded groups agree", () => {
     patchBody({ op: "remove", path: `members[value eq "${BABS}"]` }),
     patchBody({ op: "Remove", path: "members", value: [{ value: MANDY }, { value: "not-a-member" }] }),
     patchBody({ op: "remove", path: "members" }, { op: "add", path: "members", value: [{ value: JAMES }] }),
-    patchBody({ op: "replace", path: "members", value: [{ value: JAMES }, { value: BABS }] }, { op: "remove", path: `members[value eq "${BABS}"]` }),
+    patchBody(
+      { op: "replace", path: "members", value: [{ value: JAMES }, { value: BABS }] },
+      { op: "remove", path: `members[value eq "${BABS}"]` },
+    ),
     patchBody({ op: "add", value: { members: [{ value: JAMES }], displayName: "Guides" } }),
     patchBody({ op: "add", path: "members", value: [{ value: JAMES }] }, { op: "remove", path: `members[value eq "${JAMES}"]` }),
     patchBody({ op: "replace", path: `members[value eq "${BABS}"]`, value: null }),
@@ -75,11 +86,14 @@ describe("loaded and unloaded groups agree", () => {
     patchBody({ op: "replace", path: `members[value eq "${BABS}"].type`, value: "User" }),
   ];
 
-  it.each(bodies.map((body, index) => [index, body] as const))("body %i gives one delta, and the delta gives the loaded result", (_, body) => {
-    const loaded = expectOk(applyPatch(groups, storedGroup(), body));
-    const unloaded = expectOk(applyPatch(groups, storedGroup(), body, { membersLoaded: false }));
-    expect(unloaded.membership).toEqual(loaded.membership);
-    expect(unloaded.resource).not.toHaveProperty("members");
-    expect(applyMembershipDelta(memberIds(storedGroup()), loaded.membership!)).toEqual(memberIds(loaded.resource));
-  });
+  it.each(bodies.map((body, index) => [index, body] as const))(
+    "body %i gives one delta, and the delta gives the loaded result",
+    (_, body) => {
+      const loaded = expectOk(applyPatch(groups, storedGroup(), body));
+      const unloaded = expectOk(applyPatch(groups, storedGroup(), body, { membersLoaded: false }));
+      expect(unloaded.membership).toEqual(loaded.membership);
+      expect(unloaded.resource).not.toHaveProperty("members");
+      expect(applyMembershipDelta(memberIds(storedGroup()), loaded.membership!)).toEqual(memberIds(loaded.resource));
+    },
+  );
 });

@@ -82,7 +82,7 @@ function loadedDelta(step: PatchStep, resource: ScimObject, delta: MembershipDel
   }
   // Ids named by the filter are removed even when the loaded list lacks them: removing an absent
   // member succeeds (architecture §4), and the store's list is the authority.
-  const named = step.op === "remove" && !subAttribute && filter ? memberIdsOfFilter(filter) ?? [] : [];
+  const named = step.op === "remove" && !subAttribute && filter ? (memberIdsOfFilter(filter) ?? []) : [];
   const removed = [...storedIds(outcome.removed), ...named];
   if (removed.length > 0) delta.remove(removed);
   if (step.op !== "remove") delta.add(idsOf(step, outcome.touched));
@@ -92,7 +92,10 @@ function loadedDelta(step: PatchStep, resource: ScimObject, delta: MembershipDel
 function unloadedIds(step: PatchStep): readonly string[] {
   const { filter, text } = step.path;
   if (!filter) {
-    abortPatch(ScimType.invalidPath, `${step.origin}: "${text}" addresses every member, and this group's members are not loaded; use members[value eq "id"].`);
+    abortPatch(
+      ScimType.invalidPath,
+      `${step.origin}: "${text}" addresses every member, and this group's members are not loaded; use members[value eq "id"].`,
+    );
   }
   const ids = memberIdsOfFilter(filter);
   if (!ids) {
@@ -147,7 +150,10 @@ function unloadedFilterDelta(step: PatchStep, delta: MembershipDeltaBuilder): vo
   const id = isPlainObject(member) ? member["value"] : undefined;
   // The filter names the member; another id in the value would change an immutable value.
   if (id !== undefined && (ids.length !== 1 || id !== ids[0])) {
-    abortPatch(ScimType.mutability, `${step.origin}: "members.value" is immutable; ${JSON.stringify(id)} does not match "${step.path.text}".`);
+    abortPatch(
+      ScimType.mutability,
+      `${step.origin}: "members.value" is immutable; ${JSON.stringify(id)} does not match "${step.path.text}".`,
+    );
   }
   delta.add(ids);
 }

@@ -7,7 +7,6 @@ import { ENTERPRISE_URN, USER_URN } from "../sample-resources.fixture.js";
 import { applyPatch } from "./apply-patch.js";
 import { BABS, MANDY, PATCH_OP, deepFreeze, expectOk, groups, storedGroup, storedUser, users } from "./patch.fixture.js";
 
-
 /** A user as Entra creates it: no work e-mail, address or role yet. */
 function bareUser() {
   return deepFreeze({
@@ -99,7 +98,13 @@ describe("Microsoft Entra ID", () => {
   it("Entra: manager as an array of one reference (tutorial example 5)", () => {
     const body = deepFreeze({
       schemas: [PATCH_OP],
-      Operations: [{ op: "Add", path: "manager", value: [{ $ref: "../Users/26118915-6090-4610-87e4-49d8ca9f808d", value: "26118915-6090-4610-87e4-49d8ca9f808d" }] }],
+      Operations: [
+        {
+          op: "Add",
+          path: "manager",
+          value: [{ $ref: "../Users/26118915-6090-4610-87e4-49d8ca9f808d", value: "26118915-6090-4610-87e4-49d8ca9f808d" }],
+        },
+      ],
     });
     const result = expectOk(applyPatch(users, bareUser(), body));
     expect(result.resource[ENTERPRISE_URN]).toEqual({
@@ -128,7 +133,7 @@ describe("Microsoft Entra ID", () => {
             'emails[type eq "work"].value': "babs@example.com",
           },
         },
-        { op: "add", value: { [ENTERPRISE_URN]: { costCenter: "4131" }, "addresses[type eq \"work\"].country": "DE" } },
+        { op: "add", value: { [ENTERPRISE_URN]: { costCenter: "4131" }, 'addresses[type eq "work"].country': "DE" } },
       ],
     });
     const result = expectOk(applyPatch(users, storedUser(), body));
@@ -136,7 +141,10 @@ describe("Microsoft Entra ID", () => {
       displayName: "Babs J",
       name: { formatted: "Ms. Barbara J Jensen III", givenName: "Babs", familyName: "Jensen-Smith" },
       active: false,
-      emails: [{ value: "babs@example.com", type: "work", primary: true }, { value: "babs@jensen.org", type: "home" }],
+      emails: [
+        { value: "babs@example.com", type: "work", primary: true },
+        { value: "babs@jensen.org", type: "home" },
+      ],
       addresses: [{ type: "work", streetAddress: "100 Universal City Plaza", country: "DE" }],
     });
     expect(result.resource[ENTERPRISE_URN]).toEqual({
@@ -154,7 +162,7 @@ describe("Microsoft Entra ID", () => {
       Operations: [
         { op: "Add", path: 'emails[type eq "work"].value', value: "Test_User@testuser.com" },
         { op: "Replace", path: 'addresses[type eq "work"].country', value: "US" },
-        { op: "Replace", path: "roles[primary eq \"True\"].value", value: "Tour Guide" },
+        { op: "Replace", path: 'roles[primary eq "True"].value', value: "Tour Guide" },
       ],
     });
     const result = expectOk(applyPatch(users, bareUser(), body));
@@ -255,7 +263,10 @@ describe("OneLogin", () => {
       userName: "barb",
       name: { givenName: "Barb", familyName: "Jensen-Lee" },
       preferredLanguage: "en-GB",
-      emails: [{ value: "barb@example.com", type: "work", primary: true }, { value: "babs@jensen.org", type: "home" }],
+      emails: [
+        { value: "barb@example.com", type: "work", primary: true },
+        { value: "babs@jensen.org", type: "home" },
+      ],
     });
     expect(result.resource).not.toHaveProperty("nickName");
     expect(Object.keys(result.resource)).not.toContain("Username");

@@ -14,11 +14,15 @@ function failure(result: ReturnType<typeof applyPatch>): { status: number; scimT
 }
 
 function user(emailCount: number): ScimObject {
-  return deepFreeze({ userName: "bjensen", emails: Array.from({ length: emailCount }, (_, index) => ({ value: `e${index}@x`, type: "work" })) });
+  return deepFreeze({
+    userName: "bjensen",
+    emails: Array.from({ length: emailCount }, (_, index) => ({ value: `e${index}@x`, type: "work" })),
+  });
 }
 
 describe("maxPatchOperations", () => {
-  const operations = (count: number) => Array.from({ length: count }, (_, index) => ({ op: "replace", path: "nickName", value: `n${index}` }));
+  const operations = (count: number) =>
+    Array.from({ length: count }, (_, index) => ({ op: "replace", path: "nickName", value: `n${index}` }));
 
   it("applies a request of exactly maxPatchOperations operations", () => {
     expect(expectOk(applyPatch(users, user(0), patchBody(...operations(3)), { maxPatchOperations: 3 })).resource["nickName"]).toBe("n2");
@@ -26,17 +30,37 @@ describe("maxPatchOperations", () => {
 
   it("refuses one more with 413 naming the limit and the count, before applying any", () => {
     const refused = failure(applyPatch(users, user(0), patchBody(...operations(4)), { maxPatchOperations: 3 }));
-    expect(refused).toEqual({ status: 413, scimType: undefined, detail: "The PATCH request has 4 operations; the limit is 3 (maxPatchOperations)." });
+    expect(refused).toEqual({
+      status: 413,
+      scimType: undefined,
+      detail: "The PATCH request has 4 operations; the limit is 3 (maxPatchOperations).",
+    });
   });
 });
 
 describe("maxValues", () => {
   it("lets an add reach maxValues, and refuses the operation that goes one over with 400 invalidValue", () => {
-    expect(expectOk(applyPatch(users, user(2), patchBody({ op: "add", path: "emails", value: [{ value: "new@x" }] }), { maxValues: 3 })).resource["emails"]).toHaveLength(3);
+    expect(
+      expectOk(applyPatch(users, user(2), patchBody({ op: "add", path: "emails", value: [{ value: "new@x" }] }), { maxValues: 3 }))
+        .resource["emails"],
+    ).toHaveLength(3);
     const refused = failure(
-      applyPatch(users, user(2), patchBody({ op: "add", path: "emails", value: [{ value: "e0@x" }] }, { op: "add", path: 'emails[value eq "f@x"].type', value: "home" }, { op: "add", path: "emails", value: [{ value: "g@x" }] }), { maxValues: 3 }),
+      applyPatch(
+        users,
+        user(2),
+        patchBody(
+          { op: "add", path: "emails", value: [{ value: "e0@x" }] },
+          { op: "add", path: 'emails[value eq "f@x"].type', value: "home" },
+          { op: "add", path: "emails", value: [{ value: "g@x" }] },
+        ),
+        { maxValues: 3 },
+      ),
     );
-    expect(refused).toEqual({ status: 400, scimType: "invalidValue", detail: "Operations[2]: emails: would hold 4 values; the limit is 3 (maxValues)" });
+    expect(refused).toEqual({
+      status: 400,
+      scimType: "invalidValue",
+      detail: "Operations[2]: emails: would hold 4 values; the limit is 3 (maxValues)",
+    });
   });
 
   it("refuses a value carrying more values than the limit before normalizing it, and a replace likewise", () => {
@@ -44,17 +68,34 @@ describe("maxValues", () => {
     expect(failure(applyPatch(users, user(0), patchBody({ op: "add", path: "emails", value: many }), { maxValues: 3 })).detail).toBe(
       "Operations[0]: emails: carries 4 values; the limit is 3 (maxValues)",
     );
-    expect(failure(applyPatch(users, user(0), patchBody({ op: "replace", value: { emails: many } }), { maxValues: 3 })).detail).toMatch(/carries 4 values; the limit is 3 \(maxValues\)/);
-    expect(expectOk(applyPatch(users, user(0), patchBody({ op: "replace", path: "emails", value: many.slice(0, 3) }), { maxValues: 3 })).resource["emails"]).toHaveLength(3);
+    expect(failure(applyPatch(users, user(0), patchBody({ op: "replace", value: { emails: many } }), { maxValues: 3 })).detail).toMatch(
+      /carries 4 values; the limit is 3 \(maxValues\)/,
+    );
+    expect(
+      expectOk(applyPatch(users, user(0), patchBody({ op: "replace", path: "emails", value: many.slice(0, 3) }), { maxValues: 3 }))
+        .resource["emails"],
+    ).toHaveLength(3);
   });
 
   it("counts values after deduplication: re-adding present values does not grow the attribute", () => {
     const again = Array.from({ length: 3 }, (_, index) => ({ value: `e${index}@x` }));
-    expect(expectOk(applyPatch(users, user(3), patchBody({ op: "add", path: "emails", value: again }), { maxValues: 3 })).changed).toBe(false);
+    expect(expectOk(applyPatch(users, user(3), patchBody({ op: "add", path: "emails", value: again }), { maxValues: 3 })).changed).toBe(
+      false,
+    );
   });
 
   it("still patches a resource stored over a since-lowered limit, as long as the attribute does not grow", () => {
-    const patched = expectOk(applyPatch(users, user(5), patchBody({ op: "remove", path: 'emails[value eq "e0@x"]' }, { op: "replace", path: 'emails[value eq "e1@x"].type', value: "home" }), { maxValues: 3 }));
+    const patched = expectOk(
+      applyPatch(
+        users,
+        user(5),
+        patchBody(
+          { op: "remove", path: 'emails[value eq "e0@x"]' },
+          { op: "replace", path: 'emails[value eq "e1@x"].type', value: "home" },
+        ),
+        { maxValues: 3 },
+      ),
+    );
     expect(patched.resource["emails"]).toHaveLength(4);
   });
 
@@ -69,17 +110,26 @@ describe("maxMembers", () => {
 
   it("lets a request name exactly maxMembers members, adding and removing", () => {
     const body = patchBody({ op: "add", path: "members", value: ids(2) }, { op: "remove", path: `members[value eq "${BABS}"]` });
-    expect(expectOk(applyPatch(groups, storedGroup(), body, { membersLoaded: false, maxMembers: 3 })).membership).toEqual({ kind: "delta", add: ["m0", "m1"], remove: [BABS] });
+    expect(expectOk(applyPatch(groups, storedGroup(), body, { membersLoaded: false, maxMembers: 3 })).membership).toEqual({
+      kind: "delta",
+      add: ["m0", "m1"],
+      remove: [BABS],
+    });
   });
 
   it("refuses one more with 413 naming the limit and the count", () => {
-    const body = patchBody({ op: "add", path: "members", value: ids(2) }, { op: "remove", path: `members[value eq "${BABS}" or value eq "${MANDY}"]` });
+    const body = patchBody(
+      { op: "add", path: "members", value: ids(2) },
+      { op: "remove", path: `members[value eq "${BABS}" or value eq "${MANDY}"]` },
+    );
     expect(failure(applyPatch(groups, storedGroup(), body, { membersLoaded: false, maxMembers: 3 }))).toEqual({
       status: 413,
       scimType: undefined,
       detail: "Operations[1]: the request names 4 members; the limit is 3 (maxMembers).",
     });
-    expect(failure(applyPatch(groups, storedGroup(), patchBody({ op: "replace", path: "members", value: ids(4) }), { maxMembers: 3 })).status).toBe(413);
+    expect(
+      failure(applyPatch(groups, storedGroup(), patchBody({ op: "replace", path: "members", value: ids(4) }), { maxMembers: 3 })).status,
+    ).toBe(413);
   });
 });
 

@@ -67,7 +67,14 @@ const USER_PATHS = [
   "urn:ietf:params:scim:schemas:extension:enterprise:2.0:employeeNumber",
 ] as const;
 
-const GROUP_PATHS = ["displayName", "members", `members[value eq "${BABS}"]`, `members[value eq "${JAMES}"]`, "members.value", "externalId"] as const;
+const GROUP_PATHS = [
+  "displayName",
+  "members",
+  `members[value eq "${BABS}"]`,
+  `members[value eq "${JAMES}"]`,
+  "members.value",
+  "externalId",
+] as const;
 
 const READ_ONLY_PATHS = [
   "id",
@@ -170,12 +177,20 @@ describe("PATCH properties", { timeout: PROPERTY_TIMEOUT }, () => {
   });
 
   it("a body that is not an object, or lacks a non-empty Operations array, is invalidSyntax", () => {
-    const notObject = fc.oneof(fc.constantFrom<unknown>(null, [], "", 0, true), fc.array(fc.jsonValue({ maxDepth: 2 })), fc.string(), fc.double());
+    const notObject = fc.oneof(
+      fc.constantFrom<unknown>(null, [], "", 0, true),
+      fc.array(fc.jsonValue({ maxDepth: 2 })),
+      fc.string(),
+      fc.double(),
+    );
     const noOperations = fc.oneof(
       fc.constant({}),
       fc.constant({ schemas: [PATCH_OP] }),
       fc.constant({ Operations: [] }),
-      fc.jsonValue({ maxDepth: 2 }).filter((value) => !Array.isArray(value)).map((value) => ({ schemas: [PATCH_OP], Operations: value })),
+      fc
+        .jsonValue({ maxDepth: 2 })
+        .filter((value) => !Array.isArray(value))
+        .map((value) => ({ schemas: [PATCH_OP], Operations: value })),
     );
     fc.assert(
       fc.property(fc.oneof(notObject, noOperations), (body) => {
@@ -203,10 +218,15 @@ describe("PATCH properties", { timeout: PROPERTY_TIMEOUT }, () => {
   });
 
   it("a path that is not a string, or that does not parse, is invalidPath", () => {
-    const notString = fc.oneof(fc.integer(), fc.boolean(), fc.array(fc.string(), { maxLength: 2 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }));
-    const unparsable = fc.oneof(anyText, mutatedText(fc.constantFrom(...USER_PATHS))).filter(
-      (text) => text.trim() !== "" && !parsePatchPath(users, text).ok,
+    const notString = fc.oneof(
+      fc.integer(),
+      fc.boolean(),
+      fc.array(fc.string(), { maxLength: 2 }),
+      fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }),
     );
+    const unparsable = fc
+      .oneof(anyText, mutatedText(fc.constantFrom(...USER_PATHS)))
+      .filter((text) => text.trim() !== "" && !parsePatchPath(users, text).ok);
     fc.assert(
       fc.property(fc.oneof(notString, unparsable), fc.constantFrom("add", "replace", "remove"), (path, op) => {
         const result = applyPatch(users, storedUser(), deepFreeze({ Operations: [{ op, path, value: "x" }] }));
@@ -219,23 +239,33 @@ describe("PATCH properties", { timeout: PROPERTY_TIMEOUT }, () => {
 
   it("remove without a path is noTarget (RFC 7644 §3.5.2.2)", () => {
     fc.assert(
-      fc.property(fc.constantFrom("remove", "Remove", "REMOVE"), fc.option(patchValue, { nil: undefined }), fc.constantFrom(undefined, null, "", "  "), (op, value, path) => {
-        const raw = { op, ...(path === undefined ? {} : { path }), ...(value === undefined ? {} : { value }) };
-        const result = applyPatch(users, storedUser(), deepFreeze({ Operations: [raw] }));
-        expect(result.ok).toBe(false);
-        expectScimFailure(result, [ScimType.noTarget]);
-      }),
+      fc.property(
+        fc.constantFrom("remove", "Remove", "REMOVE"),
+        fc.option(patchValue, { nil: undefined }),
+        fc.constantFrom(undefined, null, "", "  "),
+        (op, value, path) => {
+          const raw = { op, ...(path === undefined ? {} : { path }), ...(value === undefined ? {} : { value }) };
+          const result = applyPatch(users, storedUser(), deepFreeze({ Operations: [raw] }));
+          expect(result.ok).toBe(false);
+          expectScimFailure(result, [ScimType.noTarget]);
+        },
+      ),
       fuzzParameters(100),
     );
   });
 
   it("a read-only path is mutability (RFC 7644 §3.5.2), whatever the value", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...READ_ONLY_PATHS).chain((path) => fc.mixedCase(fc.constant(path))), fc.constantFrom("add", "replace", "remove"), patchValue, (path, op, value) => {
-        const result = applyPatch(users, storedUser(), deepFreeze({ Operations: [{ op, path, value }] }));
-        expect(result.ok).toBe(false);
-        expectScimFailure(result, [ScimType.mutability]);
-      }),
+      fc.property(
+        fc.constantFrom(...READ_ONLY_PATHS).chain((path) => fc.mixedCase(fc.constant(path))),
+        fc.constantFrom("add", "replace", "remove"),
+        patchValue,
+        (path, op, value) => {
+          const result = applyPatch(users, storedUser(), deepFreeze({ Operations: [{ op, path, value }] }));
+          expect(result.ok).toBe(false);
+          expectScimFailure(result, [ScimType.mutability]);
+        },
+      ),
       fuzzParameters(200),
     );
   });
@@ -246,7 +276,14 @@ describe("PATCH properties", { timeout: PROPERTY_TIMEOUT }, () => {
         fc.constantFrom("nickName", "title", "name.givenName", 'emails[type eq "work"].value', `${ENTERPRISE_URN}:department`),
         fc.oneof(fc.double({ noNaN: true }), fc.boolean(), fc.constant({ any: "object" })),
       ),
-      fc.tuple(fc.constant("active"), fc.oneof(fc.double({ noNaN: true }), fc.string().filter((text) => !/^(true|false)$/i.test(text)), fc.constant({ value: true }))),
+      fc.tuple(
+        fc.constant("active"),
+        fc.oneof(
+          fc.double({ noNaN: true }),
+          fc.string().filter((text) => !/^(true|false)$/i.test(text)),
+          fc.constant({ value: true }),
+        ),
+      ),
     );
     fc.assert(
       fc.property(cases, fc.constantFrom("add", "replace"), ([path, value], op) => {

@@ -1,18 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ENTERPRISE_URN, GROUP_URN, USER_URN } from "../sample-resources.fixture.js";
 import { applyPatch } from "./apply-patch.js";
-import {
-  BABS,
-  JAMES,
-  MANDY,
-  deepFreeze,
-  expectOk,
-  groups,
-  patchBody,
-  storedGroup,
-  storedUser,
-  users,
-} from "./patch.fixture.js";
+import { BABS, JAMES, MANDY, deepFreeze, expectOk, groups, patchBody, storedGroup, storedUser, users } from "./patch.fixture.js";
 
 const babsRef = `https://example.com/v2/Users/${BABS}`;
 const jamesRef = `https://example.com/v2/Users/${JAMES}`;
@@ -21,11 +10,7 @@ describe("RFC 7644 §3.5.2.1 add", () => {
   it("adds a member to a group (the RFC's first add example)", () => {
     const group = deepFreeze({ ...storedGroup(), members: [{ value: MANDY }] });
     const result = expectOk(
-      applyPatch(
-        groups,
-        group,
-        patchBody({ op: "add", path: "members", value: [{ display: "Babs Jensen", $ref: babsRef, value: BABS }] }),
-      ),
+      applyPatch(groups, group, patchBody({ op: "add", path: "members", value: [{ display: "Babs Jensen", $ref: babsRef, value: BABS }] })),
     );
     // `display` of a member is readOnly in our Group schema (server-derived), so it is not stored.
     expect(result.resource["members"]).toEqual([{ value: MANDY }, { value: BABS, $ref: babsRef }]);
@@ -33,8 +18,13 @@ describe("RFC 7644 §3.5.2.1 add", () => {
     expect(result.changed).toBe(true);
   });
 
-  it("adds e-mails and a nickname from a path-less value, with the RFC's lowercase \"nickname\"", () => {
-    const user = deepFreeze({ schemas: [USER_URN], id: BABS, userName: "bjensen", emails: [{ value: "bjensen@example.com", type: "work" }] });
+  it('adds e-mails and a nickname from a path-less value, with the RFC\'s lowercase "nickname"', () => {
+    const user = deepFreeze({
+      schemas: [USER_URN],
+      id: BABS,
+      userName: "bjensen",
+      emails: [{ value: "bjensen@example.com", type: "work" }],
+    });
     const result = expectOk(
       applyPatch(users, user, patchBody({ op: "add", value: { emails: [{ value: "babs@jensen.org", type: "home" }], nickname: "Babs" } })),
     );
@@ -53,7 +43,11 @@ describe("RFC 7644 §3.5.2.1 add", () => {
 
   it("does not add a value that is already there (RFC 7644 §3.5.2.1), so nothing changes", () => {
     const result = expectOk(
-      applyPatch(users, storedUser(), patchBody({ op: "add", value: { emails: [{ value: "babs@jensen.org", type: "home" }], nickname: "Babs" } })),
+      applyPatch(
+        users,
+        storedUser(),
+        patchBody({ op: "add", value: { emails: [{ value: "babs@jensen.org", type: "home" }], nickname: "Babs" } }),
+      ),
     );
     expect(result.resource["emails"]).toEqual(storedUser()["emails"]);
     expect(result.changed).toBe(false);
@@ -88,7 +82,12 @@ describe("RFC 7644 §3.5.2.1 add", () => {
   it("adds an extension attribute and lists the extension in schemas", () => {
     const user = deepFreeze({ schemas: [USER_URN], id: "u1", userName: "x" });
     const result = expectOk(applyPatch(users, user, patchBody({ op: "add", path: `${ENTERPRISE_URN}:department`, value: "Sales" })));
-    expect(result.resource).toEqual({ schemas: [USER_URN, ENTERPRISE_URN], id: "u1", userName: "x", [ENTERPRISE_URN]: { department: "Sales" } });
+    expect(result.resource).toEqual({
+      schemas: [USER_URN, ENTERPRISE_URN],
+      id: "u1",
+      userName: "x",
+      [ENTERPRISE_URN]: { department: "Sales" },
+    });
   });
 
   it("leaves the resource unchanged when the value is already there", () => {
@@ -234,13 +233,19 @@ describe("RFC 7644 §3.5.2.3 replace", () => {
       formatted: "911 Universal City Plaza\nHollywood, CA 91608 US",
       primary: true,
     };
-    const result = expectOk(applyPatch(users, storedUser(), patchBody({ op: "replace", path: 'addresses[type eq "work"]', value: address })));
+    const result = expectOk(
+      applyPatch(users, storedUser(), patchBody({ op: "replace", path: 'addresses[type eq "work"]', value: address })),
+    );
     expect(result.resource["addresses"]).toEqual([address]);
   });
 
   it("replaces the street address of the work address", () => {
     const result = expectOk(
-      applyPatch(users, storedUser(), patchBody({ op: "replace", path: 'addresses[type eq "work"].streetAddress', value: "1010 Broadway Ave" })),
+      applyPatch(
+        users,
+        storedUser(),
+        patchBody({ op: "replace", path: 'addresses[type eq "work"].streetAddress', value: "1010 Broadway Ave" }),
+      ),
     );
     expect(result.resource["addresses"]).toEqual([{ type: "work", streetAddress: "1010 Broadway Ave", country: "US" }]);
   });
@@ -262,7 +267,9 @@ describe("RFC 7644 §3.5.2.3 replace", () => {
   });
 
   it("treats a replace of an absent attribute as an add", () => {
-    const result = expectOk(applyPatch(users, storedUser(), patchBody({ op: "replace", path: "profileUrl", value: "https://login.example.com/bjensen" })));
+    const result = expectOk(
+      applyPatch(users, storedUser(), patchBody({ op: "replace", path: "profileUrl", value: "https://login.example.com/bjensen" })),
+    );
     expect(result.resource["profileUrl"]).toBe("https://login.example.com/bjensen");
   });
 
@@ -274,7 +281,9 @@ describe("RFC 7644 §3.5.2.3 replace", () => {
 
 describe("primary values (RFC 7644 §3.5.2)", () => {
   it("clears primary on the other values when one is made primary", () => {
-    const result = expectOk(applyPatch(users, storedUser(), patchBody({ op: "replace", path: 'emails[type eq "home"].primary', value: true })));
+    const result = expectOk(
+      applyPatch(users, storedUser(), patchBody({ op: "replace", path: 'emails[type eq "home"].primary', value: true })),
+    );
     expect(result.resource["emails"]).toEqual([
       { value: "bjensen@example.com", type: "work", primary: false },
       { value: "babs@jensen.org", type: "home", primary: true },
@@ -283,7 +292,11 @@ describe("primary values (RFC 7644 §3.5.2)", () => {
 
   it("clears primary on existing values when a primary value is added", () => {
     const result = expectOk(
-      applyPatch(users, storedUser(), patchBody({ op: "add", path: "emails", value: [{ value: "new@example.com", type: "other", primary: true }] })),
+      applyPatch(
+        users,
+        storedUser(),
+        patchBody({ op: "add", path: "emails", value: [{ value: "new@example.com", type: "other", primary: true }] }),
+      ),
     );
     const emails = result.resource["emails"] as { primary?: boolean }[];
     expect(emails.map((email) => email.primary)).toEqual([false, undefined, true]);
@@ -328,7 +341,9 @@ describe("result bookkeeping", () => {
   });
 
   it("reports the delta but no change when an added member is already there (RFC 7644 §3.5.2.1)", () => {
-    const result = expectOk(applyPatch(groups, storedGroup(), patchBody({ op: "add", path: "members", value: [{ value: BABS, type: "User" }] })));
+    const result = expectOk(
+      applyPatch(groups, storedGroup(), patchBody({ op: "add", path: "members", value: [{ value: BABS, type: "User" }] })),
+    );
     expect(result.changed).toBe(false);
     expect(result.resource["members"]).toEqual(storedGroup()["members"]);
     expect(result.membership).toEqual({ kind: "delta", add: [BABS], remove: [] });
@@ -336,10 +351,16 @@ describe("result bookkeeping", () => {
 
   it("counts a membership delta as a change when members are not loaded", () => {
     const { members: _members, ...group } = storedGroup();
-    const result = expectOk(applyPatch(groups, deepFreeze(group), patchBody({ op: "add", path: "members", value: [{ value: BABS }] }), { membersLoaded: false }));
+    const result = expectOk(
+      applyPatch(groups, deepFreeze(group), patchBody({ op: "add", path: "members", value: [{ value: BABS }] }), { membersLoaded: false }),
+    );
     expect(result.changed).toBe(true);
     expect(result.resource).toEqual(group);
-    const none = expectOk(applyPatch(groups, deepFreeze(group), patchBody({ op: "replace", path: "displayName", value: "Tour Guides" }), { membersLoaded: false }));
+    const none = expectOk(
+      applyPatch(groups, deepFreeze(group), patchBody({ op: "replace", path: "displayName", value: "Tour Guides" }), {
+        membersLoaded: false,
+      }),
+    );
     expect(none.changed).toBe(false);
     expect(none.membership).toBeUndefined();
   });
@@ -355,7 +376,9 @@ describe("result bookkeeping", () => {
       ),
     );
     expect([both.changed, both.attributesChanged]).toEqual([true, true]);
-    const membersOnly = expectOk(applyPatch(groups, deepFreeze(group), patchBody({ op: "add", path: "members", value: [{ value: BABS }] }), { membersLoaded: false }));
+    const membersOnly = expectOk(
+      applyPatch(groups, deepFreeze(group), patchBody({ op: "add", path: "members", value: [{ value: BABS }] }), { membersLoaded: false }),
+    );
     expect([membersOnly.changed, membersOnly.attributesChanged]).toEqual([true, false]);
     // What `conform` drops (here the new nickName, as a profile that does not keep it would) is no change.
     const dropNickName = (resource: Record<string, unknown>) => {
@@ -363,7 +386,9 @@ describe("result bookkeeping", () => {
       return { ok: true as const, value: kept };
     };
     const user = deepFreeze({ schemas: [USER_URN], id: BABS, userName: "bjensen" });
-    const dropped = expectOk(applyPatch(users, user, patchBody({ op: "replace", path: "nickName", value: "B" }), { conform: dropNickName }));
+    const dropped = expectOk(
+      applyPatch(users, user, patchBody({ op: "replace", path: "nickName", value: "B" }), { conform: dropNickName }),
+    );
     expect([dropped.changed, dropped.attributesChanged]).toEqual([false, false]);
     expect(dropped.resource["nickName"]).toBeUndefined();
   });

@@ -98,7 +98,11 @@ function applyStep(schema: ResourceSchema, state: PatchState, step: PatchStep): 
     applyMemberOperation(state.resource, step, state.membership, state.membersLoaded, state.workspace);
     const { maxMembers } = state.options;
     if (maxMembers !== undefined && state.membership.size > maxMembers) {
-      throw new ScimError(413, undefined, `${step.origin}: the request names ${state.membership.size} members; the limit is ${maxMembers} (maxMembers).`);
+      throw new ScimError(
+        413,
+        undefined,
+        `${step.origin}: the request names ${state.membership.size} members; the limit is ${maxMembers} (maxMembers).`,
+      );
     }
   } else {
     applyAttributeOperation(state.resource, step, {

@@ -20,7 +20,11 @@ const operation = fc.oneof(
   fc.record({ op: fc.constant("replace"), path: type.map((t) => `emails[type eq "${t}"].type`), value: type }),
   // Moves primary.
   fc.record({ op: fc.constant("replace"), path: value.map((v) => `emails[value eq "${v}"].primary`), value: fc.boolean() }),
-  fc.record({ op: fc.constantFrom("add", "replace"), path: fc.tuple(value, type).map(([v, t]) => `emails[value eq "${v}" and type eq "${t}"]`), value: fc.record({ primary: fc.boolean() }) }),
+  fc.record({
+    op: fc.constantFrom("add", "replace"),
+    path: fc.tuple(value, type).map(([v, t]) => `emails[value eq "${v}" and type eq "${t}"]`),
+    value: fc.record({ primary: fc.boolean() }),
+  }),
   // Removes elements, by filter and by value.
   fc.record({ op: fc.constant("remove"), path: fc.tuple(value, type).map(([v, t]) => `emails[value eq "${v}" or type eq "${t}"]`) }),
   fc.record({ op: fc.constant("remove"), path: fc.constant("emails"), value: fc.array(fc.record({ value }), { maxLength: 2 }) }),
@@ -37,26 +41,34 @@ function body(operations: readonly unknown[]): unknown {
 }
 
 describe("a PATCH's working lists", () => {
-  it("answer as the same operations applied one request at a time", () => {
-    fc.assert(
-      fc.property(fc.uniqueArray(email, { maxLength: 5, selector: (element) => `${element.value}|${element.type ?? ""}` }), fc.array(operation, { minLength: 1, maxLength: 12 }), (initial, operations) => {
-        // At most one primary, as any stored resource has.
-        const seeded = initial.map((element, index) => ({ ...element, primary: index === 0 && element.primary === true }));
-        const resource: ScimObject = { userName: "bjensen", emails: seeded };
-        const together = applyPatch(users, resource, body(operations));
-        let current: ScimObject | undefined = resource;
-        for (const single of operations) {
-          const step = applyPatch(users, current, body([single]));
-          if (!step.ok) {
-            current = undefined;
-            break;
-          }
-          current = step.value.resource;
-        }
-        expect(together.ok).toBe(current !== undefined);
-        if (together.ok && current) expect(together.value.resource).toEqual(current);
-      }),
-      fuzzParameters(400),
-    );
-  }, PROPERTY_TIMEOUT);
+  it(
+    "answer as the same operations applied one request at a time",
+    () => {
+      fc.assert(
+        fc.property(
+          fc.uniqueArray(email, { maxLength: 5, selector: (element) => `${element.value}|${element.type ?? ""}` }),
+          fc.array(operation, { minLength: 1, maxLength: 12 }),
+          (initial, operations) => {
+            // At most one primary, as any stored resource has.
+            const seeded = initial.map((element, index) => ({ ...element, primary: index === 0 && element.primary === true }));
+            const resource: ScimObject = { userName: "bjensen", emails: seeded };
+            const together = applyPatch(users, resource, body(operations));
+            let current: ScimObject | undefined = resource;
+            for (const single of operations) {
+              const step = applyPatch(users, current, body([single]));
+              if (!step.ok) {
+                current = undefined;
+                break;
+              }
+              current = step.value.resource;
+            }
+            expect(together.ok).toBe(current !== undefined);
+            if (together.ok && current) expect(together.value.resource).toEqual(current);
+          },
+        ),
+        fuzzParameters(400),
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 });

@@ -34,9 +34,15 @@ describe("ElementList: the eq index of a value filter", () => {
       { value: "b@x", type: "home" },
       { value: "c@x", type: "Work" },
     ]);
-    expect(select(list, 'emails[type eq "WORK"]')).toEqual([{ value: "a@x", type: "work" }, { value: "c@x", type: "Work" }]);
+    expect(select(list, 'emails[type eq "WORK"]')).toEqual([
+      { value: "a@x", type: "work" },
+      { value: "c@x", type: "Work" },
+    ]);
     expect(select(list, 'emails[type eq "work" and value eq "c@x"]')).toEqual([{ value: "c@x", type: "Work" }]);
-    expect(select(list, 'emails[value eq "a@x" or value eq "b@x"]')).toEqual([{ value: "a@x", type: "work" }, { value: "b@x", type: "home" }]);
+    expect(select(list, 'emails[value eq "a@x" or value eq "b@x"]')).toEqual([
+      { value: "a@x", type: "work" },
+      { value: "b@x", type: "home" },
+    ]);
     expect(select(list, 'emails[type eq "other"]')).toEqual([]);
   });
 
@@ -48,7 +54,10 @@ describe("ElementList: the eq index of a value filter", () => {
     // Built by the first lookup, then maintained by every change below.
     expect(select(list, 'emails[type eq "home"]')).toEqual([{ value: "b@x", type: "home" }]);
     list.set(0, { value: "a@x", type: "home", primary: true });
-    expect(select(list, 'emails[type eq "home"]')).toEqual([{ value: "a@x", type: "home", primary: true }, { value: "b@x", type: "home" }]);
+    expect(select(list, 'emails[type eq "home"]')).toEqual([
+      { value: "a@x", type: "home", primary: true },
+      { value: "b@x", type: "home" },
+    ]);
     expect(select(list, 'emails[type eq "work"]')).toEqual([]);
     list.remove(1);
     expect(select(list, 'emails[type eq "home"]')).toEqual([{ value: "a@x", type: "home", primary: true }]);
@@ -92,7 +101,9 @@ describe("ElementList: values found by hashing, not by comparing with each", () 
   });
 
   it("uses the element key it is given instead (group members are the same when their ids are)", () => {
-    const list = createElementList(emails, [{ value: "u1", display: "One" }], (element) => JSON.stringify((element as { value?: unknown }).value));
+    const list = createElementList(emails, [{ value: "u1", display: "One" }], (element) =>
+      JSON.stringify((element as { value?: unknown }).value),
+    );
     expect(list.matching({ value: "u1", display: "Someone else" })).toEqual([0]);
     expect(list.matching({ value: "u2" })).toEqual([]);
   });
@@ -139,26 +150,32 @@ describe("ElementList agrees with a scan of every element", () => {
     'emails[display eq "one" or value eq "c@x"]',
   ];
 
-  it("for every filter, candidate and primary, after any sequence of changes", () => {
-    fc.assert(
-      fc.property(fc.array(element, { maxLength: 8 }), fc.array(change, { maxLength: 30 }), element, (initial, changes, candidate) => {
-        const list = createElementList(emails, initial);
-        // Build the indexes before the changes, so that the changes must maintain them.
-        for (const text of filters) select(list, text);
-        list.matching(candidate);
-        for (const step of changes) {
-          const positions = list.positions();
-          if (step.kind === "append") list.append(step.element);
-          else if (positions.length === 0) continue;
-          else if (step.kind === "set") list.set(positions[step.at % positions.length]!, step.element);
-          else list.remove(positions[step.at % positions.length]!);
-        }
-        for (const text of filters) expect(select(list, text), text).toEqual(scanned(list, text));
-        const containing = list.positions().filter((position) => containsValue(list.at(position), candidate));
-        expect(list.matching(candidate)).toEqual(containing);
-        expect(list.primaries()).toEqual(list.positions().filter((position) => (list.at(position) as { primary?: boolean }).primary === true));
-      }),
-      fuzzParameters(300),
-    );
-  }, PROPERTY_TIMEOUT);
+  it(
+    "for every filter, candidate and primary, after any sequence of changes",
+    () => {
+      fc.assert(
+        fc.property(fc.array(element, { maxLength: 8 }), fc.array(change, { maxLength: 30 }), element, (initial, changes, candidate) => {
+          const list = createElementList(emails, initial);
+          // Build the indexes before the changes, so that the changes must maintain them.
+          for (const text of filters) select(list, text);
+          list.matching(candidate);
+          for (const step of changes) {
+            const positions = list.positions();
+            if (step.kind === "append") list.append(step.element);
+            else if (positions.length === 0) continue;
+            else if (step.kind === "set") list.set(positions[step.at % positions.length]!, step.element);
+            else list.remove(positions[step.at % positions.length]!);
+          }
+          for (const text of filters) expect(select(list, text), text).toEqual(scanned(list, text));
+          const containing = list.positions().filter((position) => containsValue(list.at(position), candidate));
+          expect(list.matching(candidate)).toEqual(containing);
+          expect(list.primaries()).toEqual(
+            list.positions().filter((position) => (list.at(position) as { primary?: boolean }).primary === true),
+          );
+        }),
+        fuzzParameters(300),
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 });

@@ -110,7 +110,9 @@ function projectionKey(element: unknown, names: string): string | undefined {
 /** The sub-attribute names of a candidate, as a projection name; undefined when it can match nothing. */
 function namesOf(candidate: unknown): string | undefined {
   if (!isPlainObject(candidate)) return SCALAR;
-  const names = Object.keys(candidate).filter((name) => candidate[name] !== undefined).sort();
+  const names = Object.keys(candidate)
+    .filter((name) => candidate[name] !== undefined)
+    .sort();
   return names.length === 0 ? undefined : names.join("\u0000");
 }
 
@@ -179,7 +181,8 @@ export function createElementList(attribute: AttributeDefinition, value: unknown
     if (built) return built.buckets;
     const buckets: Buckets = new Map();
     slots.forEach((element, position) => {
-      if (element !== REMOVED && isPlainObject(element)) for (const key of equalityKeys(element[sub.name], sub)) put(buckets, key, position);
+      if (element !== REMOVED && isPlainObject(element))
+        for (const key of equalityKeys(element[sub.name], sub)) put(buckets, key, position);
     });
     equalities.set(sub.name, { leaf: sub, buckets });
     return buckets;

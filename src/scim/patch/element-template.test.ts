@@ -17,7 +17,11 @@ describe("elementTemplate", () => {
 
   it("joins the comparisons of a conjunction, with typed values", () => {
     expect(templateOf('addresses[type eq "work" and primary eq "True"]')).toEqual({ type: "work", primary: true });
-    expect(templateOf('roles[primary eq true and (type eq "job" and value eq "Guide")]')).toEqual({ primary: true, type: "job", value: "Guide" });
+    expect(templateOf('roles[primary eq true and (type eq "job" and value eq "Guide")]')).toEqual({
+      primary: true,
+      type: "job",
+      value: "Guide",
+    });
   });
 
   it("tolerates a repeated identical condition", () => {

@@ -6,12 +6,16 @@ import type { PatchOperation } from "./patch-request.js";
 import { groups, users } from "./patch.fixture.js";
 
 function paths(operation: PatchOperation, schema = users): string[] {
-  return [...expandOperation(schema, operation, {})].map((step) => `${step.path.text} → ${step.path.target.attribute.name}${step.path.subAttribute ? `.${step.path.subAttribute.name}` : ""}`);
+  return [...expandOperation(schema, operation, {})].map(
+    (step) => `${step.path.text} → ${step.path.target.attribute.name}${step.path.subAttribute ? `.${step.path.subAttribute.name}` : ""}`,
+  );
 }
 
 describe("expandOperation", () => {
   it("makes one step of an operation with a path", () => {
-    expect(paths({ index: 0, op: "replace", path: "name.givenName", hasValue: true, value: "B" })).toEqual(["name.givenName → name.givenName"]);
+    expect(paths({ index: 0, op: "replace", path: "name.givenName", hasValue: true, value: "B" })).toEqual([
+      "name.givenName → name.givenName",
+    ]);
   });
 
   it("makes one step per attribute of a path-less value, skipping read-only and unknown keys", () => {
@@ -39,7 +43,9 @@ describe("expandOperation", () => {
   });
 
   it("skips the id Okta sends in a group replace", () => {
-    expect(paths({ index: 0, op: "replace", hasValue: true, value: { id: "abf4", displayName: "G" } }, groups)).toEqual(["displayName → displayName"]);
+    expect(paths({ index: 0, op: "replace", hasValue: true, value: { id: "abf4", displayName: "G" } }, groups)).toEqual([
+      "displayName → displayName",
+    ]);
   });
 
   it("fails with the operation's position in the detail", () => {

@@ -59,7 +59,12 @@ function pathlessSteps(schema: ResourceSchema, operation: PatchOperation, limits
  * The steps of a path-less value, made as they are taken: parsing a filtered key costs as much as
  * an operation's path, and one value may carry thousands (architecture §4b: the caller pauses between).
  */
-function* pathlessValueSteps(schema: ResourceSchema, operation: PatchOperation, value: ScimObject, limits: Partial<FilterLimits>): Generator<PatchStep, void, void> {
+function* pathlessValueSteps(
+  schema: ResourceSchema,
+  operation: PatchOperation,
+  value: ScimObject,
+  limits: Partial<FilterLimits>,
+): Generator<PatchStep, void, void> {
   const origin = `Operations[${operation.index}]`;
   const { entries, ignored } = flattenInput(schema, value);
   const step = (path: PatchPath, entryValue: unknown): PatchStep[] =>
@@ -83,7 +88,5 @@ function* pathlessValueSteps(schema: ResourceSchema, operation: PatchOperation, 
  * at once; the steps of a path-less value are made as they are iterated.
  */
 export function expandOperation(schema: ResourceSchema, operation: PatchOperation, limits: Partial<FilterLimits>): Iterable<PatchStep> {
-  return operation.path === undefined
-    ? pathlessSteps(schema, operation, limits)
-    : explicitStep(schema, operation, operation.path, limits);
+  return operation.path === undefined ? pathlessSteps(schema, operation, limits) : explicitStep(schema, operation, operation.path, limits);
 }

@@ -8,14 +8,22 @@ type Call = { readonly kind: "add" | "remove" | "replace"; readonly ids: readonl
 
 function composed(calls: readonly Call[]): MembershipDelta {
   return calls.reduce<MembershipDelta>(
-    (delta, call) => (call.kind === "add" ? addMembers(delta, call.ids) : call.kind === "remove" ? removeMembers(delta, call.ids) : replaceMembers(call.ids)),
+    (delta, call) =>
+      call.kind === "add"
+        ? addMembers(delta, call.ids)
+        : call.kind === "remove"
+          ? removeMembers(delta, call.ids)
+          : replaceMembers(call.ids),
     noMembershipChange,
   );
 }
 
 describe("createMembershipDeltaBuilder", () => {
   it("builds what addMembers, removeMembers and replaceMembers compose, order included", () => {
-    const call = fc.record({ kind: fc.constantFrom("add" as const, "remove" as const, "replace" as const), ids: fc.array(fc.constantFrom("a", "b", "c", "d", "e"), { maxLength: 4 }) });
+    const call = fc.record({
+      kind: fc.constantFrom("add" as const, "remove" as const, "replace" as const),
+      ids: fc.array(fc.constantFrom("a", "b", "c", "d", "e"), { maxLength: 4 }),
+    });
     fc.assert(
       fc.property(fc.array(call, { maxLength: 20 }), (calls) => {
         const builder = createMembershipDeltaBuilder();

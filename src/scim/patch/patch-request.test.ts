@@ -29,17 +29,30 @@ describe("parsePatchRequest", () => {
   });
 
   it("accepts extra schema URNs beside the PatchOp one, in any case", () => {
-    const result = parsePatchRequest({ schemas: ["urn:scim:schemas:core:1.0", PATCH_OP_SCHEMA.toUpperCase()], Operations: [{ op: "remove", path: "x" }] });
+    const result = parsePatchRequest({
+      schemas: ["urn:scim:schemas:core:1.0", PATCH_OP_SCHEMA.toUpperCase()],
+      Operations: [{ op: "remove", path: "x" }],
+    });
     expect(result.ok).toBe(true);
   });
 
   it("treats a null or blank path as no path", () => {
-    const result = parsePatchRequest({ Operations: [{ op: "add", path: null, value: {} }, { op: "add", path: " ", value: {} }] });
+    const result = parsePatchRequest({
+      Operations: [
+        { op: "add", path: null, value: {} },
+        { op: "add", path: " ", value: {} },
+      ],
+    });
     expect(result.ok && result.value.map((operation) => operation.path)).toEqual([undefined, undefined]);
   });
 
   it("names the offending operation", () => {
-    const result = parsePatchRequest({ Operations: [{ op: "add", path: "a", value: 1 }, { op: "test", path: "a" }] });
+    const result = parsePatchRequest({
+      Operations: [
+        { op: "add", path: "a", value: 1 },
+        { op: "test", path: "a" },
+      ],
+    });
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.error.scimType).toBe("invalidSyntax");
@@ -53,9 +66,15 @@ describe("parsePatchRequest", () => {
     let deep: unknown = "add";
     for (let level = 0; level < 10_000; level += 1) deep = [deep];
     const op = parsePatchRequest({ Operations: [{ op: deep, path: "title", value: "x" }] });
-    expect(op.ok || [op.error.scimType, op.error.detail]).toEqual(["invalidSyntax", 'Operations[0].op must be "add", "remove" or "replace"; it is not an array.']);
+    expect(op.ok || [op.error.scimType, op.error.detail]).toEqual([
+      "invalidSyntax",
+      'Operations[0].op must be "add", "remove" or "replace"; it is not an array.',
+    ]);
     const path = parsePatchRequest({ Operations: [{ op: "add", path: { a: deep }, value: "x" }] });
-    expect(path.ok || [path.error.scimType, path.error.detail]).toEqual(["invalidPath", "Operations[0].path must be a string, not an object."]);
+    expect(path.ok || [path.error.scimType, path.error.detail]).toEqual([
+      "invalidPath",
+      "Operations[0].path must be a string, not an object.",
+    ]);
     const long = parsePatchRequest({ Operations: [{ op: "x".repeat(100_000) }] });
     expect(long.ok || long.error.detail.length).toBeLessThan(200);
   });

@@ -95,7 +95,13 @@ export function parsePatchRequest(body: unknown, maxOperations?: number): Result
   }
   if (maxOperations !== undefined && operations.length > maxOperations) {
     // RFC 7644 §3.7.4 answers a bulk request over its limit with 413; one PATCH over its own is no different.
-    return fail(new ScimError(413, undefined, `The PATCH request has ${operations.length} operations; the limit is ${maxOperations} (maxPatchOperations).`));
+    return fail(
+      new ScimError(
+        413,
+        undefined,
+        `The PATCH request has ${operations.length} operations; the limit is ${maxOperations} (maxPatchOperations).`,
+      ),
+    );
   }
   const parsed: PatchOperation[] = [];
   for (const [index, raw] of operations.entries()) {

@@ -40,7 +40,12 @@ export function storedUser(): ScimObject {
   return deepFreeze({
     ...user,
     id: BABS,
-    meta: { resourceType: "User", created: "2010-01-23T04:56:22.000Z", lastModified: "2011-05-13T04:42:34.000Z", version: 'W/"3694e05e9dff591"' },
+    meta: {
+      resourceType: "User",
+      created: "2010-01-23T04:56:22.000Z",
+      lastModified: "2011-05-13T04:42:34.000Z",
+      version: 'W/"3694e05e9dff591"',
+    },
   });
 }
 
@@ -54,7 +59,12 @@ export function storedGroup(): ScimObject {
       { value: BABS, $ref: `https://example.com/v2/Users/${BABS}`, type: "User" },
       { value: MANDY, $ref: `https://example.com/v2/Users/${MANDY}`, type: "User" },
     ],
-    meta: { resourceType: "Group", created: "2010-01-23T04:56:22.000Z", lastModified: "2011-05-13T04:42:34.000Z", version: 'W/"3694e05e9dff592"' },
+    meta: {
+      resourceType: "Group",
+      created: "2010-01-23T04:56:22.000Z",
+      lastModified: "2011-05-13T04:42:34.000Z",
+      version: 'W/"3694e05e9dff592"',
+    },
   });
 }
 

@@ -7,7 +7,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ScimType } from "../../errors.js";
-import { anyText, expectPristinePrototypes, expectScimFailure, fuzzParameters, mutatedText, PROPERTY_TIMEOUT, PROTOTYPE_KEYS } from "../fuzz.fixture.js";
+import {
+  anyText,
+  expectPristinePrototypes,
+  expectScimFailure,
+  fuzzParameters,
+  mutatedText,
+  PROPERTY_TIMEOUT,
+  PROTOTYPE_KEYS,
+} from "../fuzz.fixture.js";
 import { ENTERPRISE_URN, USER_URN } from "../sample-resources.fixture.js";
 import { createSchemaRegistry } from "../schema/schema-registry.js";
 import { parsePatchPath } from "./parse-patch-path.js";
@@ -17,32 +25,36 @@ const users = registry.resourceType("User")!;
 const groups = registry.resourceType("Group")!;
 
 /** Attribute paths of a User, plain, dotted, URN-qualified and in any case. */
-const userAttributePaths = fc.oneof(
-  fc.constantFrom(
-    "userName",
-    "name",
-    "name.familyName",
-    "displayName",
-    "nickName",
-    "title",
-    "active",
-    "emails",
-    "emails.value",
-    "phoneNumbers.type",
-    "addresses.country",
-    "roles",
-    "x509Certificates.value",
-    `${USER_URN}:userName`,
-    `${USER_URN}:name.givenName`,
-    `${ENTERPRISE_URN}:manager`,
-    `${ENTERPRISE_URN}:manager.value`,
-    `${ENTERPRISE_URN}:department`,
-    "urn:ietf:params:scim:schemas:extension:enterprise:2.0:employeeNumber",
-  ),
-).chain((path) => fc.mixedCase(fc.constant(path)));
+const userAttributePaths = fc
+  .oneof(
+    fc.constantFrom(
+      "userName",
+      "name",
+      "name.familyName",
+      "displayName",
+      "nickName",
+      "title",
+      "active",
+      "emails",
+      "emails.value",
+      "phoneNumbers.type",
+      "addresses.country",
+      "roles",
+      "x509Certificates.value",
+      `${USER_URN}:userName`,
+      `${USER_URN}:name.givenName`,
+      `${ENTERPRISE_URN}:manager`,
+      `${ENTERPRISE_URN}:manager.value`,
+      `${ENTERPRISE_URN}:department`,
+      "urn:ietf:params:scim:schemas:extension:enterprise:2.0:employeeNumber",
+    ),
+  )
+  .chain((path) => fc.mixedCase(fc.constant(path)));
 
 // Every sub-attribute filtered on below is a string: its comparison value is a JSON string.
-const filterValue = fc.oneof(fc.string({ unit: "binary", maxLength: 16 }), fc.constantFrom("work", "home")).map((text) => JSON.stringify(text));
+const filterValue = fc
+  .oneof(fc.string({ unit: "binary", maxLength: 16 }), fc.constantFrom("work", "home"))
+  .map((text) => JSON.stringify(text));
 
 /** `attr[filter]` and `attr[filter].sub` on the multi-valued complex attributes of a User. */
 const userValuePaths = fc
@@ -72,10 +84,12 @@ const validGroupPaths = fc.oneof(
   fc.uuid().map((id) => `members[value eq "${id}"].display`),
 );
 
-const expectPathResult = (schema: typeof users) => (text: string): void => {
-  const result = parsePatchPath(schema, text);
-  expectScimFailure(result, [ScimType.invalidPath]);
-};
+const expectPathResult =
+  (schema: typeof users) =>
+  (text: string): void => {
+    const result = parsePatchPath(schema, text);
+    expectScimFailure(result, [ScimType.invalidPath]);
+  };
 
 describe("PATCH path properties", { timeout: PROPERTY_TIMEOUT }, () => {
   it("every generated valid path binds, on users and on groups", () => {

@@ -56,7 +56,7 @@ describe("parsePatchPath: attribute paths", () => {
 });
 
 describe("parsePatchPath: value paths", () => {
-  it("binds emails[type eq \"work\"] to a valuePath filter that tests one element", () => {
+  it('binds emails[type eq "work"] to a valuePath filter that tests one element', () => {
     const path = unwrap(parsePatchPath(users, 'emails[type eq "work"]'));
     expect(path.target.attribute.name).toBe("emails");
     expect(path.subAttribute).toBeUndefined();
@@ -73,7 +73,7 @@ describe("parsePatchPath: value paths", () => {
     expect(path.filter?.filter).toMatchObject({ kind: "compare", op: "eq", value: "work" });
   });
 
-  it("binds members[value eq \"…\"] on groups", () => {
+  it('binds members[value eq "…"] on groups', () => {
     const path = unwrap(parsePatchPath(groups, 'members[value eq "2819c223-7f76-453a-919d-413861904646"]'));
     expect(path.target.attribute.name).toBe("members");
     expect(matchesFilter({ members: [{ value: "2819c223-7f76-453a-919d-413861904646" }] }, path.filter!)).toBe(true);
@@ -89,7 +89,10 @@ describe("parsePatchPath: value paths", () => {
     const path = unwrap(parsePatchPath(users, 'roles[primary eq "True" and value sw "Tour"].value'));
     expect(path.filter?.filter).toMatchObject({
       kind: "and",
-      filters: [{ op: "eq", value: true }, { op: "sw", value: "Tour" }],
+      filters: [
+        { op: "eq", value: true },
+        { op: "sw", value: "Tour" },
+      ],
     });
   });
 });
@@ -107,15 +110,15 @@ describe("parsePatchPath: errors are 400 invalidPath naming the path", () => {
     ['emails[type eq "work"].nosuch', "nosuch"],
     ['emails[type eq "work"].value.more', "may follow"],
     ['emails[type eq "work"] ', undefined],
-    ['emails[type eq]', "emails[type eq]"],
+    ["emails[type eq]", "emails[type eq]"],
     ['emails[nosuch eq "x"]', "nosuch"],
-    ['emails[value eq 42]', "emails[value eq 42]"],
+    ["emails[value eq 42]", "emails[value eq 42]"],
     ['userName[value eq "x"]', "multi-valued complex"],
     ['name[givenName eq "x"]', "multi-valued complex"],
     ['emails.value[value eq "x"]', "multi-valued complex"],
     ['emails[type eq "work"][value eq "x"]', "may follow"],
     ["emails]", '"]"'],
-    ['urn:example:unknown:1.0:User:foo', "urn:example:unknown"],
+    ["urn:example:unknown:1.0:User:foo", "urn:example:unknown"],
   ])("%j", (text, mention) => {
     if (mention === undefined) {
       // Trailing blanks are harmless and trimmed.

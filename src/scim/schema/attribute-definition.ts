@@ -5,15 +5,7 @@
  */
 
 /** RFC 7643 §2.3 data types. */
-export type AttributeType =
-  | "string"
-  | "boolean"
-  | "decimal"
-  | "integer"
-  | "dateTime"
-  | "binary"
-  | "reference"
-  | "complex";
+export type AttributeType = "string" | "boolean" | "decimal" | "integer" | "dateTime" | "binary" | "reference" | "complex";
 
 /** RFC 7643 §7 `mutability`. */
 export type Mutability = "readOnly" | "readWrite" | "immutable" | "writeOnly";
@@ -91,10 +83,7 @@ export interface ResourceTypeDefinition {
  * differs from them: not required, not multi-valued, caseExact false, readWrite, returned by
  * default, no uniqueness, type string.
  */
-export function attribute(
-  name: string,
-  characteristics: Partial<Omit<AttributeDefinition, "name">> = {},
-): AttributeDefinition {
+export function attribute(name: string, characteristics: Partial<Omit<AttributeDefinition, "name">> = {}): AttributeDefinition {
   return {
     name,
     type: "string",

@@ -53,8 +53,7 @@ export function selectAttributes(schema: ResourceSchema, paths: readonly string[
   }
   return {
     isEmpty: wholeSchemas.size === 0 && attributes.size === 0,
-    coverage: (schemaId, attribute) =>
-      wholeSchemas.has(schemaId) ? "all" : attributes.get(schemaId)?.get(attribute),
+    coverage: (schemaId, attribute) => (wholeSchemas.has(schemaId) ? "all" : attributes.get(schemaId)?.get(attribute)),
     unknown,
   };
 }

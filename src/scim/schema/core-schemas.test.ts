@@ -149,7 +149,11 @@ describe("core Group schema (RFC 7643 §4.2, §8.7.1)", () => {
     expect(members).toMatchObject({ type: "complex", multiValued: true, mutability: "readWrite", required: false });
     expect(names(members.subAttributes)).toEqual(["value", "$ref", "display", "type"]);
     expect(find(members.subAttributes, "value")).toMatchObject({ type: "string", mutability: "immutable" });
-    expect(find(members.subAttributes, "$ref")).toMatchObject({ type: "reference", referenceTypes: ["User", "Group"], mutability: "immutable" });
+    expect(find(members.subAttributes, "$ref")).toMatchObject({
+      type: "reference",
+      referenceTypes: ["User", "Group"],
+      mutability: "immutable",
+    });
     expect(find(members.subAttributes, "type")).toMatchObject({ mutability: "immutable", canonicalValues: ["User", "Group"] });
     expect(find(members.subAttributes, "display").mutability).toBe("readOnly");
   });
@@ -246,7 +250,10 @@ describe("structural rules over every definition", () => {
     const complex = allAttributes().filter((attribute) => attribute.type === "complex");
     expect(complex.length).toBeGreaterThan(0);
     for (const attribute of complex) {
-      expect(attribute.subAttributes?.filter((sub) => sub.type === "complex"), attribute.name).toEqual([]);
+      expect(
+        attribute.subAttributes?.filter((sub) => sub.type === "complex"),
+        attribute.name,
+      ).toEqual([]);
     }
   });
 

@@ -89,7 +89,7 @@ export const coreUserSchema: SchemaDefinition = {
       caseExact: true,
       description: "A fully qualified URL pointing to a page representing the User's online profile.",
     }),
-    attribute("title", { description: "The user's title, such as \"Vice President.\"" }),
+    attribute("title", { description: 'The user\'s title, such as "Vice President."' }),
     attribute("userType", {
       description:
         "Used to identify the relationship between the organization and the user. Typical values used might be " +

@@ -71,7 +71,10 @@ export function assignInput(resource: ScimObject, path: ResolvedPath, value: unk
     return;
   }
   if (path.attribute.multiValued) {
-    issues.push({ path: key, message: `"${formatPath(path)}" names a sub-attribute of a multi-valued attribute; send the whole "${path.attribute.name}" array` });
+    issues.push({
+      path: key,
+      message: `"${formatPath(path)}" names a sub-attribute of a multi-valued attribute; send the whole "${path.attribute.name}" array`,
+    });
     return;
   }
   const current = readAttribute(resource, path);

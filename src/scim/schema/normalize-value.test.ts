@@ -32,9 +32,7 @@ describe("normalizeAttributeValue", () => {
   });
 
   it("keeps every other type strict and reports the path", () => {
-    expect(run(attribute("active", { type: "boolean" }), "yes").issues).toEqual([
-      { path: "x", message: 'expected a boolean, got "yes"' },
-    ]);
+    expect(run(attribute("active", { type: "boolean" }), "yes").issues).toEqual([{ path: "x", message: 'expected a boolean, got "yes"' }]);
     expect(run(attribute("userName"), 42).issues[0]?.message).toBe("expected a string, got 42");
     expect(run(attribute("n", { type: "integer" }), 1.5).issues[0]?.message).toMatch(/integer/);
     expect(run(attribute("n", { type: "integer" }), 2 ** 60).issues[0]?.message).toMatch(/integer/);
@@ -102,9 +100,7 @@ describe("normalizeAttributeValue", () => {
   });
 
   it("reads a lone value of a multi-valued attribute as an array of one, with element paths in issues", () => {
-    expect(run(emails, { value: "a@example.com", type: "work" }).result).toEqual([
-      { value: "a@example.com", type: "work" },
-    ]);
+    expect(run(emails, { value: "a@example.com", type: "work" }).result).toEqual([{ value: "a@example.com", type: "work" }]);
     expect(run(emails, [{ value: "a@example.com" }, { value: 5 }]).issues).toEqual([
       { path: "x[1].value", message: "expected a string, got 5" },
     ]);

@@ -41,7 +41,13 @@ const keptElements = (elements: readonly unknown[]): unknown => {
   return kept.length === 0 ? undefined : kept;
 };
 
-function pickValue(schema: SchemaDefinition, attribute: AttributeDefinition, value: unknown, picker: AttributePicker, picked: PickedArrays): unknown {
+function pickValue(
+  schema: SchemaDefinition,
+  attribute: AttributeDefinition,
+  value: unknown,
+  picker: AttributePicker,
+  picked: PickedArrays,
+): unknown {
   if (attribute.type !== "complex") return value;
   if (Array.isArray(value)) {
     if (picked.has(value)) return picked.get(value);
@@ -67,7 +73,12 @@ function pickFrom(
 }
 
 /** A new resource holding what `picker` keeps; keys the schemas do not define are dropped. */
-export function pickAttributes(schema: ResourceSchema, resource: ScimObject, picker: AttributePicker, picked: PickedArrays = NONE_PICKED): ScimObject {
+export function pickAttributes(
+  schema: ResourceSchema,
+  resource: ScimObject,
+  picker: AttributePicker,
+  picked: PickedArrays = NONE_PICKED,
+): ScimObject {
   const result: ScimObject = {};
   const core = schema.core;
   for (const [key, value] of Object.entries(resource)) {
@@ -95,7 +106,12 @@ const SLICED_ELEMENTS = 2_000;
  * group's members, architecture §4b): their elements are picked first, in slices of the event loop, and
  * the walk then takes them as they are. The result is the same object, key for key.
  */
-export async function pickAttributesInSlices(schema: ResourceSchema, resource: ScimObject, picker: AttributePicker, slice?: EventLoopSlice): Promise<ScimObject> {
+export async function pickAttributesInSlices(
+  schema: ResourceSchema,
+  resource: ScimObject,
+  picker: AttributePicker,
+  slice?: EventLoopSlice,
+): Promise<ScimObject> {
   const core = schema.core;
   const picked = new Map<readonly unknown[], unknown>();
   for (const [key, value] of Object.entries(resource)) {
@@ -103,7 +119,11 @@ export async function pickAttributesInSlices(schema: ResourceSchema, resource: S
     const attribute = schema.findAttribute(core, key);
     // The same questions `pickFrom` and `pickValue` ask, so an array is picked only when the walk would.
     if (attribute?.type !== "complex" || !picker.keepAttribute(core, attribute)) continue;
-    const elements = await mapInSlices(value, (element) => (isPlainObject(element) ? pickComplex(core, attribute, element, picker) : undefined), slice);
+    const elements = await mapInSlices(
+      value,
+      (element) => (isPlainObject(element) ? pickComplex(core, attribute, element, picker) : undefined),
+      slice,
+    );
     picked.set(value, keptElements(elements));
   }
   return pickAttributes(schema, resource, picker, picked);

@@ -83,11 +83,31 @@ describe("createSchemaRegistry", () => {
   it("knows which resource types have members, and refuses one whose schema has no members.value", () => {
     expect(registry.resourceType("Group")?.resourceType.hasMembers).toBe(true);
     expect(registry.resourceType("User")?.resourceType.hasMembers).toBeUndefined();
-    const teamSchema = (attributes: SchemaDefinition["attributes"]): SchemaDefinition => ({ id: "urn:example:schemas:Team", name: "Team", description: "A team", attributes });
-    const teamType = { id: "Team", name: "Team", endpoint: "/Teams", description: "Teams", schema: "urn:example:schemas:Team", schemaExtensions: [], hasMembers: true };
+    const teamSchema = (attributes: SchemaDefinition["attributes"]): SchemaDefinition => ({
+      id: "urn:example:schemas:Team",
+      name: "Team",
+      description: "A team",
+      attributes,
+    });
+    const teamType = {
+      id: "Team",
+      name: "Team",
+      endpoint: "/Teams",
+      description: "Teams",
+      schema: "urn:example:schemas:Team",
+      schemaExtensions: [],
+      hasMembers: true,
+    };
     const members = attribute("members", { type: "complex", multiValued: true, subAttributes: [attribute("value")] });
-    expect(createSchemaRegistry({ schemas: [teamSchema([members])], resourceTypes: [teamType] }).resourceType("team")?.resourceType.hasMembers).toBe(true);
-    for (const attributes of [[], [attribute("members")], [{ ...members, subAttributes: [attribute("display")] }], [{ ...members, multiValued: false }]]) {
+    expect(
+      createSchemaRegistry({ schemas: [teamSchema([members])], resourceTypes: [teamType] }).resourceType("team")?.resourceType.hasMembers,
+    ).toBe(true);
+    for (const attributes of [
+      [],
+      [attribute("members")],
+      [{ ...members, subAttributes: [attribute("display")] }],
+      [{ ...members, multiValued: false }],
+    ]) {
       expect(() => createSchemaRegistry({ schemas: [teamSchema(attributes)], resourceTypes: [teamType] })).toThrow(/Team has members/);
     }
   });

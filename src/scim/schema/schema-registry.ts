@@ -4,11 +4,7 @@
  * attribute path means — case-insensitively (RFC 7643 §2.1), with or without a URN prefix
  * (RFC 7644 §3.10).
  */
-import type {
-  AttributeDefinition,
-  ResourceTypeDefinition,
-  SchemaDefinition,
-} from "./attribute-definition.js";
+import type { AttributeDefinition, ResourceTypeDefinition, SchemaDefinition } from "./attribute-definition.js";
 import type { ResolvedPath } from "./resolved-path.js";
 import { commonAttributes } from "./common-attributes.js";
 import { findSubAttribute } from "./normalize-value.js";
@@ -18,9 +14,7 @@ import { enterpriseUserSchema } from "./enterprise-user-schema.js";
 import { groupResourceType, userResourceType } from "./core-resource-types.js";
 
 /** The outcome of resolving a path: the bound path, or why it does not resolve. */
-export type PathResolution =
-  | { readonly ok: true; readonly path: ResolvedPath }
-  | { readonly ok: false; readonly reason: string };
+export type PathResolution = { readonly ok: true; readonly path: ResolvedPath } | { readonly ok: false; readonly reason: string };
 
 /** The schemas of one resource type, with precomputed case-insensitive lookups. */
 export interface ResourceSchema {
@@ -194,9 +188,7 @@ export function createSchemaRegistry(options: SchemaRegistryOptions = {}): Schem
     const added = extraExtensions
       .filter((extension) => extension.resourceType.toLowerCase() === resourceType.id.toLowerCase())
       .map(({ schema, required }) => ({ schema, required }));
-    return added.length === 0
-      ? resourceType
-      : { ...resourceType, schemaExtensions: [...resourceType.schemaExtensions, ...added] };
+    return added.length === 0 ? resourceType : { ...resourceType, schemaExtensions: [...resourceType.schemaExtensions, ...added] };
   });
   for (const extension of extraExtensions) {
     if (!resourceTypes.some((type) => type.id.toLowerCase() === extension.resourceType.toLowerCase())) {

@@ -7,7 +7,13 @@ import type { AttributeDefinition } from "./attribute-definition.js";
 import { isPlainObject, type ScimObject } from "./normalize-value.js";
 import type { ResourceSchema } from "./schema-registry.js";
 
-function countIssues(attributes: readonly AttributeDefinition[], container: unknown, prefix: string, limit: number, exempt: (attribute: AttributeDefinition) => boolean): ValidationIssue[] {
+function countIssues(
+  attributes: readonly AttributeDefinition[],
+  container: unknown,
+  prefix: string,
+  limit: number,
+  exempt: (attribute: AttributeDefinition) => boolean,
+): ValidationIssue[] {
   if (!isPlainObject(container)) return [];
   return attributes.flatMap((attribute) => {
     const value = container[attribute.name];
@@ -29,6 +35,8 @@ export function valueCountIssues(
 ): ValidationIssue[] {
   return [
     ...countIssues(schema.core.attributes, resource, "", limit, exempt),
-    ...schema.extensions.flatMap(({ schema: extension }) => countIssues(extension.attributes, resource[extension.id], `${extension.id}:`, limit, exempt)),
+    ...schema.extensions.flatMap(({ schema: extension }) =>
+      countIssues(extension.attributes, resource[extension.id], `${extension.id}:`, limit, exempt),
+    ),
   ];
 }

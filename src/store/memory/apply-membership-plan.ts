@@ -10,12 +10,7 @@ import { linkMember, unlinkMember, type Organization } from "./organization.js";
  * reverse index in step. Members that stay keep their place and new ones go last, so the list
  * stays in the order members were added — a replacement included.
  */
-export function applyMembershipPlan(
-  organization: Organization,
-  groupId: string,
-  members: Set<string>,
-  plan: MembershipPlan,
-): void {
+export function applyMembershipPlan(organization: Organization, groupId: string, members: Set<string>, plan: MembershipPlan): void {
   for (const id of plan.removed) {
     members.delete(id);
     unlinkMember(organization, id, groupId);

@@ -31,13 +31,7 @@ export function pathOf(schema: ResourceSchema, text: string): ResolvedPath {
   return resolution.path;
 }
 
-export function addUser(
-  store: ResourceStore,
-  orgId: string,
-  id: string,
-  userName: string,
-  more: ScimObject = {},
-): Promise<WriteResult> {
+export function addUser(store: ResourceStore, orgId: string, id: string, userName: string, more: ScimObject = {}): Promise<WriteResult> {
   const attributes = { userName, ...more };
   return store.create({
     orgId,

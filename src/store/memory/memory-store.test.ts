@@ -3,20 +3,7 @@ import { ScimError, ScimType } from "../../errors.js";
 import type { ResourceStore, StoredResource } from "../resource-store.js";
 import { uniqueKeysOf } from "../unique-keys.js";
 import { memoryStore } from "./memory-store.js";
-import {
-  T0,
-  T1,
-  T2,
-  addGroup,
-  addUser,
-  filterOf,
-  groups,
-  listAll,
-  memberIds,
-  pathOf,
-  rejectionOf,
-  users,
-} from "./memory-store.fixture.js";
+import { T0, T1, T2, addGroup, addUser, filterOf, groups, listAll, memberIds, pathOf, rejectionOf, users } from "./memory-store.fixture.js";
 
 const A = "org-a";
 const B = "org-b";
@@ -285,7 +272,11 @@ describe("memoryStore: versions", () => {
     const store = memoryStore();
     const first = (await addUser(store, A, "u1", "alice")).resource;
     await renameUser(store, A, "u1", "alicia");
-    expectScimError(await rejectionOf(store.delete({ orgId: A, resourceType: "User", id: "u1", expectedVersion: first.version })), 412, undefined);
+    expectScimError(
+      await rejectionOf(store.delete({ orgId: A, resourceType: "User", id: "u1", expectedVersion: first.version })),
+      412,
+      undefined,
+    );
     expect(await getUser(store, A, "u1")).toBeDefined();
   });
 
@@ -408,7 +399,15 @@ describe("memoryStore: membership", () => {
     for (const id of ["u1", "u2", "u3", "u4"]) await addUser(store, A, id, id);
     await addGroup(store, A, "g1", "staff", ["u1", "u2", "u3"]);
     const replace = (ids: readonly string[]) =>
-      store.update({ orgId: A, resourceType: "Group", id: "g1", now: T1, membership: { kind: "replace", ids }, unknownMembers: "ignore", members: true });
+      store.update({
+        orgId: A,
+        resourceType: "Group",
+        id: "g1",
+        now: T1,
+        membership: { kind: "replace", ids },
+        unknownMembers: "ignore",
+        members: true,
+      });
 
     const replaced = await replace(["u4", "u2", "ghost"]);
     expect(replaced?.membership).toEqual({ added: ["u4"], removed: ["u1", "u3"], ignored: ["ghost"] });
@@ -444,7 +443,16 @@ describe("memoryStore: membership", () => {
   it("gives a member list to any resource created with members, [] included, and none to one created without", async () => {
     const store = memoryStore();
     const create = (resourceType: string, id: string, members?: readonly string[]) =>
-      store.create({ orgId: A, resourceType, id, now: T0, attributes: {}, uniqueKeys: [], unknownMembers: "ignore", ...(members ? { members } : {}) });
+      store.create({
+        orgId: A,
+        resourceType,
+        id,
+        now: T0,
+        attributes: {},
+        uniqueKeys: [],
+        unknownMembers: "ignore",
+        ...(members ? { members } : {}),
+      });
     await addUser(store, A, "u1", "alice");
     await create("Team", "t1", []);
     await create("Squad", "s1", ["u1"]);
@@ -701,7 +709,15 @@ describe("memoryStore: copies", () => {
     const store = memoryStore();
     const attributes = { userName: "alice", emails: [{ value: "a@example.com" }] };
     const members = ["u1"];
-    await store.create({ orgId: A, resourceType: "User", id: "u1", now: T0, attributes, uniqueKeys: uniqueKeysOf(users, attributes), unknownMembers: "ignore" });
+    await store.create({
+      orgId: A,
+      resourceType: "User",
+      id: "u1",
+      now: T0,
+      attributes,
+      uniqueKeys: uniqueKeysOf(users, attributes),
+      unknownMembers: "ignore",
+    });
     await addGroup(store, A, "g1", "staff", members);
     attributes.emails[0]!.value = "mallory@example.com";
     attributes.userName = "mallory";
@@ -749,7 +765,9 @@ describe("memoryStore: long scans", () => {
     await renaming;
     expect(turns).toBeGreaterThan(2);
     expect(totalResults).toBe(5_000);
-    expect(resources.map((resource) => resource.id)).toEqual(Array.from({ length: 5_000 }, (_, index) => `u${String(index * 2).padStart(5, "0")}`));
+    expect(resources.map((resource) => resource.id)).toEqual(
+      Array.from({ length: 5_000 }, (_, index) => `u${String(index * 2).padStart(5, "0")}`),
+    );
     expect(resources.every((resource) => resource.attributes["title"] === "even")).toBe(true);
   });
 });
@@ -786,7 +804,13 @@ describe("memoryStore: lists longer than one sorted run", () => {
     const expected = expectedOrder(order);
     const ids = (page: { readonly resources: readonly StoredResource[] }): string[] => page.resources.map((resource) => resource.id);
 
-    const deep = await store.list({ orgId: A, resourceType: "User", sort, page: { kind: "index", startIndex: 7001, count: 50 }, members: false });
+    const deep = await store.list({
+      orgId: A,
+      resourceType: "User",
+      sort,
+      page: { kind: "index", startIndex: 7001, count: 50 },
+      members: false,
+    });
     expect(deep.totalResults).toBe(COUNT);
     expect(ids(deep)).toEqual(expected.slice(7000, 7050));
 
@@ -812,15 +836,27 @@ describe("memoryStore: lists longer than one sorted run", () => {
 
   it("counts every match of a filtered scan and pages it in id order", async () => {
     const store = await seeded();
-    const filter = filterOf(users, 'title pr');
+    const filter = filterOf(users, "title pr");
     const withTitle = Array.from({ length: COUNT }, (_, index) => index)
       .filter((index) => titleOf(index) !== undefined)
       .map(idOf)
       .sort();
-    const page = await store.list({ orgId: A, resourceType: "User", filter, page: { kind: "index", startIndex: 8001, count: 10 }, members: false });
+    const page = await store.list({
+      orgId: A,
+      resourceType: "User",
+      filter,
+      page: { kind: "index", startIndex: 8001, count: 10 },
+      members: false,
+    });
     expect(page.totalResults).toBe(withTitle.length);
     expect(page.resources.map((resource) => resource.id)).toEqual(withTitle.slice(8000, 8010));
-    const totalsOnly = await store.list({ orgId: A, resourceType: "User", filter, page: { kind: "index", startIndex: 1, count: 0 }, members: false });
+    const totalsOnly = await store.list({
+      orgId: A,
+      resourceType: "User",
+      filter,
+      page: { kind: "index", startIndex: 1, count: 0 },
+      members: false,
+    });
     expect(totalsOnly).toEqual({ totalResults: withTitle.length, resources: [] });
   });
 });

@@ -15,14 +15,7 @@ import type { ResourceStore, StoredResource, UniqueKey, UnknownMemberPolicy, Wri
 import { entryView, storedResourceOf, type MemberReader, type MemoryEntry } from "./memory-entry.js";
 import { changesMembers, planMembership, type MembershipPlan } from "../membership-plan.js";
 import { applyMembershipPlan } from "./apply-membership-plan.js";
-import {
-  createOrganization,
-  findAnyEntry,
-  readMembersIn,
-  tableOf,
-  unlinkMember,
-  type Organization,
-} from "./organization.js";
+import { createOrganization, findAnyEntry, readMembersIn, tableOf, unlinkMember, type Organization } from "./organization.js";
 import { findUniqueClash, firstIdAfter, indexEntry, indexedIds, sortedIds, unindexEntry } from "./resource-table.js";
 import { selectPage } from "./select-page.js";
 import { sortedPrefix } from "../sorted-prefix.js";
@@ -129,9 +122,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
       const clash = findUniqueClash(table, request.id, request.uniqueKeys);
       if (clash) throw uniquenessError(clash.attribute);
       const membership =
-        request.members === undefined
-          ? undefined
-          : plan(organization, NO_MEMBERS, { kind: "delta", add: request.members, remove: [] });
+        request.members === undefined ? undefined : plan(organization, NO_MEMBERS, { kind: "delta", add: request.members, remove: [] });
       if (membership) assertMembersAllowed(membership, request.unknownMembers);
 
       const entry: MemoryEntry = {
@@ -185,13 +176,11 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
         return { totalResults, resources: copies.filter((resource): resource is StoredResource => resource !== undefined) };
       }
       const ids = filter === undefined ? undefined : candidateIds(filter, (key) => indexedIds(table, key));
-      const candidates =
-        ids === undefined ? table.entries.values() : ids.flatMap((id) => table.entries.get(id) ?? []);
+      const candidates = ids === undefined ? table.entries.values() : ids.flatMap((id) => table.entries.get(id) ?? []);
 
       // Most filters read attributes only; then the stored attributes serve as the view and no
       // object is built per resource, which is what a scan of 100,000 users costs otherwise.
-      const needsView =
-        (filter !== undefined && filterMentions(filter, isServerPath)) || (sort !== undefined && isServerPath(sort.path));
+      const needsView = (filter !== undefined && filterMentions(filter, isServerPath)) || (sort !== undefined && isServerPath(sort.path));
       const page = request.page;
       const after = page.kind === "cursor" ? page.after : undefined;
       // Only the entries up to the end of the page need an order: the rest are counted, not sorted.
@@ -207,11 +196,10 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
       let totalResults = 0;
       const scanned = ids === undefined ? [...candidates] : (candidates as MemoryEntry[]);
       for (let index = 0; index < scanned.length; index++) {
-        if ((index & SLICE_CHECK_MASK) === SLICE_CHECK_MASK && ((index & SLICE_ENTRIES_MASK) === SLICE_ENTRIES_MASK || slice.due())) await slice.next();
+        if ((index & SLICE_CHECK_MASK) === SLICE_CHECK_MASK && ((index & SLICE_ENTRIES_MASK) === SLICE_ENTRIES_MASK || slice.due()))
+          await slice.next();
         const entry = scanned[index] as MemoryEntry;
-        const view = needsView
-          ? entryView(request.resourceType, entry, membersOf(organization, entry, needsMembers))
-          : entry.attributes;
+        const view = needsView ? entryView(request.resourceType, entry, membersOf(organization, entry, needsMembers)) : entry.attributes;
         if (filter !== undefined && !matchesFilter(view, filter)) continue;
         totalResults += 1;
         const match = { entry, id: entry.id, key: sort === undefined ? null : sortKeyOf(view, sort.path) };
@@ -241,8 +229,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
       const uniqueKeys = request.attributes === undefined ? entry.uniqueKeys : (request.uniqueKeys ?? []);
       const clash = findUniqueClash(table, entry.id, uniqueKeys);
       if (clash) throw uniquenessError(clash.attribute);
-      const membership =
-        request.membership === undefined ? undefined : plan(organization, entry.members ?? NO_MEMBERS, request.membership);
+      const membership = request.membership === undefined ? undefined : plan(organization, entry.members ?? NO_MEMBERS, request.membership);
       if (membership) assertMembersAllowed(membership, request.unknownMembers);
 
       // Copied before anything changes, since a value structuredClone refuses throws here.

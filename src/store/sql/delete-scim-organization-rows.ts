@@ -19,7 +19,11 @@ import type { SqlStoreDatabase } from "./sql-tables.js";
  *
  * @example await dialect.writeTransaction(db, (trx) => deleteScimOrganizationRows(trx, "acme", dialect)) // 1204
  */
-export async function deleteScimOrganizationRows(trx: Kysely<SqlStoreDatabase>, orgId: string, dialect: Pick<SqlDialect, "indexResources">): Promise<number> {
+export async function deleteScimOrganizationRows(
+  trx: Kysely<SqlStoreDatabase>,
+  orgId: string,
+  dialect: Pick<SqlDialect, "indexResources">,
+): Promise<number> {
   await dialect.indexResources?.(trx, { kind: "deleteOrganization", orgId });
   await trx.deleteFrom("scimkit_members").where("org_id", "=", orgId).execute();
   await trx.deleteFrom("scimkit_unique_keys").where("org_id", "=", orgId).execute();

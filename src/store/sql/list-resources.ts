@@ -50,14 +50,23 @@ export async function listResources(
     return filter ? matches.where(compileFilterSql(filter, context)) : matches;
   };
   const count = async (on: Kysely<SqlStoreDatabase>): Promise<number> =>
-    Number((await matching(on).select((eb) => eb.fn.countAll().as("total")).executeTakeFirstOrThrow()).total);
+    Number(
+      (
+        await matching(on)
+          .select((eb) => eb.fn.countAll().as("total"))
+          .executeTakeFirstOrThrow()
+      ).total,
+    );
   const pageRows = (on: Kysely<SqlStoreDatabase>): Promise<ResourceRow[]> => {
     let query = matching(on).select(resourceColumns);
     // The one list order (`compareListEntries`): the sort key, then the id; by id alone unsorted.
     for (const item of orderBySql(sort, context)) query = query.orderBy(item);
     if (page.kind === "index") {
       // RFC 7644 §3.4.2.4: startIndex is 1-based; the core clamps it, and so does this, cheaply.
-      return query.limit(page.count).offset(Math.max(1, page.startIndex) - 1).execute();
+      return query
+        .limit(page.count)
+        .offset(Math.max(1, page.startIndex) - 1)
+        .execute();
     }
     // RFC 9865 cursors as keyset paging: a page depends on the position, not on what came before.
     if (page.after) query = query.where(keysetAfterSql(sort, page.after, context));
@@ -76,8 +85,18 @@ export async function listResources(
     if (page.count <= 0) return { totalResults, resources: [] };
     const rows = await pageRows(trx);
     const withMembers = rows.filter(hasMemberList);
-    const members = withMembers.length === 0 ? new Map<string, StoredMember[]>() : await readMembers(trx, dialect, request.orgId, withMembers.map((row) => row.id));
-    const resources: StoredResource[] = rows.map((row) => (hasMemberList(row) ? storedResourceOf(row, dialect, members.get(row.id) ?? []) : storedResourceOf(row, dialect)));
+    const members =
+      withMembers.length === 0
+        ? new Map<string, StoredMember[]>()
+        : await readMembers(
+            trx,
+            dialect,
+            request.orgId,
+            withMembers.map((row) => row.id),
+          );
+    const resources: StoredResource[] = rows.map((row) =>
+      hasMemberList(row) ? storedResourceOf(row, dialect, members.get(row.id) ?? []) : storedResourceOf(row, dialect),
+    );
     return { totalResults, resources };
   });
 }

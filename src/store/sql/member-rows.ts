@@ -54,11 +54,7 @@ export async function currentMemberIds(
   groupId: string,
   ids?: readonly string[],
 ): Promise<Set<string>> {
-  const base = trx
-    .selectFrom("scimkit_members as m")
-    .select("m.member_id")
-    .where("m.org_id", "=", orgId)
-    .where("m.group_id", "=", groupId);
+  const base = trx.selectFrom("scimkit_members as m").select("m.member_id").where("m.org_id", "=", orgId).where("m.group_id", "=", groupId);
   if (ids === undefined) return new Set((await base.execute()).map((row) => row.member_id));
   const current = new Set<string>();
   for (const chunk of idChunks(ids, dialect)) {

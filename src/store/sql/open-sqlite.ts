@@ -52,7 +52,8 @@ export async function openSqlite(path: string, options: { readonly threads?: Sql
   const threads = options.threads ?? {};
   if (threads === false) return openOnEventLoop(path);
   const readers = threads.readers ?? DEFAULT_SQLITE_READERS;
-  if (!Number.isInteger(readers) || readers < 0) throw new RangeError(`sqlStore: threads.readers must be a whole number ≥ 0; got ${readers}`);
+  if (!Number.isInteger(readers) || readers < 0)
+    throw new RangeError(`sqlStore: threads.readers must be a whole number ≥ 0; got ${readers}`);
   const driver = sqliteWorkerDriver({ path, readers });
   // Opens the writer now, so a path that cannot be opened fails here rather than at the first request.
   await driver.init();

@@ -24,7 +24,9 @@ export function describePostgres(name: string, body: (url: string) => void): voi
   if (process.env["SCIMKIT_REQUIRE_POSTGRES"] === "1") {
     throw new Error(`${name}: SCIMKIT_REQUIRE_POSTGRES=1 but SCIMKIT_TEST_POSTGRES_URL is not set`);
   }
-  console.log(`[skipped] ${name}: set SCIMKIT_TEST_POSTGRES_URL (e.g. postgres://postgres@127.0.0.1:5432/test) to run the PostgreSQL tests`);
+  console.log(
+    `[skipped] ${name}: set SCIMKIT_TEST_POSTGRES_URL (e.g. postgres://postgres@127.0.0.1:5432/test) to run the PostgreSQL tests`,
+  );
   describe.skip(`${name} [skipped because SCIMKIT_TEST_POSTGRES_URL is not set]`, () => body(""));
 }
 

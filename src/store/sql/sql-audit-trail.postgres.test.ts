@@ -26,7 +26,14 @@ describePostgres("sqlAuditTrail on PostgreSQL", (url) => {
   describe("the table", () => {
     it("returns the status as a number (an integer column, not a bigint pg would give as text)", async () => {
       const trail = sqlAuditTrail(store.db);
-      await trail.record({ orgId: "numbers", operation: "create", at: new Date().toISOString(), outcome: "success", status: 201, via: "request" });
+      await trail.record({
+        orgId: "numbers",
+        operation: "create",
+        at: new Date().toISOString(),
+        outcome: "success",
+        status: 201,
+        via: "request",
+      });
       const [kept] = await trail.list("numbers");
       expect(kept?.status).toBe(201);
     });

@@ -14,7 +14,10 @@ async function freshStore(): Promise<SqlStore> {
   return store;
 }
 
-describeAuditTrailBehaviour("sqlAuditTrail on SQLite", async () => ({ trail: sqlAuditTrail((await freshStore()).db), org: (name) => name }));
+describeAuditTrailBehaviour("sqlAuditTrail on SQLite", async () => ({
+  trail: sqlAuditTrail((await freshStore()).db),
+  org: (name) => name,
+}));
 
 describe("sqlAuditTrail on SQLite: the table", () => {
   it("is created by migration 6 and holds ids and outcomes, nothing else", async () => {
@@ -23,7 +26,20 @@ describe("sqlAuditTrail on SQLite: the table", () => {
     const rows = await store.db.selectFrom("scimkit_audit").selectAll().execute();
     expect(rows).toHaveLength(1);
     expect(Object.keys(rows[0]!).sort()).toEqual(
-      ["at", "bulk_id", "id", "operation", "org_id", "outcome", "resource_id", "resource_type", "scim_type", "status", "token_id", "via"].sort(),
+      [
+        "at",
+        "bulk_id",
+        "id",
+        "operation",
+        "org_id",
+        "outcome",
+        "resource_id",
+        "resource_type",
+        "scim_type",
+        "status",
+        "token_id",
+        "via",
+      ].sort(),
     );
     const versions = await store.db.selectFrom("scimkit_migrations").select(["version", "name"]).where("version", "=", 6).execute();
     expect(versions).toEqual([{ version: 6, name: "audit-table" }]);

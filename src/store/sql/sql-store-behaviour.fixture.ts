@@ -210,7 +210,11 @@ export function sqlStoreBehaviour(stores: BehaviourStores): void {
   withStore("tokens expire, and a rotation's grace period keeps the replaced digest working until it ends, then never", async (store) => {
     const orgId = `org-${randomUUID()}`;
     let time = Date.parse("2026-01-01T00:00:00.000Z");
-    const tokens = createTokenStore({ repository: sqlTokenRepository(store.db, store.dialect), now: () => new Date(time), lastUsedResolutionMs: 0 });
+    const tokens = createTokenStore({
+      repository: sqlTokenRepository(store.db, store.dialect),
+      now: () => new Date(time),
+      lastUsedResolutionMs: 0,
+    });
     const expiring = await tokens.issue(orgId, { expiresAt: "2026-01-01T01:00:00.000Z" });
     expect(expiring.record.expiresAt).toBe("2026-01-01T01:00:00.000Z");
     expect(await tokens.verify(expiring.token, orgId, request)).not.toBeNull();
@@ -238,7 +242,12 @@ export function sqlStoreBehaviour(stores: BehaviourStores): void {
     // A rotation without grace drops the previous digest at once.
     const again = await tokens.rotate(orgId, record.id);
     if (!again) throw new Error("rotate found no token");
-    const [after] = await store.db.selectFrom("scimkit_tokens").selectAll().where("org_id", "=", orgId).where("id", "=", record.id).execute();
+    const [after] = await store.db
+      .selectFrom("scimkit_tokens")
+      .selectAll()
+      .where("org_id", "=", orgId)
+      .where("id", "=", record.id)
+      .execute();
     expect([after?.previous_hash, after?.previous_hash_valid_until, after?.expires_at]).toEqual([null, null, null]);
     expect(await tokens.verify(rotated.token, orgId, request)).toBeNull();
     expect(await tokens.verify(again.token, orgId, request)).not.toBeNull();
@@ -250,7 +259,15 @@ export function sqlStoreBehaviour(stores: BehaviourStores): void {
     const id = v7();
     const attributes = { ...userAttributes("nul"), nickName: "a\u0000b" };
     const outcome = await store
-      .create({ orgId: org.orgId, resourceType: "User", id, now: org.now(), attributes, uniqueKeys: [{ attribute: "userName", value: "nul" }], unknownMembers: "ignore" })
+      .create({
+        orgId: org.orgId,
+        resourceType: "User",
+        id,
+        now: org.now(),
+        attributes,
+        uniqueKeys: [{ attribute: "userName", value: "nul" }],
+        unknownMembers: "ignore",
+      })
       .then(
         (result) => result.resource.attributes,
         (error: unknown) => (isScimError(error) ? [error.status, error.scimType] : error),
@@ -271,35 +288,48 @@ export function sqlStoreBehaviour(stores: BehaviourStores): void {
 
   // Regression: PostgreSQL cannot index a B-tree entry over ~2.7 kB, and answered a long userName
   // or externalId with an error (a 500); random hex does not compress below that.
-  withStore("a userName or externalId too long to index is stored exactly or refused with 400 invalidValue, leaving no row", async (store) => {
-    const org = organization(store);
-    const long = randomBytes(10_000).toString("hex");
-    const cases: readonly (readonly [ScimObject, string])[] = [
-      [userAttributes(long), long],
-      [{ ...userAttributes("short"), externalId: long }, "short"],
-    ];
-    for (const [attributes, userName] of cases) {
-      const id = v7();
-      const outcome = await store
-        .create({ orgId: org.orgId, resourceType: "User", id, now: org.now(), attributes, uniqueKeys: [{ attribute: "userName", value: userName }], unknownMembers: "ignore" })
-        .then(
-          (result) => result.resource.attributes,
-          (error: unknown) => (isScimError(error) ? [error.status, error.scimType] : error),
-        );
-      if (Array.isArray(outcome)) {
-        expect(outcome).toEqual([400, "invalidValue"]);
-        expect((await org.rows()).resources).toEqual([]);
-      } else {
-        expect(outcome).toEqual(attributes);
-        expect((await store.get({ orgId: org.orgId, resourceType: "User", id, members: false }))?.attributes).toEqual(attributes);
-        await store.delete({ orgId: org.orgId, resourceType: "User", id, now: org.now() });
+  withStore(
+    "a userName or externalId too long to index is stored exactly or refused with 400 invalidValue, leaving no row",
+    async (store) => {
+      const org = organization(store);
+      const long = randomBytes(10_000).toString("hex");
+      const cases: readonly (readonly [ScimObject, string])[] = [
+        [userAttributes(long), long],
+        [{ ...userAttributes("short"), externalId: long }, "short"],
+      ];
+      for (const [attributes, userName] of cases) {
+        const id = v7();
+        const outcome = await store
+          .create({
+            orgId: org.orgId,
+            resourceType: "User",
+            id,
+            now: org.now(),
+            attributes,
+            uniqueKeys: [{ attribute: "userName", value: userName }],
+            unknownMembers: "ignore",
+          })
+          .then(
+            (result) => result.resource.attributes,
+            (error: unknown) => (isScimError(error) ? [error.status, error.scimType] : error),
+          );
+        if (Array.isArray(outcome)) {
+          expect(outcome).toEqual([400, "invalidValue"]);
+          expect((await org.rows()).resources).toEqual([]);
+        } else {
+          expect(outcome).toEqual(attributes);
+          expect((await store.get({ orgId: org.orgId, resourceType: "User", id, members: false }))?.attributes).toEqual(attributes);
+          await store.delete({ orgId: org.orgId, resourceType: "User", id, now: org.now() });
+        }
       }
-    }
-  });
+    },
+  );
 
   withStore("migrate() on an up-to-date database applies nothing", async (store) => {
     expect(await store.migrate()).toEqual([]);
     const versions = await store.db.selectFrom("scimkit_migrations").select(["version", "name"]).orderBy("version").execute();
-    expect(versions.map((row) => [Number(row.version), row.name])).toEqual(sqlMigrations.map((migration) => [migration.version, migration.name]));
+    expect(versions.map((row) => [Number(row.version), row.name])).toEqual(
+      sqlMigrations.map((migration) => [migration.version, migration.name]),
+    );
   });
 }

@@ -109,7 +109,9 @@ describePostgres("sql store on PostgreSQL", (url) => {
       try {
         const [alice = ""] = await createUsers(one!, "acme", 1);
         expect((await two!.get({ orgId: "acme", resourceType: "User", id: alice, members: false }))?.attributes).toEqual(user("u0"));
-        const tables = await admin().query("select table_name from information_schema.tables where table_schema = $1 order by table_name", [name]);
+        const tables = await admin().query("select table_name from information_schema.tables where table_schema = $1 order by table_name", [
+          name,
+        ]);
         // The SCIM tables only: the analytics tables are the analytics store's to migrate (issue 13).
         expect(tables.rows.map((row: { table_name: string }) => row.table_name)).toEqual([
           "scimkit_audit",

@@ -25,7 +25,15 @@ async function createUsers(store: SqlStore, orgId: string, count: number): Promi
   const ids: string[] = [];
   for (let index = 0; index < count; index++) {
     const id = v7();
-    await store.create({ orgId, resourceType: "User", id, now: NOW, attributes: user(`u${index}`), uniqueKeys: [{ attribute: "userName", value: `u${index}` }], unknownMembers: "ignore" });
+    await store.create({
+      orgId,
+      resourceType: "User",
+      id,
+      now: NOW,
+      attributes: user(`u${index}`),
+      uniqueKeys: [{ attribute: "userName", value: `u${index}` }],
+      unknownMembers: "ignore",
+    });
     ids.push(id);
   }
   return ids;
@@ -58,7 +66,9 @@ async function runWriter(task: WriterTask): Promise<unknown> {
 }
 
 /** A store over a Kysely instance of the test's own, recording every statement it runs. */
-async function loggedStore(dialect = sqliteDialect): Promise<{ readonly store: SqlStore; readonly statements: string[]; readonly database: Database.Database }> {
+async function loggedStore(
+  dialect = sqliteDialect,
+): Promise<{ readonly store: SqlStore; readonly statements: string[]; readonly database: Database.Database }> {
   const database = new Database(":memory:");
   registerSqliteFunctions(database);
   const statements: string[] = [];

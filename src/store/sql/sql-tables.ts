@@ -100,7 +100,6 @@ export interface MigrationsTable {
   readonly applied_at: string;
 }
 
-
 /**
  * The audit trail of SCIM writes (`sqlAuditTrail`, migration 6): one row per `AuditEntry`, ids
  * only, no attribute values. Primary key `(org_id, id)`, which also serves the newest-first list.

@@ -90,14 +90,24 @@ export function sqlTokenRepository(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
           .where("id", "=", id)
           .executeTakeFirst();
         if (result.numUpdatedRows === 0n) return undefined;
-        const row = await trx.selectFrom("scimkit_tokens").selectAll().where("org_id", "=", orgId).where("id", "=", id).executeTakeFirstOrThrow();
+        const row = await trx
+          .selectFrom("scimkit_tokens")
+          .selectAll()
+          .where("org_id", "=", orgId)
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow();
         return storedTokenOf(row);
       });
     },
 
     async markUsed(orgId, hash, lastUsedAt) {
       // Keyed by digest: a use of the old secret racing a rotation never marks the new one.
-      await db.updateTable("scimkit_tokens").set({ last_used_at: lastUsedAt }).where("hash", "=", hash).where("org_id", "=", orgId).execute();
+      await db
+        .updateTable("scimkit_tokens")
+        .set({ last_used_at: lastUsedAt })
+        .where("hash", "=", hash)
+        .where("org_id", "=", orgId)
+        .execute();
     },
 
     async delete(orgId, id) {

@@ -24,7 +24,10 @@ function guardedClient(client: PostgresPoolClient): PostgresPoolClient {
   (client as PostgresPoolClient & ClientEvents).on?.("error", () => {});
   function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
-  function query<R>(first: string | PostgresCursor<R>, parameters: ReadonlyArray<unknown> = []): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+  function query<R>(
+    first: string | PostgresCursor<R>,
+    parameters: ReadonlyArray<unknown> = [],
+  ): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
     // Cursors are not configured for the store; one would report its own errors as they come.
     if (typeof first !== "string") return client.query(first);
     return client.query<R>(first, parameters).catch((error: unknown) => {

@@ -5,11 +5,7 @@
  * `createAnalyticsRouter`.
  */
 import { describeConformanceKit, kitCheckNames, kitSkipProblems } from "../describe-conformance-kit.js";
-import type {
-  AnalyticsConformanceContext,
-  AnalyticsConformanceSuite,
-  AnalyticsStoreUnderTest,
-} from "./analytics-conformance-test.js";
+import type { AnalyticsConformanceContext, AnalyticsConformanceSuite, AnalyticsStoreUnderTest } from "./analytics-conformance-test.js";
 import { adminUsersSuite } from "./suites/admin-users.js";
 import { campaignsSuite } from "./suites/campaigns.js";
 import { concurrencySuite } from "./suites/concurrency.js";

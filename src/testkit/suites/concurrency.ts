@@ -20,7 +20,10 @@ import {
 } from "./helpers.js";
 
 /** Splits settled results into values and ScimErrors; anything else thrown fails the test. */
-function partition<T>(settled: readonly PromiseSettledResult<T>[]): { readonly values: T[]; readonly errors: { status: number; scimType: string | undefined }[] } {
+function partition<T>(settled: readonly PromiseSettledResult<T>[]): {
+  readonly values: T[];
+  readonly errors: { status: number; scimType: string | undefined }[];
+} {
   const values: T[] = [];
   const errors: { status: number; scimType: string | undefined }[] = [];
   for (const outcome of settled) {
@@ -62,9 +65,7 @@ export const concurrencySuite: ConformanceSuite = {
 
     conformanceTest("concurrent creates of one userName: exactly one succeeds, the others fail with 409", async (context) => {
       const spellings = Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? "alice@acme.test" : "ALICE@acme.test"));
-      const settled = await Promise.allSettled(
-        spellings.map((userName) => createResource(context, "User", userAttributes(userName))),
-      );
+      const settled = await Promise.allSettled(spellings.map((userName) => createResource(context, "User", userAttributes(userName))));
       const { values, errors } = partition(settled);
       expect(values).toHaveLength(1);
       expect(errors).toEqual(Array.from({ length: 9 }, () => ({ status: 409, scimType: ScimType.uniqueness })));

@@ -53,13 +53,23 @@ async function walk(context: ConformanceContext, options: WalkOptions): Promise<
   throw new Error(`The cursor walk did not end after ${MAX_PAGES} pages: is CursorPage.after ignored?`);
 }
 
-async function checkWalk(context: ConformanceContext, population: Population, sort: Sort | undefined, counts: readonly number[]): Promise<void> {
+async function checkWalk(
+  context: ConformanceContext,
+  population: Population,
+  sort: Sort | undefined,
+  counts: readonly number[],
+): Promise<void> {
   const expected = referenceOrder("User", userViews(population), sort).map(population.nameOf);
   for (const count of counts) {
     const label = `${sort ? `sortBy ${sort.path} ${sort.order}` : "no sort"}, count ${count}`;
     const { ids, totals } = await walk(context, { count, ...(sort ? { sort } : {}) });
     expect.soft(ids.map(population.nameOf), label).toEqual(expected);
-    expect.soft(totals.every((total) => total === 6), `${label}: every page's totalResults is 6, got ${totals.join(", ")}`).toBe(true);
+    expect
+      .soft(
+        totals.every((total) => total === 6),
+        `${label}: every page's totalResults is 6, got ${totals.join(", ")}`,
+      )
+      .toBe(true);
   }
 }
 

@@ -157,11 +157,7 @@ export async function createUser(
 }
 
 /** Creates a group and returns the whole write result (its membership report included). */
-export function createGroup(
-  context: ConformanceContext,
-  displayName: string,
-  options: CreateOptions = {},
-): Promise<WriteResult> {
+export function createGroup(context: ConformanceContext, displayName: string, options: CreateOptions = {}): Promise<WriteResult> {
   return createResource(context, "Group", groupAttributes(displayName), options);
 }
 
@@ -258,11 +254,7 @@ export function viewOf(type: ResourceTypeId, resource: StoredResource): ScimObje
  * Awaits `operation` and checks it failed with a `ScimError` of `status` (and `scimType`, or none
  * when `scimType` is `null`), the way the router will recognise it (`isScimError`).
  */
-export async function expectScimError(
-  operation: Promise<unknown>,
-  status: number,
-  scimType: ScimType | null,
-): Promise<ScimError> {
+export async function expectScimError(operation: Promise<unknown>, status: number, scimType: ScimType | null): Promise<ScimError> {
   let outcome: { readonly failed: false; readonly value: unknown } | { readonly failed: true; readonly error: unknown };
   try {
     outcome = { failed: false, value: await operation };

@@ -85,30 +85,44 @@ export const membershipSuite: ConformanceSuite = {
       expect(memberIds(await mustGet(context, "Group", created.resource.id, { members: true }))).toEqual([alice]);
     }),
 
-    conformanceTest("unknown member ids on create fail with 400 invalidValue under the reject policy and write nothing", async (context) => {
-      const [alice = ""] = await users(context, 1);
-      await expectScimError(createGroup(context, "Engineers", { members: [alice, newId()], unknownMembers: "reject" }), 400, ScimType.invalidValue);
-      expect(await countResources(context, "Group")).toBe(0);
-      // The failed create must not have claimed the displayName either.
-      const { resource } = await createGroup(context, "Engineers");
-      expect(resource.attributes["displayName"]).toBe("Engineers");
-    }),
+    conformanceTest(
+      "unknown member ids on create fail with 400 invalidValue under the reject policy and write nothing",
+      async (context) => {
+        const [alice = ""] = await users(context, 1);
+        await expectScimError(
+          createGroup(context, "Engineers", { members: [alice, newId()], unknownMembers: "reject" }),
+          400,
+          ScimType.invalidValue,
+        );
+        expect(await countResources(context, "Group")).toBe(0);
+        // The failed create must not have claimed the displayName either.
+        const { resource } = await createGroup(context, "Engineers");
+        expect(resource.attributes["displayName"]).toBe("Engineers");
+      },
+    ),
 
-    conformanceTest("unknown member ids on update fail with 400 invalidValue under the reject policy and change nothing", async (context) => {
-      const [alice = "", bob = ""] = await users(context, 2);
-      const { resource: group } = await createGroup(context, "Engineers", { members: [alice] });
-      await expectScimError(
-        updateGroup(context, group.id, { displayName: "Renamed", membership: delta([bob, newId()], [alice]), unknownMembers: "reject" }),
-        400,
-        ScimType.invalidValue,
-      );
-      const read = await mustGet(context, "Group", group.id, { members: true });
-      expect(memberIds(read)).toEqual([alice]);
-      expect(read.attributes).toEqual(group.attributes);
-      expect(read.version).toBe(group.version);
-      await expectScimError(updateGroup(context, group.id, { membership: { kind: "replace", ids: [newId()] }, unknownMembers: "reject" }), 400, ScimType.invalidValue);
-      expect(memberIds(await mustGet(context, "Group", group.id, { members: true }))).toEqual([alice]);
-    }),
+    conformanceTest(
+      "unknown member ids on update fail with 400 invalidValue under the reject policy and change nothing",
+      async (context) => {
+        const [alice = "", bob = ""] = await users(context, 2);
+        const { resource: group } = await createGroup(context, "Engineers", { members: [alice] });
+        await expectScimError(
+          updateGroup(context, group.id, { displayName: "Renamed", membership: delta([bob, newId()], [alice]), unknownMembers: "reject" }),
+          400,
+          ScimType.invalidValue,
+        );
+        const read = await mustGet(context, "Group", group.id, { members: true });
+        expect(memberIds(read)).toEqual([alice]);
+        expect(read.attributes).toEqual(group.attributes);
+        expect(read.version).toBe(group.version);
+        await expectScimError(
+          updateGroup(context, group.id, { membership: { kind: "replace", ids: [newId()] }, unknownMembers: "reject" }),
+          400,
+          ScimType.invalidValue,
+        );
+        expect(memberIds(await mustGet(context, "Group", group.id, { members: true }))).toEqual([alice]);
+      },
+    ),
 
     conformanceTest("a delta adds and removes, reporting only real changes", async (context) => {
       const [a = "", b = "", c = "", d = ""] = await users(context, 4);
@@ -163,7 +177,10 @@ export const membershipSuite: ConformanceSuite = {
       const updated = await updateGroup(context, created.resource.id, { displayName: "Builders", members: false });
       expect(updated && Object.hasOwn(updated.resource, "members"), "update with members: false").toBe(false);
       const listed = await listResources(context, "Group", { members: false });
-      expect(listed.resources.map((resource) => Object.hasOwn(resource, "members")), "list with members: false").toEqual([false]);
+      expect(
+        listed.resources.map((resource) => Object.hasOwn(resource, "members")),
+        "list with members: false",
+      ).toEqual([false]);
       const delta1 = await updateGroup(context, created.resource.id, { membership: delta([], [a]), members: false });
       expect(delta1 && Object.hasOwn(delta1.resource, "members"), "delta with members: false").toBe(false);
       expect(delta1?.membership?.removed).toEqual([a]);
@@ -231,7 +248,16 @@ export const membershipSuite: ConformanceSuite = {
       // store learns it from CreateRequest.members alone, never from the type's name.
       const [a = "", b = ""] = await users(context, 2);
       const create = (id: string, members: readonly string[]) =>
-        context.store.create({ orgId: context.orgId, resourceType: "Team", id, now: context.now(), attributes: {}, uniqueKeys: [], members, unknownMembers: "ignore" });
+        context.store.create({
+          orgId: context.orgId,
+          resourceType: "Team",
+          id,
+          now: context.now(),
+          attributes: {},
+          uniqueKeys: [],
+          members,
+          unknownMembers: "ignore",
+        });
       const team = newId();
       const empty = newId();
       expect((await create(team, [a])).membership?.added).toEqual([a]);

@@ -23,7 +23,9 @@ async function checkSort(
   const label = `sortBy ${path} ${order}`;
   if (expected) {
     const ids = Object.fromEntries(Object.entries(population.users).map(([name, user]) => [name, user.id])) as Record<UserName, string>;
-    expect.soft(reference.map(population.nameOf), `kit self-check: compareListEntries for ${label}`).toEqual(expected(ids).map(population.nameOf));
+    expect
+      .soft(reference.map(population.nameOf), `kit self-check: compareListEntries for ${label}`)
+      .toEqual(expected(ids).map(population.nameOf));
   }
   const result = await listResources(context, "User", { sort });
   expect.soft(idsOf(result.resources).map(population.nameOf), label).toEqual(reference.map(population.nameOf));
@@ -62,7 +64,13 @@ export const sortingSuite: ConformanceSuite = {
         u.bob,
         ...tie(u.alice, u.frank),
       ]);
-      await checkSort(context, population, "name.givenName", "ascending", (u) => [u.alice, u.bob, u.carol, u.frank, ...tie(u.dave, u.erin)]);
+      await checkSort(context, population, "name.givenName", "ascending", (u) => [
+        u.alice,
+        u.bob,
+        u.carol,
+        u.frank,
+        ...tie(u.dave, u.erin),
+      ]);
     }),
 
     conformanceTest("sort by a multi-valued attribute uses the primary value, else the first", async (context) => {
@@ -77,8 +85,20 @@ export const sortingSuite: ConformanceSuite = {
     conformanceTest("sort by integer and decimal attributes is numeric", async (context) => {
       context.requireCapability("sort");
       const population = await seedPopulation(context);
-      await checkSort(context, population, `${METRICS_URN}:level`, "ascending", (u) => [u.erin, u.bob, ...tie(u.alice, u.frank), u.carol, u.dave]);
-      await checkSort(context, population, `${METRICS_URN}:level`, "descending", (u) => [u.dave, u.carol, ...tie(u.alice, u.frank), u.bob, u.erin]);
+      await checkSort(context, population, `${METRICS_URN}:level`, "ascending", (u) => [
+        u.erin,
+        u.bob,
+        ...tie(u.alice, u.frank),
+        u.carol,
+        u.dave,
+      ]);
+      await checkSort(context, population, `${METRICS_URN}:level`, "descending", (u) => [
+        u.dave,
+        u.carol,
+        ...tie(u.alice, u.frank),
+        u.bob,
+        u.erin,
+      ]);
       await checkSort(context, population, `${METRICS_URN}:score`, "ascending");
     }),
 
@@ -86,7 +106,12 @@ export const sortingSuite: ConformanceSuite = {
       context.requireCapability("sort");
       const population = await seedPopulation(context);
       // caseExact: "EXT-2" sorts before every lower-case "ext-…" by code unit.
-      await checkSort(context, population, "externalId", "ascending", (u) => [u.bob, ...tie(u.alice, u.erin), u.carol, ...tie(u.dave, u.frank)]);
+      await checkSort(context, population, "externalId", "ascending", (u) => [
+        u.bob,
+        ...tie(u.alice, u.erin),
+        u.carol,
+        ...tie(u.dave, u.frank),
+      ]);
       await checkSort(context, population, "active", "ascending");
       await checkSort(context, population, "active", "descending");
       await checkSort(context, population, "meta.lastModified", "descending", (u) => [u.carol, u.frank, u.erin, u.dave, u.bob, u.alice]);
@@ -109,7 +134,9 @@ export const sortingSuite: ConformanceSuite = {
     conformanceTest("without a sort, resources are in id order", async (context) => {
       const population = await seedPopulation(context);
       const result = await listResources(context, "User");
-      const expected = Object.values(population.users).map((user) => user.id).sort();
+      const expected = Object.values(population.users)
+        .map((user) => user.id)
+        .sort();
       expect(idsOf(result.resources).map(population.nameOf)).toEqual(expected.map(population.nameOf));
       expect(result.totalResults).toBe(6);
     }),

@@ -78,7 +78,11 @@ export const tenantIsolationSuite: ConformanceSuite = {
       expect(ignored.membership?.ignored).toEqual([stranger.id]);
       expect(ignored.membership?.added).toEqual([local.id]);
       expect(memberIds(await mustGet(context, "Group", ignored.resource.id, { members: true }))).toEqual([local.id]);
-      await expectScimError(createGroup(context, "Sales", { members: [stranger.id], unknownMembers: "reject" }), 400, ScimType.invalidValue);
+      await expectScimError(
+        createGroup(context, "Sales", { members: [stranger.id], unknownMembers: "reject" }),
+        400,
+        ScimType.invalidValue,
+      );
       expect(await countResources(context, "Group")).toBe(1);
       const delta = await context.store.update({
         orgId: context.orgId,

@@ -56,7 +56,11 @@ export const uniquenessSuite: ConformanceSuite = {
     conformanceTest("updating to another resource's userName fails with 409 and leaves the resource unchanged", async (context) => {
       await createUser(context, "alice@acme.test");
       const bob = await createUser(context, "bob@acme.test", { nickName: "Bobby" });
-      await expectScimError(replaceAttributes(context, "User", bob.id, userAttributes("ALICE@acme.test", { nickName: "Changed" })), 409, ScimType.uniqueness);
+      await expectScimError(
+        replaceAttributes(context, "User", bob.id, userAttributes("ALICE@acme.test", { nickName: "Changed" })),
+        409,
+        ScimType.uniqueness,
+      );
       const read = await mustGet(context, "User", bob.id);
       expect(read.attributes).toEqual(bob.attributes);
       expect(read.version).toBe(bob.version);
@@ -79,19 +83,22 @@ export const uniquenessSuite: ConformanceSuite = {
       expect((await mustGet(context, "User", alice.id)).attributes["userName"]).toBe("Alice@ACME.test");
     }),
 
-    conformanceTest("a userName in NFD clashes with its NFC form, in any case, and the stored value keeps what was sent", async (context) => {
-      const composed = "\u00c5ngstr\u00f6m@acme.test";
-      const decomposed = "A\u030angstro\u0308m@acme.test";
-      const ada = await createUser(context, composed);
-      await expectScimError(createResource(context, "User", userAttributes(decomposed)), 409, ScimType.uniqueness);
-      await expectScimError(createResource(context, "User", userAttributes(decomposed.toUpperCase())), 409, ScimType.uniqueness);
-      expect(await countResources(context, "User")).toBe(1);
-      // Renaming to the other form of one's own name keeps the key and stores what was sent.
-      const renamed = await replaceAttributes(context, "User", ada.id, userAttributes(decomposed));
-      expect(renamed?.resource.attributes["userName"]).toBe(decomposed);
-      expect((await mustGet(context, "User", ada.id)).attributes["userName"]).toBe(decomposed);
-      await expectScimError(createResource(context, "User", userAttributes(composed)), 409, ScimType.uniqueness);
-    }),
+    conformanceTest(
+      "a userName in NFD clashes with its NFC form, in any case, and the stored value keeps what was sent",
+      async (context) => {
+        const composed = "\u00c5ngstr\u00f6m@acme.test";
+        const decomposed = "A\u030angstro\u0308m@acme.test";
+        const ada = await createUser(context, composed);
+        await expectScimError(createResource(context, "User", userAttributes(decomposed)), 409, ScimType.uniqueness);
+        await expectScimError(createResource(context, "User", userAttributes(decomposed.toUpperCase())), 409, ScimType.uniqueness);
+        expect(await countResources(context, "User")).toBe(1);
+        // Renaming to the other form of one's own name keeps the key and stores what was sent.
+        const renamed = await replaceAttributes(context, "User", ada.id, userAttributes(decomposed));
+        expect(renamed?.resource.attributes["userName"]).toBe(decomposed);
+        expect((await mustGet(context, "User", ada.id)).attributes["userName"]).toBe(decomposed);
+        await expectScimError(createResource(context, "User", userAttributes(composed)), 409, ScimType.uniqueness);
+      },
+    ),
 
     conformanceTest("a group displayName in NFD clashes with its NFC form, also on rename", async (context) => {
       await createGroup(context, "Caf\u00e9");
@@ -101,20 +108,23 @@ export const uniquenessSuite: ConformanceSuite = {
       expect((await mustGet(context, "Group", bar.id)).attributes).toEqual(bar.attributes);
     }),
 
-    conformanceTest("userName eq finds its holder in either normalization form, and after a rename only by the new name", async (context) => {
-      const composed = "\u00c5ngstr\u00f6m@acme.test";
-      const decomposed = "A\u030angstro\u0308m@acme.test";
-      const ada = await createUser(context, composed);
-      await createUser(context, "angstrom@acme.test");
-      const found = async (text: string): Promise<string[]> => idsOf((await listResources(context, "User", { filter: text })).resources);
-      expect(await found(`userName eq "${decomposed}"`)).toEqual([ada.id]);
-      expect(await found(`userName eq "${decomposed.toUpperCase()}"`)).toEqual([ada.id]);
-      expect(await found(`userName eq "${composed}"`)).toEqual([ada.id]);
-      expect(await found(`userName ne "${decomposed}"`)).toHaveLength(1);
-      await replaceAttributes(context, "User", ada.id, userAttributes("Zoe\u0308@acme.test"));
-      expect(await found(`userName eq "${composed}"`)).toEqual([]);
-      expect(await found(`userName eq "ZO\u00cb@acme.test"`)).toEqual([ada.id]);
-    }),
+    conformanceTest(
+      "userName eq finds its holder in either normalization form, and after a rename only by the new name",
+      async (context) => {
+        const composed = "\u00c5ngstr\u00f6m@acme.test";
+        const decomposed = "A\u030angstro\u0308m@acme.test";
+        const ada = await createUser(context, composed);
+        await createUser(context, "angstrom@acme.test");
+        const found = async (text: string): Promise<string[]> => idsOf((await listResources(context, "User", { filter: text })).resources);
+        expect(await found(`userName eq "${decomposed}"`)).toEqual([ada.id]);
+        expect(await found(`userName eq "${decomposed.toUpperCase()}"`)).toEqual([ada.id]);
+        expect(await found(`userName eq "${composed}"`)).toEqual([ada.id]);
+        expect(await found(`userName ne "${decomposed}"`)).toHaveLength(1);
+        await replaceAttributes(context, "User", ada.id, userAttributes("Zoe\u0308@acme.test"));
+        expect(await found(`userName eq "${composed}"`)).toEqual([]);
+        expect(await found(`userName eq "ZO\u00cb@acme.test"`)).toEqual([ada.id]);
+      },
+    ),
 
     conformanceTest("a userName is free again after its holder is deleted", async (context) => {
       const alice = await createUser(context, "alice@acme.test");

@@ -61,7 +61,10 @@ export const versionSuite: ConformanceSuite = {
       const member = (await createUser(context, "bob@acme.test")).id;
       const { resource: group } = await createGroup(context, "Engineers");
       await expectScimError(
-        update(context, "Group", group.id, { membership: { kind: "delta", add: [member], remove: [] }, expectedVersion: "not-the-version" }),
+        update(context, "Group", group.id, {
+          membership: { kind: "delta", add: [member], remove: [] },
+          expectedVersion: "not-the-version",
+        }),
         412,
         null,
       );
@@ -74,7 +77,11 @@ export const versionSuite: ConformanceSuite = {
       const alice = await createUser(context, "alice@acme.test");
       const { resource: group } = await createGroup(context, "Engineers", { members: [alice.id] });
       await update(context, "User", alice.id, { attributes: userAttributes("alice@acme.test", { nickName: "Al" }) });
-      await expectScimError(context.store.delete({ orgId: context.orgId, resourceType: "User", id: alice.id, expectedVersion: alice.version }), 412, null);
+      await expectScimError(
+        context.store.delete({ orgId: context.orgId, resourceType: "User", id: alice.id, expectedVersion: alice.version }),
+        412,
+        null,
+      );
       expect(await getResource(context, "User", alice.id)).toBeDefined();
       const readGroup = await mustGet(context, "Group", group.id, { members: true });
       expect(memberIds(readGroup)).toEqual([alice.id]);
@@ -97,12 +104,20 @@ export const versionSuite: ConformanceSuite = {
     conformanceTest("update and delete of an unknown id with an expectedVersion give undefined and false, not 412", async (context) => {
       const alice = await createUser(context, "alice@acme.test");
       const missing = newId();
-      expect(await update(context, "User", missing, { attributes: userAttributes("ghost@acme.test"), expectedVersion: alice.version })).toBeUndefined();
-      expect(await context.store.delete({ orgId: context.orgId, resourceType: "User", id: missing, expectedVersion: alice.version })).toBe(false);
+      expect(
+        await update(context, "User", missing, { attributes: userAttributes("ghost@acme.test"), expectedVersion: alice.version }),
+      ).toBeUndefined();
+      expect(await context.store.delete({ orgId: context.orgId, resourceType: "User", id: missing, expectedVersion: alice.version })).toBe(
+        false,
+      );
     }),
 
     conformanceTest("an update with identical attributes keeps the version and lastModified", async (context) => {
-      const alice = await createUser(context, "alice@acme.test", { nickName: "Al", name: { givenName: "Alice" }, emails: [{ value: "a@work.test", type: "work" }] });
+      const alice = await createUser(context, "alice@acme.test", {
+        nickName: "Al",
+        name: { givenName: "Alice" },
+        emails: [{ value: "a@work.test", type: "work" }],
+      });
       const result = await update(context, "User", alice.id, { attributes: structuredClone(alice.attributes) });
       expect(result?.resource.version).toBe(alice.version);
       expect(result?.resource.lastModified).toBe(alice.lastModified);

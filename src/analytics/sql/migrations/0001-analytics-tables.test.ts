@@ -52,7 +52,9 @@ async function migrateBeforeNamespaces(db: Kysely<SqlStoreDatabase>, dialect: Sq
     await sql`create table scimkit_migrations (version integer primary key, name text not null, applied_at text not null)`.execute(trx);
     for (const migration of old) {
       await migration.up(trx, dialect);
-      await sql`insert into scimkit_migrations (version, name, applied_at) values (${migration.version}, ${migration.name}, ${"2024-01-01T00:00:00.000Z"})`.execute(trx);
+      await sql`insert into scimkit_migrations (version, name, applied_at) values (${migration.version}, ${migration.name}, ${"2024-01-01T00:00:00.000Z"})`.execute(
+        trx,
+      );
     }
   });
 }
@@ -89,13 +91,20 @@ const catalogs: Readonly<Record<"sqlite" | "postgres", (db: Kysely<SqlStoreDatab
     };
   },
   async postgres(db) {
-    const tables = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema() order by tablename`.execute(db);
-    const indexes = await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() order by indexname`.execute(db);
+    const tables = await sql<{
+      name: string;
+    }>`select tablename as name from pg_tables where schemaname = current_schema() order by tablename`.execute(db);
+    const indexes = await sql<{
+      name: string;
+    }>`select indexname as name from pg_indexes where schemaname = current_schema() order by indexname`.execute(db);
     return { tables: tables.rows.map((row) => row.name), indexes: indexes.rows.map((row) => row.name) };
   },
 };
 
-function migrationChecks(dialect: SqlDialect, open: () => Promise<{ readonly db: Kysely<SqlStoreDatabase>; close(): Promise<void> }>): void {
+function migrationChecks(
+  dialect: SqlDialect,
+  open: () => Promise<{ readonly db: Kysely<SqlStoreDatabase>; close(): Promise<void> }>,
+): void {
   const catalog = catalogs[dialect.name === "postgres" ? "postgres" : "sqlite"];
 
   it("a fresh database gets every analytics table and index; migrating again applies and changes nothing", async () => {
@@ -107,7 +116,11 @@ function migrationChecks(dialect: SqlDialect, open: () => Promise<{ readonly db:
       expect(created.indexes).toEqual(expect.arrayContaining(Object.values(TABLES).flat()));
       expect(await throughAnalytics1(db, dialect)).toEqual([]);
       expect(await catalog(db)).toEqual(created);
-      const recorded = await db.selectFrom("scimkit_migrations").select(["version", "name"]).where("namespace", "=", ANALYTICS_MIGRATIONS).execute();
+      const recorded = await db
+        .selectFrom("scimkit_migrations")
+        .select(["version", "name"])
+        .where("namespace", "=", ANALYTICS_MIGRATIONS)
+        .execute();
       expect(recorded.map((row) => [Number(row.version), row.name])).toEqual([[1, "analytics-tables"]]);
     } finally {
       await close();
@@ -121,7 +134,17 @@ function migrationChecks(dialect: SqlDialect, open: () => Promise<{ readonly db:
       const time = "2024-01-01T00:00:00.000Z";
       await db
         .insertInto("scimkit_resources")
-        .values({ org_id: "acme", id: "u1", resource_type: "User", version: 1, created: time, last_modified: time, external_id: null, attributes: JSON.stringify({ userName: "ada" }), member_seq: null })
+        .values({
+          org_id: "acme",
+          id: "u1",
+          resource_type: "User",
+          version: 1,
+          created: time,
+          last_modified: time,
+          external_id: null,
+          attributes: JSON.stringify({ userName: "ada" }),
+          member_seq: null,
+        })
         .execute();
       expect(await throughAnalytics1(db, dialect)).toEqual(["analytics 1"]);
       expect(await db.selectFrom("scimkit_resources").select(["org_id", "id"]).execute()).toEqual([{ org_id: "acme", id: "u1" }]);
@@ -137,7 +160,16 @@ function migrationChecks(dialect: SqlDialect, open: () => Promise<{ readonly db:
       await throughAnalytics1(db, dialect);
       const analyticsDb = db.withTables<AnalyticsTables>();
       const time = "2024-01-01T00:00:00.000Z";
-      const admin = (id: string) => ({ id, email: "ada@example.test", role: "admin", status: "invited", invited_at: time, invitation_expires_at: null, activated_at: null, updated_at: time });
+      const admin = (id: string) => ({
+        id,
+        email: "ada@example.test",
+        role: "admin",
+        status: "invited",
+        invited_at: time,
+        invitation_expires_at: null,
+        activated_at: null,
+        updated_at: time,
+      });
       await analyticsDb.insertInto("scimkit_admin_users").values(admin("a1")).execute();
       await expect(analyticsDb.insertInto("scimkit_admin_users").values(admin("a2")).execute()).rejects.toThrow();
       const key = (id: string) => ({ id, hash: "f".repeat(64), subject_kind: "operator", admin_user_id: null, created_at: time });
@@ -155,12 +187,28 @@ function migrationChecks(dialect: SqlDialect, open: () => Promise<{ readonly db:
       const time = "2024-01-01T00:00:00.000Z";
       await db
         .insertInto("scimkit_resources")
-        .values({ org_id: "acme", id: "u1", resource_type: "User", version: 1, created: time, last_modified: time, external_id: null, attributes: JSON.stringify({ userName: "ada" }), member_seq: null })
+        .values({
+          org_id: "acme",
+          id: "u1",
+          resource_type: "User",
+          version: 1,
+          created: time,
+          last_modified: time,
+          external_id: null,
+          attributes: JSON.stringify({ userName: "ada" }),
+          member_seq: null,
+        })
         .execute();
       const analyticsDb = db.withTables<AnalyticsTables>();
-      await analyticsDb.insertInto("scimkit_organizations").values({ id: "acme", name: "Acme", status: "active", created_at: time, updated_at: time }).execute();
+      await analyticsDb
+        .insertInto("scimkit_organizations")
+        .values({ id: "acme", name: "Acme", status: "active", created_at: time, updated_at: time })
+        .execute();
       // The migrations table itself is rebuilt with its new key (PostgreSQL names that index).
-      const withoutMigrations = ({ tables, indexes }: Catalog): Catalog => ({ tables, indexes: indexes.filter((index) => !index.startsWith("scimkit_migrations")) });
+      const withoutMigrations = ({ tables, indexes }: Catalog): Catalog => ({
+        tables,
+        indexes: indexes.filter((index) => !index.startsWith("scimkit_migrations")),
+      });
       const before = withoutMigrations(await catalog(db));
 
       // The new code: the SCIM store, then the analytics store, each migrating its namespace.
@@ -170,7 +218,12 @@ function migrationChecks(dialect: SqlDialect, open: () => Promise<{ readonly db:
       expect(await analytics.migrate()).toEqual([]);
 
       expect(withoutMigrations(await catalog(db))).toEqual(before);
-      const recorded = await db.selectFrom("scimkit_migrations").select(["namespace", "version", "name", "applied_at"]).orderBy("namespace").orderBy("version").execute();
+      const recorded = await db
+        .selectFrom("scimkit_migrations")
+        .select(["namespace", "version", "name", "applied_at"])
+        .orderBy("namespace")
+        .orderBy("version")
+        .execute();
       expect(recorded.map((row) => [row.namespace, Number(row.version), row.name, row.applied_at])).toEqual([
         ["analytics", 1, "analytics-tables", time],
         ...sqlMigrations.map((migration) => ["scim", migration.version, migration.name, time]),
@@ -229,7 +282,9 @@ describePostgres("analytics migration 1 (analytics tables) on PostgreSQL", (url)
     const owner = admin;
     const name = `${schema.name}_${(counter += 1)}`;
     await sql`create schema ${sql.id(name)}`.execute(owner);
-    const db = new Kysely<SqlStoreDatabase>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, options: `-c search_path=${name}` }) }) });
+    const db = new Kysely<SqlStoreDatabase>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, options: `-c search_path=${name}` }) }),
+    });
     return {
       db,
       async close() {
@@ -244,14 +299,20 @@ describePostgres("analytics migration 1 (analytics tables) on PostgreSQL", (url)
  * Two processes starting at once on one database — each a SCIM store and an analytics store —
  * serialize on the migration lock: every migration and every moved record happens once.
  */
-async function migrateTogether(open: () => Promise<SqlStore>): Promise<{ readonly scim: readonly (readonly number[])[]; readonly analytics: readonly (readonly number[])[]; readonly recorded: readonly string[] }> {
+async function migrateTogether(open: () => Promise<SqlStore>): Promise<{
+  readonly scim: readonly (readonly number[])[];
+  readonly analytics: readonly (readonly number[])[];
+  readonly recorded: readonly string[];
+}> {
   const stores = await Promise.all([open(), open()]);
   try {
     const scim = await Promise.all(stores.map((store) => store.migrate()));
     const analyticsStores = await Promise.all(stores.map((store) => sqlAnalyticsStore(store, { migrate: false })));
     const analytics = await Promise.all(analyticsStores.map((store) => store.migrate()));
     const [first] = stores;
-    const rows = first ? await first.db.selectFrom("scimkit_migrations").select(["namespace", "version"]).orderBy("namespace").orderBy("version").execute() : [];
+    const rows = first
+      ? await first.db.selectFrom("scimkit_migrations").select(["namespace", "version"]).orderBy("namespace").orderBy("version").execute()
+      : [];
     return { scim, analytics, recorded: rows.map((row) => `${row.namespace} ${Number(row.version)}`) };
   } finally {
     await Promise.all(stores.map((store) => store.close()));

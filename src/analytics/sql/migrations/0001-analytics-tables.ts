@@ -162,8 +162,12 @@ export const analyticsTables: Migration = {
       .addColumn("submitted_data_at", type.key)
       .addColumn("reported_at", type.key)
       .addPrimaryKeyConstraint("scimkit_simulation_recipients_pk", ["simulation_id", "user_id"])
-      .addForeignKeyConstraint("scimkit_simulation_recipients_simulation_fk", ["simulation_id"], "scimkit_simulations", ["id"], (constraint) =>
-        constraint.onDelete("cascade"),
+      .addForeignKeyConstraint(
+        "scimkit_simulation_recipients_simulation_fk",
+        ["simulation_id"],
+        "scimkit_simulations",
+        ["id"],
+        (constraint) => constraint.onDelete("cascade"),
       )
       .execute();
     await trx.schema

@@ -55,7 +55,11 @@ const storeHooks: Omit<SqlDialect, keyof FilterDialect> = {
       return new ScimError(400, ScimType.invalidValue, "A value holds the character U+0000, which this service cannot store");
     }
     if (isIndexRowTooLarge(error)) {
-      return new ScimError(400, ScimType.invalidValue, "A userName, externalId or displayName is too long for this service to index; shorten it");
+      return new ScimError(
+        400,
+        ScimType.invalidValue,
+        "A userName, externalId or displayName is too long for this service to index; shorten it",
+      );
     }
     return error;
   },

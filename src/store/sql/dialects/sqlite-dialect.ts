@@ -50,7 +50,10 @@ export const sqliteDialect: SqlDialect = {
       await sql`select ${sql.raw(SQLITE_LOWER_FUNCTION)}('A')`.execute(db);
     } catch (error) {
       // Fail at start, not at the first filter a client sends.
-      throw new Error(`sqliteDialect: the connection lacks ${SQLITE_LOWER_FUNCTION}; call registerSqliteFunctions(database) before handing it to Kysely`, { cause: error });
+      throw new Error(
+        `sqliteDialect: the connection lacks ${SQLITE_LOWER_FUNCTION}; call registerSqliteFunctions(database) before handing it to Kysely`,
+        { cause: error },
+      );
     }
   },
   async adaptTo(db) {

@@ -59,7 +59,13 @@ const users: readonly FixtureResource[] = [
     active: false,
     emails: [{ value: "js@example.org", type: "home" }],
     ims: [{ value: "js@foo.com", type: "xmpp" }],
-    [TEST_URN]: { level: -1, score: 0.1, badge: "abc", tags: ["RED"], devices: [{ serial: "s-1", kind: "tablet", trusted: false }, { kind: "Phone" }] },
+    [TEST_URN]: {
+      level: -1,
+      score: 0.1,
+      badge: "abc",
+      tags: ["RED"],
+      devices: [{ serial: "s-1", kind: "tablet", trusted: false }, { kind: "Phone" }],
+    },
   }),
   user("u3", "2011-05-13T02:00:00.000Z", 1, {
     userName: "jkwong@corp.net",
@@ -116,7 +122,7 @@ const filters: readonly (readonly [string, readonly string[]])[] = [
   ['emails[type eq "home" and primary eq true]', ["u3"]],
   // u5's "Work" e-mail is a work e-mail: type is caseExact false.
   ['emails[not (type eq "work")]', ["u1", "u2", "u3"]],
-  ['emails[value eq null]', ["u4"]],
+  ["emails[value eq null]", ["u4"]],
   ['emails[type eq "work"].value ew "corp.net"', ["u3"]],
   // Case: userName, title, emails are caseExact false; externalId, id and badge are caseExact.
   ['userName eq "JSMITH"', ["u2"]],
@@ -157,7 +163,7 @@ const filters: readonly (readonly [string, readonly string[]])[] = [
   [`${TEST_URN}:badge co "a?b"`, []],
   [`${TEST_URN}:badge co "*"`, ["u5"]],
   // Presence: null, "", [] and empty objects are no value.
-  ['title eq null', ["U6", "u2", "u3", "u4"]],
+  ["title eq null", ["U6", "u2", "u3", "u4"]],
   ["title ne null", ["u1", "u5"]],
   ["not (title pr)", ["U6", "u2", "u3", "u4"]],
   ["name pr", ["u1", "u2", "u3", "u5"]],
@@ -167,7 +173,7 @@ const filters: readonly (readonly [string, readonly string[]])[] = [
   ["emails eq null", ["U6"]],
   ["ims pr", ["u2", "u3"]],
   // u4's name holds only an empty givenName: an object, with no givenName value.
-  ['name[givenName eq null]', ["u2", "u3", "u4"]],
+  ["name[givenName eq null]", ["u2", "u3", "u4"]],
   [`name[familyName sw "o'"]`, ["u2", "u3"]],
   [`${ENTERPRISE}:department pr`, ["u1"]],
   ['department eq "tour operations"', ["u1"]],
@@ -253,16 +259,28 @@ describeEachDatabase("compileFilterSql agrees with matchesFilter (users)", (targ
 
 function group(id: string, displayName: string, members: readonly (readonly [string, string])[]): FixtureResource {
   return {
-    resource: { id, version: "1", created: "2020-01-01T00:00:00.000Z", lastModified: "2020-01-01T00:00:00.000Z", attributes: canonicalAttributes(groups, { displayName }) },
+    resource: {
+      id,
+      version: "1",
+      created: "2020-01-01T00:00:00.000Z",
+      lastModified: "2020-01-01T00:00:00.000Z",
+      attributes: canonicalAttributes(groups, { displayName }),
+    },
     members: members.map(([value, type]) => ({ value, type })),
   };
 }
 
 const teams: readonly FixtureResource[] = [
-  group("g1", "Admins", [["u1", "User"], ["u2", "User"]]),
+  group("g1", "Admins", [
+    ["u1", "User"],
+    ["u2", "User"],
+  ]),
   group("g2", "Readers", [["g1", "Group"]]),
   group("g3", "Empty", []),
-  group("g4", "MixedCase", [["U-UPPER", "User"], ["u2", "User"]]),
+  group("g4", "MixedCase", [
+    ["U-UPPER", "User"],
+    ["u2", "User"],
+  ]),
 ];
 
 const memberFilters: readonly (readonly [string, readonly string[]])[] = [

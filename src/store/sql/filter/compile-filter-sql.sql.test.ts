@@ -29,7 +29,11 @@ const builders = {
   postgres: new Kysely<SqlStoreDatabase>({ dialect: new PostgresDialect({ pool: unreachable }) }),
   mysql: new Kysely<SqlStoreDatabase>({ dialect: new MysqlDialect({ pool: unreachable }) }),
 };
-const dialects: Record<keyof typeof builders, FilterDialect> = { sqlite: sqliteFilterDialect, postgres: postgresFilterDialect, mysql: mysqlFilterDialect };
+const dialects: Record<keyof typeof builders, FilterDialect> = {
+  sqlite: sqliteFilterDialect,
+  postgres: postgresFilterDialect,
+  mysql: mysqlFilterDialect,
+};
 
 interface Compiled {
   readonly where: string;
@@ -50,7 +54,11 @@ describe("compileFilterSql: values are parameters", () => {
   const hostile = "'); drop table scimkit_resources; --";
 
   it.each(["sqlite", "postgres", "mysql"] as const)("%s: a hostile value never enters the SQL text", (name) => {
-    for (const text of [`userName eq ${JSON.stringify(hostile)}`, `title co ${JSON.stringify(hostile)}`, `emails[value sw ${JSON.stringify(hostile)}]`]) {
+    for (const text of [
+      `userName eq ${JSON.stringify(hostile)}`,
+      `title co ${JSON.stringify(hostile)}`,
+      `emails[value sw ${JSON.stringify(hostile)}]`,
+    ]) {
       const { where, parameters } = compiled(name, text);
       expect(where).not.toContain("drop table");
       expect(parameters.some((parameter) => typeof parameter === "string" && parameter.includes("drop table"))).toBe(true);
@@ -108,7 +116,10 @@ describe("compileFilterSql: SQLite", () => {
 
   it("binds booleans as 1/0 and reads meta from columns", () => {
     expect(compiled("sqlite", "active eq true")).toEqual({ where: `json_extract("r"."attributes", '$."active"') = ?`, parameters: [1] });
-    expect(compiled("sqlite", 'meta.version eq "W/\\"3\\""')).toEqual({ where: `('W/"' || "r"."version" || '"') = ?`, parameters: ['W/"3"'] });
+    expect(compiled("sqlite", 'meta.version eq "W/\\"3\\""')).toEqual({
+      where: `('W/"' || "r"."version" || '"') = ?`,
+      parameters: ['W/"3"'],
+    });
     expect(compiled("sqlite", 'meta.lastModified gt "2020-01-01T01:00:00+01:00"')).toEqual({
       where: '"r"."last_modified" > ?',
       parameters: ["2020-01-01T00:00:00.000Z"],
@@ -146,7 +157,7 @@ describe("compileFilterSql: PostgreSQL", () => {
     expect(compiled("postgres", 'id eq "A-1"')).toEqual({ where: '"r"."id" = $1', parameters: ["A-1"] });
   });
 
-  it("co/sw/ew use LIKE under COLLATE \"C\" with %, _ and the escape character escaped", () => {
+  it('co/sw/ew use LIKE under COLLATE "C" with %, _ and the escape character escaped', () => {
     expect(compiled("postgres", 'title co "50%_*?\\\\"')).toEqual({
       where: `((lower(("r"."attributes" ->> 'title') collate "und-x-icu")) collate "C" like $1 escape '\\')`,
       parameters: ["%50\\%\\_*?\\\\%"],
@@ -174,7 +185,10 @@ describe("compileFilterSql: PostgreSQL", () => {
 
   it("can fold case with the database's own collation", () => {
     const dialect = createPostgresFilterDialect({ caseFoldCollation: null });
-    expect(compiled("postgres", 'title eq "T"', users, dialect)).toEqual({ where: `lower("r"."attributes" ->> 'title') = $1`, parameters: ["t"] });
+    expect(compiled("postgres", 'title eq "T"', users, dialect)).toEqual({
+      where: `lower("r"."attributes" ->> 'title') = $1`,
+      parameters: ["t"],
+    });
   });
 });
 
@@ -207,7 +221,9 @@ describe("compileFilterSql: the e-mail search prefilter (PostgreSQL's emails_sea
 
   it("combines: `and` tests every needle, `or` one of them, and only when every branch has one", () => {
     expect(compiled("postgres", 'emails co "a1" and emails co "b2"').parameters.slice(0, 2)).toEqual(["%a1%", "%b2%"]);
-    expect(compiled("postgres", 'emails co "a1" or emails co "b2"').where).toMatch(/^\(\(\(\("r"\."emails_search"\) collate "C" like \$1 escape '\\'\) or \(\("r"\."emails_search"\)/);
+    expect(compiled("postgres", 'emails co "a1" or emails co "b2"').where).toMatch(
+      /^\(\(\(\("r"\."emails_search"\) collate "C" like \$1 escape '\\'\) or \(\("r"\."emails_search"\)/,
+    );
     expect(compiled("postgres", 'emails co "a1" or title eq "b"').where).not.toContain("emails_search");
     expect(compiled("postgres", 'userName eq "u" and emails[type eq "work" and value sw "x"]').where).toContain("emails_search");
   });
@@ -240,7 +256,9 @@ describe("compileFilterSql: the e-mail search prefilter (PostgreSQL's emails_sea
     const text = 'emails[type eq "work" and value co "@dept7."]';
     expect(compiled("sqlite", text).where).not.toContain("emails_search");
     expect(compiled("mysql", text).where).not.toContain("emails_search");
-    expect(compiled("postgres", text, users, createPostgresFilterDialect({ caseFoldCollation: null })).where).not.toContain("emails_search");
+    expect(compiled("postgres", text, users, createPostgresFilterDialect({ caseFoldCollation: null })).where).not.toContain(
+      "emails_search",
+    );
     expect(compiled("postgres", text, users, createPostgresFilterDialect({ emailsSearch: false })).where).not.toContain("emails_search");
   });
 });
@@ -270,16 +288,35 @@ describe("compileFilterSql: the e-mail search prefilter (SQLite's scimkit_emails
 
   it("gives no prefilter where the search text is shorter than three characters (a trigram index finds nothing then)", () => {
     // Counted in code points after folding: İ folds to two.
-    for (const text of ['emails.value co "ab"', 'emails.value sw "a"', 'emails.value ew "a"', 'emails.value co "é"', 'emails.value co "İ"']) {
+    for (const text of [
+      'emails.value co "ab"',
+      'emails.value sw "a"',
+      'emails.value ew "a"',
+      'emails.value co "é"',
+      'emails.value co "İ"',
+    ]) {
       expect(sqlite(text).where, text).not.toContain("scimkit_emails_search");
     }
-    for (const text of ['emails.value co "abc"', 'emails.value sw "ab"', 'emails.value ew "ab"', 'emails.value eq "a"', 'emails.value ew "İ"']) {
+    for (const text of [
+      'emails.value co "abc"',
+      'emails.value sw "ab"',
+      'emails.value ew "ab"',
+      'emails.value eq "a"',
+      'emails.value ew "İ"',
+    ]) {
       expect(sqlite(text).where, text).toContain("scimkit_emails_search");
     }
   });
 
   it("gives none where the search text could miss a match or says nothing, as on PostgreSQL", () => {
-    for (const text of ['emails.value co "a\\"bc"', 'emails.value co "σοφ"', 'emails.value ne "abc"', 'not (emails.value co "abc")', 'emails.type eq "work"', 'emails[type eq "work" or value co "abc"]']) {
+    for (const text of [
+      'emails.value co "a\\"bc"',
+      'emails.value co "σοφ"',
+      'emails.value ne "abc"',
+      'not (emails.value co "abc")',
+      'emails.type eq "work"',
+      'emails[type eq "work" or value co "abc"]',
+    ]) {
       expect(sqlite(text).where, text).not.toContain("scimkit_emails_search");
     }
   });
@@ -291,7 +328,10 @@ describe("compileFilterSql: MySQL (SQL text only)", () => {
       where: "(`r`.`external_id` collate utf8mb4_bin like ? escape '|')",
       parameters: ["%5|%||%"],
     });
-    expect(compiled("mysql", 'meta.version eq "W/\\"3\\""')).toEqual({ where: "concat('W/\"', `r`.`version`, '\"') = ?", parameters: ['W/"3"'] });
+    expect(compiled("mysql", 'meta.version eq "W/\\"3\\""')).toEqual({
+      where: "concat('W/\"', `r`.`version`, '\"') = ?",
+      parameters: ['W/"3"'],
+    });
     expect(compiled("mysql", "emails pr").where).toContain("json_table(json_extract(`r`.`attributes`, '$.\"emails\"'), '$[*]'");
   });
 });
@@ -305,7 +345,10 @@ describe("orderBySql and keysetAfterSql", () => {
 
   function page(name: keyof typeof builders, spec: SortSpec | undefined, after: SortPosition): Compiled {
     const context = { dialect: dialects[name], resource: "r" };
-    let query = builders[name].selectFrom("scimkit_resources as r").select("r.id").where(keysetAfterSql(spec, after, context));
+    let query = builders[name]
+      .selectFrom("scimkit_resources as r")
+      .select("r.id")
+      .where(keysetAfterSql(spec, after, context));
     for (const item of orderBySql(spec, context)) query = query.orderBy(item);
     return strip(query.compile());
   }
@@ -320,7 +363,8 @@ describe("orderBySql and keysetAfterSql", () => {
 
   it("ascending: NULLs last, and after a present key come greater keys, NULLs and ties with greater ids", () => {
     expect(page("sqlite", sort("externalId", "ascending"), { key: "k", id: "x" })).toEqual({
-      where: '("r"."external_id" > ? or "r"."external_id" is null or ("r"."external_id" = ? and "r"."id" > ?)) order by "r"."external_id" asc nulls last, "r"."id" asc',
+      where:
+        '("r"."external_id" > ? or "r"."external_id" is null or ("r"."external_id" = ? and "r"."id" > ?)) order by "r"."external_id" asc nulls last, "r"."id" asc',
       parameters: ["k", "k", "x"],
     });
   });
@@ -336,7 +380,9 @@ describe("orderBySql and keysetAfterSql", () => {
 
   it("a position whose key has another type than the attribute's orders by type, as compareSortKeys does", () => {
     // A number sorts before every string: ascending, every row comes after it.
-    expect(page("sqlite", sort("externalId", "ascending"), { key: 3, id: "x" }).where).toBe('true order by "r"."external_id" asc nulls last, "r"."id" asc');
+    expect(page("sqlite", sort("externalId", "ascending"), { key: 3, id: "x" }).where).toBe(
+      'true order by "r"."external_id" asc nulls last, "r"."id" asc',
+    );
   });
 
   it("a multi-valued attribute sorts by its primary element, else its first", () => {

@@ -42,7 +42,13 @@ function comparison(scope: CompileScope, left: SqlValue, op: OrderingOperator, r
 }
 
 /** Whether one candidate compares to `value` as `op` (`matchesFilter`'s `compareValues`). */
-function compareCandidate(scope: CompileScope, candidate: SqlCandidate, leaf: AttributeDefinition, op: OrderingOperator, value: FilterValue): Condition {
+function compareCandidate(
+  scope: CompileScope,
+  candidate: SqlCandidate,
+  leaf: AttributeDefinition,
+  op: OrderingOperator,
+  value: FilterValue,
+): Condition {
   switch (leaf.type) {
     case "string":
     case "reference":
@@ -80,7 +86,13 @@ function compareCandidate(scope: CompileScope, candidate: SqlCandidate, leaf: At
 }
 
 /** Whether one candidate contains, starts or ends with `value` (`matchesFilter`'s `matchesSubstring`). */
-function substringCandidate(scope: CompileScope, candidate: SqlCandidate, leaf: AttributeDefinition, op: "co" | "sw" | "ew", value: FilterValue): Condition {
+function substringCandidate(
+  scope: CompileScope,
+  candidate: SqlCandidate,
+  leaf: AttributeDefinition,
+  op: "co" | "sw" | "ew",
+  value: FilterValue,
+): Condition {
   const text = candidate.text();
   if (typeof value !== "string" || (leaf.type !== "string" && leaf.type !== "reference") || !text) return false;
   const left = leaf.caseExact ? text.sql : scope.dialect.lower(text.sql);
@@ -109,9 +121,7 @@ export function presentCandidate(scope: CompileScope, candidate: SqlCandidate, d
       return value ? sqlCondition(sql<SqlBool>`${value.sql} is not null`, false) : false;
     }
     case "complex":
-      return anyOf(
-        (definition.subAttributes ?? []).map((sub) => candidate.sub(sub).some((value) => presentCandidate(scope, value, sub))),
-      );
+      return anyOf((definition.subAttributes ?? []).map((sub) => candidate.sub(sub).some((value) => presentCandidate(scope, value, sub))));
   }
 }
 
@@ -172,7 +182,9 @@ function compileNode(scope: CompileScope, filter: Filter<ResolvedPath>, reader: 
 function elementReader(element: SqlCandidate, outer: ResolvedPath): Reader {
   return {
     candidates: (path) =>
-      path.subAttribute && path.attribute === outer.attribute && path.schema === outer.schema ? element.sub(path.subAttribute) : noCandidates,
+      path.subAttribute && path.attribute === outer.attribute && path.schema === outer.schema
+        ? element.sub(path.subAttribute)
+        : noCandidates,
     indexed: () => undefined,
   };
 }

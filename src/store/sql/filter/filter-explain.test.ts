@@ -83,7 +83,9 @@ describeEachDatabase("compiled equality filters use an index", (target) => {
       .where(condition)
       .compile();
     if (database.name === "sqlite") {
-      const result = await database.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+      const result = await database.db.executeQuery<{ detail: string }>(
+        CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
+      );
       return result.rows.map(({ detail }) => {
         const index = /USING (?:COVERING )?INDEX (\S+)|USING (INTEGER )?PRIMARY KEY/.exec(detail);
         const relation = /^(?:SCAN|SEARCH) (\S+)/.exec(detail)?.[1];
@@ -108,18 +110,26 @@ describeEachDatabase("compiled equality filters use an index", (target) => {
     relation === undefined || ["r", "scimkit_resources", "scimkit_unique_keys"].includes(relation) || /^r_uk\d+$/.test(relation);
   const expectNoScan = (steps: readonly PlanStep[]): void => {
     const scans = steps.filter((step) => step.scan && !step.detail.includes("VIRTUAL TABLE") && isTable(step.relation));
-    expect(scans.map((step) => step.detail), JSON.stringify(steps.map((step) => step.detail))).toEqual([]);
+    expect(
+      scans.map((step) => step.detail),
+      JSON.stringify(steps.map((step) => step.detail)),
+    ).toEqual([]);
   };
 
   const names =
     target.name === "sqlite"
-      ? { resources: ["sqlite_autoindex_scimkit_resources_1", "scimkit_resources_type_id"], uniqueKeys: ["sqlite_autoindex_scimkit_unique_keys_1"] }
+      ? {
+          resources: ["sqlite_autoindex_scimkit_resources_1", "scimkit_resources_type_id"],
+          uniqueKeys: ["sqlite_autoindex_scimkit_unique_keys_1"],
+        }
       : { resources: ["scimkit_resources_pk", "scimkit_resources_type_id"], uniqueKeys: ["scimkit_unique_keys_pk"] };
 
   /** Asserts that some step searches one of `indexes` by equality on `column`. */
   const expectSearch = (steps: readonly PlanStep[], indexes: readonly string[], column: string): void => {
     const equality = new RegExp(`\\b${column} ?= ?`);
-    const found = steps.some((step) => step.index !== undefined && indexes.includes(step.index) && step.condition !== undefined && equality.test(step.condition));
+    const found = steps.some(
+      (step) => step.index !== undefined && indexes.includes(step.index) && step.condition !== undefined && equality.test(step.condition),
+    );
     expect(found, `no search of ${indexes.join(" or ")} by ${column} in ${JSON.stringify(steps.map((step) => step.detail))}`).toBe(true);
   };
 
@@ -142,7 +152,11 @@ describeEachDatabase("compiled equality filters use an index", (target) => {
     expectNoScan(steps);
   });
 
-  const emailFilters = ['emails[type eq "work" and value co "@dept7."]', 'emails.value co "@Dept7."', 'emails.value ew "@dept7.example.com"'];
+  const emailFilters = [
+    'emails[type eq "work" and value co "@dept7."]',
+    'emails.value co "@Dept7."',
+    'emails.value ew "@dept7.example.com"',
+  ];
   if (target.name === "postgres") {
     it('emails[type eq "work" and value co "@dept7."] reads the trigram index of emails_search, then the rows it names', async () => {
       for (const text of emailFilters) {
@@ -159,7 +173,10 @@ describeEachDatabase("compiled equality filters use an index", (target) => {
       for (const text of emailFilters) {
         const steps = await plan(text);
         const details = JSON.stringify(steps.map((step) => step.detail));
-        expect(steps.some((step) => /^SCAN scimkit_emails_search VIRTUAL TABLE INDEX \d+:M/.test(step.detail)), `${text}: ${details}`).toBe(true);
+        expect(
+          steps.some((step) => /^SCAN scimkit_emails_search VIRTUAL TABLE INDEX \d+:M/.test(step.detail)),
+          `${text}: ${details}`,
+        ).toBe(true);
       }
     });
   }

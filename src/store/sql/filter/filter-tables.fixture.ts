@@ -62,7 +62,10 @@ function statements(dialect: FixtureDialect): readonly string[] {
  * e-mail search, and says whether SQLite's could be made (its build may lack FTS5's trigram
  * tokenizer; PostgreSQL's column always is, or this throws).
  */
-export async function createFilterTables(db: Kysely<SqlStoreDatabase>, dialect: FixtureDialect): Promise<{ readonly emailsSearch: boolean }> {
+export async function createFilterTables(
+  db: Kysely<SqlStoreDatabase>,
+  dialect: FixtureDialect,
+): Promise<{ readonly emailsSearch: boolean }> {
   for (const statement of statements(dialect)) await sql.raw(statement).execute(db);
   if (dialect === "sqlite") {
     // The store writes its rows, not triggers: `insertRows` does here what the store does.

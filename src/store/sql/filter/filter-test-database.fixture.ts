@@ -78,9 +78,12 @@ export function describeEachDatabase(title: string, body: (target: TestDatabaseT
   }
   if (!announced) {
     announced = true;
-    console.log("PostgreSQL filter tests skipped: SCIMKIT_TEST_POSTGRES_URL is not set (CI sets it to postgres://postgres@127.0.0.1:5432/test).");
+    console.log(
+      "PostgreSQL filter tests skipped: SCIMKIT_TEST_POSTGRES_URL is not set (CI sets it to postgres://postgres@127.0.0.1:5432/test).",
+    );
   }
-  describe.skip(`${title} [postgres] — skipped because SCIMKIT_TEST_POSTGRES_URL is not set`, () => body({ name: "postgres", open: () => Promise.reject(new Error("no PostgreSQL")) }));
+  describe.skip(`${title} [postgres] — skipped because SCIMKIT_TEST_POSTGRES_URL is not set`, () =>
+    body({ name: "postgres", open: () => Promise.reject(new Error("no PostgreSQL")) }));
 }
 
 /** A resource row as the store would write it, with its unique keys and members. */
@@ -106,7 +109,8 @@ async function hasSqliteEmailsSearch(db: Kysely<SqlStoreDatabase>): Promise<bool
  */
 export async function insertRows(db: Kysely<SqlStoreDatabase>, rows: readonly ResourceRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const externalId = (attributes: ScimObject): string | null => (typeof attributes["externalId"] === "string" ? attributes["externalId"] : null);
+  const externalId = (attributes: ScimObject): string | null =>
+    typeof attributes["externalId"] === "string" ? attributes["externalId"] : null;
   for (let start = 0; start < rows.length; start += 500) {
     const chunk = rows.slice(start, start + 500);
     await db
@@ -126,7 +130,13 @@ export async function insertRows(db: Kysely<SqlStoreDatabase>, rows: readonly Re
       )
       .execute();
     const keys = chunk.flatMap(({ orgId, resourceType, resource, uniqueKeys }) =>
-      uniqueKeys.map((key) => ({ org_id: orgId, resource_type: resourceType, attribute: key.attribute, value: key.value, id: resource.id })),
+      uniqueKeys.map((key) => ({
+        org_id: orgId,
+        resource_type: resourceType,
+        attribute: key.attribute,
+        value: key.value,
+        id: resource.id,
+      })),
     );
     if (keys.length > 0) await db.insertInto("scimkit_unique_keys").values(keys).execute();
     const members = chunk.flatMap(({ orgId, resource, members }) =>
@@ -141,7 +151,8 @@ export async function insertRows(db: Kysely<SqlStoreDatabase>, rows: readonly Re
     if (members.length > 0) await db.insertInto("scimkit_members").values(members).execute();
   }
   if (await hasSqliteEmailsSearch(db)) {
-    for (const { orgId, resource } of rows) await indexSqliteEmailsSearch(db, { kind: "write", orgId, id: resource.id, attributes: resource.attributes });
+    for (const { orgId, resource } of rows)
+      await indexSqliteEmailsSearch(db, { kind: "write", orgId, id: resource.id, attributes: resource.attributes });
   }
 }
 

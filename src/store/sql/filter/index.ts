@@ -10,4 +10,10 @@ export { createPostgresFilterDialect, postgresFilterDialect, type PostgresFilter
 export { mysqlFilterDialect } from "./mysql-filter-dialect.js";
 export { registerSqliteFunctions, SQLITE_LOWER_FUNCTION, type SqliteFunctionHost } from "./register-sqlite-functions.js";
 export { keysetAfterSql, orderBySql, sortKeySql, type SortKeySql } from "./sort-sql.js";
-export { createSqliteFilterDialect, ftsPhrase, SQLITE_EMAILS_SEARCH, sqliteFilterDialect, type SqliteFilterDialectOptions } from "./sqlite-filter-dialect.js";
+export {
+  createSqliteFilterDialect,
+  ftsPhrase,
+  SQLITE_EMAILS_SEARCH,
+  sqliteFilterDialect,
+  type SqliteFilterDialectOptions,
+} from "./sqlite-filter-dialect.js";

@@ -47,5 +47,8 @@ export const mysqlFilterDialect: FilterDialect = {
   bindBoolean: (value) => sql.val(value ? 1 : 0),
   concat: (parts) => sql`concat(${sql.join(parts)})`,
   // MySQL has no NULLS FIRST/LAST: `x is null` (0 before 1) sorts the NULLs first.
-  orderBy: (key, direction, nulls) => [sql`(${key} is null) ${sql.raw(nulls === "last" ? "asc" : "desc")}`, sql`${key} ${sql.raw(direction)}`],
+  orderBy: (key, direction, nulls) => [
+    sql`(${key} is null) ${sql.raw(nulls === "last" ? "asc" : "desc")}`,
+    sql`${key} ${sql.raw(direction)}`,
+  ],
 };

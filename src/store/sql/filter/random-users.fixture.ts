@@ -145,7 +145,10 @@ function comparison(kind: ValueKind, ids: readonly string[]): fc.Arbitrary<strin
     whole: compare(fc.constantFrom("eq", "ne", "co", "sw", "ew"), strings),
     binary: compare(equality, fc.constantFrom("QUJD", "qujd", "").map(quote)),
     id: compare(all, fc.oneof(fc.constantFrom(...(ids.length > 0 ? ids : ["a"])), word(2)).map(quote)),
-    version: compare(all, fc.integer({ min: 0, max: 21 }).map((n) => quote(`W/"${n}"`))),
+    version: compare(
+      all,
+      fc.integer({ min: 0, max: 21 }).map((n) => quote(`W/"${n}"`)),
+    ),
     boolean: compare(equality, fc.constantFrom("true", "false", '"True"', '"false"')),
     number: compare(ordering, fc.constantFrom(...NUMBERS).map(String)),
     dateTime: compare(ordering, dateTimeText.map(quote)),
@@ -196,10 +199,39 @@ const COMPLEX_PATHS = ["name", "emails", "manager", "meta", `${TEST_URN}:devices
 
 /** `attr[…]` targets and the sub-attributes their brackets may test. */
 const BRACKETS: readonly (readonly [string, readonly (readonly [string, ValueKind])[]])[] = [
-  ["emails", [["value", "string"], ["type", "string"], ["display", "string"], ["primary", "boolean"]]],
-  [`${TEST_URN}:devices`, [["serial", "exact"], ["kind", "string"], ["lastSeen", "dateTime"], ["trusted", "boolean"]]],
-  ["name", [["givenName", "string"], ["familyName", "string"]]],
-  ["meta", [["resourceType", "exact"], ["created", "dateTime"], ["version", "version"]]],
+  [
+    "emails",
+    [
+      ["value", "string"],
+      ["type", "string"],
+      ["display", "string"],
+      ["primary", "boolean"],
+    ],
+  ],
+  [
+    `${TEST_URN}:devices`,
+    [
+      ["serial", "exact"],
+      ["kind", "string"],
+      ["lastSeen", "dateTime"],
+      ["trusted", "boolean"],
+    ],
+  ],
+  [
+    "name",
+    [
+      ["givenName", "string"],
+      ["familyName", "string"],
+    ],
+  ],
+  [
+    "meta",
+    [
+      ["resourceType", "exact"],
+      ["created", "dateTime"],
+      ["version", "version"],
+    ],
+  ],
 ];
 
 function atom(paths: readonly (readonly [string, ValueKind])[], ids: readonly string[]): fc.Arbitrary<string> {
@@ -220,7 +252,9 @@ function combine(depth: number, leaf: fc.Arbitrary<string>, extra: readonly fc.A
 
 /** A filter over `testUsers`, given the ids of the population so that `id` comparisons hit. */
 export function randomFilter(ids: readonly string[]): fc.Arbitrary<string> {
-  const complex = fc.tuple(fc.constantFrom(...COMPLEX_PATHS), fc.constantFrom("pr", "eq null", "ne null")).map(([path, test]) => `${path} ${test}`);
+  const complex = fc
+    .tuple(fc.constantFrom(...COMPLEX_PATHS), fc.constantFrom("pr", "eq null", "ne null"))
+    .map(([path, test]) => `${path} ${test}`);
   const leaf = fc.oneof({ weight: 6, arbitrary: atom(TOP_PATHS, ids) }, { weight: 1, arbitrary: complex });
   const bracket = fc.constantFrom(...BRACKETS).chain(([path, subs]) =>
     fc.oneof(

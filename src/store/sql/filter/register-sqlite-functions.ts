@@ -13,7 +13,11 @@ export const SQLITE_LOWER_FUNCTION = "scimkit_lower";
  * never loads the optional `better-sqlite3` peer dependency.
  */
 export interface SqliteFunctionHost {
-  function(name: string, options: { readonly deterministic?: boolean; readonly varargs?: boolean }, implementation: (value: unknown) => unknown): unknown;
+  function(
+    name: string,
+    options: { readonly deterministic?: boolean; readonly varargs?: boolean },
+    implementation: (value: unknown) => unknown,
+  ): unknown;
 }
 
 /**

@@ -13,7 +13,9 @@ import { describeEachDatabase, insertRows, selectIds, type FilterTestDatabase } 
 
 function user(id: string, emails: readonly Readonly<Record<string, unknown>>[]): FixtureResource {
   const time = "2020-01-01T00:00:00.000Z";
-  return { resource: { id, version: "1", created: time, lastModified: time, attributes: canonicalAttributes(testUsers, { userName: id, emails }) } };
+  return {
+    resource: { id, version: "1", created: time, lastModified: time, attributes: canonicalAttributes(testUsers, { userName: id, emails }) },
+  };
 }
 
 const users: readonly FixtureResource[] = [
@@ -30,7 +32,10 @@ const users: readonly FixtureResource[] = [
   ]),
   user("p8", []),
   user("p9", [{ value: "[br]acket@x.io", type: "work" }, { type: "home" }]),
-  user("p10", [{ value: "a\nb@x.io", type: "work" }, { value: "ΣΑΣ@x.io", type: "home" }]),
+  user("p10", [
+    { value: "a\nb@x.io", type: "work" },
+    { value: "ΣΑΣ@x.io", type: "home" },
+  ]),
 ];
 
 const filters: readonly (readonly [string, readonly string[]])[] = [

@@ -28,7 +28,15 @@ const population: fc.Arbitrary<FixtureResource[]> = fc.array(fc.array(email, { m
   bodies.map((emails, index) => {
     const time = "2020-01-01T00:00:00.000Z";
     const id = `u${index}`;
-    return { resource: { id, version: "1", created: time, lastModified: time, attributes: canonicalAttributes(testUsers, { userName: id, emails }) } };
+    return {
+      resource: {
+        id,
+        version: "1",
+        created: time,
+        lastModified: time,
+        attributes: canonicalAttributes(testUsers, { userName: id, emails }),
+      },
+    };
   }),
 );
 
@@ -48,7 +56,9 @@ function needle(values: readonly string[]): fc.Arbitrary<string> {
 }
 
 function filterText(values: readonly string[]): fc.Arbitrary<string> {
-  const comparison = fc.tuple(fc.constantFrom("eq", "co", "sw", "ew", "ne"), needle(values)).map(([op, value]) => `${op} ${JSON.stringify(value)}`);
+  const comparison = fc
+    .tuple(fc.constantFrom("eq", "co", "sw", "ew", "ne"), needle(values))
+    .map(([op, value]) => `${op} ${JSON.stringify(value)}`);
   const atom = fc.oneof(
     comparison.map((test) => `emails.value ${test}`),
     comparison.map((test) => `emails ${test}`),
@@ -92,7 +102,8 @@ describeEachDatabase("the e-mail search prefilter never changes a result", (targ
           const condition = compileFilterSql(filter, { dialect: database.dialect, resource: "r" });
           expect(await selectIds(database.db, "o1", "User", condition), `filter: ${text}`).toEqual(expected);
           compared += 1;
-          if (database.db.selectFrom("scimkit_resources as r").select("r.id").where(condition).compile().sql.includes("emails_search")) prefiltered += 1;
+          if (database.db.selectFrom("scimkit_resources as r").select("r.id").where(condition).compile().sql.includes("emails_search"))
+            prefiltered += 1;
           if (expected.length > 0 && expected.length < users.length) nonTrivial += 1;
         }
       }),

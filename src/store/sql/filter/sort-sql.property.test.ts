@@ -36,12 +36,7 @@ function referenceOrder(users: readonly FixtureResource[], sort: SortSpec | unde
 
 const scenario = randomUsers.chain((users) => {
   const ids = users.map(({ resource }) => resource.id);
-  const key: fc.Arbitrary<SortKey> = fc.oneof(
-    fc.constant(null),
-    word(2),
-    fc.constantFrom(-1.5, 0, 1, 3, 1e21),
-    fc.boolean(),
-  );
+  const key: fc.Arbitrary<SortKey> = fc.oneof(fc.constant(null), word(2), fc.constantFrom(-1.5, 0, 1, 3, 1e21), fc.boolean());
   const id = ids.length > 0 ? fc.oneof(fc.constantFrom(...ids), word(2)) : word(2);
   return fc.record({
     users: fc.constant(users),
@@ -63,7 +58,11 @@ describeEachDatabase("orderBySql and keysetAfterSql follow compareListEntries", 
 
   async function listIds(sort: SortSpec | undefined, after?: SortPosition, limit?: number): Promise<string[]> {
     const context = { dialect: database.dialect, resource: "r" };
-    let query = database.db.selectFrom("scimkit_resources as r").select("r.id").where("r.org_id", "=", "o1").where("r.resource_type", "=", "User");
+    let query = database.db
+      .selectFrom("scimkit_resources as r")
+      .select("r.id")
+      .where("r.org_id", "=", "o1")
+      .where("r.resource_type", "=", "User");
     if (after) query = query.where(keysetAfterSql(sort, after, context));
     for (const item of orderBySql(sort, context)) query = query.orderBy(item);
     if (limit !== undefined) query = query.limit(limit);
@@ -122,14 +121,26 @@ describeEachDatabase("orderBySql on members", (target) => {
     const { canonicalAttributes } = await import("./filter-agreement.fixture.js");
     const groups = createSchemaRegistry().resourceType("Group")!;
     const group = (id: string, members: readonly (readonly [string, string])[]): FixtureResource => ({
-      resource: { id, version: "1", created: "2020-01-01T00:00:00.000Z", lastModified: "2020-01-01T00:00:00.000Z", attributes: canonicalAttributes(groups, { displayName: id }) },
+      resource: {
+        id,
+        version: "1",
+        created: "2020-01-01T00:00:00.000Z",
+        lastModified: "2020-01-01T00:00:00.000Z",
+        attributes: canonicalAttributes(groups, { displayName: id }),
+      },
       members: members.map(([value, type]) => ({ value, type })),
     });
     const teams = [
-      group("g1", [["b", "User"], ["a", "User"]]),
+      group("g1", [
+        ["b", "User"],
+        ["a", "User"],
+      ]),
       group("g2", [["A", "Group"]]),
       group("g3", []),
-      group("g4", [["c", "user"], ["a", "User"]]),
+      group("g4", [
+        ["c", "user"],
+        ["a", "User"],
+      ]),
     ];
     await insertRows(database.db, rowsOf("o1", groups, teams));
     const context = { dialect: database.dialect, resource: "r" };
@@ -138,13 +149,20 @@ describeEachDatabase("orderBySql on members", (target) => {
         const resolution = groups.resolvePath(text);
         if (!resolution.ok) throw new Error(resolution.reason);
         const sort: SortSpec = { path: resolution.path, order };
-        let query = database.db.selectFrom("scimkit_resources as r").select("r.id").where("r.org_id", "=", "o1").where("r.resource_type", "=", "Group");
+        let query = database.db
+          .selectFrom("scimkit_resources as r")
+          .select("r.id")
+          .where("r.org_id", "=", "o1")
+          .where("r.resource_type", "=", "Group");
         for (const item of orderBySql(sort, context)) query = query.orderBy(item);
         const expected = teams
           .map((team) => ({ key: sortKeyOf(viewOf("Group", team), sort.path), id: team.resource.id }))
           .sort((a, b) => compareListEntries(a, b, order))
           .map((entry) => entry.id);
-        expect((await query.execute()).map((row) => row.id), `${text} ${order}`).toEqual(expected);
+        expect(
+          (await query.execute()).map((row) => row.id),
+          `${text} ${order}`,
+        ).toEqual(expected);
       }
     }
   });

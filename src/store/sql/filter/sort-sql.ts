@@ -186,7 +186,8 @@ export function keysetAfterSql(sort: SortSpec | undefined, after: SortPosition, 
     return conditionSql(ascending ? (rowsGreater ? true : isNull) : rowsGreater ? false : isPresent);
   }
   const position = bindKey(scope, after.key);
-  const compare = (operator: ">" | "<" | "="): Condition => sqlCondition(sql<SqlBool>`${key.expression} ${sql.raw(operator)} ${position}`, true);
+  const compare = (operator: ">" | "<" | "="): Condition =>
+    sqlCondition(sql<SqlBool>`${key.expression} ${sql.raw(operator)} ${position}`, true);
   const tie = allOf([compare("="), laterId]);
   return conditionSql(ascending ? anyOf([compare(">"), isNull, tie]) : anyOf([compare("<"), tie]));
 }

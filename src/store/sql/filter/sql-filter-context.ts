@@ -23,8 +23,11 @@ export interface CompileScope extends SqlFilterContext {
 /** A scope for one call of a compiler. */
 export function compileScope(context: SqlFilterContext): CompileScope {
   let next = 0;
-  return { ...context, alias: (prefix) => {
-    next += 1;
-    return `${context.resource}_${prefix}${next}`;
-  } };
+  return {
+    ...context,
+    alias: (prefix) => {
+      next += 1;
+      return `${context.resource}_${prefix}${next}`;
+    },
+  };
 }

@@ -17,7 +17,9 @@ import { SQLITE_EMAILS_SEARCH, sqliteFilterDialect } from "./sqlite-filter-diale
 function user(id: string, values: readonly string[]): FixtureResource {
   const time = "2020-01-01T00:00:00.000Z";
   const emails = values.map((value, index) => ({ value, type: index === 0 ? "work" : "home" }));
-  return { resource: { id, version: "1", created: time, lastModified: time, attributes: canonicalAttributes(testUsers, { userName: id, emails }) } };
+  return {
+    resource: { id, version: "1", created: time, lastModified: time, attributes: canonicalAttributes(testUsers, { userName: id, emails }) },
+  };
 }
 
 const users: readonly FixtureResource[] = [
@@ -79,7 +81,10 @@ const needles = [
 
 const operators = ["co", "sw", "ew", "eq"] as const;
 const texts = needles.flatMap((needle) =>
-  operators.flatMap((op) => [`emails.value ${op} ${JSON.stringify(needle)}`, `emails[type eq "work" and value ${op} ${JSON.stringify(needle)}]`]),
+  operators.flatMap((op) => [
+    `emails.value ${op} ${JSON.stringify(needle)}`,
+    `emails[type eq "work" and value ${op} ${JSON.stringify(needle)}]`,
+  ]),
 );
 
 // The search text the compiler hands the dialect for `op`: the needle between the quotes it anchors at.
@@ -107,7 +112,12 @@ describe("SQLite's e-mail search table agrees with no prefilter, for tricky valu
   it.each(texts)("%s", async (text) => {
     const filter = resolvedFilter(testUsers, text);
     const expected = referenceIds("User", users, filter);
-    const withPrefilter = await selectIds(database.db, "o1", "User", compileFilterSql(filter, { dialect: database.dialect, resource: "r" }));
+    const withPrefilter = await selectIds(
+      database.db,
+      "o1",
+      "User",
+      compileFilterSql(filter, { dialect: database.dialect, resource: "r" }),
+    );
     const without = await selectIds(database.db, "o1", "User", compileFilterSql(filter, { dialect: sqliteFilterDialect, resource: "r" }));
     expect(withPrefilter).toEqual(without);
     expect(withPrefilter).toEqual(expected);

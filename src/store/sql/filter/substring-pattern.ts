@@ -30,5 +30,9 @@ export function likePattern(value: string, op: SubstringOperator, escapeChar = "
  * @example globPattern("a*b", "sw") === "a[*]b*"
  */
 export function globPattern(value: string, op: SubstringOperator): string {
-  return wrap(value.replace(/[*?[]/g, (char) => `[${char}]`), op, "*");
+  return wrap(
+    value.replace(/[*?[]/g, (char) => `[${char}]`),
+    op,
+    "*",
+  );
 }

@@ -82,7 +82,9 @@ describePostgres("migration 2 (emails_search) on PostgreSQL", (url) => {
   async function columnsAndIndexes(name: string): Promise<{ generated: string | undefined; indexes: string[] }> {
     const column = await sql<{ generation_expression: string }>`select generation_expression from information_schema.columns
       where table_schema = ${name} and table_name = 'scimkit_resources' and column_name = 'emails_search'`.execute(db);
-    const indexes = await sql<{ indexdef: string }>`select indexdef from pg_indexes where schemaname = ${name} and tablename = 'scimkit_resources'`.execute(db);
+    const indexes = await sql<{
+      indexdef: string;
+    }>`select indexdef from pg_indexes where schemaname = ${name} and tablename = 'scimkit_resources'`.execute(db);
     return { generated: column.rows[0]?.generation_expression, indexes: indexes.rows.map((row) => row.indexdef) };
   }
 
@@ -92,12 +94,20 @@ describePostgres("migration 2 (emails_search) on PostgreSQL", (url) => {
     const { generated, indexes } = await columnsAndIndexes(schema!.name);
     expect(generated).toContain("jsonb_path_query_array");
     expect(generated).toContain("und-x-icu");
-    expect(indexes.some((index) => /scimkit_resources_emails_search .*USING gin \(emails_search \S*gin_trgm_ops\)/.test(index)), JSON.stringify(indexes)).toBe(true);
+    expect(
+      indexes.some((index) => /scimkit_resources_emails_search .*USING gin \(emails_search \S*gin_trgm_ops\)/.test(index)),
+      JSON.stringify(indexes),
+    ).toBe(true);
     // Running the change itself again is harmless too.
     expect(await db.transaction().execute((trx) => addEmailsSearch(trx))).toEqual({ column: true, index: true });
 
-    await db.insertInto("scimkit_resources").values([userRow("a", ["Ann@Dept7.Example.com", "x\nΣ"]), userRow("b", [])]).execute();
-    const stored = await sql<{ id: string; emails_search: string }>`select id, emails_search from scimkit_resources order by id`.execute(db);
+    await db
+      .insertInto("scimkit_resources")
+      .values([userRow("a", ["Ann@Dept7.Example.com", "x\nΣ"]), userRow("b", [])])
+      .execute();
+    const stored = await sql<{ id: string; emails_search: string }>`select id, emails_search from scimkit_resources order by id`.execute(
+      db,
+    );
     // Folded as one text, escapes and all: the prefilter stays clear of what this changes (σ/ς).
     expect(stored.rows).toEqual([
       { id: "a", emails_search: '["ann@dept7.example.com", "x\\nς"]' },
@@ -110,7 +120,10 @@ describePostgres("migration 2 (emails_search) on PostgreSQL", (url) => {
   it("an existing database gets the column filled for the rows it holds", async () => {
     await inFreshSchema(`${schema!.name}_v1`, async (other) => {
       expect(await runMigrations(other, postgresDialect, [initialTables])).toEqual([1]);
-      await other.insertInto("scimkit_resources").values([userRow("a", ["A@One.io"]), userRow("b", ["b@two.io", "B2@Two.io"])]).execute();
+      await other
+        .insertInto("scimkit_resources")
+        .values([userRow("a", ["A@One.io"]), userRow("b", ["b@two.io", "B2@Two.io"])])
+        .execute();
       expect(await runMigrations(other, postgresDialect, throughVersion2)).toEqual([2]);
       const stored = await sql<{ emails_search: string }>`select emails_search from scimkit_resources order by id`.execute(other);
       expect(stored.rows.map((row) => row.emails_search)).toEqual(['["a@one.io"]', '["b@two.io", "b2@two.io"]']);
@@ -121,7 +134,10 @@ describePostgres("migration 2 (emails_search) on PostgreSQL", (url) => {
     const name = `${schema!.name}_noext`;
     await inFreshSchema(name, async (other) => {
       await runMigrations(other, postgresDialect, [initialTables]);
-      await other.insertInto("scimkit_resources").values([userRow("a", ["a@dept7.io"]), userRow("b", ["b@dept8.io"])]).execute();
+      await other
+        .insertInto("scimkit_resources")
+        .values([userRow("a", ["a@dept7.io"]), userRow("b", ["b@dept8.io"])])
+        .execute();
       await other.transaction().execute(async (trx) => {
         // An extension that does not exist fails as one the role may not create does, in a savepoint.
         expect(await addEmailsSearch(trx, { trigramExtension: "scimkit_no_such_extension" })).toEqual({ column: true, index: false });

@@ -72,12 +72,16 @@ async function trigramSchema(trx: Kysely<SqlStoreDatabase>, name: string): Promi
  * @example await db.transaction().execute((trx) => addEmailsSearch(trx))
  */
 export async function addEmailsSearch(trx: Kysely<SqlStoreDatabase>, options: EmailsSearchOptions = {}): Promise<EmailsSearchOutcome> {
-  const collation = await sql<{ found: boolean }>`select to_regcollation(${`pg_catalog."${EMAILS_SEARCH.collation}"`}) is not null as found`.execute(trx);
+  const collation = await sql<{
+    found: boolean;
+  }>`select to_regcollation(${`pg_catalog."${EMAILS_SEARCH.collation}"`}) is not null as found`.execute(trx);
   if (!collation.rows[0]?.found) return { column: false, index: false };
   const path = `lax $."${EMAILS_SEARCH.attribute}"[*]."${EMAILS_SEARCH.subAttribute}"`;
   // "C": LIKE compares bytes, as the compiler's substring tests do, and the index matches them.
   await sql`alter table ${sql.table("scimkit_resources")} add column if not exists ${sql.id(EMAILS_SEARCH.column)} text collate "C" not null
-    generated always as (lower((jsonb_path_query_array(attributes, ${sql.lit(path)}))::text collate ${sql.id(EMAILS_SEARCH.collation)})) stored`.execute(trx);
+    generated always as (lower((jsonb_path_query_array(attributes, ${sql.lit(path)}))::text collate ${sql.id(EMAILS_SEARCH.collation)})) stored`.execute(
+    trx,
+  );
   const extension = options.trigramExtension ?? "pg_trgm";
   const schema = await trigramSchema(trx, extension);
   if (schema === undefined) return { column: true, index: false };

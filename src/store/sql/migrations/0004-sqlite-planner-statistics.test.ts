@@ -10,7 +10,11 @@ describe("migration 4: SQLite planner statistics", () => {
       const stats = await sql<{ idx: string; stat: string }>`select idx, stat from sqlite_stat1`.execute(store.db);
       expect(stats.rows).toEqual(expect.arrayContaining(PLANNER_STATISTICS.map(({ index, stat }) => ({ idx: index, stat }))));
       const ids = Array.from({ length: 100 }, (_, index) => `id-${index}`);
-      const plan = await sql<{ detail: string }>`explain query plan select r.id, r.resource_type from scimkit_resources as r where r.org_id = ${"acme"} and r.id in (${sql.join(ids)})`.execute(store.db);
+      const plan = await sql<{
+        detail: string;
+      }>`explain query plan select r.id, r.resource_type from scimkit_resources as r where r.org_id = ${"acme"} and r.id in (${sql.join(ids)})`.execute(
+        store.db,
+      );
       const details = plan.rows.map((row) => row.detail).join("\n");
       // The primary key, searched once per id — not the covering external_id index over (org_id=?).
       expect(details).toMatch(/USING (COVERING )?INDEX sqlite_autoindex_scimkit_resources_1 \(org_id=\? AND id=\?\)/);

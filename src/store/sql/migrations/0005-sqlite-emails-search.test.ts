@@ -31,7 +31,10 @@ const throughVersion5 = sqlMigrations.filter((migration) => migration.version <=
 
 type Email = Readonly<Record<string, unknown>>;
 
-const userAttributes = (userName: string, emails: readonly Email[]): ScimObject => ({ userName, ...(emails.length > 0 ? { emails: [...emails] } : {}) });
+const userAttributes = (userName: string, emails: readonly Email[]): ScimObject => ({
+  userName,
+  ...(emails.length > 0 ? { emails: [...emails] } : {}),
+});
 const work = (value: string): Email => ({ value, type: "work" });
 
 async function createUser(store: SqlStore, orgId: string, id: string, emails: readonly Email[]): Promise<void> {
@@ -47,7 +50,16 @@ async function createUser(store: SqlStore, orgId: string, id: string, emails: re
 }
 
 async function replaceUser(store: SqlStore, orgId: string, id: string, attributes: ScimObject): Promise<void> {
-  await store.update({ orgId, resourceType: "User", id, now: NOW, attributes, uniqueKeys: [{ attribute: "userName", value: String(attributes["userName"]) }], unknownMembers: "ignore", members: false });
+  await store.update({
+    orgId,
+    resourceType: "User",
+    id,
+    now: NOW,
+    attributes,
+    uniqueKeys: [{ attribute: "userName", value: String(attributes["userName"]) }],
+    unknownMembers: "ignore",
+    members: false,
+  });
 }
 
 /**
@@ -56,8 +68,14 @@ async function replaceUser(store: SqlStore, orgId: string, id: string, attribute
  * trigram in position order plus the last two of the last one.
  */
 async function indexedTexts(db: Kysely<SqlStoreDatabase>): Promise<Map<number, string>> {
-  await sql`create virtual table if not exists temp.scimkit_test_vocab using fts5vocab(main, ${sql.lit(SQLITE_EMAILS_SEARCH.table)}, instance)`.execute(db);
-  const rows = await sql<{ doc: number; offset: number; term: string }>`select doc, "offset", term from temp.scimkit_test_vocab order by doc, "offset"`.execute(db);
+  await sql`create virtual table if not exists temp.scimkit_test_vocab using fts5vocab(main, ${sql.lit(SQLITE_EMAILS_SEARCH.table)}, instance)`.execute(
+    db,
+  );
+  const rows = await sql<{
+    doc: number;
+    offset: number;
+    term: string;
+  }>`select doc, "offset", term from temp.scimkit_test_vocab order by doc, "offset"`.execute(db);
   const texts = new Map<number, string>();
   const terms = new Map<number, string[]>();
   for (const { doc, offset, term } of rows.rows) {
@@ -66,7 +84,8 @@ async function indexedTexts(db: Kysely<SqlStoreDatabase>): Promise<Map<number, s
     list.push(term);
     terms.set(doc, list);
   }
-  for (const [doc, list] of terms) texts.set(doc, list.map((term) => [...term][0]).join("") + [...list[list.length - 1]!].slice(1).join(""));
+  for (const [doc, list] of terms)
+    texts.set(doc, list.map((term) => [...term][0]).join("") + [...list[list.length - 1]!].slice(1).join(""));
   // A text shorter than three characters has no trigram; the table would still count the row.
   const counted = await sql<{ n: number }>`select count(*) as n from ${sql.table(SQLITE_EMAILS_SEARCH.table)}`.execute(db);
   expect(Number(counted.rows[0]?.n), "rows in the table").toBe(texts.size);
@@ -82,7 +101,9 @@ async function expectedTexts(db: Kysely<SqlStoreDatabase>): Promise<Map<number, 
   const texts = new Map<number, string>();
   for (const { rowid, attributes } of rows.rows) {
     const emails = (JSON.parse(attributes) as ScimObject)["emails"];
-    const elements = Array.isArray(emails) ? emails.filter((email): email is ScimObject => typeof email === "object" && email !== null && !Array.isArray(email)) : [];
+    const elements = Array.isArray(emails)
+      ? emails.filter((email): email is ScimObject => typeof email === "object" && email !== null && !Array.isArray(email))
+      : [];
     if (elements.length > 0) texts.set(rowid, JSON.stringify(elements.map((email) => email["value"] ?? null)).toLowerCase());
   }
   return texts;
@@ -142,11 +163,16 @@ describe("migration 5 (the e-mail search table) on SQLite, before migration 8 re
     const outcome = await sqliteDialect.migrationTransaction(store.db, async (trx) => {
       const result = await addSqliteEmailsSearch(trx, { module: "scimkit_no_such_module" });
       // The transaction is still usable.
-      await trx.insertInto("scimkit_migrations").values({ namespace: "scim", version: sqliteEmailsSearch.version, name: sqliteEmailsSearch.name, applied_at: NOW }).execute();
+      await trx
+        .insertInto("scimkit_migrations")
+        .values({ namespace: "scim", version: sqliteEmailsSearch.version, name: sqliteEmailsSearch.name, applied_at: NOW })
+        .execute();
       return result;
     });
     expect(outcome).toEqual({ table: false, reason: expect.stringContaining("scimkit_no_such_module") });
-    const tables = await sql<{ name: string }>`select name from sqlite_schema where name like ${`${SQLITE_EMAILS_SEARCH.table}%`}`.execute(store.db);
+    const tables = await sql<{ name: string }>`select name from sqlite_schema where name like ${`${SQLITE_EMAILS_SEARCH.table}%`}`.execute(
+      store.db,
+    );
     expect(tables.rows).toEqual([]);
   });
 
@@ -174,12 +200,31 @@ describe("migration 5 (the e-mail search table) on SQLite, before migration 8 re
 
     const tool = bare();
     try {
-      const row = (id: string, attributes: ScimObject) => ({ org_id: "acme", id, resource_type: "User", version: 1, created: NOW, last_modified: NOW, external_id: null, attributes: JSON.stringify(attributes), member_seq: null });
+      const row = (id: string, attributes: ScimObject) => ({
+        org_id: "acme",
+        id,
+        resource_type: "User",
+        version: 1,
+        created: NOW,
+        last_modified: NOW,
+        external_id: null,
+        attributes: JSON.stringify(attributes),
+        member_seq: null,
+      });
       await tool.db.updateTable("scimkit_resources").set({ version: 2 }).where("id", "=", "ann").execute();
       await tool.db.deleteFrom("scimkit_resources").where("id", "=", "bob").execute();
-      await expect(tool.db.insertInto("scimkit_resources").values(row("cyd", { userName: "cyd" })).execute()).rejects.toThrow(/no such function: scimkit_lower/);
       await expect(
-        tool.db.updateTable("scimkit_resources").set({ attributes: JSON.stringify(userAttributes("ann", [work("new@x.io")])) }).where("id", "=", "ann").execute(),
+        tool.db
+          .insertInto("scimkit_resources")
+          .values(row("cyd", { userName: "cyd" }))
+          .execute(),
+      ).rejects.toThrow(/no such function: scimkit_lower/);
+      await expect(
+        tool.db
+          .updateTable("scimkit_resources")
+          .set({ attributes: JSON.stringify(userAttributes("ann", [work("new@x.io")])) })
+          .where("id", "=", "ann")
+          .execute(),
       ).rejects.toThrow(/no such function: scimkit_lower/);
     } finally {
       await tool.db.destroy();
@@ -198,11 +243,17 @@ describePostgres("migration 5 (the e-mail search table) on PostgreSQL", (url) =>
 
   it("is recorded and changes nothing", async () => {
     expect(await runMigrations(db, postgresDialect, throughVersion4)).toEqual([1, 2, 4]);
-    const tablesBefore = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema() order by 1`.execute(db);
+    const tablesBefore = await sql<{
+      name: string;
+    }>`select tablename as name from pg_tables where schemaname = current_schema() order by 1`.execute(db);
     expect(await runMigrations(db, postgresDialect, throughVersion5)).toEqual([5]);
-    const tablesAfter = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema() order by 1`.execute(db);
+    const tablesAfter = await sql<{
+      name: string;
+    }>`select tablename as name from pg_tables where schemaname = current_schema() order by 1`.execute(db);
     expect(tablesAfter.rows).toEqual(tablesBefore.rows);
-    const triggers = await sql<{ n: number }>`select count(*)::int as n from information_schema.triggers where trigger_schema = current_schema()`.execute(db);
+    const triggers = await sql<{
+      n: number;
+    }>`select count(*)::int as n from information_schema.triggers where trigger_schema = current_schema()`.execute(db);
     expect(triggers.rows[0]?.n).toBe(0);
   });
 });

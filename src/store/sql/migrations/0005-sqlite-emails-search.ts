@@ -75,7 +75,12 @@ function searchText(): RawBuilder<string> {
 }
 
 /** `select <rowid>, <search text> from <json_each of attributes> …`, with `from` in front of the elements. */
-function searchRows(rowid: RawBuilder<unknown>, attributes: RawBuilder<unknown>, from: RawBuilder<unknown>, tail: RawBuilder<unknown>): RawBuilder<unknown> {
+function searchRows(
+  rowid: RawBuilder<unknown>,
+  attributes: RawBuilder<unknown>,
+  from: RawBuilder<unknown>,
+  tail: RawBuilder<unknown>,
+): RawBuilder<unknown> {
   return sql`select ${rowid}, ${searchText()} from ${from}json_each(${attributes}, ${ATTRIBUTE}) as e where e.type = 'object' ${tail}`;
 }
 
@@ -119,11 +124,16 @@ function schemaStatements(module: string): readonly RawBuilder<unknown>[] {
  *
  * @example await sqliteDialect.writeTransaction(db, (trx) => addSqliteEmailsSearch(trx))
  */
-export async function addSqliteEmailsSearch(trx: Kysely<SqlStoreDatabase>, options: SqliteEmailsSearchOptions = {}): Promise<SqliteEmailsSearchOutcome> {
+export async function addSqliteEmailsSearch(
+  trx: Kysely<SqlStoreDatabase>,
+  options: SqliteEmailsSearchOptions = {},
+): Promise<SqliteEmailsSearchOutcome> {
   try {
     await sql`select ${sql.raw(SQLITE_LOWER_FUNCTION)}('A')`.execute(trx);
   } catch (error) {
-    throw new Error(`addSqliteEmailsSearch: the connection lacks ${SQLITE_LOWER_FUNCTION}; call registerSqliteFunctions(database) first`, { cause: error });
+    throw new Error(`addSqliteEmailsSearch: the connection lacks ${SQLITE_LOWER_FUNCTION}; call registerSqliteFunctions(database) first`, {
+      cause: error,
+    });
   }
   const made = await attemptInSavepoint(trx, async () => {
     for (const name of Object.values(triggers)) await sql`drop trigger if exists ${sql.id(name)}`.execute(trx);

@@ -27,16 +27,39 @@ async function insertUsers(db: Kysely<SqlStoreDatabase>, users: readonly (readon
   for (const chunk of chunksOf(users, 500)) {
     await db
       .insertInto("scimkit_resources")
-      .values(chunk.map(([id, userName]) => ({ org_id: "acme", id, resource_type: "User", version: 1, created: TIME, last_modified: TIME, external_id: null, attributes: JSON.stringify({ userName }), member_seq: null })))
+      .values(
+        chunk.map(([id, userName]) => ({
+          org_id: "acme",
+          id,
+          resource_type: "User",
+          version: 1,
+          created: TIME,
+          last_modified: TIME,
+          external_id: null,
+          attributes: JSON.stringify({ userName }),
+          member_seq: null,
+        })),
+      )
       .execute();
     await db
       .insertInto("scimkit_unique_keys")
-      .values(chunk.map(([id, userName]) => ({ org_id: "acme", resource_type: "User", attribute: "userName", value: userName.toLowerCase(), id })))
+      .values(
+        chunk.map(([id, userName]) => ({
+          org_id: "acme",
+          resource_type: "User",
+          attribute: "userName",
+          value: userName.toLowerCase(),
+          id,
+        })),
+      )
       .execute();
   }
 }
 
-function migrationChecks(dialect: SqlDialect, open: () => Promise<{ readonly db: Kysely<SqlStoreDatabase>; close(): Promise<void> }>): void {
+function migrationChecks(
+  dialect: SqlDialect,
+  open: () => Promise<{ readonly db: Kysely<SqlStoreDatabase>; close(): Promise<void> }>,
+): void {
   it("rewrites NFD keys to NFC, past the first page, and leaves a key whose NFC form is taken", async () => {
     const { db, close } = await open();
     try {

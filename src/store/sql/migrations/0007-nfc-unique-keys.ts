@@ -35,7 +35,11 @@ function page(trx: Kysely<SqlStoreDatabase>, after: KeyRow | undefined): Promise
   let query = trx.selectFrom("scimkit_unique_keys").select(["org_id", "resource_type", "attribute", "value", "id"]);
   if (after) {
     query = query.where((eb) =>
-      eb(eb.refTuple("org_id", "resource_type", "attribute", "value"), ">", eb.tuple(after.org_id, after.resource_type, after.attribute, after.value)),
+      eb(
+        eb.refTuple("org_id", "resource_type", "attribute", "value"),
+        ">",
+        eb.tuple(after.org_id, after.resource_type, after.attribute, after.value),
+      ),
     );
   }
   return query.orderBy("org_id").orderBy("resource_type").orderBy("attribute").orderBy("value").limit(PAGE).execute();

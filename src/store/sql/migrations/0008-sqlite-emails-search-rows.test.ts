@@ -218,7 +218,12 @@ describe("migration 8 (the e-mail search the store keeps) on SQLite", () => {
     await store.close();
 
     store = await sqlStore({ sqlite: file });
-    const applied = await store.db.selectFrom("scimkit_migrations").select("version").where("namespace", "=", "scim").where("version", "=", 8).execute();
+    const applied = await store.db
+      .selectFrom("scimkit_migrations")
+      .select("version")
+      .where("namespace", "=", "scim")
+      .where("version", "=", 8)
+      .execute();
     expect(applied).toEqual([{ version: 8 }]);
     const schema = await schemaSql(store.db);
     expect(schema).not.toMatch(/scimkit_lower|contentless_delete|create trigger/i);

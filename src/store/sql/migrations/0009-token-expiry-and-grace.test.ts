@@ -24,7 +24,10 @@ const throughVersion9 = sqlMigrations.filter((migration) => migration.version <=
 const TOKEN = "scimkit_issued-before-version-9-AAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 const request = { method: "GET", path: "/Users" } as const;
 
-function migrationChecks(dialect: SqlDialect, open: () => Promise<{ readonly db: Kysely<SqlStoreDatabase>; close(): Promise<void> }>): void {
+function migrationChecks(
+  dialect: SqlDialect,
+  open: () => Promise<{ readonly db: Kysely<SqlStoreDatabase>; close(): Promise<void> }>,
+): void {
   it("adds empty expiry and previous-digest columns; a version 8 token keeps verifying and can then rotate with grace", async () => {
     const { db, close } = await open();
     try {
@@ -33,7 +36,16 @@ function migrationChecks(dialect: SqlDialect, open: () => Promise<{ readonly db:
       // A row as version 8 wrote it: no expiry, no previous digest.
       await (db as unknown as Kysely<Record<string, Record<string, unknown>>>)
         .insertInto("scimkit_tokens")
-        .values({ org_id: "acme", id: "t1", hash: hashToken(TOKEN), prefix: "scimkit_issu", label: "Okta", created_at: "2026-01-01T00:00:00.000Z", rotated_at: null, last_used_at: null })
+        .values({
+          org_id: "acme",
+          id: "t1",
+          hash: hashToken(TOKEN),
+          prefix: "scimkit_issu",
+          label: "Okta",
+          created_at: "2026-01-01T00:00:00.000Z",
+          rotated_at: null,
+          last_used_at: null,
+        })
         .execute();
       expect(await runMigrations(db, dialect, throughVersion9)).toEqual([9]);
       const row = await db.selectFrom("scimkit_tokens").selectAll().where("id", "=", "t1").executeTakeFirstOrThrow();

@@ -78,7 +78,8 @@ export function runMigrations(
     await ensureMigrationsTable(trx, dialect);
     const rows = await trx.selectFrom("scimkit_migrations").select(["namespace", "version"]).execute();
     const applied = new Set(rows.map((row) => `${row.namespace}\u0000${Number(row.version)}`));
-    const isApplied = (key: { readonly namespace: string; readonly version: number }) => applied.has(`${key.namespace}\u0000${key.version}`);
+    const isApplied = (key: { readonly namespace: string; readonly version: number }) =>
+      applied.has(`${key.namespace}\u0000${key.version}`);
     const done: number[] = [];
     for (const migration of ordered) {
       if (isApplied({ namespace, version: migration.version })) continue;

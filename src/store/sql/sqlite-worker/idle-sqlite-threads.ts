@@ -38,7 +38,9 @@ function spawn(): Worker {
   // registers tsx's loader (a devDependency; a built package never comes here).
   const entry = new URL("./sqlite-worker-entry.ts", import.meta.url).href;
   const tsx = import.meta.resolve("tsx/esm/api");
-  return new Worker(`import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`, { eval: true });
+  return new Worker(`import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`, {
+    eval: true,
+  });
 }
 
 function unpark(thread: SqliteThread): void {

@@ -83,7 +83,10 @@ export function serveSqliteConnections(port: MessagePort, Database: SqliteDataba
       case "open":
         try {
           connection = open(Database, request.setup);
-          port.postMessage({ kind: "ready", journalMode: String(connection.database.pragma("journal_mode", { simple: true })) } satisfies WorkerReply);
+          port.postMessage({
+            kind: "ready",
+            journalMode: String(connection.database.pragma("journal_mode", { simple: true })),
+          } satisfies WorkerReply);
         } catch (error) {
           port.postMessage({ kind: "open-failed", error: toTransferableError(error) } satisfies WorkerReply);
         }

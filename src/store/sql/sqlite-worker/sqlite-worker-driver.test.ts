@@ -59,8 +59,22 @@ describe("a heavy read of one organization", () => {
         for (let start = 0; start < COUNT; start += 1000) {
           const rows = Array.from({ length: 1000 }, (_, offset) => {
             const index = start + offset;
-            const attributes = { userName: `user${index}`, name: { familyName: `Family${index}`, givenName: "A" }, emails: [{ value: `user${index}@example.com`, type: "work" }] };
-            return { org_id: "heavy", id: `u${index}`, resource_type: "User", version: 1, created: NOW, last_modified: NOW, external_id: null, attributes: JSON.stringify(attributes), member_seq: null };
+            const attributes = {
+              userName: `user${index}`,
+              name: { familyName: `Family${index}`, givenName: "A" },
+              emails: [{ value: `user${index}@example.com`, type: "work" }],
+            };
+            return {
+              org_id: "heavy",
+              id: `u${index}`,
+              resource_type: "User",
+              version: 1,
+              created: NOW,
+              last_modified: NOW,
+              external_id: null,
+              attributes: JSON.stringify(attributes),
+              member_seq: null,
+            };
           });
           await trx.insertInto("scimkit_resources").values(rows).execute();
         }
@@ -75,7 +89,13 @@ describe("a heavy read of one organization", () => {
   const heavyList = (store: SqlStore) => {
     const filter = compileFilter(users, 'name.familyName ew "z" or title pr or emails.value ew "9@example.com"');
     if (!filter.ok) throw new Error(filter.error.detail);
-    return store.list({ orgId: "heavy", resourceType: "User", filter: filter.value, page: { kind: "index", startIndex: 1500, count: 100 }, members: false });
+    return store.list({
+      orgId: "heavy",
+      resourceType: "User",
+      filter: filter.value,
+      page: { kind: "index", startIndex: 1500, count: 100 },
+      members: false,
+    });
   };
 
   /**
@@ -132,7 +152,10 @@ describe("readers and the writer", () => {
   afterAll(() => store.close());
 
   it("runs in WAL with foreign keys on every connection", async () => {
-    const [journal, foreignKeys] = await Promise.all([sql<{ journal_mode: string }>`pragma journal_mode`.execute(store.db), sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(store.db)]);
+    const [journal, foreignKeys] = await Promise.all([
+      sql<{ journal_mode: string }>`pragma journal_mode`.execute(store.db),
+      sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(store.db),
+    ]);
     expect(journal.rows).toEqual([{ journal_mode: "wal" }]);
     expect(foreignKeys.rows).toEqual([{ foreign_keys: 1 }]);
   });
@@ -157,7 +180,11 @@ describe("readers and the writer", () => {
     const orgId = "snapshot";
     await createUser(store, orgId, "before");
     const count = async (db: SqlStore["db"]): Promise<number> => {
-      const counted = await db.selectFrom("scimkit_resources").select((eb) => eb.fn.countAll<number>().as("n")).where("org_id", "=", orgId).executeTakeFirstOrThrow();
+      const counted = await db
+        .selectFrom("scimkit_resources")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("org_id", "=", orgId)
+        .executeTakeFirstOrThrow();
       return Number(counted.n);
     };
     const seen = await sqliteDialect.readTransaction(store.db, async (trx) => {
@@ -172,7 +199,17 @@ describe("readers and the writer", () => {
   });
 
   it("keeps SQLite's error code across the thread boundary, and the store's 409 for a unique clash", async () => {
-    const row = { org_id: "codes", id: "dup", resource_type: "User", version: 1, created: NOW, last_modified: NOW, external_id: null, attributes: "{}", member_seq: null };
+    const row = {
+      org_id: "codes",
+      id: "dup",
+      resource_type: "User",
+      version: 1,
+      created: NOW,
+      last_modified: NOW,
+      external_id: null,
+      attributes: "{}",
+      member_seq: null,
+    };
     await store.db.insertInto("scimkit_resources").values(row).execute();
     const clash = await store.db
       .insertInto("scimkit_resources")
@@ -184,7 +221,15 @@ describe("readers and the writer", () => {
 
     await createUser(store, "codes", "ann");
     const duplicate = await store
-      .create({ orgId: "codes", resourceType: "User", id: "ann-2", now: NOW, attributes: { userName: "ann" }, uniqueKeys: [{ attribute: "userName", value: "ann" }], unknownMembers: "ignore" })
+      .create({
+        orgId: "codes",
+        resourceType: "User",
+        id: "ann-2",
+        now: NOW,
+        attributes: { userName: "ann" },
+        uniqueKeys: [{ attribute: "userName", value: "ann" }],
+        unknownMembers: "ignore",
+      })
       .catch((error: unknown) => error);
     expect(isScimError(duplicate) && duplicate.status).toBe(409);
 
@@ -194,7 +239,9 @@ describe("readers and the writer", () => {
 
   it("refuses a write inside a read transaction (a reader's connection is read-only) and rolls it back", async () => {
     const refused = await sqliteDialect
-      .readTransaction(store.db, (trx) => sql`insert into scimkit_migrations (version, name, applied_at) values (999, 'x', ${NOW})`.execute(trx))
+      .readTransaction(store.db, (trx) =>
+        sql`insert into scimkit_migrations (version, name, applied_at) values (999, 'x', ${NOW})`.execute(trx),
+      )
       .catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: "SQLITE_READONLY" });
     expect(await store.db.selectFrom("scimkit_migrations").select("version").where("version", "=", 999).execute()).toEqual([]);

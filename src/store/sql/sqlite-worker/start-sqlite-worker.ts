@@ -55,7 +55,8 @@ export function startSqliteWorker(setup: SqliteWorkerSetup): Promise<SqliteWorke
 
   const worker: SqliteWorker = {
     execute(sql, parameters) {
-      if (!alive || closing !== undefined) return Promise.reject(databaseUnavailableError(death ?? new Error("The SQLite connection is closed")));
+      if (!alive || closing !== undefined)
+        return Promise.reject(databaseUnavailableError(death ?? new Error("The SQLite connection is closed")));
       const id = nextId++;
       if (pending.size === 0) thread.worker.ref();
       post({ kind: "execute", id, sql, parameters });

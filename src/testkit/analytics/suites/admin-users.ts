@@ -34,7 +34,9 @@ export const adminUsersSuite: AnalyticsConformanceSuite = {
     }),
 
     analyticsConformanceTest("organizationIds are kept sorted", async (context) => {
-      const [first, second, third] = byId(idsOf([await addOrganization(context), await addOrganization(context), await addOrganization(context)]));
+      const [first, second, third] = byId(
+        idsOf([await addOrganization(context), await addOrganization(context), await addOrganization(context)]),
+      );
       if (!first || !second || !third) throw new Error("unreachable");
       const { user } = await addAdminUser(context, { organizationIds: [third, first] });
       expect((await context.analytics.getAdminUser(ALL, user.id))?.organizationIds).toEqual([first, third]);
@@ -59,11 +61,19 @@ export const adminUsersSuite: AnalyticsConformanceSuite = {
       for (let index = 0; index < 5; index += 1) users.push((await addAdminUser(context)).user);
       const expected = byId(idsOf(users));
       for (const limit of [1, 2, 5]) {
-        const walk = await walkPages((page) => context.analytics.listAdminUsers(ALL, page), limit, (user) => user.id);
+        const walk = await walkPages(
+          (page) => context.analytics.listAdminUsers(ALL, page),
+          limit,
+          (user) => user.id,
+        );
         expect(idsOf(walk.items), `limit ${limit}`).toEqual(expected);
         expect(walk.requests, `limit ${limit}`).toBe(Math.ceil(5 / limit));
       }
-      const walk = await walkPages((page) => context.analytics.listAdminUsers(ALL, page), 5, (user) => user.id);
+      const walk = await walkPages(
+        (page) => context.analytics.listAdminUsers(ALL, page),
+        5,
+        (user) => user.id,
+      );
       expect(walk.items).toEqual(expected.map((id) => users.find((user) => user.id === id)));
     }),
 
@@ -85,40 +95,51 @@ export const adminUsersSuite: AnalyticsConformanceSuite = {
       expect(await list({})).toEqual(byId([a.id, b.id, c.id, d.id]));
     }),
 
-    analyticsConformanceTest("an {orgIds} scope sees, updates and deletes only admin users sharing an organization with it", async (context) => {
-      const acme = await addOrganization(context);
-      const globex = await addOrganization(context);
-      const initech = await addOrganization(context);
-      const acmeOnly = (await addAdminUser(context, { organizationIds: [acme.id] })).user;
-      const both = (await addAdminUser(context, { organizationIds: [acme.id, globex.id] })).user;
-      const globexOnly = (await addAdminUser(context, { organizationIds: [globex.id] })).user;
-      const none = (await addAdminUser(context, { organizationIds: [] })).user;
-      const scope = only(acme.id, initech.id);
-      const visible = idsOf((await context.analytics.listAdminUsers(scope, { limit: 10 })).items);
-      expect(visible).toEqual(byId([acmeOnly.id, both.id]));
-      const paged = await walkPages((page) => context.analytics.listAdminUsers(scope, page), 1, (user) => user.id);
-      expect(idsOf(paged.items)).toEqual(visible);
-      expect(idsOf((await context.analytics.listAdminUsers(scope, { limit: 10 }, { orgId: globex.id })).items)).toEqual([both.id]);
-      for (const hidden of [globexOnly, none]) {
-        expect(await context.analytics.getAdminUser(scope, hidden.id)).toBeUndefined();
-        expect(await context.analytics.updateAdminUser(scope, hidden.id, { role: "viewer", updatedAt: time(9) })).toBeUndefined();
-        expect(await context.analytics.deleteAdminUser(scope, hidden.id)).toBe(false);
-        expect(await context.analytics.getAdminUser(ALL, hidden.id)).toEqual(hidden);
-      }
-      expect(await context.analytics.getAdminUser(scope, both.id)).toEqual(both);
-      expect(await context.analytics.listAdminUsers(only(), { limit: 10 })).toEqual({ items: [] });
-      expect(await context.analytics.getAdminUser(only(), acmeOnly.id)).toBeUndefined();
-      expect(idsOf((await context.analytics.listAdminUsers(ALL, { limit: 10 })).items)).toEqual(
-        byId([acmeOnly.id, both.id, globexOnly.id, none.id]),
-      );
-    }),
+    analyticsConformanceTest(
+      "an {orgIds} scope sees, updates and deletes only admin users sharing an organization with it",
+      async (context) => {
+        const acme = await addOrganization(context);
+        const globex = await addOrganization(context);
+        const initech = await addOrganization(context);
+        const acmeOnly = (await addAdminUser(context, { organizationIds: [acme.id] })).user;
+        const both = (await addAdminUser(context, { organizationIds: [acme.id, globex.id] })).user;
+        const globexOnly = (await addAdminUser(context, { organizationIds: [globex.id] })).user;
+        const none = (await addAdminUser(context, { organizationIds: [] })).user;
+        const scope = only(acme.id, initech.id);
+        const visible = idsOf((await context.analytics.listAdminUsers(scope, { limit: 10 })).items);
+        expect(visible).toEqual(byId([acmeOnly.id, both.id]));
+        const paged = await walkPages(
+          (page) => context.analytics.listAdminUsers(scope, page),
+          1,
+          (user) => user.id,
+        );
+        expect(idsOf(paged.items)).toEqual(visible);
+        expect(idsOf((await context.analytics.listAdminUsers(scope, { limit: 10 }, { orgId: globex.id })).items)).toEqual([both.id]);
+        for (const hidden of [globexOnly, none]) {
+          expect(await context.analytics.getAdminUser(scope, hidden.id)).toBeUndefined();
+          expect(await context.analytics.updateAdminUser(scope, hidden.id, { role: "viewer", updatedAt: time(9) })).toBeUndefined();
+          expect(await context.analytics.deleteAdminUser(scope, hidden.id)).toBe(false);
+          expect(await context.analytics.getAdminUser(ALL, hidden.id)).toEqual(hidden);
+        }
+        expect(await context.analytics.getAdminUser(scope, both.id)).toEqual(both);
+        expect(await context.analytics.listAdminUsers(only(), { limit: 10 })).toEqual({ items: [] });
+        expect(await context.analytics.getAdminUser(only(), acmeOnly.id)).toBeUndefined();
+        expect(idsOf((await context.analytics.listAdminUsers(ALL, { limit: 10 })).items)).toEqual(
+          byId([acmeOnly.id, both.id, globexOnly.id, none.id]),
+        );
+      },
+    ),
 
     analyticsConformanceTest("updateAdminUser changes role, organizationIds and status and nothing else", async (context) => {
       const acme = await addOrganization(context);
       const { user } = await addAdminUser(context, { organizationIds: [acme.id], status: "active", activatedAt: time(2) });
       const updated = await context.analytics.updateAdminUser(only(acme.id), user.id, { role: "viewer", updatedAt: time(10) });
       expect(updated).toEqual({ ...user, role: "viewer", updatedAt: time(10) });
-      const disabled = await context.analytics.updateAdminUser(ALL, user.id, { status: "disabled", organizationIds: [], updatedAt: time(11) });
+      const disabled = await context.analytics.updateAdminUser(ALL, user.id, {
+        status: "disabled",
+        organizationIds: [],
+        updatedAt: time(11),
+      });
       expect(disabled).toEqual({ ...user, role: "viewer", status: "disabled", organizationIds: [], updatedAt: time(11) });
       expect(await context.analytics.getAdminUser(ALL, user.id)).toEqual(disabled);
       expect(await context.analytics.getAdminUser(only(acme.id), user.id)).toBeUndefined();

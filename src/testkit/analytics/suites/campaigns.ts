@@ -31,7 +31,12 @@ export const campaignsSuite: AnalyticsConformanceSuite = {
     analyticsConformanceTest("createCampaign stores a campaign that getCampaign returns within the scope", async (context) => {
       const acme = await addOrganization(context);
       const globex = await addOrganization(context);
-      const full = await addCampaign(context, acme.id, { description: "Spot the lure", dueAt: time(600), startsAt: time(10), createdAt: time(5) });
+      const full = await addCampaign(context, acme.id, {
+        description: "Spot the lure",
+        dueAt: time(600),
+        startsAt: time(10),
+        createdAt: time(5),
+      });
       const bare = await addCampaign(context, acme.id);
       expect(await context.analytics.getCampaign(ALL, full.id)).toEqual(full);
       expect(await context.analytics.getCampaign(only(acme.id), bare.id)).toEqual(bare);
@@ -58,11 +63,19 @@ export const campaignsSuite: AnalyticsConformanceSuite = {
       const theirs = await addCampaign(context, globex.id);
       const all = byId([...idsOf(campaigns), theirs.id]);
       for (const limit of [1, 2, 5]) {
-        const walk = await walkPages((page) => context.analytics.listCampaigns(ALL, page), limit, (campaign) => campaign.id);
+        const walk = await walkPages(
+          (page) => context.analytics.listCampaigns(ALL, page),
+          limit,
+          (campaign) => campaign.id,
+        );
         expect(idsOf(walk.items), `limit ${limit}`).toEqual(all);
         expect(walk.requests, `limit ${limit}`).toBe(Math.ceil(5 / limit));
       }
-      const scoped = await walkPages((page) => context.analytics.listCampaigns(only(acme.id), page), 2, (campaign) => campaign.id);
+      const scoped = await walkPages(
+        (page) => context.analytics.listCampaigns(only(acme.id), page),
+        2,
+        (campaign) => campaign.id,
+      );
       expect(scoped.items).toEqual(byId(idsOf(campaigns)).map((id) => campaigns.find((campaign) => campaign.id === id)));
       expect(idsOf((await context.analytics.listCampaigns(ALL, { limit: 10 }, { orgId: globex.id })).items)).toEqual([theirs.id]);
       expect((await context.analytics.listCampaigns(only(acme.id), { limit: 10 }, { orgId: globex.id })).items).toEqual([]);
@@ -102,7 +115,15 @@ export const campaignsSuite: AnalyticsConformanceSuite = {
       const user = await addLearner(context, acme.id, "grace", { displayName: "Grace" }, { now: time(1) });
       await context.analytics.putEnrolment(acme.id, inProgress(campaign.id, user.id));
       const view = await context.analytics.getEnrolment(campaign.id, user.id, time(5));
-      expect(view?.learner).toEqual({ id: user.id, orgId: acme.id, userName: "grace", displayName: "Grace", active: true, createdAt: time(1), updatedAt: time(1) });
+      expect(view?.learner).toEqual({
+        id: user.id,
+        orgId: acme.id,
+        userName: "grace",
+        displayName: "Grace",
+        active: true,
+        createdAt: time(1),
+        updatedAt: time(1),
+      });
       expect((await context.analytics.listEnrolments(campaign.id, {}, time(5), { limit: 10 })).items[0]?.learner).toEqual(view?.learner);
       await context.resources.delete({ orgId: acme.id, resourceType: "User", id: user.id, now: time(6) });
       const orphan = await context.analytics.getEnrolment(campaign.id, user.id, time(7));
@@ -114,19 +135,25 @@ export const campaignsSuite: AnalyticsConformanceSuite = {
       expect(listed.items[0]?.learner).toBeUndefined();
     }),
 
-    analyticsConformanceTest("an enrolment shows the learner of the campaign's organization, never another's with the same id", async (context) => {
-      const acme = await addOrganization(context);
-      const globex = await addOrganization(context);
-      const id = newId();
-      await addLearner(context, globex.id, "mallory", {}, { id });
-      const campaign = await addCampaign(context, acme.id);
-      await context.analytics.putEnrolment(acme.id, enrolment(campaign.id, id));
-      expect((await context.analytics.getEnrolment(campaign.id, id, time(5)))?.learner).toBeUndefined();
-      await addLearner(context, acme.id, "ada", {}, { id });
-      expect((await context.analytics.getEnrolment(campaign.id, id, time(5)))?.learner).toMatchObject({ orgId: acme.id, userName: "ada" });
-      const listed = await context.analytics.listEnrolments(campaign.id, {}, time(5), { limit: 10 });
-      expect(listed.items.map((view) => view.learner?.userName)).toEqual(["ada"]);
-    }),
+    analyticsConformanceTest(
+      "an enrolment shows the learner of the campaign's organization, never another's with the same id",
+      async (context) => {
+        const acme = await addOrganization(context);
+        const globex = await addOrganization(context);
+        const id = newId();
+        await addLearner(context, globex.id, "mallory", {}, { id });
+        const campaign = await addCampaign(context, acme.id);
+        await context.analytics.putEnrolment(acme.id, enrolment(campaign.id, id));
+        expect((await context.analytics.getEnrolment(campaign.id, id, time(5)))?.learner).toBeUndefined();
+        await addLearner(context, acme.id, "ada", {}, { id });
+        expect((await context.analytics.getEnrolment(campaign.id, id, time(5)))?.learner).toMatchObject({
+          orgId: acme.id,
+          userName: "ada",
+        });
+        const listed = await context.analytics.listEnrolments(campaign.id, {}, time(5), { limit: 10 });
+        expect(listed.items.map((view) => view.learner?.userName)).toEqual(["ada"]);
+      },
+    ),
 
     analyticsConformanceTest("listEnrolments orders by user id, pages, and shows only its campaign", async (context) => {
       const acme = await addOrganization(context);
@@ -140,7 +167,11 @@ export const campaignsSuite: AnalyticsConformanceSuite = {
       }
       await context.analytics.putEnrolment(acme.id, enrolment(other.id, newId()));
       for (const limit of [1, 2, 5, 1000]) {
-        const walk = await walkPages((page) => context.analytics.listEnrolments(campaign.id, {}, time(5), page), limit, (view) => view.userId);
+        const walk = await walkPages(
+          (page) => context.analytics.listEnrolments(campaign.id, {}, time(5), page),
+          limit,
+          (view) => view.userId,
+        );
         expect(userIdsOf(walk.items), `limit ${limit}`).toEqual(byId(userIds));
         expect(walk.requests, `limit ${limit}`).toBe(Math.ceil(5 / limit));
       }
@@ -153,14 +184,20 @@ export const campaignsSuite: AnalyticsConformanceSuite = {
       const acme = await addOrganization(context);
       const due = await addCampaign(context, acme.id, { dueAt: time(100) });
       const open = await addCampaign(context, acme.id);
-      const [done, started, idle] = [await addLearner(context, acme.id, "done"), await addLearner(context, acme.id, "started"), await addLearner(context, acme.id, "idle")];
+      const [done, started, idle] = [
+        await addLearner(context, acme.id, "done"),
+        await addLearner(context, acme.id, "started"),
+        await addLearner(context, acme.id, "idle"),
+      ];
       for (const campaign of [due, open]) {
         await context.analytics.putEnrolment(acme.id, completed(campaign.id, done.id, 80));
         await context.analytics.putEnrolment(acme.id, inProgress(campaign.id, started.id));
         await context.analytics.putEnrolment(acme.id, enrolment(campaign.id, idle.id));
       }
       const overdueOf = async (campaignId: string, asOf: string) =>
-        Object.fromEntries((await context.analytics.listEnrolments(campaignId, {}, asOf, { limit: 10 })).items.map((view) => [view.userId, view.overdue]));
+        Object.fromEntries(
+          (await context.analytics.listEnrolments(campaignId, {}, asOf, { limit: 10 })).items.map((view) => [view.userId, view.overdue]),
+        );
       expect(await overdueOf(due.id, time(99))).toEqual({ [done.id]: false, [started.id]: false, [idle.id]: false });
       expect(await overdueOf(due.id, time(101))).toEqual({ [done.id]: false, [started.id]: true, [idle.id]: true });
       expect(await overdueOf(open.id, time(1_000_000))).toEqual({ [done.id]: false, [started.id]: false, [idle.id]: false });
@@ -194,7 +231,11 @@ export const campaignsSuite: AnalyticsConformanceSuite = {
       expect(await list({ overdue: false }, time(99))).toEqual(byId(ids));
       expect(await list({ status: "not_started", overdue: true })).toEqual(byId([u4, u5]));
       expect(await list({ status: "completed", overdue: true })).toEqual([]);
-      const walk = await walkPages((page) => context.analytics.listEnrolments(campaign.id, { overdue: true }, time(101), page), 3, (view) => view.userId);
+      const walk = await walkPages(
+        (page) => context.analytics.listEnrolments(campaign.id, { overdue: true }, time(101), page),
+        3,
+        (view) => view.userId,
+      );
       expect(userIdsOf(walk.items)).toEqual(byId([u2, u3, u4, u5]));
     }),
 
@@ -275,7 +316,13 @@ export const campaignsSuite: AnalyticsConformanceSuite = {
       });
       const user = await addLearner(context, acme.id, "unscored");
       await context.analytics.putEnrolment(acme.id, completed(campaign.id, user.id));
-      expect(await context.analytics.campaignSummary(campaign.id, time(5))).toMatchObject({ enrolled: 1, completed: 1, completionRate: 1, averageScore: null, overdue: 0 });
+      expect(await context.analytics.campaignSummary(campaign.id, time(5))).toMatchObject({
+        enrolled: 1,
+        completed: 1,
+        completionRate: 1,
+        averageScore: null,
+        overdue: 0,
+      });
     }),
   ],
 };

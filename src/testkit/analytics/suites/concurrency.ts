@@ -62,25 +62,38 @@ export const concurrencySuite: AnalyticsConformanceSuite = {
         submittedDataAt: time(14),
         reportedAt: time(15),
       });
-      expect(await context.analytics.simulationSummary(simulation.id)).toMatchObject({ sent: 1, delivered: 1, opened: 1, clicked: 1, submittedData: 1, reported: 1 });
+      expect(await context.analytics.simulationSummary(simulation.id)).toMatchObject({
+        sent: 1,
+        delivered: 1,
+        opened: 1,
+        clicked: 1,
+        submittedData: 1,
+        reported: 1,
+      });
     }),
 
-    analyticsConformanceTest("racing enrolments of many users all land, and racing writes of one user leave one enrolment", async (context) => {
-      const acme = await addOrganization(context);
-      const campaign = await addCampaign(context, acme.id);
-      const userIds = Array.from({ length: 40 }, () => newId());
-      await Promise.all(userIds.map((userId) => context.analytics.putEnrolment(acme.id, enrolment(campaign.id, userId))));
-      const contested = userIds[0] ?? "";
-      await Promise.all(
-        [10, 20, 30, 40].map((progressPercent) =>
-          context.analytics.putEnrolment(acme.id, enrolment(campaign.id, contested, { status: "in_progress", progressPercent, startedAt: time(2) })),
-        ),
-      );
-      const summary = await context.analytics.campaignSummary(campaign.id, time(5));
-      expect(summary).toMatchObject({ enrolled: 40, inProgress: 1, notStarted: 39 });
-      const list = await context.analytics.listEnrolments(campaign.id, {}, time(5), { limit: 1000 });
-      expect(list.items).toHaveLength(40);
-      expect([10, 20, 30, 40]).toContain((await context.analytics.getEnrolment(campaign.id, contested, time(5)))?.progressPercent);
-    }),
+    analyticsConformanceTest(
+      "racing enrolments of many users all land, and racing writes of one user leave one enrolment",
+      async (context) => {
+        const acme = await addOrganization(context);
+        const campaign = await addCampaign(context, acme.id);
+        const userIds = Array.from({ length: 40 }, () => newId());
+        await Promise.all(userIds.map((userId) => context.analytics.putEnrolment(acme.id, enrolment(campaign.id, userId))));
+        const contested = userIds[0] ?? "";
+        await Promise.all(
+          [10, 20, 30, 40].map((progressPercent) =>
+            context.analytics.putEnrolment(
+              acme.id,
+              enrolment(campaign.id, contested, { status: "in_progress", progressPercent, startedAt: time(2) }),
+            ),
+          ),
+        );
+        const summary = await context.analytics.campaignSummary(campaign.id, time(5));
+        expect(summary).toMatchObject({ enrolled: 40, inProgress: 1, notStarted: 39 });
+        const list = await context.analytics.listEnrolments(campaign.id, {}, time(5), { limit: 1000 });
+        expect(list.items).toHaveLength(40);
+        expect([10, 20, 30, 40]).toContain((await context.analytics.getEnrolment(campaign.id, contested, time(5)))?.progressPercent);
+      },
+    ),
   ],
 };

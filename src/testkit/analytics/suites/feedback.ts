@@ -26,11 +26,17 @@ export const feedbackSuite: AnalyticsConformanceSuite = {
       }
       const expected = byId(idsOf(comments)).map((id) => comments.find((comment) => comment.id === id));
       for (const limit of [1, 2, 5, 1000]) {
-        const walk = await walkPages((page) => context.analytics.listFeedback(subject, page), limit, (comment) => comment.id);
+        const walk = await walkPages(
+          (page) => context.analytics.listFeedback(subject, page),
+          limit,
+          (comment) => comment.id,
+        );
         expect(walk.items, `limit ${limit}`).toEqual(expected);
         expect(walk.requests, `limit ${limit}`).toBe(Math.ceil(5 / limit));
       }
-      const unrated = (await context.analytics.listFeedback(subject, { limit: 10 })).items.find((comment) => comment.id === comments[1]?.id);
+      const unrated = (await context.analytics.listFeedback(subject, { limit: 10 })).items.find(
+        (comment) => comment.id === comments[1]?.id,
+      );
       expect(unrated?.rating).toBeUndefined();
     }),
 
@@ -44,7 +50,9 @@ export const feedbackSuite: AnalyticsConformanceSuite = {
       const onSimulation = await addFeedback(context, acme.id, { kind: "simulation", id: simulation.id }, newId(), { rating: 2 });
       expect((await context.analytics.listFeedback({ kind: "campaign", id: campaign.id }, { limit: 10 })).items).toEqual([onCampaign]);
       expect((await context.analytics.listFeedback({ kind: "campaign", id: otherCampaign.id }, { limit: 10 })).items).toEqual([onOther]);
-      expect((await context.analytics.listFeedback({ kind: "simulation", id: simulation.id }, { limit: 10 })).items).toEqual([onSimulation]);
+      expect((await context.analytics.listFeedback({ kind: "simulation", id: simulation.id }, { limit: 10 })).items).toEqual([
+        onSimulation,
+      ]);
       // The kind is part of the subject: a campaign id asked for as a simulation finds nothing.
       expect(await context.analytics.listFeedback({ kind: "simulation", id: campaign.id }, { limit: 10 })).toEqual({ items: [] });
       expect(await context.analytics.listFeedback({ kind: "campaign", id: newId() }, { limit: 10 })).toEqual({ items: [] });

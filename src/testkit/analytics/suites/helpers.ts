@@ -60,10 +60,7 @@ export function idsOf(items: readonly { readonly id: string }[]): string[] {
 }
 
 /** Creates an organization (active unless told otherwise) and returns it as stored. */
-export async function addOrganization(
-  context: AnalyticsConformanceContext,
-  overrides: Partial<Organization> = {},
-): Promise<Organization> {
+export async function addOrganization(context: AnalyticsConformanceContext, overrides: Partial<Organization> = {}): Promise<Organization> {
   const organization: Organization = {
     id: newId(),
     name: "Acme",

@@ -55,24 +55,30 @@ export const invitationsSuite: AnalyticsConformanceSuite = {
       expect((await context.analytics.acceptInvitation(first.codeHash, time(2), firstKey))?.status).toBe("active");
     }),
 
-    analyticsConformanceTest("accepting is atomic: when the key cannot be stored the user stays invited and the code still works", async (context) => {
-      const { user, codeHash } = await addAdminUser(context, {}, { expiresAt: time(100) });
-      const taken = apiKey({ kind: "operator" });
-      await context.analytics.insertApiKey(taken);
-      let outcome: unknown;
-      try {
-        outcome = await context.analytics.acceptInvitation(codeHash, time(10), { ...apiKey({ kind: "admin", adminUserId: user.id }), hash: taken.hash });
-      } catch {
-        outcome = "rejected";
-      }
-      // Refusing (undefined) or rejecting are both atomic; activating without the key is not.
-      expect([undefined, "rejected"]).toContain(outcome);
-      expect(await context.analytics.getAdminUser(ALL, user.id)).toEqual(user);
-      expect(await context.analytics.findApiKeyByHash(taken.hash)).toEqual(taken);
-      const key = apiKey({ kind: "admin", adminUserId: user.id });
-      expect((await context.analytics.acceptInvitation(codeHash, time(11), key))?.status).toBe("active");
-      expect(await context.analytics.findApiKeyByHash(key.hash)).toEqual(key);
-    }),
+    analyticsConformanceTest(
+      "accepting is atomic: when the key cannot be stored the user stays invited and the code still works",
+      async (context) => {
+        const { user, codeHash } = await addAdminUser(context, {}, { expiresAt: time(100) });
+        const taken = apiKey({ kind: "operator" });
+        await context.analytics.insertApiKey(taken);
+        let outcome: unknown;
+        try {
+          outcome = await context.analytics.acceptInvitation(codeHash, time(10), {
+            ...apiKey({ kind: "admin", adminUserId: user.id }),
+            hash: taken.hash,
+          });
+        } catch {
+          outcome = "rejected";
+        }
+        // Refusing (undefined) or rejecting are both atomic; activating without the key is not.
+        expect([undefined, "rejected"]).toContain(outcome);
+        expect(await context.analytics.getAdminUser(ALL, user.id)).toEqual(user);
+        expect(await context.analytics.findApiKeyByHash(taken.hash)).toEqual(taken);
+        const key = apiKey({ kind: "admin", adminUserId: user.id });
+        expect((await context.analytics.acceptInvitation(codeHash, time(11), key))?.status).toBe("active");
+        expect(await context.analytics.findApiKeyByHash(key.hash)).toEqual(key);
+      },
+    ),
 
     analyticsConformanceTest("deleting an invited user withdraws its invitation", async (context) => {
       const { user, codeHash } = await addAdminUser(context);

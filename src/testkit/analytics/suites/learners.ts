@@ -5,7 +5,11 @@
 import { expect } from "vitest";
 import type { Learner, LearnerFilter, OrgScope } from "scimkit/analytics";
 import { uniqueKeys, userAttributes } from "../../suites/helpers.js";
-import { analyticsConformanceTest, type AnalyticsConformanceContext, type AnalyticsConformanceSuite } from "../analytics-conformance-test.js";
+import {
+  analyticsConformanceTest,
+  type AnalyticsConformanceContext,
+  type AnalyticsConformanceSuite,
+} from "../analytics-conformance-test.js";
 import { ALL, addGroup, addLearner, addOrganization, byId, idsOf, inDepartment, newId, only, time, walkPages } from "./helpers.js";
 
 async function listAll(context: AnalyticsConformanceContext, scope: OrgScope, filter: LearnerFilter = {}): Promise<Learner[]> {
@@ -70,9 +74,37 @@ export const learnersSuite: AnalyticsConformanceSuite = {
       );
       const bare = await addLearner(context, acme.id, "bare", {}, { now: time(4) });
       const expected: Learner[] = [
-        { id: ada.id, orgId: acme.id, userName: "ada", displayName: "Ada Lovelace", email: "ada@acme.test", active: true, department: "Research", createdAt: time(1), updatedAt: time(1) },
-        { id: grace.id, orgId: acme.id, userName: "grace", displayName: "Grace Hopper", email: "grace@acme.test", active: true, createdAt: time(2), updatedAt: time(2) },
-        { id: alan.id, orgId: acme.id, userName: "alan", displayName: "Alan Turing", email: "alan@home.test", active: false, createdAt: time(3), updatedAt: time(3) },
+        {
+          id: ada.id,
+          orgId: acme.id,
+          userName: "ada",
+          displayName: "Ada Lovelace",
+          email: "ada@acme.test",
+          active: true,
+          department: "Research",
+          createdAt: time(1),
+          updatedAt: time(1),
+        },
+        {
+          id: grace.id,
+          orgId: acme.id,
+          userName: "grace",
+          displayName: "Grace Hopper",
+          email: "grace@acme.test",
+          active: true,
+          createdAt: time(2),
+          updatedAt: time(2),
+        },
+        {
+          id: alan.id,
+          orgId: acme.id,
+          userName: "alan",
+          displayName: "Alan Turing",
+          email: "alan@home.test",
+          active: false,
+          createdAt: time(3),
+          updatedAt: time(3),
+        },
         { id: bare.id, orgId: acme.id, userName: "bare", active: true, createdAt: time(4), updatedAt: time(4) },
       ];
       const learners = await listAll(context, ALL);
@@ -83,40 +115,46 @@ export const learnersSuite: AnalyticsConformanceSuite = {
       expect(bareLearner?.department).toBeUndefined();
     }),
 
-    analyticsConformanceTest("a user created, updated or deleted through the ResourceStore shows up, changes and disappears", async (context) => {
-      const acme = await addOrganization(context);
-      expect(await listAll(context, ALL)).toEqual([]);
-      const user = await addLearner(context, acme.id, "joan", { displayName: "Joan" }, { now: time(1) });
-      expect(await listAll(context, ALL)).toEqual([
-        { id: user.id, orgId: acme.id, userName: "joan", displayName: "Joan", active: true, createdAt: time(1), updatedAt: time(1) },
-      ]);
-      const attributes = userAttributes("joan.c", inDepartment("Sales", { displayName: "Joan Clarke", active: false, emails: [{ value: "joan@acme.test" }] }));
-      await context.resources.update({
-        orgId: acme.id,
-        resourceType: "User",
-        id: user.id,
-        now: time(5),
-        attributes,
-        uniqueKeys: uniqueKeys("User", attributes),
-        unknownMembers: "ignore",
-        members: false,
-      });
-      expect(await listAll(context, ALL)).toEqual([
-        {
-          id: user.id,
+    analyticsConformanceTest(
+      "a user created, updated or deleted through the ResourceStore shows up, changes and disappears",
+      async (context) => {
+        const acme = await addOrganization(context);
+        expect(await listAll(context, ALL)).toEqual([]);
+        const user = await addLearner(context, acme.id, "joan", { displayName: "Joan" }, { now: time(1) });
+        expect(await listAll(context, ALL)).toEqual([
+          { id: user.id, orgId: acme.id, userName: "joan", displayName: "Joan", active: true, createdAt: time(1), updatedAt: time(1) },
+        ]);
+        const attributes = userAttributes(
+          "joan.c",
+          inDepartment("Sales", { displayName: "Joan Clarke", active: false, emails: [{ value: "joan@acme.test" }] }),
+        );
+        await context.resources.update({
           orgId: acme.id,
-          userName: "joan.c",
-          displayName: "Joan Clarke",
-          email: "joan@acme.test",
-          active: false,
-          department: "Sales",
-          createdAt: time(1),
-          updatedAt: time(5),
-        },
-      ]);
-      expect(await context.resources.delete({ orgId: acme.id, resourceType: "User", id: user.id, now: time(6) })).toBe(true);
-      expect(await listAll(context, ALL)).toEqual([]);
-    }),
+          resourceType: "User",
+          id: user.id,
+          now: time(5),
+          attributes,
+          uniqueKeys: uniqueKeys("User", attributes),
+          unknownMembers: "ignore",
+          members: false,
+        });
+        expect(await listAll(context, ALL)).toEqual([
+          {
+            id: user.id,
+            orgId: acme.id,
+            userName: "joan.c",
+            displayName: "Joan Clarke",
+            email: "joan@acme.test",
+            active: false,
+            department: "Sales",
+            createdAt: time(1),
+            updatedAt: time(5),
+          },
+        ]);
+        expect(await context.resources.delete({ orgId: acme.id, resourceType: "User", id: user.id, now: time(6) })).toBe(true);
+        expect(await listAll(context, ALL)).toEqual([]);
+      },
+    ),
 
     analyticsConformanceTest("groups are not learners", async (context) => {
       const acme = await addOrganization(context);
@@ -131,7 +169,14 @@ export const learnersSuite: AnalyticsConformanceSuite = {
       for (const organization of organizations) {
         for (let index = 0; index < 3; index += 1) {
           const user = await addLearner(context, organization.id, `user${index}`);
-          expected.push({ id: user.id, orgId: organization.id, userName: `user${index}`, active: true, createdAt: time(1), updatedAt: time(1) });
+          expected.push({
+            id: user.id,
+            orgId: organization.id,
+            userName: `user${index}`,
+            active: true,
+            createdAt: time(1),
+            updatedAt: time(1),
+          });
         }
       }
       // The empty organization in the middle of the order must not end a walk early.
@@ -150,28 +195,31 @@ export const learnersSuite: AnalyticsConformanceSuite = {
       expect(rest).toEqual({ items: expected.slice(4) });
     }),
 
-    analyticsConformanceTest("listLearners filters by orgId, active and department (case-insensitive), combined with AND", async (context) => {
-      const acme = await addOrganization(context);
-      const globex = await addOrganization(context);
-      const a = await addLearner(context, acme.id, "a", inDepartment("Sales"));
-      const b = await addLearner(context, acme.id, "b", inDepartment("sales", { active: false }));
-      const c = await addLearner(context, acme.id, "c", inDepartment("Research"));
-      const d = await addLearner(context, globex.id, "d", inDepartment("SALES"));
-      const e = await addLearner(context, globex.id, "e", { active: false });
-      const ids = async (filter: LearnerFilter) => idsOf(await listAll(context, ALL, filter));
-      const inOrder = (acmeIds: string[], globexIds: string[]) =>
-        acme.id < globex.id ? [...byId(acmeIds), ...byId(globexIds)] : [...byId(globexIds), ...byId(acmeIds)];
-      expect(await ids({ orgId: acme.id })).toEqual(byId([a.id, b.id, c.id]));
-      expect(await ids({ active: false })).toEqual(inOrder([b.id], [e.id]));
-      expect(await ids({ active: true })).toEqual(inOrder([a.id, c.id], [d.id]));
-      expect(await ids({ department: "Sales" })).toEqual(inOrder([a.id, b.id], [d.id]));
-      expect(await ids({ department: "sAlEs", orgId: acme.id })).toEqual(byId([a.id, b.id]));
-      expect(await ids({ department: "sales", active: true })).toEqual(inOrder([a.id], [d.id]));
-      expect(await ids({ department: "Sale" })).toEqual([]);
-      expect(await ids({ orgId: newId() })).toEqual([]);
-      const walk = await walkPages((page) => context.analytics.listLearners(ALL, { department: "SALES" }, page), 1, positionOf);
-      expect(idsOf(walk.items)).toEqual(inOrder([a.id, b.id], [d.id]));
-    }),
+    analyticsConformanceTest(
+      "listLearners filters by orgId, active and department (case-insensitive), combined with AND",
+      async (context) => {
+        const acme = await addOrganization(context);
+        const globex = await addOrganization(context);
+        const a = await addLearner(context, acme.id, "a", inDepartment("Sales"));
+        const b = await addLearner(context, acme.id, "b", inDepartment("sales", { active: false }));
+        const c = await addLearner(context, acme.id, "c", inDepartment("Research"));
+        const d = await addLearner(context, globex.id, "d", inDepartment("SALES"));
+        const e = await addLearner(context, globex.id, "e", { active: false });
+        const ids = async (filter: LearnerFilter) => idsOf(await listAll(context, ALL, filter));
+        const inOrder = (acmeIds: string[], globexIds: string[]) =>
+          acme.id < globex.id ? [...byId(acmeIds), ...byId(globexIds)] : [...byId(globexIds), ...byId(acmeIds)];
+        expect(await ids({ orgId: acme.id })).toEqual(byId([a.id, b.id, c.id]));
+        expect(await ids({ active: false })).toEqual(inOrder([b.id], [e.id]));
+        expect(await ids({ active: true })).toEqual(inOrder([a.id, c.id], [d.id]));
+        expect(await ids({ department: "Sales" })).toEqual(inOrder([a.id, b.id], [d.id]));
+        expect(await ids({ department: "sAlEs", orgId: acme.id })).toEqual(byId([a.id, b.id]));
+        expect(await ids({ department: "sales", active: true })).toEqual(inOrder([a.id], [d.id]));
+        expect(await ids({ department: "Sale" })).toEqual([]);
+        expect(await ids({ orgId: newId() })).toEqual([]);
+        const walk = await walkPages((page) => context.analytics.listLearners(ALL, { department: "SALES" }, page), 1, positionOf);
+        expect(idsOf(walk.items)).toEqual(inOrder([a.id, b.id], [d.id]));
+      },
+    ),
 
     analyticsConformanceTest("an {orgIds} scope lists only its organizations' learners; an empty one lists none", async (context) => {
       const acme = await addOrganization(context);

@@ -49,7 +49,12 @@ export const operationsSuite: AnalyticsConformanceSuite = {
         error: "The campaign was deleted",
       });
       const other = await addOperation(context, acme.id, newId());
-      await context.analytics.updateOperation(other.id, { status: "succeeded", progress: { done: 0, total: 0 }, startedAt: time(4), finishedAt: time(5) });
+      await context.analytics.updateOperation(other.id, {
+        status: "succeeded",
+        progress: { done: 0, total: 0 },
+        startedAt: time(4),
+        finishedAt: time(5),
+      });
       expect(await context.analytics.getOperation(ALL, other.id)).toEqual({
         ...other,
         status: "succeeded",
@@ -68,7 +73,9 @@ export const operationsSuite: AnalyticsConformanceSuite = {
       const batches = [[row(0), row(1), row(2)], [row(3)], [], [row(4), row(5), edges, row(6), row(7), row(8), row(9)]];
       for (const batch of batches) {
         await context.analytics.appendReportRows(operation.id, batch);
-        await context.analytics.appendReportRows(other.id, [{ index: -1, userId: "interleaved", displayName: null, active: false, score: 0 }]);
+        await context.analytics.appendReportRows(other.id, [
+          { index: -1, userId: "interleaved", displayName: null, active: false, score: 0 },
+        ]);
       }
       const { rows, pages } = await readAllRows(context, operation.id);
       expect(rows).toEqual(batches.flat());
@@ -92,7 +99,10 @@ export const operationsSuite: AnalyticsConformanceSuite = {
         const operation = await addOperation(context, acme.id, newId());
         const total = 25_000;
         for (let start = 0; start < total; start += 1000) {
-          await context.analytics.appendReportRows(operation.id, Array.from({ length: 1000 }, (_, offset) => row(start + offset)));
+          await context.analytics.appendReportRows(
+            operation.id,
+            Array.from({ length: 1000 }, (_, offset) => row(start + offset)),
+          );
         }
         let count = 0;
         let pages = 0;
@@ -102,7 +112,8 @@ export const operationsSuite: AnalyticsConformanceSuite = {
           pages += 1;
           for (const read of page) {
             if (read["index"] !== count) ordered = false;
-            if (count % 997 === 0 && JSON.stringify(Object.entries(read).sort()) !== JSON.stringify(Object.entries(row(count)).sort())) intact = false;
+            if (count % 997 === 0 && JSON.stringify(Object.entries(read).sort()) !== JSON.stringify(Object.entries(row(count)).sort()))
+              intact = false;
             count += 1;
           }
         }

@@ -5,7 +5,11 @@
  */
 import { expect } from "vitest";
 import type { AdminUser, Organization } from "scimkit/analytics";
-import { analyticsConformanceTest, type AnalyticsConformanceContext, type AnalyticsConformanceSuite } from "../analytics-conformance-test.js";
+import {
+  analyticsConformanceTest,
+  type AnalyticsConformanceContext,
+  type AnalyticsConformanceSuite,
+} from "../analytics-conformance-test.js";
 import {
   ALL,
   addAdminUser,
@@ -47,12 +51,25 @@ async function populate(context: AnalyticsConformanceContext, name: string): Pro
   await context.analytics.putEnrolment(organization.id, completed(campaign.id, ada.id, 88));
   await context.analytics.putEnrolment(organization.id, inProgress(campaign.id, grace.id));
   const simulation = await addSimulation(context, organization.id);
-  await context.analytics.recordSimulationEvent(organization.id, { simulationId: simulation.id, userId: ada.id, type: "sent", at: time(1) });
-  await context.analytics.recordSimulationEvent(organization.id, { simulationId: simulation.id, userId: ada.id, type: "clicked", at: time(2) });
+  await context.analytics.recordSimulationEvent(organization.id, {
+    simulationId: simulation.id,
+    userId: ada.id,
+    type: "sent",
+    at: time(1),
+  });
+  await context.analytics.recordSimulationEvent(organization.id, {
+    simulationId: simulation.id,
+    userId: ada.id,
+    type: "clicked",
+    at: time(2),
+  });
   await addFeedback(context, organization.id, { kind: "campaign", id: campaign.id }, ada.id, { rating: 4 });
   await addFeedback(context, organization.id, { kind: "simulation", id: simulation.id }, grace.id);
   const operation = await addOperation(context, organization.id, campaign.id, { status: "succeeded" });
-  await context.analytics.appendReportRows(operation.id, [{ userId: ada.id, completed: true }, { userId: grace.id, completed: false }]);
+  await context.analytics.appendReportRows(operation.id, [
+    { userId: ada.id, completed: true },
+    { userId: grace.id, completed: false },
+  ]);
   return {
     organization,
     token,
@@ -101,10 +118,16 @@ export const organizationDeleteSuite: AnalyticsConformanceSuite = {
       expect(await context.tokens.verify(doomed.token, orgId, VERIFY_CONTEXT)).toBeNull();
       expect(await context.tokens.list(orgId)).toEqual([]);
       for (const resourceType of ["User", "Group"]) {
-        const list = await context.resources.list({ orgId, resourceType, page: { kind: "index", startIndex: 1, count: 100 }, members: false });
+        const list = await context.resources.list({
+          orgId,
+          resourceType,
+          page: { kind: "index", startIndex: 1, count: 100 },
+          members: false,
+        });
         expect(list, resourceType).toEqual({ totalResults: 0, resources: [] });
       }
-      for (const id of doomed.userIds) expect(await context.resources.get({ orgId, resourceType: "User", id, members: false })).toBeUndefined();
+      for (const id of doomed.userIds)
+        expect(await context.resources.get({ orgId, resourceType: "User", id, members: false })).toBeUndefined();
       expect(await context.resources.get({ orgId, resourceType: "Group", id: doomed.groupId, members: true })).toBeUndefined();
     }),
 
@@ -122,7 +145,11 @@ export const organizationDeleteSuite: AnalyticsConformanceSuite = {
         expect(await context.analytics.getEnrolment(doomed.campaignId, userId, time(200))).toBeUndefined();
         expect(await context.analytics.getRecipient(doomed.simulationId, userId)).toBeUndefined();
       }
-      expect(await context.analytics.campaignSummary(doomed.campaignId, time(200))).toMatchObject({ enrolled: 0, completed: 0, averageScore: null });
+      expect(await context.analytics.campaignSummary(doomed.campaignId, time(200))).toMatchObject({
+        enrolled: 0,
+        completed: 0,
+        averageScore: null,
+      });
       expect(await context.analytics.getSimulation(ALL, doomed.simulationId)).toBeUndefined();
       expect(await context.analytics.listRecipients(doomed.simulationId, {}, { limit: 10 })).toEqual({ items: [] });
       expect(await context.analytics.simulationSummary(doomed.simulationId)).toMatchObject({ sent: 0, clicked: 0 });
@@ -162,7 +189,9 @@ export const organizationDeleteSuite: AnalyticsConformanceSuite = {
       const again = [await snapshot(context, before), await snapshot(context, after)];
       expect(JSON.stringify(again)).toBe(JSON.stringify(snapshots));
       expect(again).toStrictEqual(snapshots);
-      expect((await context.analytics.listOrganizations(ALL, { limit: 10 })).items.map((organization) => organization.name).sort()).toEqual(["After", "Before"]);
+      expect((await context.analytics.listOrganizations(ALL, { limit: 10 })).items.map((organization) => organization.name).sort()).toEqual(
+        ["After", "Before"],
+      );
     }),
 
     analyticsConformanceTest("deleteOrganization out of scope is false and deletes nothing", async (context) => {

@@ -59,7 +59,11 @@ export const organizationsSuite: AnalyticsConformanceSuite = {
       const read = (status: "active" | "suspended") => context.analytics.listOrganizations(ALL, { limit: 10 }, { status });
       expect(idsOf((await read("active")).items)).toEqual(byId([active.id, alsoActive.id]));
       expect(idsOf((await read("suspended")).items)).toEqual([suspended.id]);
-      const walk = await walkPages((page) => context.analytics.listOrganizations(ALL, page, { status: "active" }), 1, (o) => o.id);
+      const walk = await walkPages(
+        (page) => context.analytics.listOrganizations(ALL, page, { status: "active" }),
+        1,
+        (o) => o.id,
+      );
       expect(idsOf(walk.items)).toEqual(byId([active.id, alsoActive.id]));
     }),
 
@@ -69,10 +73,16 @@ export const organizationsSuite: AnalyticsConformanceSuite = {
       const theirs = await addOrganization(context, { name: "Theirs" });
       const scope = only(mine.id, alsoMine.id);
       expect(idsOf((await context.analytics.listOrganizations(scope, { limit: 10 })).items)).toEqual(byId([mine.id, alsoMine.id]));
-      const paged = await walkPages((page) => context.analytics.listOrganizations(scope, page), 1, (o) => o.id);
+      const paged = await walkPages(
+        (page) => context.analytics.listOrganizations(scope, page),
+        1,
+        (o) => o.id,
+      );
       expect(idsOf(paged.items)).toEqual(byId([mine.id, alsoMine.id]));
       expect(await context.analytics.getOrganization(scope, theirs.id)).toBeUndefined();
-      expect(await context.analytics.updateOrganization(scope, theirs.id, { name: "Taken", status: "suspended", updatedAt: time(9) })).toBeUndefined();
+      expect(
+        await context.analytics.updateOrganization(scope, theirs.id, { name: "Taken", status: "suspended", updatedAt: time(9) }),
+      ).toBeUndefined();
       expect(await context.analytics.deleteOrganization(scope, theirs.id)).toBe(false);
       expect(await context.analytics.getOrganization(ALL, theirs.id)).toEqual(theirs);
       expect(await context.analytics.getOrganization(scope, mine.id)).toEqual(mine);
@@ -90,7 +100,10 @@ export const organizationsSuite: AnalyticsConformanceSuite = {
 
     analyticsConformanceTest("updateOrganization changes the fields given and updatedAt, and nothing else", async (context) => {
       const organization = await addOrganization(context, { name: "Before" });
-      const renamed = await context.analytics.updateOrganization(only(organization.id), organization.id, { name: "After", updatedAt: time(10) });
+      const renamed = await context.analytics.updateOrganization(only(organization.id), organization.id, {
+        name: "After",
+        updatedAt: time(10),
+      });
       expect(renamed).toEqual({ ...organization, name: "After", updatedAt: time(10) });
       const suspended = await context.analytics.updateOrganization(ALL, organization.id, { status: "suspended", updatedAt: time(11) });
       expect(suspended).toEqual({ ...organization, name: "After", status: "suspended", updatedAt: time(11) });

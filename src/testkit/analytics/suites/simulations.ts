@@ -5,8 +5,24 @@
  */
 import { expect } from "vitest";
 import type { SimulationEventType, SimulationRecipientView } from "scimkit/analytics";
-import { analyticsConformanceTest, type AnalyticsConformanceContext, type AnalyticsConformanceSuite } from "../analytics-conformance-test.js";
-import { ALL, addLearner, addLearners, addOrganization, addSimulation, byId, newId, only, rejectionOf, time, walkPages } from "./helpers.js";
+import {
+  analyticsConformanceTest,
+  type AnalyticsConformanceContext,
+  type AnalyticsConformanceSuite,
+} from "../analytics-conformance-test.js";
+import {
+  ALL,
+  addLearner,
+  addLearners,
+  addOrganization,
+  addSimulation,
+  byId,
+  newId,
+  only,
+  rejectionOf,
+  time,
+  walkPages,
+} from "./helpers.js";
 
 const userIdsOf = (views: readonly SimulationRecipientView[]): string[] => views.map((view) => view.userId);
 
@@ -45,7 +61,13 @@ export const simulationsSuite: AnalyticsConformanceSuite = {
       await record(user.id, "delivered", 11);
       await record(user.id, "sent", 12);
       const recipient = await context.analytics.getRecipient(simulation.id, user.id);
-      expect(recipient).toMatchObject({ simulationId: simulation.id, userId: user.id, sentAt: time(10), deliveredAt: time(11), openedAt: time(30) });
+      expect(recipient).toMatchObject({
+        simulationId: simulation.id,
+        userId: user.id,
+        sentAt: time(10),
+        deliveredAt: time(11),
+        openedAt: time(30),
+      });
       expect(recipient?.clickedAt).toBeUndefined();
       expect(recipient?.submittedDataAt).toBeUndefined();
       expect(recipient?.reportedAt).toBeUndefined();
@@ -68,8 +90,21 @@ export const simulationsSuite: AnalyticsConformanceSuite = {
       const simulation = await addSimulation(context, acme.id);
       const user = await addLearner(context, acme.id, "grace", { displayName: "Grace" }, { now: time(1) });
       await recorder(context, acme.id, simulation.id)(user.id, "sent", 5);
-      const learner = { id: user.id, orgId: acme.id, userName: "grace", displayName: "Grace", active: true, createdAt: time(1), updatedAt: time(1) };
-      expect(await context.analytics.getRecipient(simulation.id, user.id)).toEqual({ simulationId: simulation.id, userId: user.id, sentAt: time(5), learner });
+      const learner = {
+        id: user.id,
+        orgId: acme.id,
+        userName: "grace",
+        displayName: "Grace",
+        active: true,
+        createdAt: time(1),
+        updatedAt: time(1),
+      };
+      expect(await context.analytics.getRecipient(simulation.id, user.id)).toEqual({
+        simulationId: simulation.id,
+        userId: user.id,
+        sentAt: time(5),
+        learner,
+      });
       expect((await context.analytics.listRecipients(simulation.id, {}, { limit: 10 })).items).toEqual([
         { simulationId: simulation.id, userId: user.id, sentAt: time(5), learner },
       ]);
@@ -81,19 +116,22 @@ export const simulationsSuite: AnalyticsConformanceSuite = {
       expect(orphan?.learner).toBeUndefined();
     }),
 
-    analyticsConformanceTest("a recipient shows the learner of the simulation's organization, never another's with the same id", async (context) => {
-      const acme = await addOrganization(context);
-      const globex = await addOrganization(context);
-      const id = newId();
-      await addLearner(context, globex.id, "mallory", {}, { id });
-      const simulation = await addSimulation(context, acme.id);
-      await recorder(context, acme.id, simulation.id)(id, "sent", 1);
-      expect((await context.analytics.getRecipient(simulation.id, id))?.learner).toBeUndefined();
-      await addLearner(context, acme.id, "ada", {}, { id });
-      expect((await context.analytics.getRecipient(simulation.id, id))?.learner).toMatchObject({ orgId: acme.id, userName: "ada" });
-      const listed = await context.analytics.listRecipients(simulation.id, {}, { limit: 10 });
-      expect(listed.items.map((view) => view.learner?.userName)).toEqual(["ada"]);
-    }),
+    analyticsConformanceTest(
+      "a recipient shows the learner of the simulation's organization, never another's with the same id",
+      async (context) => {
+        const acme = await addOrganization(context);
+        const globex = await addOrganization(context);
+        const id = newId();
+        await addLearner(context, globex.id, "mallory", {}, { id });
+        const simulation = await addSimulation(context, acme.id);
+        await recorder(context, acme.id, simulation.id)(id, "sent", 1);
+        expect((await context.analytics.getRecipient(simulation.id, id))?.learner).toBeUndefined();
+        await addLearner(context, acme.id, "ada", {}, { id });
+        expect((await context.analytics.getRecipient(simulation.id, id))?.learner).toMatchObject({ orgId: acme.id, userName: "ada" });
+        const listed = await context.analytics.listRecipients(simulation.id, {}, { limit: 10 });
+        expect(listed.items.map((view) => view.learner?.userName)).toEqual(["ada"]);
+      },
+    ),
 
     analyticsConformanceTest("listRecipients orders by user id, pages, and filters by what each did", async (context) => {
       const acme = await addOrganization(context);
@@ -113,7 +151,11 @@ export const simulationsSuite: AnalyticsConformanceSuite = {
       await record(u3, "reported", 6);
       await recorder(context, acme.id, other.id)(u4, "clicked", 9);
       for (const limit of [1, 2, 5]) {
-        const walk = await walkPages((page) => context.analytics.listRecipients(simulation.id, {}, page), limit, (view) => view.userId);
+        const walk = await walkPages(
+          (page) => context.analytics.listRecipients(simulation.id, {}, page),
+          limit,
+          (view) => view.userId,
+        );
         expect(userIdsOf(walk.items), `limit ${limit}`).toEqual(byId(ids));
         expect(walk.requests, `limit ${limit}`).toBe(Math.ceil(5 / limit));
       }
@@ -127,7 +169,11 @@ export const simulationsSuite: AnalyticsConformanceSuite = {
       expect(await list({ reported: true })).toEqual(byId([u1, u3]));
       expect(await list({ reported: false, opened: true })).toEqual(byId([u0, u2]));
       expect(await list({ clicked: true, reported: true })).toEqual([]);
-      const walk = await walkPages((page) => context.analytics.listRecipients(simulation.id, { opened: true }, page), 2, (view) => view.userId);
+      const walk = await walkPages(
+        (page) => context.analytics.listRecipients(simulation.id, { opened: true }, page),
+        2,
+        (view) => view.userId,
+      );
       expect(userIdsOf(walk.items)).toEqual(byId([u0, u1, u2]));
       expect(userIdsOf((await context.analytics.listRecipients(other.id, {}, { limit: 10 })).items)).toEqual([u4]);
       expect(await context.analytics.listRecipients(newId(), {}, { limit: 10 })).toEqual({ items: [] });
