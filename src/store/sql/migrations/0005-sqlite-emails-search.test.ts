@@ -23,44 +23,11 @@ import type { SqlStoreDatabase } from "../sql-tables.js";
 import { addSqliteEmailsSearch, sqliteEmailsSearch } from "./0005-sqlite-emails-search.js";
 import { runMigrations } from "./run-migrations.js";
 import { sqlMigrations } from "./sql-migrations.js";
+import { NOW, userAttributes, work, createUser, replaceUser } from "./email-users.fixture.js";
 
-const NOW = "2024-01-01T00:00:00.000Z";
 // The migrations before this one, and up to it: later versions are theirs to test.
 const throughVersion4 = sqlMigrations.filter((migration) => migration.version <= 4);
 const throughVersion5 = sqlMigrations.filter((migration) => migration.version <= 5);
-
-type Email = Readonly<Record<string, unknown>>;
-
-const userAttributes = (userName: string, emails: readonly Email[]): ScimObject => ({
-  userName,
-  ...(emails.length > 0 ? { emails: [...emails] } : {}),
-});
-const work = (value: string): Email => ({ value, type: "work" });
-
-async function createUser(store: SqlStore, orgId: string, id: string, emails: readonly Email[]): Promise<void> {
-  await store.create({
-    orgId,
-    resourceType: "User",
-    id,
-    now: NOW,
-    attributes: userAttributes(id, emails),
-    uniqueKeys: [{ attribute: "userName", value: id }],
-    unknownMembers: "ignore",
-  });
-}
-
-async function replaceUser(store: SqlStore, orgId: string, id: string, attributes: ScimObject): Promise<void> {
-  await store.update({
-    orgId,
-    resourceType: "User",
-    id,
-    now: NOW,
-    attributes,
-    uniqueKeys: [{ attribute: "userName", value: String(attributes["userName"]) }],
-    unknownMembers: "ignore",
-    members: false,
-  });
-}
 
 /**
  * The text the index holds per rowid, rebuilt from its trigrams: fts5vocab's `instance` table

@@ -30,46 +30,12 @@ import type { SqlStoreDatabase } from "../sql-tables.js";
 import { addSqliteEmailsSearchRows, sqliteEmailsSearchRows } from "./0008-sqlite-emails-search-rows.js";
 import { runMigrations } from "./run-migrations.js";
 import { sqlMigrations } from "./sql-migrations.js";
+import { NOW, userAttributes, work, home, createUser, replaceUser, type Email } from "./email-users.fixture.js";
 
 const users = createSchemaRegistry().resourceType("User")!;
-const NOW = "2024-01-01T00:00:00.000Z";
 const throughVersion7 = sqlMigrations.filter((migration) => migration.version <= 7);
 const throughVersion8 = sqlMigrations.filter((migration) => migration.version <= 8);
 const { table, keys } = SQLITE_EMAILS_SEARCH;
-
-type Email = Readonly<Record<string, unknown>>;
-
-const userAttributes = (userName: string, emails: readonly Email[]): ScimObject => ({
-  userName,
-  ...(emails.length > 0 ? { emails: [...emails] } : {}),
-});
-const work = (value: string): Email => ({ value, type: "work" });
-const home = (value: string): Email => ({ value, type: "home" });
-
-async function createUser(store: SqlStore, orgId: string, id: string, emails: readonly Email[]): Promise<void> {
-  await store.create({
-    orgId,
-    resourceType: "User",
-    id,
-    now: NOW,
-    attributes: userAttributes(id, emails),
-    uniqueKeys: [{ attribute: "userName", value: id }],
-    unknownMembers: "ignore",
-  });
-}
-
-async function replaceUser(store: SqlStore, orgId: string, id: string, attributes: ScimObject): Promise<void> {
-  await store.update({
-    orgId,
-    resourceType: "User",
-    id,
-    now: NOW,
-    attributes,
-    uniqueKeys: [{ attribute: "userName", value: String(attributes["userName"]) }],
-    unknownMembers: "ignore",
-    members: false,
-  });
-}
 
 const keyOf = (orgId: string, id: string): string => `${orgId}/${id}`;
 
