@@ -9,11 +9,12 @@ import { parseArgs } from "node:util";
 import { CommandError } from "./commands/command-error.js";
 import type { HostCommand } from "./commands/host-command.js";
 import { migrateCommand } from "./commands/migrate-command.js";
+import { operatorKeyCommand } from "./commands/operator-key-command.js";
 import { orgsCommand } from "./commands/orgs-command.js";
 import { serveCommand } from "./commands/serve-command.js";
 import { tokensCommand } from "./commands/tokens-command.js";
 
-const commands: readonly HostCommand[] = [serveCommand, migrateCommand, orgsCommand, tokensCommand];
+const commands: readonly HostCommand[] = [serveCommand, migrateCommand, orgsCommand, tokensCommand, operatorKeyCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map((command) => command.name.length));

@@ -36,6 +36,12 @@ export interface HostStore {
    * migration namespace (`scim`, `analytics`; all empty: up to date).
    */
   migrate(): Promise<Readonly<Record<string, readonly number[]>>>;
+  /**
+   * Deletes every operator key of the analytics interface but `keepId`; says how many. For
+   * `scimkit operator-key rotate`, which must retire keys it cannot name (the store keeps only
+   * digests, and the operator may have lost the key). The memory store has none to retire.
+   */
+  deleteOperatorKeysExcept(keepId: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -58,6 +64,10 @@ async function sqlHostStore(store: SqlStore, description: string, migrate: boole
     },
     // The store's namespace first: the analytics tables refer to nothing of it, but a reader of the output expects that order.
     migrate: async () => ({ scim: await store.migrate(), analytics: await analytics.migrate() }),
+    deleteOperatorKeysExcept: async (keepId) => {
+      const result = await sql`delete from scimkit_api_keys where subject_kind = 'operator' and id <> ${keepId}`.execute(store.db);
+      return Number(result.numAffectedRows ?? 0n);
+    },
     close: () => store.close(),
   };
 }
@@ -85,6 +95,7 @@ export async function openHostStore(databaseUrl: string | undefined, options: Op
       description: "memory (lost on restart)",
       ping: async () => {},
       migrate: async () => ({}),
+      deleteOperatorKeysExcept: async () => 0,
       close: async () => {},
     };
   }
