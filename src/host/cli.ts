@@ -6,6 +6,7 @@
  */
 import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
+import { backupCommand } from "./commands/backup-command.js";
 import { CommandError } from "./commands/command-error.js";
 import type { HostCommand } from "./commands/host-command.js";
 import { migrateCommand } from "./commands/migrate-command.js";
@@ -14,7 +15,7 @@ import { orgsCommand } from "./commands/orgs-command.js";
 import { serveCommand } from "./commands/serve-command.js";
 import { tokensCommand } from "./commands/tokens-command.js";
 
-const commands: readonly HostCommand[] = [serveCommand, migrateCommand, orgsCommand, tokensCommand, operatorKeyCommand];
+const commands: readonly HostCommand[] = [serveCommand, migrateCommand, orgsCommand, tokensCommand, operatorKeyCommand, backupCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map((command) => command.name.length));

@@ -79,11 +79,20 @@ async function sqliteAt(path: string, migrate: boolean): Promise<HostStore> {
   return sqlHostStore(await sqlStore({ sqlite: path, migrate }), `SQLite ${path}`, migrate);
 }
 
+/** The SQLite file `databaseUrl` names (undefined or empty: the default one), or undefined for another store. */
+export function sqlitePathOf(databaseUrl: string | undefined): string | undefined {
+  const url = databaseUrl?.trim() ?? "";
+  if (url === "") return DEFAULT_DATABASE;
+  if (!url.startsWith("sqlite:")) return undefined;
+  const path = url.slice("sqlite:".length).replace(/^\/\//, "");
+  if (path === "") throw new Error("DATABASE_URL sqlite: needs a path, e.g. sqlite:./data/scimkit.db");
+  return path;
+}
+
 /** Opens the store `databaseUrl` names (undefined or empty: the default SQLite file). */
 export async function openHostStore(databaseUrl: string | undefined, options: OpenHostStoreOptions = {}): Promise<HostStore> {
   const url = databaseUrl?.trim() ?? "";
   const migrate = options.migrate ?? true;
-  if (url === "") return sqliteAt(DEFAULT_DATABASE, migrate);
   if (url === "memory:") {
     const store = memoryStore();
     const tokens = createTokenStore();
@@ -99,11 +108,8 @@ export async function openHostStore(databaseUrl: string | undefined, options: Op
       close: async () => {},
     };
   }
-  if (url.startsWith("sqlite:")) {
-    const path = url.slice("sqlite:".length).replace(/^\/\//, "");
-    if (path === "") throw new Error("DATABASE_URL sqlite: needs a path, e.g. sqlite:./data/scimkit.db");
-    return sqliteAt(path, migrate);
-  }
+  const path = sqlitePathOf(url);
+  if (path !== undefined) return sqliteAt(path, migrate);
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
     // `?schema=name` keeps the tables in their own schema (its search_path), e.g. one per deployment.
     const parsed = new URL(url);

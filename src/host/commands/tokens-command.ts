@@ -77,8 +77,7 @@ export const tokensCommand: HostCommand = {
     const shape = SUBCOMMANDS[subcommand];
     if (shape === undefined) throw usageError(`unknown subcommand ${JSON.stringify(subcommand)}`);
     for (const option of ["label", "expires", "grace-seconds"] as const) {
-      if (values[option] !== undefined && !shape.options.includes(option))
-        throw usageError(`tokens ${subcommand} takes no --${option}`);
+      if (values[option] !== undefined && !shape.options.includes(option)) throw usageError(`tokens ${subcommand} takes no --${option}`);
     }
     if (rest.length !== shape.arguments.length)
       throw usageError(`tokens ${subcommand} takes ${shape.arguments.join(" ")}; got ${rest.length} argument(s)`);
