@@ -195,6 +195,7 @@ describe("the operator's commands on SQLite", () => {
       [["tokens", "issue", "first", "--expires", "2001-01-01T00:00:00Z"], 2, /in the future/],
       [["tokens", "issue", "first", "--expires", "soon"], 2, /ISO 8601/],
       [["tokens", "rotate", "first", "x", "--grace-seconds", "-1"], 2, /.+/],
+      [["tokens", "rotate", "first", "x", "--grace-seconds", "604801"], 2, /at most 604800/],
       [["tokens", "issue"], 2, /takes <org>/],
       [["tokens", "frobnicate", "first"], 2, /unknown subcommand "frobnicate"/],
       [["tokens", "list", "first", "--label", "x"], 2, /takes no --label/],

@@ -81,7 +81,7 @@ describe("the scimkit command", () => {
       const database = `sqlite:${join(directory, "scim.db")}`;
       const first = scimkit(["migrate"], { DATABASE_URL: database });
       expect(first.status).toBe(0);
-      expect(first.stdout).toMatch(/applied scim 1, 2, 4, 5, 6, 7, 8; analytics 1/);
+      expect(first.stdout).toMatch(/applied scim 1, 2, 4, 5, 6, 7, 8, 9; analytics 1/);
       const second = scimkit(["migrate"], { DATABASE_URL: database });
       expect(second.status).toBe(0);
       expect(second.stdout).toMatch(/up to date, no migration applied/);

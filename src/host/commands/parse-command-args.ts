@@ -5,9 +5,15 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { usageError } from "./command-error.js";
 
-type Options = NonNullable<ParseArgsConfig["options"]>;
+/** A command's options, as `parseArgs` takes them. */
+export type CommandOptions = NonNullable<ParseArgsConfig["options"]>;
 
-export function parseCommandArgs<T extends Options>(args: readonly string[], options: T) {
+/** What `parseCommandArgs` finds: the options' values and the positional arguments. */
+export type ParsedCommandArgs<T extends CommandOptions> = ReturnType<
+  typeof parseArgs<{ options: T; allowPositionals: true; strict: true }>
+>;
+
+export function parseCommandArgs<T extends CommandOptions>(args: readonly string[], options: T): ParsedCommandArgs<T> {
   try {
     return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
   } catch (error) {

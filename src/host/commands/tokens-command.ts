@@ -4,6 +4,7 @@
  * request on, no restart. What the operator API's token operations do, from a shell: a secret is
  * printed once, on stdout only; lists carry ids and prefixes, never a secret or its digest.
  */
+import { MAX_ROTATION_GRACE_SECONDS } from "scimkit";
 import type { AnalyticsStore } from "scimkit/analytics";
 import type { HostCommand } from "./host-command.js";
 import { failure, usageError } from "./command-error.js";
@@ -50,7 +51,10 @@ const SUBCOMMANDS: Readonly<Record<string, { readonly options: readonly string[]
 function graceSeconds(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw usageError(`--grace-seconds ${JSON.stringify(value)} is not a whole number of seconds`);
-  return Number(value);
+  const seconds = Number(value);
+  // The token store's bound, checked here so it is a usage error rather than a failure.
+  if (seconds > MAX_ROTATION_GRACE_SECONDS) throw usageError(`--grace-seconds may be at most ${MAX_ROTATION_GRACE_SECONDS} (7 days)`);
+  return seconds;
 }
 
 /** Exit 1 unless the organization exists: a token of an organization nobody serves would be of no use. */
