@@ -60,3 +60,4 @@ export type {
   SimulationSummary,
   StoredApiKey,
 } from "./analytics-store.js";
+export { CHOSEN_ORGANIZATION_ID_PATTERN } from "./definitions/analytics-schemas.js";

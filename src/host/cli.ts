@@ -6,11 +6,16 @@
  */
 import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
+import { backupCommand } from "./commands/backup-command.js";
+import { CommandError } from "./commands/command-error.js";
 import type { HostCommand } from "./commands/host-command.js";
 import { migrateCommand } from "./commands/migrate-command.js";
+import { operatorKeyCommand } from "./commands/operator-key-command.js";
+import { orgsCommand } from "./commands/orgs-command.js";
 import { serveCommand } from "./commands/serve-command.js";
+import { tokensCommand } from "./commands/tokens-command.js";
 
-const commands: readonly HostCommand[] = [serveCommand, migrateCommand];
+const commands: readonly HostCommand[] = [serveCommand, migrateCommand, orgsCommand, tokensCommand, operatorKeyCommand, backupCommand];
 
 function usage(): string {
   const width = Math.max(...commands.map((command) => command.name.length));
@@ -24,6 +29,7 @@ function usage(): string {
     "  -h, --help     Show this text",
     "  -v, --version  Show the version",
     "",
+    "`scimkit <command> --help` shows a command's subcommands and options.",
     "Settings come from the environment (PORT, DATABASE_URL, SCIMKIT_*): see docs/configuration.md.",
   ].join("\n");
 }
@@ -34,8 +40,24 @@ function version(): string {
   return typeof manifest === "object" && manifest !== null && "version" in manifest ? String(manifest.version) : "unknown";
 }
 
+/** Runs a command that parses its own options; a `CommandError` becomes its message and exit code. */
+async function runOwnOptions(command: HostCommand, args: readonly string[]): Promise<number | undefined> {
+  try {
+    await command.run(args);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof CommandError)) throw error;
+    console.error(`scimkit ${command.name}: ${error.message}`);
+    if (error.exitCode === 2 && command.usage !== undefined) console.error(`\n${command.usage}`);
+    return error.exitCode;
+  }
+}
+
 /** Runs `argv` (the arguments after the script); resolves with the exit code, or undefined while serving. */
 async function main(argv: readonly string[]): Promise<number | undefined> {
+  // A command with its own usage parses everything after its name (its options are not ours).
+  const own = commands.find((candidate) => candidate.name === argv[0] && candidate.usage !== undefined);
+  if (own !== undefined) return runOwnOptions(own, argv.slice(1));
   let parsed: ReturnType<
     typeof parseArgs<{
       options: { help: { type: "boolean"; short: "h" }; version: { type: "boolean"; short: "v" } };

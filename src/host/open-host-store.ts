@@ -36,6 +36,12 @@ export interface HostStore {
    * migration namespace (`scim`, `analytics`; all empty: up to date).
    */
   migrate(): Promise<Readonly<Record<string, readonly number[]>>>;
+  /**
+   * Deletes every operator key of the analytics interface but `keepId`; says how many. For
+   * `scimkit operator-key rotate`, which must retire keys it cannot name (the store keeps only
+   * digests, and the operator may have lost the key). The memory store has none to retire.
+   */
+  deleteOperatorKeysExcept(keepId: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -58,6 +64,10 @@ async function sqlHostStore(store: SqlStore, description: string, migrate: boole
     },
     // The store's namespace first: the analytics tables refer to nothing of it, but a reader of the output expects that order.
     migrate: async () => ({ scim: await store.migrate(), analytics: await analytics.migrate() }),
+    deleteOperatorKeysExcept: async (keepId) => {
+      const result = await sql`delete from scimkit_api_keys where subject_kind = 'operator' and id <> ${keepId}`.execute(store.db);
+      return Number(result.numAffectedRows ?? 0n);
+    },
     close: () => store.close(),
   };
 }
@@ -69,11 +79,20 @@ async function sqliteAt(path: string, migrate: boolean): Promise<HostStore> {
   return sqlHostStore(await sqlStore({ sqlite: path, migrate }), `SQLite ${path}`, migrate);
 }
 
+/** The SQLite file `databaseUrl` names (undefined or empty: the default one), or undefined for another store. */
+export function sqlitePathOf(databaseUrl: string | undefined): string | undefined {
+  const url = databaseUrl?.trim() ?? "";
+  if (url === "") return DEFAULT_DATABASE;
+  if (!url.startsWith("sqlite:")) return undefined;
+  const path = url.slice("sqlite:".length).replace(/^\/\//, "");
+  if (path === "") throw new Error("DATABASE_URL sqlite: needs a path, e.g. sqlite:./data/scimkit.db");
+  return path;
+}
+
 /** Opens the store `databaseUrl` names (undefined or empty: the default SQLite file). */
 export async function openHostStore(databaseUrl: string | undefined, options: OpenHostStoreOptions = {}): Promise<HostStore> {
   const url = databaseUrl?.trim() ?? "";
   const migrate = options.migrate ?? true;
-  if (url === "") return sqliteAt(DEFAULT_DATABASE, migrate);
   if (url === "memory:") {
     const store = memoryStore();
     const tokens = createTokenStore();
@@ -85,14 +104,12 @@ export async function openHostStore(databaseUrl: string | undefined, options: Op
       description: "memory (lost on restart)",
       ping: async () => {},
       migrate: async () => ({}),
+      deleteOperatorKeysExcept: async () => 0,
       close: async () => {},
     };
   }
-  if (url.startsWith("sqlite:")) {
-    const path = url.slice("sqlite:".length).replace(/^\/\//, "");
-    if (path === "") throw new Error("DATABASE_URL sqlite: needs a path, e.g. sqlite:./data/scimkit.db");
-    return sqliteAt(path, migrate);
-  }
+  const path = sqlitePathOf(url);
+  if (path !== undefined) return sqliteAt(path, migrate);
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
     // `?schema=name` keeps the tables in their own schema (its search_path), e.g. one per deployment.
     const parsed = new URL(url);

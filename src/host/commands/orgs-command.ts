@@ -1,0 +1,157 @@
+/**
+ * `scimkit orgs list|create|suspend|resume|delete`: the organizations the hosts serve, through
+ * the analytics store they check on every request — what the operator API's organization
+ * operations do, from a shell. `create` issues the organization's first SCIM token and prints it
+ * once with its SCIM base path, as the API's create answers.
+ */
+import { CHOSEN_ORGANIZATION_ID_PATTERN, type Organization, type OrganizationStatus } from "scimkit/analytics";
+import type { HostCommand } from "./host-command.js";
+import { failure, usageError } from "./command-error.js";
+import { withCommandStore } from "./open-command-store.js";
+import { parseCommandArgs } from "./parse-command-args.js";
+
+const USAGE = [
+  "Usage: scimkit orgs <subcommand> [options]",
+  "",
+  "Subcommands:",
+  "  list                 Every organization, with its status",
+  "  create <name>        Create an organization and issue its first SCIM token (printed once, on stdout)",
+  "      --id <id>        Its id in SCIM paths: 1-64 of A-Z a-z 0-9 . _ ~ - (default: a new UUID)",
+  "  suspend <id>         Its SCIM tokens answer 401 from the next request on; its data stays",
+  "  resume <id>          Its tokens work again",
+  "  delete <id> --yes    Delete it with everything of it: users, groups, tokens, analytics",
+  "",
+  "Options:",
+  "  --json      One JSON object on stdout, for scripts",
+  "  -h, --help  Show this text",
+  "",
+  "The store is the one DATABASE_URL names, as for `scimkit serve`.",
+].join("\n");
+
+const OPTIONS = {
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  id: { type: "string" },
+  yes: { type: "boolean" },
+} as const;
+
+/** The operator API's own rule for chosen ids: one SCIM path segment. */
+const CHOSEN_ID = new RegExp(CHOSEN_ORGANIZATION_ID_PATTERN);
+
+/** How many arguments each subcommand takes after its name. */
+const ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
+  list: [],
+  create: ["<name>"],
+  suspend: ["<id>"],
+  resume: ["<id>"],
+  delete: ["<id>"],
+};
+
+/** The API's rendering of an organization. */
+const render = (organization: Organization): Readonly<Record<string, string>> => ({
+  id: organization.id,
+  name: organization.name,
+  status: organization.status,
+  createdAt: organization.createdAt,
+  updatedAt: organization.updatedAt,
+});
+
+const print = (value: unknown): void => console.log(JSON.stringify(value, null, 2));
+const noSuchOrganization = (id: string): Error => failure(`there is no organization ${JSON.stringify(id)}`);
+
+export const orgsCommand: HostCommand = {
+  name: "orgs",
+  summary: "list|create|suspend|resume|delete: the organizations the hosts serve",
+  takesArguments: true,
+  usage: USAGE,
+  async run(args) {
+    const { values, positionals } = parseCommandArgs(args, OPTIONS);
+    if (values.help) {
+      console.log(USAGE);
+      return;
+    }
+    const [subcommand, ...rest] = positionals;
+    if (subcommand === undefined) throw usageError("no subcommand given");
+    const shape = ARGUMENTS[subcommand];
+    if (shape === undefined) throw usageError(`unknown subcommand ${JSON.stringify(subcommand)}`);
+    if (rest.length !== shape.length) throw usageError(`orgs ${subcommand} takes ${shape.join(" ") || "no argument"}; got ${rest.length}`);
+    if (values.id !== undefined && subcommand !== "create") throw usageError(`orgs ${subcommand} takes no --id`);
+    if (values.yes !== undefined && subcommand !== "delete") throw usageError(`orgs ${subcommand} takes no --yes`);
+    const [argument = ""] = rest;
+    const json = values.json === true;
+    if (subcommand === "create") {
+      if (argument.trim() === "" || argument.trim().length > 200) throw usageError("the name must have 1-200 characters, not only spaces");
+      if (values.id !== undefined && !CHOSEN_ID.test(values.id))
+        throw usageError(`--id ${JSON.stringify(values.id)}: 1-64 of A-Z a-z 0-9 . _ ~ -, and not "." or ".."`);
+    }
+    // Deleting takes every user, group and token of the organization: not on a slip of the keyboard.
+    if (subcommand === "delete" && values.yes !== true)
+      throw usageError(`orgs delete deletes ${JSON.stringify(argument)} with all its users, groups and tokens; add --yes to do it`);
+
+    await withCommandStore(async ({ analytics, tokens }, settings) => {
+      switch (subcommand) {
+        case "list": {
+          const data: Organization[] = [];
+          let after: string | undefined;
+          do {
+            const page = await analytics.listOrganizations({ all: true }, { limit: 1000, ...(after === undefined ? {} : { after }) });
+            data.push(...page.items);
+            after = page.next;
+          } while (after !== undefined);
+          if (json) print({ data: data.map(render) });
+          else if (data.length === 0) console.log("no organizations");
+          else for (const organization of data) console.log(`${organization.id}  ${organization.status}  ${organization.name}`);
+          return;
+        }
+        case "create": {
+          const at = new Date().toISOString();
+          const organization: Organization = {
+            id: values.id ?? crypto.randomUUID(),
+            name: argument.trim(),
+            status: "active",
+            createdAt: at,
+            updatedAt: at,
+          };
+          const taken = (): Error => failure(`an organization with id ${JSON.stringify(organization.id)} exists; choose another --id`);
+          if ((await analytics.getOrganization({ all: true }, organization.id)) !== undefined) throw taken();
+          try {
+            await analytics.createOrganization(organization);
+          } catch (error) {
+            // A concurrent create with the same id: the store's key refused ours.
+            if ((await analytics.getOrganization({ all: true }, organization.id)) !== undefined) throw taken();
+            throw error;
+          }
+          const issued = await tokens.issue(organization.id, { label: "issued when the organization was created" });
+          const baseUrl = `${settings.publicUrl ?? ""}/scim/Organizations/${encodeURIComponent(organization.id)}/v2`;
+          if (json) print({ organization: render(organization), scim: { baseUrl, token: issued.token } });
+          else {
+            console.log(`Organization ${organization.id} created (${organization.name})`);
+            console.log(`SCIM base ${settings.publicUrl === undefined ? "path" : "URL"}: ${baseUrl}`);
+            console.log(`SCIM token ${issued.record.id} (shown once): ${issued.token}`);
+          }
+          return;
+        }
+        case "suspend":
+        case "resume": {
+          const status: OrganizationStatus = subcommand === "suspend" ? "suspended" : "active";
+          const updated = await analytics.updateOrganization({ all: true }, argument, { status, updatedAt: new Date().toISOString() });
+          if (updated === undefined) throw noSuchOrganization(argument);
+          if (json) print(render(updated));
+          else
+            console.log(
+              `Organization ${updated.id} ${status === "suspended" ? "suspended: its tokens answer 401" : "resumed: its tokens work again"}`,
+            );
+          return;
+        }
+        case "delete": {
+          if (!(await analytics.deleteOrganization({ all: true }, argument))) throw noSuchOrganization(argument);
+          // As the API does: a token store kept apart from the analytics store must lose them too.
+          await tokens.revokeAll(argument);
+          if (json) print({ deleted: { id: argument } });
+          else console.log(`Organization ${argument} deleted with everything of it`);
+          return;
+        }
+      }
+    });
+  },
+};
