@@ -25,6 +25,7 @@ import {
   type SqlStore,
   type SqlStoreDatabase,
 } from "scimkit/sql";
+import { openSqliteInMemory } from "../../../store/sql/migrations/migration-databases.fixture.js";
 import { createTestSchema, describePostgres, type TestSchema } from "../../../store/sql/postgres-test-database.fixture.js";
 import { sqlAnalyticsStore } from "../sql-analytics-store.js";
 import type { AnalyticsTables } from "../analytics-tables.js";
@@ -252,13 +253,7 @@ function migrationChecks(
 }
 
 describe("analytics migration 1 (analytics tables) on SQLite", () => {
-  migrationChecks(sqliteDialect, async () => {
-    const database = new Database(":memory:");
-    registerSqliteFunctions(database);
-    const db = new Kysely<SqlStoreDatabase>({ dialect: new SqliteDialect({ database }) });
-    await sqliteDialect.prepareConnection?.(db);
-    return { db, close: () => db.destroy() };
-  });
+  migrationChecks(sqliteDialect, openSqliteInMemory);
 });
 
 describePostgres("analytics migration 1 (analytics tables) on PostgreSQL", (url) => {

@@ -4,16 +4,12 @@
  * another resource holds already is left as it was; ASCII keys are untouched; migrating again
  * applies nothing.
  */
-import Database from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Kysely } from "kysely";
+import { expect, it } from "vitest";
 import { chunksOf } from "../chunks.js";
 import type { SqlDialect } from "../dialects/sql-dialect.js";
-import { postgresDialect } from "../dialects/postgres-dialect.js";
-import { sqliteDialect } from "../dialects/sqlite-dialect.js";
-import { registerSqliteFunctions } from "../filter/register-sqlite-functions.js";
-import { createTestSchema, describePostgres, type TestSchema } from "../postgres-test-database.fixture.js";
 import type { SqlStoreDatabase } from "../sql-tables.js";
+import { describeOnEachDatabase, type OpenMigrationDatabase } from "./migration-databases.fixture.js";
 import { runMigrations } from "./run-migrations.js";
 import { sqlMigrations } from "./sql-migrations.js";
 
@@ -56,10 +52,7 @@ async function insertUsers(db: Kysely<SqlStoreDatabase>, users: readonly (readon
   }
 }
 
-function migrationChecks(
-  dialect: SqlDialect,
-  open: () => Promise<{ readonly db: Kysely<SqlStoreDatabase>; close(): Promise<void> }>,
-): void {
+function migrationChecks(dialect: SqlDialect, open: OpenMigrationDatabase): void {
   it("rewrites NFD keys to NFC, past the first page, and leaves a key whose NFC form is taken", async () => {
     const { db, close } = await open();
     try {
@@ -93,27 +86,4 @@ function migrationChecks(
   });
 }
 
-describe("migration 7 (NFC unique keys) on SQLite", () => {
-  migrationChecks(sqliteDialect, async () => {
-    const database = new Database(":memory:");
-    registerSqliteFunctions(database);
-    const db = new Kysely<SqlStoreDatabase>({ dialect: new SqliteDialect({ database }) });
-    await sqliteDialect.prepareConnection?.(db);
-    return { db, close: () => db.destroy() };
-  });
-});
-
-describePostgres("migration 7 (NFC unique keys) on PostgreSQL", (url) => {
-  let schema: TestSchema | undefined;
-  beforeAll(async () => {
-    schema = await createTestSchema(url);
-  });
-  afterAll(async () => {
-    await schema?.drop();
-  });
-  migrationChecks(postgresDialect, async () => {
-    if (!schema) throw new Error("the test schema was not created (see beforeAll)");
-    const db = new Kysely<SqlStoreDatabase>({ dialect: new PostgresDialect({ pool: schema.pool() }) });
-    return { db, close: async () => undefined };
-  });
-});
+describeOnEachDatabase("migration 7 (NFC unique keys)", migrationChecks);

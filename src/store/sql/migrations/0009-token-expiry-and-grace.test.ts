@@ -3,18 +3,13 @@
  * holding a token gets the new columns empty, the token keeps verifying as before, and it can then
  * be given an expiry and rotated with a grace period; migrating again applies nothing.
  */
-import Database from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Kysely } from "kysely";
+import { expect, it } from "vitest";
 import { hashToken } from "../../../auth/hash-token.js";
 import { createTokenStore } from "../../../auth/hashed-token-store.js";
 import type { SqlDialect } from "../dialects/sql-dialect.js";
-import { postgresDialect } from "../dialects/postgres-dialect.js";
-import { sqliteDialect } from "../dialects/sqlite-dialect.js";
-import { registerSqliteFunctions } from "../filter/register-sqlite-functions.js";
-import { createTestSchema, describePostgres, type TestSchema } from "../postgres-test-database.fixture.js";
 import { sqlTokenRepository } from "../sql-token-repository.js";
-import type { SqlStoreDatabase } from "../sql-tables.js";
+import { describeOnEachDatabase, type OpenMigrationDatabase } from "./migration-databases.fixture.js";
 import { runMigrations } from "./run-migrations.js";
 import { sqlMigrations } from "./sql-migrations.js";
 
@@ -24,10 +19,7 @@ const throughVersion9 = sqlMigrations.filter((migration) => migration.version <=
 const TOKEN = "scimkit_issued-before-version-9-AAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 const request = { method: "GET", path: "/Users" } as const;
 
-function migrationChecks(
-  dialect: SqlDialect,
-  open: () => Promise<{ readonly db: Kysely<SqlStoreDatabase>; close(): Promise<void> }>,
-): void {
+function migrationChecks(dialect: SqlDialect, open: OpenMigrationDatabase): void {
   it("adds empty expiry and previous-digest columns; a version 8 token keeps verifying and can then rotate with grace", async () => {
     const { db, close } = await open();
     try {
@@ -66,27 +58,4 @@ function migrationChecks(
   });
 }
 
-describe("migration 9 (token expiry and grace) on SQLite", () => {
-  migrationChecks(sqliteDialect, async () => {
-    const database = new Database(":memory:");
-    registerSqliteFunctions(database);
-    const db = new Kysely<SqlStoreDatabase>({ dialect: new SqliteDialect({ database }) });
-    await sqliteDialect.prepareConnection?.(db);
-    return { db, close: () => db.destroy() };
-  });
-});
-
-describePostgres("migration 9 (token expiry and grace) on PostgreSQL", (url) => {
-  let schema: TestSchema | undefined;
-  beforeAll(async () => {
-    schema = await createTestSchema(url);
-  });
-  afterAll(async () => {
-    await schema?.drop();
-  });
-  migrationChecks(postgresDialect, async () => {
-    if (!schema) throw new Error("the test schema was not created (see beforeAll)");
-    const db = new Kysely<SqlStoreDatabase>({ dialect: new PostgresDialect({ pool: schema.pool() }) });
-    return { db, close: async () => undefined };
-  });
-});
+describeOnEachDatabase("migration 9 (token expiry and grace)", migrationChecks);
