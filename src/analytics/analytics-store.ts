@@ -390,6 +390,14 @@ export interface AnalyticsStore {
    * nothing stored, when there is no key `id`. Rejects when `key.hash` exists (as `insertApiKey`).
    */
   replaceApiKey(id: string, key: StoredApiKey): Promise<boolean>;
+  /**
+   * Stores the operator key `key` and deletes every other operator key, atomically, so the old
+   * ones fail from the moment this resolves and no moment exists without an operator key; admin
+   * keys stay. Resolves with how many it deleted. For an operator who lost the key (`scimkit
+   * operator-key rotate`): the store keeps only digests, so the keys to retire cannot be named.
+   * Rejects, with nothing changed, when `key` is not an operator key or `key.hash` exists.
+   */
+  replaceOperatorKeys(key: StoredApiKey): Promise<number>;
   /** The key with this digest, or `undefined`; look it up by an index on the digest. */
   findApiKeyByHash(hash: string): Promise<StoredApiKey | undefined>;
   /** Whether any operator key exists (the host server creates one on first start otherwise). */

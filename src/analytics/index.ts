@@ -6,7 +6,9 @@
 export { createAnalyticsRouter } from "./create-analytics-router.js";
 export type { AnalyticsRouterOptions, Invitation, StaticTokenDescription } from "./analytics-router-options.js";
 export { openApiDocument } from "./definitions/openapi-document.js";
-export { API_KEY_PREFIX, ensureOperatorKey, issueApiKey, verifyApiKey } from "./api-keys.js";
+export { renderIssuedToken, renderStaticToken } from "./render-scim-token.js";
+export type { RenderedScimToken } from "./render-scim-token.js";
+export { API_KEY_PREFIX, ensureOperatorKey, issueApiKey, newApiKey, verifyApiKey } from "./api-keys.js";
 export type { ApiKeyCaller, IssuedApiKey } from "./api-keys.js";
 export { AnalyticsProblem, ProblemType, isAnalyticsProblem } from "./analytics-problem.js";
 export type { ProblemDetails, ProblemFieldError } from "./analytics-problem.js";

@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sqlStore } from "scimkit/sql";
+import { sqlAuditTrail, sqlStore } from "scimkit/sql";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestSchema, describePostgres, type TestSchema } from "../../src/store/sql/postgres-test-database.fixture.js";
 import { killHosts, startHost } from "./host-process.fixture.js";
@@ -207,6 +207,48 @@ describe("the operator's commands on SQLite", () => {
       expect(run.stdout, args.join(" ")).toBe("");
       expect(run.stderr, args.join(" ")).toMatch(message);
       if (status === 2) expect(run.stderr, args.join(" ")).toMatch(/Usage: scimkit /);
+    }
+  });
+
+  it("lists the static tokens of SCIMKIT_ORGS, refuses to change them, and audits every write it makes, refused ones too", {
+    timeout: 120_000,
+  }, async () => {
+    const withStatic = { ...env, SCIMKIT_ORGS: `stat:${"s".repeat(40)}` };
+    const created = await json<{ scim: { token: string } }>(["orgs", "create", "Static Inc", "--id", "stat"], withStatic);
+    const listed = await json<{ data: Record<string, string>[] }>(["tokens", "list", "stat"], withStatic);
+    expect(listed.data[0]).toEqual({ id: "static-1", source: "static", label: "SCIMKIT_ORGS" });
+    expect(listed.data.slice(1).map((token) => token["source"])).toEqual(["issued"]);
+    expect(JSON.stringify(listed)).not.toContain("s".repeat(40));
+    for (const verb of ["rotate", "revoke"]) {
+      const refused = await scimkit(["tokens", verb, "stat", "static-1"], withStatic);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(/static: it comes from SCIMKIT_ORGS/);
+    }
+    expect((await scimkit(["tokens", "revoke", "stat", "no-such-token"], withStatic)).status).toBe(1);
+    expect((await scimkit(["orgs", "suspend", "stat"], withStatic)).status).toBe(0);
+    expect((await scimkit(["operator-key", "rotate"], withStatic)).status).toBe(0);
+
+    const store = await sqlStore({ sqlite: env["DATABASE_URL"]?.slice("sqlite:".length) ?? "", migrate: false });
+    try {
+      const trail = sqlAuditTrail(store.db);
+      const summary = (entries: readonly { operation: string; outcome: string; status: number; resourceId?: string; via: string }[]) =>
+        entries.map(({ operation, outcome, status, resourceId, via }) => ({ operation, outcome, status, resourceId, via })).reverse();
+      expect(summary(await trail.list("stat"))).toEqual([
+        { operation: "cli.createOrganization", outcome: "success", status: 201, resourceId: "stat", via: "cli" },
+        { operation: "cli.rotateOrganizationToken", outcome: "failure", status: 409, resourceId: "static-1", via: "cli" },
+        { operation: "cli.revokeOrganizationToken", outcome: "failure", status: 409, resourceId: "static-1", via: "cli" },
+        { operation: "cli.revokeOrganizationToken", outcome: "failure", status: 404, resourceId: "no-such-token", via: "cli" },
+        { operation: "cli.suspendOrganization", outcome: "success", status: 200, resourceId: "stat", via: "cli" },
+      ]);
+      const operatorKeyEntries = (await trail.list("")).filter((entry) => entry.operation === "cli.rotateOperatorKey");
+      expect(operatorKeyEntries.map(({ outcome, resourceType }) => ({ outcome, resourceType }))).toContainEqual({
+        outcome: "success",
+        resourceType: "ApiKey",
+      });
+      // Ids only: no secret reaches the trail.
+      expect(JSON.stringify(await trail.list("stat"))).not.toContain(created.scim.token);
+    } finally {
+      await store.close();
     }
   });
 

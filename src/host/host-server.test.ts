@@ -2,6 +2,7 @@
  * `npm start` as a newcomer meets it: the real process, configured from the environment,
  * provisioned over HTTP, logging each request, and stopped with SIGTERM.
  */
+import Database from "better-sqlite3";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -151,7 +152,7 @@ describe("the host server (npm start)", () => {
     expect(stderr).toMatch(/SCIMKIT_ORGS: .*entry 1/i);
   }, 30_000);
 
-  it("keeps its data and its demo token across a restart on the same SQLite file", async () => {
+  it("keeps its data, its demo token and the cursors it handed out across a restart on the same SQLite file", async () => {
     const database = freshDatabase();
     const first = startHost({ SCIMKIT_ORGS: "", DATABASE_URL: database });
     const [, baseUrl] = await first.waitFor(/^SCIM base URL for demo: (\S+)$/);
@@ -168,6 +169,11 @@ describe("the host server (npm start)", () => {
     });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
+    // Sealed with the secret the database keeps (no SCIMKIT_CURSOR_SECRET here), so the next start opens it.
+    const firstPage = await fetch(`${baseUrl}/Users?cursor=&count=1`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(firstPage.status).toBe(200);
+    const { nextCursor } = (await firstPage.json()) as { nextCursor?: string };
+    expect(nextCursor).toEqual(expect.any(String));
     first.child.kill("SIGTERM");
     expect((await once(first.child, "exit"))[0]).toBe(0);
 
@@ -178,8 +184,18 @@ describe("the host server (npm start)", () => {
     const read = await fetch(`${againUrl}/Users/${id}`, { headers: { Authorization: `Bearer ${token}` } });
     expect(read.status).toBe(200);
     expect(((await read.json()) as { userName: string }).userName).toBe("grace");
+    const secondPage = await fetch(`${againUrl}/Users?cursor=${encodeURIComponent(nextCursor ?? "")}&count=1`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(secondPage.status).toBe(200);
+    expect(((await secondPage.json()) as { Resources: unknown[] }).Resources).toHaveLength(1);
     second.child.kill("SIGTERM");
     expect((await once(second.child, "exit"))[0]).toBe(0);
+    // The key is a generated one kept in the file, not the empty default a client could forge cursors with.
+    const file = new Database(database.slice("sqlite:".length), { readonly: true });
+    const kept = file.prepare("select value from scimkit_settings where name = 'cursor'").get() as { value: string } | undefined;
+    file.close();
+    expect(Buffer.from(kept?.value ?? "", "base64url")).toHaveLength(32);
   }, 30_000);
 
   it("prints an operator key once, serves the analytics interface with the demo data, and keeps both across a restart", async () => {

@@ -143,7 +143,10 @@ export interface HostServerOptions {
    * forged `Host` or `X-Forwarded-Host` header is never reflected. Default: the request's own.
    */
   readonly publicUrl?: string;
-  /** Key of the HMAC sealing list cursors (`ScimRouterOptions.cursorSecret`). Default: none. */
+  /**
+   * Key of the HMAC sealing list cursors of SCIM (`ScimRouterOptions.cursorSecret`) and of the
+   * analytics interface. Default: none. `scimkit serve` passes the one the database keeps.
+   */
   readonly cursorSecret?: string;
   /** `"json"`: request and event lines as JSON objects, one per line. Default `"text"`. */
   readonly logFormat?: "text" | "json";
@@ -293,6 +296,8 @@ export function createHostApp(options: HostServerOptions): Express {
             log(`invitation for ${adminUser.email}: code ${code} (accept with POST /analytics/v1/invitations/accept before ${expiresAt})`)),
         onError: logError,
         ...(options.analytics.staticTokens ? { staticTokens: options.analytics.staticTokens } : {}),
+        // One secret for both interfaces: each cursor binds its own operation, so neither opens the other's.
+        ...(options.cursorSecret === undefined ? {} : { cursorSecret: options.cursorSecret }),
         // The base address a created organization is told is the public one too, never the Host header.
         ...(publicUrl === undefined ? {} : { scimBaseUrl: (orgId: string) => scimBaseUrl(publicUrl, orgId) }),
         // Its own buckets: analytics limits by API key, SCIM by organization, and the two ids must not share a bucket.

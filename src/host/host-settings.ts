@@ -28,7 +28,7 @@ export interface HostSettings {
   readonly organizations: Readonly<Record<string, readonly string[]>> | undefined;
   readonly operatorKey: string | undefined;
   readonly demoData: boolean;
-  /** `SCIMKIT_CURSOR_SECRET`; undefined: cursors are sealed with no secret (as before). */
+  /** `SCIMKIT_CURSOR_SECRET`; undefined: the host uses the one its database keeps (`HostStore.cursorSecret`). */
   readonly cursorSecret: string | undefined;
 }
 

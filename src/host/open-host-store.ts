@@ -5,6 +5,7 @@
  * analytics store over the same storage, so the analytics interface reads the very learners SCIM
  * provisioned and deleting an organization clears both sides in one place.
  */
+import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AnalyticsStore } from "scimkit/analytics";
@@ -37,11 +38,11 @@ export interface HostStore {
    */
   migrate(): Promise<Readonly<Record<string, readonly number[]>>>;
   /**
-   * Deletes every operator key of the analytics interface but `keepId`; says how many. For
-   * `scimkit operator-key rotate`, which must retire keys it cannot name (the store keeps only
-   * digests, and the operator may have lost the key). The memory store has none to retire.
+   * The secret sealing list cursors when `SCIMKIT_CURSOR_SECRET` is not set: kept in the database
+   * (`scimkit_settings`), so every host on it shares one and restarts keep cursors valid; the
+   * memory store, lost on restart anyway, draws one per process.
    */
-  deleteOperatorKeysExcept(keepId: string): Promise<number>;
+  cursorSecret(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -64,10 +65,7 @@ async function sqlHostStore(store: SqlStore, description: string, migrate: boole
     },
     // The store's namespace first: the analytics tables refer to nothing of it, but a reader of the output expects that order.
     migrate: async () => ({ scim: await store.migrate(), analytics: await analytics.migrate() }),
-    deleteOperatorKeysExcept: async (keepId) => {
-      const result = await sql`delete from scimkit_api_keys where subject_kind = 'operator' and id <> ${keepId}`.execute(store.db);
-      return Number(result.numAffectedRows ?? 0n);
-    },
+    cursorSecret: () => store.sharedSecret("cursor"),
     close: () => store.close(),
   };
 }
@@ -96,6 +94,7 @@ export async function openHostStore(databaseUrl: string | undefined, options: Op
   if (url === "memory:") {
     const store = memoryStore();
     const tokens = createTokenStore();
+    const processSecret = randomBytes(32).toString("base64url");
     return {
       store,
       tokens,
@@ -104,7 +103,7 @@ export async function openHostStore(databaseUrl: string | undefined, options: Op
       description: "memory (lost on restart)",
       ping: async () => {},
       migrate: async () => ({}),
-      deleteOperatorKeysExcept: async () => 0,
+      cursorSecret: async () => processSecret,
       close: async () => {},
     };
   }

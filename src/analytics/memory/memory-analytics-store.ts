@@ -344,6 +344,15 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       return true;
     },
 
+    async replaceOperatorKeys(key) {
+      if (key.subject.kind !== "operator") throw new TypeError("replaceOperatorKeys: the key is not an operator key");
+      if (apiKeys.has(key.hash)) throw new Error("memoryAnalyticsStore: an API key with this digest exists");
+      const retired = [...apiKeys.values()].filter((candidate) => candidate.subject.kind === "operator");
+      for (const old of retired) apiKeys.delete(old.hash);
+      apiKeys.set(key.hash, plainCopy(key));
+      return retired.length;
+    },
+
     async findApiKeyByHash(hash) {
       const key = apiKeys.get(hash);
       return key === undefined ? undefined : plainCopy(key);

@@ -7,12 +7,11 @@
  * are configured.
  */
 import type { Response } from "express";
-import type { TokenRecord } from "scimkit";
 import { conflict, invalidRequest, notFound, unauthorized } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
-import type { StaticTokenDescription } from "../analytics-router-options.js";
 import { newApiKey } from "../api-keys.js";
+import { renderIssuedToken, renderStaticToken, type RenderedScimToken } from "../render-scim-token.js";
 import { sendJson, sendNoContent } from "../send-json.js";
 
 type TokenHandlers = Pick<
@@ -25,9 +24,6 @@ type TokenHandlers = Pick<
   | "rotateOperatorKey"
 >;
 
-/** A token as the interface shows it. */
-type RenderedToken = Readonly<Record<string, string>>;
-
 const noSuchOrganization = (): Error => notFound("There is no organization with this id among those you may see.");
 const noSuchToken = (): Error => notFound("The organization has no token with this id.");
 
@@ -35,31 +31,6 @@ const staticTokenConflict = (): Error =>
   conflict(
     "This token is static: it comes from the host's environment (SCIMKIT_ORGS) and can be changed only there, taking effect when the service restarts. To replace it without a restart, issue a token here, move the identity provider to it, then remove the static one from the environment.",
   );
-
-/** Built field by field, so nothing a token store adds to its records (a digest) can leak. */
-function renderIssued(record: TokenRecord): RenderedToken {
-  return {
-    id: record.id,
-    source: "issued",
-    ...(record.label === undefined ? {} : { label: record.label }),
-    prefix: record.prefix,
-    createdAt: record.createdAt,
-    ...(record.rotatedAt === undefined ? {} : { rotatedAt: record.rotatedAt }),
-    ...(record.lastUsedAt === undefined ? {} : { lastUsedAt: record.lastUsedAt }),
-    ...(record.expiresAt === undefined ? {} : { expiresAt: record.expiresAt }),
-    ...(record.previousSecretValidUntil === undefined ? {} : { previousSecretValidUntil: record.previousSecretValidUntil }),
-  };
-}
-
-/** `static-<n>`, as `staticTokenVerifier` names the n-th token of an organization. */
-function renderStatic(description: StaticTokenDescription, index: number): RenderedToken {
-  return {
-    id: `static-${index + 1}`,
-    source: "static",
-    ...(typeof description.label === "string" ? { label: description.label } : {}),
-    ...(typeof description.prefix === "string" ? { prefix: description.prefix } : {}),
-  };
-}
 
 /** A secret is in the body: no cache may keep it (RFC 9111 §5.2.2.5). */
 function sendSecret(response: Response, status: number, body: unknown): void {
@@ -85,8 +56,8 @@ export function tokenHandlers(dependencies: AnalyticsDependencies): TokenHandler
     return organization.id;
   }
 
-  function staticTokensOf(orgId: string): readonly RenderedToken[] {
-    return staticTokens(orgId).map(renderStatic);
+  function staticTokensOf(orgId: string): readonly RenderedScimToken[] {
+    return staticTokens(orgId).map(renderStaticToken);
   }
 
   /** 409 when `tokenId` names one of the organization's static tokens. */
@@ -98,7 +69,7 @@ export function tokenHandlers(dependencies: AnalyticsDependencies): TokenHandler
     async listOrganizationTokens(call) {
       const orgId = await organizationOf(call);
       const issued = await scimTokens.list(orgId);
-      sendJson(call.response, 200, { data: [...staticTokensOf(orgId), ...issued.map(renderIssued)] });
+      sendJson(call.response, 200, { data: [...staticTokensOf(orgId), ...issued.map(renderIssuedToken)] });
     },
 
     async issueOrganizationToken(call) {
@@ -113,7 +84,7 @@ export function tokenHandlers(dependencies: AnalyticsDependencies): TokenHandler
         "Location",
         `${call.baseUrl}/organizations/${encodeURIComponent(orgId)}/tokens/${encodeURIComponent(issued.record.id)}`,
       );
-      sendSecret(call.response, 201, { token: renderIssued(issued.record), secret: issued.token });
+      sendSecret(call.response, 201, { token: renderIssuedToken(issued.record), secret: issued.token });
     },
 
     async getOrganizationToken(call) {
@@ -121,7 +92,7 @@ export function tokenHandlers(dependencies: AnalyticsDependencies): TokenHandler
       const tokenId = call.params["tokenId"] ?? "";
       const found =
         staticTokensOf(orgId).find((token) => token["id"] === tokenId) ??
-        (await scimTokens.list(orgId)).map(renderIssued).find((token) => token["id"] === tokenId);
+        (await scimTokens.list(orgId)).map(renderIssuedToken).find((token) => token["id"] === tokenId);
       if (found === undefined) throw noSuchToken();
       sendJson(call.response, 200, found);
     },
@@ -137,7 +108,7 @@ export function tokenHandlers(dependencies: AnalyticsDependencies): TokenHandler
         ...(expiresAt === undefined ? {} : { expiresAt }),
       });
       if (rotated === undefined) throw noSuchToken();
-      sendSecret(call.response, 200, { token: renderIssued(rotated.record), secret: rotated.token });
+      sendSecret(call.response, 200, { token: renderIssuedToken(rotated.record), secret: rotated.token });
     },
 
     async revokeOrganizationToken(call) {

@@ -23,6 +23,7 @@ type AdminUserMembers =
   | "acceptInvitation"
   | "insertApiKey"
   | "replaceApiKey"
+  | "replaceOperatorKeys"
   | "findApiKeyByHash"
   | "hasOperatorKey";
 
@@ -255,6 +256,15 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
         if (deleted.numDeletedRows === 0n) return false;
         await insertKey(trx, key);
         return true;
+      });
+    },
+
+    replaceOperatorKeys(key) {
+      if (key.subject.kind !== "operator") return Promise.reject(new TypeError("replaceOperatorKeys: the key is not an operator key"));
+      return analyticsWriteTransaction(db, dialect, async (trx) => {
+        const deleted = await trx.deleteFrom("scimkit_api_keys").where("subject_kind", "=", "operator").executeTakeFirst();
+        await insertKey(trx, key);
+        return Number(deleted.numDeletedRows);
       });
     },
 

@@ -4,8 +4,9 @@
  * on, as after the API's `POST /operator-key/rotate`. Unlike the API it needs no current key: whoever
  * holds DATABASE_URL is the operator already, and a lost key is the case this is for.
  */
-import { issueApiKey } from "scimkit/analytics";
+import { newApiKey } from "scimkit/analytics";
 import type { HostCommand } from "./host-command.js";
+import { auditedCommandWrite } from "./audited-command-write.js";
 import { usageError } from "./command-error.js";
 import { withCommandStore } from "./open-command-store.js";
 import { parseCommandArgs } from "./parse-command-args.js";
@@ -38,10 +39,17 @@ export const operatorKeyCommand: HostCommand = {
     if (subcommand === undefined) throw usageError("no subcommand given");
     if (subcommand !== "rotate") throw usageError(`unknown subcommand ${JSON.stringify(subcommand)}`);
     if (rest.length > 0) throw usageError(`unexpected argument ${JSON.stringify(rest[0])}`);
-    await withCommandStore(async ({ analytics, deleteOperatorKeysExcept }, settings) => {
-      // The new key first: there is never a moment without one.
-      const issued = await issueApiKey(analytics, { kind: "operator" });
-      const retired = await deleteOperatorKeysExcept(issued.record.id);
+    await withCommandStore(async ({ analytics, audit }, settings) => {
+      // In one step: there is never a moment without an operator key, nor one with the old beside the new.
+      const issued = newApiKey({ kind: "operator" }, new Date().toISOString());
+      const write = {
+        operation: "cli.rotateOperatorKey",
+        orgId: "",
+        resourceType: "ApiKey",
+        resourceId: issued.record.id,
+        status: 200,
+      } as const;
+      const retired = await auditedCommandWrite(audit, write, () => analytics.replaceOperatorKeys(issued.record));
       if (values.json === true) console.log(JSON.stringify({ apiKey: issued.key, retired }, null, 2));
       else {
         console.log(`Operator key rotated; ${retired} old key(s) deleted, failing from the next request on`);

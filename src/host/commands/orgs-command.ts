@@ -6,6 +6,7 @@
  */
 import { CHOSEN_ORGANIZATION_ID_PATTERN, type Organization, type OrganizationStatus } from "scimkit/analytics";
 import type { HostCommand } from "./host-command.js";
+import { auditedCommandWrite } from "./audited-command-write.js";
 import { failure, usageError } from "./command-error.js";
 import { withCommandStore } from "./open-command-store.js";
 import { parseCommandArgs } from "./parse-command-args.js";
@@ -88,7 +89,7 @@ export const orgsCommand: HostCommand = {
     if (subcommand === "delete" && values.yes !== true)
       throw usageError(`orgs delete deletes ${JSON.stringify(argument)} with all its users, groups and tokens; add --yes to do it`);
 
-    await withCommandStore(async ({ analytics, tokens }, settings) => {
+    await withCommandStore(async ({ analytics, tokens, audit }, settings) => {
       switch (subcommand) {
         case "list": {
           const data: Organization[] = [];
@@ -112,16 +113,19 @@ export const orgsCommand: HostCommand = {
             createdAt: at,
             updatedAt: at,
           };
-          const taken = (): Error => failure(`an organization with id ${JSON.stringify(organization.id)} exists; choose another --id`);
-          if ((await analytics.getOrganization({ all: true }, organization.id)) !== undefined) throw taken();
-          try {
-            await analytics.createOrganization(organization);
-          } catch (error) {
-            // A concurrent create with the same id: the store's key refused ours.
+          const taken = (): Error => failure(`an organization with id ${JSON.stringify(organization.id)} exists; choose another --id`, 409);
+          const write = { operation: "cli.createOrganization", orgId: organization.id, resourceType: "Organization", status: 201 } as const;
+          const issued = await auditedCommandWrite(audit, { ...write, resourceId: organization.id }, async () => {
             if ((await analytics.getOrganization({ all: true }, organization.id)) !== undefined) throw taken();
-            throw error;
-          }
-          const issued = await tokens.issue(organization.id, { label: "issued when the organization was created" });
+            try {
+              await analytics.createOrganization(organization);
+            } catch (error) {
+              // A concurrent create with the same id: the store's key refused ours.
+              if ((await analytics.getOrganization({ all: true }, organization.id)) !== undefined) throw taken();
+              throw error;
+            }
+            return tokens.issue(organization.id, { label: "issued when the organization was created" });
+          });
           const baseUrl = `${settings.publicUrl ?? ""}/scim/Organizations/${encodeURIComponent(organization.id)}/v2`;
           if (json) print({ organization: render(organization), scim: { baseUrl, token: issued.token } });
           else {
@@ -134,8 +138,13 @@ export const orgsCommand: HostCommand = {
         case "suspend":
         case "resume": {
           const status: OrganizationStatus = subcommand === "suspend" ? "suspended" : "active";
-          const updated = await analytics.updateOrganization({ all: true }, argument, { status, updatedAt: new Date().toISOString() });
-          if (updated === undefined) throw noSuchOrganization(argument);
+          const operation = subcommand === "suspend" ? "cli.suspendOrganization" : "cli.resumeOrganization";
+          const write = { operation, orgId: argument, resourceType: "Organization", resourceId: argument, status: 200 } as const;
+          const updated = await auditedCommandWrite(audit, write, async () => {
+            const changed = await analytics.updateOrganization({ all: true }, argument, { status, updatedAt: new Date().toISOString() });
+            if (changed === undefined) throw noSuchOrganization(argument);
+            return changed;
+          });
           if (json) print(render(updated));
           else
             console.log(
@@ -144,9 +153,18 @@ export const orgsCommand: HostCommand = {
           return;
         }
         case "delete": {
-          if (!(await analytics.deleteOrganization({ all: true }, argument))) throw noSuchOrganization(argument);
-          // As the API does: a token store kept apart from the analytics store must lose them too.
-          await tokens.revokeAll(argument);
+          const write = {
+            operation: "cli.deleteOrganization",
+            orgId: argument,
+            resourceType: "Organization",
+            resourceId: argument,
+            status: 204,
+          } as const;
+          await auditedCommandWrite(audit, write, async () => {
+            if (!(await analytics.deleteOrganization({ all: true }, argument))) throw noSuchOrganization(argument);
+            // As the API does: a token store kept apart from the analytics store must lose them too.
+            await tokens.revokeAll(argument);
+          });
           if (json) print({ deleted: { id: argument } });
           else console.log(`Organization ${argument} deleted with everything of it`);
           return;

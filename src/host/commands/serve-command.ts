@@ -19,6 +19,7 @@ import { hostHealth } from "../host-health.js";
 import { jsonLogLine, startHostServer } from "../host-server.js";
 import type { HostSettings } from "../host-settings.js";
 import { openHostStore } from "../open-host-store.js";
+import { staticTokens } from "../static-tokens.js";
 import { readSettingsOrExit } from "./read-settings-or-exit.js";
 import type { HostCommand } from "./host-command.js";
 
@@ -116,10 +117,7 @@ export async function serveHost(settings: HostSettings): Promise<void> {
       store: database.analytics,
       scimTokens: database.tokens,
       // Listed as static by the token API, in the verifier's order; never the token itself.
-      staticTokens: (orgId) =>
-        (Object.hasOwn(settings.organizations ?? {}, orgId) ? (settings.organizations?.[orgId] ?? []) : []).map(() => ({
-          label: "SCIMKIT_ORGS",
-        })),
+      staticTokens: (orgId) => staticTokens(settings.organizations, orgId),
     },
     // Every SCIM write, with its outcome, in the store's own database (scimkit_audit).
     audit: database.audit,
@@ -135,7 +133,8 @@ export async function serveHost(settings: HostSettings): Promise<void> {
     health,
     ...(settings.trustProxy === undefined ? {} : { trustProxy: settings.trustProxy }),
     ...(settings.publicUrl === undefined ? {} : { publicUrl: settings.publicUrl }),
-    ...(settings.cursorSecret === undefined ? {} : { cursorSecret: settings.cursorSecret }),
+    // The configured secret wins; otherwise the one the database keeps for every host on it.
+    cursorSecret: settings.cursorSecret ?? (await database.cursorSecret()),
   });
   // Armed before the first request can arrive, so a shutdown knows every request in flight.
   const shutdown = gracefulShutdown(host.server);
@@ -191,14 +190,6 @@ export const serveCommand: HostCommand = {
   name: "serve",
   summary: "Run the host server in this process (it receives the signals: SIGTERM stops it gracefully)",
   async run() {
-    const settings = readSettingsOrExit(process.env);
-    if (settings.cursorSecret === undefined) {
-      // Kept as before rather than a secret of this process's own, which would break every
-      // cursor across hosts and restarts. Persisting one in the store is still to come.
-      console.error(
-        "scimkit: warning: SCIMKIT_CURSOR_SECRET is not set: list cursors are sealed without a secret, so a client can forge one within its own organization; set the same secret (32+ characters) on every host",
-      );
-    }
-    await serveHost(settings);
+    await serveHost(readSettingsOrExit(process.env));
   },
 };

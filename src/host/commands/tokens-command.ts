@@ -5,18 +5,20 @@
  * printed once, on stdout only; lists carry ids and prefixes, never a secret or its digest.
  */
 import { MAX_ROTATION_GRACE_SECONDS } from "scimkit";
-import type { AnalyticsStore } from "scimkit/analytics";
+import { renderIssuedToken, renderStaticToken, type AnalyticsStore } from "scimkit/analytics";
+import { staticTokens } from "../static-tokens.js";
 import type { HostCommand } from "./host-command.js";
+import { auditedCommandWrite, type CliAuditOperation } from "./audited-command-write.js";
 import { failure, usageError } from "./command-error.js";
 import { withCommandStore } from "./open-command-store.js";
 import { futureTime, parseCommandArgs } from "./parse-command-args.js";
-import { renderToken, tokenLine } from "./render-token.js";
+import { tokenLine } from "./render-token.js";
 
 const USAGE = [
   "Usage: scimkit tokens <subcommand> <org> [options]",
   "",
   "Subcommands:",
-  "  list <org>                      The organization's issued tokens (ids, prefixes; never a secret)",
+  "  list <org>                      The organization's tokens, issued and static (ids, prefixes; never a secret)",
   "  issue <org>                     Issue a token; its secret is printed once, on stdout",
   "      --label <text>              What the token is for",
   "      --expires <ISO time>        When it stops working (in the future)",
@@ -63,6 +65,9 @@ async function requireOrganization(analytics: AnalyticsStore, orgId: string): Pr
     throw failure(`there is no organization ${JSON.stringify(orgId)}; \`scimkit orgs list\` shows them`);
 }
 
+const STATIC_TOKEN =
+  "this token is static: it comes from SCIMKIT_ORGS and changes only there, when the hosts restart; to replace it without a restart, issue a token, move the identity provider to it, then remove the static one";
+
 const print = (value: unknown): void => console.log(JSON.stringify(value, null, 2));
 
 export const tokensCommand: HostCommand = {
@@ -91,23 +96,38 @@ export const tokensCommand: HostCommand = {
     const expiresAt = futureTime(values.expires, "--expires");
     const grace = graceSeconds(values["grace-seconds"]);
 
-    await withCommandStore(async ({ analytics, tokens }) => {
-      await requireOrganization(analytics, orgId);
+    await withCommandStore(async ({ analytics, tokens, audit }, settings) => {
+      // This shell's SCIMKIT_ORGS, which the hosts share when they run with the same environment.
+      const configured = staticTokens(settings.organizations, orgId).map(renderStaticToken);
+      // A write is audited from its first check on, as the API audits its refusals.
+      const audited = <T>(operation: CliAuditOperation, status: 200 | 201 | 204, work: () => Promise<T>, idOf?: (result: T) => string) =>
+        auditedCommandWrite(audit, { operation, orgId, resourceType: "ScimToken", resourceId: idOf ?? tokenId, status }, async () => {
+          await requireOrganization(analytics, orgId);
+          if (configured.some((token) => token["id"] === tokenId)) throw failure(STATIC_TOKEN, 409);
+          return work();
+        });
       switch (subcommand) {
         case "list": {
-          const data = (await tokens.list(orgId)).map(renderToken);
+          await requireOrganization(analytics, orgId);
+          const data = [...configured, ...(await tokens.list(orgId)).map(renderIssuedToken)];
           if (json) print({ data });
-          else if (data.length === 0) console.log(`${orgId} has no issued tokens`);
+          else if (data.length === 0) console.log(`${orgId} has no tokens`);
           else for (const token of data) console.log(tokenLine(token));
           return;
         }
         case "issue": {
           const label = values.label?.trim();
-          const issued = await tokens.issue(orgId, {
-            ...(label === undefined || label === "" ? {} : { label }),
-            ...(expiresAt === undefined ? {} : { expiresAt }),
-          });
-          const token = renderToken(issued.record);
+          const issued = await audited(
+            "cli.issueOrganizationToken",
+            201,
+            () =>
+              tokens.issue(orgId, {
+                ...(label === undefined || label === "" ? {} : { label }),
+                ...(expiresAt === undefined ? {} : { expiresAt }),
+              }),
+            (result) => result.record.id,
+          );
+          const token = renderIssuedToken(issued.record);
           if (json) print({ token, secret: issued.token });
           else {
             console.log(`Token ${token["id"]} issued for ${orgId}: ${tokenLine(token)}`);
@@ -116,12 +136,15 @@ export const tokensCommand: HostCommand = {
           return;
         }
         case "rotate": {
-          const rotated = await tokens.rotate(orgId, tokenId, {
-            ...(grace === undefined ? {} : { graceSeconds: grace }),
-            ...(expiresAt === undefined ? {} : { expiresAt }),
+          const rotated = await audited("cli.rotateOrganizationToken", 200, async () => {
+            const result = await tokens.rotate(orgId, tokenId, {
+              ...(grace === undefined ? {} : { graceSeconds: grace }),
+              ...(expiresAt === undefined ? {} : { expiresAt }),
+            });
+            if (result === undefined) throw failure(`${orgId} has no issued token ${JSON.stringify(tokenId)}`);
+            return result;
           });
-          if (rotated === undefined) throw failure(`${orgId} has no issued token ${JSON.stringify(tokenId)}`);
-          const token = renderToken(rotated.record);
+          const token = renderIssuedToken(rotated.record);
           if (json) print({ token, secret: rotated.token });
           else {
             const old = token["previousSecretValidUntil"];
@@ -133,7 +156,9 @@ export const tokensCommand: HostCommand = {
           return;
         }
         case "revoke": {
-          if (!(await tokens.revoke(orgId, tokenId))) throw failure(`${orgId} has no issued token ${JSON.stringify(tokenId)}`);
+          await audited("cli.revokeOrganizationToken", 204, async () => {
+            if (!(await tokens.revoke(orgId, tokenId))) throw failure(`${orgId} has no issued token ${JSON.stringify(tokenId)}`);
+          });
           if (json) print({ revoked: { organization: orgId, id: tokenId } });
           else console.log(`Token ${tokenId} of ${orgId} revoked: it fails from the next request on`);
           return;

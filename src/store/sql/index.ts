@@ -32,6 +32,7 @@ export type {
   MembersTable,
   MigrationsTable,
   ResourcesTable,
+  SettingsTable,
   SqlStoreDatabase,
   TokensTable,
   UniqueKeysTable,

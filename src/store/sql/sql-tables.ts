@@ -125,6 +125,12 @@ export interface AuditTable {
   readonly bulk_id: string | null;
 }
 
+/** A value every process on the database shares (migration 10), such as the cursor secret. */
+export interface SettingsTable {
+  readonly name: string;
+  readonly value: string;
+}
+
 /** The store's database, for `Kysely<SqlStoreDatabase>`. */
 export interface SqlStoreDatabase {
   readonly scimkit_resources: ResourcesTable;
@@ -133,4 +139,5 @@ export interface SqlStoreDatabase {
   readonly scimkit_tokens: TokensTable;
   readonly scimkit_migrations: MigrationsTable;
   readonly scimkit_audit: AuditTable;
+  readonly scimkit_settings: SettingsTable;
 }

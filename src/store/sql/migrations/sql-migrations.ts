@@ -10,6 +10,7 @@ import { auditTable } from "./0006-audit-table.js";
 import { nfcUniqueKeys } from "./0007-nfc-unique-keys.js";
 import { sqliteEmailsSearchRows } from "./0008-sqlite-emails-search-rows.js";
 import { tokenExpiryAndGrace } from "./0009-token-expiry-and-grace.js";
+import { settingsTable } from "./0010-settings-table.js";
 import type { Migration } from "./migration.js";
 
 /**
@@ -26,4 +27,5 @@ export const sqlMigrations: readonly Migration[] = [
   nfcUniqueKeys,
   sqliteEmailsSearchRows,
   tokenExpiryAndGrace,
+  settingsTable,
 ];

@@ -193,6 +193,26 @@ export const adminUsersSuite: AnalyticsConformanceSuite = {
       expect(await context.analytics.findApiKeyByHash(next.hash)).toEqual(next);
     }),
 
+    analyticsConformanceTest(
+      "replaceOperatorKeys stores one operator key in place of all the others, keeps admin keys, and changes nothing when it rejects",
+      async (context) => {
+        const { user } = await addAdminUser(context, { status: "active" });
+        const admin = apiKey({ kind: "admin", adminUserId: user.id }, time(1));
+        const olds = [apiKey({ kind: "operator" }, time(1)), apiKey({ kind: "operator" }, time(1))];
+        for (const key of [admin, ...olds]) await context.analytics.insertApiKey(key);
+        const next = apiKey({ kind: "operator" }, time(2));
+        expect(await context.analytics.replaceOperatorKeys(next)).toBe(2);
+        for (const old of olds) expect(await context.analytics.findApiKeyByHash(old.hash)).toBeUndefined();
+        expect(await context.analytics.findApiKeyByHash(next.hash)).toEqual(next);
+        expect(await context.analytics.findApiKeyByHash(admin.hash)).toEqual(admin);
+        // A digest that exists, or an admin's key: refused, and the current operator key stays.
+        await rejectionOf(context.analytics.replaceOperatorKeys({ ...apiKey({ kind: "operator" }), hash: admin.hash }));
+        await rejectionOf(context.analytics.replaceOperatorKeys(apiKey({ kind: "admin", adminUserId: user.id })));
+        expect(await context.analytics.findApiKeyByHash(next.hash)).toEqual(next);
+        expect(await context.analytics.hasOperatorKey()).toBe(true);
+      },
+    ),
+
     analyticsConformanceTest("hasOperatorKey is true once an operator key exists, and admin keys do not count", async (context) => {
       expect(await context.analytics.hasOperatorKey()).toBe(false);
       const { user } = await addAdminUser(context, { status: "active" });
