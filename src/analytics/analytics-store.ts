@@ -9,6 +9,7 @@
  * and every read is scoped by the organizations the caller may see (`OrgScope`), so a store never
  * decides who may see what — it only never returns anything outside the scope it is given.
  */
+import type { CompatibilityProfileName } from "scimkit/core";
 
 /** An organization's lifecycle state. A suspended organization's SCIM tokens stop working. */
 export type OrganizationStatus = "active" | "suspended";
@@ -24,6 +25,29 @@ export interface Organization {
   /** ISO 8601 creation time. */
   readonly createdAt: string;
   /** ISO 8601 time of the last change. */
+  readonly updatedAt: string;
+  /**
+   * The compatibility profile its SCIM requests are served under (`ScimRouterOptions.compatibility`):
+   * which identity-provider tolerances apply. Absent: the host's default (`generic`).
+   */
+  readonly compatibility?: CompatibilityProfileName;
+  /**
+   * What `POST /Users` does when the `userName` or `externalId` exists
+   * (`ScimRouterOptions.existingUsers`): `conflict` (409) or `link`. Absent: `conflict`.
+   */
+  readonly existingUsers?: ExistingUsersChoice;
+}
+
+/** `ScimRouterOptions.existingUsers` as an organization's setting. */
+export type ExistingUsersChoice = "conflict" | "link";
+
+/** A change of an organization's settings: a value sets it, `null` returns it to the default. */
+export interface OrganizationChange {
+  readonly name?: string;
+  readonly status?: OrganizationStatus;
+  readonly compatibility?: CompatibilityProfileName | null;
+  readonly existingUsers?: ExistingUsersChoice | null;
+  /** ISO 8601 time of the change. */
   readonly updatedAt: string;
 }
 
@@ -335,11 +359,7 @@ export interface AnalyticsStore {
   /** Stores a new organization; rejects when `id` exists. */
   createOrganization(organization: Organization): Promise<void>;
   /** Applies a change; `undefined` when not in scope. */
-  updateOrganization(
-    scope: OrgScope,
-    id: string,
-    change: { readonly name?: string; readonly status?: OrganizationStatus; readonly updatedAt: string },
-  ): Promise<Organization | undefined>;
+  updateOrganization(scope: OrgScope, id: string, change: OrganizationChange): Promise<Organization | undefined>;
   /**
    * Deletes the organization and everything of it — SCIM users, groups, memberships, SCIM tokens,
    * campaigns, simulations, feedback, operations and report rows — and removes it from every admin

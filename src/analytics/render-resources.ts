@@ -26,8 +26,16 @@ function optional(source: object, names: readonly string[]): Body {
 
 /** An organization as `Organization` in the OpenAPI document. */
 export function renderOrganization(organization: Organization): Body {
-  const { id, name, status, createdAt, updatedAt } = organization;
-  return { id, name, status, createdAt, updatedAt };
+  const { id, name, status, createdAt, updatedAt, compatibility, existingUsers } = organization;
+  return {
+    id,
+    name,
+    status,
+    ...(compatibility === undefined ? {} : { compatibility }),
+    ...(existingUsers === undefined ? {} : { existingUsers }),
+    createdAt,
+    updatedAt,
+  };
 }
 
 /** An admin user; never its invitation code digest nor its keys. */

@@ -6,6 +6,8 @@
 export { ERROR_SCHEMA, ScimError, ScimType, badRequest, invalidValueError, isScimError } from "../errors.js";
 export type { ScimErrorBody, ScimErrorOptions, ValidationIssue } from "../errors.js";
 export { fail, ok, unwrap } from "../result.js";
+export { COMPATIBILITY_PROFILE_NAMES } from "../scim/compatibility/compatibility-profile-name.js";
+export type { CompatibilityProfileName } from "../scim/compatibility/compatibility-profile-name.js";
 export type { Result } from "../result.js";
 
 export { attribute } from "../scim/schema/attribute-definition.js";

@@ -46,6 +46,17 @@ describe("POST /organizations", POPULATED, () => {
     expect(fetched.body).toEqual(body.organization);
   });
 
+  it("creates an organization with a compatibility profile and an existing-user choice, refusing unknown ones", async () => {
+    const t = await createAnalyticsTestApp();
+    const response = await t.post("/organizations", { name: "Entra shop", compatibility: "entra", existingUsers: "link" });
+    expect(response.status).toBe(201);
+    const organization = (response.body as { organization: Json }).organization;
+    expect(organization).toMatchObject({ compatibility: "entra", existingUsers: "link" });
+    expect((await t.get(`/organizations/${organization["id"] as string}`)).body).toEqual(organization);
+    expectInvalidFields(await t.post("/organizations", { name: "ok", compatibility: "Entra" }), ["/compatibility"]);
+    expectInvalidFields(await t.post("/organizations", { name: "ok", existingUsers: null }), ["/existingUsers"]);
+  });
+
   it("uses the host's scimBaseUrl when it gives one", async () => {
     const t = await createAnalyticsTestApp({ router: { scimBaseUrl: (orgId) => `https://scim.example.com/o/${orgId}` } });
     const response = await t.post("/organizations", { name: "Hooli" });
@@ -160,6 +171,21 @@ describe("PATCH /organizations/{id}", POPULATED, () => {
     expect((b.body as Json)["name"]).toBe("Globex");
     const a = await w.t.get(`/organizations/${w.orgA.id}`);
     expect(a.body).toMatchObject({ name: "Acme", status: "active" });
+  });
+
+  it("sets the SCIM compatibility profile and existing-user choice (an admin of the organization may), and null returns each to its default", async () => {
+    const w = await createWorld();
+    const set = await w.t.patch(`/organizations/${w.orgA.id}`, { compatibility: "okta", existingUsers: "link" }, w.keys.adminA);
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ id: w.orgA.id, compatibility: "okta", existingUsers: "link" });
+    expect((await w.t.get(`/organizations/${w.orgA.id}`)).body).toMatchObject({ compatibility: "okta", existingUsers: "link" });
+    const reset = await w.t.patch(`/organizations/${w.orgA.id}`, { compatibility: null });
+    expect(reset.status).toBe(200);
+    expect(reset.body).not.toHaveProperty("compatibility");
+    expect(reset.body).toMatchObject({ existingUsers: "link" });
+    expectProblem(await w.t.patch(`/organizations/${w.orgA.id}`, { compatibility: "strict" }, w.keys.viewerA), 403, "forbidden");
+    expectInvalidFields(await w.t.patch(`/organizations/${w.orgA.id}`, { compatibility: "azure" }), ["/compatibility"]);
+    expectInvalidFields(await w.t.patch(`/organizations/${w.orgA.id}`, { existingUsers: "merge" }), ["/existingUsers"]);
   });
 
   it("refuses invalid bodies naming the field", async () => {

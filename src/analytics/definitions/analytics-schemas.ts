@@ -5,6 +5,7 @@
  * still ignore fields they do not know, since later versions may add some.
  */
 import { MAX_ROTATION_GRACE_SECONDS } from "scimkit";
+import { COMPATIBILITY_PROFILE_NAMES } from "scimkit/core";
 import type { JsonSchema } from "./operation-definition.js";
 
 /**
@@ -88,6 +89,8 @@ const organization: JsonSchema = {
     id: organizationId,
     name: { ...name, description: "Display name, 1–200 characters." },
     status: ref("OrganizationStatus"),
+    compatibility: ref("CompatibilityProfile"),
+    existingUsers: ref("ExistingUsers"),
     createdAt: time,
     updatedAt: time,
   },
@@ -338,6 +341,18 @@ export const analyticsSchemas = {
     enum: ["active", "suspended"],
     description: "A suspended organization's SCIM tokens stop working.",
   },
+  CompatibilityProfile: {
+    type: "string",
+    enum: [...COMPATIBILITY_PROFILE_NAMES],
+    description:
+      "The compatibility profile the organization's SCIM requests are served under: which identity-provider tolerances apply (`generic`: all of them; `strict`: RFC 7643/7644 to the letter; or one identity provider's). Absent: `generic`. See docs/compatibility-profiles.md.",
+  },
+  ExistingUsers: {
+    type: "string",
+    enum: ["conflict", "link"],
+    description:
+      "What `POST /Users` does when the `userName` or `externalId` exists: `conflict` answers 409 `uniqueness` (RFC 7644 §3.3); `link` updates that user and answers 200. Absent: `conflict`.",
+  },
   AdminRole: {
     type: "string",
     enum: ["admin", "viewer"],
@@ -358,6 +373,8 @@ export const analyticsSchemas = {
         description:
           "The id to give it, which is the `{orgId}` of its SCIM base address: 1–64 letters, digits, `.`, `_`, `~` or `-`, not `.` or `..`. Case-sensitive. 409 when an organization has it. Default: a new UUID.",
       },
+      compatibility: ref("CompatibilityProfile"),
+      existingUsers: ref("ExistingUsers"),
     },
   },
   OrganizationCreated: {
@@ -380,10 +397,16 @@ export const analyticsSchemas = {
   },
   OrganizationPatch: {
     type: "object",
-    description: "The fields to change; at least one. `status` is the operator's to change.",
+    description:
+      "The fields to change; at least one. `status` is the operator's to change. `null` returns `compatibility` or `existingUsers` to its default.",
     minProperties: 1,
     additionalProperties: false,
-    properties: { name: { ...name, description: "New display name." }, status: ref("OrganizationStatus") },
+    properties: {
+      name: { ...name, description: "New display name." },
+      status: ref("OrganizationStatus"),
+      compatibility: { anyOf: [ref("CompatibilityProfile"), { type: "null" }] },
+      existingUsers: { anyOf: [ref("ExistingUsers"), { type: "null" }] },
+    },
   },
   AdminUser: adminUser,
   AdminUserList: listOf("AdminUser", "A page of admin users, by id."),

@@ -220,10 +220,16 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
     async updateOrganization(scope, id, change) {
       const current = organizations.get(id);
       if (current === undefined || !sees(scope, id)) return undefined;
+      const { compatibility, existingUsers, ...kept } = current;
+      // `null` in a change returns a setting to its default: the member is then absent.
+      const nextCompatibility = change.compatibility === undefined ? compatibility : (change.compatibility ?? undefined);
+      const nextExistingUsers = change.existingUsers === undefined ? existingUsers : (change.existingUsers ?? undefined);
       const next: Organization = {
-        ...current,
+        ...kept,
         ...(change.name === undefined ? {} : { name: change.name }),
         ...(change.status === undefined ? {} : { status: change.status }),
+        ...(nextCompatibility === undefined ? {} : { compatibility: nextCompatibility }),
+        ...(nextExistingUsers === undefined ? {} : { existingUsers: nextExistingUsers }),
         updatedAt: change.updatedAt,
       };
       organizations.set(id, next);

@@ -6,7 +6,7 @@ import { v7 } from "uuid";
 import { conflict, forbidden, notFound } from "../analytics-problem.js";
 import type { AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
-import type { Organization, OrganizationStatus } from "../analytics-store.js";
+import type { Organization, OrganizationChange, OrganizationStatus } from "../analytics-store.js";
 import { renderOrganization } from "../render-resources.js";
 import { sendJson, sendNoContent } from "../send-json.js";
 
@@ -30,10 +30,21 @@ export function organizationHandlers(dependencies: AnalyticsDependencies): Organ
     },
 
     async createOrganization({ request, response, body, baseUrl }) {
-      const { name, id } = body as { readonly name: string; readonly id?: string };
+      const { name, id, compatibility, existingUsers } = body as Pick<Organization, "compatibility" | "existingUsers"> & {
+        readonly name: string;
+        readonly id?: string;
+      };
       const at = now().toISOString();
       // The schema has checked a chosen id (a SCIM path segment); without one, a UUID.
-      const organization: Organization = { id: id ?? v7(), name: name.trim(), status: "active", createdAt: at, updatedAt: at };
+      const organization: Organization = {
+        id: id ?? v7(),
+        name: name.trim(),
+        status: "active",
+        ...(compatibility === undefined ? {} : { compatibility }),
+        ...(existingUsers === undefined ? {} : { existingUsers }),
+        createdAt: at,
+        updatedAt: at,
+      };
       // Checked against every organization, whatever the caller's scope: an id is one path for all.
       if (id !== undefined && (await store.getOrganization({ all: true }, id)) !== undefined) throw idTaken();
       try {
@@ -60,7 +71,7 @@ export function organizationHandlers(dependencies: AnalyticsDependencies): Organ
     },
 
     async updateOrganization({ response, params, body, scope, caller }) {
-      const change = body as { readonly name?: string; readonly status?: OrganizationStatus };
+      const change = body as Omit<OrganizationChange, "updatedAt">;
       const id = params["id"] ?? "";
       // Scope first: an organization the caller may not see is 404, whatever the body says.
       if ((await store.getOrganization(scope, id)) === undefined) throw noSuchOrganization();
@@ -69,6 +80,9 @@ export function organizationHandlers(dependencies: AnalyticsDependencies): Organ
       const updated = await store.updateOrganization(scope, id, {
         ...(change.name === undefined ? {} : { name: change.name.trim() }),
         ...(change.status === undefined ? {} : { status: change.status }),
+        // An organization's admin may choose how its own identity provider is served.
+        ...(change.compatibility === undefined ? {} : { compatibility: change.compatibility }),
+        ...(change.existingUsers === undefined ? {} : { existingUsers: change.existingUsers }),
         updatedAt: now().toISOString(),
       });
       if (updated === undefined) throw noSuchOrganization();

@@ -15,6 +15,10 @@ export interface OrganizationsTable {
   readonly status: string;
   readonly created_at: string;
   readonly updated_at: string;
+  /** `Organization.compatibility`; null: the default (analytics migration 2). */
+  readonly compatibility: string | null;
+  /** `Organization.existingUsers`; null: the default (analytics migration 2). */
+  readonly existing_users: string | null;
 }
 
 /** An admin user of the analytics interface. Primary key `id`; `email` is unique. */

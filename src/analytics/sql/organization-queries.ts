@@ -7,7 +7,8 @@ import { deleteScimOrganizationRows, type SqlDialect } from "scimkit/sql";
 import { analyticsWriteTransaction } from "./analytics-write-transaction.js";
 import { withRowLock } from "./with-row-lock.js";
 import type { AnalyticsDatabase, OrganizationsTable } from "./analytics-tables.js";
-import type { AnalyticsStore, OrgScope, Organization, OrganizationStatus } from "../analytics-store.js";
+import type { CompatibilityProfileName } from "scimkit/core";
+import type { AnalyticsStore, ExistingUsersChoice, OrgScope, Organization, OrganizationStatus } from "../analytics-store.js";
 import { deleteAnalyticsOrganizationRows } from "./delete-analytics-organization-rows.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
 import { scopeOrgIds } from "./scope-org-ids.js";
@@ -20,6 +21,9 @@ export function organizationOf(row: Selectable<OrganizationsTable>): Organizatio
     status: row.status as OrganizationStatus,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    // Written only through the validated API, CLI and this store: read back as the names they were.
+    ...(row.compatibility === null ? {} : { compatibility: row.compatibility as CompatibilityProfileName }),
+    ...(row.existing_users === null ? {} : { existingUsers: row.existing_users as ExistingUsersChoice }),
   };
 }
 
@@ -61,6 +65,8 @@ export function organizationQueries(
           status: organization.status,
           created_at: organization.createdAt,
           updated_at: organization.updatedAt,
+          compatibility: organization.compatibility ?? null,
+          existing_users: organization.existingUsers ?? null,
         })
         .execute();
     },
@@ -74,11 +80,19 @@ export function organizationQueries(
           ...row,
           ...(change.name === undefined ? {} : { name: change.name }),
           ...(change.status === undefined ? {} : { status: change.status }),
+          ...(change.compatibility === undefined ? {} : { compatibility: change.compatibility }),
+          ...(change.existingUsers === undefined ? {} : { existing_users: change.existingUsers }),
           updated_at: change.updatedAt,
         };
         await trx
           .updateTable("scimkit_organizations")
-          .set({ name: next.name, status: next.status, updated_at: next.updated_at })
+          .set({
+            name: next.name,
+            status: next.status,
+            compatibility: next.compatibility,
+            existing_users: next.existing_users,
+            updated_at: next.updated_at,
+          })
           .where("id", "=", id)
           .execute();
         return organizationOf(next);

@@ -109,5 +109,27 @@ export const organizationsSuite: AnalyticsConformanceSuite = {
       expect(suspended).toEqual({ ...organization, name: "After", status: "suspended", updatedAt: time(11) });
       expect(await context.analytics.getOrganization(ALL, organization.id)).toEqual(suspended);
     }),
+
+    analyticsConformanceTest(
+      "keeps an organization's compatibility and existingUsers settings: given on create, changed, and removed by null",
+      async (context) => {
+        const plain = await addOrganization(context, { name: "Plain" });
+        expect(plain).not.toHaveProperty("compatibility");
+        const organization = { ...(await addOrganization(context, { name: "Set" })) };
+        const created = { ...organization, id: `${organization.id}-2`, compatibility: "entra", existingUsers: "link" } as const;
+        await context.analytics.createOrganization(created);
+        expect(await context.analytics.getOrganization(ALL, created.id)).toEqual(created);
+        const changed = await context.analytics.updateOrganization(ALL, created.id, { compatibility: "strict", updatedAt: time(20) });
+        expect(changed).toEqual({ ...created, compatibility: "strict", updatedAt: time(20) });
+        const reset = await context.analytics.updateOrganization(ALL, created.id, {
+          compatibility: null,
+          existingUsers: null,
+          updatedAt: time(21),
+        });
+        const { compatibility: _compatibility, existingUsers: _existingUsers, ...defaults } = created;
+        expect(reset).toEqual({ ...defaults, updatedAt: time(21) });
+        expect(await context.analytics.getOrganization(ALL, created.id)).toEqual(reset);
+      },
+    ),
   ],
 };
