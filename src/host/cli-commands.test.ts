@@ -252,6 +252,35 @@ describe("the operator's commands on SQLite", () => {
     }
   });
 
+  it("orgs create and orgs set keep an organization's compatibility profile and existing-user choice", { timeout: 60_000 }, async () => {
+    const created = await json<{ organization: Record<string, string> }>(
+      ["orgs", "create", "Entra shop", "--id", "entra-shop", "--compatibility", "entra"],
+      env,
+    );
+    expect(created.organization).toMatchObject({ id: "entra-shop", compatibility: "entra" });
+    expect(created.organization).not.toHaveProperty("existingUsers");
+    const set = await json<Record<string, string>>(
+      ["orgs", "set", "entra-shop", "--compatibility", "default", "--existing-users", "link", "--name", "Shop"],
+      env,
+    );
+    expect(set).toMatchObject({ id: "entra-shop", name: "Shop", existingUsers: "link" });
+    expect(set).not.toHaveProperty("compatibility");
+    const listed = await json<{ data: Record<string, string>[] }>(["orgs", "list"], env);
+    expect(listed.data.find((organization) => organization["id"] === "entra-shop")).toEqual(set);
+    for (const [args, message] of [
+      [["orgs", "set", "entra-shop", "--compatibility", "azure"], /expected one of generic, strict, entra/],
+      [["orgs", "create", "X", "--compatibility", "default"], /expected one of .*ping$/m],
+      [["orgs", "set", "entra-shop"], /needs --name, --compatibility or --existing-users/],
+      [["orgs", "suspend", "entra-shop", "--existing-users", "link"], /takes no --existing-users/],
+    ] as const) {
+      const run = await scimkit(args, env);
+      expect(run.status, args.join(" ")).toBe(2);
+      expect(run.stderr, args.join(" ")).toMatch(message);
+    }
+    const missing = await scimkit(["orgs", "set", "nowhere", "--name", "X"], env);
+    expect(missing.status).toBe(1);
+  });
+
   it("prints each command's usage on --help, and lists them in scimkit --help", { timeout: 60_000 }, async () => {
     const help = await scimkit(["--help"], {});
     for (const name of ["orgs", "tokens", "operator-key", "backup"]) {

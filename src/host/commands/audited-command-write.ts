@@ -10,6 +10,7 @@ import { CommandError } from "./command-error.js";
 /** The operator API's operation names, after `cli.` (the trail's prefix for this writer). */
 export type CliAuditOperation =
   | "cli.createOrganization"
+  | "cli.updateOrganization"
   | "cli.suspendOrganization"
   | "cli.resumeOrganization"
   | "cli.deleteOrganization"

@@ -1,10 +1,18 @@
 /**
- * `scimkit orgs list|create|suspend|resume|delete`: the organizations the hosts serve, through
+ * `scimkit orgs list|create|set|suspend|resume|delete`: the organizations the hosts serve, through
  * the analytics store they check on every request — what the operator API's organization
  * operations do, from a shell. `create` issues the organization's first SCIM token and prints it
  * once with its SCIM base path, as the API's create answers.
  */
-import { CHOSEN_ORGANIZATION_ID_PATTERN, type Organization, type OrganizationStatus } from "scimkit/analytics";
+import {
+  CHOSEN_ORGANIZATION_ID_PATTERN,
+  renderOrganization,
+  type ExistingUsersChoice,
+  type Organization,
+  type OrganizationChange,
+  type OrganizationStatus,
+} from "scimkit/analytics";
+import { COMPATIBILITY_PROFILE_NAMES, type CompatibilityProfileName } from "scimkit/core";
 import type { HostCommand } from "./host-command.js";
 import { auditedCommandWrite } from "./audited-command-write.js";
 import { failure, usageError } from "./command-error.js";
@@ -18,9 +26,15 @@ const USAGE = [
   "  list                 Every organization, with its status",
   "  create <name>        Create an organization and issue its first SCIM token (printed once, on stdout)",
   "      --id <id>        Its id in SCIM paths: 1-64 of A-Z a-z 0-9 . _ ~ - (default: a new UUID)",
+  "      --compatibility <profile>   Identity-provider tolerances its SCIM requests get (default: generic)",
+  "      --existing-users <choice>   conflict (409, the default) or link: what POST /Users does with a user that exists",
+  "  set <id>             Change it: --name <name>, --compatibility <profile>, --existing-users <choice>",
+  "                       (`default` returns a setting to its default)",
   "  suspend <id>         Its SCIM tokens answer 401 from the next request on; its data stays",
   "  resume <id>          Its tokens work again",
   "  delete <id> --yes    Delete it with everything of it: users, groups, tokens, analytics",
+  "",
+  `Profiles: ${COMPATIBILITY_PROFILE_NAMES.join(", ")} (docs/compatibility-profiles.md)`,
   "",
   "Options:",
   "  --json      One JSON object on stdout, for scripts",
@@ -34,7 +48,25 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
   id: { type: "string" },
   yes: { type: "boolean" },
+  name: { type: "string" },
+  compatibility: { type: "string" },
+  "existing-users": { type: "string" },
 } as const;
+
+const EXISTING_USERS: readonly ExistingUsersChoice[] = ["conflict", "link"];
+
+/** A setting's value from its option: the value, `null` for `default` (where allowed), undefined when not given. */
+function choice<T extends string>(
+  option: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  resettable: boolean,
+): T | null | undefined {
+  if (value === undefined) return undefined;
+  if (resettable && value === "default") return null;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw usageError(`--${option} ${JSON.stringify(value)}: expected one of ${[...allowed, ...(resettable ? ["default"] : [])].join(", ")}`);
+}
 
 /** The operator API's own rule for chosen ids: one SCIM path segment. */
 const CHOSEN_ID = new RegExp(CHOSEN_ORGANIZATION_ID_PATTERN);
@@ -43,26 +75,18 @@ const CHOSEN_ID = new RegExp(CHOSEN_ORGANIZATION_ID_PATTERN);
 const ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
   list: [],
   create: ["<name>"],
+  set: ["<id>"],
   suspend: ["<id>"],
   resume: ["<id>"],
   delete: ["<id>"],
 };
-
-/** The API's rendering of an organization. */
-const render = (organization: Organization): Readonly<Record<string, string>> => ({
-  id: organization.id,
-  name: organization.name,
-  status: organization.status,
-  createdAt: organization.createdAt,
-  updatedAt: organization.updatedAt,
-});
 
 const print = (value: unknown): void => console.log(JSON.stringify(value, null, 2));
 const noSuchOrganization = (id: string): Error => failure(`there is no organization ${JSON.stringify(id)}`);
 
 export const orgsCommand: HostCommand = {
   name: "orgs",
-  summary: "list|create|suspend|resume|delete: the organizations the hosts serve",
+  summary: "list|create|set|suspend|resume|delete: the organizations the hosts serve",
   takesArguments: true,
   usage: USAGE,
   async run(args) {
@@ -77,6 +101,19 @@ export const orgsCommand: HostCommand = {
     if (shape === undefined) throw usageError(`unknown subcommand ${JSON.stringify(subcommand)}`);
     if (rest.length !== shape.length) throw usageError(`orgs ${subcommand} takes ${shape.join(" ") || "no argument"}; got ${rest.length}`);
     if (values.id !== undefined && subcommand !== "create") throw usageError(`orgs ${subcommand} takes no --id`);
+    if (values.name !== undefined && subcommand !== "set") throw usageError(`orgs ${subcommand} takes no --name`);
+    for (const option of ["compatibility", "existing-users"] as const) {
+      if (values[option] !== undefined && subcommand !== "create" && subcommand !== "set")
+        throw usageError(`orgs ${subcommand} takes no --${option}`);
+    }
+    const resettable = subcommand === "set";
+    const compatibility = choice<CompatibilityProfileName>("compatibility", values.compatibility, COMPATIBILITY_PROFILE_NAMES, resettable);
+    const existingUsers = choice("existing-users", values["existing-users"], EXISTING_USERS, resettable);
+    const newName = values.name?.trim();
+    if (newName !== undefined && (newName === "" || newName.length > 200))
+      throw usageError("--name must have 1-200 characters, not only spaces");
+    if (subcommand === "set" && compatibility === undefined && existingUsers === undefined && newName === undefined)
+      throw usageError("orgs set needs --name, --compatibility or --existing-users");
     if (values.yes !== undefined && subcommand !== "delete") throw usageError(`orgs ${subcommand} takes no --yes`);
     const [argument = ""] = rest;
     const json = values.json === true;
@@ -99,7 +136,7 @@ export const orgsCommand: HostCommand = {
             data.push(...page.items);
             after = page.next;
           } while (after !== undefined);
-          if (json) print({ data: data.map(render) });
+          if (json) print({ data: data.map(renderOrganization) });
           else if (data.length === 0) console.log("no organizations");
           else for (const organization of data) console.log(`${organization.id}  ${organization.status}  ${organization.name}`);
           return;
@@ -110,6 +147,8 @@ export const orgsCommand: HostCommand = {
             id: values.id ?? crypto.randomUUID(),
             name: argument.trim(),
             status: "active",
+            ...(compatibility ? { compatibility } : {}),
+            ...(existingUsers ? { existingUsers } : {}),
             createdAt: at,
             updatedAt: at,
           };
@@ -127,7 +166,7 @@ export const orgsCommand: HostCommand = {
             return tokens.issue(organization.id, { label: "issued when the organization was created" });
           });
           const baseUrl = `${settings.publicUrl ?? ""}/scim/Organizations/${encodeURIComponent(organization.id)}/v2`;
-          if (json) print({ organization: render(organization), scim: { baseUrl, token: issued.token } });
+          if (json) print({ organization: renderOrganization(organization), scim: { baseUrl, token: issued.token } });
           else {
             console.log(`Organization ${organization.id} created (${organization.name})`);
             console.log(`SCIM base ${settings.publicUrl === undefined ? "path" : "URL"}: ${baseUrl}`);
@@ -145,10 +184,36 @@ export const orgsCommand: HostCommand = {
             if (changed === undefined) throw noSuchOrganization(argument);
             return changed;
           });
-          if (json) print(render(updated));
+          if (json) print(renderOrganization(updated));
           else
             console.log(
               `Organization ${updated.id} ${status === "suspended" ? "suspended: its tokens answer 401" : "resumed: its tokens work again"}`,
+            );
+          return;
+        }
+        case "set": {
+          const change: OrganizationChange = {
+            ...(newName === undefined ? {} : { name: newName }),
+            ...(compatibility === undefined ? {} : { compatibility }),
+            ...(existingUsers === undefined ? {} : { existingUsers }),
+            updatedAt: new Date().toISOString(),
+          };
+          const write = {
+            operation: "cli.updateOrganization",
+            orgId: argument,
+            resourceType: "Organization",
+            resourceId: argument,
+            status: 200,
+          } as const;
+          const updated = await auditedCommandWrite(audit, write, async () => {
+            const changed = await analytics.updateOrganization({ all: true }, argument, change);
+            if (changed === undefined) throw noSuchOrganization(argument);
+            return changed;
+          });
+          if (json) print(renderOrganization(updated));
+          else
+            console.log(
+              `Organization ${updated.id}: name ${JSON.stringify(updated.name)}, compatibility ${updated.compatibility ?? "generic (default)"}, existing users ${updated.existingUsers ?? "conflict (default)"}; from the hosts' next request on`,
             );
           return;
         }
