@@ -62,7 +62,9 @@ function identifiersOf(type: TypeHandler, attributes: ScimObject): Identifier[] 
 /**
  * The keys that serialize, within one process, the POSTs that could link to the same user: one per
  * identifying value, in a fixed order (so two POSTs never wait for each other in a cycle). Between
- * processes, the store's unique `userName` decides, and `createOrLink` retries.
+ * processes, the store's unique `userName` decides, and `createOrLink` retries. `externalId` is not
+ * unique in the store (RFC 7643 §3.1 leaves it to the client), so two processes that at the same
+ * instant POST one new `externalId` under two different `userName`s can still make two users.
  */
 export function linkLockKeys(type: TypeHandler, orgId: string, attributes: ScimObject): string[] {
   return identifiersOf(type, attributes).map(({ path, value }) =>
