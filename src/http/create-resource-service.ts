@@ -239,9 +239,10 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
     lockedInTurn(linkLockKeys(type, context.orgId, attributes), () =>
       createOrLink({
         find: () => findUserToLink(store, type, context.orgId, attributes),
+        // Only users link, and a user has no member list.
         create: () => createNew(context, type, attributes, undefined, members),
+        // RFC 7644 §3.5.1: a POST carries the whole resource, so it replaces as a PUT does.
         link: async (existing) => {
-          const linked = resourceEvents(registry, type, context).linked;
           const outcome = await update(
             context,
             type,
@@ -249,7 +250,7 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
             ifMatch,
             members,
             async (current) => ({ attributes, attributesChanged: !deepEqual(current.attributes, attributes), membership: undefined }),
-            (before, after) => linked(before, after),
+            resourceEvents(registry, type, context).linked,
           );
           return { ...outcome, linked: true };
         },
