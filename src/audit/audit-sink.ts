@@ -55,7 +55,8 @@ export interface AuditEntry<Operation extends string = string> {
   readonly outcome: "success" | "failure";
   /**
    * The HTTP status of the outcome. For a success, the operation's own status (201 create, 200
-   * replace and patch, 204 delete), even when a PATCH of a group answers 204.
+   * replace and patch, 204 delete), even when a PATCH of a group answers 204; 200 for a create that
+   * linked an existing user (`existingUsers: "link"`), whose id is then `resourceId`.
    */
   readonly status: number;
   /** The RFC 7644 §3.12 `scimType` of a failure, when it has one. */

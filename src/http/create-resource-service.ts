@@ -14,11 +14,12 @@ import { isEmptyMembershipDelta, replaceMembers, type MembershipDelta } from "..
 import type { ScimObject } from "../scim/schema/normalize-value.js";
 import type { ResourceProfile } from "../scim/schema/resource-profile.js";
 import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
-import type { ResourceStore, StoredResource, UnknownMemberPolicy } from "../store/resource-store.js";
+import type { MembershipChange, ResourceStore, StoredResource, UnknownMemberPolicy } from "../store/resource-store.js";
 import { uniqueKeysOf } from "../store/unique-keys.js";
 import { matchesEntityTag } from "./entity-tags.js";
 import { isPossibleId } from "./is-possible-id.js";
 import { keyedMutex } from "./keyed-mutex.js";
+import { createOrLink, existingUserPolicy, findUserToLink, linkLockKeys, type ExistingUsersOption } from "./link-existing-user.js";
 import { listResourcesPage } from "./list-resources-page.js";
 import { prepareWrite, withoutServerAttributes, withoutWriteOnly } from "./prepare-write.js";
 import { renderResourceInSlices } from "./render-resource.js";
@@ -35,6 +36,8 @@ export interface ResourceServiceConfig {
   readonly registry: SchemaRegistry;
   readonly profile: ResourceProfile;
   readonly unknownMembers: UnknownMemberPolicy;
+  /** What a POST of an existing user does; see `ScimRouterOptions.existingUsers`. Default `"conflict"`. */
+  readonly existingUsers?: ExistingUsersOption;
   readonly filterLimits: Partial<FilterLimits>;
   /** Bounds on what one write may carry; see `ScimRouterOptions.writeLimits`. */
   readonly writeLimits: WriteLimits;
@@ -55,6 +58,14 @@ interface UpdatePlan {
   /** The change to the members, for a type with members. */
   readonly membership: MembershipDelta | undefined;
 }
+
+/** The events of an update: `updated` by default, `linked` for a POST that linked (called even when nothing changed). */
+type UpdateEvents = (
+  before: ScimObject,
+  after: StoredResource,
+  attributesChanged: boolean,
+  membership: MembershipChange | undefined,
+) => ScimEvent[];
 
 function notFound(type: TypeHandler, id: string): ScimError {
   return new ScimError(404, undefined, `${type.schema.resourceType.name} ${JSON.stringify(id)} not found.`);
@@ -146,6 +157,7 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
     ifMatch: string | undefined,
     members: boolean,
     plan: (current: StoredResource) => Promise<UpdatePlan>,
+    eventsOf: UpdateEvents = resourceEvents(registry, type, context).updated,
   ): Promise<ResourceOutcome> => {
     const { stored, events } = await readModifyWrite(
       context,
@@ -158,7 +170,8 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
         const { attributes, attributesChanged, membership } = await plan(current);
         const membershipChanges = membership !== undefined && !isEmptyMembershipDelta(membership);
         if (!attributesChanged && !membershipChanges) {
-          return { stored: members && type.hasMembers ? await read(context, type, id, true) : current, events: [] };
+          const unchanged = members && type.hasMembers ? await read(context, type, id, true) : current;
+          return { stored: unchanged, events: eventsOf(current.attributes, current, false, undefined) };
         }
         const result = await store.update({
           orgId: context.orgId,
@@ -176,12 +189,7 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
         if (!result) throw notFound(type, id);
         return {
           stored: result.resource,
-          events: resourceEvents(registry, type, context).updated(
-            current.attributes,
-            result.resource,
-            attributesChanged,
-            result.membership,
-          ),
+          events: eventsOf(current.attributes, result.resource, attributesChanged, result.membership),
         };
       },
     );
@@ -191,27 +199,76 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
     return outcomeOf(context, type, stored);
   };
 
+  const createNew = async (
+    context: ServiceContext,
+    type: TypeHandler,
+    attributes: ScimObject,
+    memberIds: readonly string[] | undefined,
+    members: boolean,
+  ): Promise<ResourceOutcome> => {
+    const result = await store.create({
+      orgId: context.orgId,
+      resourceType: type.id,
+      id: uuidv7(),
+      now: now(),
+      attributes,
+      uniqueKeys: uniqueKeysOf(type.schema, attributes),
+      // Present exactly for a type with members, `[]` for none: how the store knows (CreateRequest).
+      ...(memberIds ? { members: memberIds } : {}),
+      unknownMembers: config.unknownMembers,
+    });
+    await deliver(resourceEvents(registry, type, context).created(result.resource, result.membership));
+    return outcomeOf(context, type, withMembersOrNot(result.resource, members));
+  };
+
+  // POSTs that may link to the same user wait for each other in this process (link-existing-user.ts).
+  const linking = keyedMutex();
+  const lockedInTurn = <T>(keys: readonly string[], work: () => Promise<T>): Promise<T> => {
+    const [first, ...rest] = keys;
+    return first === undefined ? work() : linking.run(first, () => lockedInTurn(rest, work));
+  };
+
+  /** A POST under `existingUsers: "link"`: the existing user updated as by a PUT, or a new one. */
+  const createOrLinkUser = (
+    context: ServiceContext,
+    type: TypeHandler,
+    attributes: ScimObject,
+    ifMatch: string | undefined,
+    members: boolean,
+  ): Promise<ResourceOutcome> =>
+    lockedInTurn(linkLockKeys(type, context.orgId, attributes), () =>
+      createOrLink({
+        find: () => findUserToLink(store, type, context.orgId, attributes),
+        // Only users link, and a user has no member list.
+        create: () => createNew(context, type, attributes, undefined, members),
+        // RFC 7644 §3.5.1: a POST carries the whole resource, so it replaces as a PUT does.
+        link: async (existing) => {
+          const outcome = await update(
+            context,
+            type,
+            existing.id,
+            ifMatch,
+            members,
+            async (current) => ({ attributes, attributesChanged: !deepEqual(current.attributes, attributes), membership: undefined }),
+            resourceEvents(registry, type, context).linked,
+          );
+          return { ...outcome, linked: true };
+        },
+      }),
+    );
+
   return {
     handlers,
     canSort,
     canCursor,
 
-    async create({ context, resourceType, body, members }) {
+    async create({ context, resourceType, body, ifMatch, members }) {
       const type = handler(resourceType);
       const { attributes, memberIds } = prepareWrite(type, body, config.writeLimits);
-      const result = await store.create({
-        orgId: context.orgId,
-        resourceType: type.id,
-        id: uuidv7(),
-        now: now(),
-        attributes,
-        uniqueKeys: uniqueKeysOf(type.schema, attributes),
-        // Present exactly for a type with members, `[]` for none: how the store knows (CreateRequest).
-        ...(memberIds ? { members: memberIds } : {}),
-        unknownMembers: config.unknownMembers,
-      });
-      await deliver(resourceEvents(registry, type, context).created(result.resource, result.membership));
-      return outcomeOf(context, type, withMembersOrNot(result.resource, members));
+      if (existingUserPolicy(config.existingUsers ?? "conflict", type, context.orgId) === "link") {
+        return createOrLinkUser(context, type, attributes, ifMatch, members);
+      }
+      return createNew(context, type, attributes, memberIds, members);
     },
 
     async get({ context, resourceType, id, members }) {

@@ -13,6 +13,7 @@ import { expensiveWorkClassifier } from "./expensive-work-classifier.js";
 import { fairShareGate } from "./fair-share-gate.js";
 import { limitRate } from "./limit-rate.js";
 import { createResourceService } from "./create-resource-service.js";
+import { isExistingUsersOption } from "./link-existing-user.js";
 import { registerBulkRoute } from "./routes/bulk-route.js";
 import { registerSchemaRoutes, registerServiceProviderConfigRoute } from "./routes/discovery-routes.js";
 import { registerResourceRoutes } from "./routes/resource-routes.js";
@@ -78,12 +79,19 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     maxValues: positive("writeLimits.maxValues", options.writeLimits?.maxValues, DEFAULT_WRITE_LIMITS.maxValues),
     maxMembers: positive("writeLimits.maxMembers", options.writeLimits?.maxMembers, DEFAULT_WRITE_LIMITS.maxMembers),
   };
+  const existingUsers = options.existingUsers ?? "conflict";
+  if (!isExistingUsersOption(existingUsers)) {
+    throw new Error(
+      `scimkit: existingUsers must be "conflict", "link" or a function of the organization; got ${JSON.stringify(existingUsers)}.`,
+    );
+  }
   const onEvent = options.onEvent;
   const service = createResourceService({
     store: options.store,
     registry,
     profile,
     unknownMembers: options.unknownMembers ?? "ignore",
+    existingUsers,
     filterLimits,
     writeLimits,
     defaultPageSize,

@@ -19,6 +19,12 @@ export interface ResourceEvents {
    * changed, then what happened to the members.
    */
   updated(before: ScimObject, resource: StoredResource, attributesChanged: boolean, membership: MembershipChange | undefined): ScimEvent[];
+  /**
+   * A POST that linked an existing resource (`existingUsers: "link"`): `linked`, whether or not the
+   * attributes changed (the client took the resource over either way), with `activated`/`deactivated`
+   * when `active` flipped.
+   */
+  linked(before: ScimObject, resource: StoredResource): ScimEvent[];
   /** A delete: `deleted`, carrying the resource as it last was. */
   deleted(resource: StoredResource): ScimEvent[];
 }
@@ -66,6 +72,7 @@ export function resourceEvents(registry: SchemaRegistry, type: TypeHandler, cont
       ...(attributesChanged ? [event("updated", resource), ...activationEvents(before, resource)] : []),
       ...membershipEvents(resource, membership),
     ],
+    linked: (before, resource) => [event("linked", resource), ...activationEvents(before, resource)],
     deleted: (resource) => [event("deleted", resource)],
   };
 }

@@ -28,6 +28,11 @@ export interface ServiceRequest {
 export interface CreateResourceRequest extends ServiceRequest {
   /** The body as parsed, not yet validated. */
   readonly body: unknown;
+  /**
+   * The client's `If-Match`: guards a POST that links an existing user (`existingUsers: "link"`),
+   * 412 on a stale version with nothing written; ignored by a POST that creates.
+   */
+  readonly ifMatch?: string;
   /** Whether the outcome carries the members (the response's projection includes them). */
   readonly members: boolean;
 }
@@ -91,6 +96,11 @@ export interface ResourceOutcome {
   readonly stored: StoredResource;
   /** Rendered for the response (before any `attributes` projection). */
   readonly resource: ScimObject;
+  /**
+   * True when a create linked an existing user instead (`existingUsers: "link"`): the answer is
+   * 200 with that user, not 201.
+   */
+  readonly linked?: boolean;
 }
 
 /** A list page, normalized for the ListResponse (RFC 7644 §3.4.2). */
@@ -120,7 +130,11 @@ export interface ResourceService {
   readonly canSort: boolean;
   /** Whether the store pages by cursor (`StoreCapabilities.cursor`, RFC 9865); without it a cursor is 400. */
   readonly canCursor: boolean;
-  /** Validates the body within the write limits, stores it under a fresh UUID v7, reports `created` (and the initial members). */
+  /**
+   * Validates the body within the write limits, stores it under a fresh UUID v7, reports `created`
+   * (and the initial members); or, under `existingUsers: "link"`, updates the user it names and
+   * reports `linked`.
+   */
   create(request: CreateResourceRequest): Promise<ResourceOutcome>;
   /** The resource, or 404. */
   get(request: GetResourceRequest): Promise<ResourceOutcome>;

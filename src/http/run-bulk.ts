@@ -184,12 +184,19 @@ async function execute(
         undefined,
         `POST goes to a resource type endpoint such as ${type.schema.resourceType.endpoint}, not to a resource.`,
       );
-    const outcome = await service.create({ context, resourceType: type.id, body: data, members: false });
+    const outcome = await service.create({
+      context,
+      resourceType: type.id,
+      body: data,
+      ...(operation.version === undefined ? {} : { ifMatch: operation.version }),
+      members: false,
+    });
     return {
       ...base,
       location: resourceLocation(context.baseUrl, type.schema.resourceType.endpoint, outcome.stored.id),
       version: entityTag(outcome.stored.version),
-      status: "201",
+      // A POST that linked an existing user (`existingUsers`) created nothing.
+      status: outcome.linked ? "200" : "201",
     };
   }
   if (id === undefined)

@@ -20,8 +20,15 @@ export type ActivationEventAction = "activated" | "deactivated";
  */
 export type MembershipEventAction = "members.added" | "members.removed" | "members.ignored";
 
+/**
+ * A `POST` named a user who already existed and `existingUsers` is `"link"`: the existing user was
+ * updated with the POSTed representation instead of a new one being created. Stands in for
+ * `updated` (and `created`) of that write; `activated`/`deactivated` accompany it as they would.
+ */
+export type LinkEventAction = "linked";
+
 /** Every action an event can report. */
-export type ScimEventAction = ResourceEventAction | ActivationEventAction | MembershipEventAction;
+export type ScimEventAction = ResourceEventAction | ActivationEventAction | MembershipEventAction | LinkEventAction;
 
 /**
  * The event names of the resource type `Id`: its id with the first letter lower-cased, a dot, the
@@ -30,8 +37,11 @@ export type ScimEventAction = ResourceEventAction | ActivationEventAction | Memb
  */
 export type ResourceEventType<Id extends string> = `${Uncapitalize<Id>}.${ScimEventAction}`;
 
-/** What happened to a user. `activated`/`deactivated` accompany the `updated` of the same write. */
-export type UserEventType = `user.${ResourceEventAction | ActivationEventAction}`;
+/**
+ * What happened to a user. `activated`/`deactivated` accompany the `updated` (or `linked`) of the
+ * same write.
+ */
+export type UserEventType = `user.${ResourceEventAction | ActivationEventAction | LinkEventAction}`;
 
 /** What happened to a group: the resource's own changes and its members'. */
 export type GroupEventType = `group.${ResourceEventAction | MembershipEventAction}`;

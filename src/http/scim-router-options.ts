@@ -10,6 +10,7 @@ import type { ResourceProfile } from "../scim/schema/resource-profile.js";
 import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
 import type { ResourceStore, UnknownMemberPolicy } from "../store/resource-store.js";
 import type { ExpensiveWorkGate } from "./expensive-work-gate.js";
+import type { ExistingUsersOption } from "./link-existing-user.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import type { ScimEventListener } from "./scim-event.js";
 import type { WorkClassifier } from "./work-classifier.js";
@@ -76,6 +77,23 @@ export interface ScimRouterOptions {
   readonly baseUrl?: string | ((request: Request, orgId: string) => string);
   /** Largest accepted request body (bytes, or a string such as `"1mb"`), answered with 413. Default `"1mb"`. */
   readonly bodyLimit?: number | string;
+  /**
+   * What `POST /Users` does when the user already exists in the organization, found by `userName`
+   * (compared as uniqueness compares it: case-insensitively, in Unicode NFC) or by `externalId`
+   * (exactly). A function chooses per organization, e.g. from the organization's record.
+   * - `"conflict"` (default): 409 `uniqueness`, as RFC 7644 §3.3 prescribes.
+   * - `"link"`: the existing user is updated with the POSTed representation, replacing what it
+   *   held as a PUT does (RFC 7644 §3.5.1: a POST carries the whole resource), and returned with
+   *   200 (not 201), its own `id`, `ETag` and `Location`; the event is `user.linked` and the audit
+   *   entry a `create` with status 200 and that user's id. An `If-Match` on the POST then guards
+   *   the link (412 on a stale version). When `userName` and `externalId` match two different
+   *   users, the answer is 409 `uniqueness` naming both. Concurrent POSTs of one new user give one
+   *   201 and 200s, never two users. Applies to `/Bulk` POST operations alike.
+   *
+   * Only users link: a group's `displayName` is a label, not an identity, and two directories'
+   * "Admins" may mean different people, so a POST of an existing group stays 409.
+   */
+  readonly existingUsers?: ExistingUsersOption;
   /** Member ids that name no resource of the organization: `"ignore"` (default) or `"reject"`. */
   readonly unknownMembers?: UnknownMemberPolicy;
   readonly paging?: PagingOptions;

@@ -94,10 +94,18 @@ export function registerResourceRoutes(
     asyncHandler(async (request, response) => {
       const projection = projectionFor(projectionParameters(queryOf(request)));
       const context = scimContext(response);
-      const outcome = await service.create({ context, resourceType: type.id, body: request.body, members: wantsMembers(projection) });
-      if (auditor) await auditor.succeeded(response, "create", type.id, outcome.stored.id, 201);
+      const outcome = await service.create({
+        context,
+        resourceType: type.id,
+        body: request.body,
+        ifMatch: header(request, "if-match"),
+        members: wantsMembers(projection),
+      });
+      // A POST that linked an existing user (`existingUsers`) created nothing: 200, with where it lives.
+      const status = outcome.linked ? 200 : 201;
+      if (auditor) await auditor.succeeded(response, "create", type.id, outcome.stored.id, status);
       const location = resourceLocation(context.baseUrl, endpoint, outcome.stored.id);
-      await sendResource(response, 201, await project(projection, outcome.resource), outcome.stored.version, location);
+      await sendResource(response, status, await project(projection, outcome.resource), outcome.stored.version, location);
     }),
   );
 

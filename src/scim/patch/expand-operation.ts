@@ -9,6 +9,7 @@ import { patchPathOf, type PatchPath } from "../path/patch-path.js";
 import { flattenInput } from "../schema/normalize-resource.js";
 import { isPlainObject, type ScimObject } from "../schema/normalize-value.js";
 import type { ResourceSchema } from "../schema/schema-registry.js";
+import { splitExtensionOperation, wholeExtensionOf } from "./extension-path.js";
 import { abortPatch } from "./patch-failure.js";
 import type { PatchOperation } from "./patch-request.js";
 import type { PatchStep } from "./patch-step.js";
@@ -84,9 +85,22 @@ function* pathlessValueSteps(
  * The steps of `operation`, or a thrown `ScimError` for: a path that does not parse (`invalidPath`),
  * a read-only path (`mutability`), a remove without path (`noTarget`), an add or replace without
  * value or with a path-less value that is not an object (`invalidValue`). Read-only attributes
- * inside a path-less value are skipped; an explicit `schemas` path is a no-op. Errors are thrown
+ * inside a path-less value are skipped; an explicit `schemas` path is a no-op; a path naming a whole
+ * extension schema works on all its attributes (`splitExtensionOperation`). Errors are thrown
  * at once; the steps of a path-less value are made as they are iterated.
  */
 export function expandOperation(schema: ResourceSchema, operation: PatchOperation, limits: Partial<FilterLimits>): Iterable<PatchStep> {
-  return operation.path === undefined ? pathlessSteps(schema, operation, limits) : explicitStep(schema, operation, operation.path, limits);
+  if (operation.path === undefined) return pathlessSteps(schema, operation, limits);
+  const extension = wholeExtensionOf(schema, operation.path);
+  if (extension) {
+    // A whole extension (extension-path.ts) is its removals, then its value as a path-less operation.
+    const { removals, pathless } = splitExtensionOperation(schema, extension, operation);
+    return pathless ? chain(removals, pathlessSteps(schema, pathless, limits)) : removals;
+  }
+  return explicitStep(schema, operation, operation.path, limits);
+}
+
+function* chain(first: Iterable<PatchStep>, second: Iterable<PatchStep>): Generator<PatchStep, void, void> {
+  yield* first;
+  yield* second;
 }
