@@ -4,9 +4,8 @@
  * call is refused — without revoking the tokens, so reactivating restores them unchanged.
  */
 import type { TokenVerifier } from "scimkit";
-import type { AnalyticsStore, OrgScope } from "./analytics-store.js";
-
-const EVERYTHING: OrgScope = { all: true };
+import type { AnalyticsStore } from "./analytics-store.js";
+import { organizationScimSettings } from "./organization-scim-settings.js";
 
 /**
  * Wraps a SCIM `TokenVerifier` so that, on an organization the analytics store knows as
@@ -24,12 +23,5 @@ const EVERYTHING: OrgScope = { all: true };
  * app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth: activeOrganizationsOnly(tokens, analyticsStore) }));
  */
 export function activeOrganizationsOnly(verifier: TokenVerifier, store: AnalyticsStore): TokenVerifier {
-  return {
-    async verify(token, orgId, request) {
-      const principal = await verifier.verify(token, orgId, request);
-      if (principal === null) return null;
-      const organization = await store.getOrganization(EVERYTHING, orgId);
-      return organization?.status === "suspended" ? null : principal;
-    },
-  };
+  return organizationScimSettings(store).activeOnly(verifier);
 }

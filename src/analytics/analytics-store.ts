@@ -9,6 +9,7 @@
  * and every read is scoped by the organizations the caller may see (`OrgScope`), so a store never
  * decides who may see what — it only never returns anything outside the scope it is given.
  */
+import type { ExistingUserPolicy } from "scimkit";
 import type { CompatibilityProfileName } from "scimkit/core";
 
 /** An organization's lifecycle state. A suspended organization's SCIM tokens stop working. */
@@ -35,18 +36,15 @@ export interface Organization {
    * What `POST /Users` does when the `userName` or `externalId` exists
    * (`ScimRouterOptions.existingUsers`): `conflict` (409) or `link`. Absent: `conflict`.
    */
-  readonly existingUsers?: ExistingUsersChoice;
+  readonly existingUsers?: ExistingUserPolicy;
 }
-
-/** `ScimRouterOptions.existingUsers` as an organization's setting. */
-export type ExistingUsersChoice = "conflict" | "link";
 
 /** A change of an organization's settings: a value sets it, `null` returns it to the default. */
 export interface OrganizationChange {
   readonly name?: string;
   readonly status?: OrganizationStatus;
   readonly compatibility?: CompatibilityProfileName | null;
-  readonly existingUsers?: ExistingUsersChoice | null;
+  readonly existingUsers?: ExistingUserPolicy | null;
   /** ISO 8601 time of the change. */
   readonly updatedAt: string;
 }

@@ -51,7 +51,6 @@ export type {
   OperationStatus,
   OperationUpdate,
   OrgScope,
-  ExistingUsersChoice,
   Organization,
   OrganizationChange,
   OrganizationStatus,

@@ -8,7 +8,8 @@ import { analyticsWriteTransaction } from "./analytics-write-transaction.js";
 import { withRowLock } from "./with-row-lock.js";
 import type { AnalyticsDatabase, OrganizationsTable } from "./analytics-tables.js";
 import type { CompatibilityProfileName } from "scimkit/core";
-import type { AnalyticsStore, ExistingUsersChoice, OrgScope, Organization, OrganizationStatus } from "../analytics-store.js";
+import type { ExistingUserPolicy } from "scimkit";
+import type { AnalyticsStore, OrgScope, Organization, OrganizationStatus } from "../analytics-store.js";
 import { deleteAnalyticsOrganizationRows } from "./delete-analytics-organization-rows.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
 import { scopeOrgIds } from "./scope-org-ids.js";
@@ -23,7 +24,7 @@ export function organizationOf(row: Selectable<OrganizationsTable>): Organizatio
     updatedAt: row.updated_at,
     // Written only through the validated API, CLI and this store: read back as the names they were.
     ...(row.compatibility === null ? {} : { compatibility: row.compatibility as CompatibilityProfileName }),
-    ...(row.existing_users === null ? {} : { existingUsers: row.existing_users as ExistingUsersChoice }),
+    ...(row.existing_users === null ? {} : { existingUsers: row.existing_users as ExistingUserPolicy }),
   };
 }
 

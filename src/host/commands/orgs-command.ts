@@ -7,11 +7,11 @@
 import {
   CHOSEN_ORGANIZATION_ID_PATTERN,
   renderOrganization,
-  type ExistingUsersChoice,
   type Organization,
   type OrganizationChange,
   type OrganizationStatus,
 } from "scimkit/analytics";
+import type { ExistingUserPolicy } from "scimkit";
 import { COMPATIBILITY_PROFILE_NAMES, type CompatibilityProfileName } from "scimkit/core";
 import type { HostCommand } from "./host-command.js";
 import { auditedCommandWrite } from "./audited-command-write.js";
@@ -53,7 +53,7 @@ const OPTIONS = {
   "existing-users": { type: "string" },
 } as const;
 
-const EXISTING_USERS: readonly ExistingUsersChoice[] = ["conflict", "link"];
+const EXISTING_USERS: readonly ExistingUserPolicy[] = ["conflict", "link"];
 
 /** A setting's value from its option: the value, `null` for `default` (where allowed), undefined when not given. */
 function choice<T extends string>(
