@@ -96,6 +96,10 @@ function isStringRecord(value: unknown): value is Record<string, string> {
   return isRecord(value) && Object.values(value).every((item) => typeof item === "string");
 }
 
+function isStatus(value: unknown): boolean {
+  return typeof value === "number" && Number.isInteger(value) && value >= 100 && value <= 599;
+}
+
 /** Checks the shape of a parsed fixture file and names the first problem with its location. */
 export function parseReplayFixture(value: unknown, file: string): ReplayFixture {
   const problem = (where: string, what: string): Error => new Error(`${file}: ${where} ${what}`);
@@ -149,7 +153,6 @@ export function parseReplayFixture(value: unknown, file: string): ReplayFixture 
       throw problem(`${at}.request.headers`, "must give the Content-Type of the body");
     const expected = step["expect"];
     const status = isRecord(expected) ? expected["status"] : undefined;
-    const isStatus = (item: unknown): boolean => typeof item === "number" && Number.isInteger(item) && item >= 100 && item <= 599;
     if (!isStatus(status) && !(Array.isArray(status) && status.length > 0 && status.every(isStatus))) {
       throw problem(`${at}.expect.status`, "must be an HTTP status, or a non-empty array of the statuses the source allows");
     }
