@@ -1,6 +1,14 @@
 /** The replay runner's own rules: containment, placeholders, capture paths, request encoding. */
 import { describe, expect, it } from "vitest";
-import { encodeRequestPath, findMismatch, parseReplayFixture, readJsonPath, substitute } from "./replay-fixture.js";
+import {
+  compatibilityOf,
+  encodeRequestPath,
+  findMismatch,
+  parseReplayFixture,
+  readJsonPath,
+  statusMatches,
+  substitute,
+} from "./replay-fixture.js";
 
 describe("findMismatch (expected body containment)", () => {
   it("accepts extra keys and checks nested objects", () => {
@@ -66,5 +74,43 @@ describe("placeholders, capture paths and request paths", () => {
       /must not carry credentials/,
     );
     expect(parseReplayFixture(fixture({ "Content-Type": "application/scim+json" }), "f.json").scenario).toBe("s");
+  });
+});
+
+describe("compatibility profiles and alternative statuses", () => {
+  const fixture = (extra: Record<string, unknown>, status: unknown = 200) => ({
+    scenario: "s",
+    sources: [{ title: "t", url: "u" }],
+    ...extra,
+    steps: [{ name: "n", source: "s", request: { method: "GET", path: "/Users" }, expect: { status } }],
+  });
+
+  it("runs a fixture under generic alone unless it lists its profiles", () => {
+    expect(compatibilityOf(parseReplayFixture(fixture({}), "f.json"))).toEqual(["generic"]);
+    expect(compatibilityOf(parseReplayFixture(fixture({ compatibility: ["okta", "generic"] }), "f.json"))).toEqual(["okta", "generic"]);
+  });
+
+  it("refuses unknown, repeated or missing profile names, naming the entry", () => {
+    expect(() => parseReplayFixture(fixture({ compatibility: ["okta", "auth0"] }), "f.json")).toThrow(
+      'f.json: compatibility[1] "auth0" is not a profile; use one of generic, strict, entra, okta, google, onelogin, jumpcloud, ping',
+    );
+    expect(() => parseReplayFixture(fixture({ compatibility: ["strict", "strict"] }), "f.json")).toThrow(
+      'f.json: compatibility[1] "strict" is listed twice',
+    );
+    expect(() => parseReplayFixture(fixture({ compatibility: [] }), "f.json")).toThrow(/f\.json: compatibility must be a non-empty array/);
+    expect(() => parseReplayFixture(fixture({ compatibility: "okta" }), "f.json")).toThrow(
+      /f\.json: compatibility must be a non-empty array/,
+    );
+  });
+
+  it("accepts a status or the statuses the source allows alike, and nothing else", () => {
+    expect(parseReplayFixture(fixture({}, [200, 204]), "f.json").steps[0]?.expect.status).toEqual([200, 204]);
+    for (const status of [[], "200", [200, "204"], 42, 200.5]) {
+      expect(() => parseReplayFixture(fixture({}, status), "f.json")).toThrow(/steps\[0\]\.expect\.status must be an HTTP status/);
+    }
+    expect(statusMatches(204, 204)).toBe(true);
+    expect(statusMatches(204, 200)).toBe(false);
+    expect(statusMatches([200, 204], 200)).toBe(true);
+    expect(statusMatches([200, 204], 400)).toBe(false);
   });
 });

@@ -10,6 +10,15 @@
 /** Which resource profile the replayed app runs (`spec` is the product profile, spec §2.3). */
 export type ReplayProfile = "spec" | "rfc7643";
 
+/**
+ * The compatibility profiles (issue 15) an organization can be given: `strict` is RFC 7643/7644
+ * to the letter, `generic` accepts every tolerance, and the others are one identity provider's
+ * set each.
+ */
+export const COMPATIBILITY_PROFILES = ["generic", "strict", "entra", "okta", "google", "onelogin", "jumpcloud", "ping"] as const;
+
+export type CompatibilityProfile = (typeof COMPATIBILITY_PROFILES)[number];
+
 export type ReplayMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** A JSON value as it appears in a fixture. */
@@ -30,7 +39,11 @@ export interface ReplayRequest {
 }
 
 export interface ReplayExpectation {
-  readonly status: number;
+  /**
+   * The response status, or the statuses the source allows alike (RFC 7644 §3.5.2: a PATCH
+   * answers 200 with the resource or 204), any one of which passes.
+   */
+  readonly status: number | readonly number[];
   /**
    * Contained in the response body:
    * - an object matches when each of its keys matches the same key of the response;
@@ -60,6 +73,12 @@ export interface ReplayFixture {
   readonly description?: string;
   /** Default `rfc7643` (the router's own default). */
   readonly profile?: ReplayProfile;
+  /**
+   * The compatibility profiles the replay must pass under, each run on its own app: the
+   * provider's own and `generic`, or `strict` and `generic` for the RFC's examples. Default
+   * `["generic"]`.
+   */
+  readonly compatibility?: readonly CompatibilityProfile[];
   /** The pages the steps are written from. */
   readonly sources: readonly { readonly title: string; readonly url: string }[];
   /** Headers the provider sends with every request. */
@@ -77,6 +96,10 @@ function isStringRecord(value: unknown): value is Record<string, string> {
   return isRecord(value) && Object.values(value).every((item) => typeof item === "string");
 }
 
+function isStatus(value: unknown): boolean {
+  return typeof value === "number" && Number.isInteger(value) && value >= 100 && value <= 599;
+}
+
 /** Checks the shape of a parsed fixture file and names the first problem with its location. */
 export function parseReplayFixture(value: unknown, file: string): ReplayFixture {
   const problem = (where: string, what: string): Error => new Error(`${file}: ${where} ${what}`);
@@ -84,6 +107,22 @@ export function parseReplayFixture(value: unknown, file: string): ReplayFixture 
   if (typeof value["scenario"] !== "string" || value["scenario"] === "") throw problem("scenario", "must be a non-empty string");
   if (value["profile"] !== undefined && value["profile"] !== "spec" && value["profile"] !== "rfc7643") {
     throw problem("profile", 'must be "spec" or "rfc7643"');
+  }
+  const compatibility = value["compatibility"];
+  if (compatibility !== undefined) {
+    const known: readonly string[] = COMPATIBILITY_PROFILES;
+    if (!Array.isArray(compatibility) || compatibility.length === 0) {
+      throw problem("compatibility", `must be a non-empty array of profile names (${COMPATIBILITY_PROFILES.join(", ")})`);
+    }
+    compatibility.forEach((name: unknown, index) => {
+      if (typeof name !== "string" || !known.includes(name)) {
+        throw problem(
+          `compatibility[${index}]`,
+          `${JSON.stringify(name)} is not a profile; use one of ${COMPATIBILITY_PROFILES.join(", ")}`,
+        );
+      }
+      if (compatibility.indexOf(name) !== index) throw problem(`compatibility[${index}]`, `${JSON.stringify(name)} is listed twice`);
+    });
   }
   const sources = value["sources"];
   if (!Array.isArray(sources) || sources.length === 0 || !sources.every((item) => isStringRecord(item) && item["title"] && item["url"])) {
@@ -113,13 +152,26 @@ export function parseReplayFixture(value: unknown, file: string): ReplayFixture 
     if (request["body"] !== undefined && !headerNames.includes("content-type"))
       throw problem(`${at}.request.headers`, "must give the Content-Type of the body");
     const expected = step["expect"];
-    if (!isRecord(expected) || typeof expected["status"] !== "number") throw problem(`${at}.expect.status`, "must be a number");
-    if (expected["headers"] !== undefined && !isStringRecord(expected["headers"]))
+    const status = isRecord(expected) ? expected["status"] : undefined;
+    if (!isStatus(status) && !(Array.isArray(status) && status.length > 0 && status.every(isStatus))) {
+      throw problem(`${at}.expect.status`, "must be an HTTP status, or a non-empty array of the statuses the source allows");
+    }
+    if (isRecord(expected) && expected["headers"] !== undefined && !isStringRecord(expected["headers"]))
       throw problem(`${at}.expect.headers`, "must map names to strings");
     if (step["capture"] !== undefined && !isStringRecord(step["capture"]))
       throw problem(`${at}.capture`, "must map names to paths like $.id");
   });
   return value as unknown as ReplayFixture;
+}
+
+/** The compatibility profiles a fixture runs under (its `compatibility`, or `generic` alone). */
+export function compatibilityOf(fixture: ReplayFixture): readonly CompatibilityProfile[] {
+  return fixture.compatibility ?? ["generic"];
+}
+
+/** Whether `actual` is the expected status or one of the expected statuses. */
+export function statusMatches(expected: ReplayExpectation["status"], actual: number): boolean {
+  return typeof expected === "number" ? actual === expected : expected.includes(actual);
 }
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w]*)\s*\}\}/g;
