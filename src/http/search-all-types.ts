@@ -75,9 +75,6 @@ interface Pending {
   readonly entry: ListEntry;
 }
 
-/** Most resources read from one type per store call while the lists are merged. */
-const MERGE_BATCH = 1000;
-
 /** The filter of each type; `undefined` leaves the type out (its filter holds for none of its resources). */
 function filtersOf(
   config: ListPageConfig,
@@ -260,7 +257,8 @@ async function merge(
 
   const refill = async (stream: Stream, want: number): Promise<void> => {
     const { plan } = stream;
-    const batch = Math.min(want, MERGE_BATCH);
+    // No store call reads more than a page and the one resource after it: the host's bound on one read.
+    const batch = Math.min(want, config.maxPageSize + 1);
     // Keyset walks when the store has them: each batch starts where the last ended, at no cost per skipped row.
     const page: ListRequest["page"] = config.canCursor
       ? { kind: "cursor", ...(stream.after ? { after: stream.after } : {}), count: batch }
@@ -282,9 +280,11 @@ async function merge(
   const taken: { plan: TypePlan; pending: Pending }[] = [];
   let consumed = 0;
   let more = false;
-  // Every type is read once even for an empty page window: its first read counts its total.
-  for (const stream of streams) if (!stream.done) await refill(stream, Math.max(needed, 1));
-  while (consumed < needed) {
+  // Every type is read once: its first read counts its total.
+  for (const stream of streams) if (!stream.done) await refill(stream, needed);
+  const counted = resumed ? resumed.total : streams.reduce((sum, stream) => sum + stream.total, 0);
+  // A page past the end needs no walk through everything before it.
+  while (consumed < needed && (resumed !== undefined || skip < counted)) {
     for (const stream of streams) if (stream.pending.length === 0 && !stream.done) await refill(stream, needed - consumed);
     let first: Stream | undefined;
     for (const stream of streams) {
@@ -299,7 +299,7 @@ async function merge(
     else if (consumed > skip) taken.push({ plan: first.plan, pending: next });
   }
 
-  const totalResults = resumed ? resumed.total : streams.reduce((sum, stream) => sum + stream.total, 0);
+  const totalResults = counted;
   const hits: SearchHit[] = [];
   // Consecutive resources of one type render together, in slices of the loop as a type's page does.
   for (let start = 0; start < taken.length; ) {

@@ -13,7 +13,16 @@ import { attribute, type ResourceTypeDefinition, type SchemaDefinition } from ".
 import { createSchemaRegistry } from "../../src/scim/schema/schema-registry.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
 import { describePostgres } from "../../src/store/sql/postgres-test-database.fixture.js";
-import { GROUP_SCHEMA, LIST_SCHEMA, USER_SCHEMA, createTestApp, expectScimError, postgresStores, type TestApp } from "./harness.js";
+import {
+  GROUP_SCHEMA,
+  LIST_SCHEMA,
+  USER_SCHEMA,
+  createTestApp,
+  defaultStore,
+  expectScimError,
+  postgresStores,
+  type TestApp,
+} from "./harness.js";
 import { SEARCH_REQUEST_SCHEMA, createGroup, createUser, type Json } from "./provisioning-helpers.js";
 
 type StoreFor = () => Promise<ResourceStore | undefined>;
@@ -249,6 +258,19 @@ function rootSearchChecks(storeFor: StoreFor): void {
     expect(filtered.map(nameOf)).toEqual(["bob", "Bakers"]);
   });
 
+  it("merges the types in several reads each when a page reaches past one read (paging.maxPageSize)", async () => {
+    const { t, ids } = await seed(storeFor, { paging: { maxPageSize: 2 } });
+    expect(namesOf(await search(t, { startIndex: 4, count: 2 }))).toEqual(["Bakers", "carol"]);
+    expect(namesOf(await search(t, { startIndex: 3, count: 2, sortBy: "displayName", sortOrder: "descending" }))).toEqual([
+      "Bakers",
+      "alice",
+    ]);
+    for (const body of [{ count: 2 }, { count: 2, sortBy: "userName" }, { count: 5, sortBy: "title", sortOrder: "descending" }]) {
+      const seen = await walk(t, body, 5);
+      expect(seen.map((resource) => resource["id"]).sort()).toEqual([...ids.values()].sort());
+    }
+  });
+
   it("refuses a cursor of another query, of a type's list, or with startIndex", async () => {
     const { t } = await seed(storeFor);
     const first = await search(t, { cursor: "", count: 2, sortBy: "displayName" });
@@ -354,6 +376,33 @@ function fairShareChecks(storeFor: StoreFor): void {
     expect(acquired).toHaveLength(4);
   });
 }
+
+describe("the root search on a store that neither sorts nor pages by cursor", () => {
+  it("pages by index through every type, ignores sortBy and refuses a cursor", async () => {
+    const pages: string[] = [];
+    const storeFor = async (): Promise<ResourceStore> => {
+      const inner = await defaultStore();
+      return {
+        capabilities: { sort: false, cursor: false },
+        create: (r) => inner.create(r),
+        get: (r) => inner.get(r),
+        list: (r) => {
+          pages.push(`${r.resourceType} ${r.page.kind} ${r.sort ? "sorted" : "unsorted"}`);
+          return inner.list(r);
+        },
+        update: (r) => inner.update(r),
+        delete: (r) => inner.delete(r),
+      };
+    };
+    const { t } = await seed(storeFor);
+    pages.length = 0;
+    const walked: string[] = [];
+    for (const startIndex of [1, 3, 5]) walked.push(...namesOf(await search(t, { startIndex, count: 2, sortBy: "displayName" })));
+    expect(walked).toEqual(["alice", "Admins", "bob", "Bakers", "carol"]);
+    expect(new Set(pages)).toEqual(new Set(["User index unsorted", "Group index unsorted"]));
+    expectScimError(await t.post("/.search", { cursor: "" }), 400, "invalidValue");
+  });
+});
 
 describe("the root search, on this project's store", () => {
   rootSearchChecks(async () => undefined);
