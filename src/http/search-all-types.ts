@@ -228,6 +228,19 @@ interface MergeWindow {
   readonly cursorScope: CursorScope | undefined;
 }
 
+/** One type's walk: what it has read and not yet merged, and where its next read starts. */
+interface Stream {
+  readonly plan: TypePlan;
+  pending: Pending[];
+  /** Index in `pending` of the next resource to merge. */
+  head: number;
+  after: SortPosition | undefined;
+  read: number;
+  done: boolean;
+  /** The type's matches, counted by its first read (not on a resumed walk, whose cursor carries the total). */
+  total: number;
+}
+
 /**
  * Walks every type's list in step, always taking the resource that comes first in the list
  * order, until the page (and, for a cursor, one resource more) is taken. Each type is read in
@@ -239,21 +252,14 @@ async function merge(
   order: "ascending" | "descending",
   window: MergeWindow,
 ): Promise<SearchAllTypesOutcome> {
-  const { skip, take, resumed, cursorScope } = window;
+  const { context, skip, take, resumed, cursorScope } = window;
   const needed = skip + take + (cursorScope ? 1 : 0);
-  const streams = plans.map((plan) => {
+  // Resources passed over need no members: with a window that skips, the page's own are read afterwards.
+  const walkMembers = skip === 0;
+  const streams: Stream[] = plans.map((plan) => {
     const resume = resumed ? resumeOf(plan, resumed.position, order) : undefined;
-    return {
-      plan,
-      pending: [] as Pending[],
-      after: resume === "done" ? undefined : resume,
-      read: 0,
-      done: resume === "done",
-      total: 0,
-      counted: false,
-    };
+    return { plan, pending: [], head: 0, after: resume === "done" ? undefined : resume, read: 0, done: resume === "done", total: 0 };
   });
-  type Stream = (typeof streams)[number];
 
   const refill = async (stream: Stream, want: number): Promise<void> => {
     const { plan } = stream;
@@ -263,16 +269,21 @@ async function merge(
     const page: ListRequest["page"] = config.canCursor
       ? { kind: "cursor", ...(stream.after ? { after: stream.after } : {}), count: batch }
       : { kind: "index", startIndex: stream.read + 1, count: batch };
-    const countTotal = !stream.counted && resumed === undefined;
-    const result = await config.store.list({ ...plan.scope, page, ...(countTotal ? {} : { countTotal: false }) });
+    const countTotal = stream.read === 0 && resumed === undefined;
+    const result = await config.store.list({
+      ...plan.scope,
+      members: plan.scope.members && walkMembers,
+      page,
+      ...(countTotal ? {} : { countTotal: false }),
+    });
     if (countTotal) stream.total = result.totalResults;
-    stream.counted = true;
     stream.read += result.resources.length;
     stream.done = result.resources.length < batch;
-    for (const stored of result.resources) {
-      const key = plan.sort ? sortKeyOf(resourceView(plan.type.id, stored), plan.sort.path) : null;
-      stream.pending.push({ stored, entry: { key, id: stored.id } });
-    }
+    stream.pending = result.resources.map((stored) => ({
+      stored,
+      entry: { key: plan.sort ? sortKeyOf(resourceView(plan.type.id, stored), plan.sort.path) : null, id: stored.id },
+    }));
+    stream.head = 0;
     const last = stream.pending[stream.pending.length - 1];
     if (last) stream.after = last.entry;
   };
@@ -282,24 +293,24 @@ async function merge(
   let more = false;
   // Every type is read once: its first read counts its total.
   for (const stream of streams) if (!stream.done) await refill(stream, needed);
-  const counted = resumed ? resumed.total : streams.reduce((sum, stream) => sum + stream.total, 0);
+  const totalResults = resumed ? resumed.total : streams.reduce((sum, stream) => sum + stream.total, 0);
   // A page past the end needs no walk through everything before it.
-  while (consumed < needed && (resumed !== undefined || skip < counted)) {
-    for (const stream of streams) if (stream.pending.length === 0 && !stream.done) await refill(stream, needed - consumed);
+  while (consumed < needed && (resumed !== undefined || skip < totalResults)) {
     let first: Stream | undefined;
     for (const stream of streams) {
-      const head = stream.pending[0];
-      const best = first?.pending[0];
+      if (stream.head === stream.pending.length && !stream.done) await refill(stream, needed - consumed);
+      const head = stream.pending[stream.head];
+      const best = first?.pending[first.head];
       if (head && (!best || compareListEntries(head.entry, best.entry, order) < 0)) first = stream;
     }
-    const next = first?.pending.shift();
+    const next = first?.pending[first.head];
     if (!first || !next) break;
+    first.head += 1;
     consumed += 1;
     if (consumed > skip + take) more = true;
     else if (consumed > skip) taken.push({ plan: first.plan, pending: next });
   }
 
-  const totalResults = counted;
   const hits: SearchHit[] = [];
   // Consecutive resources of one type render together, in slices of the loop as a type's page does.
   for (let start = 0; start < taken.length; ) {
@@ -307,8 +318,9 @@ async function merge(
     if (!plan) break;
     let end = start;
     while (taken[end]?.plan === plan) end += 1;
-    const run = taken.slice(start, end).map((item) => item.pending.stored);
-    const rendered = await renderStoredPage(config.registry, plan.type, window.context.baseUrl, run, plan.scope.members);
+    let run = taken.slice(start, end).map((item) => item.pending.stored);
+    if (plan.scope.members && !walkMembers) run = await withMembers(config, plan, run);
+    const rendered = await renderStoredPage(config.registry, plan.type, context.baseUrl, run, plan.scope.members);
     for (const resource of rendered) hits.push({ type: plan.type, resource });
     start = end;
   }
@@ -322,4 +334,14 @@ async function merge(
     ...(nextCursor ? { nextCursor } : {}),
     cursorPaging: cursorScope !== undefined,
   };
+}
+
+/** `resources` of `plan`'s type read again with their members; one deleted in between stays as it was read. */
+async function withMembers(config: ListPageConfig, plan: TypePlan, resources: readonly StoredResource[]): Promise<StoredResource[]> {
+  const loaded: StoredResource[] = [];
+  for (const stored of resources) {
+    const again = await config.store.get({ orgId: plan.scope.orgId, resourceType: plan.type.id, id: stored.id, members: true });
+    loaded.push(again ?? stored);
+  }
+  return loaded;
 }

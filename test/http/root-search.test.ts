@@ -182,7 +182,7 @@ function rootSearchChecks(storeFor: StoreFor): void {
   });
 
   it("pages by index across the boundary between types, counting every type in totalResults", async () => {
-    const { t } = await seed(storeFor);
+    const { t, ids } = await seed(storeFor);
     const pages: string[][] = [];
     for (const startIndex of [1, 3, 5]) {
       const page = await search(t, { startIndex, count: 2 });
@@ -191,6 +191,9 @@ function rootSearchChecks(storeFor: StoreFor): void {
       pages.push(namesOf(page));
     }
     expect(pages).toEqual([["alice", "Admins"], ["bob", "Bakers"], ["carol"]]);
+    // A page that starts further on still carries its groups' members.
+    const second = await search(t, { startIndex: 3, count: 2 });
+    expect(second["Resources"][1]["members"]).toEqual([expect.objectContaining({ value: ids.get("bob"), type: "User" })]);
     const sorted = await search(t, { sortBy: "displayName", sortOrder: "descending", startIndex: 2, count: 3 });
     expect(namesOf(sorted)).toEqual(["bob", "Bakers", "alice"]);
     expect(namesOf(await search(t, { startIndex: 6 }))).toEqual([]);
