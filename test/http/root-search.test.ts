@@ -170,6 +170,11 @@ function rootSearchChecks(storeFor: StoreFor): void {
     const unknown = expectScimError(await t.post("/.search", { filter: 'nickname eq "x" or shoeSize gt 3' }), 400, "invalidFilter");
     expect(unknown.detail).toContain("shoeSize");
     expect(unknown.detail).toContain("User, Group");
+    // Behind an operand that already decides for one type, or inside a value path one type lacks.
+    const decided = expectScimError(await t.post("/.search", { filter: 'userName eq "a" and shoeSize gt 3' }), 400, "invalidFilter");
+    expect(decided.detail).toContain("shoeSize");
+    const inner = expectScimError(await t.post("/.search", { filter: "emails[nothing pr]" }), 400, "invalidFilter");
+    expect(inner.detail).toContain("emails.nothing");
     expect(expectScimError(await t.get(`/?${query({ filter: "userName eq" })}`), 400, "invalidFilter").detail).toMatch(/filter/i);
     // Defined, but compared wrongly for its type.
     expect(expectScimError(await t.post("/.search", { filter: "active gt true" }), 400, "invalidFilter").detail).toContain("active");

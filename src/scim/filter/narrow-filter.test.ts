@@ -66,6 +66,10 @@ describe("narrowFilter", () => {
   it("reports every path the type does not define, as written", () => {
     const { unknownPaths } = narrowFilter(groups, parsed('userName eq "a" or members[nothing pr] or name.givenName sw "x"'));
     expect([...unknownPaths].sort()).toEqual(["members.nothing", "name.givenName", "userName"]);
+    // Including those behind an operand that already decides, and inside `attr[…]` on an attribute the type lacks.
+    const decided = narrowFilter(groups, parsed('userName eq "a" and (shoeSize gt 3 or emails[nothing pr])'));
+    expect(decided.filter).toBe(false);
+    expect([...decided.unknownPaths].sort()).toEqual(["emails", "emails.nothing", "shoeSize", "userName"]);
   });
 
   const group: fc.Arbitrary<ScimObject> = fc.record(

@@ -54,13 +54,16 @@ export function narrowFilter(schema: ResourceSchema, filter: ParsedFilter): Narr
       case "and":
       case "or": {
         // `and` is decided by a false operand and ignores true ones; `or` the other way round.
+        // Every operand is narrowed, decided or not, so that each unknown path is reported.
         const decisive = node.kind === "or";
         const kept: ParsedFilter[] = [];
+        let decided = false;
         for (const child of node.filters) {
           const narrowed = narrow(child, within);
           if (typeof narrowed !== "boolean") kept.push(narrowed);
-          else if (narrowed === decisive) return decisive;
+          else if (narrowed === decisive) decided = true;
         }
+        if (decided) return decisive;
         if (kept.length === 0) return !decisive;
         const [only] = kept;
         return kept.length === 1 && only ? only : { kind: node.kind, filters: kept };
@@ -70,9 +73,10 @@ export function narrowFilter(schema: ResourceSchema, filter: ParsedFilter): Narr
         return typeof inner === "boolean" ? !inner : { kind: "not", filter: inner };
       }
       case "valuePath": {
-        // An attribute with no value has no element to satisfy anything.
-        if (!defines(node.path)) return false;
+        const defined = defines(node.path);
         const inner = narrow(node.filter, node.path);
+        // An attribute with no value has no element to satisfy anything.
+        if (!defined) return false;
         if (inner === false) return false;
         if (inner === true) return { kind: "present", path: node.path };
         return { kind: "valuePath", path: node.path, filter: inner };
