@@ -87,22 +87,19 @@ function filtersOf(
     return filters;
   }
   const parsed = unwrap(parseFilter(text, config.filterLimits));
-  let unknownEverywhere: Set<string> | undefined;
-  for (const type of types) {
-    const { filter, unknownPaths } = narrowFilter(type.schema, parsed);
-    unknownEverywhere = unknownEverywhere
-      ? new Set([...unknownEverywhere].filter((path) => unknownPaths.has(path)))
-      : new Set(unknownPaths);
-    if (filter === true) filters.set(type, "all");
-    else if (filter !== false) filters.set(type, unwrap(resolveFilter(type.schema, filter)));
-  }
-  // RFC 7644 §3.4.2.2: an attribute no resource type defines makes the filter invalid, as it does at a type's endpoint.
-  const [unknown] = unknownEverywhere ?? [];
+  const narrowed = types.map((type) => ({ type, ...narrowFilter(type.schema, parsed) }));
+  // RFC 7644 §3.4.2.2: an attribute no resource type defines makes the filter invalid, as it does
+  // at a type's endpoint; checked before any type binds what is left, the more basic problem first.
+  const unknown = [...(narrowed[0]?.unknownPaths ?? [])].find((path) => narrowed.every(({ unknownPaths }) => unknownPaths.has(path)));
   if (unknown !== undefined) {
     throw badRequest(
       ScimType.invalidFilter,
       `Invalid filter: no resource type defines the attribute "${unknown}" (searched: ${types.map((type) => type.id).join(", ")}).`,
     );
+  }
+  for (const { type, filter } of narrowed) {
+    if (filter === true) filters.set(type, "all");
+    else if (filter !== false) filters.set(type, unwrap(resolveFilter(type.schema, filter)));
   }
   return filters;
 }
