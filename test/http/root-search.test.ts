@@ -178,6 +178,10 @@ function rootSearchChecks(storeFor: StoreFor): void {
     expect(expectScimError(await t.get(`/?${query({ filter: "userName eq" })}`), 400, "invalidFilter").detail).toMatch(/filter/i);
     // Defined, but compared wrongly for its type.
     expect(expectScimError(await t.post("/.search", { filter: "active gt true" }), 400, "invalidFilter").detail).toContain("active");
+    // The router's filterLimits hold at the root too.
+    const long = expectScimError(await t.post("/.search", { filter: `userName eq "${"a".repeat(20_000)}"` }), 400, "invalidFilter");
+    expect(long.detail).toContain("limit");
+    expect(expectScimError(await t.post("/.search", { sortBy: "members.value" }), 400, "invalidValue").detail).toContain("members");
     const sort = expectScimError(await t.post("/.search", { sortBy: "shoeSize" }), 400, "invalidValue");
     expect(sort.detail).toContain("sortBy");
     expectScimError(await t.post("/.search", { sortBy: "displayName", sortOrder: "upwards" }), 400, "invalidValue");
