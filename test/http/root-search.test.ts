@@ -120,6 +120,8 @@ function rootSearchChecks(storeFor: StoreFor): void {
     const all = await t.get("/").expect(200);
     expect(all.body["schemas"]).toEqual([LIST_SCHEMA]);
     expect(namesOf(all.body)).toEqual(["alice", "Admins", "bob", "Bakers", "carol"]);
+    // The base URL itself, without the trailing slash, is the same root.
+    expect(namesOf((await t.get(t.base()).expect(200)).body)).toEqual(namesOf(all.body));
     const filtered = await t.get(`/?${query({ filter: 'displayName sw "b"', sortBy: "displayName" })}`).expect(200);
     expect(namesOf(filtered.body)).toEqual(["Bakers", "bob"]);
     expect(filtered.body["totalResults"]).toBe(2);
