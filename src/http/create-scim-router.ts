@@ -17,6 +17,7 @@ import { isExistingUsersOption } from "./link-existing-user.js";
 import { registerBulkRoute } from "./routes/bulk-route.js";
 import { registerSchemaRoutes, registerServiceProviderConfigRoute } from "./routes/discovery-routes.js";
 import { registerResourceRoutes } from "./routes/resource-routes.js";
+import { registerRootSearchRoute } from "./routes/root-search-route.js";
 import { scimBodyParser } from "./scim-body-parser.js";
 import type { ScimEvent } from "./scim-event.js";
 import { resolveOrganization, scimContext } from "./scim-request-context.js";
@@ -141,6 +142,17 @@ export function createScimRouter(options: ScimRouterOptions): Router {
   router.use(...scimBodyParser(options.bodyLimit ?? "1mb"));
   registerSchemaRoutes(router, registry, profile);
   for (const type of service.handlers.values()) registerResourceRoutes(router, service, type, auditor, admission);
+  const listConfig = {
+    store: options.store,
+    registry,
+    filterLimits,
+    defaultPageSize,
+    maxPageSize,
+    cursorSecret: options.cursorSecret ?? "",
+    canSort: service.canSort,
+    canCursor: service.canCursor,
+  };
+  registerRootSearchRoute(router, listConfig, [...service.handlers.values()], admission);
   router.use((request, _response, next) => {
     // A malformed %-escape outside any route parameter (which Express's router refuses itself) is
     // a malformed request, not a missing endpoint.

@@ -35,7 +35,8 @@ export interface ListPageConfig {
   readonly canCursor: boolean;
 }
 
-function resolveSort(type: TypeHandler, parameters: ListParameters, canSort: boolean): SortSpec | undefined {
+/** The sort `parameters` ask of `type`, or none: 400 `invalidValue` for a path it cannot sort by. */
+export function resolveSort(type: TypeHandler, parameters: ListParameters, canSort: boolean): SortSpec | undefined {
   // RFC 7644 §3.4.2.3: sorting is optional; a provider that does not sort ignores the parameters.
   if (!canSort || parameters.sortBy === undefined || parameters.sortBy.trim() === "") return undefined;
   const resolved = type.schema.resolvePath(parameters.sortBy.trim());
@@ -54,13 +55,54 @@ function resolveSort(type: TypeHandler, parameters: ListParameters, canSort: boo
   return { path: resolved.path, order };
 }
 
+/** The page size `parameters` ask for, clamped (RFC 7644 §3.4.2.4: a negative count is 0, one over the maximum is the maximum). */
+export function pageSize(config: Pick<ListPageConfig, "defaultPageSize" | "maxPageSize">, parameters: ListParameters): number {
+  return Math.min(Math.max(parameters.count ?? config.defaultPageSize, 0), config.maxPageSize);
+}
+
+/** The 1-based index of an index page (RFC 7644 §3.4.2.4: a value below 1 is read as 1). */
+export function firstIndex(parameters: ListParameters): number {
+  return Math.min(Math.max(parameters.startIndex ?? 1, 1), Number.MAX_SAFE_INTEGER);
+}
+
+/** Refuses a cursor the store cannot follow, or one sent with `startIndex` (RFC 9865 §2). */
+export function checkCursorPaging(config: Pick<ListPageConfig, "canCursor">, parameters: ListParameters): void {
+  if (!config.canCursor)
+    throw badRequest(ScimType.invalidValue, "This service does not support cursor paging (RFC 9865); page with startIndex and count.");
+  if (parameters.startIndex !== undefined) {
+    throw badRequest(ScimType.invalidValue, "Use either cursor or startIndex, not both (RFC 9865 §2).");
+  }
+}
+
+/**
+ * A page of `type`'s resources rendered for the ListResponse. A page is as large as the host's
+ * `paging.maxPageSize` allows: rendered in slices of the loop.
+ */
+export async function renderStoredPage(
+  registry: SchemaRegistry,
+  type: TypeHandler,
+  baseUrl: string,
+  resources: readonly StoredResource[],
+  members: boolean,
+): Promise<ScimObject[]> {
+  if (!members) return mapInSlices(resources, (stored) => renderResource(registry, type.schema, baseUrl, stored));
+  // Groups with their members: one of them alone can outlast a slice, so each is rendered in
+  // slices of the same clock, and the clock is asked between them too.
+  const slice = eventLoopSlice();
+  const page: ScimObject[] = [];
+  for (const stored of resources) {
+    page.push(await renderResourceInSlices(registry, type.schema, baseUrl, stored, slice));
+    await pauseIfDue(slice);
+  }
+  return page;
+}
+
 /** The page `request` asks for, of the resources of `type`. */
 export async function listResourcesPage(config: ListPageConfig, type: TypeHandler, request: ListResourcesRequest): Promise<ListOutcome> {
   const { context, parameters } = request;
   const filter = parameters.filter === undefined ? undefined : unwrap(compileFilter(type.schema, parameters.filter, config.filterLimits));
   const sort = resolveSort(type, parameters, config.canSort);
-  // RFC 7644 §3.4.2.4: a negative count is 0; a count over the maximum is clamped to it.
-  const count = Math.min(Math.max(parameters.count ?? config.defaultPageSize, 0), config.maxPageSize);
+  const count = pageSize(config, parameters);
   const scope = {
     orgId: context.orgId,
     resourceType: type.id,
@@ -78,22 +120,10 @@ export async function listResourcesPage(config: ListPageConfig, type: TypeHandle
       permit?.release();
     }
   };
-  // A page is as large as the host's `paging.maxPageSize` allows: rendered in slices of the loop.
-  const rendered = async (resources: readonly StoredResource[]): Promise<ScimObject[]> => {
-    if (!scope.members) return mapInSlices(resources, (stored) => renderResource(config.registry, type.schema, context.baseUrl, stored));
-    // Groups with their members: one of them alone can outlast a slice, so each is rendered in
-    // slices of the same clock, and the clock is asked between them too.
-    const slice = eventLoopSlice();
-    const page: ScimObject[] = [];
-    for (const stored of resources) {
-      page.push(await renderResourceInSlices(config.registry, type.schema, context.baseUrl, stored, slice));
-      await pauseIfDue(slice);
-    }
-    return page;
-  };
+  const rendered = (resources: readonly StoredResource[]): Promise<ScimObject[]> =>
+    renderStoredPage(config.registry, type, context.baseUrl, resources, scope.members);
   if (parameters.cursor === undefined) {
-    // RFC 7644 §3.4.2.4: startIndex is 1-based, and a value below 1 is read as 1.
-    const startIndex = Math.min(Math.max(parameters.startIndex ?? 1, 1), Number.MAX_SAFE_INTEGER);
+    const startIndex = firstIndex(parameters);
     return listed({ ...scope, page: { kind: "index", startIndex, count } }, async (page) => ({
       totalResults: page.totalResults,
       resources: await rendered(page.resources),
@@ -101,11 +131,7 @@ export async function listResourcesPage(config: ListPageConfig, type: TypeHandle
       cursorPaging: false,
     }));
   }
-  if (!config.canCursor)
-    throw badRequest(ScimType.invalidValue, "This service does not support cursor paging (RFC 9865); page with startIndex and count.");
-  if (parameters.startIndex !== undefined) {
-    throw badRequest(ScimType.invalidValue, "Use either cursor or startIndex, not both (RFC 9865 §2).");
-  }
+  checkCursorPaging(config, parameters);
   const cursorScope: CursorScope = {
     orgId: context.orgId,
     resourceType: type.id,

@@ -5,7 +5,11 @@
  */
 import type { ListRequest } from "../store/resource-store.js";
 
-/** A list or `.search` request (RFC 7644 §3.4.2, §3.4.3) as the store will receive it. */
+/**
+ * A list or `.search` request (RFC 7644 §3.4.2, §3.4.3) as the store will receive it. A search at
+ * the service root (§3.4.2.1) is judged as one such request per resource type it reads (its
+ * filter narrowed to the type), and is expensive when any of them is.
+ */
 export interface ListWork {
   readonly kind: "list";
   /**

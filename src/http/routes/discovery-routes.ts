@@ -9,6 +9,7 @@ import type { ResourceProfile } from "../../scim/schema/resource-profile.js";
 import type { SchemaRegistry } from "../../scim/schema/schema-registry.js";
 import { resourceTypeDocuments, schemaDocuments, serviceProviderConfig, type ServiceFeatures } from "../discovery-documents.js";
 import { LIST_RESPONSE_SCHEMA } from "../list-response.js";
+import { refuseDiscoveryFilter } from "../refuse-discovery-filter.js";
 import { sendScim } from "../send-scim.js";
 import { scimContext } from "../scim-request-context.js";
 
@@ -30,13 +31,15 @@ function byId(documents: readonly ScimObject[], id: string, what: string): ScimO
 
 /** `GET /ServiceProviderConfig`, which needs no authentication. */
 export function registerServiceProviderConfigRoute(router: Router, features: ServiceFeatures): void {
-  router.get("/ServiceProviderConfig", (_request, response) => {
+  router.get("/ServiceProviderConfig", refuseDiscoveryFilter("/ServiceProviderConfig"), (_request, response) => {
     sendScim(response, 200, serviceProviderConfig(features, scimContext(response).baseUrl));
   });
 }
 
 /** `GET /Schemas[/{id}]` and `GET /ResourceTypes[/{id}]`. */
 export function registerSchemaRoutes(router: Router, registry: SchemaRegistry, profile: ResourceProfile): void {
+  router.use("/Schemas", refuseDiscoveryFilter("/Schemas"));
+  router.use("/ResourceTypes", refuseDiscoveryFilter("/ResourceTypes"));
   router.get("/Schemas", (_request, response) => {
     sendScim(response, 200, listResponse(schemaDocuments(registry, profile, scimContext(response).baseUrl)));
   });
