@@ -22,6 +22,7 @@ import { keyedMutex } from "./keyed-mutex.js";
 import { listResourcesPage } from "./list-resources-page.js";
 import { prepareWrite, withoutServerAttributes, withoutWriteOnly } from "./prepare-write.js";
 import { renderResourceInSlices } from "./render-resource.js";
+import { compatibilityOf } from "./resolve-compatibility.js";
 import { resourceEvents } from "./resource-events.js";
 import type { ResourceOutcome, ResourceService, ServiceContext } from "./resource-service.js";
 import { retryVersionConflicts } from "./retry-version-conflicts.js";
@@ -91,7 +92,14 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
   // A group's every member can be 100,000 of them (`writeLimits.maxMembers`): rendered in slices.
   const outcomeOf = async (context: ServiceContext, type: TypeHandler, stored: StoredResource): Promise<ResourceOutcome> => ({
     stored,
-    resource: await renderResourceInSlices(registry, type.schema, context.baseUrl, stored),
+    resource: await renderResourceInSlices(
+      registry,
+      type.schema,
+      context.baseUrl,
+      stored,
+      undefined,
+      compatibilityOf(context).responses.emptyMultiValued,
+    ),
   });
 
   const deliver = async (events: readonly ScimEvent[]): Promise<void> => {
@@ -198,7 +206,7 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
 
     async create({ context, resourceType, body, members }) {
       const type = handler(resourceType);
-      const { attributes, memberIds } = prepareWrite(type, body, config.writeLimits);
+      const { attributes, memberIds } = prepareWrite(type, body, config.writeLimits, compatibilityOf(context).tolerances);
       const result = await store.create({
         orgId: context.orgId,
         resourceType: type.id,
@@ -222,7 +230,7 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
     async replace({ context, resourceType, id, body, ifMatch, members }) {
       const type = handler(resourceType);
       // RFC 7644 §3.5.1: PUT replaces every attribute the client may write; members are replaced too.
-      const { attributes, memberIds } = prepareWrite(type, body, config.writeLimits);
+      const { attributes, memberIds } = prepareWrite(type, body, config.writeLimits, compatibilityOf(context).tolerances);
       return update(context, type, id, ifMatch, members, async (current) => ({
         attributes,
         attributesChanged: !deepEqual(current.attributes, attributes),
@@ -242,6 +250,7 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
           maxPatchOperations,
           maxValues,
           maxMembers,
+          tolerances: compatibilityOf(context).tolerances,
           // The engine compares what will be stored, so its flag is the one answer to "did the
           // attributes change?" (pruned by the profile, without writeOnly values).
           conform: (patched) => {

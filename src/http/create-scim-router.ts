@@ -18,6 +18,7 @@ import { registerSchemaRoutes, registerServiceProviderConfigRoute } from "./rout
 import { registerResourceRoutes } from "./routes/resource-routes.js";
 import { scimBodyParser } from "./scim-body-parser.js";
 import type { ScimEvent } from "./scim-event.js";
+import { resolveCompatibility } from "./resolve-compatibility.js";
 import { resolveOrganization, scimContext } from "./scim-request-context.js";
 import type { ScimRouterOptions } from "./scim-router-options.js";
 import { workAdmission } from "./work-admission.js";
@@ -79,6 +80,8 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     maxMembers: positive("writeLimits.maxMembers", options.writeLimits?.maxMembers, DEFAULT_WRITE_LIMITS.maxMembers),
   };
   const onEvent = options.onEvent;
+  // Checked here: an unknown profile name throws when the router is built, not at the first request.
+  const compatibility = resolveCompatibility(options.compatibility);
   const service = createResourceService({
     store: options.store,
     registry,
@@ -102,6 +105,7 @@ export function createScimRouter(options: ScimRouterOptions): Router {
 
   const router = express.Router({ mergeParams: true });
   router.use(resolveOrganization(options));
+  router.use(compatibility);
   registerServiceProviderConfigRoute(router, {
     ...(options.documentationUri ? { documentationUri: options.documentationUri } : {}),
     bulk,

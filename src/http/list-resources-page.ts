@@ -17,6 +17,7 @@ import { resourceView } from "../store/resource-view.js";
 import { decodeCursor, encodeCursor, type CursorScope } from "./list-cursor.js";
 import type { ListParameters } from "./list-parameters.js";
 import { renderResource, renderResourceInSlices } from "./render-resource.js";
+import { compatibilityOf } from "./resolve-compatibility.js";
 import type { ListOutcome, ListResourcesRequest } from "./resource-service.js";
 import type { TypeHandler } from "./type-handler.js";
 
@@ -57,7 +58,10 @@ function resolveSort(type: TypeHandler, parameters: ListParameters, canSort: boo
 /** The page `request` asks for, of the resources of `type`. */
 export async function listResourcesPage(config: ListPageConfig, type: TypeHandler, request: ListResourcesRequest): Promise<ListOutcome> {
   const { context, parameters } = request;
-  const filter = parameters.filter === undefined ? undefined : unwrap(compileFilter(type.schema, parameters.filter, config.filterLimits));
+  const filter =
+    parameters.filter === undefined
+      ? undefined
+      : unwrap(compileFilter(type.schema, parameters.filter, config.filterLimits, compatibilityOf(context).tolerances));
   const sort = resolveSort(type, parameters, config.canSort);
   // RFC 7644 §3.4.2.4: a negative count is 0; a count over the maximum is clamped to it.
   const count = Math.min(Math.max(parameters.count ?? config.defaultPageSize, 0), config.maxPageSize);
@@ -79,14 +83,17 @@ export async function listResourcesPage(config: ListPageConfig, type: TypeHandle
     }
   };
   // A page is as large as the host's `paging.maxPageSize` allows: rendered in slices of the loop.
+  const { emptyMultiValued } = compatibilityOf(context).responses;
   const rendered = async (resources: readonly StoredResource[]): Promise<ScimObject[]> => {
-    if (!scope.members) return mapInSlices(resources, (stored) => renderResource(config.registry, type.schema, context.baseUrl, stored));
+    if (!scope.members) {
+      return mapInSlices(resources, (stored) => renderResource(config.registry, type.schema, context.baseUrl, stored, emptyMultiValued));
+    }
     // Groups with their members: one of them alone can outlast a slice, so each is rendered in
     // slices of the same clock, and the clock is asked between them too.
     const slice = eventLoopSlice();
     const page: ScimObject[] = [];
     for (const stored of resources) {
-      page.push(await renderResourceInSlices(config.registry, type.schema, context.baseUrl, stored, slice));
+      page.push(await renderResourceInSlices(config.registry, type.schema, context.baseUrl, stored, slice, emptyMultiValued));
       await pauseIfDue(slice);
     }
     return page;

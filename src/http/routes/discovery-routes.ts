@@ -9,6 +9,7 @@ import type { ResourceProfile } from "../../scim/schema/resource-profile.js";
 import type { SchemaRegistry } from "../../scim/schema/schema-registry.js";
 import { resourceTypeDocuments, schemaDocuments, serviceProviderConfig, type ServiceFeatures } from "../discovery-documents.js";
 import { LIST_RESPONSE_SCHEMA } from "../list-response.js";
+import { compatibilityOf } from "../resolve-compatibility.js";
 import { sendScim } from "../send-scim.js";
 import { scimContext } from "../scim-request-context.js";
 
@@ -31,7 +32,8 @@ function byId(documents: readonly ScimObject[], id: string, what: string): ScimO
 /** `GET /ServiceProviderConfig`, which needs no authentication. */
 export function registerServiceProviderConfigRoute(router: Router, features: ServiceFeatures): void {
   router.get("/ServiceProviderConfig", (_request, response) => {
-    sendScim(response, 200, serviceProviderConfig(features, scimContext(response).baseUrl));
+    const context = scimContext(response);
+    sendScim(response, 200, serviceProviderConfig(features, context.baseUrl, compatibilityOf(context).responses.advertisePagination));
   });
 }
 
