@@ -105,7 +105,10 @@ export function createScimRouter(options: ScimRouterOptions): Router {
 
   const router = express.Router({ mergeParams: true });
   router.use(resolveOrganization(options));
-  router.use(compatibility);
+  // The profile is chosen once per request: for the one route served without a token here, for
+  // every other after authentication, so a request without a valid token never reaches the
+  // host's function (which may read a database).
+  router.get("/ServiceProviderConfig", compatibility);
   registerServiceProviderConfigRoute(router, {
     ...(options.documentationUri ? { documentationUri: options.documentationUri } : {}),
     bulk,
@@ -122,6 +125,7 @@ export function createScimRouter(options: ScimRouterOptions): Router {
   const auditor = options.onAudit ? createWriteAuditor(options.onAudit, service.handlers.values(), onError) : undefined;
 
   router.use(authenticate(options.auth));
+  router.use(compatibility);
   const observe = fairShare?.gate.observe?.bind(fairShare.gate);
   if (observe) {
     router.use((_request, response, next) => {

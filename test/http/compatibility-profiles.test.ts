@@ -323,6 +323,11 @@ describe("choosing a profile", () => {
     expect(patched.status).toBe(200);
     expect(patched.body.title).toBe("Guide");
     expect(asked).toEqual(["acme", "acme", "globex", "globex"]);
+    // Without a valid token the function is never asked; /ServiceProviderConfig needs none.
+    expect((await t.get("/Users", "not-a-token")).status).toBe(401);
+    expect(asked).toHaveLength(4);
+    expect((await t.get("/ServiceProviderConfig", "not-a-token")).body).not.toHaveProperty("pagination");
+    expect(asked).toEqual(["acme", "acme", "globex", "globex", "acme"]);
   });
 
   it("takes a profile object of the host's own: generic with one switch off", async () => {
