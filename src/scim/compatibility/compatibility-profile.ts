@@ -31,8 +31,9 @@ export interface Tolerances {
    * only the values listed (`{"op":"Remove","path":"members","value":[{"value":"<id>"}]}`). Off:
    * 400 `invalidSyntax` asking for a filter, because RFC 7644 §3.5.2.2 gives remove no value and
    * would remove every value.
-   * Sent by Microsoft Entra ID (Tutorial, Update Group [Remove Members]; Known issues, Requests made
-   * to remove a group member) and JumpCloud (members removed by value array).
+   * Sent by Microsoft Entra ID (https://learn.microsoft.com/en-us/entra/identity/app-provisioning/use-scim-to-provision-users-and-groups, Update Group [Remove Members];
+   * https://learn.microsoft.com/en-us/entra/identity/app-provisioning/application-provisioning-config-problem-scim-compatibility, Requests made to remove a group member)
+   * and JumpCloud (https://app.uni-moni.com/en/kb/sso-setup-jumpcloud: members removed by value array).
    * Implemented in `patch/apply-attribute-operation.ts` and `patch/apply-member-operation.ts`.
    */
   readonly removeByValue: boolean;
@@ -40,7 +41,8 @@ export interface Tolerances {
    * A bare string for a complex attribute that has a `value` sub-attribute: the enterprise `manager`
    * as `"<id>"` is read as `{"value": "<id>"}`. Off: 400 `invalidValue` (RFC 7643 §2.3.8: a complex
    * value is an object).
-   * Sent by Microsoft Entra ID (Known issues, Requests made to add a single-value string attribute).
+   * Sent by Microsoft Entra ID (https://learn.microsoft.com/en-us/entra/identity/app-provisioning/application-provisioning-config-problem-scim-compatibility,
+   * Requests made to add a single-value string attribute).
    * Implemented in `schema/normalize-value.ts`.
    */
   readonly bareStringComplex: boolean;
@@ -48,7 +50,8 @@ export interface Tolerances {
    * An array of one where one value belongs: a single-valued complex attribute (`manager`) or the
    * element a filtered PATCH path names (`emails[type eq "work"]`). Off: 400 `invalidValue`
    * (RFC 7643 §2.4: only multi-valued attributes are arrays).
-   * Sent by Microsoft Entra ID (Tutorial, Handling provisioning and deprovisioning of users, example 5).
+   * Sent by Microsoft Entra ID (https://learn.microsoft.com/en-us/entra/identity/app-provisioning/use-scim-to-provision-users-and-groups,
+   * Handling provisioning and deprovisioning of users, example 5).
    * Implemented in `schema/normalize-value.ts`, `patch/apply-attribute-operation.ts` and `patch/apply-member-operation.ts`.
    */
   readonly arrayOfOne: boolean;
@@ -58,16 +61,16 @@ export interface Tolerances {
    * or filtered (`"emails[type eq \"work\"].value"`). Off: 400 `invalidValue` naming the key:
    * RFC 7644 §3.5.2 makes a path-less value the attributes in resource form (RFC 7643 §3.3 nests
    * an extension's attributes under its URN).
-   * Sent by Microsoft Entra ID with the `aadOptscim062020` flag (Known issues, Requests to replace
-   * multiple attributes). Implemented in `schema/normalize-resource.ts` (`flattenInput`).
+   * Sent by Microsoft Entra ID with the `aadOptscim062020` flag (https://learn.microsoft.com/en-us/entra/identity/app-provisioning/application-provisioning-config-problem-scim-compatibility,
+   * Requests to replace multiple attributes). Implemented in `schema/normalize-resource.ts` (`flattenInput`).
    */
   readonly pathKeys: boolean;
   /**
    * An `add` or `replace` on a filtered path that matches no value creates the value the filter
    * describes (`replace emails[type eq "work"].value` on a user without a work e-mail adds one).
    * Off: 400 `noTarget`, as RFC 7644 §3.5.2.3 requires.
-   * Sent by Microsoft Entra ID (Tutorial, Design your user and group schema: `emails[type eq "work"].value`
-   * for users that have none). Implemented in `patch/apply-attribute-operation.ts`.
+   * Sent by Microsoft Entra ID (https://learn.microsoft.com/en-us/entra/identity/app-provisioning/use-scim-to-provision-users-and-groups,
+   * Design your user and group schema: `emails[type eq "work"].value` for users that have none). Implemented in `patch/apply-attribute-operation.ts`.
    */
   readonly createOnNoMatch: boolean;
   /**
@@ -76,8 +79,8 @@ export interface Tolerances {
    * (RFC 7644 §3.12: "the specified path did not yield an attribute or attribute value"). A group
    * patched without loading its members cannot tell, and always succeeds.
    * Needed by every provider: deleting a user removes it from every group (architecture §3), and
-   * the provider's own removal of that member follows (Entra: Known issues, Requests made to remove
-   * a group member; Okta: SCIM 2.0 reference, Update specific Group membership).
+   * the provider's own removal of that member follows (Entra: https://learn.microsoft.com/en-us/entra/identity/app-provisioning/application-provisioning-config-problem-scim-compatibility;
+   * Okta: https://developer.okta.com/docs/reference/scim/scim-20/, Update specific Group membership).
    * Implemented in `patch/apply-attribute-operation.ts`.
    */
   readonly removeAbsent: boolean;
@@ -87,7 +90,7 @@ export interface Tolerances {
    * `http://schemas.microsoft.com/2006/11/ResourceManagement/ADSCIM/2.0/Group`. Off: 400
    * `invalidSyntax` naming the URN (RFC 7643 §3: `schemas` lists the schemas of the representation).
    * Sent by Google Workspace auto-provisioning (https://support.google.com/a/answer/7365072) and by
-   * Microsoft Entra ID on group creation (Tutorial, Create Group).
+   * Microsoft Entra ID on group creation (https://learn.microsoft.com/en-us/entra/identity/app-provisioning/use-scim-to-provision-users-and-groups, Create Group).
    * Implemented in `schema/normalize-resource.ts` and `patch/patch-request.ts`.
    */
   readonly foreignSchemaUrns: boolean;
