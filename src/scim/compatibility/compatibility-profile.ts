@@ -74,9 +74,10 @@ export interface Tolerances {
    */
   readonly createOnNoMatch: boolean;
   /**
-   * A `remove` of something absent succeeds and changes nothing: an attribute without a value, a
-   * filter that matches no value, a value array naming values not there. Off: 400 `noTarget`
-   * (RFC 7644 §3.12: "the specified path did not yield an attribute or attribute value"). A group
+   * A `remove` of values that are absent succeeds and changes nothing: a filter that matches no
+   * value (`members[value eq "<gone>"]`), a value array naming values not there. Off: 400
+   * `noTarget` (RFC 7644 §3.12: "a filter that yields no match"). Removing an unassigned attribute
+   * (`remove title`) is the RFC either way (RFC 7644 §3.5.2.2 leaves it unassigned). A group
    * patched without loading its members cannot tell, and always succeeds.
    * Needed by every provider: deleting a user removes it from every group (architecture §3), and
    * the provider's own removal of that member follows (Entra: https://learn.microsoft.com/en-us/entra/identity/app-provisioning/application-provisioning-config-problem-scim-compatibility;

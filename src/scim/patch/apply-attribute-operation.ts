@@ -145,20 +145,19 @@ function mergedInto(step: PatchStep, element: unknown, value: ScimObject): ScimO
 }
 
 /**
- * Tolerances.removeAbsent off: a remove that finds nothing to remove answers `noTarget`
- * (RFC 7644 §3.12: "the specified path did not yield an attribute or attribute value").
+ * Tolerances.removeAbsent off: a remove whose filter or value array finds no value answers
+ * `noTarget` (RFC 7644 §3.12: "the specified path did not yield an attribute or attribute value …
+ * a filter that yields no match"). Removing an unassigned attribute is no such case: RFC 7644
+ * §3.5.2.2 leaves it unassigned.
  */
 function nothingToRemove(step: PatchStep, tolerances: Tolerances): void {
   if (tolerances.removeAbsent) return;
-  abortPatch(ScimType.noTarget, `${step.origin}: "${step.path.text}" has no value to remove.`);
+  abortPatch(ScimType.noTarget, `${step.origin}: "${step.path.text}" matches no value to remove.`);
 }
 
 function singleValued(step: PatchStep, current: unknown, tolerances: Tolerances): unknown {
   const { attribute } = step.path.target;
   const sub = step.path.subAttribute;
-  if (step.op === "remove" && !isAssigned(sub ? (isPlainObject(current) ? current[sub.name] : undefined) : current)) {
-    nothingToRemove(step, tolerances);
-  }
   if (sub) {
     const value = step.op === "remove" ? undefined : normalizedValue(step, sub, tolerances);
     // An add of nothing adds nothing; a replace with null unassigns (RFC 7643 §2.5).
@@ -178,10 +177,6 @@ interface ListChange {
 }
 
 const NO_CHANGE: ListChange = { touched: [], removed: [] };
-
-function elementSub(element: unknown, sub: AttributeDefinition): unknown {
-  return isPlainObject(element) ? element[sub.name] : undefined;
-}
 
 /**
  * Tolerances.removeByValue off: RFC 7644 §3.5.2.2 gives remove no value, and without a filter it
@@ -216,10 +211,7 @@ function wholeAttribute(step: PatchStep, list: ElementList, tolerances: Toleranc
   }
   if (step.op === "remove") {
     // RFC 7644 §3.5.2.2 removes every value; with a value array (Entra's member removal) only those.
-    if (!step.hasValue || step.value === null) {
-      if (list.size === 0) nothingToRemove(step, tolerances);
-      return { touched: [], removed: removeAll(list, list.positions()) };
-    }
+    if (!step.hasValue || step.value === null) return { touched: [], removed: removeAll(list, list.positions()) };
     refuseRemoveByValue(step, tolerances);
     const listed = asArray(normalizedValue(step, attribute, tolerances)).map((value) => list.matching(value));
     if (listed.some((positions) => positions.length === 0)) nothingToRemove(step, tolerances);
@@ -239,9 +231,7 @@ function wholeAttribute(step: PatchStep, list: ElementList, tolerances: Toleranc
 
 function removeSelected(step: PatchStep, list: ElementList, selected: readonly number[], tolerances: Tolerances): ListChange {
   const sub = step.path.subAttribute;
-  if (step.op === "remove" && selected.every((position) => sub !== undefined && !isAssigned(elementSub(list.at(position), sub)))) {
-    nothingToRemove(step, tolerances);
-  }
+  if (step.op === "remove" && step.path.filter !== undefined && selected.length === 0) nothingToRemove(step, tolerances);
   // RFC 7644 §3.5.2.2: the matching records are removed; none matching removes nothing.
   if (!sub) return { touched: [], removed: removeAll(list, selected) };
   const touched: number[] = [];
