@@ -12,6 +12,10 @@ export { ScimError, ScimType, isScimError } from "./errors.js";
 export type { ScimErrorBody } from "./errors.js";
 export { rfc7643Profile, specProfile } from "./scim/schema/resource-profile.js";
 export type { ResourceProfile } from "./scim/schema/resource-profile.js";
+export { COMPATIBILITY_PROFILE_NAMES, isCompatibilityProfileName } from "./scim/compatibility/compatibility-profile-name.js";
+export type { CompatibilityProfileName } from "./scim/compatibility/compatibility-profile-name.js";
+export { COMPATIBILITY_PROFILES, compatibilityProfileNamed } from "./scim/compatibility/compatibility-profiles.js";
+export type { CompatibilityProfile, ResponseChoices, Tolerances } from "./scim/compatibility/compatibility-profile.js";
 
 export { createScimRouter } from "./http/create-scim-router.js";
 export { scimErrorHandler } from "./http/error-handler.js";

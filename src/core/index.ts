@@ -6,8 +6,6 @@
 export { ERROR_SCHEMA, ScimError, ScimType, badRequest, invalidValueError, isScimError } from "../errors.js";
 export type { ScimErrorBody, ScimErrorOptions, ValidationIssue } from "../errors.js";
 export { fail, ok, unwrap } from "../result.js";
-export { COMPATIBILITY_PROFILE_NAMES } from "../scim/compatibility/compatibility-profile-name.js";
-export type { CompatibilityProfileName } from "../scim/compatibility/compatibility-profile-name.js";
 export type { Result } from "../result.js";
 
 export { attribute } from "../scim/schema/attribute-definition.js";
@@ -41,6 +39,10 @@ export type { ResolvedPath } from "../scim/schema/resolved-path.js";
 export type { ScimObject } from "../scim/schema/normalize-value.js";
 export { rfc7643Profile, specProfile } from "../scim/schema/resource-profile.js";
 export type { ResourceProfile } from "../scim/schema/resource-profile.js";
+export { COMPATIBILITY_PROFILE_NAMES, isCompatibilityProfileName } from "../scim/compatibility/compatibility-profile-name.js";
+export type { CompatibilityProfileName } from "../scim/compatibility/compatibility-profile-name.js";
+export { COMPATIBILITY_PROFILES, compatibilityProfileNamed } from "../scim/compatibility/compatibility-profiles.js";
+export type { CompatibilityProfile, ResponseChoices, Tolerances } from "../scim/compatibility/compatibility-profile.js";
 export { createResourceValidator } from "../scim/schema/create-resource-validator.js";
 export type { ResourceValidator } from "../scim/schema/create-resource-validator.js";
 export { createProjection } from "../scim/schema/create-projection.js";

@@ -19,10 +19,11 @@ import { uniqueKeysOf } from "../store/unique-keys.js";
 import { matchesEntityTag } from "./entity-tags.js";
 import { isPossibleId } from "./is-possible-id.js";
 import { keyedMutex } from "./keyed-mutex.js";
-import { createOrLink, existingUserPolicy, findUserToLink, linkLockKeys, type ExistingUsersOption } from "./link-existing-user.js";
+import { createOrLink, existingUserPolicy, findUserToLink, linkLockKeys } from "./link-existing-user.js";
 import { listResourcesPage } from "./list-resources-page.js";
 import { prepareWrite, withoutServerAttributes, withoutWriteOnly } from "./prepare-write.js";
 import { renderResourceInSlices } from "./render-resource.js";
+import { compatibilityOf } from "./resolve-compatibility.js";
 import { resourceEvents } from "./resource-events.js";
 import type { ResourceOutcome, ResourceService, ServiceContext } from "./resource-service.js";
 import { retryVersionConflicts } from "./retry-version-conflicts.js";
@@ -36,8 +37,6 @@ export interface ResourceServiceConfig {
   readonly registry: SchemaRegistry;
   readonly profile: ResourceProfile;
   readonly unknownMembers: UnknownMemberPolicy;
-  /** What a POST of an existing user does; see `ScimRouterOptions.existingUsers`. Default `"conflict"`. */
-  readonly existingUsers?: ExistingUsersOption;
   readonly filterLimits: Partial<FilterLimits>;
   /** Bounds on what one write may carry; see `ScimRouterOptions.writeLimits`. */
   readonly writeLimits: WriteLimits;
@@ -102,7 +101,14 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
   // A group's every member can be 100,000 of them (`writeLimits.maxMembers`): rendered in slices.
   const outcomeOf = async (context: ServiceContext, type: TypeHandler, stored: StoredResource): Promise<ResourceOutcome> => ({
     stored,
-    resource: await renderResourceInSlices(registry, type.schema, context.baseUrl, stored),
+    resource: await renderResourceInSlices(
+      registry,
+      type.schema,
+      context.baseUrl,
+      stored,
+      undefined,
+      compatibilityOf(context).responses.emptyMultiValued,
+    ),
   });
 
   const deliver = async (events: readonly ScimEvent[]): Promise<void> => {
@@ -264,8 +270,8 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
 
     async create({ context, resourceType, body, ifMatch, members }) {
       const type = handler(resourceType);
-      const { attributes, memberIds } = prepareWrite(type, body, config.writeLimits);
-      if (existingUserPolicy(config.existingUsers ?? "conflict", type, context.orgId) === "link") {
+      const { attributes, memberIds } = prepareWrite(type, body, config.writeLimits, compatibilityOf(context).tolerances);
+      if (existingUserPolicy(type, context) === "link") {
         return createOrLinkUser(context, type, attributes, ifMatch, members);
       }
       return createNew(context, type, attributes, memberIds, members);
@@ -279,7 +285,7 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
     async replace({ context, resourceType, id, body, ifMatch, members }) {
       const type = handler(resourceType);
       // RFC 7644 §3.5.1: PUT replaces every attribute the client may write; members are replaced too.
-      const { attributes, memberIds } = prepareWrite(type, body, config.writeLimits);
+      const { attributes, memberIds } = prepareWrite(type, body, config.writeLimits, compatibilityOf(context).tolerances);
       return update(context, type, id, ifMatch, members, async (current) => ({
         attributes,
         attributesChanged: !deepEqual(current.attributes, attributes),
@@ -299,6 +305,7 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
           maxPatchOperations,
           maxValues,
           maxMembers,
+          tolerances: compatibilityOf(context).tolerances,
           // The engine compares what will be stored, so its flag is the one answer to "did the
           // attributes change?" (pruned by the profile, without writeOnly values).
           conform: (patched) => {

@@ -13,13 +13,14 @@ import { expensiveWorkClassifier } from "./expensive-work-classifier.js";
 import { fairShareGate } from "./fair-share-gate.js";
 import { limitRate } from "./limit-rate.js";
 import { createResourceService } from "./create-resource-service.js";
-import { isExistingUsersOption } from "./link-existing-user.js";
+import { existingUsersOf, isExistingUsersOption } from "./link-existing-user.js";
 import { registerBulkRoute } from "./routes/bulk-route.js";
 import { registerSchemaRoutes, registerServiceProviderConfigRoute } from "./routes/discovery-routes.js";
 import { registerResourceRoutes } from "./routes/resource-routes.js";
 import { registerRootSearchRoute } from "./routes/root-search-route.js";
 import { scimBodyParser } from "./scim-body-parser.js";
 import type { ScimEvent } from "./scim-event.js";
+import { resolveCompatibility } from "./resolve-compatibility.js";
 import { resolveOrganization, scimContext } from "./scim-request-context.js";
 import type { ScimRouterOptions } from "./scim-router-options.js";
 import { workAdmission } from "./work-admission.js";
@@ -87,12 +88,13 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     );
   }
   const onEvent = options.onEvent;
+  // Checked here: an unknown profile name throws when the router is built, not at the first request.
+  const compatibility = resolveCompatibility(options.compatibility);
   const service = createResourceService({
     store: options.store,
     registry,
     profile,
     unknownMembers: options.unknownMembers ?? "ignore",
-    existingUsers,
     filterLimits,
     writeLimits,
     defaultPageSize,
@@ -111,6 +113,10 @@ export function createScimRouter(options: ScimRouterOptions): Router {
 
   const router = express.Router({ mergeParams: true });
   router.use(resolveOrganization(options));
+  // The profile is chosen once per request: for the one route served without a token here, for
+  // every other after authentication, so a request without a valid token never reaches the
+  // host's function (which may read a database).
+  router.get("/ServiceProviderConfig", compatibility);
   registerServiceProviderConfigRoute(router, {
     ...(options.documentationUri ? { documentationUri: options.documentationUri } : {}),
     bulk,
@@ -127,6 +133,18 @@ export function createScimRouter(options: ScimRouterOptions): Router {
   const auditor = options.onAudit ? createWriteAuditor(options.onAudit, service.handlers.values(), onError) : undefined;
 
   router.use(authenticate(options.auth));
+  router.use(compatibility);
+  // Only a POST (a resource's, or /Bulk's) can create a user, so only a POST asks the option.
+  router.use((request, response, next) => {
+    if (request.method !== "POST") return next();
+    const context = scimContext(response);
+    existingUsersOf(existingUsers, context.orgId, request)
+      .then((policy) => {
+        context.existingUsers = policy;
+        next();
+      })
+      .catch(next);
+  });
   const observe = fairShare?.gate.observe?.bind(fairShare.gate);
   if (observe) {
     router.use((_request, response, next) => {

@@ -24,8 +24,11 @@ export interface ServiceFeatures {
   readonly cursor: boolean;
 }
 
-/** RFC 7643 §5, with the `pagination` block of RFC 9865 §4. */
-export function serviceProviderConfig(features: ServiceFeatures, baseUrl: string): ScimObject {
+/**
+ * RFC 7643 §5, with the `pagination` block of RFC 9865 §4 unless `advertisePagination` is false
+ * (the compatibility profile's choice: some client libraries refuse a member RFC 7643 does not define).
+ */
+export function serviceProviderConfig(features: ServiceFeatures, baseUrl: string, advertisePagination = true): ScimObject {
   return {
     schemas: [SERVICE_PROVIDER_CONFIG_SCHEMA],
     ...(features.documentationUri ? { documentationUri: features.documentationUri } : {}),
@@ -35,13 +38,17 @@ export function serviceProviderConfig(features: ServiceFeatures, baseUrl: string
     changePassword: { supported: false },
     sort: { supported: features.sort },
     etag: { supported: true },
-    pagination: {
-      cursor: features.cursor,
-      index: true,
-      defaultPaginationMethod: "index",
-      defaultPageSize: features.defaultPageSize,
-      maxPageSize: features.maxPageSize,
-    },
+    ...(advertisePagination
+      ? {
+          pagination: {
+            cursor: features.cursor,
+            index: true,
+            defaultPaginationMethod: "index",
+            defaultPageSize: features.defaultPageSize,
+            maxPageSize: features.maxPageSize,
+          },
+        }
+      : {}),
     authenticationSchemes: [
       {
         type: "oauthbearertoken",

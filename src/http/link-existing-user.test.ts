@@ -1,3 +1,4 @@
+import type { Request } from "express";
 import { describe, expect, it } from "vitest";
 import { ScimError, ScimType } from "../errors.js";
 import { rfc7643Profile } from "../scim/schema/resource-profile.js";
@@ -9,6 +10,7 @@ import { uniqueKeysOf } from "../store/unique-keys.js";
 import {
   createOrLink,
   existingUserPolicy,
+  existingUsersOf,
   findUserToLink,
   isExistingUsersOption,
   linkLockKeys,
@@ -39,16 +41,25 @@ async function storeWith(...people: { id: string; userName: string; externalId?:
 }
 
 describe("existingUserPolicy", () => {
-  it("applies the option to users only, per organization when it is a function", () => {
-    expect(existingUserPolicy("link", users, "acme")).toBe("link");
-    expect(existingUserPolicy("link", groups, "acme")).toBe("conflict");
-    const perOrg = (orgId: string): ExistingUserPolicy => (orgId === "acme" ? "link" : "conflict");
-    expect(existingUserPolicy(perOrg, users, "acme")).toBe("link");
-    expect(existingUserPolicy(perOrg, users, "globex")).toBe("conflict");
+  it("applies the organization's policy to users only", () => {
+    expect(existingUserPolicy(users, { orgId: "acme", baseUrl: "", existingUsers: "link" })).toBe("link");
+    expect(existingUserPolicy(groups, { orgId: "acme", baseUrl: "", existingUsers: "link" })).toBe("conflict");
+    expect(existingUserPolicy(users, { orgId: "acme", baseUrl: "" })).toBe("conflict");
+  });
+});
+
+describe("existingUsersOf", () => {
+  const request = {} as Request;
+
+  it("answers a fixed option, or the function's answer for the organization, awaited", async () => {
+    expect(await existingUsersOf("link", "acme", request)).toBe("link");
+    const perOrg = async (orgId: string): Promise<ExistingUserPolicy> => (orgId === "acme" ? "link" : "conflict");
+    expect(await existingUsersOf(perOrg, "acme", request)).toBe("link");
+    expect(await existingUsersOf(perOrg, "globex", request)).toBe("conflict");
   });
 
-  it("throws a plain Error when the host's function answers something else", () => {
-    expect(() => existingUserPolicy(() => "merge" as never, users, "acme")).toThrow(/existingUsers answered "merge"/);
+  it("rejects with a plain Error when the host's function answers something else", async () => {
+    await expect(existingUsersOf(() => "merge" as never, "acme", request)).rejects.toThrow(/existingUsers answered "merge"/);
   });
 
   it("recognizes the valid options", () => {

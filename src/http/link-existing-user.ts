@@ -9,19 +9,26 @@
  * a group's `displayName` is a label, not an identity — two directories may each have an "Admins"
  * group meaning different people — so a POST of a group that exists stays a 409.
  */
+import type { Request } from "express";
 import { ScimError, ScimType, isScimError } from "../errors.js";
 import type { Filter } from "../scim/filter/filter-ast.js";
 import type { ScimObject } from "../scim/schema/normalize-value.js";
 import type { ResolvedPath } from "../scim/schema/resolved-path.js";
 import { uniqueValue } from "../scim/schema/unique-value.js";
 import type { ResourceStore, StoredResource } from "../store/resource-store.js";
+import type { ServiceContext } from "./resource-service.js";
 import type { TypeHandler } from "./type-handler.js";
 
 /** What a POST of an existing user does: answer 409 `uniqueness`, or update and return that user. */
 export type ExistingUserPolicy = "conflict" | "link";
 
-/** The router option: one policy for every organization, or one chosen per organization. */
-export type ExistingUsersOption = ExistingUserPolicy | ((orgId: string) => ExistingUserPolicy);
+/**
+ * The router option: one policy for every organization, or a function choosing per organization
+ * (it may read the organization's record: asked once per POST, after authentication).
+ */
+export type ExistingUsersOption =
+  | ExistingUserPolicy
+  | ((orgId: string, request: Request) => ExistingUserPolicy | Promise<ExistingUserPolicy>);
 
 const POLICIES: ReadonlySet<string> = new Set(["conflict", "link"]);
 
@@ -31,16 +38,19 @@ export function isExistingUsersOption(value: unknown): value is ExistingUsersOpt
 }
 
 /**
- * The policy for a POST of resource type `type` in organization `orgId`. Always `"conflict"` for
- * any type but `User`. A function that answers anything else is the host's bug: thrown as a
- * plain `Error` (a 500 reported to `onError`), never guessed at.
+ * The policy of `option` for organization `orgId`. A function that answers anything else is the
+ * host's bug: thrown as a plain `Error` (a 500 reported to `onError`), never guessed at.
  */
-export function existingUserPolicy(option: ExistingUsersOption, type: TypeHandler, orgId: string): ExistingUserPolicy {
-  if (type.id !== "User") return "conflict";
-  const policy = typeof option === "function" ? option(orgId) : option;
+export async function existingUsersOf(option: ExistingUsersOption, orgId: string, request: Request): Promise<ExistingUserPolicy> {
+  const policy = typeof option === "function" ? await option(orgId, request) : option;
   if (!POLICIES.has(policy))
     throw new Error(`existingUsers answered ${JSON.stringify(policy)} for ${orgId}; expected "conflict" or "link"`);
   return policy;
+}
+
+/** The policy for a POST of resource type `type`: the organization's for users, `"conflict"` for any other type. */
+export function existingUserPolicy(type: TypeHandler, context: ServiceContext): ExistingUserPolicy {
+  return type.id === "User" ? (context.existingUsers ?? "conflict") : "conflict";
 }
 
 /** An identifying attribute of a POSTed user and its value. */

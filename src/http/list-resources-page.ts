@@ -17,7 +17,8 @@ import { resourceView } from "../store/resource-view.js";
 import { decodeCursor, encodeCursor, type CursorScope } from "./list-cursor.js";
 import type { ListParameters } from "./list-parameters.js";
 import { renderResource, renderResourceInSlices } from "./render-resource.js";
-import type { ListOutcome, ListResourcesRequest } from "./resource-service.js";
+import { compatibilityOf } from "./resolve-compatibility.js";
+import type { ListOutcome, ListResourcesRequest, ServiceContext } from "./resource-service.js";
 import type { TypeHandler } from "./type-handler.js";
 
 /** What a list needs of the router's configuration. */
@@ -81,17 +82,20 @@ export function checkCursorPaging(config: Pick<ListPageConfig, "canCursor">, par
 export async function renderStoredPage(
   registry: SchemaRegistry,
   type: TypeHandler,
-  baseUrl: string,
+  context: ServiceContext,
   resources: readonly StoredResource[],
   members: boolean,
 ): Promise<ScimObject[]> {
-  if (!members) return mapInSlices(resources, (stored) => renderResource(registry, type.schema, baseUrl, stored));
+  const { baseUrl } = context;
+  // The organization's profile decides whether an emptied multi-valued attribute shows as [].
+  const { emptyMultiValued } = compatibilityOf(context).responses;
+  if (!members) return mapInSlices(resources, (stored) => renderResource(registry, type.schema, baseUrl, stored, emptyMultiValued));
   // Groups with their members: one of them alone can outlast a slice, so each is rendered in
   // slices of the same clock, and the clock is asked between them too.
   const slice = eventLoopSlice();
   const page: ScimObject[] = [];
   for (const stored of resources) {
-    page.push(await renderResourceInSlices(registry, type.schema, baseUrl, stored, slice));
+    page.push(await renderResourceInSlices(registry, type.schema, baseUrl, stored, slice, emptyMultiValued));
     await pauseIfDue(slice);
   }
   return page;
@@ -100,7 +104,10 @@ export async function renderStoredPage(
 /** The page `request` asks for, of the resources of `type`. */
 export async function listResourcesPage(config: ListPageConfig, type: TypeHandler, request: ListResourcesRequest): Promise<ListOutcome> {
   const { context, parameters } = request;
-  const filter = parameters.filter === undefined ? undefined : unwrap(compileFilter(type.schema, parameters.filter, config.filterLimits));
+  const filter =
+    parameters.filter === undefined
+      ? undefined
+      : unwrap(compileFilter(type.schema, parameters.filter, config.filterLimits, compatibilityOf(context).tolerances));
   const sort = resolveSort(type, parameters, config.canSort);
   const count = pageSize(config, parameters);
   const scope = {
@@ -121,7 +128,7 @@ export async function listResourcesPage(config: ListPageConfig, type: TypeHandle
     }
   };
   const rendered = (resources: readonly StoredResource[]): Promise<ScimObject[]> =>
-    renderStoredPage(config.registry, type, context.baseUrl, resources, scope.members);
+    renderStoredPage(config.registry, type, context, resources, scope.members);
   if (parameters.cursor === undefined) {
     const startIndex = firstIndex(parameters);
     return listed({ ...scope, page: { kind: "index", startIndex, count } }, async (page) => ({

@@ -3,6 +3,7 @@
  * server's own (`id`, `meta`, `schemas`) or writeOnly ones, and — for a type with members — the
  * member ids apart, within the router's write limits.
  */
+import type { Tolerances } from "../scim/compatibility/compatibility-profile.js";
 import { ScimError, ScimType, invalidValueError } from "../errors.js";
 import { unwrap } from "../result.js";
 import { isPlainObject, type ScimObject } from "../scim/schema/normalize-value.js";
@@ -82,9 +83,9 @@ function assertMemberValues(type: TypeHandler, body: unknown): void {
 }
 
 /** A POST or PUT body → what to store, within `limits` (400 `invalidValue` or 413 naming the limit). */
-export function prepareWrite(type: TypeHandler, body: unknown, limits: WriteLimits): PreparedWrite {
+export function prepareWrite(type: TypeHandler, body: unknown, limits: WriteLimits, tolerances?: Tolerances): PreparedWrite {
   assertMemberValues(type, body);
-  const prepared = unwrap(type.validator.prepare(body));
+  const prepared = unwrap(type.validator.prepare(body, tolerances));
   const { maxValues, maxMembers } = limits;
   const issues = valueCountIssues(type.schema, prepared, maxValues, (attribute) => type.hasMembers && attribute.name === "members");
   if (issues.length > 0) throw invalidValueError(issues);

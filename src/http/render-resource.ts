@@ -3,6 +3,7 @@
  * carries, `id` first, member references and an absolute `meta.location`.
  */
 import { mapInSlices, type EventLoopSlice } from "../event-loop-slice.js";
+import type { ResponseChoices } from "../scim/compatibility/compatibility-profile.js";
 import type { ScimObject } from "../scim/schema/normalize-value.js";
 import { schemasFor } from "../scim/schema/normalize-resource.js";
 import type { ResourceSchema, SchemaRegistry } from "../scim/schema/schema-registry.js";
@@ -30,10 +31,20 @@ function renderMember(registry: SchemaRegistry, baseUrl: string, member: Pick<St
   return rendered;
 }
 
-/** Renders `resource` of the type `schema` for a response under `baseUrl`. */
-export function renderResource(registry: SchemaRegistry, schema: ResourceSchema, baseUrl: string, resource: StoredResource): ScimObject {
+/**
+ * Renders `resource` of the type `schema` for a response under `baseUrl`. A member list with no
+ * member is left out unless `emptyMultiValued` is `"keep"` (RFC 7643 §2.5: `[]` and absence are
+ * the same; the compatibility profile's choice).
+ */
+export function renderResource(
+  registry: SchemaRegistry,
+  schema: ResourceSchema,
+  baseUrl: string,
+  resource: StoredResource,
+  emptyMultiValued: ResponseChoices["emptyMultiValued"] = "omit",
+): ScimObject {
   const { id, meta, members, schemas: _stored, ...attributes } = resourceView(schema.resourceType.id, resource);
-  if (Array.isArray(members)) {
+  if (Array.isArray(members) && (members.length > 0 || emptyMultiValued === "keep")) {
     attributes["members"] = (members as StoredMember[]).map((member) => renderMember(registry, baseUrl, member));
   }
   return {
@@ -55,9 +66,10 @@ export async function renderResourceInSlices(
   baseUrl: string,
   resource: StoredResource,
   slice?: EventLoopSlice,
+  emptyMultiValued: ResponseChoices["emptyMultiValued"] = "omit",
 ): Promise<ScimObject> {
   const { members, ...withoutMembers } = resource;
-  if (members === undefined) return renderResource(registry, schema, baseUrl, resource);
+  if (members === undefined || members.length === 0) return renderResource(registry, schema, baseUrl, resource, emptyMultiValued);
   const { meta, ...head } = renderResource(registry, schema, baseUrl, withoutMembers);
   const rendered = await mapInSlices(members, (member) => renderMember(registry, baseUrl, member), slice);
   return { ...head, members: rendered, meta };

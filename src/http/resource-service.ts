@@ -3,6 +3,8 @@
  * `/Bulk` run the very same code. Like the store it sits on, it takes one request object per call;
  * `createResourceService` builds it.
  */
+import type { CompatibilityProfile } from "../scim/compatibility/compatibility-profile.js";
+import type { ExistingUserPolicy } from "./link-existing-user.js";
 import type { ScimObject } from "../scim/schema/normalize-value.js";
 import type { ListRequest, StoredResource } from "../store/resource-store.js";
 import type { WorkPermit } from "./expensive-work-gate.js";
@@ -15,6 +17,13 @@ export interface ServiceContext {
   readonly orgId: string;
   /** Absolute base URL of the organization's SCIM service, without a trailing slash. */
   readonly baseUrl: string;
+  /**
+   * The organization's compatibility profile (architecture §4): the tolerances its requests are
+   * read with and the response choices. Absent: `generic`.
+   */
+  readonly compatibility?: CompatibilityProfile;
+  /** What a POST of a user that exists does here (`ScimRouterOptions.existingUsers`). Absent: `"conflict"`. */
+  readonly existingUsers?: ExistingUserPolicy;
 }
 
 /** Where a call applies: one organization's service and one of its resource types. */

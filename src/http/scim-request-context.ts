@@ -5,6 +5,8 @@
 import type { Request, RequestHandler, Response } from "express";
 import { ScimError } from "../errors.js";
 import type { Principal } from "../auth/token-verifier.js";
+import type { CompatibilityProfile } from "../scim/compatibility/compatibility-profile.js";
+import type { ExistingUserPolicy } from "./link-existing-user.js";
 import type { ServiceContext } from "./resource-service.js";
 import { defaultBaseUrl } from "./request-origin.js";
 import type { ScimRouterOptions } from "./scim-router-options.js";
@@ -14,6 +16,10 @@ import { isPossibleId } from "./is-possible-id.js";
 /** Per-request state: organization, base URL and, after authentication, the principal. */
 export interface ScimRequestContext extends ServiceContext {
   principal?: Principal;
+  /** The organization's compatibility profile, set by `resolveCompatibility` right after the organization. */
+  compatibility?: CompatibilityProfile;
+  /** The organization's `existingUsers` policy, set after authentication for a POST. */
+  existingUsers?: ExistingUserPolicy;
   /**
    * The fair-share permit this request took on its headers (a large body), held until its
    * response ends. Expensive work later in the same request runs under it instead of asking the

@@ -5,6 +5,8 @@
 import type { Request } from "express";
 import type { AuditSink } from "../audit/audit-sink.js";
 import type { TokenVerifier } from "../auth/token-verifier.js";
+import type { CompatibilityProfile } from "../scim/compatibility/compatibility-profile.js";
+import type { CompatibilityProfileName } from "../scim/compatibility/compatibility-profile-name.js";
 import type { FilterLimits } from "../scim/filter/parse-filter.js";
 import type { ResourceProfile } from "../scim/schema/resource-profile.js";
 import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
@@ -80,7 +82,8 @@ export interface ScimRouterOptions {
   /**
    * What `POST /Users` does when the user already exists in the organization, found by `userName`
    * (compared as uniqueness compares it: case-insensitively, in Unicode NFC) or by `externalId`
-   * (exactly). A function chooses per organization, e.g. from the organization's record.
+   * (exactly). A function `(orgId, request)` chooses per organization, e.g. from the organization's
+   * record (it may be async): asked once per POST, after authentication.
    * - `"conflict"` (default): 409 `uniqueness`, as RFC 7644 §3.3 prescribes.
    * - `"link"`: the existing user is updated with the POSTed representation, replacing what it
    *   held as a PUT does (RFC 7644 §3.5.1: a POST carries the whole resource), and returned with
@@ -96,6 +99,21 @@ export interface ScimRouterOptions {
   readonly existingUsers?: ExistingUsersOption;
   /** Member ids that name no resource of the organization: `"ignore"` (default) or `"reject"`. */
   readonly unknownMembers?: UnknownMemberPolicy;
+  /**
+   * The compatibility profile each organization's requests are served with
+   * (docs/compatibility-profiles.md): which identity-provider shapes are accepted, and the
+   * response choices (group PATCH 200 or 204, empty multi-valued attributes, the `pagination`
+   * block). A built-in name, a `CompatibilityProfile`, or a function of the organization and the
+   * request, asked once per request. Default `"generic"`: every tolerance. An unknown name throws a
+   * TypeError when the router is built; from the function, it is a 500 reported to `onError`.
+   */
+  readonly compatibility?:
+    | CompatibilityProfileName
+    | CompatibilityProfile
+    | ((
+        orgId: string,
+        request: Request,
+      ) => CompatibilityProfileName | CompatibilityProfile | Promise<CompatibilityProfileName | CompatibilityProfile>);
   readonly paging?: PagingOptions;
   /**
    * Key of the HMAC that seals RFC 9865 cursors, so a client cannot edit the position inside one.

@@ -17,6 +17,7 @@ import { parseFilter } from "../scim/filter/parse-filter.js";
 import { resolveFilter } from "../scim/filter/resolve-filter.js";
 import { compareListEntries, sortKeyOf, type ListEntry } from "../scim/list/sort-key.js";
 import type { ScimObject } from "../scim/schema/normalize-value.js";
+import type { Tolerances } from "../scim/compatibility/compatibility-profile.js";
 import { formatPath } from "../scim/schema/resolved-path.js";
 import type { ListRequest, SortPosition, SortSpec, StoredResource } from "../store/resource-store.js";
 import { resourceView } from "../store/resource-view.js";
@@ -24,6 +25,7 @@ import type { WorkPermit } from "./expensive-work-gate.js";
 import { decodeCursor, encodeCursor, type CursorScope, type CursorState } from "./list-cursor.js";
 import type { ListParameters } from "./list-parameters.js";
 import { checkCursorPaging, firstIndex, pageSize, renderStoredPage, resolveSort, type ListPageConfig } from "./list-resources-page.js";
+import { compatibilityOf } from "./resolve-compatibility.js";
 import type { ServiceContext } from "./resource-service.js";
 import type { TypeHandler } from "./type-handler.js";
 
@@ -80,6 +82,7 @@ function filtersOf(
   config: ListPageConfig,
   types: readonly TypeHandler[],
   text: string | undefined,
+  tolerances: Tolerances,
 ): Map<TypeHandler, ListRequest["filter"] | "all"> {
   const filters = new Map<TypeHandler, ListRequest["filter"] | "all">();
   if (text === undefined) {
@@ -99,7 +102,7 @@ function filtersOf(
   }
   for (const { type, filter } of narrowed) {
     if (filter === true) filters.set(type, "all");
-    else if (filter !== false) filters.set(type, unwrap(resolveFilter(type.schema, filter)));
+    else if (filter !== false) filters.set(type, unwrap(resolveFilter(type.schema, filter, tolerances)));
   }
   return filters;
 }
@@ -144,7 +147,7 @@ export async function searchAllTypes(
   request: SearchAllTypesRequest,
 ): Promise<SearchAllTypesOutcome> {
   const { context, parameters } = request;
-  const filters = filtersOf(config, types, parameters.filter);
+  const filters = filtersOf(config, types, parameters.filter, compatibilityOf(context).tolerances);
   const { sorts, order } = sortsOf(config, types, parameters);
   const count = pageSize(config, parameters);
   const plans: TypePlan[] = [];
@@ -317,7 +320,7 @@ async function merge(
     while (taken[end]?.plan === plan) end += 1;
     let run = taken.slice(start, end).map((item) => item.pending.stored);
     if (plan.scope.members && !walkMembers) run = await withMembers(config, plan, run);
-    const rendered = await renderStoredPage(config.registry, plan.type, context.baseUrl, run, plan.scope.members);
+    const rendered = await renderStoredPage(config.registry, plan.type, context, run, plan.scope.members);
     for (const resource of rendered) hits.push({ type: plan.type, resource });
     start = end;
   }

@@ -6,18 +6,13 @@
  * Placeholders `{{name}}` in a request (path, headers, body) or an expectation (body, headers)
  * are replaced by the values earlier steps captured, so a fixture never hard-codes a server id.
  */
+import { COMPATIBILITY_PROFILE_NAMES, type CompatibilityProfileName } from "../../src/scim/compatibility/compatibility-profile-name.js";
 
 /** Which resource profile the replayed app runs (`spec` is the product profile, spec §2.3). */
 export type ReplayProfile = "spec" | "rfc7643";
 
-/**
- * The compatibility profiles (issue 15) an organization can be given: `strict` is RFC 7643/7644
- * to the letter, `generic` accepts every tolerance, and the others are one identity provider's
- * set each.
- */
-export const COMPATIBILITY_PROFILES = ["generic", "strict", "entra", "okta", "google", "onelogin", "jumpcloud", "ping"] as const;
-
-export type CompatibilityProfile = (typeof COMPATIBILITY_PROFILES)[number];
+/** The compatibility profile a replay runs under: one of the library's built-in names. */
+export type CompatibilityProfile = CompatibilityProfileName;
 
 export type ReplayMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -110,15 +105,15 @@ export function parseReplayFixture(value: unknown, file: string): ReplayFixture 
   }
   const compatibility = value["compatibility"];
   if (compatibility !== undefined) {
-    const known: readonly string[] = COMPATIBILITY_PROFILES;
+    const known: readonly string[] = COMPATIBILITY_PROFILE_NAMES;
     if (!Array.isArray(compatibility) || compatibility.length === 0) {
-      throw problem("compatibility", `must be a non-empty array of profile names (${COMPATIBILITY_PROFILES.join(", ")})`);
+      throw problem("compatibility", `must be a non-empty array of profile names (${COMPATIBILITY_PROFILE_NAMES.join(", ")})`);
     }
     compatibility.forEach((name: unknown, index) => {
       if (typeof name !== "string" || !known.includes(name)) {
         throw problem(
           `compatibility[${index}]`,
-          `${JSON.stringify(name)} is not a profile; use one of ${COMPATIBILITY_PROFILES.join(", ")}`,
+          `${JSON.stringify(name)} is not a profile; use one of ${COMPATIBILITY_PROFILE_NAMES.join(", ")}`,
         );
       }
       if (compatibility.indexOf(name) !== index) throw problem(`compatibility[${index}]`, `${JSON.stringify(name)} is listed twice`);

@@ -94,13 +94,9 @@ const TOLERANCES: Readonly<Record<string, readonly string[]>> = {
   ping: [],
 };
 
-/**
- * The router options a replay runs with. The `compatibility` option is wired here when the
- * compatibility profiles (issue 15) merge; until then every profile runs today's behaviour, which
- * is `generic`.
- */
-function routerOptionsFor(fixture: ReplayFixture, _compatibility: CompatibilityProfile): Partial<ScimRouterOptions> {
-  return fixture.profile === "spec" ? { profile: specProfile } : {};
+/** The router options a replay runs with: its resource profile and the compatibility profile under test. */
+function routerOptionsFor(fixture: ReplayFixture, compatibility: CompatibilityProfile): Partial<ScimRouterOptions> {
+  return { compatibility, ...(fixture.profile === "spec" ? { profile: specProfile } : {}) };
 }
 
 function send(

@@ -10,6 +10,7 @@ import type { SchemaRegistry } from "../../scim/schema/schema-registry.js";
 import { resourceTypeDocuments, schemaDocuments, serviceProviderConfig, type ServiceFeatures } from "../discovery-documents.js";
 import { LIST_RESPONSE_SCHEMA } from "../list-response.js";
 import { refuseDiscoveryFilter } from "../refuse-discovery-filter.js";
+import { compatibilityOf } from "../resolve-compatibility.js";
 import { sendScim } from "../send-scim.js";
 import { scimContext } from "../scim-request-context.js";
 
@@ -32,7 +33,8 @@ function byId(documents: readonly ScimObject[], id: string, what: string): ScimO
 /** `GET /ServiceProviderConfig`, which needs no authentication. */
 export function registerServiceProviderConfigRoute(router: Router, features: ServiceFeatures): void {
   router.get("/ServiceProviderConfig", refuseDiscoveryFilter("/ServiceProviderConfig"), (_request, response) => {
-    sendScim(response, 200, serviceProviderConfig(features, scimContext(response).baseUrl));
+    const context = scimContext(response);
+    sendScim(response, 200, serviceProviderConfig(features, context.baseUrl, compatibilityOf(context).responses.advertisePagination));
   });
 }
 

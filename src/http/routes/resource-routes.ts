@@ -13,6 +13,7 @@ import { listParametersFromBody, listParametersFromQuery, projectionParameters, 
 import { listResponseBody } from "../list-response.js";
 import type { ResourceService } from "../resource-service.js";
 import { resourceLocation } from "../render-resource.js";
+import { compatibilityOf } from "../resolve-compatibility.js";
 import { scimContext } from "../scim-request-context.js";
 import type { TypeHandler } from "../type-handler.js";
 import { sendResource, sendScimInSlices } from "../send-scim.js";
@@ -148,12 +149,16 @@ export function registerResourceRoutes(
     asyncHandler(async (request, response) => {
       const parameters = projectionParameters(queryOf(request));
       const projection = projectionFor(parameters);
-      const asked = parameters.attributes !== undefined || parameters.excludedAttributes !== undefined;
+      const context = scimContext(response);
       // RFC 7644 §3.5.2 allows 204: for a group it spares loading every member just to echo them,
-      // unless the client asks for attributes (Entra and Okta expect either).
+      // unless the client asks for attributes or the compatibility profile asks for the resource.
+      const asked =
+        parameters.attributes !== undefined ||
+        parameters.excludedAttributes !== undefined ||
+        compatibilityOf(context).responses.groupPatch === "resource";
       const members = type.hasMembers && asked && wantsMembers(projection);
       const outcome = await service.patch({
-        context: scimContext(response),
+        context,
         resourceType: type.id,
         id: idParameter(request),
         body: request.body,

@@ -6,6 +6,8 @@
  */
 import { ScimType, badRequest } from "../../errors.js";
 import { fail, ok, type Result } from "../../result.js";
+import type { Tolerances } from "../compatibility/compatibility-profile.js";
+import { ALL_TOLERANCES } from "../compatibility/compatibility-profiles.js";
 import type { AttributeDefinition } from "../schema/attribute-definition.js";
 import { parseDateTime } from "../schema/normalize-value.js";
 import { formatPath, leafOf, type ResolvedPath } from "../schema/resolved-path.js";
@@ -33,7 +35,13 @@ function subAttributeNames(attribute: AttributeDefinition): string {
  * compare: booleans as booleans, dateTimes in the canonical `toISOString()` form that stored
  * values have (so a store may compare dateTimes as text).
  */
-function bindValue(display: string, leaf: AttributeDefinition, op: CompareOperator, value: FilterValue): FilterValue {
+function bindValue(
+  display: string,
+  leaf: AttributeDefinition,
+  op: CompareOperator,
+  value: FilterValue,
+  tolerances: Tolerances,
+): FilterValue {
   if (value === null) {
     // RFC 7644 §3.4.2.2 only gives `null` a meaning as "no value": equality is the one test that applies.
     if (op !== "eq" && op !== "ne") throw new FilterBindingError(`"${display} ${op} null": null can only be compared with eq or ne`);
@@ -57,8 +65,13 @@ function bindValue(display: string, leaf: AttributeDefinition, op: CompareOperat
       // RFC 7644 §3.4.2.2: ordering on booleans SHALL fail with invalidFilter; substrings are no better.
       if (op !== "eq" && op !== "ne") throw refuse("a boolean attribute", "eq or ne");
       if (typeof value === "boolean") return value;
-      // Identity providers (Microsoft Entra ID) send booleans as "True"/"False" strings.
-      if (typeof value === "string" && /^(?:true|false)$/i.test(value)) return value.toLowerCase() === "true";
+      // Tolerances.stringBooleans: Microsoft Entra ID sends booleans as "True"/"False" strings.
+      if (tolerances.stringBooleans && typeof value === "string" && /^(?:true|false)$/i.test(value)) return value.toLowerCase() === "true";
+      if (typeof value === "string" && /^(?:true|false)$/i.test(value)) {
+        throw new FilterBindingError(
+          `"${display}" is a boolean attribute; compare it with true or false unquoted, not ${describeValue(value)}`,
+        );
+      }
       throw mismatch("a boolean attribute");
     case "integer":
     case "decimal":
@@ -81,7 +94,7 @@ function bindValue(display: string, leaf: AttributeDefinition, op: CompareOperat
   }
 }
 
-function createBinder(schema: ResourceSchema) {
+function createBinder(schema: ResourceSchema, tolerances: Tolerances) {
   const resolve = (text: string): ResolvedPath => {
     const resolution = schema.resolvePath(text);
     if (!resolution.ok) throw new FilterBindingError(`unknown attribute "${text}": ${resolution.reason}`);
@@ -113,7 +126,7 @@ function createBinder(schema: ResourceSchema) {
       if (value === null && (op === "eq" || op === "ne")) return { kind: "compare", path, op, value };
       path = bindWhole(path, op);
     }
-    return { kind: "compare", path, op, value: bindValue(formatPath(path), leafOf(path), op, value) };
+    return { kind: "compare", path, op, value: bindValue(formatPath(path), leafOf(path), op, value, tolerances) };
   };
 
   const bind = (filter: ParsedFilter, within: ResolvedPath | undefined): Filter => {
@@ -149,12 +162,17 @@ function createBinder(schema: ResourceSchema) {
  * substrings on anything but strings), or a value of the wrong type.
  *
  * Normalizations: a complex attribute compared as a whole (`emails co "x"`) binds to its `value`
- * sub-attribute; `"true"`/`"false"` strings against a boolean become booleans; dateTime values become
- * their canonical `toISOString()` text; inside `attr[…]` every path is the full `attr.sub` path.
+ * sub-attribute; `"true"`/`"false"` strings against a boolean become booleans (with
+ * `tolerances.stringBooleans`, the default); dateTime values become their canonical `toISOString()`
+ * text; inside `attr[…]` every path is the full `attr.sub` path.
  */
-export function resolveFilter(schema: ResourceSchema, filter: ParsedFilter): Result<Filter<ResolvedPath>> {
+export function resolveFilter(
+  schema: ResourceSchema,
+  filter: ParsedFilter,
+  tolerances: Tolerances = ALL_TOLERANCES,
+): Result<Filter<ResolvedPath>> {
   try {
-    return ok(createBinder(schema)(filter, undefined));
+    return ok(createBinder(schema, tolerances)(filter, undefined));
   } catch (error) {
     if (error instanceof FilterBindingError) return fail(badRequest(ScimType.invalidFilter, `Invalid filter: ${error.message}.`));
     throw error;
@@ -162,7 +180,12 @@ export function resolveFilter(schema: ResourceSchema, filter: ParsedFilter): Res
 }
 
 /** Parses `text` within `limits` and binds it to `schema`: the one call the list endpoints need. */
-export function compileFilter(schema: ResourceSchema, text: string, limits: Partial<FilterLimits> = {}): Result<Filter<ResolvedPath>> {
+export function compileFilter(
+  schema: ResourceSchema,
+  text: string,
+  limits: Partial<FilterLimits> = {},
+  tolerances: Tolerances = ALL_TOLERANCES,
+): Result<Filter<ResolvedPath>> {
   const parsed = parseFilter(text, limits);
-  return parsed.ok ? resolveFilter(schema, parsed.value) : parsed;
+  return parsed.ok ? resolveFilter(schema, parsed.value, tolerances) : parsed;
 }

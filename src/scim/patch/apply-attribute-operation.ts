@@ -7,6 +7,8 @@
  * over every value (architecture §4b).
  */
 import { ScimType, type ValidationIssue } from "../../errors.js";
+import type { Tolerances } from "../compatibility/compatibility-profile.js";
+import { ALL_TOLERANCES } from "../compatibility/compatibility-profiles.js";
 import { deepEqual } from "../deep-equal.js";
 import type { AttributeDefinition } from "../schema/attribute-definition.js";
 import { findSubAttribute, isPlainObject, normalizeAttributeValue, normalizeElement, type ScimObject } from "../schema/normalize-value.js";
@@ -59,6 +61,12 @@ export interface AttributeOperationOptions {
    * the patch with 400 `invalidValue` naming the limit. Default: no limit.
    */
   readonly maxValues?: number;
+  /**
+   * The identity-provider shapes to accept (architecture §4): creating on a filter that matches
+   * nothing, removing by a value array, removing what is absent, an array of one for one value,
+   * and what the value normalizers tolerate. Default: every one.
+   */
+  readonly tolerances?: Tolerances;
 }
 
 /** A new, empty workspace for one PATCH. */
@@ -91,13 +99,14 @@ function label(step: PatchStep, sub?: AttributeDefinition): string {
 }
 
 /** The step's value normalized for `definition`; type errors stop the patch with `invalidValue`. */
-function normalizedValue(step: PatchStep, definition: AttributeDefinition, asElement = false): unknown {
+function normalizedValue(step: PatchStep, definition: AttributeDefinition, tolerances: Tolerances, asElement = false): unknown {
   const issues: ValidationIssue[] = [];
-  // A filtered path names one element; a one-element array for it is read as that element.
-  const raw = asElement && Array.isArray(step.value) && step.value.length === 1 ? step.value[0] : step.value;
+  // Tolerances.arrayOfOne: a filtered path names one element; a one-element array for it is read as that element.
+  const raw = asElement && tolerances.arrayOfOne && Array.isArray(step.value) && step.value.length === 1 ? step.value[0] : step.value;
+  const options = { tolerances };
   const value = asElement
-    ? normalizeElement(definition, raw, step.path.text, issues)
-    : normalizeAttributeValue(definition, raw, step.path.text, issues);
+    ? normalizeElement(definition, raw, step.path.text, issues, options)
+    : normalizeAttributeValue(definition, raw, step.path.text, issues, options);
   if (issues.length > 0) abortInvalidValue(step.origin, issues);
   return value;
 }
@@ -135,17 +144,28 @@ function mergedInto(step: PatchStep, element: unknown, value: ScimObject): ScimO
   return { ...base, ...value };
 }
 
-function singleValued(step: PatchStep, current: unknown): unknown {
+/**
+ * Tolerances.removeAbsent off: a remove whose filter or value array finds no value answers
+ * `noTarget` (RFC 7644 §3.12: "the specified path did not yield an attribute or attribute value …
+ * a filter that yields no match"). Removing an unassigned attribute is no such case: RFC 7644
+ * §3.5.2.2 leaves it unassigned.
+ */
+function nothingToRemove(step: PatchStep, tolerances: Tolerances): void {
+  if (tolerances.removeAbsent) return;
+  abortPatch(ScimType.noTarget, `${step.origin}: "${step.path.text}" matches no value to remove.`);
+}
+
+function singleValued(step: PatchStep, current: unknown, tolerances: Tolerances): unknown {
   const { attribute } = step.path.target;
   const sub = step.path.subAttribute;
   if (sub) {
-    const value = step.op === "remove" ? undefined : normalizedValue(step, sub);
+    const value = step.op === "remove" ? undefined : normalizedValue(step, sub, tolerances);
     // An add of nothing adds nothing; a replace with null unassigns (RFC 7643 §2.5).
     if (value === undefined && step.op === "add") return current;
     return withSubAttribute(step, current, sub, value);
   }
   if (step.op === "remove") return undefined;
-  const value = normalizedValue(step, attribute);
+  const value = normalizedValue(step, attribute, tolerances);
   if (value === undefined) return step.op === "add" ? current : undefined;
   return attribute.type === "complex" && isPlainObject(value) ? mergedInto(step, current, value) : value;
 }
@@ -158,17 +178,29 @@ interface ListChange {
 
 const NO_CHANGE: ListChange = { touched: [], removed: [] };
 
+/**
+ * Tolerances.removeByValue off: RFC 7644 §3.5.2.2 gives remove no value, and without a filter it
+ * would remove every value, so the request is refused rather than read either way.
+ */
+export function refuseRemoveByValue(step: PatchStep, tolerances: Tolerances): void {
+  if (tolerances.removeByValue) return;
+  abortPatch(
+    ScimType.invalidSyntax,
+    `${step.origin}: "remove" on "${step.path.text}" carries a "value"; RFC 7644 §3.5.2.2 removes by path alone: name the values with a filter, such as ${step.path.text}[value eq "…"].`,
+  );
+}
+
 function removeAll(list: ElementList, positions: readonly number[]): unknown[] {
   const removed = positions.map((position) => list.at(position));
   for (const position of positions) list.remove(position);
   return removed;
 }
 
-function wholeAttribute(step: PatchStep, list: ElementList): ListChange {
+function wholeAttribute(step: PatchStep, list: ElementList, tolerances: Tolerances): ListChange {
   const { attribute } = step.path.target;
   if (step.op === "replace") {
     // RFC 7644 §3.5.2.3: without a filter, the attribute and all its values are replaced.
-    const values = asArray(normalizedValue(step, attribute));
+    const values = asArray(normalizedValue(step, attribute, tolerances));
     const positions = list.positions();
     // Replacing the values with equal ones changes nothing (and so is no change to an immutable attribute).
     if (positions.length === values.length && positions.every((position, index) => deepEqual(list.at(position), values[index]))) {
@@ -180,7 +212,10 @@ function wholeAttribute(step: PatchStep, list: ElementList): ListChange {
   if (step.op === "remove") {
     // RFC 7644 §3.5.2.2 removes every value; with a value array (Entra's member removal) only those.
     if (!step.hasValue || step.value === null) return { touched: [], removed: removeAll(list, list.positions()) };
-    const doomed = new Set(asArray(normalizedValue(step, attribute)).flatMap((value) => list.matching(value)));
+    refuseRemoveByValue(step, tolerances);
+    const listed = asArray(normalizedValue(step, attribute, tolerances)).map((value) => list.matching(value));
+    if (listed.some((positions) => positions.length === 0)) nothingToRemove(step, tolerances);
+    const doomed = new Set(listed.flat());
     return {
       touched: [],
       removed: removeAll(
@@ -190,12 +225,13 @@ function wholeAttribute(step: PatchStep, list: ElementList): ListChange {
     };
   }
   // RFC 7644 §3.5.2.1: "a new value is added"; one already there is not added twice.
-  const touched = asArray(normalizedValue(step, attribute)).map((value) => list.matching(value)[0] ?? list.append(value));
+  const touched = asArray(normalizedValue(step, attribute, tolerances)).map((value) => list.matching(value)[0] ?? list.append(value));
   return { touched, removed: [] };
 }
 
-function removeSelected(step: PatchStep, list: ElementList, selected: readonly number[]): ListChange {
+function removeSelected(step: PatchStep, list: ElementList, selected: readonly number[], tolerances: Tolerances): ListChange {
   const sub = step.path.subAttribute;
+  if (step.op === "remove" && step.path.filter !== undefined && selected.length === 0) nothingToRemove(step, tolerances);
   // RFC 7644 §3.5.2.2: the matching records are removed; none matching removes nothing.
   if (!sub) return { touched: [], removed: removeAll(list, selected) };
   const touched: number[] = [];
@@ -214,11 +250,11 @@ function removeSelected(step: PatchStep, list: ElementList, selected: readonly n
   return { touched, removed };
 }
 
-function writeSelected(step: PatchStep, list: ElementList, selected: readonly number[]): ListChange {
+function writeSelected(step: PatchStep, list: ElementList, selected: readonly number[], tolerances: Tolerances): ListChange {
   const { attribute } = step.path.target;
   const { filter, subAttribute: sub } = step.path;
-  const value = sub ? normalizedValue(step, sub) : normalizedValue(step, attribute, true);
-  if (value === undefined) return step.op === "add" ? NO_CHANGE : removeSelected(step, list, selected);
+  const value = sub ? normalizedValue(step, sub, tolerances) : normalizedValue(step, attribute, tolerances, true);
+  if (value === undefined) return step.op === "add" ? NO_CHANGE : removeSelected(step, list, selected, tolerances);
   if (selected.length > 0) {
     for (const position of selected) {
       const element = list.at(position);
@@ -226,8 +262,12 @@ function writeSelected(step: PatchStep, list: ElementList, selected: readonly nu
     }
     return { touched: selected, removed: [] };
   }
-  // RFC 7644 §3.5.2.3 answers noTarget here; Entra sends add/replace on `emails[type eq "work"].value`
-  // for users that have no work e-mail yet (architecture §4), so the element the filter describes is created.
+  // RFC 7644 §3.5.2.3 answers noTarget here. Tolerances.createOnNoMatch: Entra sends add/replace on
+  // `emails[type eq "work"].value` for users that have no work e-mail yet (architecture §4), so the
+  // element the filter describes is created.
+  if (!tolerances.createOnNoMatch) {
+    abortPatch(ScimType.noTarget, `${step.origin}: no value of "${attribute.name}" matches "${step.path.text}" (RFC 7644 §3.5.2.3).`);
+  }
   const template = filter ? elementTemplate(filter) : {};
   if (!template) {
     abortPatch(
@@ -239,11 +279,11 @@ function writeSelected(step: PatchStep, list: ElementList, selected: readonly nu
   return { touched: [list.append(created)], removed: [] };
 }
 
-function selectedElements(step: PatchStep, list: ElementList): ListChange {
+function selectedElements(step: PatchStep, list: ElementList, tolerances: Tolerances): ListChange {
   const { target, filter } = step.path;
   // Without a filter, a sub-attribute path (`emails.type`) addresses every value.
   const selected = filter === undefined ? list.positions() : list.select(target, filter);
-  return step.op === "remove" ? removeSelected(step, list, selected) : writeSelected(step, list, selected);
+  return step.op === "remove" ? removeSelected(step, list, selected, tolerances) : writeSelected(step, list, selected, tolerances);
 }
 
 /**
@@ -317,7 +357,9 @@ function multiValued(resource: ScimObject, step: PatchStep, options: AttributeOp
   const { list } = working;
   const sizeBefore = list.size;
   const revisionBefore = list.revision;
-  const change = step.path.filter || step.path.subAttribute ? selectedElements(step, list) : wholeAttribute(step, list);
+  const tolerances = options.tolerances ?? ALL_TOLERANCES;
+  const change =
+    step.path.filter || step.path.subAttribute ? selectedElements(step, list, tolerances) : wholeAttribute(step, list, tolerances);
   settlePrimary(step, list, change);
   // Only growth is refused: a resource stored before the limit was lowered can still be patched down.
   if (maxValues !== undefined && list.size > maxValues && list.size > sizeBefore) overLimit(step, "would hold", list.size, maxValues);
@@ -346,6 +388,6 @@ function multiValued(resource: ScimObject, step: PatchStep, options: AttributeOp
 export function applyAttributeOperation(resource: ScimObject, step: PatchStep, options: AttributeOperationOptions = {}): AttributeOutcome {
   if (step.path.target.attribute.multiValued) return multiValued(resource, step, options);
   const current = readAttribute(resource, step.path.target);
-  commit(resource, step, current, singleValued(step, current));
+  commit(resource, step, current, singleValued(step, current, options.tolerances ?? ALL_TOLERANCES));
   return { touched: [], removed: [] };
 }

@@ -3,8 +3,10 @@
  * (architecture §3), and works whether or not the group's member list was loaded.
  */
 import { ScimType, type ValidationIssue } from "../../errors.js";
+import type { Tolerances } from "../compatibility/compatibility-profile.js";
+import { ALL_TOLERANCES } from "../compatibility/compatibility-profiles.js";
 import { isPlainObject, normalizeAttributeValue, normalizeElement, type ScimObject } from "../schema/normalize-value.js";
-import { applyAttributeOperation, type PatchWorkspace } from "./apply-attribute-operation.js";
+import { applyAttributeOperation, refuseRemoveByValue, type PatchWorkspace } from "./apply-attribute-operation.js";
 import { memberIdsOfFilter } from "./member-ids.js";
 import type { MembershipDeltaBuilder } from "./membership-delta-builder.js";
 import { abortInvalidValue, abortPatch } from "./patch-failure.js";
@@ -49,35 +51,44 @@ function membersWithoutId(step: PatchStep): ValidationIssue[] {
 }
 
 /** The ids listed in the step's value (`[{"value": "id"}, …]`). */
-function givenIds(step: PatchStep): string[] {
+function givenIds(step: PatchStep, tolerances: Tolerances): string[] {
   const issues: ValidationIssue[] = membersWithoutId(step);
-  const normalized = normalizeAttributeValue(step.path.target.attribute, step.value, step.path.text, issues);
+  const normalized = normalizeAttributeValue(step.path.target.attribute, step.value, step.path.text, issues, { tolerances });
   if (issues.length > 0) abortInvalidValue(step.origin, issues);
   return idsOf(step, Array.isArray(normalized) ? normalized : []);
 }
 
 /** `members`, `{"members": […]}`: the ids come from the value alone. */
-function wholeListDelta(step: PatchStep, delta: MembershipDeltaBuilder): void {
+function wholeListDelta(step: PatchStep, delta: MembershipDeltaBuilder, tolerances: Tolerances): void {
   switch (step.op) {
     case "add":
-      delta.add(givenIds(step));
+      delta.add(givenIds(step, tolerances));
       return;
     case "replace":
       // Okta clears a group with `members: []`; null and [] are both "no members" (RFC 7643 §2.5).
-      delta.replace(givenIds(step));
+      delta.replace(givenIds(step, tolerances));
       return;
     case "remove":
-      if (step.hasValue && step.value !== null) delta.remove(givenIds(step));
-      else delta.replace([]);
+      if (step.hasValue && step.value !== null) {
+        // Tolerances.removeByValue: Entra and JumpCloud remove members by a value array.
+        refuseRemoveByValue(step, tolerances);
+        delta.remove(givenIds(step, tolerances));
+      } else delta.replace([]);
       return;
   }
 }
 
-function loadedDelta(step: PatchStep, resource: ScimObject, delta: MembershipDeltaBuilder, workspace: PatchWorkspace | undefined): void {
-  const outcome = applyAttributeOperation(resource, step, { elementKey: memberKey, ...(workspace ? { workspace } : {}) });
+function loadedDelta(
+  step: PatchStep,
+  resource: ScimObject,
+  delta: MembershipDeltaBuilder,
+  workspace: PatchWorkspace | undefined,
+  tolerances: Tolerances,
+): void {
+  const outcome = applyAttributeOperation(resource, step, { elementKey: memberKey, tolerances, ...(workspace ? { workspace } : {}) });
   const { filter, subAttribute } = step.path;
   if (!filter && !subAttribute) {
-    wholeListDelta(step, delta);
+    wholeListDelta(step, delta, tolerances);
     return;
   }
   // Ids named by the filter are removed even when the loaded list lacks them: removing an absent
@@ -119,29 +130,30 @@ function unloadedRemoval(step: PatchStep, ids: readonly string[], delta: Members
   }
 }
 
-// A filtered path names one value; a one-element array for it is read as that value.
-function singleElement(value: unknown): unknown {
-  return Array.isArray(value) && value.length === 1 ? value[0] : value;
+// Tolerances.arrayOfOne: a filtered path names one value; a one-element array for it is read as that value.
+function singleElement(value: unknown, tolerances: Tolerances): unknown {
+  return tolerances.arrayOfOne && Array.isArray(value) && value.length === 1 ? value[0] : value;
 }
 
 /** The member value an add or replace on `members[…]` or `members[…].sub` supplies. */
-function suppliedMember(step: PatchStep): unknown {
+function suppliedMember(step: PatchStep, tolerances: Tolerances): unknown {
   const issues: ValidationIssue[] = [];
   const sub = step.path.subAttribute;
+  const options = { tolerances };
   const value = sub
-    ? normalizeAttributeValue(sub, step.value, step.path.text, issues)
-    : normalizeElement(step.path.target.attribute, singleElement(step.value), step.path.text, issues);
+    ? normalizeAttributeValue(sub, step.value, step.path.text, issues, options)
+    : normalizeElement(step.path.target.attribute, singleElement(step.value, tolerances), step.path.text, issues, options);
   if (issues.length > 0) abortInvalidValue(step.origin, issues);
   return sub && value !== undefined ? { [sub.name]: value } : value;
 }
 
-function unloadedFilterDelta(step: PatchStep, delta: MembershipDeltaBuilder): void {
+function unloadedFilterDelta(step: PatchStep, delta: MembershipDeltaBuilder, tolerances: Tolerances): void {
   const ids = unloadedIds(step);
   if (step.op === "remove") {
     unloadedRemoval(step, ids, delta);
     return;
   }
-  const member = suppliedMember(step);
+  const member = suppliedMember(step, tolerances);
   // A null value adds nothing, and a replace with null unassigns what the path names (RFC 7643 §2.5).
   if (member === undefined) {
     if (step.op !== "add") unloadedRemoval(step, ids, delta);
@@ -164,7 +176,9 @@ function unloadedFilterDelta(step: PatchStep, delta: MembershipDeltaBuilder): vo
  * value → replace with none; replace → replace with the given ids. With `loaded`, the step is
  * also applied to `resource.members` (member values are the same when their ids are; with a
  * `workspace`, written back by `flushWorkspace`); without, the resource is not touched and a
- * filter must name members by id (`invalidFilter` otherwise).
+ * filter must name members by id (`invalidFilter` otherwise). `tolerances` (default: every one)
+ * decides whether a value array may remove members, and, with the list loaded, whether removing
+ * an absent member succeeds; without it the store's list is not at hand, and it always does.
  */
 export function applyMemberOperation(
   resource: ScimObject,
@@ -172,11 +186,12 @@ export function applyMemberOperation(
   delta: MembershipDeltaBuilder,
   loaded: boolean,
   workspace?: PatchWorkspace,
+  tolerances: Tolerances = ALL_TOLERANCES,
 ): void {
   if (loaded) {
-    loadedDelta(step, resource, delta, workspace);
+    loadedDelta(step, resource, delta, workspace, tolerances);
     return;
   }
-  if (step.path.filter || step.path.subAttribute) unloadedFilterDelta(step, delta);
-  else wholeListDelta(step, delta);
+  if (step.path.filter || step.path.subAttribute) unloadedFilterDelta(step, delta, tolerances);
+  else wholeListDelta(step, delta, tolerances);
 }

@@ -5,6 +5,8 @@
  */
 import { ScimError, ScimType, isScimError, type ValidationIssue } from "../../errors.js";
 import { fail, ok, type Result } from "../../result.js";
+import type { Tolerances } from "../compatibility/compatibility-profile.js";
+import { ALL_TOLERANCES } from "../compatibility/compatibility-profiles.js";
 import { deepEqual } from "../deep-equal.js";
 import type { FilterLimits } from "../filter/parse-filter.js";
 import type { PatchPath } from "../path/patch-path.js";
@@ -53,6 +55,11 @@ export interface ApplyPatchOptions {
    * caller compares nothing again. A failure fails the patch. Default: the patched resource as is.
    */
   readonly conform?: (resource: ScimObject) => Result<ScimObject>;
+  /**
+   * The identity-provider shapes to accept (architecture §4: a compatibility profile's
+   * tolerances). Default: every one, as the `generic` profile has them.
+   */
+  readonly tolerances?: Tolerances;
 }
 
 export interface PatchResult {
@@ -89,13 +96,14 @@ interface PatchState {
   readonly workspace: PatchWorkspace;
   readonly membersLoaded: boolean;
   readonly options: ApplyPatchOptions;
+  readonly tolerances: Tolerances;
   membership: MembershipDeltaBuilder | undefined;
 }
 
 function applyStep(schema: ResourceSchema, state: PatchState, step: PatchStep): void {
   if (isMembers(schema, step.path)) {
     state.membership ??= createMembershipDeltaBuilder();
-    applyMemberOperation(state.resource, step, state.membership, state.membersLoaded, state.workspace);
+    applyMemberOperation(state.resource, step, state.membership, state.membersLoaded, state.workspace, state.tolerances);
     const { maxMembers } = state.options;
     if (maxMembers !== undefined && state.membership.size > maxMembers) {
       throw new ScimError(
@@ -107,6 +115,7 @@ function applyStep(schema: ResourceSchema, state: PatchState, step: PatchStep): 
   } else {
     applyAttributeOperation(state.resource, step, {
       workspace: state.workspace,
+      tolerances: state.tolerances,
       ...(state.options.maxValues === undefined ? {} : { maxValues: state.options.maxValues }),
     });
   }
@@ -119,7 +128,7 @@ function applyStep(schema: ResourceSchema, state: PatchState, step: PatchStep): 
  */
 function* applyOperation(schema: ResourceSchema, state: PatchState, operation: PatchOperation): Generator<void, void, void> {
   const issues: ValidationIssue[] = [];
-  for (const step of expandOperation(schema, operation, state.options.filterLimits ?? {})) {
+  for (const step of expandOperation(schema, operation, state.options.filterLimits ?? {}, state.tolerances)) {
     try {
       applyStep(schema, state, step);
     } catch (error) {
@@ -141,7 +150,8 @@ function* applyOperation(schema: ResourceSchema, state: PatchState, operation: P
  * carrying a 400 `ScimError`, and the patch is atomic — the first failing operation fails it all.
  *
  * - Body: `Operations` (any case) is a non-empty array; `schemas`, if present, must include the
- *   PatchOp URN (a missing `schemas` is tolerated); `op` is add/replace/remove in any case.
+ *   PatchOp URN; `op` is add/replace/remove. What `options.tolerances` turns off (architecture §4)
+ *   is refused as the RFC says; by default every tolerance below is on.
  * - Paths: `attr`, `attr.sub`, `attr[filter]`, `attr[filter].sub`, URN-qualified and aliased,
  *   case-insensitive. Path-less add/replace values may use nested extension objects, URN keys,
  *   dotted keys and filtered keys; read-only keys in them (`id`, `meta`) are skipped.
@@ -181,14 +191,22 @@ export function* applyPatchStepwise(
   body: unknown,
   options: ApplyPatchOptions = {},
 ): Generator<void, Result<PatchResult>, void> {
-  const operations = parsePatchRequest(body, options.maxPatchOperations);
+  const tolerances = options.tolerances ?? ALL_TOLERANCES;
+  const operations = parsePatchRequest(body, options.maxPatchOperations, tolerances);
   if (!operations.ok) return operations;
   // Reading every operation is a pass over the whole request: a pause of its own.
   yield;
   const membersLoaded = options.membersLoaded ?? true;
   const original = !membersLoaded && schema.resourceType.hasMembers ? withoutKeys(resource, ["members"]) : resource;
   // Shallow is enough: the engine replaces every value it changes and never writes into one.
-  const state: PatchState = { resource: { ...original }, workspace: createPatchWorkspace(), membersLoaded, options, membership: undefined };
+  const state: PatchState = {
+    resource: { ...original },
+    workspace: createPatchWorkspace(),
+    membersLoaded,
+    options,
+    tolerances,
+    membership: undefined,
+  };
   try {
     for (const operation of operations.value) yield* applyOperation(schema, state, operation);
   } catch (error) {

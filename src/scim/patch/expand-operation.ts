@@ -3,14 +3,16 @@
  * attribute of a path-less value (RFC 7644 §3.5.2.1, §3.5.2.3).
  */
 import { ScimError, ScimType } from "../../errors.js";
+import type { Tolerances } from "../compatibility/compatibility-profile.js";
+import { ALL_TOLERANCES } from "../compatibility/compatibility-profiles.js";
 import type { FilterLimits } from "../filter/parse-filter.js";
 import { parsePatchPath } from "../path/parse-patch-path.js";
 import { patchPathOf, type PatchPath } from "../path/patch-path.js";
-import { flattenInput } from "../schema/normalize-resource.js";
+import { flattenInput, pathKeyIssue, type FlattenedInput } from "../schema/normalize-resource.js";
 import { isPlainObject, type ScimObject } from "../schema/normalize-value.js";
 import type { ResourceSchema } from "../schema/schema-registry.js";
 import { splitExtensionOperation, wholeExtensionOf } from "./extension-path.js";
-import { abortPatch } from "./patch-failure.js";
+import { abortInvalidValue, abortPatch } from "./patch-failure.js";
 import type { PatchOperation } from "./patch-request.js";
 import type { PatchStep } from "./patch-step.js";
 
@@ -29,9 +31,15 @@ function requireValue(operation: PatchOperation, origin: string): void {
   if (!operation.hasValue) abortPatch(ScimType.invalidValue, `${origin}: "${operation.op}" requires a "value".`);
 }
 
-function explicitStep(schema: ResourceSchema, operation: PatchOperation, text: string, limits: Partial<FilterLimits>): PatchStep[] {
+function explicitStep(
+  schema: ResourceSchema,
+  operation: PatchOperation,
+  text: string,
+  limits: Partial<FilterLimits>,
+  tolerances: Tolerances,
+): PatchStep[] {
   const origin = `Operations[${operation.index}]`;
-  const parsed = parsePatchPath(schema, text, limits);
+  const parsed = parsePatchPath(schema, text, limits, tolerances);
   if (!parsed.ok) {
     const { status, scimType, detail } = parsed.error;
     throw new ScimError(status, scimType, `${origin}: ${detail}`);
@@ -44,7 +52,12 @@ function explicitStep(schema: ResourceSchema, operation: PatchOperation, text: s
   return [{ op: operation.op, path, hasValue: operation.hasValue, value: operation.value, origin }];
 }
 
-function pathlessSteps(schema: ResourceSchema, operation: PatchOperation, limits: Partial<FilterLimits>): Iterable<PatchStep> {
+function pathlessSteps(
+  schema: ResourceSchema,
+  operation: PatchOperation,
+  limits: Partial<FilterLimits>,
+  tolerances: Tolerances,
+): Iterable<PatchStep> {
   const origin = `Operations[${operation.index}]`;
   // RFC 7644 §3.5.2.2: "If path is unspecified, the operation fails with … noTarget".
   if (operation.op === "remove") abortPatch(ScimType.noTarget, `${origin}: "remove" requires a "path".`);
@@ -53,7 +66,9 @@ function pathlessSteps(schema: ResourceSchema, operation: PatchOperation, limits
   if (!isPlainObject(value)) {
     abortPatch(ScimType.invalidValue, `${origin}: without a "path", "value" must be an object of attributes to ${operation.op}.`);
   }
-  return pathlessValueSteps(schema, operation, value, limits);
+  const flattened = flattenInput(schema, value, tolerances);
+  if (flattened.pathKeys.length > 0) abortInvalidValue(origin, flattened.pathKeys.map(pathKeyIssue));
+  return pathlessValueSteps(schema, operation, value, flattened, limits, tolerances);
 }
 
 /**
@@ -64,10 +79,11 @@ function* pathlessValueSteps(
   schema: ResourceSchema,
   operation: PatchOperation,
   value: ScimObject,
+  { entries, ignored }: FlattenedInput,
   limits: Partial<FilterLimits>,
+  tolerances: Tolerances,
 ): Generator<PatchStep, void, void> {
   const origin = `Operations[${operation.index}]`;
-  const { entries, ignored } = flattenInput(schema, value);
   const step = (path: PatchPath, entryValue: unknown): PatchStep[] =>
     // RFC 7644 §3.3 ignores readOnly attributes in a resource body; Okta sends `id` in group replaces.
     isReadOnly(path) || isSchemas(path) ? [] : [{ op: operation.op, path, hasValue: true, value: entryValue, origin }];
@@ -76,7 +92,7 @@ function* pathlessValueSteps(
   // are accepted and not stored (spec §1).
   for (const key of ignored) {
     if (!key.includes("[")) continue;
-    const parsed = parsePatchPath(schema, key, limits);
+    const parsed = parsePatchPath(schema, key, limits, tolerances);
     if (parsed.ok) yield* step(parsed.value, value[key]);
   }
 }
@@ -87,17 +103,23 @@ function* pathlessValueSteps(
  * value or with a path-less value that is not an object (`invalidValue`). Read-only attributes
  * inside a path-less value are skipped; an explicit `schemas` path is a no-op; a path naming a whole
  * extension schema works on all its attributes (`splitExtensionOperation`). Errors are thrown
- * at once; the steps of a path-less value are made as they are iterated.
+ * at once; the steps of a path-less value are made as they are iterated. With `tolerances.pathKeys`
+ * off, a path-less value whose keys are paths (`name.givenName`) fails with `invalidValue`.
  */
-export function expandOperation(schema: ResourceSchema, operation: PatchOperation, limits: Partial<FilterLimits>): Iterable<PatchStep> {
-  if (operation.path === undefined) return pathlessSteps(schema, operation, limits);
+export function expandOperation(
+  schema: ResourceSchema,
+  operation: PatchOperation,
+  limits: Partial<FilterLimits>,
+  tolerances: Tolerances = ALL_TOLERANCES,
+): Iterable<PatchStep> {
+  if (operation.path === undefined) return pathlessSteps(schema, operation, limits, tolerances);
   const extension = wholeExtensionOf(schema, operation.path);
   if (extension) {
     // A whole extension (extension-path.ts) is its removals, then its value as a path-less operation.
     const { removals, pathless } = splitExtensionOperation(schema, extension, operation);
-    return pathless ? chain(removals, pathlessSteps(schema, pathless, limits)) : removals;
+    return pathless ? chain(removals, pathlessSteps(schema, pathless, limits, tolerances)) : removals;
   }
-  return explicitStep(schema, operation, operation.path, limits);
+  return explicitStep(schema, operation, operation.path, limits, tolerances);
 }
 
 function* chain(first: Iterable<PatchStep>, second: Iterable<PatchStep>): Generator<PatchStep, void, void> {

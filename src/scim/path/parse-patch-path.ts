@@ -11,6 +11,8 @@ import { ScimType, badRequest } from "../../errors.js";
 import { fail, ok, type Result } from "../../result.js";
 import type { ParsedFilter } from "../filter/filter-ast.js";
 import { defaultFilterLimits, parseFilter, type FilterLimits } from "../filter/parse-filter.js";
+import type { Tolerances } from "../compatibility/compatibility-profile.js";
+import { ALL_TOLERANCES } from "../compatibility/compatibility-profiles.js";
 import { resolveFilter } from "../filter/resolve-filter.js";
 import { findSubAttribute } from "../schema/normalize-value.js";
 import { formatPath, type ResolvedPath } from "../schema/resolved-path.js";
@@ -59,6 +61,7 @@ function bindValuePath(
   trimmed: string,
   open: number,
   limits: Partial<FilterLimits>,
+  tolerances: Tolerances,
 ): Result<PatchPath> {
   const close = closingBracket(trimmed, open);
   if (close < 0) return invalidPath(text, `the "[" at position ${open + 1} is never closed`);
@@ -78,7 +81,7 @@ function bindValuePath(
   const parsed = parseFilter(trimmed.slice(open + 1, close), limits);
   if (!parsed.ok) return invalidPath(text, parsed.error.detail.replace(/\.$/, ""));
   const valuePath: ParsedFilter = { kind: "valuePath", path: formatPath(target), filter: parsed.value };
-  const resolved = resolveFilter(schema, valuePath);
+  const resolved = resolveFilter(schema, valuePath, tolerances);
   if (!resolved.ok) return invalidPath(text, resolved.error.detail.replace(/\.$/, ""));
   if (resolved.value.kind !== "valuePath") return invalidPath(text, "the value filter did not bind to the attribute");
   const filter = resolved.value;
@@ -101,13 +104,18 @@ function bindValuePath(
  * an empty path, an unknown attribute or sub-attribute, an unclosed bracket, a filter that does not
  * parse or bind, or a filter on an attribute that is not multi-valued and complex.
  */
-export function parsePatchPath(schema: ResourceSchema, text: string, limits: Partial<FilterLimits> = {}): Result<PatchPath> {
+export function parsePatchPath(
+  schema: ResourceSchema,
+  text: string,
+  limits: Partial<FilterLimits> = {},
+  tolerances: Tolerances = ALL_TOLERANCES,
+): Result<PatchPath> {
   const maxLength = limits.maxLength ?? defaultFilterLimits.maxLength;
   if (text.length > maxLength) return invalidPath(text.slice(0, 40), `the path is longer than ${maxLength} characters`);
   const trimmed = text.trim();
   if (trimmed === "") return invalidPath(text, "the path is empty");
   const open = trimmed.indexOf("[");
-  if (open >= 0) return bindValuePath(schema, text, trimmed, open, limits);
+  if (open >= 0) return bindValuePath(schema, text, trimmed, open, limits, tolerances);
   if (trimmed.includes("]")) return invalidPath(text, `"]" without a matching "["`);
   const bound = bindAttribute(schema, text, trimmed);
   return bound.ok ? ok(patchPathOf(bound.value, text)) : bound;

@@ -5,6 +5,7 @@
 import { commonAttributes } from "./common-attributes.js";
 import { invalidValueError, type ValidationIssue } from "../../errors.js";
 import { fail, ok, type Result } from "../../result.js";
+import type { Tolerances } from "../compatibility/compatibility-profile.js";
 import type { Filter } from "../filter/filter-ast.js";
 import { compileFilter } from "../filter/resolve-filter.js";
 import { matchesFilter } from "../filter/matches-filter.js";
@@ -19,8 +20,11 @@ import { selectAttributes } from "./attribute-selection.js";
 import { pickAttributes } from "./pick-attributes.js";
 
 export interface ResourceValidator {
-  /** A POST or PUT body → the resource to store, or one 400 naming every problem. */
-  prepare(body: unknown): Result<ScimObject>;
+  /**
+   * A POST or PUT body → the resource to store, or one 400 naming every problem. `tolerances`: the
+   * identity-provider shapes to accept (architecture §4); default every one.
+   */
+  prepare(body: unknown, tolerances?: Tolerances): Result<ScimObject>;
   /**
    * An already-normalized resource (for example the result of `applyPatch`) → the resource to
    * store: pruned to the profile and checked for required attributes.
@@ -110,8 +114,8 @@ export function createResourceValidator(schema: ResourceSchema, profile: Resourc
   };
 
   return {
-    prepare: (body) => {
-      const normalized = normalizeResource(schema, body);
+    prepare: (body, tolerances) => {
+      const normalized = normalizeResource(schema, body, tolerances);
       return normalized.ok ? conform(normalized.value) : normalized;
     },
     conform,

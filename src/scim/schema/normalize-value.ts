@@ -5,6 +5,8 @@
  * never reach a stored resource.
  */
 import type { ValidationIssue } from "../../errors.js";
+import type { Tolerances } from "../compatibility/compatibility-profile.js";
+import { ALL_TOLERANCES } from "../compatibility/compatibility-profiles.js";
 import type { AttributeDefinition } from "./attribute-definition.js";
 
 /** A resource or complex value in canonical form. */
@@ -13,6 +15,8 @@ export type ScimObject = { [name: string]: unknown };
 export interface NormalizeValueOptions {
   /** Drop `readOnly` attributes and sub-attributes, as RFC 7644 §3.3 and §3.5.1 require of client input. Default true. */
   readonly dropReadOnly?: boolean;
+  /** The identity-provider shapes to accept (architecture §4). Default: every one (`generic`). */
+  readonly tolerances?: Tolerances;
 }
 
 // Built once per definition: every write looks sub-attributes up by name, per key of every element.
@@ -61,7 +65,13 @@ export function describeJson(value: unknown): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
-function normalizeScalar(attribute: AttributeDefinition, value: unknown, path: string, issues: ValidationIssue[]): unknown {
+function normalizeScalar(
+  attribute: AttributeDefinition,
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+  tolerances: Tolerances,
+): unknown {
   switch (attribute.type) {
     case "string":
     case "reference":
@@ -79,8 +89,8 @@ function normalizeScalar(attribute: AttributeDefinition, value: unknown, path: s
       return value;
     case "boolean":
       if (typeof value === "boolean") return value;
-      // Microsoft Entra ID sends "True"/"False" strings for booleans.
-      if (typeof value === "string" && /^(true|false)$/i.test(value)) return value.toLowerCase() === "true";
+      // Tolerances.stringBooleans: Microsoft Entra ID sends "True"/"False" strings for booleans.
+      if (tolerances.stringBooleans && typeof value === "string" && /^(true|false)$/i.test(value)) return value.toLowerCase() === "true";
       issues.push({ path, message: `expected a boolean, got ${describeJson(value)}` });
       return undefined;
     case "integer":
@@ -110,8 +120,9 @@ function normalizeComplex(
   issues: ValidationIssue[],
   options: NormalizeValueOptions,
 ): ScimObject | undefined {
-  // Entra sends the enterprise `manager` as a bare id; a bare string means the `value` sub-attribute.
-  if (typeof value === "string" && findSubAttribute(attribute, "value")) {
+  // Tolerances.bareStringComplex: Entra sends the enterprise `manager` as a bare id; a bare string
+  // means the `value` sub-attribute.
+  if (typeof value === "string" && (options.tolerances ?? ALL_TOLERANCES).bareStringComplex && findSubAttribute(attribute, "value")) {
     return normalizeComplex(attribute, { value }, path, issues, options);
   }
   if (!isPlainObject(value)) {
@@ -161,9 +172,10 @@ export function normalizeAttributeValue(
     }
     return result.length === 0 ? undefined : result;
   }
-  // Entra's documented manager PATCH sends a single-valued complex attribute as an array of one
-  // ("Develop and plan provisioning for a SCIM endpoint", example 5); one element is unambiguous.
-  if (Array.isArray(value) && value.length === 1 && attribute.type === "complex") {
+  // Tolerances.arrayOfOne: Entra's documented manager PATCH sends a single-valued complex attribute
+  // as an array of one ("Develop and plan provisioning for a SCIM endpoint", example 5); one element
+  // is unambiguous.
+  if (Array.isArray(value) && value.length === 1 && attribute.type === "complex" && (options.tolerances ?? ALL_TOLERANCES).arrayOfOne) {
     return normalizeElement(attribute, value[0], path, issues, options);
   }
   return normalizeElement(attribute, value, path, issues, options);
@@ -182,5 +194,5 @@ export function normalizeElement(
 ): unknown {
   if (value === null || value === undefined) return undefined;
   if (attribute.type === "complex") return normalizeComplex(attribute, value, path, issues, options);
-  return normalizeScalar(attribute, value, path, issues);
+  return normalizeScalar(attribute, value, path, issues, options.tolerances ?? ALL_TOLERANCES);
 }
