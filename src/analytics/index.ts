@@ -6,6 +6,8 @@
 export { createAnalyticsRouter } from "./create-analytics-router.js";
 export type { AnalyticsRouterOptions, Invitation, StaticTokenDescription } from "./analytics-router-options.js";
 export { openApiDocument } from "./definitions/openapi-document.js";
+export { organizationScimSettings } from "./organization-scim-settings.js";
+export type { OrganizationScimDefaults, OrganizationScimSettings } from "./organization-scim-settings.js";
 export { renderOrganization } from "./render-resources.js";
 export { renderIssuedToken, renderStaticToken } from "./render-scim-token.js";
 export type { RenderedScimToken } from "./render-scim-token.js";

@@ -279,6 +279,38 @@ describe("the operator's commands on SQLite", () => {
     }
     const missing = await scimkit(["orgs", "set", "nowhere", "--name", "X"], env);
     expect(missing.status).toBe(1);
+
+    // A running host serves the organization under its settings from the next request on.
+    const created2 = await json<{ scim: { baseUrl: string; token: string } }>(["orgs", "create", "Served", "--id", "served"], env);
+    const host = startHost({ ...env, SCIMKIT_ORGS: "" });
+    const [, port] = await host.waitFor(/listening on port (\d+)/);
+    const base = `http://localhost:${port}${created2.scim.baseUrl}`;
+    const send = async (method: string, path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: { ...SCIM, Authorization: `Bearer ${created2.scim.token}` },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    // The host serves the product's profile (spec §2.3): both names and a work e-mail are required.
+    const user = {
+      schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"],
+      userName: "ada@example.com",
+      name: { givenName: "Ada", familyName: "Lovelace" },
+      emails: [{ value: "ada@example.com", type: "work" }],
+    };
+    const { status: createdStatus, body: ada } = await send("POST", "/Users", user);
+    expect(createdStatus).toBe(201);
+    const replace = {
+      schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+      Operations: [{ op: "Replace", path: "displayName", value: "Ada" }],
+    };
+    expect((await send("PATCH", `/Users/${String(ada["id"])}`, replace)).status).toBe(200);
+    expect((await send("POST", "/Users", user)).status).toBe(409);
+    expect((await scimkit(["orgs", "set", "served", "--compatibility", "strict", "--existing-users", "link"], env)).status).toBe(0);
+    expect(await send("PATCH", `/Users/${String(ada["id"])}`, replace)).toMatchObject({ status: 400, body: { scimType: "invalidSyntax" } });
+    expect(await send("POST", "/Users", user)).toMatchObject({ status: 200, body: { id: ada["id"] } });
   });
 
   it("prints each command's usage on --help, and lists them in scimkit --help", { timeout: 60_000 }, async () => {

@@ -121,6 +121,13 @@ export interface HostServerOptions {
   readonly store: ResourceStore;
   /** SCIM authentication; wrap it in `activeOrganizationsOnly` so suspension takes effect. */
   readonly auth: TokenVerifier;
+  /**
+   * Each organization's compatibility profile (`ScimRouterOptions.compatibility`); `scimkit serve`
+   * reads it from the organization's record (`organizationScimSettings`). Default `"generic"`.
+   */
+  readonly compatibility?: ScimRouterOptions["compatibility"];
+  /** What `POST /Users` does with a user that exists (`ScimRouterOptions.existingUsers`). Default `"conflict"`. */
+  readonly existingUsers?: ScimRouterOptions["existingUsers"];
   /** The analytics interface; absent: the host serves SCIM only. */
   readonly analytics?: HostAnalytics;
   /** Where log lines go. Default: stdout. */
@@ -265,6 +272,8 @@ export function createHostApp(options: HostServerOptions): Express {
       store: options.store,
       auth: options.auth,
       profile: specProfile,
+      ...(options.compatibility === undefined ? {} : { compatibility: options.compatibility }),
+      ...(options.existingUsers === undefined ? {} : { existingUsers: options.existingUsers }),
       onEvent:
         options.onEvent ??
         ((event) =>

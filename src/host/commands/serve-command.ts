@@ -7,7 +7,7 @@
  * With no `SCIMKIT_ORGS` a `demo` organization is created and its token printed once, on the start
  * that issues it; with no `SCIMKIT_OPERATOR_KEY` and none in the store, an operator key likewise.
  */
-import { activeOrganizationsOnly } from "scimkit/analytics";
+import { organizationScimSettings } from "scimkit/analytics";
 import type { AnalyticsStore } from "scimkit/analytics";
 import { ensureOperatorKey, issueApiKey } from "scimkit/analytics";
 import type { TokenStore } from "scimkit";
@@ -110,9 +110,14 @@ export async function serveHost(settings: HostSettings): Promise<void> {
   const seedDemo = registered.includes("demo") && settings.demoData;
   const seeded = seedDemo ? await demoSeed({ resources: database.store, analytics: database.analytics, orgId: "demo" }) : undefined;
   const health = hostHealth(() => database.ping());
+  // Suspension, the compatibility profile and the existing-user choice come from the organization's
+  // record, which the operator API and `scimkit orgs` change: from the next request on, on every host.
+  const organizationSettings = organizationScimSettings(database.analytics);
   const host = await startHostServer({
     store: database.store,
-    auth: activeOrganizationsOnly(auth, database.analytics),
+    auth: organizationSettings.activeOnly(auth),
+    compatibility: organizationSettings.compatibility,
+    existingUsers: organizationSettings.existingUsers,
     analytics: {
       store: database.analytics,
       scimTokens: database.tokens,
