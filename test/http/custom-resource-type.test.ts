@@ -5,13 +5,12 @@
  * deletion followed, and its events named after it. On this project's store (memory or SQLite)
  * and on PostgreSQL.
  */
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { ResourceEventType } from "../../src/http/scim-event.js";
 import { attribute, type ResourceTypeDefinition, type SchemaDefinition } from "../../src/scim/schema/attribute-definition.js";
 import { createSchemaRegistry } from "../../src/scim/schema/schema-registry.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
-import { describePostgres } from "../../src/store/sql/postgres-test-database.fixture.js";
-import { LIST_SCHEMA, createTestApp, postgresStores } from "./harness.js";
+import { LIST_SCHEMA, createTestApp, describeOnEveryStore } from "./harness.js";
 import { createUser, memberIdsOf, patchBody, type Json } from "./provisioning-helpers.js";
 
 const TEAM_SCHEMA = "urn:example:scim:schemas:2.0:Team";
@@ -114,22 +113,4 @@ function teamChecks(storeFor: () => Promise<ResourceStore | undefined>): void {
   });
 }
 
-describe("a custom resource type with members, on this project's store", () => {
-  teamChecks(async () => undefined);
-});
-
-if (process.env["SCIMKIT_HTTP_STORE"] === "sqlite") {
-  describe.skip("a custom resource type with members, on PostgreSQL [skipped because the express5 and express4 projects run it there]", () => {
-    it("runs the checks", () => undefined);
-  });
-} else {
-  describePostgres("a custom resource type with members, on PostgreSQL", (url) => {
-    const openStore = postgresStores(url);
-    teamChecks(async () => {
-      // A store per test on one schema; each test's app has its organizations' data to itself.
-      const store = await openStore();
-      await store.deleteOrganization?.("acme");
-      return store;
-    });
-  });
-}
+describeOnEveryStore("a custom resource type with members", teamChecks);

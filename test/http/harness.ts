@@ -4,13 +4,13 @@
  */
 import express, { type Express } from "express";
 import request from "supertest";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { createTokenStore, type TokenStore } from "../../src/auth/hashed-token-store.js";
 import { createScimRouter } from "../../src/http/create-scim-router.js";
 import type { ScimEvent } from "../../src/http/scim-event.js";
 import type { ScimRouterOptions } from "../../src/http/scim-router-options.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
-import { createTestSchema, type TestSchema } from "../../src/store/sql/postgres-test-database.fixture.js";
+import { createTestSchema, describePostgres, type TestSchema } from "../../src/store/sql/postgres-test-database.fixture.js";
 import { sqlStore, type SqlStore } from "../../src/store/sql/sql-store.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
 
@@ -145,4 +145,32 @@ export function postgresStores(url: string): () => Promise<SqlStore> {
     stores.push(store);
     return store;
   };
+}
+
+/** The store a check's app runs on: undefined for this project's default store (`defaultStore`). */
+export type StoreFor = () => Promise<ResourceStore | undefined>;
+
+/**
+ * Runs `checks` on this project's store and on PostgreSQL, with a store per test on one schema
+ * whose organizations `orgIds` start empty, so each test's app has their data to itself. The
+ * SQLite project skips the PostgreSQL half: the express5 and express4 projects run it there.
+ */
+export function describeOnEveryStore(name: string, checks: (storeFor: StoreFor) => void, orgIds: readonly string[] = ["acme"]): void {
+  describe(`${name}, on this project's store`, () => {
+    checks(async () => undefined);
+  });
+  if (process.env["SCIMKIT_HTTP_STORE"] === "sqlite") {
+    describe.skip(`${name}, on PostgreSQL [skipped because the express5 and express4 projects run it there]`, () => {
+      it("runs the checks", () => undefined);
+    });
+    return;
+  }
+  describePostgres(`${name}, on PostgreSQL`, (url) => {
+    const openStore = postgresStores(url);
+    checks(async () => {
+      const store = await openStore();
+      for (const orgId of orgIds) await store.deleteOrganization?.(orgId);
+      return store;
+    });
+  });
 }

@@ -12,7 +12,6 @@ import type { ScimWork } from "../../src/http/work-classifier.js";
 import { attribute, type ResourceTypeDefinition, type SchemaDefinition } from "../../src/scim/schema/attribute-definition.js";
 import { createSchemaRegistry } from "../../src/scim/schema/schema-registry.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
-import { describePostgres } from "../../src/store/sql/postgres-test-database.fixture.js";
 import {
   GROUP_SCHEMA,
   LIST_SCHEMA,
@@ -20,12 +19,11 @@ import {
   createTestApp,
   defaultStore,
   expectScimError,
-  postgresStores,
   type TestApp,
+  describeOnEveryStore,
+  type StoreFor,
 } from "./harness.js";
 import { SEARCH_REQUEST_SCHEMA, createGroup, createUser, type Json } from "./provisioning-helpers.js";
-
-type StoreFor = () => Promise<ResourceStore | undefined>;
 
 /** What a resource of the search is called: a group's displayName, a user's userName. */
 function nameOf(resource: Json): string {
@@ -418,28 +416,12 @@ describe("the root search on a store that neither sorts nor pages by cursor", ()
   });
 });
 
-describe("the root search, on this project's store", () => {
-  rootSearchChecks(async () => undefined);
-  customTypeChecks(async () => undefined);
-  fairShareChecks(async () => undefined);
-});
-
-if (process.env["SCIMKIT_HTTP_STORE"] === "sqlite") {
-  describe.skip("the root search, on PostgreSQL [skipped because the express5 and express4 projects run it there]", () => {
-    it("runs the checks", () => undefined);
-  });
-} else {
-  describePostgres("the root search, on PostgreSQL", (url) => {
-    const openStore = postgresStores(url);
-    const storeFor = async (): Promise<ResourceStore> => {
-      // A store per test on one schema; each test's app has its organizations' data to itself.
-      const store = await openStore();
-      await store.deleteOrganization?.("acme");
-      await store.deleteOrganization?.("globex");
-      return store;
-    };
+describeOnEveryStore(
+  "the root search",
+  (storeFor) => {
     rootSearchChecks(storeFor);
     customTypeChecks(storeFor);
     fairShareChecks(storeFor);
-  });
-}
+  },
+  ["acme", "globex"],
+);

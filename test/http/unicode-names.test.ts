@@ -4,10 +4,9 @@
  * `userName eq` finds the holder in either form, and the stored value is what the client sent.
  * On this project's store (memory or SQLite) and on PostgreSQL.
  */
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { ResourceStore } from "../../src/store/resource-store.js";
-import { describePostgres } from "../../src/store/sql/postgres-test-database.fixture.js";
-import { GROUP_SCHEMA, createTestApp, expectScimError, userBody, postgresStores } from "./harness.js";
+import { GROUP_SCHEMA, createTestApp, expectScimError, userBody, describeOnEveryStore } from "./harness.js";
 import { createGroup, createUser, patchBody, type Json } from "./provisioning-helpers.js";
 
 const COMPOSED = "\u00c5ngstr\u00f6m";
@@ -69,22 +68,4 @@ function unicodeChecks(storeFor: () => Promise<ResourceStore | undefined>): void
   });
 }
 
-describe("unique names under Unicode, on this project's store", () => {
-  unicodeChecks(async () => undefined);
-});
-
-if (process.env["SCIMKIT_HTTP_STORE"] === "sqlite") {
-  describe.skip("unique names under Unicode, on PostgreSQL [skipped because the express5 and express4 projects run it there]", () => {
-    it("runs the checks", () => undefined);
-  });
-} else {
-  describePostgres("unique names under Unicode, on PostgreSQL", (url) => {
-    const openStore = postgresStores(url);
-    unicodeChecks(async () => {
-      // A store per test on one schema; each test's app has its own organizations' data to itself.
-      const store = await openStore();
-      await store.deleteOrganization?.("acme");
-      return store;
-    });
-  });
-}
+describeOnEveryStore("unique names under Unicode", unicodeChecks);
