@@ -13,7 +13,7 @@ import { expensiveWorkClassifier } from "./expensive-work-classifier.js";
 import { fairShareGate } from "./fair-share-gate.js";
 import { limitRate } from "./limit-rate.js";
 import { createResourceService } from "./create-resource-service.js";
-import { existingUsersOf, isExistingUsersOption } from "./link-existing-user.js";
+import { isExistingUsersOption, resolveExistingUsers } from "./link-existing-user.js";
 import { registerBulkRoute } from "./routes/bulk-route.js";
 import { registerSchemaRoutes, registerServiceProviderConfigRoute } from "./routes/discovery-routes.js";
 import { registerResourceRoutes } from "./routes/resource-routes.js";
@@ -133,18 +133,6 @@ export function createScimRouter(options: ScimRouterOptions): Router {
   const auditor = options.onAudit ? createWriteAuditor(options.onAudit, service.handlers.values(), onError) : undefined;
 
   router.use(authenticate(options.auth));
-  router.use(compatibility);
-  // Only a POST (a resource's, or /Bulk's) can create a user, so only a POST asks the option.
-  router.use((request, response, next) => {
-    if (request.method !== "POST") return next();
-    const context = scimContext(response);
-    existingUsersOf(existingUsers, context.orgId, request)
-      .then((policy) => {
-        context.existingUsers = policy;
-        next();
-      })
-      .catch(next);
-  });
   const observe = fairShare?.gate.observe?.bind(fairShare.gate);
   if (observe) {
     router.use((_request, response, next) => {
@@ -153,6 +141,10 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     });
   }
   if (options.rateLimit) router.use(limitRate(options.rateLimit));
+  // After the rate limit: a request over it never reaches the host's functions (which may read a database).
+  router.use(compatibility);
+  const choosesExistingUsers = resolveExistingUsers(existingUsers);
+  if (choosesExistingUsers) router.use(choosesExistingUsers);
   // Before every body parser (Bulk's included): a large body waits for its organization's turn
   // before it is read, not after.
   if (fairShare) router.use(admitLargeBody(fairShare));

@@ -9,7 +9,7 @@
  * a group's `displayName` is a label, not an identity — two directories may each have an "Admins"
  * group meaning different people — so a POST of a group that exists stays a 409.
  */
-import type { Request } from "express";
+import type { Request, RequestHandler } from "express";
 import { ScimError, ScimType, isScimError } from "../errors.js";
 import type { Filter } from "../scim/filter/filter-ast.js";
 import type { ScimObject } from "../scim/schema/normalize-value.js";
@@ -17,6 +17,7 @@ import type { ResolvedPath } from "../scim/schema/resolved-path.js";
 import { uniqueValue } from "../scim/schema/unique-value.js";
 import type { ResourceStore, StoredResource } from "../store/resource-store.js";
 import type { ServiceContext } from "./resource-service.js";
+import { scimContext } from "./scim-request-context.js";
 import type { TypeHandler } from "./type-handler.js";
 
 /** What a POST of an existing user does: answer 409 `uniqueness`, or update and return that user. */
@@ -46,6 +47,31 @@ export async function existingUsersOf(option: ExistingUsersOption, orgId: string
   if (!POLICIES.has(policy))
     throw new Error(`existingUsers answered ${JSON.stringify(policy)} for ${orgId}; expected "conflict" or "link"`);
   return policy;
+}
+
+/**
+ * The step that puts the organization's policy into the request's context, for a POST only (a
+ * resource's or `/Bulk`'s: the only requests that create users); undefined for `"conflict"`, the
+ * policy a context without one has. A fixed policy is set without waiting on anything.
+ */
+export function resolveExistingUsers(option: ExistingUsersOption): RequestHandler | undefined {
+  if (option === "conflict") return undefined;
+  if (typeof option !== "function") {
+    return (request, response, next) => {
+      if (request.method === "POST") scimContext(response).existingUsers = option;
+      next();
+    };
+  }
+  return (request, response, next) => {
+    if (request.method !== "POST") return next();
+    const context = scimContext(response);
+    existingUsersOf(option, context.orgId, request)
+      .then((policy) => {
+        context.existingUsers = policy;
+        next();
+      })
+      .catch(next);
+  };
 }
 
 /** The policy for a POST of resource type `type`: the organization's for users, `"conflict"` for any other type. */
