@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import {
   compatibilityOf,
   encodeRequestPath,
+  expectationFor,
   findMismatch,
+  findPresent,
   parseReplayFixture,
   readJsonPath,
   statusMatches,
@@ -112,5 +114,51 @@ describe("compatibility profiles and alternative statuses", () => {
     expect(statusMatches(204, 200)).toBe(false);
     expect(statusMatches([200, 204], 200)).toBe(true);
     expect(statusMatches([200, 204], 400)).toBe(false);
+  });
+});
+
+describe("expectations per compatibility profile, and attributes that must be absent", () => {
+  const fixture = (step: Record<string, unknown>, compatibility: unknown = ["strict", "generic"]) => ({
+    scenario: "s",
+    sources: [{ title: "t", url: "u" }],
+    compatibility,
+    steps: [{ name: "n", source: "s", request: { method: "GET", path: "/Groups" }, expect: { status: 204 }, ...step }],
+  });
+
+  it("uses a profile's expectUnder entry under that profile, and expect under the others", () => {
+    const parsed = parseReplayFixture(fixture({ expectUnder: { strict: { status: 200, absent: ["$.members"] } } }), "f.json");
+    const step = parsed.steps[0];
+    if (!step) throw new Error("the fixture has a step");
+    expect(expectationFor(step, "strict")).toEqual({ status: 200, absent: ["$.members"] });
+    expect(expectationFor(step, "generic")).toEqual({ status: 204 });
+  });
+
+  it("refuses an expectUnder that names a profile the fixture does not run under, or every one it does", () => {
+    expect(() => parseReplayFixture(fixture({ expectUnder: { okta: { status: 200 } } }), "f.json")).toThrow(
+      "f.json: steps[0].expectUnder.okta names a profile the fixture does not run under (strict, generic)",
+    );
+    expect(() => parseReplayFixture(fixture({ expectUnder: { strict: { status: 200 } } }, ["generic"]), "f.json")).toThrow(
+      "f.json: steps[0].expectUnder.strict names a profile the fixture does not run under (generic)",
+    );
+    expect(() => parseReplayFixture(fixture({ expectUnder: { strict: { status: 200 }, generic: { status: 204 } } }), "f.json")).toThrow(
+      /steps\[0\]\.expectUnder names every profile the fixture runs under/,
+    );
+    expect(() => parseReplayFixture(fixture({ expectUnder: {} }), "f.json")).toThrow(/steps\[0\]\.expectUnder must map/);
+    expect(() => parseReplayFixture(fixture({ expectUnder: { strict: { status: "200" } } }), "f.json")).toThrow(
+      /steps\[0\]\.expectUnder\.strict\.status must be an HTTP status/,
+    );
+  });
+
+  it("checks absent as a non-empty list of $ paths", () => {
+    for (const absent of [[], "$.members", [1], ["members"]]) {
+      expect(() => parseReplayFixture(fixture({ expect: { status: 200, absent } }), "f.json")).toThrow(/steps\[0\]\.expect\.absent/);
+    }
+  });
+
+  it("finds the first path with a value, null and [] included, since absent means not there at all (RFC 7643 §2.5)", () => {
+    expect(findPresent(["$.members"], { id: "g" })).toBeUndefined();
+    expect(findPresent(["$.members"], { members: [] })).toBe("$.members");
+    expect(findPresent(["$.roles", "$.members"], { members: null })).toBe("$.members");
+    expect(findPresent(["$.Resources[0].members"], { Resources: [{ id: "g" }] })).toBeUndefined();
   });
 });

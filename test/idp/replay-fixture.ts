@@ -43,12 +43,18 @@ export interface ReplayExpectation {
    * Contained in the response body:
    * - an object matches when each of its keys matches the same key of the response;
    * - an array matches an array of the same length whose elements match one to one, in any order;
-   * - `null` matches an unassigned value: absent, `null` or `[]` (RFC 7643 §2.5);
+   * - `null` matches an unassigned value: absent, `null` or `[]` (RFC 7643 §2.5; `absent` says
+   *   "not there at all");
    * - any other value must be equal.
    */
   readonly body?: Json;
   /** Each response header must contain the given text (names are case-insensitive). */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Paths such as `$.members` that must not be in the response body at all: what the service
+   * omits (RFC 7643 §2.5), where `null` in `body` would accept `[]` as well.
+   */
+  readonly absent?: readonly string[];
 }
 
 export interface ReplayStep {
@@ -58,6 +64,14 @@ export interface ReplayStep {
   readonly source: string;
   readonly request: ReplayRequest;
   readonly expect: ReplayExpectation;
+  /**
+   * What the response must be instead of `expect` under the named compatibility profiles, where a
+   * response choice of theirs (docs/compatibility-profiles.md) makes it differ: under `strict` a
+   * group PATCH answers 200 with the group, under the others 204. Each name must be one the
+   * fixture runs under, and one profile at least is left to `expect`, so that every expectation
+   * is checked.
+   */
+  readonly expectUnder?: Readonly<Partial<Record<CompatibilityProfile, ReplayExpectation>>>;
   /** Values to keep from the response body for later steps, by a path such as `$.id` or `$.Resources[0].id`. */
   readonly capture?: Readonly<Record<string, string>>;
 }
@@ -70,7 +84,9 @@ export interface ReplayFixture {
   readonly profile?: ReplayProfile;
   /**
    * The compatibility profiles the replay must pass under, each run on its own app: the
-   * provider's own and `generic`, or `strict` and `generic` for the RFC's examples. Default
+   * provider's own and `generic`, or `strict` and `generic` for the RFC's examples. A fixture may
+   * leave `generic` out where generic departs from its source on purpose (`rfc7644/strict-only.json`:
+   * RFC 7644's `noTarget`), if another fixture of its directory runs under `generic`. Default
    * `["generic"]`.
    */
   readonly compatibility?: readonly CompatibilityProfile[];
@@ -93,6 +109,29 @@ function isStringRecord(value: unknown): value is Record<string, string> {
 
 function isStatus(value: unknown): boolean {
   return typeof value === "number" && Number.isInteger(value) && value >= 100 && value <= 599;
+}
+
+/** Checks an `expect` (or one entry of `expectUnder`) at `at`, throwing what `problem` builds. */
+function parseExpectation(expected: unknown, at: string, problem: (where: string, what: string) => Error): void {
+  const status = isRecord(expected) ? expected["status"] : undefined;
+  if (!isStatus(status) && !(Array.isArray(status) && status.length > 0 && status.every(isStatus))) {
+    throw problem(`${at}.status`, "must be an HTTP status, or a non-empty array of the statuses the source allows");
+  }
+  if (isRecord(expected) && expected["headers"] !== undefined && !isStringRecord(expected["headers"]))
+    throw problem(`${at}.headers`, "must map names to strings");
+  const absent = isRecord(expected) ? expected["absent"] : undefined;
+  if (absent !== undefined) {
+    if (!Array.isArray(absent) || absent.length === 0 || !absent.every((path) => typeof path === "string")) {
+      throw problem(`${at}.absent`, "must be a non-empty array of paths like $.members");
+    }
+    for (const path of absent) {
+      try {
+        readJsonPath({}, path);
+      } catch (error) {
+        throw problem(`${at}.absent`, (error as Error).message);
+      }
+    }
+  }
 }
 
 /** Checks the shape of a parsed fixture file and names the first problem with its location. */
@@ -119,6 +158,7 @@ export function parseReplayFixture(value: unknown, file: string): ReplayFixture 
       if (compatibility.indexOf(name) !== index) throw problem(`compatibility[${index}]`, `${JSON.stringify(name)} is listed twice`);
     });
   }
+  const profiles: readonly string[] = Array.isArray(compatibility) ? compatibility : ["generic"];
   const sources = value["sources"];
   if (!Array.isArray(sources) || sources.length === 0 || !sources.every((item) => isStringRecord(item) && item["title"] && item["url"])) {
     throw problem("sources", "must list { title, url } of the pages the steps come from");
@@ -146,13 +186,22 @@ export function parseReplayFixture(value: unknown, file: string): ReplayFixture 
       throw problem(`${at}.request.headers`, "must not carry credentials; the runner adds the token");
     if (request["body"] !== undefined && !headerNames.includes("content-type"))
       throw problem(`${at}.request.headers`, "must give the Content-Type of the body");
-    const expected = step["expect"];
-    const status = isRecord(expected) ? expected["status"] : undefined;
-    if (!isStatus(status) && !(Array.isArray(status) && status.length > 0 && status.every(isStatus))) {
-      throw problem(`${at}.expect.status`, "must be an HTTP status, or a non-empty array of the statuses the source allows");
+    parseExpectation(step["expect"], `${at}.expect`, problem);
+    const under = step["expectUnder"];
+    if (under !== undefined) {
+      if (!isRecord(under) || Object.keys(under).length === 0) {
+        throw problem(`${at}.expectUnder`, "must map compatibility profile names to expectations");
+      }
+      for (const [name, expectation] of Object.entries(under)) {
+        if (!profiles.includes(name)) {
+          throw problem(`${at}.expectUnder.${name}`, `names a profile the fixture does not run under (${profiles.join(", ")})`);
+        }
+        parseExpectation(expectation, `${at}.expectUnder.${name}`, problem);
+      }
+      if (profiles.every((name) => Object.hasOwn(under, name))) {
+        throw problem(`${at}.expectUnder`, "names every profile the fixture runs under, so expect is never checked: move one into expect");
+      }
     }
-    if (isRecord(expected) && expected["headers"] !== undefined && !isStringRecord(expected["headers"]))
-      throw problem(`${at}.expect.headers`, "must map names to strings");
     if (step["capture"] !== undefined && !isStringRecord(step["capture"]))
       throw problem(`${at}.capture`, "must map names to paths like $.id");
   });
@@ -162,6 +211,16 @@ export function parseReplayFixture(value: unknown, file: string): ReplayFixture 
 /** The compatibility profiles a fixture runs under (its `compatibility`, or `generic` alone). */
 export function compatibilityOf(fixture: ReplayFixture): readonly CompatibilityProfile[] {
   return fixture.compatibility ?? ["generic"];
+}
+
+/** What `step` expects of its response under `compatibility`: its `expectUnder` entry, or `expect`. */
+export function expectationFor(step: ReplayStep, compatibility: CompatibilityProfile): ReplayExpectation {
+  return step.expectUnder?.[compatibility] ?? step.expect;
+}
+
+/** The first of `paths` that `body` has a value at (`null` counts), or `undefined` when none. */
+export function findPresent(paths: readonly string[], body: unknown): string | undefined {
+  return paths.find((path) => readJsonPath(body, path) !== undefined);
 }
 
 /** Whether `actual` is the expected status or one of the expected statuses. */
