@@ -118,6 +118,7 @@ describePostgres("sql store on PostgreSQL", (url) => {
           "scimkit_members",
           "scimkit_migrations",
           "scimkit_resources",
+          "scimkit_settings",
           "scimkit_tokens",
           "scimkit_unique_keys",
         ]);
