@@ -206,20 +206,52 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
     }
   };
 
-  const claimKeys = async (trx: Kysely<SqlStoreDatabase>, scope: StoreScope, id: string, keys: readonly UniqueKey[]): Promise<void> => {
+  const insertKey = async (trx: Kysely<SqlStoreDatabase>, scope: StoreScope, id: string, key: UniqueKey): Promise<boolean> => {
+    // Skipped on a clash rather than raised: PostgreSQL would abort the transaction on the error.
+    const inserted = await sql`insert into ${sql.table(TABLE_KEYS)} (org_id, resource_type, attribute, value, id) values (${sql.val(
+      scope.orgId,
+    )}, ${sql.val(scope.resourceType)}, ${sql.val(key.attribute)}, ${sql.val(key.value)}, ${sql.val(id)}) on conflict do nothing`.execute(
+      trx,
+    );
+    return (inserted.numAffectedRows ?? 0n) > 0n;
+  };
+
+  /**
+   * Claims `keys` for `id`. A key whose holder's row is gone — the application deleted it with its
+   * own code — is released and claimed, so a name is never held by a resource that no longer exists.
+   */
+  const claimKeys = async (
+    trx: Kysely<SqlStoreDatabase>,
+    type: TypeTable,
+    scope: StoreScope,
+    id: string,
+    keys: readonly UniqueKey[],
+  ): Promise<void> => {
     for (const key of keys) {
-      // Skipped on a clash rather than raised: PostgreSQL would abort the transaction on the error.
-      const inserted = await sql`insert into ${sql.table(TABLE_KEYS)} (org_id, resource_type, attribute, value, id) values (${sql.val(
-        scope.orgId,
-      )}, ${sql.val(scope.resourceType)}, ${sql.val(key.attribute)}, ${sql.val(key.value)}, ${sql.val(id)}) on conflict do nothing`.execute(
-        trx,
-      );
-      if ((inserted.numAffectedRows ?? 0n) === 0n) throw uniquenessError(key.attribute);
+      if (await insertKey(trx, scope, id, key)) continue;
+      const holder = await sql<{
+        readonly id: string;
+      }>`select id from ${sql.table(TABLE_KEYS)} where org_id = ${sql.val(scope.orgId)} and resource_type = ${sql.val(
+        scope.resourceType,
+      )} and attribute = ${sql.val(key.attribute)} and value = ${sql.val(key.value)}`.execute(trx);
+      const holderId = holder.rows[0]?.id;
+      const parameter = holderId === undefined ? undefined : idOf(type, holderId);
+      // A holder with this very id is a row the application deleted whose id the database reused.
+      const alive = holderId !== id && parameter !== undefined && (await lockRow(trx, type, scope, parameter, "reference"));
+      if (alive || holderId === undefined) throw uniquenessError(key.attribute);
+      await releaseKeys(trx, scope, holderId);
+      await deleteMeta(trx, scope, holderId);
+      if (!(await insertKey(trx, scope, id, key))) throw uniquenessError(key.attribute);
     }
   };
 
   const releaseKeys = (trx: Kysely<SqlStoreDatabase>, scope: StoreScope, id: string) =>
     sql`delete from ${sql.table(TABLE_KEYS)} where org_id = ${sql.val(scope.orgId)} and resource_type = ${sql.val(scope.resourceType)} and id = ${sql.val(
+      id,
+    )}`.execute(trx);
+
+  const deleteMeta = (trx: Kysely<SqlStoreDatabase>, scope: StoreScope, id: string) =>
+    sql`delete from ${sql.table(TABLE_META)} where org_id = ${sql.val(scope.orgId)} and resource_type = ${sql.val(scope.resourceType)} and id = ${sql.val(
       id,
     )}`.execute(trx);
 
@@ -304,7 +336,11 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
             )}) returning ${sql.id(type.mapping.id.column)} as id`.execute(trx),
           );
           const id = String(inserted.rows[0]?.id);
-          await claimKeys(trx, request, id, request.uniqueKeys);
+          // Side rows left by an earlier row of this id, which the application deleted itself and
+          // whose id the database reused (SQLite without AUTOINCREMENT does), belong to no one now.
+          await releaseKeys(trx, request, id);
+          await deleteMeta(trx, request, id);
+          await claimKeys(trx, type, request, id, request.uniqueKeys);
           await writeMeta(trx, request, id, 1, request.now, request.now);
           const parameter = idOf(type, id);
           const resource = parameter === undefined ? undefined : await readOne(trx, type, request, parameter);
@@ -330,9 +366,9 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
       );
     },
 
-    list(request): Promise<ListResult> {
+    async list(request): Promise<ListResult> {
       const type = tableOf(request.resourceType);
-      if (!type || !servesOrg(request.orgId)) return Promise.resolve({ totalResults: 0, resources: [] });
+      if (!type || !servesOrg(request.orgId)) return { totalResults: 0, resources: [] };
       const { filter, sort, page } = request;
       const context = { dialect, resource: ROW, source: sourceFor(type, request) } as const;
       // Compiled before any statement: a path the table does not keep is a 400 now, not a scan.
@@ -393,7 +429,7 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
               )} where ${orgCondition(request.orgId)} and ${byId(type, id)}`.execute(trx),
             );
             await releaseKeys(trx, request, current.id);
-            await claimKeys(trx, request, current.id, request.uniqueKeys ?? []);
+            await claimKeys(trx, type, request, current.id, request.uniqueKeys ?? []);
           }
           let membership: MembershipPlan | undefined;
           if (delta && members) {
@@ -439,9 +475,7 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
           await sql`delete from ${sql.table(type.mapping.table)} as ${sql.id(ROW)} where ${orgCondition(request.orgId)} and ${byId(type, id)}`.execute(
             trx,
           );
-          await sql`delete from ${sql.table(TABLE_META)} where org_id = ${sql.val(request.orgId)} and resource_type = ${sql.val(
-            request.resourceType,
-          )} and id = ${sql.val(request.id)}`.execute(trx);
+          await deleteMeta(trx, request, request.id);
           return true;
         }),
       );

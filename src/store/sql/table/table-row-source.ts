@@ -65,6 +65,16 @@ export function idText(scope: CompileScope, idColumn: string, idKind: IdKind): E
   return idKind === "integer" ? sql`cast(${column} as text)` : idKind === "uuid" ? sql`cast(${column} as text)` : column;
 }
 
+/**
+ * The id column's value for `text`, an id as text: compared with the column itself, so the
+ * primary key drives the lookup (a cast of the column would hide it from the planner).
+ */
+function idFromText(scope: CompileScope, kind: IdKind, text: Expression<unknown>): Expression<unknown> {
+  if (kind === "integer") return sql`cast(${text} as integer)`;
+  // SQLite keeps a UUID as text; PostgreSQL in a uuid column.
+  return kind === "uuid" && scope.dialect.name === "postgres" ? sql`cast(${text} as uuid)` : text;
+}
+
 /** An integer id's value when `id` is its canonical decimal text, else undefined (no row has it). */
 export function integerId(id: string): number | undefined {
   return /^(0|-?[1-9][0-9]{0,14})$/.test(id) ? Number(id) : undefined;
@@ -230,12 +240,19 @@ export function tableRowSource(options: TableRowSourceOptions): RowSource {
       if (isUniqueAttribute(path.attribute)) {
         // `scimkit_table_keys` holds exactly `uniqueKeysOf(attributes)` (NFC, lower-cased unless
         // caseExact), so the lookup matches what `matchesFilter` matches, through its primary key.
-        const keys = sql<SqlBool>`${idText(scope, options.idColumn, options.idKind)} in (select k.id from ${sql.table(TABLE_KEYS)} as k where k.org_id = ${sql.val(
+        // The key's primary key names at most one holder: a scalar subquery, which both planners
+        // evaluate once and then look the row up by its primary key (also inside an OR).
+        const keys = sql<SqlBool>`${sql.ref(`${scope.resource}.${options.idColumn}`)} = (select ${idFromText(scope, options.idKind, sql.ref("k.id"))} from ${sql.table(TABLE_KEYS)} as k where k.org_id = ${sql.val(
           options.orgId,
         )} and k.resource_type = ${sql.val(options.resourceType)} and k.attribute = ${sql.val(formatPath(path))} and k.value = ${sql.val(
           uniqueValue(value, path.attribute.caseExact),
         )})`;
-        return sqlCondition(keys, false);
+        const mapped = columns.at(topLocation(path));
+        if (!mapped || mapped.toColumn || mapped.type !== "string") return sqlCondition(keys, true);
+        // Rows the application wrote itself have no keys yet; the column's own index finds those
+        // holding exactly `value`, which match too (`matchesFilter` compares NFC, lower-cased).
+        const exact = sqlCondition(sql<SqlBool>`${sql.ref(`${scope.resource}.${mapped.column}`)} = ${sql.val(value)}`, true);
+        return anyOf([sqlCondition(keys, true), exact]);
       }
       const mapped = columns.at(topLocation(path));
       // caseExact text in a plain column (`externalId`): `=` as is, so the column's index serves it.
