@@ -242,6 +242,12 @@ export interface StoreCapabilities {
   readonly sort?: boolean;
   /** Honours `CursorPage` (RFC 9865 cursors). Default true. */
   readonly cursor?: boolean;
+  /**
+   * Keeps resources of types with members (`CreateRequest.members`: Group). Default true. A store
+   * over an application that has no groups declares false and answers a create of one with 501;
+   * the conformance kit then leaves groups out of its checks.
+   */
+  readonly groups?: boolean;
 }
 
 /**

@@ -14,6 +14,7 @@ export { sqlResourceStore } from "./sql-resource-store.js";
 export { tableStore } from "./table/table-store.js";
 export type { TableStore, TableStoreConnection, TableStoreOptions } from "./table/table-store.js";
 export type {
+  ChildTableMapping,
   ColumnMapping,
   ColumnValue,
   GroupTableMapping,

@@ -20,6 +20,7 @@ interface FilterCase {
 type CaseBuilder = (population: Population) => readonly FilterCase[];
 
 async function checkFilters(context: ConformanceContext, type: ResourceTypeId, build: CaseBuilder): Promise<void> {
+  if (type === "Group") context.requireCapability("groups");
   const population = await seedPopulation(context);
   const views: readonly ScimObject[] = type === "User" ? userViews(population) : groupViews(population);
   const names = (ids: readonly string[]): string[] => ids.map((id) => population.nameIn(type, id));

@@ -169,7 +169,9 @@ export async function seedPopulation(context: ConformanceContext): Promise<Popul
     ["everyone", "Everyone", () => [...userMembers(...USER_NAMES), { value: groups.engineers.id, type: "Group" }]],
     ["empty", "Empty", () => []],
   ];
-  for (const [name, displayName, members] of plan) {
+  // A store that keeps no groups (`capabilities.groups: false`) is checked on its users alone.
+  const keepsGroups = context.store.capabilities?.groups !== false;
+  for (const [name, displayName, members] of keepsGroups ? plan : []) {
     const now = context.now();
     const attributes = groupAttributes(displayName);
     const stored = members();

@@ -3,7 +3,7 @@
  * canonical attributes: `["userName"]`, `["name", "givenName"]`, `["urn:…:User", "department"]`.
  */
 import type { ResolvedPath } from "../../../scim/schema/resolved-path.js";
-import type { ColumnMapping, TableMapping } from "./table-mapping.js";
+import type { ChildTableMapping, ColumnMapping, TableMapping } from "./table-mapping.js";
 
 /** One mapped attribute. */
 export interface MappedColumn extends ColumnMapping {
@@ -72,4 +72,30 @@ export function mappedColumns(mapping: TableMapping): MappedColumns {
     at: (location) => byLocation.get(key(location)),
     hasMappedChildren: (location) => parents.has(key(location)),
   };
+}
+
+/** A child table's checked columns: each sub-attribute's location is its name alone. */
+export interface ChildColumns {
+  /** The multi-valued attribute it holds (`emails`). */
+  readonly attribute: string;
+  readonly mapping: ChildTableMapping;
+  readonly columns: readonly MappedColumn[];
+  /** The sub-attribute `name`'s column. */
+  at(name: string): MappedColumn | undefined;
+}
+
+/** The checked child tables of `mapping`. */
+export function childColumns(mapping: TableMapping): readonly ChildColumns[] {
+  return Object.entries(mapping.children ?? {}).map(([attribute, child]) => {
+    if (attribute.includes(".") || attribute.includes(":") || RESERVED.has(attribute)) {
+      throw new Error(`tableStore: ${attribute} cannot be kept in a child table: name a multi-valued core attribute such as emails`);
+    }
+    if (Object.hasOwn(mapping.columns, attribute))
+      throw new Error(`tableStore: ${attribute} is mapped both to a column and to a child table`);
+    const columns: MappedColumn[] = Object.entries(child.columns).map(([name, target]) =>
+      typeof target === "string" ? { column: target, location: [name], type: "string" } : { type: "string", ...target, location: [name] },
+    );
+    const byName = new Map(columns.map((column) => [column.location[0] ?? "", column]));
+    return { attribute, mapping: child, columns, at: (name) => byName.get(name) };
+  });
 }

@@ -105,6 +105,11 @@ export interface TableMapping {
    * §2.3: not synchronized), and a filter or sort naming one is refused with 400 `invalidFilter`.
    */
   readonly rest?: { readonly column: string };
+  /**
+   * Multi-valued complex attributes kept in child tables, by attribute name (a core attribute):
+   * `{ emails: { table: "user_emails", owner: "user_id", position: "position", columns: {…} } }`.
+   */
+  readonly children?: Readonly<Record<string, ChildTableMapping>>;
   /** Work the mapping cannot express; see `TableHooks`. */
   readonly hooks?: TableHooks;
 }
@@ -126,4 +131,23 @@ export interface MemberTableMapping {
 export interface GroupTableMapping extends TableMapping {
   /** Where the members are. */
   readonly members: MemberTableMapping;
+}
+
+/**
+ * A multi-valued complex attribute (`emails`, `phoneNumbers`) in a table of its own: one row per
+ * element. A write replaces the resource's rows (a user has a handful of e-mails); filters test
+ * them with an `exists` over the owner's index, sorts read the primary (else the first) element.
+ */
+export interface ChildTableMapping {
+  /** The child table's name. */
+  readonly table: string;
+  /** The column holding the owning resource's id (the parent table's id kind); index it. */
+  readonly owner: string;
+  /** An integer column keeping the elements' order (RFC 7643 §2.4: a client's order is kept). */
+  readonly position: string;
+  /**
+   * Sub-attribute name → column, as in `TableMapping.columns`: `{ value: "address", type: "kind",
+   * primary: { column: "is_primary", type: "boolean" } }`. Sub-attributes without a column are dropped.
+   */
+  readonly columns: Readonly<Record<string, string | ColumnMapping>>;
 }

@@ -80,3 +80,67 @@ export const MAPPING_A_SKIPS: Readonly<Record<string, string>> = {
   "deleting a group removes it from the groups that nest it": USER_MEMBERS,
   "any resource type created with members has a member list, not only one named Group": "only the mapped Group type has a member table",
 };
+
+/**
+ * Mapping B's schema, of another shape: UUID ids the store takes from the core, a `tenant`
+ * column, e-mails in a child table with their order, a JSON `profile` column, and no groups.
+ */
+export async function createSchemaB<DB>(db: Kysely<DB>, database: "sqlite" | "postgres"): Promise<void> {
+  const sqlite = database === "sqlite";
+  const uuid = sql.raw(sqlite ? "text" : "uuid");
+  const boolean = sql.raw(sqlite ? "integer" : "boolean");
+  await sql`create table accounts (
+    id ${uuid} primary key,
+    tenant text not null,
+    login text not null,
+    external_ref text,
+    display_name text,
+    given_name text,
+    family_name text,
+    enabled ${boolean},
+    profile ${sql.raw(sqlite ? "text" : "jsonb")}
+  )`.execute(db);
+  await sql`create unique index accounts_tenant_login on accounts (tenant, login)`.execute(db);
+  await sql`create index accounts_tenant_external_ref on accounts (tenant, external_ref)`.execute(db);
+  await sql`create table account_emails (
+    account_id ${uuid} not null references accounts (id) on delete cascade,
+    position integer not null,
+    address text,
+    kind text,
+    is_primary ${boolean},
+    label text,
+    primary key (account_id, position)
+  )`.execute(db);
+}
+
+/** Mapping B over `createSchemaB`'s tables. */
+export const mappingB: Pick<TableStoreOptions, "organization" | "users"> = {
+  organization: { column: "tenant" },
+  users: {
+    table: "accounts",
+    id: { column: "id", kind: "uuid" },
+    columns: {
+      userName: "login",
+      externalId: "external_ref",
+      displayName: "display_name",
+      "name.givenName": "given_name",
+      "name.familyName": "family_name",
+      active: { column: "enabled", type: "boolean" },
+    },
+    children: {
+      emails: {
+        table: "account_emails",
+        owner: "account_id",
+        position: "position",
+        columns: { value: "address", type: "kind", primary: { column: "is_primary", type: "boolean" }, display: "label" },
+      },
+    },
+    rest: { column: "profile" },
+  },
+};
+
+/** The checks mapping B cannot pass, each with the reason; its group checks skip by `capabilities.groups`. */
+export const MAPPING_B_SKIPS: Readonly<Record<string, string>> = {
+  "the same id may exist in two organizations; deleting one leaves the other and its groups alone":
+    "accounts.id is the table's primary key, unique across tenants",
+};

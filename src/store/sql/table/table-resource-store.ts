@@ -17,7 +17,8 @@ import { compileFilterSql } from "../filter/compile-filter-sql.js";
 import { keysetAfterSql, orderBySql } from "../filter/sort-sql.js";
 import { totalFromPage } from "../list-resources.js";
 import type { SqlStoreDatabase } from "../sql-tables.js";
-import { mappedColumns } from "./mapped-columns.js";
+import { childColumns, mappedColumns, type ChildColumns } from "./mapped-columns.js";
+import { deleteChildRows, readChildRows, replaceChildRows } from "./child-table.js";
 import { memberTable, type MemberOperations } from "./member-table.js";
 import type { ColumnValue, GroupTableMapping, OrganizationMapping, TableMapping } from "./table-mapping.js";
 import { idParameter, META_ALIAS, tableRowSource } from "./table-row-source.js";
@@ -47,6 +48,8 @@ interface TypeTable {
   readonly mapping: TableMapping;
   readonly columns: ReturnType<typeof mappedColumns>;
   readonly mapper: ReturnType<typeof rowMapper>;
+  /** Multi-valued attributes in child tables. */
+  readonly children: readonly ChildColumns[];
   /** The member list's operations, for a type with members. */
   readonly members?: MemberOperations;
   /** The member list's join table, for a type with members. */
@@ -68,22 +71,18 @@ function notServed(resourceType: string): ScimError {
 export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect, options: TableResourceStoreOptions): ResourceStore {
   const booleans = dialect.name === "sqlite" ? "integer" : "native";
   const now = options.now ?? (() => new Date().toISOString());
-  const users: TypeTable = {
-    resourceType: "User",
-    mapping: options.users,
-    columns: mappedColumns(options.users),
-    mapper: rowMapper(mappedColumns(options.users), booleans),
+  const typeTable = (resourceType: string, mapping: TableMapping) => {
+    const columns = mappedColumns(mapping);
+    const children = childColumns(mapping);
+    return { resourceType, mapping, columns, children, mapper: rowMapper(columns, booleans, children) };
   };
+  const users: TypeTable = typeTable("User", options.users);
   const { organization } = options;
   const tables = new Map<string, TypeTable>([["User", users]]);
   const groupMapping = options.groups;
   if (groupMapping) {
-    const groupColumns = mappedColumns(groupMapping);
     tables.set("Group", {
-      resourceType: "Group",
-      mapping: groupMapping,
-      columns: groupColumns,
-      mapper: rowMapper(groupColumns, booleans),
+      ...typeTable("Group", groupMapping),
       memberMapping: groupMapping.members,
       members: memberTable({
         mapping: groupMapping.members,
@@ -120,6 +119,7 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
       orgId: scope.orgId,
       resourceType: scope.resourceType,
       booleans,
+      children: type.children,
       ...(type.memberMapping ? { members: { ...type.memberMapping, memberIdKind: options.users.id.kind } } : {}),
     });
 
@@ -136,11 +136,11 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
       `${META_ALIAS}.resource_type`,
     )} = ${sql.val(scope.resourceType)} and ${sql.ref(`${META_ALIAS}.id`)} = ${idTextOf(type)} where ${orgCondition(scope.orgId)} and ${where} ${tail}`;
 
-  const resourceOf = (type: TypeTable, row: Row): StoredResource => {
+  const resourceOf = (type: TypeTable, row: Row, children?: Readonly<Record<string, readonly Row[]>>): StoredResource => {
     const restColumn = type.mapping.rest?.column;
     const stored = restColumn === undefined ? null : row[restColumn];
     const rest = stored === null || stored === undefined ? undefined : dialect.fromJson(stored);
-    let attributes = type.mapper.attributesOf(row, rest);
+    let attributes = type.mapper.attributesOf(row, rest, children);
     if (type.mapping.hooks?.fromRow) attributes = type.mapping.hooks.fromRow(attributes, row);
     return {
       id: String(row[type.mapping.id.column]),
@@ -153,14 +153,39 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
 
   const byId = (type: TypeTable, id: string | number): Expression<SqlBool> => sql<SqlBool>`${idRef(type)} = ${sql.val(id)}`;
 
+  /** The resources of `rows`, with the rows of their child tables read in one query per table. */
+  const resourcesOf = async (on: Kysely<SqlStoreDatabase>, type: TypeTable, rows: readonly Row[]): Promise<StoredResource[]> => {
+    if (type.children.length === 0 || rows.length === 0) return rows.map((row) => resourceOf(type, row));
+    const owners = rows.map((row) => row[type.mapping.id.column] as string | number);
+    const byChild = await Promise.all(
+      type.children.map(async (child) => [child.attribute, await readChildRows(on, dialect, child, owners)] as const),
+    );
+    return rows.map((row) => {
+      const key = String(row[type.mapping.id.column]);
+      return resourceOf(type, row, Object.fromEntries(byChild.map(([attribute, found]) => [attribute, found.get(key) ?? []])));
+    });
+  };
+
   const readOne = async (
     on: Kysely<SqlStoreDatabase>,
     type: TypeTable,
     scope: StoreScope,
     id: string | number,
   ): Promise<StoredResource | undefined> => {
-    const row = (await selectRows(type, scope, byId(type, id)).execute(on)).rows[0];
-    return row ? resourceOf(type, row) : undefined;
+    const rows = (await selectRows(type, scope, byId(type, id)).execute(on)).rows;
+    return (await resourcesOf(on, type, rows))[0];
+  };
+
+  /** Makes the child tables hold the elements of `attributes` for row `id`. */
+  const writeChildren = async (
+    trx: Kysely<SqlStoreDatabase>,
+    type: TypeTable,
+    id: string | number,
+    attributes: ScimObject,
+  ): Promise<void> => {
+    if (type.children.length === 0) return;
+    const { children } = type.mapper.rowOf(attributes);
+    for (const child of type.children) await replaceChildRows(trx, child, id, children[child.attribute] ?? []);
   };
 
   /** Locks the row of `id` for the rest of the transaction; false when there is none. */
@@ -303,7 +328,7 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
   };
 
   return {
-    capabilities: { sort: true, cursor: true },
+    capabilities: { sort: true, cursor: true, groups: groupsTable !== undefined },
 
     create(request) {
       const type = tableOf(request.resourceType);
@@ -336,6 +361,8 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
             )}) returning ${sql.id(type.mapping.id.column)} as id`.execute(trx),
           );
           const id = String(inserted.rows[0]?.id);
+          const assigned = inserted.rows[0]?.id;
+          if (typeof assigned === "string" || typeof assigned === "number") await writeChildren(trx, type, assigned, request.attributes);
           // Side rows left by an earlier row of this id, which the application deleted itself and
           // whose id the database reused (SQLite without AUTOINCREMENT does), belong to no one now.
           await releaseKeys(trx, request, id);
@@ -387,7 +414,7 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
         const tail = sql`order by ${sql.join(order)} limit ${sql.val(page.count)} offset ${sql.val(offset)}`;
         const rows = (await selectRows(type, request, sql<SqlBool>`${where} and ${after}`, tail).execute(db)).rows;
         const totalResults = request.countTotal === false ? -1 : (totalFromPage(page, rows.length) ?? (await count()));
-        const resources = rows.map((row) => resourceOf(type, row));
+        const resources = await resourcesOf(db, type, rows);
         if (!request.members || !type.members) return { totalResults, resources };
         const members = await type.members.read(
           db,
@@ -428,6 +455,7 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
                 names.map((name) => sql`${sql.id(name)} = ${sql.val(row[name])}`),
               )} where ${orgCondition(request.orgId)} and ${byId(type, id)}`.execute(trx),
             );
+            await writeChildren(trx, type, id, attributes);
             await releaseKeys(trx, request, current.id);
             await claimKeys(trx, type, request, current.id, request.uniqueKeys ?? []);
           }
@@ -465,6 +493,7 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
           }
           await releaseKeys(trx, request, request.id);
           if (type.members) await type.members.forget(trx, "group", request.id);
+          for (const child of type.children) await deleteChildRows(trx, child, id);
           if (type === users && groupsTable?.members) {
             // A lost member is a write to the group: its ETag must change (RFC 7644 §3.14).
             const groupScope = { orgId: request.orgId, resourceType: "Group" };

@@ -15,7 +15,7 @@ import { isUniqueAttribute, uniqueValue } from "../../../scim/schema/unique-valu
 import { presentCandidate } from "../filter/compile-filter-sql.js";
 import type { JsonRef } from "../filter/json-ref.js";
 import type { RowSource } from "../filter/row-source.js";
-import { jsonSortKeySql } from "../filter/sort-sql.js";
+import { jsonSortKeySql, type SortKeySql } from "../filter/sort-sql.js";
 import {
   flatMapCandidates,
   jsonCandidates,
@@ -27,7 +27,7 @@ import {
 } from "../filter/sql-candidates.js";
 import { anyOf, sqlCondition, type Condition } from "../filter/sql-condition.js";
 import type { CompileScope } from "../filter/sql-filter-context.js";
-import { topLocation, type MappedColumn, type MappedColumns } from "./mapped-columns.js";
+import { topLocation, type ChildColumns, type MappedColumn, type MappedColumns } from "./mapped-columns.js";
 import { TABLE_KEYS } from "./table-side-tables.js";
 import type { IdKind, MemberTableMapping } from "./table-mapping.js";
 
@@ -45,6 +45,8 @@ export interface TableRowSourceOptions {
   readonly resourceType: string;
   /** Whether the dialect binds booleans as 1/0 (SQLite). */
   readonly booleans: "native" | "integer";
+  /** The child tables of multi-valued attributes. */
+  readonly children?: readonly ChildColumns[];
   /** The join table of the rows' members, for a type with members (groups). */
   readonly members?: MemberTableMapping & { readonly memberIdKind: IdKind };
 }
@@ -125,6 +127,63 @@ function memberCandidates(
   };
 }
 
+/** A child table's rows as the elements of `attribute`: one candidate per row of the owner. */
+function childCandidates(scope: CompileScope, child: ChildColumns, idColumn: string, attribute: string): SqlCandidates {
+  return {
+    some(test) {
+      const alias = scope.alias("c");
+      const element: SqlCandidate = {
+        text: () => undefined,
+        number: () => undefined,
+        boolean: () => undefined,
+        isObject: () => true,
+        sub: (definition) => {
+          const mapped = child.at(definition.name);
+          if (!mapped) throw notKeptError(`${attribute}.${definition.name}`, "filter");
+          return oneCandidate(columnCandidate({ ...scope, resource: alias }, mapped, `${attribute}.${definition.name}`));
+        },
+      };
+      const condition = test(element);
+      if (condition === false) return false;
+      const where = condition === true ? sql`` : sql` and ${condition.sql}`;
+      return sqlCondition(
+        sql<SqlBool>`exists (select 1 from ${sql.table(child.mapping.table)} as ${sql.id(alias)} where ${sql.ref(`${alias}.${child.mapping.owner}`)} = ${sql.ref(
+          `${scope.resource}.${idColumn}`,
+        )}${where})`,
+        false,
+      );
+    },
+  };
+}
+
+/**
+ * `sortKeyOf` for an attribute in a child table: the primary element's (else the first element's)
+ * sub-attribute — `value` when the path names none (RFC 7644 §3.4.2.3).
+ */
+function childSortKey(
+  scope: CompileScope,
+  child: ChildColumns,
+  idColumn: string,
+  path: ResolvedPath,
+  name: string,
+): SortKeySql | undefined {
+  const sub = path.subAttribute ?? path.attribute.subAttributes?.find((definition) => definition.name === "value");
+  if (!sub) return undefined;
+  const mapped = child.at(sub.name);
+  if (!mapped || mapped.toColumn) throw notKeptError(name, "sort");
+  const alias = scope.alias("s");
+  const column = sql.ref(`${alias}.${mapped.column}`);
+  const key = mapped.type === "string" && !sub.caseExact ? scope.dialect.lower(column) : column;
+  const primary = child.at("primary");
+  const first = primary
+    ? sql`case when ${sql.ref(`${alias}.${primary.column}`)} = ${scope.dialect.bindBoolean(true)} then 0 else 1 end, `
+    : sql``;
+  const expression = sql`(select ${key} from ${sql.table(child.mapping.table)} as ${sql.id(alias)} where ${sql.ref(`${alias}.${child.mapping.owner}`)} = ${sql.ref(
+    `${scope.resource}.${idColumn}`,
+  )} order by ${first}${sql.ref(`${alias}.${child.mapping.position}`)} limit 1)`;
+  return { expression, type: mapped.type };
+}
+
 function columnCandidate(scope: CompileScope, mapped: MappedColumn, path: string): SqlCandidate {
   const column = sql.ref(`${scope.resource}.${mapped.column}`);
   const value = { sql: column, nullable: true };
@@ -198,6 +257,8 @@ export function tableRowSource(options: TableRowSourceOptions): RowSource {
           return options.members ? memberCandidates(scope, options.members, options.idColumn) : noCandidates;
       }
     }
+    const child = path.extension ? undefined : options.children?.find((candidate) => candidate.attribute === path.attribute.name);
+    if (child) return childCandidates(scope, child, options.idColumn, path.attribute.name);
     const location = topLocation(path);
     const name = path.extension ? `${path.schema}:${path.attribute.name}` : path.attribute.name;
     const mapped = columns.at(location);
@@ -278,6 +339,8 @@ export function tableRowSource(options: TableRowSourceOptions): RowSource {
         // The join table keeps no order of addition, so "the first member" is not known.
         if (path.attribute.name === "members") throw notKeptError(name, "sort");
       }
+      const child = path.extension ? undefined : options.children?.find((candidate) => candidate.attribute === path.attribute.name);
+      if (child) return childSortKey(scope, child, options.idColumn, path, name);
       const top = topLocation(path);
       const location = path.subAttribute ? [...top, path.subAttribute.name] : top;
       const mapped = columns.at(location);
