@@ -352,7 +352,8 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
           // The core's id (a UUID v7) where the table takes one; an integer key is the database's to assign.
           if (type.mapping.id.kind !== "integer") fixed[type.mapping.id.column] = request.id;
           const row = await rowValues(trx, type, request.attributes, fixed);
-          const names = Object.keys(row);
+          // Columns without a value are left out, so the application's defaults apply (`is_active default 1`).
+          const names = Object.keys(row).filter((name) => row[name] !== null);
           const inserted = await onTable(type, () =>
             sql<{
               readonly id: unknown;
