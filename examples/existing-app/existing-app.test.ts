@@ -117,6 +117,13 @@ describe("the existing application, provisioned by replays", () => {
       .send({ schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: "bob@acme.test" })
       .expect(201);
     expect(bob.body.active).toBe(true);
+    // Removing it is refused: the column is NOT NULL, and the client hears which attribute.
+    const removal = await request(app)
+      .patch(scim(`/Users/${bob.body.id}`))
+      .set("Authorization", `Bearer ${token}`)
+      .send({ schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], Operations: [{ op: "remove", path: "active" }] })
+      .expect(400);
+    expect(removal.body).toMatchObject({ scimType: "invalidValue", detail: expect.stringContaining("active") });
     const own = await request(app).get("/app/acme/users").expect(200);
     expect(own.body).toEqual([
       { id: Number(user.body.id), email: "ann@acme.test", first_name: "Ann", is_active: 1, teams: ["Support"] },

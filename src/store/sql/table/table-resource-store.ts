@@ -24,7 +24,7 @@ import type { ColumnValue, GroupTableMapping, OrganizationMapping, TableMapping 
 import { idParameter, META_ALIAS, tableRowSource } from "./table-row-source.js";
 import { rowMapper } from "./table-row.js";
 import { TABLE_KEYS, TABLE_META } from "./table-side-tables.js";
-import { uniqueViolation } from "./unique-violation.js";
+import { constraintViolation } from "./constraint-violation.js";
 
 /** The alias of the application's table in every query, which the compiled filters refer to. */
 const ROW = "t";
@@ -222,12 +222,13 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
     return type.mapping.hooks?.toRow ? { ...(await type.mapping.hooks.toRow(row, attributes, trx)) } : row;
   };
 
-  /** Runs a statement on the application's table, its unique violations a 409. */
+  /** Runs a statement on the application's table, its constraint violations the client's errors (`constraintViolation`). */
   const onTable = async <T>(type: TypeTable, statement: () => Promise<T>): Promise<T> => {
     try {
       return await statement();
     } catch (error) {
-      throw uniqueViolation(error, type.mapping.table) ?? error;
+      const attributeOf = (column: string): string | undefined => type.columns.all.find((mapped) => mapped.column === column)?.location.join(".");
+      throw constraintViolation(error, type.mapping.table, attributeOf) ?? error;
     }
   };
 
