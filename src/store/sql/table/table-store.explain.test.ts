@@ -13,8 +13,9 @@ import { postgresDialect } from "../dialects/postgres-dialect.js";
 import type { SqlDialect } from "../dialects/sql-dialect.js";
 import { sqliteDialect } from "../dialects/sqlite-dialect.js";
 import { registerSqliteFunctions } from "../filter/register-sqlite-functions.js";
-import { createTestSchema, postgresUrl, type TestSchema } from "../postgres-test-database.fixture.js";
-import { createSchemaA, mappingA } from "./table-mappings.fixture.js";
+import { createTestSchema, postgresUrl } from "../postgres-test-database.fixture.js";
+import { randomUUID } from "node:crypto";
+import { createSchemaA, createSchemaB, mappingA, mappingB } from "./table-mappings.fixture.js";
 import { tableStore, type TableStore } from "./table-store.js";
 
 const userSchema = createSchemaRegistry().resourceType("User");
@@ -38,16 +39,16 @@ const targets: Target[] = [
     },
   },
 ];
-let schema: TestSchema | undefined;
 if (postgresUrl !== undefined) {
   const url = postgresUrl;
   targets.push({
     name: "postgres",
     dialect: postgresDialect,
     open: async (log) => {
-      schema = await createTestSchema(url);
-      const db = new Kysely<object>({ dialect: new PostgresDialect({ pool: schema.pool() }), log });
-      return { db, close: async () => schema?.drop() };
+      // A schema per opening, dropped by its own close.
+      const own = await createTestSchema(url);
+      const db = new Kysely<object>({ dialect: new PostgresDialect({ pool: own.pool() }), log });
+      return { db, close: () => own.drop() };
     },
   });
 } else {
@@ -171,5 +172,84 @@ describe.each(targets)("table store plans on $name", (target) => {
     expect(await find('externalId eq "EXT-42"')).toEqual([]);
     expect(await find('id eq "43"')).toEqual(["user42@example.com"]);
     expect(await find('id eq "043"')).toEqual([]);
+  });
+});
+
+describe.each(targets)("table store plans on $name, mapping B (UUID ids)", (target) => {
+  const queries: CompiledQuery[] = [];
+  let opened: Awaited<ReturnType<Target["open"]>> | undefined;
+  let store: TableStore | undefined;
+  let db: Kysely<object>;
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    opened = await target.open((event) => {
+      if (event.level === "query") queries.push(event.query);
+    });
+    db = opened.db;
+    await createSchemaB(db, target.name);
+    store = await tableStore({ kysely: db, dialect: target.dialect, ...mappingB });
+    for (const tenant of ["org-a", "org-b"]) {
+      const values = Array.from({ length: USERS_PER_ORG }, (_, index) => {
+        const id = randomUUID();
+        ids.push(id);
+        return sql`(${id}, ${tenant}, ${`user${index}@example.com`}, ${`ext-${index}`})`;
+      });
+      await sql`insert into accounts (id, tenant, login, external_ref) values ${sql.join(values)}`.execute(db);
+    }
+    await sql`insert into scimkit_table_keys (org_id, resource_type, attribute, value, id)
+      select tenant, 'User', 'userName', login, cast(id as text) from accounts`.execute(db);
+    await sql.raw("analyze").execute(db);
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+    await opened?.close();
+  });
+
+  async function plan(filter: string): Promise<string[]> {
+    const compiled = compileFilter(userSchema!, filter);
+    if (!compiled.ok) throw new Error(compiled.error.detail);
+    queries.length = 0;
+    await store!.list({
+      orgId: "org-a",
+      resourceType: "User",
+      filter: compiled.value,
+      page: { kind: "index", startIndex: 1, count: 10 },
+      members: false,
+    });
+    const query = queries.find((candidate) => candidate.sql.includes("order by"));
+    if (!query) throw new Error("no page query");
+    if (target.name === "sqlite") {
+      const result = await db.executeQuery<{ readonly detail: string }>(
+        CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
+      );
+      return result.rows.map((row) => row.detail);
+    }
+    const result = await db.executeQuery<{ readonly "QUERY PLAN": string }>(
+      CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
+    );
+    return result.rows.map((row) => row["QUERY PLAN"].trim());
+  }
+
+  const expectPlan = (steps: readonly string[], index: RegExp): void => {
+    const scans = steps.filter((step) =>
+      target.name === "sqlite"
+        ? /^SCAN (t|k|accounts|scimkit_table_keys)\b/.test(step)
+        : /Seq Scan on (accounts|scimkit_table_keys)/.test(step),
+    );
+    expect(scans, steps.join("\n")).toEqual([]);
+    expect(
+      steps.some((step) => index.test(step)),
+      steps.join("\n"),
+    ).toBe(true);
+  };
+
+  it("userName eq, externalId eq and id eq read indexes", async () => {
+    expectPlan(
+      await plan('userName eq "USER42@example.com"'),
+      target.name === "sqlite" ? /sqlite_autoindex_scimkit_table_keys_1/ : /scimkit_table_keys_pkey/,
+    );
+    expectPlan(await plan('externalId eq "ext-42"'), /accounts_tenant_external_ref/);
+    expectPlan(await plan(`id eq "${ids[42]}"`), target.name === "sqlite" ? /sqlite_autoindex_accounts_1/ : /accounts_pkey/);
   });
 });
