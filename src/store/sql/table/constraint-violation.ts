@@ -17,7 +17,11 @@ function field(error: unknown, name: string): string | undefined {
  * PostgreSQL 23505) or a NOT NULL one (`SQLITE_CONSTRAINT_NOTNULL`, 23502) — else undefined.
  * `attributeOf` names the SCIM attribute a column holds.
  */
-export function constraintViolation(error: unknown, table: string, attributeOf: (column: string) => string | undefined): ScimError | undefined {
+export function constraintViolation(
+  error: unknown,
+  table: string,
+  attributeOf: (column: string) => string | undefined,
+): ScimError | undefined {
   const code = field(error, "code");
   if (code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
     return uniquenessError(`A value kept in a unique column of ${table}`);

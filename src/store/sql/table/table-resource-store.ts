@@ -227,7 +227,8 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
     try {
       return await statement();
     } catch (error) {
-      const attributeOf = (column: string): string | undefined => type.columns.all.find((mapped) => mapped.column === column)?.location.join(".");
+      const attributeOf = (column: string): string | undefined =>
+        type.columns.all.find((mapped) => mapped.column === column)?.location.join(".");
       throw constraintViolation(error, type.mapping.table, attributeOf) ?? error;
     }
   };
