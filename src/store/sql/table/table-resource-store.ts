@@ -329,8 +329,46 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
     }
   };
 
+  /**
+   * Deletes every row of organization `orgId` from the application's tables — members, child rows,
+   * groups, users — and the side rows, in one transaction; only where rows carry an organization
+   * column (a single-organization application would lose all its data).
+   */
+  const deleteOrganization = async (orgId: string): Promise<number> =>
+    translated(() =>
+      dialect.writeTransaction(db, async (trx) => {
+        if (!("column" in organization)) return 0;
+        const inOrg = (type: TypeTable) =>
+          sql`select ${sql.id(type.mapping.id.column)} from ${sql.table(type.mapping.table)} where ${sql.id(organization.column)} = ${sql.val(orgId)}`;
+        let deleted = 0;
+        // Groups first: their member rows reference users.
+        for (const type of [groupsTable, users]) {
+          if (!type) continue;
+          if (type.memberMapping) {
+            await sql`delete from ${sql.table(type.memberMapping.table)} where ${sql.id(type.memberMapping.group)} in (${inOrg(type)})`.execute(
+              trx,
+            );
+          }
+          if (type === users && groupsTable?.memberMapping) {
+            const members = groupsTable.memberMapping;
+            await sql`delete from ${sql.table(members.table)} where ${sql.id(members.member)} in (${inOrg(type)})`.execute(trx);
+          }
+          for (const child of type.children) {
+            await sql`delete from ${sql.table(child.mapping.table)} where ${sql.id(child.mapping.owner)} in (${inOrg(type)})`.execute(trx);
+          }
+          const removed =
+            await sql`delete from ${sql.table(type.mapping.table)} where ${sql.id(organization.column)} = ${sql.val(orgId)}`.execute(trx);
+          deleted += Number(removed.numAffectedRows ?? 0n);
+        }
+        await sql`delete from ${sql.table(TABLE_KEYS)} where org_id = ${sql.val(orgId)}`.execute(trx);
+        await sql`delete from ${sql.table(TABLE_META)} where org_id = ${sql.val(orgId)}`.execute(trx);
+        return deleted;
+      }),
+    );
+
   return {
     capabilities: { sort: true, cursor: true, groups: groupsTable !== undefined },
+    ...("column" in organization ? { deleteOrganization } : {}),
 
     create(request) {
       const type = tableOf(request.resourceType);

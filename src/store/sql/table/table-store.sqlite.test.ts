@@ -13,6 +13,7 @@ import { sqliteDialect } from "../dialects/sqlite-dialect.js";
 import { openSqlite } from "../open-sqlite.js";
 import type { SqlStoreDatabase } from "../sql-tables.js";
 import type { TableStoreOptions } from "./table-store.js";
+import { createSchemaA, mappingA } from "./table-mappings.fixture.js";
 import { tableStore } from "./table-store.js";
 
 const userSchema = createSchemaRegistry().resourceType("User")!;
@@ -225,5 +226,33 @@ describe("table store hooks and a single organization", () => {
     expect((await list(store)).totalResults).toBe(1);
     expect((await list(store, undefined, undefined, "globex")).totalResults).toBe(0);
     expect(await failure(createUser(store, { userName: "ivy" }, { orgId: "globex" }))).toMatchObject({ status: 501 });
+  });
+});
+
+describe("table store deleteOrganization", () => {
+  it("deletes one organization's users, teams and memberships, and leaves the others' alone", async () => {
+    const db = await openSqlite(":memory:", { threads: false });
+    await createSchemaA(db, "sqlite");
+    const store = await tableStore({ kysely: db, dialect: sqliteDialect, ...mappingA });
+    for (const orgId of ["acme", "globex"]) {
+      const { resource } = await createUser(store, { userName: "ann" }, { orgId });
+      await store.create({
+        orgId,
+        resourceType: "Group",
+        id: "00000000-0000-7000-8000-000000000009",
+        now: NOW,
+        attributes: { displayName: "Team" },
+        uniqueKeys: [{ attribute: "displayName", value: "team" }],
+        members: [resource.id],
+        unknownMembers: "ignore",
+      });
+    }
+    expect(await store.deleteOrganization?.("acme")).toBe(2);
+    expect((await list(store)).totalResults).toBe(0);
+    expect((await list(store, undefined, undefined, "globex")).totalResults).toBe(1);
+    const members = await sql<{ readonly n: number }>`select count(*) as n from team_members`.execute(db);
+    expect(members.rows[0]?.n).toBe(1);
+    // Its names are free again.
+    await createUser(store, { userName: "ann" });
   });
 });
