@@ -443,26 +443,30 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
       const where = filter ? compileFilterSql(filter, context) : sql<SqlBool>`1 = 1`;
       const order = orderBySql(sort, context);
       const after = page.kind === "cursor" && page.after ? keysetAfterSql(sort, page.after, context) : sql<SqlBool>`1 = 1`;
-      const count = async (): Promise<number> => {
-        const counted = await sql<{
-          readonly total: unknown;
-        }>`select count(*) as total from (${selectRows(type, request, where)}) as counted`.execute(db);
-        return Number(counted.rows[0]?.total ?? 0);
-      };
-      return translated(async () => {
+      const read = async (on: Kysely<SqlStoreDatabase>): Promise<ListResult> => {
+        const count = async (): Promise<number> => {
+          const counted = await sql<{
+            readonly total: unknown;
+          }>`select count(*) as total from (${selectRows(type, request, where)}) as counted`.execute(on);
+          return Number(counted.rows[0]?.total ?? 0);
+        };
         if (page.count <= 0) return { totalResults: request.countTotal === false ? -1 : await count(), resources: [] };
         const offset = page.kind === "index" ? Math.max(1, page.startIndex) - 1 : 0;
         const tail = sql`order by ${sql.join(order)} limit ${sql.val(page.count)} offset ${sql.val(offset)}`;
-        const rows = (await selectRows(type, request, sql<SqlBool>`${where} and ${after}`, tail).execute(db)).rows;
+        const rows = (await selectRows(type, request, sql<SqlBool>`${where} and ${after}`, tail).execute(on)).rows;
         const totalResults = request.countTotal === false ? -1 : (totalFromPage(page, rows.length) ?? (await count()));
-        const resources = await resourcesOf(db, type, rows);
+        const resources = await resourcesOf(on, type, rows);
         if (!request.members || !type.members) return { totalResults, resources };
         const members = await type.members.read(
-          db,
+          on,
           resources.map((resource) => resource.id),
         );
         return { totalResults, resources: resources.map((resource) => ({ ...resource, members: members.get(resource.id) ?? [] })) };
-      });
+      };
+      // Child rows and members are read in the page's snapshot, so they agree with it even while
+      // others write; a page of the table's own rows alone needs no transaction (as in the SQL store).
+      const rowsOnly = type.children.length === 0 && !(request.members && type.members);
+      return translated(() => (rowsOnly ? read(db) : dialect.readTransaction(db, read)));
     },
 
     update(request) {
