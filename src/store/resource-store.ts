@@ -43,7 +43,13 @@ export interface StoredMember {
 
 /** A resource as a store holds it. The core renders `schemas`, `id` and `meta` from it. */
 export interface StoredResource {
-  /** Service-assigned id, chosen by the core (a UUID v7) and passed to `create`. */
+  /**
+   * Service-assigned id: the one the core chose (a UUID v7) and passed to `create`, or — for a
+   * store whose database assigns ids (an integer key of the application's own table) — the one
+   * it assigned. The core goes by the id `create` returns: the `Location`, the response, events,
+   * Bulk `bulkId` references. Unique among the resources of one type in one organization; ids of
+   * two types may coincide in such a store.
+   */
   readonly id: string;
   /** Opaque version token without quotes; it changes on every write, membership changes included. */
   readonly version: string;
@@ -93,7 +99,11 @@ export type UnknownMemberPolicy = "ignore" | "reject";
 
 /** Creates a resource. */
 export interface CreateRequest extends StoreScope {
-  /** The id to store it under; unused in the organization. */
+  /**
+   * The id to store it under; unused in the organization. A store whose database assigns ids
+   * itself may store the resource under its own instead, and returns it in
+   * `WriteResult.resource.id`, which is the id from then on.
+   */
   readonly id: string;
   /** ISO 8601 time to record as `created` and `lastModified`. */
   readonly now: string;
@@ -232,6 +242,12 @@ export interface StoreCapabilities {
   readonly sort?: boolean;
   /** Honours `CursorPage` (RFC 9865 cursors). Default true. */
   readonly cursor?: boolean;
+  /**
+   * Keeps resources of types with members (`CreateRequest.members`: Group). Default true. A store
+   * over an application that has no groups declares false and answers a create of one with 501;
+   * the conformance kit then leaves groups out of its checks.
+   */
+  readonly groups?: boolean;
 }
 
 /**

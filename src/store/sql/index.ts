@@ -3,13 +3,29 @@
  * (better-sqlite3) and PostgreSQL (pg) built in, any other database through a `SqlDialect` — and
  * what a client keeping its own tables beside the store's needs (`scimkit/analytics` is one): the
  * migration runner with a namespace of its own, row locks, reading resources where they are, and
- * deleting an organization's SCIM rows inside the client's own transaction.
+ * deleting an organization's SCIM rows inside the client's own transaction — and `tableStore`, a
+ * `ResourceStore` over the application's own tables described by a mapping.
  */
 export { sqlStore } from "./sql-store.js";
 export type { SqlStore, SqlStoreConnection, SqlStoreOptions } from "./sql-store.js";
 export { DEFAULT_SQLITE_READERS } from "./open-sqlite.js";
 export type { SqliteThreads } from "./open-sqlite.js";
 export { sqlResourceStore } from "./sql-resource-store.js";
+export { tableStore } from "./table/table-store.js";
+export type { TableStore, TableStoreConnection, TableStoreOptions } from "./table/table-store.js";
+export type {
+  ChildTableMapping,
+  ColumnMapping,
+  ColumnValue,
+  GroupTableMapping,
+  IdKind,
+  IdMapping,
+  MemberTableMapping,
+  OrganizationMapping,
+  ScimValue,
+  TableHooks,
+  TableMapping,
+} from "./table/table-mapping.js";
 export type { SqlResourceStoreOptions } from "./sql-resource-store.js";
 export { sqlTokenRepository } from "./sql-token-repository.js";
 export { sqlAuditTrail } from "./sql-audit-trail.js";

@@ -20,9 +20,10 @@ interface FilterCase {
 type CaseBuilder = (population: Population) => readonly FilterCase[];
 
 async function checkFilters(context: ConformanceContext, type: ResourceTypeId, build: CaseBuilder): Promise<void> {
+  if (type === "Group") context.requireCapability("groups");
   const population = await seedPopulation(context);
   const views: readonly ScimObject[] = type === "User" ? userViews(population) : groupViews(population);
-  const names = (ids: readonly string[]): string[] => ids.map((id) => population.nameOf(id));
+  const names = (ids: readonly string[]): string[] => ids.map((id) => population.nameIn(type, id));
   for (const { filter, expected } of build(population)) {
     const resolved = filterOf(type, filter);
     const reference = byId(views.filter((view) => matchesFilter(view, resolved)).map((view) => String(view["id"])));

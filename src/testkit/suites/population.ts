@@ -44,6 +44,11 @@ export interface Population {
   readonly groups: Readonly<Record<GroupName, SeededResource>>;
   /** The kit's name of a seeded resource id, for readable failures. */
   nameOf(id: string): string;
+  /**
+   * The kit's name of a seeded resource of `type`. A store whose database assigns ids may give a
+   * user and a group the same id (two tables), so lists of one type name by type.
+   */
+  nameIn(type: ResourceTypeId, id: string): string;
 }
 
 function userBodies(ids: Readonly<Record<UserName, string>>): Readonly<Record<UserName, Readonly<Record<string, unknown>>>> {
@@ -128,14 +133,16 @@ function seeded(type: ResourceTypeId, resource: Omit<SeededResource, "view">, me
  */
 export async function seedPopulation(context: ConformanceContext): Promise<Population> {
   const ids = Object.fromEntries(USER_NAMES.map((name) => [name, newId()])) as Record<UserName, string>;
-  const bodies = userBodies(ids);
   const users = {} as Record<UserName, SeededResource>;
   for (const name of USER_NAMES) {
-    const id = ids[name];
     const now = context.now();
-    const attributes = canonicalAttributes("User", bodies[name]);
+    // Built now, so that a reference to a user created before (carol's manager) holds that user's stored id.
+    const attributes = canonicalAttributes("User", userBodies(ids)[name]);
     // The store gets its own copy, so the reference views stay what the kit sent whatever it does.
-    await createResource(context, "User", structuredClone(attributes), { id, now });
+    const created = await createResource(context, "User", structuredClone(attributes), { id: ids[name], now });
+    // A store whose database assigns ids returns its own (`StoredResource.id`); the core, and the kit, go by it.
+    const id = created.resource.id;
+    ids[name] = id;
     users[name] = seeded("User", { id, created: now, lastModified: now, attributes });
   }
   const carol = users.carol;
@@ -162,18 +169,25 @@ export async function seedPopulation(context: ConformanceContext): Promise<Popul
     ["everyone", "Everyone", () => [...userMembers(...USER_NAMES), { value: groups.engineers.id, type: "Group" }]],
     ["empty", "Empty", () => []],
   ];
-  for (const [name, displayName, members] of plan) {
-    const id = newId();
+  // A store that keeps no groups (`capabilities.groups: false`) is checked on its users alone.
+  const keepsGroups = context.store.capabilities?.groups !== false;
+  for (const [name, displayName, members] of keepsGroups ? plan : []) {
     const now = context.now();
     const attributes = groupAttributes(displayName);
     const stored = members();
-    await createResource(context, "Group", structuredClone(attributes), { id, now, members: stored.map((member) => member.value) });
+    const created = await createResource(context, "Group", structuredClone(attributes), {
+      id: newId(),
+      now,
+      members: stored.map((member) => member.value),
+    });
+    const id = created.resource.id;
     groups[name] = seeded("Group", { id, created: now, lastModified: now, attributes }, stored);
   }
 
-  const names = new Map<string, string>();
-  for (const [name, resource] of [...Object.entries(users), ...Object.entries(groups)]) names.set(resource.id, name);
-  return { users, groups, nameOf: (id) => names.get(id) ?? `<unknown ${id}>` };
+  const userNames = new Map(Object.entries(users).map(([name, resource]) => [resource.id, name]));
+  const groupNames = new Map(Object.entries(groups).map(([name, resource]) => [resource.id, name]));
+  const nameIn = (type: ResourceTypeId, id: string): string => (type === "User" ? userNames : groupNames).get(id) ?? `<unknown ${id}>`;
+  return { users, groups, nameIn, nameOf: (id) => userNames.get(id) ?? groupNames.get(id) ?? `<unknown ${id}>` };
 }
 
 /** The reference views of the population's users. */

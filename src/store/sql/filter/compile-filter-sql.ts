@@ -27,8 +27,8 @@ export type { SqlFilterContext } from "./sql-filter-context.js";
 /** Where paths are read: the resource, or one element inside `attr[…]`. */
 interface Reader {
   candidates(path: ResolvedPath): SqlCandidates;
-  /** The index lookup for `path eq value`, where one answers it exactly. */
-  indexed(path: ResolvedPath, value: string): Condition | undefined;
+  /** The index lookup (or the source's own equality) for `path eq value`, where one answers it exactly. */
+  indexed(path: ResolvedPath, value: Exclude<FilterValue, null>): Condition | undefined;
 }
 
 type OrderingOperator = Exclude<CompareOperator, "ne" | "co" | "sw" | "ew">;
@@ -134,7 +134,7 @@ function compileCompare(scope: CompileScope, filter: CompareFilter<ResolvedPath>
   // `eq null` holds exactly when the attribute has no value.
   const equal = (): Condition => {
     if (value === null) return negate(candidates.some((candidate) => presentCandidate(scope, candidate, leaf)));
-    const indexed = typeof value === "string" ? reader.indexed(path, value) : undefined;
+    const indexed = reader.indexed(path, value);
     return indexed ?? candidates.some((candidate) => compareCandidate(scope, candidate, leaf, "eq", value));
   };
   switch (op) {
@@ -232,9 +232,19 @@ function indexedEquality(scope: CompileScope, path: ResolvedPath, value: string)
  */
 export function compileFilterSql(filter: Filter<ResolvedPath>, context: SqlFilterContext): Expression<SqlBool> {
   const scope = compileScope(context);
+  const { source } = context;
+  if (source) {
+    // Another row than the SQL store's: the source reads the paths, and the search prefilter,
+    // which tests a column of `scimkit_resources`, does not apply.
+    const reader: Reader = {
+      candidates: (path) => source.candidates(path, scope),
+      indexed: (path, value) => source.indexed(path, value, scope),
+    };
+    return conditionSql(compileNode(scope, filter, reader));
+  }
   const reader: Reader = {
     candidates: (path) => resourceCandidates(path, scope),
-    indexed: (path, value) => indexedEquality(scope, path, value),
+    indexed: (path, value) => (typeof value === "string" ? indexedEquality(scope, path, value) : undefined),
   };
   // The prefilter is implied by the filter, so ANDing it changes no result; it gives the planner
   // an index to start from where the dialect has a search column (`searchPrefilter`).

@@ -84,9 +84,22 @@ function membersKey(scope: CompileScope, path: ResolvedPath, caseExact: boolean)
   return { expression: first, type: "string" };
 }
 
-function attributeKey(scope: CompileScope, path: ResolvedPath, caseExact: boolean): SortKeySql | undefined {
+/**
+ * The sort key of `path` read from the JSON at `ref`, which holds its top-level attribute:
+ * `sortKeyOf` over a stored JSON document, for the SQL store's `attributes` and for any other
+ * JSON column (the table store's column of unmapped attributes).
+ */
+export function jsonSortKeySql(scope: CompileScope, path: ResolvedPath, ref: JsonRef): SortKeySql | undefined {
+  return attributeKey(scope, path, leafOf(path).caseExact, ref);
+}
+
+function attributeKey(
+  scope: CompileScope,
+  path: ResolvedPath,
+  caseExact: boolean,
+  ref: JsonRef = attributeRef(path, scope),
+): SortKeySql | undefined {
   const { attribute } = path;
-  const ref = attributeRef(path, scope);
   if (attribute.type !== "complex") {
     // RFC 7644 §3.4.2.3: a multi-valued attribute sorts by its primary value, else its first;
     // plain values carry no `primary`, so it is the first.
@@ -121,8 +134,13 @@ function rawSortKeySql(scope: CompileScope, path: ResolvedPath): SortKeySql | un
   return attributeKey(scope, path, caseExact);
 }
 
+/** The row's id as text: the SQL store's `id` column, or what the row source says. */
+function idSql(scope: CompileScope): Expression<unknown> {
+  return scope.source ? scope.source.id(scope) : resourceColumn(scope, "id");
+}
+
 function scopedSortKeySql(scope: CompileScope, path: ResolvedPath): SortKeySql | undefined {
-  const key = rawSortKeySql(scope, path);
+  const key = scope.source ? scope.source.sortKey(path, scope) : rawSortKeySql(scope, path);
   // Strings order by code point (`compareSortKeys` compares JavaScript strings).
   return key && key.type === "string" ? { expression: scope.dialect.binaryText(key.expression), type: key.type } : key;
 }
@@ -147,7 +165,7 @@ export function sortKeySql(path: ResolvedPath, context: SqlFilterContext): SortK
  */
 export function orderBySql(sort: SortSpec | undefined, context: SqlFilterContext): readonly Expression<unknown>[] {
   const scope = compileScope(context);
-  const byId = sql`${scope.dialect.binaryText(resourceColumn(scope, "id"))} asc`;
+  const byId = sql`${scope.dialect.binaryText(idSql(scope))} asc`;
   const key = sort ? scopedSortKeySql(scope, sort.path) : undefined;
   if (!sort || !key) return [byId];
   const ascending = sort.order === "ascending";
@@ -167,7 +185,7 @@ const RANK = { boolean: 0, number: 1, string: 2 } as const;
 export function keysetAfterSql(sort: SortSpec | undefined, after: SortPosition, context: SqlFilterContext): Expression<SqlBool> {
   const scope = compileScope(context);
   const { dialect } = scope;
-  const laterId = sqlCondition(sql<SqlBool>`${dialect.binaryText(resourceColumn(scope, "id"))} > ${sql.val(after.id)}`, false);
+  const laterId = sqlCondition(sql<SqlBool>`${dialect.binaryText(idSql(scope))} > ${sql.val(after.id)}`, false);
   if (!sort) return conditionSql(laterId);
   const ascending = sort.order === "ascending";
   const key = scopedSortKeySql(scope, sort.path);

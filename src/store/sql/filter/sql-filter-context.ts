@@ -3,12 +3,18 @@
  * query gives `scimkit_resources`.
  */
 import type { FilterDialect } from "./filter-dialect.js";
+import type { RowSource } from "./row-source.js";
 
 /** Where the compiled condition will run. */
 export interface SqlFilterContext {
   readonly dialect: FilterDialect;
   /** The alias of `scimkit_resources` in the surrounding query, e.g. `"r"`. */
   readonly resource: string;
+  /**
+   * Where paths are read when the row is not a `scimkit_resources` row (the table store's mapped
+   * columns). Absent: the SQL store's own columns and JSON.
+   */
+  readonly source?: RowSource;
 }
 
 /** A context during one compilation: it also hands out the aliases of nested subqueries. */
