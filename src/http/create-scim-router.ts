@@ -23,6 +23,7 @@ import type { ScimEvent } from "./scim-event.js";
 import { resolveCompatibility } from "./resolve-compatibility.js";
 import { resolveOrganization, scimContext } from "./scim-request-context.js";
 import type { ScimRouterOptions } from "./scim-router-options.js";
+import { servedRegistry } from "./served-registry.js";
 import { workAdmission } from "./work-admission.js";
 import { DEFAULT_WRITE_LIMITS } from "./write-limits.js";
 import { createWriteAuditor } from "./write-auditor.js";
@@ -55,7 +56,7 @@ function positive(name: string, value: number | undefined, fallback: number): nu
  * app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth }));
  */
 export function createScimRouter(options: ScimRouterOptions): Router {
-  const registry = options.registry ?? createSchemaRegistry();
+  const registry = servedRegistry(options.registry ?? createSchemaRegistry(), options.store.capabilities);
   const profile = options.profile ?? rfc7643Profile;
   const onError = options.onError ?? defaultOnError;
   const maxPageSize = positive("paging.maxPageSize", options.paging?.maxPageSize, 1000);
@@ -161,6 +162,7 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     cursorSecret: options.cursorSecret ?? "",
     canSort: service.canSort,
     canCursor: service.canCursor,
+    idsUniqueAcrossTypes: options.store.capabilities?.idsUniqueAcrossTypes !== false,
   };
   registerRootSearchRoute(router, listConfig, [...service.handlers.values()], admission);
   router.use((request, _response, next) => {

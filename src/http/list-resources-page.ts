@@ -34,6 +34,8 @@ export interface ListPageConfig {
   readonly canSort: boolean;
   /** `StoreCapabilities.cursor`: without it, a cursor is refused. */
   readonly canCursor: boolean;
+  /** `StoreCapabilities.idsUniqueAcrossTypes`: without it, the root search refuses a cursor. Default true. */
+  readonly idsUniqueAcrossTypes?: boolean;
 }
 
 /** The sort `parameters` ask of `type`, or none: 400 `invalidValue` for a path it cannot sort by. */

@@ -173,6 +173,13 @@ export async function searchAllTypes(
   let cursorScope: CursorScope | undefined;
   if (cursorPaging) {
     checkCursorPaging(config, parameters);
+    // One (sort key, id) position resumes every type only when no id names resources of two types.
+    if (config.idsUniqueAcrossTypes === false) {
+      throw badRequest(
+        ScimType.invalidValue,
+        "Cursor paging at the service root needs ids unique across resource types, and this service numbers each type on its own; page with startIndex and count, or use each type's endpoint.",
+      );
+    }
     const [sorted] = sorts.values();
     cursorScope = {
       orgId: context.orgId,

@@ -248,6 +248,13 @@ export interface StoreCapabilities {
    * the conformance kit then leaves groups out of its checks.
    */
   readonly groups?: boolean;
+  /**
+   * Every id names one resource of the organization whatever its type, as the core's UUIDs do.
+   * Default true. A store that numbers each type's resources on its own (`tableStore` over
+   * integer or text ids) declares false: the search at the service root, which resumes every
+   * type from one (sort key, id) position, then pages by index only and refuses a cursor.
+   */
+  readonly idsUniqueAcrossTypes?: boolean;
 }
 
 /**

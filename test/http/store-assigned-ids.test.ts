@@ -56,4 +56,25 @@ describe("a store that assigns its own ids", () => {
     const group = await t.get("/Groups/1").expect(200);
     expect(group.body.members).toEqual([expect.objectContaining({ value: "1", type: "User" })]);
   });
+
+  it("pages the root search by index through users and teams that share ids, and refuses a root cursor it could not resume", async () => {
+    const t = await integerIdApp();
+    for (const name of ["ann", "bob", "cay"]) {
+      await t.post("/Users", userBody(`${name}@example.com`)).expect(201);
+      await t.post("/Groups", { schemas: [GROUP_SCHEMA], displayName: `Team ${name}` }).expect(201);
+    }
+    const seen: string[] = [];
+    for (let startIndex = 1; startIndex <= 6; startIndex += 1) {
+      const page = await t.post("/.search", { startIndex, count: 1 }).expect(200);
+      expect(page.body.totalResults).toBe(6);
+      const [resource] = page.body.Resources as { readonly id: string; readonly meta: { readonly resourceType: string } }[];
+      seen.push(`${resource?.meta.resourceType} ${resource?.id}`);
+    }
+    expect(seen.sort()).toEqual(["Group 1", "Group 2", "Group 3", "User 1", "User 2", "User 3"]);
+    const refused = await t.post("/.search", { cursor: "", count: 1 }).expect(400);
+    expect(refused.body).toMatchObject({ scimType: "invalidValue", detail: expect.stringMatching(/ids unique across resource types/) });
+    // Each type's own endpoint still pages by cursor: its ids are unique within it.
+    const users = await t.get("/Users?cursor=&count=2").expect(200);
+    expect(users.body.nextCursor).toEqual(expect.any(String));
+  });
 });

@@ -367,7 +367,13 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
     );
 
   return {
-    capabilities: { sort: true, cursor: true, groups: groupsTable !== undefined },
+    capabilities: {
+      sort: true,
+      cursor: true,
+      groups: groupsTable !== undefined,
+      // Two tables number their rows apart, so an integer or text id may name a user and a team.
+      idsUniqueAcrossTypes: options.groups === undefined || (options.users.id.kind === "uuid" && options.groups.id.kind === "uuid"),
+    },
     ...("column" in organization ? { deleteOrganization } : {}),
 
     create(request) {
