@@ -37,6 +37,12 @@ export interface Organization {
    * (`ScimRouterOptions.existingUsers`): `conflict` (409) or `link`. Absent: `conflict`.
    */
   readonly existingUsers?: ExistingUserPolicy;
+  /**
+   * The organization it belongs under (issue 17: a division of a company); absent for a root.
+   * The tree never has a cycle nor a chain of more than `MAX_ORGANIZATION_DEPTH` organizations.
+   * Provisioning ignores it: each organization keeps its own SCIM data, tokens and settings.
+   */
+  readonly parentId?: string;
 }
 
 /** A change of an organization's settings: a value sets it, `null` returns it to the default. */
@@ -45,6 +51,8 @@ export interface OrganizationChange {
   readonly status?: OrganizationStatus;
   readonly compatibility?: CompatibilityProfileName | null;
   readonly existingUsers?: ExistingUserPolicy | null;
+  /** A new parent, or `null` to make it a root. */
+  readonly parentId?: string | null;
   /** ISO 8601 time of the change. */
   readonly updatedAt: string;
 }
@@ -350,20 +358,41 @@ export type ReportRow = Readonly<Record<string, string | number | boolean | null
  */
 export interface AnalyticsStore {
   // Organizations
-  /** Organizations in scope with `id > after`, ordered by id. */
-  listOrganizations(scope: OrgScope, page: PageRequest, filter?: { readonly status?: OrganizationStatus }): Promise<Page<Organization>>;
+  /**
+   * Organizations in scope with `id > after`, ordered by id; `parentId` keeps the children of
+   * that organization only.
+   */
+  listOrganizations(
+    scope: OrgScope,
+    page: PageRequest,
+    filter?: { readonly status?: OrganizationStatus; readonly parentId?: string },
+  ): Promise<Page<Organization>>;
   /** The organization, when in scope. */
   getOrganization(scope: OrgScope, id: string): Promise<Organization | undefined>;
-  /** Stores a new organization; rejects when `id` exists. */
+  /**
+   * The ids of the organization and all its descendants, whatever the scope, sorted; empty when
+   * there is no such organization. One recursive query, not a walk a level at a time.
+   */
+  listSubtreeIds(id: string): Promise<readonly string[]>;
+  /**
+   * Stores a new organization; rejects when `id` exists, and with an `OrganizationTreeError` when
+   * its `parentId` names no organization or would put it deeper than `MAX_ORGANIZATION_DEPTH`.
+   */
   createOrganization(organization: Organization): Promise<void>;
-  /** Applies a change; `undefined` when not in scope. */
+  /**
+   * Applies a change; `undefined` when not in scope. A new `parentId` is checked against the tree
+   * as it is when the change commits — so of two racing moves that together would close a cycle,
+   * one is refused — and rejects with an `OrganizationTreeError` (cycle, depth, unknown parent).
+   */
   updateOrganization(scope: OrgScope, id: string, change: OrganizationChange): Promise<Organization | undefined>;
   /**
    * Deletes the organization and everything of it — SCIM users, groups, memberships, SCIM tokens,
    * campaigns, simulations, feedback, operations and report rows — and removes it from every admin
-   * user's `organizationIds`, in one transaction. False when not in scope.
+   * user's `organizationIds`, in one transaction. False when not in scope. An organization with
+   * children is refused (`OrganizationTreeError`, `has-children`) unless `subtree` is true: then
+   * it and every descendant go, each as above, in that one transaction.
    */
-  deleteOrganization(scope: OrgScope, id: string): Promise<boolean>;
+  deleteOrganization(scope: OrgScope, id: string, options?: { readonly subtree?: boolean }): Promise<boolean>;
 
   // Admin users and keys
   /** Admin users with `id > after`, by id; with a scope of ids, only those sharing an organization with it. */

@@ -33,6 +33,8 @@ export type {
 } from "./analytics-recorder.js";
 export type { AnalyticsAuditEntry, AnalyticsAuditOperation } from "./analytics-audit-entry.js";
 export { activeOrganizationsOnly } from "./active-organizations-only.js";
+export { MAX_ORGANIZATION_DEPTH, describeTreeRefusal, isOrganizationTreeError, organizationTreeError } from "./organization-tree-error.js";
+export type { OrganizationTreeError, OrganizationTreeRefusal } from "./organization-tree-error.js";
 export type {
   AdminRole,
   AdminUser,

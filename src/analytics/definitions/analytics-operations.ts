@@ -89,7 +89,11 @@ export const analyticsOperations = [
     summary: "List organizations",
     description: "The operator sees every organization; an admin user sees its own.",
     access: "read",
-    query: { status: { description: "Only organizations in this status.", schema: ref("OrganizationStatus") }, ...paging },
+    query: {
+      status: { description: "Only organizations in this status.", schema: ref("OrganizationStatus") },
+      parentId: { description: "Only the children of this organization (its direct descendants).", schema: ref("OrganizationId") },
+      ...paging,
+    },
     responses: { 200: json("A page of organizations.", ref("OrganizationList")) },
   },
   {
@@ -103,7 +107,10 @@ export const analyticsOperations = [
     access: "operator",
     body: { description: "The new organization.", schema: ref("OrganizationCreate") },
     responses: { 201: json("Created.", ref("OrganizationCreated"), locationHeader("the organization")) },
-    problems: { 409: "An organization with this `id` exists." },
+    problems: {
+      400: "`parentId` names no organization.",
+      409: "An organization with this `id` exists, or `parentId` would put it deeper than the depth bound.",
+    },
   },
   {
     operationId: "getOrganization",
@@ -123,11 +130,15 @@ export const analyticsOperations = [
     tag: "Organizations",
     summary: "Rename, suspend or reactivate an organization",
     description:
-      "An admin (role `admin`) may rename its organizations; only the operator changes `status`. While an organization is `suspended`, its SCIM tokens are refused with 401.",
+      "An admin (role `admin`) may rename its organizations; only the operator changes `status` and `parentId`. While an organization is `suspended`, its SCIM tokens are refused with 401. A new `parentId` moves the organization with its subtree.",
     access: "write",
     pathParameters: { id: organizationIdParameter },
     body: { description: "The fields to change.", schema: ref("OrganizationPatch") },
     responses: { 200: json("The changed organization.", ref("Organization")) },
+    problems: {
+      400: "`parentId` names no organization.",
+      409: "`parentId` would make a cycle (the organization itself or one of its descendants) or a chain deeper than the depth bound.",
+    },
   },
   {
     operationId: "deleteOrganization",
@@ -136,10 +147,14 @@ export const analyticsOperations = [
     tag: "Organizations",
     summary: "Delete an organization and everything of it",
     description:
-      "Operator only. Removes the organization's SCIM users, groups and tokens and all its analytics data, and removes it from every admin user, in one transaction.",
+      "Operator only. Removes the organization's SCIM users, groups and tokens and all its analytics data, and removes it from every admin user, in one transaction. An organization with children is refused (409) unless `subtree=true`: then it and all its descendants go, in that one transaction.",
     access: "operator",
     pathParameters: { id: organizationIdParameter },
+    query: {
+      subtree: { description: "Delete the organization's descendants with it (`true`); default `false`.", schema: { type: "boolean" } },
+    },
     responses: { 204: noContent },
+    problems: { 409: "The organization has children and `subtree=true` was not given." },
   },
 
   // SCIM tokens (issue 14: addition to spec §4.6)

@@ -6,6 +6,7 @@
  */
 import { MAX_ROTATION_GRACE_SECONDS } from "scimkit";
 import { COMPATIBILITY_PROFILE_NAMES } from "scimkit/core";
+import { MAX_ORGANIZATION_DEPTH } from "../organization-tree-error.js";
 import type { JsonSchema } from "./operation-definition.js";
 
 /**
@@ -91,6 +92,7 @@ const organization: JsonSchema = {
     status: ref("OrganizationStatus"),
     compatibility: ref("CompatibilityProfile"),
     existingUsers: ref("ExistingUsers"),
+    parentId: { ...organizationId, description: "The organization it belongs under (e.g. a division's company); absent for a root." },
     createdAt: time,
     updatedAt: time,
   },
@@ -375,6 +377,10 @@ export const analyticsSchemas = {
       },
       compatibility: ref("CompatibilityProfile"),
       existingUsers: ref("ExistingUsers"),
+      parentId: {
+        ...organizationId,
+        description: `The organization to place it under (400 when there is none). At most ${MAX_ORGANIZATION_DEPTH} organizations from a root down (409 beyond). Default: a root.`,
+      },
     },
   },
   OrganizationCreated: {
@@ -406,6 +412,10 @@ export const analyticsSchemas = {
       status: ref("OrganizationStatus"),
       compatibility: { anyOf: [ref("CompatibilityProfile"), { type: "null" }] },
       existingUsers: { anyOf: [ref("ExistingUsers"), { type: "null" }] },
+      parentId: {
+        anyOf: [organizationId, { type: "null" }],
+        description: `Operator only. The organization to move it under, with its subtree, or \`null\` to make it a root. 409 when that would make a cycle or a chain of more than ${MAX_ORGANIZATION_DEPTH} organizations.`,
+      },
     },
   },
   AdminUser: adminUser,

@@ -25,6 +25,8 @@ import type {
   StoredApiKey,
 } from "../analytics-store.js";
 import { analyticsConflictError } from "../analytics-conflict-error.js";
+import { checkParentChain } from "../check-parent-chain.js";
+import { MAX_ORGANIZATION_DEPTH, organizationTreeError } from "../organization-tree-error.js";
 import { rounded, simulationRates, summaryRate } from "../summary-rates.js";
 import { compareKeys, keysetPage } from "./keyset-page.js";
 import { learnerOf } from "./learner-of.js";
@@ -197,12 +199,61 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
     return found === undefined ? view : { ...view, learner: found };
   };
 
+  /** `id` and its ancestors, from `id` up to the root; empty when there is no `id`. */
+  const chainOf = (id: string): string[] => {
+    const chain: string[] = [];
+    for (let at = organizations.get(id); at !== undefined && chain.length <= MAX_ORGANIZATION_DEPTH; ) {
+      chain.push(at.id);
+      at = at.parentId === undefined ? undefined : organizations.get(at.parentId);
+    }
+    return chain;
+  };
+
+  /** `id` and its descendants with their level below `id` (1 for `id`), in id order. */
+  const subtreeOf = (id: string): { readonly id: string; readonly level: number }[] => {
+    if (!organizations.has(id)) return [];
+    const found = [{ id, level: 1 }];
+    for (let index = 0; index < found.length; index += 1) {
+      const parent = found[index] as { readonly id: string; readonly level: number };
+      for (const organization of organizations.values()) {
+        if (organization.parentId === parent.id) found.push({ id: organization.id, level: parent.level + 1 });
+      }
+    }
+    return found.sort((a, b) => compareKeys(a.id, b.id));
+  };
+
+  /** Removes every analytics record of `id` and strips it from admin users. */
+  const deleteAnalyticsRecords = (id: string): void => {
+    organizations.delete(id);
+    for (const [userId, user] of adminUsers) {
+      if (user.organizationIds.includes(id)) {
+        adminUsers.set(userId, { ...user, organizationIds: user.organizationIds.filter((orgId) => orgId !== id) });
+      }
+    }
+    for (const [campaignId, campaign] of campaigns) if (campaign.orgId === id) campaigns.delete(campaignId);
+    for (const [simulationId, simulation] of simulations) if (simulation.orgId === id) simulations.delete(simulationId);
+    for (const [operationId, operation] of operations) {
+      if (operation.orgId !== id) continue;
+      operations.delete(operationId);
+      reportRows.delete(operationId);
+    }
+    for (const table of [enrolments, recipients, feedback] as const) {
+      for (const [key, rows] of table as Map<string, Map<string, Owned<unknown>>>) {
+        for (const [rowKey, row] of rows) if (row.orgId === id) rows.delete(rowKey);
+        if (rows.size === 0) table.delete(key);
+      }
+    }
+  };
+
   return {
     // Organizations
 
     async listOrganizations(scope, page, filter = {}) {
       const matching = sortedValues(organizations).filter(
-        (organization) => sees(scope, organization.id) && (filter.status === undefined || organization.status === filter.status),
+        (organization) =>
+          sees(scope, organization.id) &&
+          (filter.status === undefined || organization.status === filter.status) &&
+          (filter.parentId === undefined || organization.parentId === filter.parentId),
       );
       return keysetPage(matching, (organization) => organization.id, page, plainCopy);
     },
@@ -212,54 +263,52 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       return organization !== undefined && sees(scope, id) ? plainCopy(organization) : undefined;
     },
 
+    async listSubtreeIds(id) {
+      return subtreeOf(id).map((member) => member.id);
+    },
+
     async createOrganization(organization) {
       if (organizations.has(organization.id)) throw new Error(`memoryAnalyticsStore: organization ${organization.id} exists`);
+      if (organization.parentId !== undefined) checkParentChain(chainOf(organization.parentId), organization.parentId, 1);
       organizations.set(organization.id, plainCopy(organization));
     },
 
     async updateOrganization(scope, id, change) {
       const current = organizations.get(id);
       if (current === undefined || !sees(scope, id)) return undefined;
-      const { compatibility, existingUsers, ...kept } = current;
+      if (change.parentId !== undefined && change.parentId !== null && change.parentId !== current.parentId) {
+        // Its subtree moves with it, so the deepest descendant must still fit under the bound.
+        checkParentChain(chainOf(change.parentId), change.parentId, Math.max(...subtreeOf(id).map((member) => member.level)), id);
+      }
+      const { compatibility, existingUsers, parentId, ...kept } = current;
       // `null` in a change returns a setting to its default: the member is then absent.
       const nextCompatibility = change.compatibility === undefined ? compatibility : (change.compatibility ?? undefined);
       const nextExistingUsers = change.existingUsers === undefined ? existingUsers : (change.existingUsers ?? undefined);
+      const nextParentId = change.parentId === undefined ? parentId : (change.parentId ?? undefined);
       const next: Organization = {
         ...kept,
         ...(change.name === undefined ? {} : { name: change.name }),
         ...(change.status === undefined ? {} : { status: change.status }),
         ...(nextCompatibility === undefined ? {} : { compatibility: nextCompatibility }),
         ...(nextExistingUsers === undefined ? {} : { existingUsers: nextExistingUsers }),
+        ...(nextParentId === undefined ? {} : { parentId: nextParentId }),
         updatedAt: change.updatedAt,
       };
       organizations.set(id, next);
       return plainCopy(next);
     },
 
-    async deleteOrganization(scope, id) {
+    async deleteOrganization(scope, id, options = {}) {
       if (!organizations.has(id) || !sees(scope, id)) return false;
-      organizations.delete(id);
-      for (const [userId, user] of adminUsers) {
-        if (user.organizationIds.includes(id)) {
-          adminUsers.set(userId, { ...user, organizationIds: user.organizationIds.filter((orgId) => orgId !== id) });
-        }
+      const members = subtreeOf(id).map((member) => member.id);
+      if (members.length > 1 && options.subtree !== true) {
+        const children = [...organizations.values()].filter((organization) => organization.parentId === id).length;
+        throw organizationTreeError({ kind: "has-children", children });
       }
-      for (const [campaignId, campaign] of campaigns) if (campaign.orgId === id) campaigns.delete(campaignId);
-      for (const [simulationId, simulation] of simulations) if (simulation.orgId === id) simulations.delete(simulationId);
-      for (const [operationId, operation] of operations) {
-        if (operation.orgId !== id) continue;
-        operations.delete(operationId);
-        reportRows.delete(operationId);
-      }
-      for (const table of [enrolments, recipients, feedback] as const) {
-        for (const [key, rows] of table as Map<string, Map<string, Owned<unknown>>>) {
-          for (const [rowKey, row] of rows) if (row.orgId === id) rows.delete(rowKey);
-          if (rows.size === 0) table.delete(key);
-        }
-      }
-      // Both calls start before either is awaited: on the memory stores each does its whole work
-      // synchronously when called, so the organization disappears everywhere at once.
-      await Promise.all([deleteScimResources(id), tokens.revokeAll(id)]);
+      for (const member of members) deleteAnalyticsRecords(member);
+      // Every call starts before any is awaited: on the memory stores each does its whole work
+      // synchronously when called, so the subtree disappears everywhere at once.
+      await Promise.all(members.flatMap((member) => [deleteScimResources(member), tokens.revokeAll(member)]));
       return true;
     },
 

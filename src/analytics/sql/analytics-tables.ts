@@ -19,6 +19,8 @@ export interface OrganizationsTable {
   readonly compatibility: string | null;
   /** `Organization.existingUsers`; null: the default (analytics migration 2). */
   readonly existing_users: string | null;
+  /** `Organization.parentId`; null: a root (analytics migration 3). */
+  readonly parent_id: string | null;
 }
 
 /** An admin user of the analytics interface. Primary key `id`; `email` is unique. */

@@ -1,0 +1,219 @@
+/**
+ * The organization tree (issue 17): parents set on create and changed later, cycles and chains
+ * deeper than `MAX_ORGANIZATION_DEPTH` refused, a parent with children kept unless its whole
+ * subtree is deleted — then everything of every organization in it goes, and nothing else — and
+ * two racing moves that together would close a cycle never both taking effect.
+ */
+import { expect } from "vitest";
+import { MAX_ORGANIZATION_DEPTH, type Organization, type OrganizationTreeRefusal } from "scimkit/analytics";
+import {
+  analyticsConformanceTest,
+  type AnalyticsConformanceContext,
+  type AnalyticsConformanceSuite,
+} from "../analytics-conformance-test.js";
+import { ALL, addAdminUser, addCampaign, addLearner, addOrganization, only, time } from "./helpers.js";
+
+const VERIFY_CONTEXT = { method: "GET", path: "/Users" } as const;
+
+/** The refusal `promise` rejects with; fails the check when it resolves or rejects otherwise. */
+async function refusalOf(promise: Promise<unknown>): Promise<OrganizationTreeRefusal> {
+  const error: unknown = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect((error as { readonly code?: unknown } | undefined)?.code, "an OrganizationTreeError").toBe("organization-tree");
+  return (error as { readonly refusal: OrganizationTreeRefusal }).refusal;
+}
+
+/** A company with two divisions, and a team under the first. */
+async function company(context: AnalyticsConformanceContext) {
+  const acme = await addOrganization(context, { id: "acme", name: "Acme" });
+  const emea = await addOrganization(context, { id: "acme-emea", name: "Acme EMEA", parentId: acme.id });
+  const amer = await addOrganization(context, { id: "acme-amer", name: "Acme Americas", parentId: acme.id });
+  const team = await addOrganization(context, { id: "acme-emea-sec", name: "EMEA security", parentId: emea.id });
+  return { acme, emea, amer, team };
+}
+
+/** A chain of `length` organizations, root first. */
+async function chain(context: AnalyticsConformanceContext, prefix: string, length: number): Promise<Organization[]> {
+  const made: Organization[] = [];
+  for (let index = 0; index < length; index += 1) {
+    const parent = made[index - 1];
+    made.push(await addOrganization(context, { id: `${prefix}${index}`, ...(parent === undefined ? {} : { parentId: parent.id }) }));
+  }
+  return made;
+}
+
+const change = (parentId: string | null) => ({ parentId, updatedAt: time(5) });
+
+export const organizationTreeSuite: AnalyticsConformanceSuite = {
+  title: "organization tree",
+  tests: [
+    analyticsConformanceTest(
+      "an organization created with a parent reads back with it; children list and subtree ids follow",
+      async (context) => {
+        const { acme, emea, amer, team } = await company(context);
+        expect(await context.analytics.getOrganization(ALL, emea.id)).toEqual(emea);
+        expect((await context.analytics.getOrganization(ALL, acme.id))?.parentId).toBeUndefined();
+        const children = await context.analytics.listOrganizations(ALL, { limit: 10 }, { parentId: acme.id });
+        expect(children.items.map((organization) => organization.id)).toEqual([amer.id, emea.id]);
+        expect(await context.analytics.listSubtreeIds(acme.id)).toEqual([acme.id, amer.id, emea.id, team.id]);
+        expect(await context.analytics.listSubtreeIds(emea.id)).toEqual([emea.id, team.id]);
+        expect(await context.analytics.listSubtreeIds("nobody")).toEqual([]);
+      },
+    ),
+
+    analyticsConformanceTest("a parent that does not exist is refused and nothing is stored", async (context) => {
+      const refusal = await refusalOf(addOrganization(context, { id: "orphan", parentId: "nobody" }));
+      expect(refusal).toEqual({ kind: "unknown-parent", parentId: "nobody" });
+      expect(await context.analytics.getOrganization(ALL, "orphan")).toBeUndefined();
+      const root = await addOrganization(context, { id: "root" });
+      expect(await refusalOf(context.analytics.updateOrganization(ALL, root.id, change("nobody")))).toEqual({
+        kind: "unknown-parent",
+        parentId: "nobody",
+      });
+      expect(await context.analytics.getOrganization(ALL, root.id)).toEqual(root);
+    }),
+
+    analyticsConformanceTest("a move changes the parent, null makes a root, and other changes keep it", async (context) => {
+      const { acme, emea, amer, team } = await company(context);
+      const moved = await context.analytics.updateOrganization(ALL, team.id, change(amer.id));
+      expect(moved).toEqual({ ...team, parentId: amer.id, updatedAt: time(5) });
+      expect(await context.analytics.listSubtreeIds(amer.id)).toEqual([amer.id, team.id]);
+      expect(await context.analytics.updateOrganization(ALL, team.id, { name: "Security", updatedAt: time(6) })).toMatchObject({
+        parentId: amer.id,
+        name: "Security",
+      });
+      const root = await context.analytics.updateOrganization(ALL, emea.id, change(null));
+      expect(root?.parentId).toBeUndefined();
+      expect(await context.analytics.getOrganization(ALL, emea.id)).toEqual(root);
+      expect(await context.analytics.listSubtreeIds(acme.id)).toEqual([acme.id, amer.id, team.id]);
+    }),
+
+    analyticsConformanceTest("a move under itself or a descendant is refused as a cycle naming it", async (context) => {
+      const { acme, emea, team } = await company(context);
+      expect(await refusalOf(context.analytics.updateOrganization(ALL, acme.id, change(team.id)))).toEqual({
+        kind: "cycle",
+        cycle: [acme.id, team.id, emea.id, acme.id],
+      });
+      expect(await refusalOf(context.analytics.updateOrganization(ALL, emea.id, change(emea.id)))).toEqual({
+        kind: "cycle",
+        cycle: [emea.id, emea.id],
+      });
+      expect((await context.analytics.getOrganization(ALL, acme.id))?.parentId).toBeUndefined();
+      expect((await context.analytics.getOrganization(ALL, emea.id))?.parentId).toBe(acme.id);
+    }),
+
+    analyticsConformanceTest(
+      `chains are bounded at ${MAX_ORGANIZATION_DEPTH} organizations, for a new one and for a moved subtree`,
+      async (context) => {
+        const deep = await chain(context, "d", MAX_ORGANIZATION_DEPTH);
+        const bottom = deep[deep.length - 1] as Organization;
+        expect(await refusalOf(addOrganization(context, { id: "too-deep", parentId: bottom.id }))).toEqual({
+          kind: "depth",
+          depth: MAX_ORGANIZATION_DEPTH + 1,
+        });
+        expect(await context.analytics.getOrganization(ALL, "too-deep")).toBeUndefined();
+        // A two-level subtree fits under the second-to-last level only if the chain leaves room for both.
+        const pair = await chain(context, "p", 2);
+        const top = pair[0] as Organization;
+        expect(await refusalOf(context.analytics.updateOrganization(ALL, top.id, change(bottom.id)))).toEqual({
+          kind: "depth",
+          depth: MAX_ORGANIZATION_DEPTH + 2,
+        });
+        const room = deep[MAX_ORGANIZATION_DEPTH - 3] as Organization;
+        expect(await context.analytics.updateOrganization(ALL, top.id, change(room.id))).toMatchObject({ parentId: room.id });
+      },
+    ),
+
+    analyticsConformanceTest("deleting an organization with children is refused with their count and deletes nothing", async (context) => {
+      const { acme, emea, amer, team } = await company(context);
+      expect(await refusalOf(context.analytics.deleteOrganization(ALL, acme.id))).toEqual({ kind: "has-children", children: 2 });
+      expect(await refusalOf(context.analytics.deleteOrganization(ALL, emea.id, { subtree: false }))).toEqual({
+        kind: "has-children",
+        children: 1,
+      });
+      expect(await context.analytics.listSubtreeIds(acme.id)).toEqual([acme.id, amer.id, emea.id, team.id]);
+      // A leaf needs no option.
+      expect(await context.analytics.deleteOrganization(ALL, team.id)).toBe(true);
+      expect(await context.analytics.listSubtreeIds(acme.id)).toEqual([acme.id, amer.id, emea.id]);
+    }),
+
+    analyticsConformanceTest(
+      "a subtree delete removes every organization in it with its data, and nothing above or beside",
+      async (context) => {
+        const { acme, emea, amer, team } = await company(context);
+        const tokens = new Map<string, string>();
+        const learners = new Map<string, string>();
+        for (const organization of [acme, emea, amer, team]) {
+          tokens.set(organization.id, (await context.tokens.issue(organization.id, { label: "IdP" })).token);
+          // The same userName in every organization: each is its own user.
+          learners.set(organization.id, (await addLearner(context, organization.id, "ada")).id);
+          await addCampaign(context, organization.id);
+        }
+        const admin = (await addAdminUser(context, { organizationIds: [acme.id, emea.id, team.id] })).user;
+        expect(await context.analytics.deleteOrganization(ALL, emea.id, { subtree: true })).toBe(true);
+        for (const gone of [emea.id, team.id]) {
+          expect(await context.analytics.getOrganization(ALL, gone), gone).toBeUndefined();
+          expect(await context.tokens.verify(tokens.get(gone) ?? "", gone, VERIFY_CONTEXT), gone).toBeNull();
+          expect(
+            await context.resources.get({ orgId: gone, resourceType: "User", id: learners.get(gone) ?? "", members: false }),
+          ).toBeUndefined();
+          expect((await context.analytics.listCampaigns(ALL, { limit: 10 }, { orgId: gone })).items).toEqual([]);
+        }
+        for (const kept of [acme.id, amer.id]) {
+          expect(await context.analytics.getOrganization(ALL, kept), kept).toBeDefined();
+          expect(await context.tokens.verify(tokens.get(kept) ?? "", kept, VERIFY_CONTEXT), kept).not.toBeNull();
+          expect(
+            await context.resources.get({ orgId: kept, resourceType: "User", id: learners.get(kept) ?? "", members: false }),
+          ).toBeDefined();
+          expect((await context.analytics.listCampaigns(ALL, { limit: 10 }, { orgId: kept })).items).toHaveLength(1);
+        }
+        expect((await context.analytics.getAdminUser(ALL, admin.id))?.organizationIds).toEqual([acme.id]);
+        expect(await context.analytics.listSubtreeIds(acme.id)).toEqual([acme.id, amer.id]);
+      },
+    ),
+
+    analyticsConformanceTest("a subtree delete or a move out of scope finds nothing and changes nothing", async (context) => {
+      const { acme, emea, amer } = await company(context);
+      expect(await context.analytics.deleteOrganization(only(amer.id), emea.id, { subtree: true })).toBe(false);
+      expect(await context.analytics.updateOrganization(only(amer.id), emea.id, change(amer.id))).toBeUndefined();
+      expect((await context.analytics.getOrganization(ALL, emea.id))?.parentId).toBe(acme.id);
+    }),
+
+    analyticsConformanceTest("two racing moves that together would close a cycle never both take effect", async (context) => {
+      for (let round = 0; round < 5; round += 1) {
+        const left = await addOrganization(context, { id: `left-${round}` });
+        const right = await addOrganization(context, { id: `right-${round}` });
+        const results = await Promise.allSettled([
+          context.analytics.updateOrganization(ALL, left.id, change(right.id)),
+          context.analytics.updateOrganization(ALL, right.id, change(left.id)),
+        ]);
+        const moved = results.filter((result) => result.status === "fulfilled");
+        expect(moved, `round ${round}`).toHaveLength(1);
+        for (const result of results) {
+          if (result.status === "rejected") expect((result.reason as { readonly code?: unknown }).code).toBe("organization-tree");
+        }
+        const parents = [
+          (await context.analytics.getOrganization(ALL, left.id))?.parentId,
+          (await context.analytics.getOrganization(ALL, right.id))?.parentId,
+        ];
+        expect(
+          parents.filter((parent) => parent !== undefined),
+          `round ${round}`,
+        ).toHaveLength(1);
+      }
+    }),
+
+    analyticsConformanceTest("a child created while its parent's subtree is deleted is refused or deleted with it", async (context) => {
+      const { acme, emea } = await company(context);
+      const results = await Promise.allSettled([
+        context.analytics.deleteOrganization(ALL, emea.id, { subtree: true }),
+        addOrganization(context, { id: "late", parentId: emea.id }),
+      ]);
+      expect(results[0]).toEqual({ status: "fulfilled", value: true });
+      expect(await context.analytics.getOrganization(ALL, "late")).toBeUndefined();
+      expect(await context.analytics.listSubtreeIds(acme.id)).toEqual([acme.id, "acme-amer"]);
+    }),
+  ],
+};
