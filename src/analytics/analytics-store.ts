@@ -53,6 +53,11 @@ export interface OrganizationChange {
   readonly existingUsers?: ExistingUserPolicy | null;
   /** A new parent, or `null` to make it a root. */
   readonly parentId?: string | null;
+  /**
+   * With `status`: give every descendant the same status, in the same transaction (a suspended
+   * company's divisions stop too). Without, only this organization changes.
+   */
+  readonly cascade?: boolean;
   /** ISO 8601 time of the change. */
   readonly updatedAt: string;
 }
@@ -79,6 +84,11 @@ export interface AdminUser {
   readonly role: AdminRole;
   /** The organizations it may see, sorted; ids of existing organizations only. */
   readonly organizationIds: readonly string[];
+  /**
+   * Those of `organizationIds` granted with their whole subtree (issue 17), sorted: it also sees
+   * and manages every descendant of each, present and future. Absent or empty: none.
+   */
+  readonly subtreeOrganizationIds?: readonly string[];
   /** `invited`, `active` or `disabled`. */
   readonly status: AdminUserStatus;
   /** ISO 8601 time of the (latest) invitation. */
@@ -370,17 +380,18 @@ export interface AnalyticsStore {
   /** The organization, when in scope. */
   getOrganization(scope: OrgScope, id: string): Promise<Organization | undefined>;
   /**
-   * The ids of the organization and all its descendants, whatever the scope, sorted; empty when
-   * there is no such organization. One recursive query, not a walk a level at a time.
+   * The ids of the organizations `rootIds` that exist and of all their descendants, whatever the
+   * scope, sorted and without repeats. One recursive query, not a walk a level at a time.
    */
-  listSubtreeIds(id: string): Promise<readonly string[]>;
+  listSubtreeIds(rootIds: readonly string[]): Promise<readonly string[]>;
   /**
    * Stores a new organization; rejects when `id` exists, and with an `OrganizationTreeError` when
    * its `parentId` names no organization or would put it deeper than `MAX_ORGANIZATION_DEPTH`.
    */
   createOrganization(organization: Organization): Promise<void>;
   /**
-   * Applies a change; `undefined` when not in scope. A new `parentId` is checked against the tree
+   * Applies a change (with `cascade`, its status to every descendant too); `undefined` when not
+   * in scope. A new `parentId` is checked against the tree
    * as it is when the change commits — so of two racing moves that together would close a cycle,
    * one is refused — and rejects with an `OrganizationTreeError` (cycle, depth, unknown parent).
    */
@@ -417,6 +428,8 @@ export interface AnalyticsStore {
     change: {
       readonly role?: AdminRole;
       readonly organizationIds?: readonly string[];
+      /** A subset of the (new) `organizationIds`; absent: those of the current ones still granted. */
+      readonly subtreeOrganizationIds?: readonly string[];
       readonly status?: AdminUserStatus;
       readonly updatedAt: string;
     },

@@ -47,6 +47,9 @@ export function renderAdminUser(user: AdminUser): Body {
     email,
     role,
     organizationIds: [...user.organizationIds],
+    ...(user.subtreeOrganizationIds === undefined || user.subtreeOrganizationIds.length === 0
+      ? {}
+      : { subtreeOrganizationIds: [...user.subtreeOrganizationIds] }),
     status,
     invitedAt,
     ...optional(user, ["invitationExpiresAt", "activatedAt"]),

@@ -349,6 +349,18 @@ describe("the operator's commands on SQLite", () => {
     expect((await json<{ data: { id: string }[] }>(["orgs", "list"], env)).data.map((organization) => organization.id)).toEqual(
       expect.arrayContaining(["tree-acme", "tree-emea", "tree-amer"]),
     );
+    // A cascading suspension reaches the divisions; resuming with --cascade brings them back.
+    expect((await scimkit(["orgs", "suspend", "tree-acme", "--cascade"], env)).status).toBe(0);
+    const suspended = await json<{ data: { id: string; status: string }[] }>(["orgs", "list"], env);
+    expect(suspended.data.filter((organization) => organization.id.startsWith("tree-")).map((organization) => organization.status)).toEqual(
+      ["suspended", "suspended", "suspended"],
+    );
+    expect((await scimkit(["orgs", "resume", "tree-acme", "--cascade"], env)).status).toBe(0);
+    const resumed = await json<{ data: { id: string; status: string }[] }>(["orgs", "list"], env);
+    expect(
+      resumed.data.filter((organization) => organization.id.startsWith("tree-")).every((organization) => organization.status === "active"),
+    ).toBe(true);
+    expect((await scimkit(["orgs", "set", "tree-acme", "--name", "A", "--cascade"], env)).stderr).toMatch(/takes no --cascade/);
     const deleted = await json<{ deleted: { id: string; subtree: string[] } }>(["orgs", "delete", "tree-acme", "--subtree", "--yes"], env);
     expect(deleted.deleted).toEqual({ id: "tree-acme", subtree: ["tree-acme", "tree-amer", "tree-emea"] });
     const left = (await json<{ data: { id: string }[] }>(["orgs", "list"], env)).data.map((organization) => organization.id);

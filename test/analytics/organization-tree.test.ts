@@ -130,3 +130,133 @@ describe("provisioning in a tree stays independent", POPULATED, () => {
     expect((await t.send("GET", `/scim/Organizations/${acme.id}/v2/Users/${inAcme}`, { key: acme.scim.token })).status).toBe(200);
   });
 });
+
+/** A company with two divisions, a team under EMEA, a learner in each, and subtree admins of the company and of EMEA. */
+async function scopedCompany(t: AnalyticsTestApp) {
+  const orgs = await company(t);
+  const team = await create(t, "acme-emea-sec", orgs.emea.id);
+  for (const [org, userName] of [
+    [orgs.acme, "hq"],
+    [orgs.emea, "emea"],
+    [orgs.amer, "amer"],
+    [team, "sec"],
+  ] as const)
+    await provision(t, org, userName);
+  const invite = async (email: string, organizationIds: readonly string[], subtreeOrganizationIds: readonly string[]) => {
+    const invited = await t.post("/admin-users/invite", { email, role: "admin", organizationIds, subtreeOrganizationIds });
+    expect(invited.status, invited.text).toBe(201);
+    const accepted = await t.post("/invitations/accept", { code: t.invitations.at(-1)?.code }, null);
+    expect(accepted.status).toBe(200);
+    const body = accepted.body as { adminUser: Json; apiKey: string };
+    return { user: body.adminUser, key: body.apiKey };
+  };
+  const acmeAdmin = await invite("cio@acme.example", ["acme"], ["acme"]);
+  const emeaAdmin = await invite("emea@acme.example", ["acme-emea"], ["acme-emea"]);
+  return { ...orgs, team, acmeAdmin, emeaAdmin };
+}
+
+const userNames = (response: { readonly body: unknown }): string[] =>
+  (response.body as { data: Json[] }).data.map((user) => user["userName"] as string).sort();
+
+describe("admins of a subtree", POPULATED, () => {
+  it("see and manage their organization's descendants, and nothing above or beside", async () => {
+    const t = await createAnalyticsTestApp();
+    const { acmeAdmin, emeaAdmin } = await scopedCompany(t);
+    expect(acmeAdmin.user).toMatchObject({ organizationIds: ["acme"], subtreeOrganizationIds: ["acme"] });
+    expect(ids(await t.get("/organizations", acmeAdmin.key))).toEqual(["acme", "acme-amer", "acme-emea", "acme-emea-sec"]);
+    expect(userNames(await t.get("/users", acmeAdmin.key))).toEqual(["amer", "emea", "hq", "sec"]);
+    expect(ids(await t.get("/organizations", emeaAdmin.key))).toEqual(["acme-emea", "acme-emea-sec"]);
+    expect(userNames(await t.get("/users", emeaAdmin.key))).toEqual(["emea", "sec"]);
+    for (const hidden of ["acme", "acme-amer"]) {
+      expectProblem(await t.get(`/organizations/${hidden}`, emeaAdmin.key), 404, "not-found");
+      expect((await t.get(`/users?organizationId=${hidden}`, emeaAdmin.key)).body).toMatchObject({ data: [] });
+    }
+    // Managing a descendant: renaming it and issuing SCIM tokens there (and not beside).
+    expect((await t.patch("/organizations/acme-emea-sec", { name: "Security" }, emeaAdmin.key)).status).toBe(200);
+    const issued = await t.post("/organizations/acme-emea-sec/tokens", { label: "EMEA security IdP" }, emeaAdmin.key);
+    expect(issued.status, issued.text).toBe(201);
+    expect(ids(await t.get("/organizations/acme-emea-sec/tokens", emeaAdmin.key)).length).toBe(2);
+    expectProblem(await t.post("/organizations/acme-amer/tokens", { label: "x" }, emeaAdmin.key), 404, "not-found");
+    expectProblem(await t.get("/organizations/acme/tokens", emeaAdmin.key), 404, "not-found");
+    // Admin users: the company's admin sees the division's; the division's admin does not see the company's.
+    const seenByEmea = (await t.get("/admin-users", emeaAdmin.key)).body as { data: Json[] };
+    expect(seenByEmea.data.map((user) => user["email"])).toEqual(["emea@acme.example"]);
+    const seenByAcme = (await t.get("/admin-users", acmeAdmin.key)).body as { data: Json[] };
+    expect(seenByAcme.data.map((user) => user["email"]).sort()).toEqual(["cio@acme.example", "emea@acme.example"]);
+    expectProblem(await t.delete(`/admin-users/${acmeAdmin.user["id"] as string}`, emeaAdmin.key), 404, "not-found");
+  });
+
+  it("see a division created or moved under their organization from the next request on, and lose one moved away", async () => {
+    const t = await createAnalyticsTestApp();
+    const { emeaAdmin } = await scopedCompany(t);
+    await create(t, "acme-emea-fin", "acme-emea");
+    expect(ids(await t.get("/organizations", emeaAdmin.key))).toEqual(["acme-emea", "acme-emea-fin", "acme-emea-sec"]);
+    expect((await t.patch("/organizations/acme-emea-sec", { parentId: "acme-amer" })).status).toBe(200);
+    expect(ids(await t.get("/organizations", emeaAdmin.key))).toEqual(["acme-emea", "acme-emea-fin"]);
+    expectProblem(await t.get("/organizations/acme-emea-sec", emeaAdmin.key), 404, "not-found");
+  });
+
+  it("grant a subtree only where they see all of it, and only of the organizations granted", async () => {
+    const t = await createAnalyticsTestApp();
+    const { emeaAdmin } = await scopedCompany(t);
+    // The EMEA admin may grant EMEA's subtree, or its team alone.
+    const granted = await t.post(
+      "/admin-users/invite",
+      { email: "sec@acme.example", role: "viewer", organizationIds: ["acme-emea-sec"], subtreeOrganizationIds: ["acme-emea-sec"] },
+      emeaAdmin.key,
+    );
+    expect(granted.status).toBe(201);
+    expect(granted.body).toMatchObject({ organizationIds: ["acme-emea-sec"], subtreeOrganizationIds: ["acme-emea-sec"] });
+    expectInvalidFields(
+      await t.post(
+        "/admin-users/invite",
+        { email: "x@acme.example", role: "admin", organizationIds: ["acme-emea"], subtreeOrganizationIds: ["acme"] },
+        emeaAdmin.key,
+      ),
+      ["/subtreeOrganizationIds/0"],
+    );
+    // An admin of EMEA alone (no subtree) may not hand out EMEA's subtree: it does not see the team.
+    const invited = await t.post("/admin-users/invite", { email: "flat@acme.example", role: "admin", organizationIds: ["acme-emea"] });
+    expect(invited.status).toBe(201);
+    const flat = await t.post("/invitations/accept", { code: t.invitations.at(-1)?.code }, null);
+    const flatKey = (flat.body as { apiKey: string }).apiKey;
+    expect(ids(await t.get("/organizations", flatKey))).toEqual(["acme-emea"]);
+    expectInvalidFields(
+      await t.post(
+        "/admin-users/invite",
+        { email: "y@acme.example", role: "admin", organizationIds: ["acme-emea"], subtreeOrganizationIds: ["acme-emea"] },
+        flatKey,
+      ),
+      ["/subtreeOrganizationIds/0"],
+    );
+    // …nor manage the subtree admin of EMEA, who sees more than it does.
+    expectProblem(await t.patch(`/admin-users/${emeaAdmin.user["id"] as string}`, { role: "viewer" }, flatKey), 403, "forbidden");
+    // PATCH: subtree grants follow organizationIds unless given.
+    const id = (invited.body as Json)["id"] as string;
+    const patched = await t.patch(`/admin-users/${id}`, { subtreeOrganizationIds: ["acme-emea"] });
+    expect(patched.body).toMatchObject({ organizationIds: ["acme-emea"], subtreeOrganizationIds: ["acme-emea"] });
+    expect(ids(await t.get("/organizations", flatKey))).toEqual(["acme-emea", "acme-emea-sec"]);
+    const cleared = await t.patch(`/admin-users/${id}`, { subtreeOrganizationIds: [] });
+    expect(cleared.body).not.toHaveProperty("subtreeOrganizationIds");
+  });
+});
+
+describe("a cascading suspension", POPULATED, () => {
+  it("suspends every descendant, whose SCIM tokens answer 401, and resumes them the same way", async () => {
+    const t = await createAnalyticsTestApp();
+    const { acme, emea, amer } = await company(t);
+    const other = await create(t, "other");
+    const status = async (org: Org) => (await t.send("GET", `/scim/Organizations/${org.id}/v2/Users`, { key: org.scim.token })).status;
+    expectInvalidFields(await t.patch("/organizations/acme", { cascade: true }), ["/cascade"]);
+    const suspended = await t.patch("/organizations/acme", { status: "suspended", cascade: true });
+    expect(suspended.body).toMatchObject({ id: "acme", status: "suspended" });
+    for (const org of [acme, emea, amer]) expect(await status(org), org.id).toBe(401);
+    expect(await status(other)).toBe(200);
+    expect((await t.get("/organizations/acme-emea")).body).toMatchObject({ status: "suspended" });
+    // Without cascade only the organization itself changes.
+    expect((await t.patch("/organizations/acme", { status: "active" })).status).toBe(200);
+    expect([await status(acme), await status(emea)]).toEqual([200, 401]);
+    expect((await t.patch("/organizations/acme", { status: "active", cascade: true })).status).toBe(200);
+    for (const org of [acme, emea, amer]) expect(await status(org), org.id).toBe(200);
+  });
+});

@@ -108,6 +108,13 @@ const adminUser: JsonSchema = {
     email: { type: "string", format: "email", description: "Lower-cased; unique across the service." },
     role: ref("AdminRole"),
     organizationIds: { type: "array", items: organizationId, uniqueItems: true, description: "The organizations it may see, sorted." },
+    subtreeOrganizationIds: {
+      type: "array",
+      items: organizationId,
+      uniqueItems: true,
+      description:
+        "Those of `organizationIds` granted with their subtree, sorted: it also sees and manages every descendant of each, now and later, and nothing above or beside them. Absent: none.",
+    },
     status: {
       type: "string",
       enum: ["invited", "active", "disabled"],
@@ -412,6 +419,11 @@ export const analyticsSchemas = {
       status: ref("OrganizationStatus"),
       compatibility: { anyOf: [ref("CompatibilityProfile"), { type: "null" }] },
       existingUsers: { anyOf: [ref("ExistingUsers"), { type: "null" }] },
+      cascade: {
+        type: "boolean",
+        description:
+          "With `status`: give every descendant the same status too (a suspended company's divisions' SCIM tokens answer 401). Default `false`.",
+      },
       parentId: {
         anyOf: [organizationId, { type: "null" }],
         description: `Operator only. The organization to move it under, with its subtree, or \`null\` to make it a root. 409 when that would make a cycle or a chain of more than ${MAX_ORGANIZATION_DEPTH} organizations.`,
@@ -436,6 +448,14 @@ export const analyticsSchemas = {
         uniqueItems: true,
         description: "Organizations the caller may see; an admin caller only its own.",
       },
+      subtreeOrganizationIds: {
+        type: "array",
+        items: organizationId,
+        maxItems: 1000,
+        uniqueItems: true,
+        description:
+          "Those of `organizationIds` to grant with their whole subtree (issue 17). An admin caller may grant a subtree only where it sees all of it. Default: none.",
+      },
     },
   },
   AdminUserPatch: {
@@ -446,6 +466,14 @@ export const analyticsSchemas = {
     properties: {
       role: ref("AdminRole"),
       organizationIds: { type: "array", items: organizationId, minItems: 1, maxItems: 1000, uniqueItems: true },
+      subtreeOrganizationIds: {
+        type: "array",
+        items: organizationId,
+        maxItems: 1000,
+        uniqueItems: true,
+        description:
+          "Those of the (new) `organizationIds` granted with their subtree; `[]` for none. Default: the current ones that stay granted.",
+      },
       status: {
         type: "string",
         enum: ["active", "disabled"],

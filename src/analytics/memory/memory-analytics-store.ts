@@ -76,6 +76,17 @@ function seesAdminUser(scope: OrgScope, user: AdminUser): boolean {
   return "all" in scope || user.organizationIds.some((orgId) => scope.orgIds.includes(orgId));
 }
 
+/** `user` with `organizationIds` and `subtreeOrganizationIds` as given, sorted; no subtree member when none. */
+function withGrants(user: AdminUser, organizationIds: readonly string[], subtreeOrganizationIds: readonly string[]): AdminUser {
+  const { subtreeOrganizationIds: _previous, ...rest } = user;
+  const subtree = subtreeOrganizationIds.filter((orgId) => organizationIds.includes(orgId));
+  return {
+    ...rest,
+    organizationIds: [...organizationIds].sort(compareKeys),
+    ...(subtree.length === 0 ? {} : { subtreeOrganizationIds: [...subtree].sort(compareKeys) }),
+  };
+}
+
 function isOverdue(enrolment: Enrolment, campaign: Campaign | undefined, asOf: string): boolean {
   return enrolment.status !== "completed" && campaign?.dueAt !== undefined && Date.parse(campaign.dueAt) < Date.parse(asOf);
 }
@@ -227,7 +238,8 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
     organizations.delete(id);
     for (const [userId, user] of adminUsers) {
       if (user.organizationIds.includes(id)) {
-        adminUsers.set(userId, { ...user, organizationIds: user.organizationIds.filter((orgId) => orgId !== id) });
+        const kept = user.organizationIds.filter((orgId) => orgId !== id);
+        adminUsers.set(userId, withGrants(user, kept, user.subtreeOrganizationIds ?? []));
       }
     }
     for (const [campaignId, campaign] of campaigns) if (campaign.orgId === id) campaigns.delete(campaignId);
@@ -263,8 +275,9 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       return organization !== undefined && sees(scope, id) ? plainCopy(organization) : undefined;
     },
 
-    async listSubtreeIds(id) {
-      return subtreeOf(id).map((member) => member.id);
+    async listSubtreeIds(rootIds) {
+      const found = new Set(rootIds.flatMap((id) => subtreeOf(id).map((member) => member.id)));
+      return [...found].sort(compareKeys);
     },
 
     async createOrganization(organization) {
@@ -295,6 +308,14 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
         updatedAt: change.updatedAt,
       };
       organizations.set(id, next);
+      const { status } = change;
+      if (change.cascade === true && status !== undefined) {
+        for (const member of subtreeOf(id)) {
+          const descendant = organizations.get(member.id);
+          if (descendant !== undefined && member.id !== id)
+            organizations.set(member.id, { ...descendant, status, updatedAt: change.updatedAt });
+        }
+      }
       return plainCopy(next);
     },
 
@@ -341,7 +362,7 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       if (adminIdByEmail.has(email)) throw analyticsConflictError("An admin user with this e-mail address exists");
       if (adminUsers.has(user.id)) throw new Error(`memoryAnalyticsStore: admin user ${user.id} exists`);
       if (invitations.has(invitation.codeHash)) throw new Error("memoryAnalyticsStore: an invitation with this code digest exists");
-      adminUsers.set(user.id, plainCopy({ ...user, email, organizationIds: [...user.organizationIds].sort(compareKeys) }));
+      adminUsers.set(user.id, plainCopy(withGrants({ ...user, email }, user.organizationIds, user.subtreeOrganizationIds ?? [])));
       adminIdByEmail.set(email, user.id);
       invitations.set(invitation.codeHash, { adminUserId: user.id, expiresAt: invitation.expiresAt });
     },
@@ -352,12 +373,17 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       const next: AdminUser = {
         ...current,
         ...(change.role === undefined ? {} : { role: change.role }),
-        ...(change.organizationIds === undefined ? {} : { organizationIds: [...change.organizationIds].sort(compareKeys) }),
         ...(change.status === undefined ? {} : { status: change.status }),
         updatedAt: change.updatedAt,
       };
-      adminUsers.set(id, next);
-      return plainCopy(next);
+      // A grant that stays keeps its subtree unless the change says otherwise.
+      const granted = withGrants(
+        next,
+        change.organizationIds ?? current.organizationIds,
+        change.subtreeOrganizationIds ?? current.subtreeOrganizationIds ?? [],
+      );
+      adminUsers.set(id, granted);
+      return plainCopy(granted);
     },
 
     async deleteAdminUser(scope, id) {

@@ -103,6 +103,8 @@ export function organizationHandlers(dependencies: AnalyticsDependencies): Organ
       if ((await store.getOrganization(scope, id)) === undefined) throw noSuchOrganization();
       if (change.status !== undefined && caller?.kind !== "operator")
         throw forbidden("Only the operator changes an organization's status; an admin may change its name.");
+      if (change.cascade === true && change.status === undefined)
+        throw invalidRequest([{ field: "/cascade", message: "goes with status: it gives the new status to every descendant too" }]);
       if (change.parentId !== undefined && caller?.kind !== "operator")
         throw forbidden("Only the operator moves an organization in the tree; an admin may change its name.");
       const updated = await treeChecked(() =>
@@ -113,6 +115,7 @@ export function organizationHandlers(dependencies: AnalyticsDependencies): Organ
           ...(change.compatibility === undefined ? {} : { compatibility: change.compatibility }),
           ...(change.existingUsers === undefined ? {} : { existingUsers: change.existingUsers }),
           ...(change.parentId === undefined ? {} : { parentId: change.parentId }),
+          ...(change.cascade === true ? { cascade: true } : {}),
           updatedAt: now().toISOString(),
         }),
       );
@@ -125,7 +128,7 @@ export function organizationHandlers(dependencies: AnalyticsDependencies): Organ
       const subtree = query["subtree"] === true;
       // Read first for the token store below; a child added meanwhile is the store's to refuse or
       // take along, and the stores scimkit ships revoke its tokens themselves.
-      const members = subtree ? await store.listSubtreeIds(id) : [id];
+      const members = subtree ? await store.listSubtreeIds([id]) : [id];
       if (!(await treeChecked(() => store.deleteOrganization(scope, id, { subtree })))) throw noSuchOrganization();
       // The store deletes the SCIM tokens it shares storage with; a token store kept elsewhere
       // (the memory one) must lose them too, or the deleted organization's tokens would still work.

@@ -14,7 +14,7 @@ import { checkParentChain } from "../check-parent-chain.js";
 import { organizationTreeError } from "../organization-tree-error.js";
 import { deleteAnalyticsOrganizationRows } from "./delete-analytics-organization-rows.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
-import { lockChain, lockSubtree, subtreeRows } from "./organization-tree.js";
+import { lockChain, lockSubtree, subtreeIds, subtreeRows } from "./organization-tree.js";
 import { scopeOrgIds } from "./scope-org-ids.js";
 
 /** The organization a row holds. */
@@ -81,8 +81,8 @@ export function organizationQueries(
       return row ? organizationOf(row) : undefined;
     },
 
-    async listSubtreeIds(id) {
-      return (await subtreeRows(db, id)).map((row) => row.id);
+    listSubtreeIds(rootIds) {
+      return subtreeIds(db, rootIds);
     },
 
     async createOrganization(organization) {
@@ -131,6 +131,15 @@ export function organizationQueries(
           })
           .where("id", "=", id)
           .execute();
+        if (change.cascade === true && change.status !== undefined) {
+          // Locked as a delete of the subtree is, so a child added meanwhile is seen and changed too.
+          const members = (await lockSubtree(trx, dialect, id)).map((member) => member.id);
+          await trx
+            .updateTable("scimkit_organizations")
+            .set({ status: change.status, updated_at: change.updatedAt })
+            .where("id", "in", members)
+            .execute();
+        }
         return organizationOf(next);
       });
     },

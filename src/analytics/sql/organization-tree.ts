@@ -28,10 +28,13 @@ function chainOf(id: string): RawBuilder<unknown> {
   )`;
 }
 
-/** `id` and its descendants as a recursive CTE named `subtree(id, level)`: level 1 is `id` itself. */
-function subtreeOf(id: string): RawBuilder<unknown> {
+/**
+ * `ids` and their descendants as a recursive CTE named `subtree(id, level)`: level 1 is a root
+ * itself. `ids` must not be empty.
+ */
+function subtreeOf(ids: readonly string[]): RawBuilder<unknown> {
   return sql`with recursive subtree(id, level) as (
-    select id, 1 from scimkit_organizations where id = ${id}
+    select id, 1 from scimkit_organizations where id in (${sql.join(ids)})
     union all
     select o.id, s.level + 1 from scimkit_organizations o join subtree s on o.parent_id = s.id
     where s.level < ${WALK_LIMIT}
@@ -55,10 +58,22 @@ export async function chainIds(db: Kysely<AnalyticsDatabase>, id: string): Promi
  * @example await subtreeRows(db, "acme") // [{ id: "acme", level: 1 }, { id: "acme-emea", level: 2 }]
  */
 export async function subtreeRows(db: Kysely<AnalyticsDatabase>, id: string): Promise<{ readonly id: string; readonly level: number }[]> {
-  const { rows } = await sql<{ readonly id: string; readonly level: number | string }>`${subtreeOf(id)}
+  const { rows } = await sql<{ readonly id: string; readonly level: number | string }>`${subtreeOf([id])}
     select id, level from subtree order by id`.execute(db);
   // Normalized in case a driver hands a computed integer back as a string.
   return rows.map((row) => ({ id: row.id, level: Number(row.level) }));
+}
+
+/**
+ * The organizations `rootIds` and all their descendants, sorted and without repeats (a root may
+ * lie in another's subtree).
+ *
+ * @example await subtreeIds(db, ["acme"]) // ["acme", "acme-amer", "acme-emea"]
+ */
+export async function subtreeIds(db: Kysely<AnalyticsDatabase>, rootIds: readonly string[]): Promise<string[]> {
+  if (rootIds.length === 0) return [];
+  const { rows } = await sql<{ readonly id: string }>`${subtreeOf(rootIds)} select distinct id from subtree order by id`.execute(db);
+  return rows.map((row) => row.id);
 }
 
 /**
@@ -102,6 +117,6 @@ export async function lockSubtree(
   dialect: SqlDialect,
   id: string,
 ): Promise<{ readonly id: string; readonly level: number }[]> {
-  await lockRows(trx, dialect, subtreeOf(id), "subtree");
+  await lockRows(trx, dialect, subtreeOf([id]), "subtree");
   return subtreeRows(trx, id);
 }

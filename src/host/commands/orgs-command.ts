@@ -37,6 +37,7 @@ const USAGE = [
   "                       (`default` returns a setting to its default)",
   "  suspend <id>         Its SCIM tokens answer 401 from the next request on; its data stays",
   "  resume <id>          Its tokens work again",
+  "      --cascade        suspend/resume: every organization below it too",
   "  delete <id> --yes    Delete it with everything of it: users, groups, tokens, analytics",
   "      --subtree        Also every organization below it (refused without, when it has any)",
   "",
@@ -60,6 +61,7 @@ const OPTIONS = {
   "existing-users": { type: "string" },
   parent: { type: "string" },
   subtree: { type: "boolean" },
+  cascade: { type: "boolean" },
 } as const;
 
 const EXISTING_USERS: readonly ExistingUserPolicy[] = ["conflict", "link"];
@@ -127,6 +129,8 @@ export const orgsCommand: HostCommand = {
         throw usageError(`orgs ${subcommand} takes no --${option}`);
     }
     if (values.subtree !== undefined && subcommand !== "delete") throw usageError(`orgs ${subcommand} takes no --subtree`);
+    if (values.cascade !== undefined && subcommand !== "suspend" && subcommand !== "resume")
+      throw usageError(`orgs ${subcommand} takes no --cascade`);
     if (values.parent !== undefined && subcommand !== "create" && subcommand !== "set")
       throw usageError(`orgs ${subcommand} takes no --parent`);
     if (values.parent !== undefined && !CHOSEN_ID.test(values.parent) && !(subcommand === "set" && values.parent === "none"))
@@ -220,14 +224,19 @@ export const orgsCommand: HostCommand = {
           const operation = subcommand === "suspend" ? "cli.suspendOrganization" : "cli.resumeOrganization";
           const write = { operation, orgId: argument, resourceType: "Organization", resourceId: argument, status: 200 } as const;
           const updated = await auditedCommandWrite(audit, write, async () => {
-            const changed = await analytics.updateOrganization({ all: true }, argument, { status, updatedAt: new Date().toISOString() });
+            const cascade = values.cascade === true ? { cascade: true } : {};
+            const changed = await analytics.updateOrganization({ all: true }, argument, {
+              status,
+              ...cascade,
+              updatedAt: new Date().toISOString(),
+            });
             if (changed === undefined) throw noSuchOrganization(argument);
             return changed;
           });
           if (json) print(renderOrganization(updated));
           else
             console.log(
-              `Organization ${updated.id} ${status === "suspended" ? "suspended: its tokens answer 401" : "resumed: its tokens work again"}`,
+              `Organization ${updated.id}${values.cascade === true ? " and every organization below it" : ""} ${status === "suspended" ? "suspended: their tokens answer 401" : "resumed: their tokens work again"}`,
             );
           return;
         }
@@ -268,7 +277,7 @@ export const orgsCommand: HostCommand = {
           } as const;
           const subtree = values.subtree === true;
           const members = await auditedCommandWrite(audit, write, async () => {
-            const ids = subtree ? await analytics.listSubtreeIds(argument) : [argument];
+            const ids = subtree ? await analytics.listSubtreeIds([argument]) : [argument];
             if (!(await treeChecked(() => analytics.deleteOrganization({ all: true }, argument, { subtree }))))
               throw noSuchOrganization(argument);
             // As the API does: a token store kept apart from the analytics store must lose them too.

@@ -57,9 +57,9 @@ export const organizationTreeSuite: AnalyticsConformanceSuite = {
         expect((await context.analytics.getOrganization(ALL, acme.id))?.parentId).toBeUndefined();
         const children = await context.analytics.listOrganizations(ALL, { limit: 10 }, { parentId: acme.id });
         expect(children.items.map((organization) => organization.id)).toEqual([amer.id, emea.id]);
-        expect(await context.analytics.listSubtreeIds(acme.id)).toEqual([acme.id, amer.id, emea.id, team.id]);
-        expect(await context.analytics.listSubtreeIds(emea.id)).toEqual([emea.id, team.id]);
-        expect(await context.analytics.listSubtreeIds("nobody")).toEqual([]);
+        expect(await context.analytics.listSubtreeIds([acme.id])).toEqual([acme.id, amer.id, emea.id, team.id]);
+        expect(await context.analytics.listSubtreeIds([emea.id])).toEqual([emea.id, team.id]);
+        expect(await context.analytics.listSubtreeIds(["nobody"])).toEqual([]);
       },
     ),
 
@@ -79,7 +79,7 @@ export const organizationTreeSuite: AnalyticsConformanceSuite = {
       const { acme, emea, amer, team } = await company(context);
       const moved = await context.analytics.updateOrganization(ALL, team.id, change(amer.id));
       expect(moved).toEqual({ ...team, parentId: amer.id, updatedAt: time(5) });
-      expect(await context.analytics.listSubtreeIds(amer.id)).toEqual([amer.id, team.id]);
+      expect(await context.analytics.listSubtreeIds([amer.id])).toEqual([amer.id, team.id]);
       expect(await context.analytics.updateOrganization(ALL, team.id, { name: "Security", updatedAt: time(6) })).toMatchObject({
         parentId: amer.id,
         name: "Security",
@@ -87,7 +87,7 @@ export const organizationTreeSuite: AnalyticsConformanceSuite = {
       const root = await context.analytics.updateOrganization(ALL, emea.id, change(null));
       expect(root?.parentId).toBeUndefined();
       expect(await context.analytics.getOrganization(ALL, emea.id)).toEqual(root);
-      expect(await context.analytics.listSubtreeIds(acme.id)).toEqual([acme.id, amer.id, team.id]);
+      expect(await context.analytics.listSubtreeIds([acme.id])).toEqual([acme.id, amer.id, team.id]);
     }),
 
     analyticsConformanceTest("a move under itself or a descendant is refused as a cycle naming it", async (context) => {
@@ -133,10 +133,10 @@ export const organizationTreeSuite: AnalyticsConformanceSuite = {
         kind: "has-children",
         children: 1,
       });
-      expect(await context.analytics.listSubtreeIds(acme.id)).toEqual([acme.id, amer.id, emea.id, team.id]);
+      expect(await context.analytics.listSubtreeIds([acme.id])).toEqual([acme.id, amer.id, emea.id, team.id]);
       // A leaf needs no option.
       expect(await context.analytics.deleteOrganization(ALL, team.id)).toBe(true);
-      expect(await context.analytics.listSubtreeIds(acme.id)).toEqual([acme.id, amer.id, emea.id]);
+      expect(await context.analytics.listSubtreeIds([acme.id])).toEqual([acme.id, amer.id, emea.id]);
     }),
 
     analyticsConformanceTest(
@@ -170,7 +170,7 @@ export const organizationTreeSuite: AnalyticsConformanceSuite = {
           expect((await context.analytics.listCampaigns(ALL, { limit: 10 }, { orgId: kept })).items).toHaveLength(1);
         }
         expect((await context.analytics.getAdminUser(ALL, admin.id))?.organizationIds).toEqual([acme.id]);
-        expect(await context.analytics.listSubtreeIds(acme.id)).toEqual([acme.id, amer.id]);
+        expect(await context.analytics.listSubtreeIds([acme.id])).toEqual([acme.id, amer.id]);
       },
     ),
 
@@ -180,6 +180,64 @@ export const organizationTreeSuite: AnalyticsConformanceSuite = {
       expect(await context.analytics.updateOrganization(only(amer.id), emea.id, change(amer.id))).toBeUndefined();
       expect((await context.analytics.getOrganization(ALL, emea.id))?.parentId).toBe(acme.id);
     }),
+
+    analyticsConformanceTest("listSubtreeIds of several roots gives each once, roots that do not exist aside", async (context) => {
+      const { acme, emea, amer, team } = await company(context);
+      const other = await addOrganization(context, { id: "other" });
+      expect(await context.analytics.listSubtreeIds([emea.id, acme.id, "nobody"])).toEqual([acme.id, amer.id, emea.id, team.id]);
+      expect(await context.analytics.listSubtreeIds([team.id, other.id])).toEqual([team.id, other.id]);
+      expect(await context.analytics.listSubtreeIds([])).toEqual([]);
+    }),
+
+    analyticsConformanceTest(
+      "a status change with cascade reaches every descendant and nothing else; without, only the organization",
+      async (context) => {
+        const { acme, emea, amer, team } = await company(context);
+        const other = await addOrganization(context, { id: "other" });
+        const statusOf = async (id: string) => (await context.analytics.getOrganization(ALL, id))?.status;
+        const suspended = await context.analytics.updateOrganization(ALL, emea.id, {
+          status: "suspended",
+          cascade: true,
+          updatedAt: time(7),
+        });
+        expect(suspended).toMatchObject({ id: emea.id, status: "suspended" });
+        expect(await context.analytics.getOrganization(ALL, team.id)).toEqual({ ...team, status: "suspended", updatedAt: time(7) });
+        for (const id of [acme.id, amer.id, other.id]) expect(await statusOf(id), id).toBe("active");
+        await context.analytics.updateOrganization(ALL, acme.id, { status: "suspended", cascade: true, updatedAt: time(8) });
+        for (const id of [acme.id, emea.id, amer.id, team.id]) expect(await statusOf(id), id).toBe("suspended");
+        await context.analytics.updateOrganization(ALL, acme.id, { status: "active", updatedAt: time(9) });
+        expect([await statusOf(acme.id), await statusOf(emea.id)]).toEqual(["active", "suspended"]);
+        await context.analytics.updateOrganization(ALL, acme.id, { status: "active", cascade: true, updatedAt: time(10) });
+        for (const id of [acme.id, emea.id, amer.id, team.id]) expect(await statusOf(id), id).toBe("active");
+        expect(await statusOf(other.id)).toBe("active");
+      },
+    ),
+
+    analyticsConformanceTest(
+      "an admin user keeps its subtree grants, sorted, through changes and organization deletes",
+      async (context) => {
+        const { acme, emea, amer, team } = await company(context);
+        const { user } = await addAdminUser(context, {
+          organizationIds: [emea.id, acme.id, amer.id],
+          subtreeOrganizationIds: [emea.id, acme.id],
+        });
+        const sorted = { ...user, organizationIds: [acme.id, amer.id, emea.id], subtreeOrganizationIds: [acme.id, emea.id] };
+        expect(await context.analytics.getAdminUser(ALL, user.id)).toEqual(sorted);
+        // A new organizationIds keeps the subtree of each grant that stays.
+        const narrowed = await context.analytics.updateAdminUser(ALL, user.id, { organizationIds: [emea.id, team.id], updatedAt: time(3) });
+        expect(narrowed).toMatchObject({ organizationIds: [emea.id, team.id], subtreeOrganizationIds: [emea.id] });
+        const none = await context.analytics.updateAdminUser(ALL, user.id, { subtreeOrganizationIds: [], updatedAt: time(4) });
+        expect(none?.organizationIds).toEqual([emea.id, team.id]);
+        expect(none).not.toHaveProperty("subtreeOrganizationIds");
+        await context.analytics.updateAdminUser(ALL, user.id, { subtreeOrganizationIds: [team.id], updatedAt: time(5) });
+        expect(await context.analytics.deleteOrganization(ALL, team.id)).toBe(true);
+        const after = await context.analytics.getAdminUser(ALL, user.id);
+        expect(after?.organizationIds).toEqual([emea.id]);
+        expect(after).not.toHaveProperty("subtreeOrganizationIds");
+        const plain = (await addAdminUser(context, { organizationIds: [amer.id] })).user;
+        expect(await context.analytics.getAdminUser(ALL, plain.id)).not.toHaveProperty("subtreeOrganizationIds");
+      },
+    ),
 
     analyticsConformanceTest("two racing moves that together would close a cycle never both take effect", async (context) => {
       for (let round = 0; round < 5; round += 1) {
@@ -213,7 +271,7 @@ export const organizationTreeSuite: AnalyticsConformanceSuite = {
       ]);
       expect(results[0]).toEqual({ status: "fulfilled", value: true });
       expect(await context.analytics.getOrganization(ALL, "late")).toBeUndefined();
-      expect(await context.analytics.listSubtreeIds(acme.id)).toEqual([acme.id, "acme-amer"]);
+      expect(await context.analytics.listSubtreeIds([acme.id])).toEqual([acme.id, "acme-amer"]);
     }),
   ],
 };
