@@ -260,3 +260,27 @@ describe("a cascading suspension", POPULATED, () => {
     for (const org of [acme, emea, amer]) expect(await status(org), org.id).toBe(200);
   });
 });
+
+describe("lists across a subtree", POPULATED, () => {
+  it("?organizationId=…&subtree=true reads the organization and its descendants the caller sees, each row naming its organization", async () => {
+    const t = await createAnalyticsTestApp();
+    const { emeaAdmin } = await scopedCompany(t);
+    for (const orgId of ["acme", "acme-emea-sec", "acme-amer"])
+      await t.recorder.createCampaign(orgId, { name: `Essentials ${orgId}`, startsAt: "2026-03-02T00:00:00.000Z" });
+    const emeaUsers = (await t.get("/users?organizationId=acme-emea&subtree=true")).body as { data: Json[] };
+    expect(emeaUsers.data.map((user) => [user["organizationId"], user["userName"]])).toEqual([
+      ["acme-emea", "emea"],
+      ["acme-emea-sec", "sec"],
+    ]);
+    expect(userNames(await t.get("/users?organizationId=acme&subtree=true"))).toEqual(["amer", "emea", "hq", "sec"]);
+    expect(userNames(await t.get("/users?organizationId=acme"))).toEqual(["hq"]);
+    // Nothing through an organization the caller may not see, even where it sees descendants.
+    expect((await t.get("/users?organizationId=acme&subtree=true", emeaAdmin.key)).body).toMatchObject({ data: [] });
+    expect(userNames(await t.get("/users?organizationId=acme-emea&subtree=true", emeaAdmin.key))).toEqual(["emea", "sec"]);
+    const campaigns = (await t.get("/campaigns?organizationId=acme-emea&subtree=true")).body as { data: Json[] };
+    expect(campaigns.data.map((campaign) => campaign["organizationId"])).toEqual(["acme-emea-sec"]);
+    const all = (await t.get("/campaigns?organizationId=acme&subtree=true")).body as { data: Json[] };
+    expect(all.data.map((campaign) => campaign["organizationId"]).sort()).toEqual(["acme", "acme-amer", "acme-emea-sec"]);
+    expectInvalidFields(await t.get("/users?organizationId=acme&subtree=maybe"), ["subtree"]);
+  });
+});

@@ -45,6 +45,11 @@ const paging: Readonly<Record<string, ParameterDefinition>> = {
 };
 
 const organizationFilter: ParameterDefinition = { description: "Only this organization.", schema: ref("OrganizationId") };
+const subtreeFilter: ParameterDefinition = {
+  description:
+    "With `organizationId`: that organization and all its descendants that the caller may see (`true`); each item's `organizationId` says where it comes from. Default `false`.",
+  schema: { type: "boolean" },
+};
 
 const organizationIdParameter: ParameterDefinition = {
   description: "The organization's id. An id that is unknown or outside the caller's organizations is 404 alike.",
@@ -330,6 +335,7 @@ export const analyticsOperations = [
     access: "read",
     query: {
       organizationId: organizationFilter,
+      subtree: subtreeFilter,
       active: { description: "Only active (`true`) or inactive (`false`) users.", schema: { type: "boolean" } },
       department: {
         description: "Only users of this department (compared case-insensitively).",
@@ -349,7 +355,7 @@ export const analyticsOperations = [
     summary: "List training campaigns",
     description: "Campaigns of the organizations the caller may see, by id.",
     access: "read",
-    query: { organizationId: organizationFilter, ...paging },
+    query: { organizationId: organizationFilter, subtree: subtreeFilter, ...paging },
     responses: { 200: json("A page of campaigns.", ref("CampaignList")) },
   },
   {
