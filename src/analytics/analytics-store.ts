@@ -307,6 +307,44 @@ export interface SimulationSummary {
   };
 }
 
+/** One organization's figures in a tree summary: its learners, enrolments and simulation recipients. */
+export interface OrganizationFigures {
+  /** SCIM users. */
+  readonly learners: number;
+  /** Of them, active. */
+  readonly activeLearners: number;
+  /** Enrolments in its campaigns. */
+  readonly enrolled: number;
+  readonly completed: number;
+  /** Not completed, past the campaign's `dueAt` at `asOf`. */
+  readonly overdue: number;
+  /** Recipients of its simulations that were sent, clicked, reported. */
+  readonly sent: number;
+  readonly clicked: number;
+  readonly reported: number;
+}
+
+/**
+ * The figures of an organization and its descendants (issue 17, item 4), aggregated by the store
+ * over the subtree in one pass per kind of record, never an organization at a time.
+ */
+export interface TreeSummary {
+  /** The organization at the top. */
+  readonly orgId: string;
+  /** Each organization of the subtree within the scope, by id, saying which it is. */
+  readonly organizations: readonly (OrganizationFigures & { readonly orgId: string })[];
+  /** The sums over `organizations`. */
+  readonly totals: OrganizationFigures;
+  /**
+   * Present when asked for: the people behind the learners, a person provisioned at several
+   * levels counted once — matched by work e-mail (the first `emails` entry of type `work`,
+   * compared case-insensitively); a learner without one counts alone.
+   */
+  readonly people?: { readonly learners: number; readonly activeLearners: number };
+  /** The time the figures were computed for. */
+  readonly asOf: string;
+}
+
 /** A learner's free-text feedback on a campaign or a simulation. */
 export interface FeedbackComment {
   /** Service-assigned id (UUID v7); list order. */
@@ -404,6 +442,16 @@ export interface AnalyticsStore {
    * it and every descendant go, each as above, in that one transaction.
    */
   deleteOrganization(scope: OrgScope, id: string, options?: { readonly subtree?: boolean }): Promise<boolean>;
+
+  /**
+   * The figures of `orgId` and its descendants within `scope` (recursive query on SQL);
+   * `undefined` when `orgId` is not in scope. `people` counts each work e-mail once.
+   */
+  treeSummary(
+    scope: OrgScope,
+    orgId: string,
+    options: { readonly asOf: string; readonly people?: boolean },
+  ): Promise<TreeSummary | undefined>;
 
   // Admin users and keys
   /** Admin users with `id > after`, by id; with a scope of ids, only those sharing an organization with it. */

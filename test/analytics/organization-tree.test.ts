@@ -284,3 +284,36 @@ describe("lists across a subtree", POPULATED, () => {
     expectInvalidFields(await t.get("/users?organizationId=acme&subtree=maybe"), ["subtree"]);
   });
 });
+
+describe("GET /organizations/{id}/summary", POPULATED, () => {
+  it("gives an organization's figures, across its visible subtree on request, counting a person once by work e-mail when asked", async () => {
+    const t = await createAnalyticsTestApp();
+    const { emea, emeaAdmin } = await scopedCompany(t);
+    // The company's "hq" learner again in EMEA, from EMEA's own tenant: same work e-mail.
+    await provision(t, emea, "hq.emea", { emails: [{ value: "HQ@example.com", type: "work" }] });
+    const zero = { learners: 0, activeLearners: 0, enrolled: 0, completed: 0, overdue: 0, sent: 0, clicked: 0, reported: 0 };
+    const own = await t.get("/organizations/acme/summary");
+    expect(own.status).toBe(200);
+    expect(own.body).toEqual({
+      organizationId: "acme",
+      organizations: [{ ...zero, organizationId: "acme", learners: 1, activeLearners: 1 }],
+      totals: { ...zero, learners: 1, activeLearners: 1 },
+      asOf: "2026-03-01T09:00:00.000Z",
+    });
+    const tree = (await t.get("/organizations/acme/summary?subtree=true&people=true")).body as Json & { organizations: Json[] };
+    expect(tree.organizations.map((row) => [row["organizationId"], row["learners"]])).toEqual([
+      ["acme", 1],
+      ["acme-amer", 1],
+      ["acme-emea", 2],
+      ["acme-emea-sec", 1],
+    ]);
+    expect(tree["totals"]).toMatchObject({ learners: 5, activeLearners: 5 });
+    expect(tree["people"]).toEqual({ learners: 4, activeLearners: 4 });
+    expect((await t.get("/organizations/acme/summary?subtree=true")).body).not.toHaveProperty("people");
+    // The EMEA admin: its subtree only; the company is not found.
+    const emeaTree = (await t.get("/organizations/acme-emea/summary?subtree=true", emeaAdmin.key)).body as { organizations: Json[] };
+    expect(emeaTree.organizations.map((row) => row["organizationId"])).toEqual(["acme-emea", "acme-emea-sec"]);
+    expectProblem(await t.get("/organizations/acme/summary?subtree=true", emeaAdmin.key), 404, "not-found");
+    expectProblem(await t.get("/organizations/acme-amer/summary", emeaAdmin.key), 404, "not-found");
+  });
+});

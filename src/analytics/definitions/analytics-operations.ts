@@ -161,6 +161,25 @@ export const analyticsOperations = [
     responses: { 204: noContent },
     problems: { 409: "The organization has children and `subtree=true` was not given." },
   },
+  {
+    operationId: "getOrganizationSummary",
+    method: "get",
+    path: "/organizations/{id}/summary",
+    tag: "Organizations",
+    summary: "An organization's figures, across its subtree on request",
+    description:
+      "Addition to spec §4.6 (issue 17): learners, enrolments and simulation recipients of the organization, counted now — with `subtree=true` also of each descendant the caller may see, one row each, aggregated in one query per kind of record — and their sums. `people=true` adds the learners counted once per person across the rows, matched by work e-mail.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter },
+    query: {
+      subtree: { description: "Include every descendant the caller may see (`true`); default `false`.", schema: { type: "boolean" } },
+      people: {
+        description: "Add `people`: learners counted once per work e-mail (`true`); default `false`.",
+        schema: { type: "boolean" },
+      },
+    },
+    responses: { 200: json("The figures.", ref("OrganizationSummary")) },
+  },
 
   // SCIM tokens (issue 14: addition to spec §4.6)
   {

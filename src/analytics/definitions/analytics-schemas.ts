@@ -161,6 +161,50 @@ const campaign: JsonSchema = {
   },
 };
 
+/** The figures of one organization, or their sums, in an organization summary (issue 17). */
+const figureProperties = {
+  learners: count("Learners (SCIM users)."),
+  activeLearners: count("Of them, active."),
+  enrolled: count("Enrolments in its training campaigns."),
+  completed: count("Of them, completed."),
+  overdue: count("Of them, not completed and past the campaign's due time."),
+  sent: count("Recipients of its attack simulations that were sent the lure."),
+  clicked: count("Of them, clicked."),
+  reported: count("Of them, reported it."),
+} as const;
+const figureNames = Object.keys(figureProperties);
+
+const organizationSummary: JsonSchema = {
+  type: "object",
+  description:
+    "The figures of an organization — and, with `subtree=true`, of each of its descendants the caller may see — aggregated by the store, each row naming its organization, with their sums.",
+  required: ["organizationId", "organizations", "totals", "asOf"],
+  additionalProperties: false,
+  properties: {
+    organizationId,
+    organizations: {
+      type: "array",
+      description: "One row per organization, by id.",
+      items: {
+        type: "object",
+        required: ["organizationId", ...figureNames],
+        additionalProperties: false,
+        properties: { organizationId, ...figureProperties },
+      },
+    },
+    totals: { type: "object", required: figureNames, additionalProperties: false, properties: figureProperties },
+    people: {
+      type: "object",
+      description:
+        "With `people=true`: the learners counted as people — one person provisioned into several of these organizations counts once, matched by work e-mail (the first `emails` entry of type `work`, case-insensitively); a learner without a work e-mail counts alone.",
+      required: ["learners", "activeLearners"],
+      additionalProperties: false,
+      properties: { learners: count("Distinct people."), activeLearners: count("Distinct people active in at least one of them.") },
+    },
+    asOf: time,
+  },
+};
+
 const campaignSummary: JsonSchema = {
   type: "object",
   description: "A campaign's figures, computed when asked (`asOf`).",
@@ -562,6 +606,7 @@ export const analyticsSchemas = {
   Campaign: campaign,
   CampaignList: listOf("Campaign", "A page of campaigns, by id."),
   CampaignSummary: campaignSummary,
+  OrganizationSummary: organizationSummary,
   CampaignUser: campaignUser,
   CampaignUserList: listOf("CampaignUser", "A page of a campaign's enrolments, by user id."),
   SimulationSummary: simulationSummary,

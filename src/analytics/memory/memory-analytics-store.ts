@@ -29,7 +29,7 @@ import { checkParentChain } from "../check-parent-chain.js";
 import { MAX_ORGANIZATION_DEPTH, organizationTreeError } from "../organization-tree-error.js";
 import { rounded, simulationRates, summaryRate } from "../summary-rates.js";
 import { compareKeys, keysetPage } from "./keyset-page.js";
-import { learnerOf } from "./learner-of.js";
+import { learnerOf, workEmailOf } from "./learner-of.js";
 import { plainCopy } from "./plain-copy.js";
 
 /** Options of `memoryAnalyticsStore`. */
@@ -331,6 +331,62 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       // synchronously when called, so the subtree disappears everywhere at once.
       await Promise.all(members.flatMap((member) => [deleteScimResources(member), tokens.revokeAll(member)]));
       return true;
+    },
+
+    async treeSummary(scope, orgId, options) {
+      if (!organizations.has(orgId) || !sees(scope, orgId)) return undefined;
+      const members = subtreeOf(orgId)
+        .map((member) => member.id)
+        .filter((id) => sees(scope, id));
+      const people = new Set<string>();
+      const activePeople = new Set<string>();
+      const rows = [];
+      for (const id of members) {
+        const figures = {
+          orgId: id,
+          learners: 0,
+          activeLearners: 0,
+          enrolled: 0,
+          completed: 0,
+          overdue: 0,
+          sent: 0,
+          clicked: 0,
+          reported: 0,
+        };
+        for await (const user of usersOf(id, undefined)) {
+          const person = workEmailOf(user) ?? `id:${id}/${user.id}`;
+          const active = learnerOf(id, user).active;
+          figures.learners += 1;
+          people.add(person);
+          if (active) {
+            figures.activeLearners += 1;
+            activePeople.add(person);
+          }
+        }
+        for (const byUser of enrolments.values()) {
+          for (const { orgId: owner, value } of byUser.values()) {
+            if (owner !== id) continue;
+            figures.enrolled += 1;
+            if (value.status === "completed") figures.completed += 1;
+            if (isOverdue(value, campaigns.get(value.campaignId), options.asOf)) figures.overdue += 1;
+          }
+        }
+        for (const byUser of recipients.values()) {
+          for (const { orgId: owner, value } of byUser.values()) {
+            if (owner !== id) continue;
+            if (value.sentAt !== undefined) figures.sent += 1;
+            if (value.clickedAt !== undefined) figures.clicked += 1;
+            if (value.reportedAt !== undefined) figures.reported += 1;
+          }
+        }
+        rows.push(figures);
+      }
+      const totals = { learners: 0, activeLearners: 0, enrolled: 0, completed: 0, overdue: 0, sent: 0, clicked: 0, reported: 0 };
+      for (const { orgId: _orgId, ...figures } of rows) {
+        for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += figures[key];
+      }
+      const summary = { orgId, organizations: rows, totals, asOf: options.asOf };
+      return options.people === true ? { ...summary, people: { learners: people.size, activeLearners: activePeople.size } } : summary;
     },
 
     // Admin users and keys

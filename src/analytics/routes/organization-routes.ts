@@ -14,7 +14,7 @@ import { sendJson, sendNoContent } from "../send-json.js";
 
 type OrganizationHandlers = Pick<
   AnalyticsHandlers,
-  "listOrganizations" | "createOrganization" | "getOrganization" | "updateOrganization" | "deleteOrganization"
+  "listOrganizations" | "createOrganization" | "getOrganization" | "updateOrganization" | "deleteOrganization" | "getOrganizationSummary"
 >;
 
 const noSuchOrganization = (): Error => notFound("There is no organization with this id among those you may see.");
@@ -121,6 +121,20 @@ export function organizationHandlers(dependencies: AnalyticsDependencies): Organ
       );
       if (updated === undefined) throw noSuchOrganization();
       sendJson(response, 200, renderOrganization(updated));
+    },
+
+    async getOrganizationSummary({ response, params, scope, query }) {
+      const id = params["id"] ?? "";
+      // Without subtree, the organization alone: its own row, if the caller may see it.
+      const within = query["subtree"] === true || (!("all" in scope) && !scope.orgIds.includes(id)) ? scope : { orgIds: [id] };
+      const summary = await store.treeSummary(within, id, { asOf: now().toISOString(), people: query["people"] === true });
+      if (summary === undefined) throw noSuchOrganization();
+      const { orgId, organizations, ...rest } = summary;
+      sendJson(response, 200, {
+        organizationId: orgId,
+        organizations: organizations.map(({ orgId: organizationId, ...figures }) => ({ organizationId, ...figures })),
+        ...rest,
+      });
     },
 
     async deleteOrganization({ response, params, scope, query }) {

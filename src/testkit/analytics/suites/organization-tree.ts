@@ -11,7 +11,18 @@ import {
   type AnalyticsConformanceContext,
   type AnalyticsConformanceSuite,
 } from "../analytics-conformance-test.js";
-import { ALL, addAdminUser, addCampaign, addLearner, addOrganization, only, time } from "./helpers.js";
+import {
+  ALL,
+  addAdminUser,
+  addCampaign,
+  addLearner,
+  addOrganization,
+  addSimulation,
+  completed,
+  inProgress,
+  only,
+  time,
+} from "./helpers.js";
 
 const VERIFY_CONTEXT = { method: "GET", path: "/Users" } as const;
 
@@ -236,6 +247,45 @@ export const organizationTreeSuite: AnalyticsConformanceSuite = {
         expect(after).not.toHaveProperty("subtreeOrganizationIds");
         const plain = (await addAdminUser(context, { organizationIds: [amer.id] })).user;
         expect(await context.analytics.getAdminUser(ALL, plain.id)).not.toHaveProperty("subtreeOrganizationIds");
+      },
+    ),
+
+    analyticsConformanceTest(
+      "treeSummary aggregates the subtree in scope by organization, and counts a work e-mail once when asked",
+      async (context) => {
+        const { acme, emea, amer, team } = await company(context);
+        const work = (value: string) => ({ emails: [{ value, type: "work" }] });
+        await addLearner(context, acme.id, "ada", work("ada@acme.example"));
+        const ada2 = await addLearner(context, emea.id, "ada.emea", { emails: [{ value: "ADA@acme.example", type: "Work" }] });
+        const bob = await addLearner(context, emea.id, "bob", { active: false });
+        const cy = await addLearner(context, amer.id, "cy", work("cy@acme.example"));
+        const campaign = await addCampaign(context, emea.id, { dueAt: time(50) });
+        await context.analytics.putEnrolment(emea.id, completed(campaign.id, ada2.id, 90));
+        await context.analytics.putEnrolment(emea.id, inProgress(campaign.id, bob.id));
+        const simulation = await addSimulation(context, amer.id);
+        for (const type of ["sent", "clicked"] as const)
+          await context.analytics.recordSimulationEvent(amer.id, { simulationId: simulation.id, userId: cy.id, type, at: time(3) });
+        const zero = { learners: 0, activeLearners: 0, enrolled: 0, completed: 0, overdue: 0, sent: 0, clicked: 0, reported: 0 };
+        const summary = await context.analytics.treeSummary(ALL, acme.id, { asOf: time(100) });
+        expect(summary).toEqual({
+          orgId: acme.id,
+          organizations: [
+            { ...zero, orgId: acme.id, learners: 1, activeLearners: 1 },
+            { ...zero, orgId: amer.id, learners: 1, activeLearners: 1, sent: 1, clicked: 1 },
+            { ...zero, orgId: emea.id, learners: 2, activeLearners: 1, enrolled: 2, completed: 1, overdue: 1 },
+            { ...zero, orgId: team.id },
+          ],
+          totals: { ...zero, learners: 4, activeLearners: 3, enrolled: 2, completed: 1, overdue: 1, sent: 1, clicked: 1 },
+          asOf: time(100),
+        });
+        const withPeople = await context.analytics.treeSummary(ALL, acme.id, { asOf: time(100), people: true });
+        expect(withPeople?.people).toEqual({ learners: 3, activeLearners: 2 });
+        const scoped = await context.analytics.treeSummary(only(acme.id, emea.id), acme.id, { asOf: time(10), people: true });
+        expect(scoped?.organizations.map((row) => row.orgId)).toEqual([acme.id, emea.id]);
+        expect(scoped?.totals).toMatchObject({ learners: 3, overdue: 0 });
+        expect(scoped?.people).toEqual({ learners: 2, activeLearners: 1 });
+        expect(await context.analytics.treeSummary(only(emea.id), acme.id, { asOf: time(10) })).toBeUndefined();
+        expect(await context.analytics.treeSummary(ALL, "nobody", { asOf: time(10) })).toBeUndefined();
       },
     ),
 
