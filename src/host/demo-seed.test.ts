@@ -127,5 +127,23 @@ describe.each([
     expect([emea.size, americas.size]).toEqual([10, 10]);
     expect([...emea].every((email) => company.has(email))).toBe(true);
     expect([...americas].some((email) => company.has(email) || emea.has(email))).toBe(false);
+    // The figures docs/analytics.md shows for GET /organizations/demo/summary?subtree=true&people=true.
+    const summary = await database.analytics.treeSummary(ALL, "demo", { asOf: NOW.toISOString(), people: true });
+    expect(summary?.organizations.map((row) => [row.orgId, row.learners, row.activeLearners])).toEqual([
+      ["demo", 50, 47],
+      ["demo-americas", 10, 10],
+      ["demo-emea", 10, 9],
+    ]);
+    expect(summary?.totals).toEqual({
+      learners: 70,
+      activeLearners: 66,
+      enrolled: 90,
+      completed: 40,
+      overdue: 20,
+      sent: 50,
+      clicked: 12,
+      reported: 14,
+    });
+    expect(summary?.people).toEqual({ learners: 60, activeLearners: 57 });
   });
 });
