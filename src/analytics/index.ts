@@ -57,6 +57,7 @@ export type {
   OrgScope,
   Organization,
   OrganizationChange,
+  OrganizationFigures,
   OrganizationStatus,
   Page,
   PageRequest,
@@ -66,6 +67,7 @@ export type {
   SimulationRecipient,
   SimulationRecipientView,
   SimulationSummary,
+  TreeSummary,
   StoredApiKey,
 } from "./analytics-store.js";
 export { CHOSEN_ORGANIZATION_ID_PATTERN } from "./definitions/analytics-schemas.js";
