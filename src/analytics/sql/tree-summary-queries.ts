@@ -7,11 +7,14 @@
 import { sql, type Kysely, type RawBuilder } from "kysely";
 import type { SqlDialect } from "scimkit/sql";
 import type { AnalyticsStore, OrganizationFigures, OrgScope } from "../analytics-store.js";
+import { MAX_ORGANIZATION_DEPTH } from "../organization-tree-error.js";
 import type { AnalyticsDatabase } from "./analytics-tables.js";
 import { learnerConditions, LEARNER_TYPE } from "./learner-queries.js";
 import { scopeOrgIds } from "./scope-org-ids.js";
 
-const MAX_DEPTH_WALK = 16;
+// A subtree is never deeper than the tree's bound; the limit also ends a walk over rows a hand
+// edit of the database turned into a cycle.
+const MAX_DEPTH_WALK = MAX_ORGANIZATION_DEPTH + 1;
 
 /** `orgId` and its descendants within `scope` as a CTE `subtree(id)`. */
 function subtreeWithin(orgId: string, scope: OrgScope): RawBuilder<unknown> {
