@@ -12,6 +12,7 @@ import {
   expectInvalidFields,
   expectProblem,
   scimUser,
+  settle,
   type AnalyticsTestApp,
   type Json,
 } from "./analytics-harness.js";
@@ -315,5 +316,30 @@ describe("GET /organizations/{id}/summary", POPULATED, () => {
     expect(emeaTree.organizations.map((row) => row["organizationId"])).toEqual(["acme-emea", "acme-emea-sec"]);
     expectProblem(await t.get("/organizations/acme/summary?subtree=true", emeaAdmin.key), 404, "not-found");
     expectProblem(await t.get("/organizations/acme-amer/summary", emeaAdmin.key), 404, "not-found");
+  });
+});
+
+describe("GET /organizations/{id}/users/bulk-report", POPULATED, () => {
+  it("reports every learner of the subtree, each row naming its organization; 403 for an admin who does not see all of it", async () => {
+    const t = await createAnalyticsTestApp();
+    const { emeaAdmin } = await scopedCompany(t);
+    const started = await t.get("/organizations/acme-emea/users/bulk-report", emeaAdmin.key);
+    expect(started.status).toBe(202);
+    const id = (started.body as { operation: Json }).operation["id"] as string;
+    expect(await settle(t, id, emeaAdmin.key)).toMatchObject({ status: "succeeded", progress: { done: 2, total: 2 } });
+    const rows = (await t.get(`/operations/${id}/result`, emeaAdmin.key)).body as Json[];
+    expect(rows.map((row) => [row["organizationId"], row["userName"]])).toEqual([
+      ["acme-emea", "emea"],
+      ["acme-emea-sec", "sec"],
+    ]);
+    const csv = await t.get(`/operations/${id}/result?format=csv`, emeaAdmin.key);
+    expect(csv.text.split("\r\n")[0]).toBe("organizationId,userId,userName,displayName,email,department,active");
+    expectProblem(await t.get("/organizations/acme/users/bulk-report", emeaAdmin.key), 404, "not-found");
+    // An admin of EMEA alone does not see its team: no report of the subtree.
+    const flat = await adminWithKey(t, "flat@acme.example", "viewer", ["acme-emea"]);
+    expectProblem(await t.get("/organizations/acme-emea/users/bulk-report", flat.key), 403, "forbidden");
+    const whole = await t.get("/organizations/acme/users/bulk-report");
+    const all = await settle(t, (whole.body as { operation: Json }).operation["id"] as string);
+    expect(all).toMatchObject({ status: "succeeded", progress: { done: 4 } });
   });
 });

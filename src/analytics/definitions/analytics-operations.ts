@@ -180,6 +180,19 @@ export const analyticsOperations = [
     },
     responses: { 200: json("The figures.", ref("OrganizationSummary")) },
   },
+  {
+    operationId: "createOrganizationReport",
+    method: "get",
+    path: "/organizations/{id}/users/bulk-report",
+    tag: "Organizations",
+    summary: "Start a report of every learner of an organization and its descendants",
+    description:
+      "Addition to spec §4.6 (issue 17): an asynchronous operation that writes one row per learner of the organization and of every descendant, by organization and id, each row naming its `organizationId`. 403 for an admin who does not see the whole subtree. Answers 202 at once.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter },
+    responses: { 202: reportAccepted },
+    problems: { 403: "The caller is an admin who does not see every organization of the subtree." },
+  },
 
   // SCIM tokens (issue 14: addition to spec §4.6)
   {

@@ -324,9 +324,12 @@ const operation: JsonSchema = {
   additionalProperties: false,
   properties: {
     id,
-    kind: { type: "string", description: "`campaign-users-report` or `simulation-users-report`." },
+    kind: { type: "string", description: "`campaign-users-report`, `simulation-users-report` or `organization-users-report`." },
     organizationId,
-    subjectId: { ...id, description: "The campaign or simulation it reports on." },
+    subjectId: {
+      anyOf: [id, organizationId],
+      description: "The campaign or simulation it reports on (a UUID), or the organization of an `organization-users-report`.",
+    },
     status: { type: "string", enum: ["queued", "running", "succeeded", "failed"] },
     progress: {
       type: "object",

@@ -10,11 +10,19 @@ import type { AnalyticsDependencies } from "../analytics-dependencies.js";
 import type { Organization, OrganizationChange, OrganizationStatus } from "../analytics-store.js";
 import { describeTreeRefusal, isOrganizationTreeError } from "../organization-tree-error.js";
 import { renderOrganization } from "../render-resources.js";
+import { organizationUsersReport } from "../report-kinds.js";
 import { sendJson, sendNoContent } from "../send-json.js";
+import { startReport } from "./start-report.js";
 
 type OrganizationHandlers = Pick<
   AnalyticsHandlers,
-  "listOrganizations" | "createOrganization" | "getOrganization" | "updateOrganization" | "deleteOrganization" | "getOrganizationSummary"
+  | "listOrganizations"
+  | "createOrganization"
+  | "getOrganization"
+  | "updateOrganization"
+  | "deleteOrganization"
+  | "getOrganizationSummary"
+  | "createOrganizationReport"
 >;
 
 const noSuchOrganization = (): Error => notFound("There is no organization with this id among those you may see.");
@@ -135,6 +143,16 @@ export function organizationHandlers(dependencies: AnalyticsDependencies): Organ
         organizations: organizations.map(({ orgId: organizationId, ...figures }) => ({ organizationId, ...figures })),
         ...rest,
       });
+    },
+
+    async createOrganizationReport(call) {
+      const id = call.params["id"] ?? "";
+      if ((await store.getOrganization(call.scope, id)) === undefined) throw noSuchOrganization();
+      // The report reads the whole subtree: only for a caller that sees all of it.
+      const scope = call.scope;
+      if (!("all" in scope) && !(await store.listSubtreeIds([id])).every((member) => scope.orgIds.includes(member)))
+        throw forbidden("This organization has descendants you may not see: ask for a grant of its subtree, or the operator.");
+      await startReport(dependencies, call, organizationUsersReport, { id, orgId: id });
     },
 
     async deleteOrganization({ response, params, scope, query }) {
