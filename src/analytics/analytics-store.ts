@@ -37,6 +37,12 @@ export interface Organization {
    * (`ScimRouterOptions.existingUsers`): `conflict` (409) or `link`. Absent: `conflict`.
    */
   readonly existingUsers?: ExistingUserPolicy;
+  /**
+   * The organization it belongs under (issue 17: a division of a company); absent for a root.
+   * The tree never has a cycle nor a chain of more than `MAX_ORGANIZATION_DEPTH` organizations.
+   * Provisioning ignores it: each organization keeps its own SCIM data, tokens and settings.
+   */
+  readonly parentId?: string;
 }
 
 /** A change of an organization's settings: a value sets it, `null` returns it to the default. */
@@ -45,6 +51,13 @@ export interface OrganizationChange {
   readonly status?: OrganizationStatus;
   readonly compatibility?: CompatibilityProfileName | null;
   readonly existingUsers?: ExistingUserPolicy | null;
+  /** A new parent, or `null` to make it a root. */
+  readonly parentId?: string | null;
+  /**
+   * With `status`: give every descendant the same status, in the same transaction (a suspended
+   * company's divisions stop too). Without, only this organization changes.
+   */
+  readonly cascade?: boolean;
   /** ISO 8601 time of the change. */
   readonly updatedAt: string;
 }
@@ -71,6 +84,11 @@ export interface AdminUser {
   readonly role: AdminRole;
   /** The organizations it may see, sorted; ids of existing organizations only. */
   readonly organizationIds: readonly string[];
+  /**
+   * Those of `organizationIds` granted with their whole subtree (issue 17), sorted: it also sees
+   * and manages every descendant of each, present and future. Absent or empty: none.
+   */
+  readonly subtreeOrganizationIds?: readonly string[];
   /** `invited`, `active` or `disabled`. */
   readonly status: AdminUserStatus;
   /** ISO 8601 time of the (latest) invitation. */
@@ -289,6 +307,44 @@ export interface SimulationSummary {
   };
 }
 
+/** One organization's figures in a tree summary: its learners, enrolments and simulation recipients. */
+export interface OrganizationFigures {
+  /** SCIM users. */
+  readonly learners: number;
+  /** Of them, active. */
+  readonly activeLearners: number;
+  /** Enrolments in its campaigns. */
+  readonly enrolled: number;
+  readonly completed: number;
+  /** Not completed, past the campaign's `dueAt` at `asOf`. */
+  readonly overdue: number;
+  /** Recipients of its simulations that were sent, clicked, reported. */
+  readonly sent: number;
+  readonly clicked: number;
+  readonly reported: number;
+}
+
+/**
+ * The figures of an organization and its descendants (issue 17, item 4), aggregated by the store
+ * over the subtree in one pass per kind of record, never an organization at a time.
+ */
+export interface TreeSummary {
+  /** The organization at the top. */
+  readonly orgId: string;
+  /** Each organization of the subtree within the scope, by id, saying which it is. */
+  readonly organizations: readonly (OrganizationFigures & { readonly orgId: string })[];
+  /** The sums over `organizations`. */
+  readonly totals: OrganizationFigures;
+  /**
+   * Present when asked for: the people behind the learners, a person provisioned at several
+   * levels counted once — matched by work e-mail (the first `emails` entry of type `work`,
+   * compared case-insensitively); a learner without one counts alone.
+   */
+  readonly people?: { readonly learners: number; readonly activeLearners: number };
+  /** The time the figures were computed for. */
+  readonly asOf: string;
+}
+
 /** A learner's free-text feedback on a campaign or a simulation. */
 export interface FeedbackComment {
   /** Service-assigned id (UUID v7); list order. */
@@ -350,20 +406,52 @@ export type ReportRow = Readonly<Record<string, string | number | boolean | null
  */
 export interface AnalyticsStore {
   // Organizations
-  /** Organizations in scope with `id > after`, ordered by id. */
-  listOrganizations(scope: OrgScope, page: PageRequest, filter?: { readonly status?: OrganizationStatus }): Promise<Page<Organization>>;
+  /**
+   * Organizations in scope with `id > after`, ordered by id; `parentId` keeps the children of
+   * that organization only.
+   */
+  listOrganizations(
+    scope: OrgScope,
+    page: PageRequest,
+    filter?: { readonly status?: OrganizationStatus; readonly parentId?: string },
+  ): Promise<Page<Organization>>;
   /** The organization, when in scope. */
   getOrganization(scope: OrgScope, id: string): Promise<Organization | undefined>;
-  /** Stores a new organization; rejects when `id` exists. */
+  /**
+   * The ids of the organizations `rootIds` that exist and of all their descendants, whatever the
+   * scope, sorted and without repeats. One recursive query, not a walk a level at a time.
+   */
+  listSubtreeIds(rootIds: readonly string[]): Promise<readonly string[]>;
+  /**
+   * Stores a new organization; rejects when `id` exists, and with an `OrganizationTreeError` when
+   * its `parentId` names no organization or would put it deeper than `MAX_ORGANIZATION_DEPTH`.
+   */
   createOrganization(organization: Organization): Promise<void>;
-  /** Applies a change; `undefined` when not in scope. */
+  /**
+   * Applies a change (with `cascade`, its status to every descendant too); `undefined` when not
+   * in scope. A new `parentId` is checked against the tree
+   * as it is when the change commits — so of two racing moves that together would close a cycle,
+   * one is refused — and rejects with an `OrganizationTreeError` (cycle, depth, unknown parent).
+   */
   updateOrganization(scope: OrgScope, id: string, change: OrganizationChange): Promise<Organization | undefined>;
   /**
    * Deletes the organization and everything of it — SCIM users, groups, memberships, SCIM tokens,
    * campaigns, simulations, feedback, operations and report rows — and removes it from every admin
-   * user's `organizationIds`, in one transaction. False when not in scope.
+   * user's `organizationIds`, in one transaction. False when not in scope. An organization with
+   * children is refused (`OrganizationTreeError`, `has-children`) unless `subtree` is true: then
+   * it and every descendant go, each as above, in that one transaction.
    */
-  deleteOrganization(scope: OrgScope, id: string): Promise<boolean>;
+  deleteOrganization(scope: OrgScope, id: string, options?: { readonly subtree?: boolean }): Promise<boolean>;
+
+  /**
+   * The figures of `orgId` and its descendants within `scope` (recursive query on SQL);
+   * `undefined` when `orgId` is not in scope. `people` counts each work e-mail once.
+   */
+  treeSummary(
+    scope: OrgScope,
+    orgId: string,
+    options: { readonly asOf: string; readonly people?: boolean },
+  ): Promise<TreeSummary | undefined>;
 
   // Admin users and keys
   /** Admin users with `id > after`, by id; with a scope of ids, only those sharing an organization with it. */
@@ -388,6 +476,8 @@ export interface AnalyticsStore {
     change: {
       readonly role?: AdminRole;
       readonly organizationIds?: readonly string[];
+      /** A subset of the (new) `organizationIds`; absent: those of the current ones still granted. */
+      readonly subtreeOrganizationIds?: readonly string[];
       readonly status?: AdminUserStatus;
       readonly updatedAt: string;
     },

@@ -12,8 +12,8 @@ import type { AnalyticsDependencies } from "./analytics-dependencies.js";
 import { analyticsBodyParser } from "./analytics-body-parser.js";
 import { analyticsWriteAuditor, isAuditedOperation } from "./analytics-write-auditor.js";
 import type { AnalyticsRouterOptions } from "./analytics-router-options.js";
-import type { OrgScope } from "./analytics-store.js";
 import { verifyApiKey, type ApiKeyCaller } from "./api-keys.js";
+import { callerScope } from "./caller-scope.js";
 import { limitAnalyticsRate } from "./limit-analytics-rate.js";
 import { analyticsOperations } from "./definitions/analytics-operations.js";
 import type { Access, OperationDefinition } from "./definitions/operation-definition.js";
@@ -60,11 +60,6 @@ function authorize(access: Access, caller: ApiKeyCaller): void {
   if (access === "write" && caller.kind === "admin" && caller.adminUser.role !== "admin") {
     throw forbidden("This key may only read: its admin user has the role viewer.");
   }
-}
-
-function scopeOf(caller: ApiKeyCaller | undefined): OrgScope {
-  if (caller === undefined) return { orgIds: [] };
-  return caller.kind === "operator" ? { all: true } : { orgIds: caller.adminUser.organizationIds };
 }
 
 function stringParams(request: Request): Record<string, string> {
@@ -143,7 +138,7 @@ function operationChain(
         query: query.value,
         body: body.value,
         caller,
-        scope: scopeOf(caller),
+        scope: await callerScope(caller, dependencies.store),
         baseUrl: `${requestOrigin(request)}${request.baseUrl}`,
         page: () => pageRequestOf(binding),
         sendPage: (page, render) => sendJson(response, 200, { data: page.items.map(render), nextCursor: nextCursorOf(binding, page.next) }),

@@ -33,6 +33,8 @@ export type {
 } from "./analytics-recorder.js";
 export type { AnalyticsAuditEntry, AnalyticsAuditOperation } from "./analytics-audit-entry.js";
 export { activeOrganizationsOnly } from "./active-organizations-only.js";
+export { MAX_ORGANIZATION_DEPTH, describeTreeRefusal, isOrganizationTreeError, organizationTreeError } from "./organization-tree-error.js";
+export type { OrganizationTreeError, OrganizationTreeRefusal } from "./organization-tree-error.js";
 export type {
   AdminRole,
   AdminUser,
@@ -55,6 +57,7 @@ export type {
   OrgScope,
   Organization,
   OrganizationChange,
+  OrganizationFigures,
   OrganizationStatus,
   Page,
   PageRequest,
@@ -64,6 +67,7 @@ export type {
   SimulationRecipient,
   SimulationRecipientView,
   SimulationSummary,
+  TreeSummary,
   StoredApiKey,
 } from "./analytics-store.js";
 export { CHOSEN_ORGANIZATION_ID_PATTERN } from "./definitions/analytics-schemas.js";

@@ -26,13 +26,14 @@ function optional(source: object, names: readonly string[]): Body {
 
 /** An organization as `Organization` in the OpenAPI document. */
 export function renderOrganization(organization: Organization): Body {
-  const { id, name, status, createdAt, updatedAt, compatibility, existingUsers } = organization;
+  const { id, name, status, createdAt, updatedAt, compatibility, existingUsers, parentId } = organization;
   return {
     id,
     name,
     status,
     ...(compatibility === undefined ? {} : { compatibility }),
     ...(existingUsers === undefined ? {} : { existingUsers }),
+    ...(parentId === undefined ? {} : { parentId }),
     createdAt,
     updatedAt,
   };
@@ -46,6 +47,9 @@ export function renderAdminUser(user: AdminUser): Body {
     email,
     role,
     organizationIds: [...user.organizationIds],
+    ...(user.subtreeOrganizationIds === undefined || user.subtreeOrganizationIds.length === 0
+      ? {}
+      : { subtreeOrganizationIds: [...user.subtreeOrganizationIds] }),
     status,
     invitedAt,
     ...optional(user, ["invitationExpiresAt", "activatedAt"]),

@@ -80,8 +80,29 @@ export const simulationUsersReport: ReportKind = {
   },
 };
 
+/**
+ * One row per learner of an organization and its descendants (issue 17), by organization and id,
+ * each naming its organization: the subtree as it is when each page is read.
+ */
+export const organizationUsersReport: ReportKind = {
+  kind: "organization-users-report",
+  columns: ["organizationId", ...LEARNER_COLUMNS],
+  async total(store, orgId, asOf) {
+    return (await store.treeSummary({ all: true }, orgId, { asOf }))?.totals.learners;
+  },
+  async page(store, orgId, _asOf, page) {
+    // The subtree in one recursive query per page: a division added meanwhile is read from then on.
+    const learners = await store.listLearners({ orgIds: await store.listSubtreeIds([orgId]) }, {}, page);
+    return {
+      items: learners.items.map((learner) => ({ organizationId: learner.orgId, ...learnerCells(learner.id, learner) })),
+      ...(learners.next === undefined ? {} : { next: learners.next }),
+    };
+  },
+};
+
 /** The report kinds by `Operation.kind`. */
 export const reportKinds: Readonly<Record<string, ReportKind>> = {
+  [organizationUsersReport.kind]: organizationUsersReport,
   [campaignUsersReport.kind]: campaignUsersReport,
   [simulationUsersReport.kind]: simulationUsersReport,
 };

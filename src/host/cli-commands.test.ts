@@ -270,7 +270,7 @@ describe("the operator's commands on SQLite", () => {
     for (const [args, message] of [
       [["orgs", "set", "entra-shop", "--compatibility", "azure"], /expected one of generic, strict, entra/],
       [["orgs", "create", "X", "--compatibility", "default"], /expected one of .*ping$/m],
-      [["orgs", "set", "entra-shop"], /needs --name, --compatibility or --existing-users/],
+      [["orgs", "set", "entra-shop"], /needs --name, --compatibility, --existing-users or --parent/],
       [["orgs", "suspend", "entra-shop", "--existing-users", "link"], /takes no --existing-users/],
     ] as const) {
       const run = await scimkit(args, env);
@@ -311,6 +311,60 @@ describe("the operator's commands on SQLite", () => {
     expect((await scimkit(["orgs", "set", "served", "--compatibility", "strict", "--existing-users", "link"], env)).status).toBe(0);
     expect(await send("PATCH", `/Users/${String(ada["id"])}`, replace)).toMatchObject({ status: 400, body: { scimType: "invalidSyntax" } });
     expect(await send("POST", "/Users", user)).toMatchObject({ status: 200, body: { id: ada["id"] } });
+  });
+
+  it("orgs create --parent and orgs set --parent build a tree; delete needs --subtree for a parent", { timeout: 60_000 }, async () => {
+    const acme = await json<{ organization: Record<string, string>; scim: { token: string } }>(
+      ["orgs", "create", "Acme", "--id", "tree-acme"],
+      env,
+    );
+    expect(acme.organization).not.toHaveProperty("parentId");
+    const emea = await json<{ organization: Record<string, string> }>(
+      ["orgs", "create", "Acme EMEA", "--id", "tree-emea", "--parent", "tree-acme"],
+      env,
+    );
+    expect(emea.organization).toMatchObject({ id: "tree-emea", parentId: "tree-acme" });
+    expect((await scimkit(["orgs", "create", "Acme Americas", "--id", "tree-amer", "--parent", "tree-acme"], env)).status).toBe(0);
+    const listed = await scimkit(["orgs", "list"], env);
+    expect(listed.stdout).toMatch(/^tree-emea {2}active {2}Acme EMEA {2}\(under tree-acme\)$/m);
+
+    const moved = await json<Record<string, string>>(["orgs", "set", "tree-amer", "--parent", "tree-emea"], env);
+    expect(moved).toMatchObject({ id: "tree-amer", parentId: "tree-emea" });
+    const root = await json<Record<string, string>>(["orgs", "set", "tree-amer", "--parent", "none"], env);
+    expect(root).not.toHaveProperty("parentId");
+    expect((await scimkit(["orgs", "set", "tree-amer", "--parent", "tree-acme"], env)).status).toBe(0);
+
+    for (const [args, status, message] of [
+      [["orgs", "set", "tree-acme", "--parent", "tree-emea"], 1, /cycle \(tree-acme → tree-emea → tree-acme\)/],
+      [["orgs", "create", "Orphan", "--parent", "nowhere"], 1, /no organization "nowhere" to be the parent/],
+      [["orgs", "create", "Bad", "--parent", "a/b"], 2, /--parent "a\/b": an organization id$/m],
+      [["orgs", "suspend", "tree-acme", "--parent", "x"], 2, /takes no --parent/],
+      [["orgs", "list", "--subtree"], 2, /takes no --subtree/],
+      [["orgs", "delete", "tree-acme", "--yes"], 1, /2 child organizations.*--subtree/],
+    ] as const) {
+      const run = await scimkit(args, env);
+      expect(run.status, args.join(" ")).toBe(status);
+      expect(run.stderr, args.join(" ")).toMatch(message);
+    }
+    expect((await json<{ data: { id: string }[] }>(["orgs", "list"], env)).data.map((organization) => organization.id)).toEqual(
+      expect.arrayContaining(["tree-acme", "tree-emea", "tree-amer"]),
+    );
+    // A cascading suspension reaches the divisions; resuming with --cascade brings them back.
+    expect((await scimkit(["orgs", "suspend", "tree-acme", "--cascade"], env)).status).toBe(0);
+    const suspended = await json<{ data: { id: string; status: string }[] }>(["orgs", "list"], env);
+    expect(suspended.data.filter((organization) => organization.id.startsWith("tree-")).map((organization) => organization.status)).toEqual(
+      ["suspended", "suspended", "suspended"],
+    );
+    expect((await scimkit(["orgs", "resume", "tree-acme", "--cascade"], env)).status).toBe(0);
+    const resumed = await json<{ data: { id: string; status: string }[] }>(["orgs", "list"], env);
+    expect(
+      resumed.data.filter((organization) => organization.id.startsWith("tree-")).every((organization) => organization.status === "active"),
+    ).toBe(true);
+    expect((await scimkit(["orgs", "set", "tree-acme", "--name", "A", "--cascade"], env)).stderr).toMatch(/takes no --cascade/);
+    const deleted = await json<{ deleted: { id: string; subtree: string[] } }>(["orgs", "delete", "tree-acme", "--subtree", "--yes"], env);
+    expect(deleted.deleted).toEqual({ id: "tree-acme", subtree: ["tree-acme", "tree-amer", "tree-emea"] });
+    const left = (await json<{ data: { id: string }[] }>(["orgs", "list"], env)).data.map((organization) => organization.id);
+    expect(left.filter((id) => id.startsWith("tree-"))).toEqual([]);
   });
 
   it("prints each command's usage on --help, and lists them in scimkit --help", { timeout: 60_000 }, async () => {

@@ -111,4 +111,39 @@ describe.each([
     expect(await count({ kind: "simulation", id: result.simulation.id })).toBe(2);
     expect(result.feedbackComments).toBe(6);
   });
+
+  it("creates two divisions under demo, EMEA holding ten of the company's people again by work e-mail", async () => {
+    const { database, result } = await seeded(databaseUrl);
+    expect(result.divisions.map((division) => division.id)).toEqual(["demo-emea", "demo-americas"]);
+    const children = await all((page) => database.analytics.listOrganizations(ALL, page, { parentId: "demo" }));
+    expect(children.map((organization) => [organization.id, organization.name, organization.status])).toEqual([
+      ["demo-americas", "Demo Americas", "active"],
+      ["demo-emea", "Demo EMEA", "active"],
+    ]);
+    expect(await database.analytics.listSubtreeIds(["demo"])).toEqual(["demo", "demo-americas", "demo-emea"]);
+    const emails = async (orgId: string): Promise<Set<string>> =>
+      new Set((await all((page) => database.analytics.listLearners(ALL, { orgId }, page))).map((learner) => learner.email ?? ""));
+    const [company, emea, americas] = [await emails("demo"), await emails("demo-emea"), await emails("demo-americas")];
+    expect([emea.size, americas.size]).toEqual([10, 10]);
+    expect([...emea].every((email) => company.has(email))).toBe(true);
+    expect([...americas].some((email) => company.has(email) || emea.has(email))).toBe(false);
+    // The figures docs/analytics.md shows for GET /organizations/demo/summary?subtree=true&people=true.
+    const summary = await database.analytics.treeSummary(ALL, "demo", { asOf: NOW.toISOString(), people: true });
+    expect(summary?.organizations.map((row) => [row.orgId, row.learners, row.activeLearners])).toEqual([
+      ["demo", 50, 47],
+      ["demo-americas", 10, 10],
+      ["demo-emea", 10, 9],
+    ]);
+    expect(summary?.totals).toEqual({
+      learners: 70,
+      activeLearners: 66,
+      enrolled: 90,
+      completed: 40,
+      overdue: 20,
+      sent: 50,
+      clicked: 12,
+      reported: 14,
+    });
+    expect(summary?.people).toEqual({ learners: 60, activeLearners: 57 });
+  });
 });

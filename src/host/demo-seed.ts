@@ -1,7 +1,9 @@
 /**
  * The `demo` data seed (issue 6: "a newcomer sees real numbers on first start"): fifty learners
  * provisioned into the demo organization, two training campaigns with enrolments in every state,
- * one phishing simulation with a believable funnel, and a few feedback comments.
+ * one phishing simulation with a believable funnel, and a few feedback comments — and, below the
+ * demo organization, two divisions with learners of their own (issue 17): EMEA, provisioned from
+ * a regional tenant that also holds ten of the company's people, and the Americas.
  *
  * Learners go in through the `ResourceStore` API with the attributes the SCIM router would store
  * for them (the same validator and profile), so they are ordinary SCIM users: an identity
@@ -96,6 +98,8 @@ export interface DemoSeedResult {
   readonly simulation: AttackSimulation;
   /** How many feedback comments it recorded. */
   readonly feedbackComments: number;
+  /** The divisions created under the organization, each with how many learners it got. */
+  readonly divisions: readonly { readonly id: string; readonly name: string; readonly learners: number }[];
 }
 
 /** Options of `demoSeed`. */
@@ -138,6 +142,9 @@ function learnerBody(index: number): Record<string, unknown> {
  * - "Spotting phishing", due in 25 days: 40 enrolled, 10 completed, 15 in progress, 15 not started.
  * - "Parcel delivery notice" simulation: 50 sent, 48 delivered, 31 opened, 12 clicked,
  *   5 submitted data, 14 reported.
+ * - Divisions `<orgId>-emea` (10 learners, all also in `orgId` by work e-mail) and
+ *   `<orgId>-americas` (10 learners of their own), children of `orgId`, without SCIM tokens: the
+ *   operator issues those (`scimkit tokens issue demo-emea`).
  */
 export async function demoSeed(options: DemoSeedOptions): Promise<DemoSeedResult> {
   const { resources, analytics, orgId } = options;
@@ -150,12 +157,12 @@ export async function demoSeed(options: DemoSeedOptions): Promise<DemoSeedResult
   const userSchema = registry.resourceType("User");
   if (!userSchema) throw new Error("demo seed: the schema registry has no User resource type");
   const validator = createResourceValidator(userSchema, specProfile);
-  const learners: string[] = [];
-  for (let index = 0; index < 50; index += 1) {
+  /** Provisions learner `index` into `into`, as the SCIM router would store it; its SCIM id. */
+  const provision = async (into: string, index: number): Promise<string> => {
     const attributes = unwrap(validator.prepare(learnerBody(index)));
     const id = v7();
     await resources.create({
-      orgId,
+      orgId: into,
       resourceType: "User",
       id,
       now: at(now - 40 * DAY + index * HOUR),
@@ -163,8 +170,10 @@ export async function demoSeed(options: DemoSeedOptions): Promise<DemoSeedResult
       uniqueKeys: uniqueKeysOf(userSchema, attributes),
       unknownMembers: "ignore",
     });
-    learners.push(id);
-  }
+    return id;
+  };
+  const learners: string[] = [];
+  for (let index = 0; index < 50; index += 1) learners.push(await provision(orgId, index));
 
   let feedbackComments = 0;
 
@@ -260,5 +269,29 @@ export async function demoSeed(options: DemoSeedOptions): Promise<DemoSeedResult
   });
   feedbackComments += 2;
 
-  return { learners: learners.length, campaigns: [essentials, phishing], simulation, feedbackComments };
+  // Two divisions, each its own organization with its own SCIM data: EMEA's tenant holds ten of
+  // the company's people again (the same work e-mails), the Americas' ten others.
+  const divisions = [
+    { id: `${orgId}-emea`, name: "Demo EMEA", first: 0 },
+    { id: `${orgId}-americas`, name: "Demo Americas", first: 50 },
+  ] as const;
+  for (const division of divisions) {
+    await analytics.createOrganization({
+      id: division.id,
+      name: division.name,
+      status: "active",
+      parentId: orgId,
+      createdAt: at(now - 40 * DAY),
+      updatedAt: at(now - 40 * DAY),
+    });
+    for (let index = division.first; index < division.first + 10; index += 1) await provision(division.id, index);
+  }
+
+  return {
+    learners: learners.length,
+    campaigns: [essentials, phishing],
+    simulation,
+    feedbackComments,
+    divisions: divisions.map(({ id, name }) => ({ id, name, learners: 10 })),
+  };
 }

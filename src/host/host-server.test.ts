@@ -211,8 +211,11 @@ describe("the host server (npm start)", () => {
 
     const organizations = await analyticsGet(`${analyticsUrl}/organizations`, key);
     expect(organizations.status).toBe(200);
+    // The demo organization and its two divisions (issue 17).
     expect((organizations.body as Listed<{ id: string; status: string }>).data).toEqual([
       expect.objectContaining({ id: "demo", status: "active" }),
+      expect.objectContaining({ id: "demo-americas", parentId: "demo" }),
+      expect.objectContaining({ id: "demo-emea", parentId: "demo" }),
     ]);
     const withoutKey = await analyticsGet(`${analyticsUrl}/organizations`);
     expect(withoutKey.status).toBe(401);
@@ -230,7 +233,7 @@ describe("the host server (npm start)", () => {
     });
     const funnel = await analyticsGet(simulationSummaryUrl as string, key);
     expect(funnel.body).toMatchObject({ sent: 50, delivered: 48, opened: 31, clicked: 12, submittedData: 5, reported: 14 });
-    const learners = await analyticsGet(`${analyticsUrl}/users?active=false&limit=100`, key);
+    const learners = await analyticsGet(`${analyticsUrl}/users?active=false&organizationId=demo&limit=100`, key);
     expect((learners.body as Listed<{ userName: string }>).data).toHaveLength(3);
     first.child.kill("SIGTERM");
     expect((await once(first.child, "exit"))[0]).toBe(0);
@@ -244,7 +247,8 @@ describe("the host server (npm start)", () => {
       "Spotting phishing": expect.objectContaining(SPOTTING_PHISHING),
     });
     const everyone = await analyticsGet(`${againUrl}/users?limit=100`, key);
-    expect((everyone.body as Listed<unknown>).data).toHaveLength(50);
+    // Fifty in demo, ten in each of its divisions.
+    expect((everyone.body as Listed<unknown>).data).toHaveLength(70);
     second.child.kill("SIGTERM");
     expect((await once(second.child, "exit"))[0]).toBe(0);
   }, 60_000);

@@ -45,6 +45,11 @@ const paging: Readonly<Record<string, ParameterDefinition>> = {
 };
 
 const organizationFilter: ParameterDefinition = { description: "Only this organization.", schema: ref("OrganizationId") };
+const subtreeFilter: ParameterDefinition = {
+  description:
+    "With `organizationId`: that organization and all its descendants that the caller may see (`true`); each item's `organizationId` says where it comes from. Default `false`.",
+  schema: { type: "boolean" },
+};
 
 const organizationIdParameter: ParameterDefinition = {
   description: "The organization's id. An id that is unknown or outside the caller's organizations is 404 alike.",
@@ -89,7 +94,11 @@ export const analyticsOperations = [
     summary: "List organizations",
     description: "The operator sees every organization; an admin user sees its own.",
     access: "read",
-    query: { status: { description: "Only organizations in this status.", schema: ref("OrganizationStatus") }, ...paging },
+    query: {
+      status: { description: "Only organizations in this status.", schema: ref("OrganizationStatus") },
+      parentId: { description: "Only the children of this organization (its direct descendants).", schema: ref("OrganizationId") },
+      ...paging,
+    },
     responses: { 200: json("A page of organizations.", ref("OrganizationList")) },
   },
   {
@@ -103,7 +112,10 @@ export const analyticsOperations = [
     access: "operator",
     body: { description: "The new organization.", schema: ref("OrganizationCreate") },
     responses: { 201: json("Created.", ref("OrganizationCreated"), locationHeader("the organization")) },
-    problems: { 409: "An organization with this `id` exists." },
+    problems: {
+      400: "`parentId` names no organization.",
+      409: "An organization with this `id` exists, or `parentId` would put it deeper than the depth bound.",
+    },
   },
   {
     operationId: "getOrganization",
@@ -123,11 +135,15 @@ export const analyticsOperations = [
     tag: "Organizations",
     summary: "Rename, suspend or reactivate an organization",
     description:
-      "An admin (role `admin`) may rename its organizations; only the operator changes `status`. While an organization is `suspended`, its SCIM tokens are refused with 401.",
+      "An admin (role `admin`) may rename its organizations; only the operator changes `status` and `parentId`. While an organization is `suspended`, its SCIM tokens are refused with 401. A new `parentId` moves the organization with its subtree.",
     access: "write",
     pathParameters: { id: organizationIdParameter },
     body: { description: "The fields to change.", schema: ref("OrganizationPatch") },
     responses: { 200: json("The changed organization.", ref("Organization")) },
+    problems: {
+      400: "`parentId` names no organization.",
+      409: "`parentId` would make a cycle (the organization itself or one of its descendants) or a chain deeper than the depth bound.",
+    },
   },
   {
     operationId: "deleteOrganization",
@@ -136,10 +152,46 @@ export const analyticsOperations = [
     tag: "Organizations",
     summary: "Delete an organization and everything of it",
     description:
-      "Operator only. Removes the organization's SCIM users, groups and tokens and all its analytics data, and removes it from every admin user, in one transaction.",
+      "Operator only. Removes the organization's SCIM users, groups and tokens and all its analytics data, and removes it from every admin user, in one transaction. An organization with children is refused (409) unless `subtree=true`: then it and all its descendants go, in that one transaction.",
     access: "operator",
     pathParameters: { id: organizationIdParameter },
+    query: {
+      subtree: { description: "Delete the organization's descendants with it (`true`); default `false`.", schema: { type: "boolean" } },
+    },
     responses: { 204: noContent },
+    problems: { 409: "The organization has children and `subtree=true` was not given." },
+  },
+  {
+    operationId: "getOrganizationSummary",
+    method: "get",
+    path: "/organizations/{id}/summary",
+    tag: "Organizations",
+    summary: "An organization's figures, across its subtree on request",
+    description:
+      "Addition to spec §4.6 (issue 17): learners, enrolments and simulation recipients of the organization, counted now — with `subtree=true` also of each descendant the caller may see, one row each, aggregated in one query per kind of record — and their sums. `people=true` adds the learners counted once per person across the rows, matched by work e-mail.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter },
+    query: {
+      subtree: { description: "Include every descendant the caller may see (`true`); default `false`.", schema: { type: "boolean" } },
+      people: {
+        description: "Add `people`: learners counted once per work e-mail (`true`); default `false`.",
+        schema: { type: "boolean" },
+      },
+    },
+    responses: { 200: json("The figures.", ref("OrganizationSummary")) },
+  },
+  {
+    operationId: "createOrganizationReport",
+    method: "get",
+    path: "/organizations/{id}/users/bulk-report",
+    tag: "Organizations",
+    summary: "Start a report of every learner of an organization and its descendants",
+    description:
+      "Addition to spec §4.6 (issue 17): an asynchronous operation that writes one row per learner of the organization and of every descendant, by organization and id, each row naming its `organizationId`. 403 for an admin who does not see the whole subtree. Answers 202 at once.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter },
+    responses: { 202: reportAccepted },
+    problems: { 403: "The caller is an admin who does not see every organization of the subtree." },
   },
 
   // SCIM tokens (issue 14: addition to spec §4.6)
@@ -315,6 +367,7 @@ export const analyticsOperations = [
     access: "read",
     query: {
       organizationId: organizationFilter,
+      subtree: subtreeFilter,
       active: { description: "Only active (`true`) or inactive (`false`) users.", schema: { type: "boolean" } },
       department: {
         description: "Only users of this department (compared case-insensitively).",
@@ -334,7 +387,7 @@ export const analyticsOperations = [
     summary: "List training campaigns",
     description: "Campaigns of the organizations the caller may see, by id.",
     access: "read",
-    query: { organizationId: organizationFilter, ...paging },
+    query: { organizationId: organizationFilter, subtree: subtreeFilter, ...paging },
     responses: { 200: json("A page of campaigns.", ref("CampaignList")) },
   },
   {

@@ -6,6 +6,7 @@
  */
 import { MAX_ROTATION_GRACE_SECONDS } from "scimkit";
 import { COMPATIBILITY_PROFILE_NAMES } from "scimkit/core";
+import { MAX_ORGANIZATION_DEPTH } from "../organization-tree-error.js";
 import type { JsonSchema } from "./operation-definition.js";
 
 /**
@@ -91,6 +92,7 @@ const organization: JsonSchema = {
     status: ref("OrganizationStatus"),
     compatibility: ref("CompatibilityProfile"),
     existingUsers: ref("ExistingUsers"),
+    parentId: { ...organizationId, description: "The organization it belongs under (e.g. a division's company); absent for a root." },
     createdAt: time,
     updatedAt: time,
   },
@@ -106,6 +108,13 @@ const adminUser: JsonSchema = {
     email: { type: "string", format: "email", description: "Lower-cased; unique across the service." },
     role: ref("AdminRole"),
     organizationIds: { type: "array", items: organizationId, uniqueItems: true, description: "The organizations it may see, sorted." },
+    subtreeOrganizationIds: {
+      type: "array",
+      items: organizationId,
+      uniqueItems: true,
+      description:
+        "Those of `organizationIds` granted with their subtree, sorted: it also sees and manages every descendant of each, now and later, and nothing above or beside them. Absent: none.",
+    },
     status: {
       type: "string",
       enum: ["invited", "active", "disabled"],
@@ -149,6 +158,50 @@ const campaign: JsonSchema = {
     startsAt: time,
     dueAt: optionalTime("An unfinished enrolment past this time is overdue; absent: never overdue."),
     createdAt: time,
+  },
+};
+
+/** The figures of one organization, or their sums, in an organization summary (issue 17). */
+const figureProperties = {
+  learners: count("Learners (SCIM users)."),
+  activeLearners: count("Of them, active."),
+  enrolled: count("Enrolments in its training campaigns."),
+  completed: count("Of them, completed."),
+  overdue: count("Of them, not completed and past the campaign's due time."),
+  sent: count("Recipients of its attack simulations that were sent the lure."),
+  clicked: count("Of them, clicked."),
+  reported: count("Of them, reported it."),
+} as const;
+const figureNames = Object.keys(figureProperties);
+
+const organizationSummary: JsonSchema = {
+  type: "object",
+  description:
+    "The figures of an organization — and, with `subtree=true`, of each of its descendants the caller may see — aggregated by the store, each row naming its organization, with their sums.",
+  required: ["organizationId", "organizations", "totals", "asOf"],
+  additionalProperties: false,
+  properties: {
+    organizationId,
+    organizations: {
+      type: "array",
+      description: "One row per organization, by id.",
+      items: {
+        type: "object",
+        required: ["organizationId", ...figureNames],
+        additionalProperties: false,
+        properties: { organizationId, ...figureProperties },
+      },
+    },
+    totals: { type: "object", required: figureNames, additionalProperties: false, properties: figureProperties },
+    people: {
+      type: "object",
+      description:
+        "With `people=true`: the learners counted as people — one person provisioned into several of these organizations counts once, matched by work e-mail (the first `emails` entry of type `work`, case-insensitively); a learner without a work e-mail counts alone.",
+      required: ["learners", "activeLearners"],
+      additionalProperties: false,
+      properties: { learners: count("Distinct people."), activeLearners: count("Distinct people active in at least one of them.") },
+    },
+    asOf: time,
   },
 };
 
@@ -271,9 +324,12 @@ const operation: JsonSchema = {
   additionalProperties: false,
   properties: {
     id,
-    kind: { type: "string", description: "`campaign-users-report` or `simulation-users-report`." },
+    kind: { type: "string", description: "`campaign-users-report`, `simulation-users-report` or `organization-users-report`." },
     organizationId,
-    subjectId: { ...id, description: "The campaign or simulation it reports on." },
+    subjectId: {
+      anyOf: [id, organizationId],
+      description: "The campaign or simulation it reports on (a UUID), or the organization of an `organization-users-report`.",
+    },
     status: { type: "string", enum: ["queued", "running", "succeeded", "failed"] },
     progress: {
       type: "object",
@@ -375,6 +431,10 @@ export const analyticsSchemas = {
       },
       compatibility: ref("CompatibilityProfile"),
       existingUsers: ref("ExistingUsers"),
+      parentId: {
+        ...organizationId,
+        description: `The organization to place it under (400 when there is none). At most ${MAX_ORGANIZATION_DEPTH} organizations from a root down (409 beyond). Default: a root.`,
+      },
     },
   },
   OrganizationCreated: {
@@ -406,6 +466,15 @@ export const analyticsSchemas = {
       status: ref("OrganizationStatus"),
       compatibility: { anyOf: [ref("CompatibilityProfile"), { type: "null" }] },
       existingUsers: { anyOf: [ref("ExistingUsers"), { type: "null" }] },
+      cascade: {
+        type: "boolean",
+        description:
+          "With `status`: give every descendant the same status too (a suspended company's divisions' SCIM tokens answer 401). Default `false`.",
+      },
+      parentId: {
+        anyOf: [organizationId, { type: "null" }],
+        description: `Operator only. The organization to move it under, with its subtree, or \`null\` to make it a root. 409 when that would make a cycle or a chain of more than ${MAX_ORGANIZATION_DEPTH} organizations.`,
+      },
     },
   },
   AdminUser: adminUser,
@@ -426,6 +495,14 @@ export const analyticsSchemas = {
         uniqueItems: true,
         description: "Organizations the caller may see; an admin caller only its own.",
       },
+      subtreeOrganizationIds: {
+        type: "array",
+        items: organizationId,
+        maxItems: 1000,
+        uniqueItems: true,
+        description:
+          "Those of `organizationIds` to grant with their whole subtree (issue 17). An admin caller may grant a subtree only where it sees all of it. Default: none.",
+      },
     },
   },
   AdminUserPatch: {
@@ -436,6 +513,14 @@ export const analyticsSchemas = {
     properties: {
       role: ref("AdminRole"),
       organizationIds: { type: "array", items: organizationId, minItems: 1, maxItems: 1000, uniqueItems: true },
+      subtreeOrganizationIds: {
+        type: "array",
+        items: organizationId,
+        maxItems: 1000,
+        uniqueItems: true,
+        description:
+          "Those of the (new) `organizationIds` granted with their subtree; `[]` for none. Default: the current ones that stay granted.",
+      },
       status: {
         type: "string",
         enum: ["active", "disabled"],
@@ -524,6 +609,7 @@ export const analyticsSchemas = {
   Campaign: campaign,
   CampaignList: listOf("Campaign", "A page of campaigns, by id."),
   CampaignSummary: campaignSummary,
+  OrganizationSummary: organizationSummary,
   CampaignUser: campaignUser,
   CampaignUserList: listOf("CampaignUser", "A page of a campaign's enrolments, by user id."),
   SimulationSummary: simulationSummary,

@@ -38,6 +38,22 @@ function emailOf(attributes: Json): string | undefined {
   return nonEmpty(chosen?.["value"]);
 }
 
+/**
+ * The first work e-mail of a stored SCIM user, lower-cased, or undefined: the person a tree
+ * summary counts once across organizations (`TreeSummary.people`).
+ */
+export function workEmailOf(user: StoredResource): string | undefined {
+  const attributes = user.attributes as Json;
+  if (!Array.isArray(attributes["emails"])) return undefined;
+  for (const email of attributes["emails"] as unknown[]) {
+    const entry = objectAt(email);
+    // RFC 7643 §2.2 and §8.7.1: `emails.type` is not case-exact.
+    if (typeof entry?.["type"] === "string" && entry["type"].toLowerCase() === "work" && typeof entry["value"] === "string")
+      return entry["value"].toLowerCase();
+  }
+  return undefined;
+}
+
 /** The learner a stored SCIM user of `orgId` is. */
 export function learnerOf(orgId: string, user: StoredResource): Learner {
   const attributes = user.attributes as Json;

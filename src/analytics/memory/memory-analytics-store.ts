@@ -25,9 +25,11 @@ import type {
   StoredApiKey,
 } from "../analytics-store.js";
 import { analyticsConflictError } from "../analytics-conflict-error.js";
+import { checkParentChain } from "../check-parent-chain.js";
+import { MAX_ORGANIZATION_DEPTH, organizationTreeError } from "../organization-tree-error.js";
 import { rounded, simulationRates, summaryRate } from "../summary-rates.js";
 import { compareKeys, keysetPage } from "./keyset-page.js";
-import { learnerOf } from "./learner-of.js";
+import { learnerOf, workEmailOf } from "./learner-of.js";
 import { plainCopy } from "./plain-copy.js";
 
 /** Options of `memoryAnalyticsStore`. */
@@ -72,6 +74,17 @@ function sees(scope: OrgScope, orgId: string): boolean {
 
 function seesAdminUser(scope: OrgScope, user: AdminUser): boolean {
   return "all" in scope || user.organizationIds.some((orgId) => scope.orgIds.includes(orgId));
+}
+
+/** `user` with `organizationIds` and `subtreeOrganizationIds` as given, sorted; no subtree member when none. */
+function withGrants(user: AdminUser, organizationIds: readonly string[], subtreeOrganizationIds: readonly string[]): AdminUser {
+  const { subtreeOrganizationIds: _previous, ...rest } = user;
+  const subtree = subtreeOrganizationIds.filter((orgId) => organizationIds.includes(orgId));
+  return {
+    ...rest,
+    organizationIds: [...organizationIds].sort(compareKeys),
+    ...(subtree.length === 0 ? {} : { subtreeOrganizationIds: [...subtree].sort(compareKeys) }),
+  };
 }
 
 function isOverdue(enrolment: Enrolment, campaign: Campaign | undefined, asOf: string): boolean {
@@ -197,12 +210,62 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
     return found === undefined ? view : { ...view, learner: found };
   };
 
+  /** `id` and its ancestors, from `id` up to the root; empty when there is no `id`. */
+  const chainOf = (id: string): string[] => {
+    const chain: string[] = [];
+    for (let at = organizations.get(id); at !== undefined && chain.length <= MAX_ORGANIZATION_DEPTH; ) {
+      chain.push(at.id);
+      at = at.parentId === undefined ? undefined : organizations.get(at.parentId);
+    }
+    return chain;
+  };
+
+  /** `id` and its descendants with their level below `id` (1 for `id`), in id order. */
+  const subtreeOf = (id: string): { readonly id: string; readonly level: number }[] => {
+    if (!organizations.has(id)) return [];
+    const found = [{ id, level: 1 }];
+    for (let index = 0; index < found.length; index += 1) {
+      const parent = found[index] as { readonly id: string; readonly level: number };
+      for (const organization of organizations.values()) {
+        if (organization.parentId === parent.id) found.push({ id: organization.id, level: parent.level + 1 });
+      }
+    }
+    return found.sort((a, b) => compareKeys(a.id, b.id));
+  };
+
+  /** Removes every analytics record of `id` and strips it from admin users. */
+  const deleteAnalyticsRecords = (id: string): void => {
+    organizations.delete(id);
+    for (const [userId, user] of adminUsers) {
+      if (user.organizationIds.includes(id)) {
+        const kept = user.organizationIds.filter((orgId) => orgId !== id);
+        adminUsers.set(userId, withGrants(user, kept, user.subtreeOrganizationIds ?? []));
+      }
+    }
+    for (const [campaignId, campaign] of campaigns) if (campaign.orgId === id) campaigns.delete(campaignId);
+    for (const [simulationId, simulation] of simulations) if (simulation.orgId === id) simulations.delete(simulationId);
+    for (const [operationId, operation] of operations) {
+      if (operation.orgId !== id) continue;
+      operations.delete(operationId);
+      reportRows.delete(operationId);
+    }
+    for (const table of [enrolments, recipients, feedback] as const) {
+      for (const [key, rows] of table as Map<string, Map<string, Owned<unknown>>>) {
+        for (const [rowKey, row] of rows) if (row.orgId === id) rows.delete(rowKey);
+        if (rows.size === 0) table.delete(key);
+      }
+    }
+  };
+
   return {
     // Organizations
 
     async listOrganizations(scope, page, filter = {}) {
       const matching = sortedValues(organizations).filter(
-        (organization) => sees(scope, organization.id) && (filter.status === undefined || organization.status === filter.status),
+        (organization) =>
+          sees(scope, organization.id) &&
+          (filter.status === undefined || organization.status === filter.status) &&
+          (filter.parentId === undefined || organization.parentId === filter.parentId),
       );
       return keysetPage(matching, (organization) => organization.id, page, plainCopy);
     },
@@ -212,55 +275,118 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       return organization !== undefined && sees(scope, id) ? plainCopy(organization) : undefined;
     },
 
+    async listSubtreeIds(rootIds) {
+      const found = new Set(rootIds.flatMap((id) => subtreeOf(id).map((member) => member.id)));
+      return [...found].sort(compareKeys);
+    },
+
     async createOrganization(organization) {
       if (organizations.has(organization.id)) throw new Error(`memoryAnalyticsStore: organization ${organization.id} exists`);
+      if (organization.parentId !== undefined) checkParentChain(chainOf(organization.parentId), organization.parentId, 1);
       organizations.set(organization.id, plainCopy(organization));
     },
 
     async updateOrganization(scope, id, change) {
       const current = organizations.get(id);
       if (current === undefined || !sees(scope, id)) return undefined;
-      const { compatibility, existingUsers, ...kept } = current;
+      if (change.parentId !== undefined && change.parentId !== null && change.parentId !== current.parentId) {
+        // Its subtree moves with it, so the deepest descendant must still fit under the bound.
+        checkParentChain(chainOf(change.parentId), change.parentId, Math.max(...subtreeOf(id).map((member) => member.level)), id);
+      }
+      const { compatibility, existingUsers, parentId, ...kept } = current;
       // `null` in a change returns a setting to its default: the member is then absent.
       const nextCompatibility = change.compatibility === undefined ? compatibility : (change.compatibility ?? undefined);
       const nextExistingUsers = change.existingUsers === undefined ? existingUsers : (change.existingUsers ?? undefined);
+      const nextParentId = change.parentId === undefined ? parentId : (change.parentId ?? undefined);
       const next: Organization = {
         ...kept,
         ...(change.name === undefined ? {} : { name: change.name }),
         ...(change.status === undefined ? {} : { status: change.status }),
         ...(nextCompatibility === undefined ? {} : { compatibility: nextCompatibility }),
         ...(nextExistingUsers === undefined ? {} : { existingUsers: nextExistingUsers }),
+        ...(nextParentId === undefined ? {} : { parentId: nextParentId }),
         updatedAt: change.updatedAt,
       };
       organizations.set(id, next);
+      const { status } = change;
+      if (change.cascade === true && status !== undefined) {
+        for (const member of subtreeOf(id)) {
+          const descendant = organizations.get(member.id);
+          if (descendant !== undefined && member.id !== id)
+            organizations.set(member.id, { ...descendant, status, updatedAt: change.updatedAt });
+        }
+      }
       return plainCopy(next);
     },
 
-    async deleteOrganization(scope, id) {
+    async deleteOrganization(scope, id, options = {}) {
       if (!organizations.has(id) || !sees(scope, id)) return false;
-      organizations.delete(id);
-      for (const [userId, user] of adminUsers) {
-        if (user.organizationIds.includes(id)) {
-          adminUsers.set(userId, { ...user, organizationIds: user.organizationIds.filter((orgId) => orgId !== id) });
-        }
+      const members = subtreeOf(id).map((member) => member.id);
+      if (members.length > 1 && options.subtree !== true) {
+        const children = [...organizations.values()].filter((organization) => organization.parentId === id).length;
+        throw organizationTreeError({ kind: "has-children", children });
       }
-      for (const [campaignId, campaign] of campaigns) if (campaign.orgId === id) campaigns.delete(campaignId);
-      for (const [simulationId, simulation] of simulations) if (simulation.orgId === id) simulations.delete(simulationId);
-      for (const [operationId, operation] of operations) {
-        if (operation.orgId !== id) continue;
-        operations.delete(operationId);
-        reportRows.delete(operationId);
-      }
-      for (const table of [enrolments, recipients, feedback] as const) {
-        for (const [key, rows] of table as Map<string, Map<string, Owned<unknown>>>) {
-          for (const [rowKey, row] of rows) if (row.orgId === id) rows.delete(rowKey);
-          if (rows.size === 0) table.delete(key);
-        }
-      }
-      // Both calls start before either is awaited: on the memory stores each does its whole work
-      // synchronously when called, so the organization disappears everywhere at once.
-      await Promise.all([deleteScimResources(id), tokens.revokeAll(id)]);
+      for (const member of members) deleteAnalyticsRecords(member);
+      // Every call starts before any is awaited: on the memory stores each does its whole work
+      // synchronously when called, so the subtree disappears everywhere at once.
+      await Promise.all(members.flatMap((member) => [deleteScimResources(member), tokens.revokeAll(member)]));
       return true;
+    },
+
+    async treeSummary(scope, orgId, options) {
+      if (!organizations.has(orgId) || !sees(scope, orgId)) return undefined;
+      const members = subtreeOf(orgId)
+        .map((member) => member.id)
+        .filter((id) => sees(scope, id));
+      const people = new Set<string>();
+      const activePeople = new Set<string>();
+      const rows = [];
+      for (const id of members) {
+        const figures = {
+          orgId: id,
+          learners: 0,
+          activeLearners: 0,
+          enrolled: 0,
+          completed: 0,
+          overdue: 0,
+          sent: 0,
+          clicked: 0,
+          reported: 0,
+        };
+        for await (const user of usersOf(id, undefined)) {
+          const person = workEmailOf(user) ?? `id:${id}/${user.id}`;
+          const active = learnerOf(id, user).active;
+          figures.learners += 1;
+          people.add(person);
+          if (active) {
+            figures.activeLearners += 1;
+            activePeople.add(person);
+          }
+        }
+        for (const byUser of enrolments.values()) {
+          for (const { orgId: owner, value } of byUser.values()) {
+            if (owner !== id) continue;
+            figures.enrolled += 1;
+            if (value.status === "completed") figures.completed += 1;
+            if (isOverdue(value, campaigns.get(value.campaignId), options.asOf)) figures.overdue += 1;
+          }
+        }
+        for (const byUser of recipients.values()) {
+          for (const { orgId: owner, value } of byUser.values()) {
+            if (owner !== id) continue;
+            if (value.sentAt !== undefined) figures.sent += 1;
+            if (value.clickedAt !== undefined) figures.clicked += 1;
+            if (value.reportedAt !== undefined) figures.reported += 1;
+          }
+        }
+        rows.push(figures);
+      }
+      const totals = { learners: 0, activeLearners: 0, enrolled: 0, completed: 0, overdue: 0, sent: 0, clicked: 0, reported: 0 };
+      for (const { orgId: _orgId, ...figures } of rows) {
+        for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += figures[key];
+      }
+      const summary = { orgId, organizations: rows, totals, asOf: options.asOf };
+      return options.people === true ? { ...summary, people: { learners: people.size, activeLearners: activePeople.size } } : summary;
     },
 
     // Admin users and keys
@@ -292,7 +418,7 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       if (adminIdByEmail.has(email)) throw analyticsConflictError("An admin user with this e-mail address exists");
       if (adminUsers.has(user.id)) throw new Error(`memoryAnalyticsStore: admin user ${user.id} exists`);
       if (invitations.has(invitation.codeHash)) throw new Error("memoryAnalyticsStore: an invitation with this code digest exists");
-      adminUsers.set(user.id, plainCopy({ ...user, email, organizationIds: [...user.organizationIds].sort(compareKeys) }));
+      adminUsers.set(user.id, plainCopy(withGrants({ ...user, email }, user.organizationIds, user.subtreeOrganizationIds ?? [])));
       adminIdByEmail.set(email, user.id);
       invitations.set(invitation.codeHash, { adminUserId: user.id, expiresAt: invitation.expiresAt });
     },
@@ -303,12 +429,17 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       const next: AdminUser = {
         ...current,
         ...(change.role === undefined ? {} : { role: change.role }),
-        ...(change.organizationIds === undefined ? {} : { organizationIds: [...change.organizationIds].sort(compareKeys) }),
         ...(change.status === undefined ? {} : { status: change.status }),
         updatedAt: change.updatedAt,
       };
-      adminUsers.set(id, next);
-      return plainCopy(next);
+      // A grant that stays keeps its subtree unless the change says otherwise.
+      const granted = withGrants(
+        next,
+        change.organizationIds ?? current.organizationIds,
+        change.subtreeOrganizationIds ?? current.subtreeOrganizationIds ?? [],
+      );
+      adminUsers.set(id, granted);
+      return plainCopy(granted);
     },
 
     async deleteAdminUser(scope, id) {

@@ -18,7 +18,8 @@ import {
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
 import type { AdminRole, AdminUser, AdminUserStatus, OrgScope } from "../analytics-store.js";
-import { newApiKey, type ApiKeyCaller } from "../api-keys.js";
+import { newApiKey } from "../api-keys.js";
+import { callerScope } from "../caller-scope.js";
 import { renderAdminUser } from "../render-resources.js";
 import { sendJson, sendNoContent } from "../send-json.js";
 
@@ -73,13 +74,41 @@ async function requireVisible(dependencies: AnalyticsDependencies, scope: OrgSco
 }
 
 /**
- * An admin (role `admin`) manages only admin users all of whose organizations are its own
- * (issue 6), so it can never act on someone who also looks after an organization it cannot see.
+ * The subtree grants of a request: sorted, each one of the granted `organizationIds`, and — for
+ * an admin caller — each a subtree the caller sees whole (issue 17), so a grant never reaches
+ * past the caller's own. 400 naming each that is not.
  */
-function requireManageable(caller: ApiKeyCaller | undefined, target: AdminUser): void {
-  if (caller?.kind !== "admin") return;
-  const own = new Set(caller.adminUser.organizationIds);
-  if (!target.organizationIds.every((id) => own.has(id))) {
+async function checkedSubtreeIds(
+  dependencies: AnalyticsDependencies,
+  scope: OrgScope,
+  subtreeIds: readonly string[] | undefined,
+  organizationIds: readonly string[],
+): Promise<string[] | undefined> {
+  if (subtreeIds === undefined) return undefined;
+  const errors: ProblemFieldError[] = [];
+  const visible = "all" in scope ? undefined : new Set(scope.orgIds);
+  for (const [index, id] of subtreeIds.entries()) {
+    if (!organizationIds.includes(id)) {
+      errors.push({ field: `/subtreeOrganizationIds/${index}`, message: "is not one of the admin user's organizationIds" });
+    } else if (visible !== undefined && !(await dependencies.store.listSubtreeIds([id])).every((member) => visible.has(member))) {
+      errors.push({ field: `/subtreeOrganizationIds/${index}`, message: "has organizations below it that you may not see" });
+    }
+  }
+  if (errors.length > 0) throw invalidRequest(errors);
+  return normalizedIds(subtreeIds);
+}
+
+/**
+ * An admin (role `admin`) manages only admin users all of whose organizations — subtrees
+ * included — are within its own scope (issue 6, issue 17), so it can never act on someone who
+ * also looks after an organization it cannot see.
+ */
+async function requireManageable(dependencies: AnalyticsDependencies, call: AnalyticsCall, target: AdminUser): Promise<void> {
+  const { caller, scope } = call;
+  if (caller?.kind !== "admin" || "all" in scope) return;
+  const own = new Set(scope.orgIds);
+  const theirs = await callerScope({ kind: "admin", keyId: "", adminUser: target }, dependencies.store);
+  if (!("all" in theirs) && !theirs.orgIds.every((id) => own.has(id))) {
     throw forbidden(
       "This admin user also looks after organizations that are not yours; ask the operator or an admin of those organizations.",
     );
@@ -117,10 +146,16 @@ export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUse
       if (onInvitation === undefined) {
         throw notImplemented("This service cannot deliver invitations: its host has not configured an invitation hook (onInvitation).");
       }
-      const input = body as { readonly email: string; readonly role: AdminRole; readonly organizationIds: readonly string[] };
+      const input = body as {
+        readonly email: string;
+        readonly role: AdminRole;
+        readonly organizationIds: readonly string[];
+        readonly subtreeOrganizationIds?: readonly string[];
+      };
       const email = input.email.toLowerCase();
       const organizationIds = normalizedIds(input.organizationIds);
       await requireVisible(dependencies, scope, organizationIds);
+      const subtreeOrganizationIds = await checkedSubtreeIds(dependencies, scope, input.subtreeOrganizationIds, organizationIds);
       const existing = await store.findAdminUserByEmail(email);
       if (existing !== undefined) {
         throw conflict(
@@ -136,6 +171,7 @@ export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUse
         email,
         role: input.role,
         organizationIds,
+        ...(subtreeOrganizationIds === undefined || subtreeOrganizationIds.length === 0 ? {} : { subtreeOrganizationIds }),
         status: "invited",
         invitedAt: at.toISOString(),
         invitationExpiresAt: expiresAt,
@@ -165,12 +201,19 @@ export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUse
       const change = call.body as {
         readonly role?: AdminRole;
         readonly organizationIds?: readonly string[];
+        readonly subtreeOrganizationIds?: readonly string[];
         readonly status?: "active" | "disabled";
       };
       const target = await visibleAdminUser(dependencies, call);
-      requireManageable(call.caller, target);
+      await requireManageable(dependencies, call, target);
       const organizationIds = change.organizationIds === undefined ? undefined : normalizedIds(change.organizationIds);
       if (organizationIds !== undefined) await requireVisible(dependencies, call.scope, organizationIds);
+      const subtreeOrganizationIds = await checkedSubtreeIds(
+        dependencies,
+        call.scope,
+        change.subtreeOrganizationIds,
+        organizationIds ?? target.organizationIds,
+      );
       if (change.status !== undefined && target.status === "invited") {
         throw conflict(
           "This admin user is still invited: it becomes active by accepting its invitation, and an invitation is withdrawn by deleting the admin user.",
@@ -179,6 +222,7 @@ export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUse
       const updated = await store.updateAdminUser(call.scope, target.id, {
         ...(change.role === undefined ? {} : { role: change.role }),
         ...(organizationIds === undefined ? {} : { organizationIds }),
+        ...(subtreeOrganizationIds === undefined ? {} : { subtreeOrganizationIds }),
         ...(change.status === undefined ? {} : { status: change.status }),
         updatedAt: now().toISOString(),
       });
@@ -188,7 +232,7 @@ export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUse
 
     async deleteAdminUser(call) {
       const target = await visibleAdminUser(dependencies, call);
-      requireManageable(call.caller, target);
+      await requireManageable(dependencies, call, target);
       if (!(await store.deleteAdminUser(call.scope, target.id))) throw noSuchAdminUser();
       sendNoContent(call.response);
     },

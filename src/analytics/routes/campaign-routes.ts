@@ -9,6 +9,7 @@ import type { Campaign, EnrolmentFilter, EnrolmentStatus } from "../analytics-st
 import { renderCampaign, renderCampaignUser, renderFeedback } from "../render-resources.js";
 import { campaignUsersReport } from "../report-kinds.js";
 import { sendJson } from "../send-json.js";
+import { subtreeScope } from "../subtree-scope.js";
 import { startReport } from "./start-report.js";
 
 type CampaignHandlers = Pick<
@@ -30,6 +31,11 @@ export function campaignHandlers(dependencies: AnalyticsDependencies): CampaignH
   return {
     async listCampaigns(call) {
       const organizationId = call.query["organizationId"] as string | undefined;
+      if (organizationId !== undefined && call.query["subtree"] === true) {
+        // The organization and its descendants: a narrower scope rather than a filter.
+        call.sendPage(await store.listCampaigns(await subtreeScope(store, call.scope, organizationId), call.page()), renderCampaign);
+        return;
+      }
       call.sendPage(
         await store.listCampaigns(call.scope, call.page(), organizationId === undefined ? {} : { orgId: organizationId }),
         renderCampaign,

@@ -6,18 +6,27 @@ import type { AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
 import type { LearnerFilter } from "../analytics-store.js";
 import { renderUser } from "../render-resources.js";
+import { subtreeScope } from "../subtree-scope.js";
 
 /** The handler of the learner list. */
 export function userHandlers(dependencies: AnalyticsDependencies): Pick<AnalyticsHandlers, "listUsers"> {
   return {
     async listUsers(call) {
-      const { organizationId, active, department } = call.query as { organizationId?: string; active?: boolean; department?: string };
+      const { organizationId, active, department, subtree } = call.query as {
+        organizationId?: string;
+        active?: boolean;
+        department?: string;
+        subtree?: boolean;
+      };
+      // With subtree, the organization and its descendants: a narrower scope rather than a filter.
+      const wide = subtree === true && organizationId !== undefined;
       const filter: LearnerFilter = {
-        ...(organizationId === undefined ? {} : { orgId: organizationId }),
+        ...(organizationId === undefined || wide ? {} : { orgId: organizationId }),
         ...(active === undefined ? {} : { active }),
         ...(department === undefined ? {} : { department }),
       };
-      call.sendPage(await dependencies.store.listLearners(call.scope, filter, call.page()), renderUser);
+      const scope = wide ? await subtreeScope(dependencies.store, call.scope, organizationId) : call.scope;
+      call.sendPage(await dependencies.store.listLearners(scope, filter, call.page()), renderUser);
     },
   };
 }

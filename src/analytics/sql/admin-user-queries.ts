@@ -29,13 +29,22 @@ type AdminUserMembers =
 
 type AdminUsersFrom = ExpressionBuilder<AnalyticsDatabase & { u: AdminUsersTable }, "u">;
 
-function adminUserOf(row: Selectable<AdminUsersTable>, organizationIds: readonly string[]): AdminUser {
+/** An admin user's grants: the organizations, and those of them granted with their subtree. */
+interface Grants {
+  readonly organizationIds: readonly string[];
+  readonly subtreeOrganizationIds: readonly string[];
+}
+
+const NO_GRANTS: Grants = { organizationIds: [], subtreeOrganizationIds: [] };
+
+function adminUserOf(row: Selectable<AdminUsersTable>, grants: Grants): AdminUser {
   return {
     id: row.id,
     email: row.email,
     role: row.role as AdminRole,
     // Sorted as JavaScript sorts, which the contract promises, whatever the database's collation.
-    organizationIds: [...organizationIds].sort(),
+    organizationIds: [...grants.organizationIds].sort(),
+    ...(grants.subtreeOrganizationIds.length === 0 ? {} : { subtreeOrganizationIds: [...grants.subtreeOrganizationIds].sort() }),
     status: row.status as AdminUserStatus,
     invitedAt: row.invited_at,
     ...(row.invitation_expires_at === null ? {} : { invitationExpiresAt: row.invitation_expires_at }),
@@ -79,27 +88,33 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
     if (rows.length === 0) return [];
     const links = await on
       .selectFrom("scimkit_admin_user_organizations")
-      .select(["admin_user_id", "org_id"])
+      .select(["admin_user_id", "org_id", "subtree"])
       .where(
         "admin_user_id",
         "in",
         rows.map((row) => row.id),
       )
       .execute();
-    const byUser = new Map<string, string[]>();
-    for (const link of links) byUser.set(link.admin_user_id, [...(byUser.get(link.admin_user_id) ?? []), link.org_id]);
-    return rows.map((row) => adminUserOf(row, byUser.get(row.id) ?? []));
+    const byUser = new Map<string, { organizationIds: string[]; subtreeOrganizationIds: string[] }>();
+    for (const link of links) {
+      const grants = byUser.get(link.admin_user_id) ?? { organizationIds: [], subtreeOrganizationIds: [] };
+      grants.organizationIds.push(link.org_id);
+      if (Number(link.subtree) === 1) grants.subtreeOrganizationIds.push(link.org_id);
+      byUser.set(link.admin_user_id, grants);
+    }
+    return rows.map((row) => adminUserOf(row, byUser.get(row.id) ?? NO_GRANTS));
   };
 
   const one = async (on: Kysely<AnalyticsDatabase>, row: Selectable<AdminUsersTable> | undefined): Promise<AdminUser | undefined> =>
     row ? (await withOrganizations(on, [row]))[0] : undefined;
 
-  const linkOrganizations = async (trx: Kysely<AnalyticsDatabase>, adminUserId: string, orgIds: readonly string[]): Promise<void> => {
-    const unique = [...new Set(orgIds)];
+  const linkOrganizations = async (trx: Kysely<AnalyticsDatabase>, adminUserId: string, grants: Grants): Promise<void> => {
+    const unique = [...new Set(grants.organizationIds)];
     if (unique.length === 0) return;
+    const subtree = new Set(grants.subtreeOrganizationIds);
     await trx
       .insertInto("scimkit_admin_user_organizations")
-      .values(unique.map((orgId) => ({ admin_user_id: adminUserId, org_id: orgId })))
+      .values(unique.map((orgId) => ({ admin_user_id: adminUserId, org_id: orgId, subtree: subtree.has(orgId) ? 1 : 0 })))
       .execute();
   };
 
@@ -155,7 +170,10 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
           if (taken) throw analyticsConflictError("An admin user with this e-mail address exists");
           throw new Error(`createAdminUser: the id ${user.id} exists`);
         }
-        await linkOrganizations(trx, user.id, user.organizationIds);
+        await linkOrganizations(trx, user.id, {
+          organizationIds: user.organizationIds,
+          subtreeOrganizationIds: user.subtreeOrganizationIds ?? [],
+        });
         await trx
           .insertInto("scimkit_invitations")
           .values({
@@ -185,9 +203,14 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
           .set({ role: next.role, status: next.status, updated_at: next.updated_at })
           .where("id", "=", id)
           .execute();
-        if (change.organizationIds !== undefined) {
+        if (change.organizationIds !== undefined || change.subtreeOrganizationIds !== undefined) {
+          const current = await one(trx, row);
+          const organizationIds = change.organizationIds ?? current?.organizationIds ?? [];
+          // A grant that stays keeps its subtree unless the change says otherwise.
+          const subtreeOrganizationIds =
+            change.subtreeOrganizationIds ?? (current?.subtreeOrganizationIds ?? []).filter((orgId) => organizationIds.includes(orgId));
           await trx.deleteFrom("scimkit_admin_user_organizations").where("admin_user_id", "=", id).execute();
-          await linkOrganizations(trx, id, change.organizationIds);
+          await linkOrganizations(trx, id, { organizationIds, subtreeOrganizationIds });
         }
         return one(trx, next);
       });

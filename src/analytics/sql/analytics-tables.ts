@@ -5,6 +5,7 @@
  * tables do. The DDL, with its indexes, is in `migrations/0001-analytics-tables.ts`, run in the
  * `analytics` namespace of the store's migration runner.
  */
+import type { Generated } from "kysely";
 import type { CounterColumn, SqlStoreDatabase } from "scimkit/sql";
 
 /** An organization of the analytics interface (spec §4.6). Primary key `id`. */
@@ -19,6 +20,8 @@ export interface OrganizationsTable {
   readonly compatibility: string | null;
   /** `Organization.existingUsers`; null: the default (analytics migration 2). */
   readonly existing_users: string | null;
+  /** `Organization.parentId`; null: a root (analytics migration 3). */
+  readonly parent_id: string | null;
 }
 
 /** An admin user of the analytics interface. Primary key `id`; `email` is unique. */
@@ -41,6 +44,8 @@ export interface AdminUsersTable {
 export interface AdminUserOrganizationsTable {
   readonly admin_user_id: string;
   readonly org_id: string;
+  /** 1: granted with its subtree (`AdminUser.subtreeOrganizationIds`), 0: alone (analytics migration 3). */
+  readonly subtree: Generated<number>;
 }
 
 /** A single-use invitation code, as its SHA-256 digest only. Primary key `code_hash`; cascades with the user. */

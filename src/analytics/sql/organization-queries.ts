@@ -10,8 +10,11 @@ import type { AnalyticsDatabase, OrganizationsTable } from "./analytics-tables.j
 import type { CompatibilityProfileName } from "scimkit/core";
 import type { ExistingUserPolicy } from "scimkit";
 import type { AnalyticsStore, OrgScope, Organization, OrganizationStatus } from "../analytics-store.js";
+import { checkParentChain } from "../check-parent-chain.js";
+import { organizationTreeError } from "../organization-tree-error.js";
 import { deleteAnalyticsOrganizationRows } from "./delete-analytics-organization-rows.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
+import { lockChain, lockSubtree, subtreeIds, subtreeRows } from "./organization-tree.js";
 import { scopeOrgIds } from "./scope-org-ids.js";
 
 /** The organization a row holds. */
@@ -25,14 +28,35 @@ export function organizationOf(row: Selectable<OrganizationsTable>): Organizatio
     // Written only through the validated API, CLI and this store: read back as the names they were.
     ...(row.compatibility === null ? {} : { compatibility: row.compatibility as CompatibilityProfileName }),
     ...(row.existing_users === null ? {} : { existingUsers: row.existing_users as ExistingUserPolicy }),
+    ...(row.parent_id === null ? {} : { parentId: row.parent_id }),
   };
+}
+
+/** Inserts `organization`; the primary key rejects an id that exists, as the contract asks. */
+async function insertOrganization(db: Kysely<AnalyticsDatabase>, organization: Organization): Promise<void> {
+  await db
+    .insertInto("scimkit_organizations")
+    .values({
+      id: organization.id,
+      name: organization.name,
+      status: organization.status,
+      created_at: organization.createdAt,
+      updated_at: organization.updatedAt,
+      compatibility: organization.compatibility ?? null,
+      existing_users: organization.existingUsers ?? null,
+      parent_id: organization.parentId ?? null,
+    })
+    .execute();
 }
 
 /** The organization members of `AnalyticsStore` over `db`. */
 export function organizationQueries(
   db: Kysely<AnalyticsDatabase>,
   dialect: SqlDialect,
-): Pick<AnalyticsStore, "listOrganizations" | "getOrganization" | "createOrganization" | "updateOrganization" | "deleteOrganization"> {
+): Pick<
+  AnalyticsStore,
+  "listOrganizations" | "getOrganization" | "listSubtreeIds" | "createOrganization" | "updateOrganization" | "deleteOrganization"
+> {
   /** The organizations of `scope` as a query, or undefined when the scope holds none. */
   const inScope = (on: Kysely<AnalyticsDatabase>, scope: OrgScope) => {
     const ids = scopeOrgIds(scope);
@@ -46,6 +70,7 @@ export function organizationQueries(
       let query = inScope(db, scope);
       if (!query) return { items: [] };
       if (filter.status !== undefined) query = query.where("status", "=", filter.status);
+      if (filter.parentId !== undefined) query = query.where("parent_id", "=", filter.parentId);
       if (page.after !== undefined) query = query.where("id", ">", page.after);
       const rows = await query.orderBy("id").limit(rowsToRead(page)).execute();
       return pageOf(rows, page, organizationOf, (organization) => organization.id);
@@ -56,33 +81,42 @@ export function organizationQueries(
       return row ? organizationOf(row) : undefined;
     },
 
+    listSubtreeIds(rootIds) {
+      return subtreeIds(db, rootIds);
+    },
+
     async createOrganization(organization) {
-      // The primary key rejects an id that exists, as the contract asks.
-      await db
-        .insertInto("scimkit_organizations")
-        .values({
-          id: organization.id,
-          name: organization.name,
-          status: organization.status,
-          created_at: organization.createdAt,
-          updated_at: organization.updatedAt,
-          compatibility: organization.compatibility ?? null,
-          existing_users: organization.existingUsers ?? null,
-        })
-        .execute();
+      const { parentId } = organization;
+      if (parentId !== undefined) {
+        return analyticsWriteTransaction(db, dialect, async (trx) => {
+          checkParentChain(await lockChain(trx, dialect, parentId), parentId, 1);
+          await insertOrganization(trx, organization);
+        });
+      }
+      await insertOrganization(db, organization);
     },
 
     updateOrganization(scope, id, change) {
+      const { parentId } = change;
       return analyticsWriteTransaction(db, dialect, async (trx) => {
+        // A move locks the organization with the new parent's chain, in one ordered statement.
+        const chain = typeof parentId === "string" ? await lockChain(trx, dialect, parentId, id) : undefined;
         const query = inScope(trx, scope)?.where("id", "=", id);
         const row = query ? await withRowLock(query, dialect, "update").executeTakeFirst() : undefined;
         if (!row) return undefined;
+        if (chain !== undefined && typeof parentId === "string" && parentId !== row.parent_id) {
+          // Its subtree moves with it, so the deepest descendant must still fit under the bound.
+          // A child added under it meanwhile locks it too, so this read is of the committed tree.
+          const height = Math.max(...(await subtreeRows(trx, id)).map((member) => member.level));
+          checkParentChain(chain, parentId, height, id);
+        }
         const next: Selectable<OrganizationsTable> = {
           ...row,
           ...(change.name === undefined ? {} : { name: change.name }),
           ...(change.status === undefined ? {} : { status: change.status }),
           ...(change.compatibility === undefined ? {} : { compatibility: change.compatibility }),
           ...(change.existingUsers === undefined ? {} : { existing_users: change.existingUsers }),
+          ...(change.parentId === undefined ? {} : { parent_id: change.parentId }),
           updated_at: change.updatedAt,
         };
         await trx
@@ -92,27 +126,55 @@ export function organizationQueries(
             status: next.status,
             compatibility: next.compatibility,
             existing_users: next.existing_users,
+            parent_id: next.parent_id,
             updated_at: next.updated_at,
           })
           .where("id", "=", id)
           .execute();
+        if (change.cascade === true && change.status !== undefined) {
+          // Locked as a delete of the subtree is, so a child added meanwhile is seen and changed too.
+          const members = (await lockSubtree(trx, dialect, id)).map((member) => member.id);
+          await trx
+            .updateTable("scimkit_organizations")
+            .set({ status: change.status, updated_at: change.updatedAt })
+            .where("id", "in", members)
+            .execute();
+        }
         return organizationOf(next);
       });
     },
 
-    deleteOrganization(scope, id) {
+    deleteOrganization(scope, id, options = {}) {
       return analyticsWriteTransaction(db, dialect, async (trx, scim) => {
+        // Locked in id order as a move locks, first, so a child created or moved in meanwhile is
+        // seen or refused; a subtree that is only the organization costs one row lock.
+        const members = (await lockSubtree(trx, dialect, id)).map((member) => member.id);
         const query = inScope(trx, scope)?.where("id", "=", id);
         // The delete lock makes a concurrent update of the organization wait, then find it gone.
         const row = query ? await withRowLock(query, dialect, "delete").executeTakeFirst() : undefined;
         if (!row) return false;
+        if (members.length > 1 && options.subtree !== true) {
+          throw organizationTreeError({ kind: "has-children", children: await countChildren(trx, id) });
+        }
         // One transaction (issue 6: "in one transaction"): a failure anywhere leaves all of it.
-        await deleteAnalyticsOrganizationRows(trx, id);
-        await deleteScimOrganizationRows(scim, id, dialect);
-        await trx.deleteFrom("scimkit_tokens").where("org_id", "=", id).execute();
-        await trx.deleteFrom("scimkit_organizations").where("id", "=", id).execute();
+        await deleteAnalyticsOrganizationRows(trx, members);
+        // The SCIM tables are the SCIM store's to know: it deletes an organization at a time.
+        for (const member of members) await deleteScimOrganizationRows(scim, member, dialect);
+        await trx.deleteFrom("scimkit_tokens").where("org_id", "in", members).execute();
+        // One statement, so the parent references inside the subtree are checked once all are gone.
+        await trx.deleteFrom("scimkit_organizations").where("id", "in", members).execute();
         return true;
       });
     },
   };
+}
+
+/** How many organizations have `id` as their parent. */
+async function countChildren(db: Kysely<AnalyticsDatabase>, id: string): Promise<number> {
+  const row = await db
+    .selectFrom("scimkit_organizations")
+    .select((eb) => eb.fn.countAll<number | string>().as("children"))
+    .where("parent_id", "=", id)
+    .executeTakeFirstOrThrow();
+  return Number(row.children);
 }

@@ -17,6 +17,7 @@ import { ANALYTICS_MIGRATIONS, analyticsMigrations } from "./migrations/analytic
 import { operationQueries } from "./operation-queries.js";
 import { organizationQueries } from "./organization-queries.js";
 import { simulationQueries } from "./simulation-queries.js";
+import { treeSummaryQueries } from "./tree-summary-queries.js";
 
 /** Options of `sqlAnalyticsStore`. */
 export interface SqlAnalyticsStoreOptions {
@@ -64,6 +65,7 @@ export async function sqlAnalyticsStore(
     ...simulationQueries(db, dialect),
     ...feedbackQueries(db),
     ...operationQueries(db, dialect),
+    ...treeSummaryQueries(db, dialect),
     migrate,
   };
 }

@@ -6,6 +6,9 @@
  */
 import {
   CHOSEN_ORGANIZATION_ID_PATTERN,
+  describeTreeRefusal,
+  isOrganizationTreeError,
+  MAX_ORGANIZATION_DEPTH,
   renderOrganization,
   type Organization,
   type OrganizationChange,
@@ -23,18 +26,23 @@ const USAGE = [
   "Usage: scimkit orgs <subcommand> [options]",
   "",
   "Subcommands:",
-  "  list                 Every organization, with its status",
+  "  list                 Every organization, with its status and parent",
   "  create <name>        Create an organization and issue its first SCIM token (printed once, on stdout)",
   "      --id <id>        Its id in SCIM paths: 1-64 of A-Z a-z 0-9 . _ ~ - (default: a new UUID)",
   "      --compatibility <profile>   Identity-provider tolerances its SCIM requests get (default: generic)",
   "      --existing-users <choice>   conflict (409, the default) or link: what POST /Users does with a user that exists",
-  "  set <id>             Change it: --name <name>, --compatibility <profile>, --existing-users <choice>",
+  "      --parent <id>    The organization it belongs under (a division of a company); default: none",
+  "  set <id>             Change it: --name <name>, --compatibility <profile>, --existing-users <choice>,",
+  "                       --parent <id> (moves it with its subtree; `none` makes it a root)",
   "                       (`default` returns a setting to its default)",
   "  suspend <id>         Its SCIM tokens answer 401 from the next request on; its data stays",
   "  resume <id>          Its tokens work again",
+  "      --cascade        suspend/resume: every organization below it too",
   "  delete <id> --yes    Delete it with everything of it: users, groups, tokens, analytics",
+  "      --subtree        Also every organization below it (refused without, when it has any)",
   "",
   `Profiles: ${COMPATIBILITY_PROFILE_NAMES.join(", ")} (docs/compatibility-profiles.md)`,
+  `Organizations form a tree at most ${MAX_ORGANIZATION_DEPTH} deep; a parent that would make a cycle is refused.`,
   "",
   "Options:",
   "  --json      One JSON object on stdout, for scripts",
@@ -51,6 +59,9 @@ const OPTIONS = {
   name: { type: "string" },
   compatibility: { type: "string" },
   "existing-users": { type: "string" },
+  parent: { type: "string" },
+  subtree: { type: "boolean" },
+  cascade: { type: "boolean" },
 } as const;
 
 const EXISTING_USERS: readonly ExistingUserPolicy[] = ["conflict", "link"];
@@ -84,6 +95,17 @@ const ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
 const print = (value: unknown): void => console.log(JSON.stringify(value, null, 2));
 const noSuchOrganization = (id: string): Error => failure(`there is no organization ${JSON.stringify(id)}`);
 
+/** `work`, with the store's refusal of a tree change as the failure the operator API answers it with. */
+async function treeChecked<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isOrganizationTreeError(error)) throw error;
+    const message = describeTreeRefusal(error.refusal, "--subtree");
+    throw failure(message, error.refusal.kind === "unknown-parent" ? 404 : 409);
+  }
+}
+
 export const orgsCommand: HostCommand = {
   name: "orgs",
   summary: "list|create|set|suspend|resume|delete: the organizations the hosts serve",
@@ -106,14 +128,29 @@ export const orgsCommand: HostCommand = {
       if (values[option] !== undefined && subcommand !== "create" && subcommand !== "set")
         throw usageError(`orgs ${subcommand} takes no --${option}`);
     }
+    if (values.subtree !== undefined && subcommand !== "delete") throw usageError(`orgs ${subcommand} takes no --subtree`);
+    if (values.cascade !== undefined && subcommand !== "suspend" && subcommand !== "resume")
+      throw usageError(`orgs ${subcommand} takes no --cascade`);
+    if (values.parent !== undefined && subcommand !== "create" && subcommand !== "set")
+      throw usageError(`orgs ${subcommand} takes no --parent`);
+    if (values.parent !== undefined && !CHOSEN_ID.test(values.parent) && !(subcommand === "set" && values.parent === "none"))
+      throw usageError(`--parent ${JSON.stringify(values.parent)}: an organization id${subcommand === "set" ? ", or none" : ""}`);
+    // `none` on set: no parent any more.
+    const parentId = values.parent === undefined ? undefined : subcommand === "set" && values.parent === "none" ? null : values.parent;
     const resettable = subcommand === "set";
     const compatibility = choice<CompatibilityProfileName>("compatibility", values.compatibility, COMPATIBILITY_PROFILE_NAMES, resettable);
     const existingUsers = choice("existing-users", values["existing-users"], EXISTING_USERS, resettable);
     const newName = values.name?.trim();
     if (newName !== undefined && (newName === "" || newName.length > 200))
       throw usageError("--name must have 1-200 characters, not only spaces");
-    if (subcommand === "set" && compatibility === undefined && existingUsers === undefined && newName === undefined)
-      throw usageError("orgs set needs --name, --compatibility or --existing-users");
+    if (
+      subcommand === "set" &&
+      compatibility === undefined &&
+      existingUsers === undefined &&
+      newName === undefined &&
+      parentId === undefined
+    )
+      throw usageError("orgs set needs --name, --compatibility, --existing-users or --parent");
     if (values.yes !== undefined && subcommand !== "delete") throw usageError(`orgs ${subcommand} takes no --yes`);
     const [argument = ""] = rest;
     const json = values.json === true;
@@ -124,7 +161,9 @@ export const orgsCommand: HostCommand = {
     }
     // Deleting takes every user, group and token of the organization: not on a slip of the keyboard.
     if (subcommand === "delete" && values.yes !== true)
-      throw usageError(`orgs delete deletes ${JSON.stringify(argument)} with all its users, groups and tokens; add --yes to do it`);
+      throw usageError(
+        `orgs delete deletes ${JSON.stringify(argument)}${values.subtree === true ? " and every organization below it" : ""} with all its users, groups and tokens; add --yes to do it`,
+      );
 
     await withCommandStore(async ({ analytics, tokens, audit }, settings) => {
       switch (subcommand) {
@@ -138,7 +177,11 @@ export const orgsCommand: HostCommand = {
           } while (after !== undefined);
           if (json) print({ data: data.map(renderOrganization) });
           else if (data.length === 0) console.log("no organizations");
-          else for (const organization of data) console.log(`${organization.id}  ${organization.status}  ${organization.name}`);
+          else
+            for (const organization of data) {
+              const under = organization.parentId === undefined ? "" : `  (under ${organization.parentId})`;
+              console.log(`${organization.id}  ${organization.status}  ${organization.name}${under}`);
+            }
           return;
         }
         case "create": {
@@ -149,6 +192,7 @@ export const orgsCommand: HostCommand = {
             status: "active",
             ...(compatibility ? { compatibility } : {}),
             ...(existingUsers ? { existingUsers } : {}),
+            ...(parentId ? { parentId } : {}),
             createdAt: at,
             updatedAt: at,
           };
@@ -157,7 +201,7 @@ export const orgsCommand: HostCommand = {
           const issued = await auditedCommandWrite(audit, { ...write, resourceId: organization.id }, async () => {
             if ((await analytics.getOrganization({ all: true }, organization.id)) !== undefined) throw taken();
             try {
-              await analytics.createOrganization(organization);
+              await treeChecked(() => analytics.createOrganization(organization));
             } catch (error) {
               // A concurrent create with the same id: the store's key refused ours.
               if ((await analytics.getOrganization({ all: true }, organization.id)) !== undefined) throw taken();
@@ -180,14 +224,19 @@ export const orgsCommand: HostCommand = {
           const operation = subcommand === "suspend" ? "cli.suspendOrganization" : "cli.resumeOrganization";
           const write = { operation, orgId: argument, resourceType: "Organization", resourceId: argument, status: 200 } as const;
           const updated = await auditedCommandWrite(audit, write, async () => {
-            const changed = await analytics.updateOrganization({ all: true }, argument, { status, updatedAt: new Date().toISOString() });
+            const cascade = values.cascade === true ? { cascade: true } : {};
+            const changed = await analytics.updateOrganization({ all: true }, argument, {
+              status,
+              ...cascade,
+              updatedAt: new Date().toISOString(),
+            });
             if (changed === undefined) throw noSuchOrganization(argument);
             return changed;
           });
           if (json) print(renderOrganization(updated));
           else
             console.log(
-              `Organization ${updated.id} ${status === "suspended" ? "suspended: its tokens answer 401" : "resumed: its tokens work again"}`,
+              `Organization ${updated.id}${values.cascade === true ? " and every organization below it" : ""} ${status === "suspended" ? "suspended: their tokens answer 401" : "resumed: their tokens work again"}`,
             );
           return;
         }
@@ -196,6 +245,7 @@ export const orgsCommand: HostCommand = {
             ...(newName === undefined ? {} : { name: newName }),
             ...(compatibility === undefined ? {} : { compatibility }),
             ...(existingUsers === undefined ? {} : { existingUsers }),
+            ...(parentId === undefined ? {} : { parentId }),
             updatedAt: new Date().toISOString(),
           };
           const write = {
@@ -206,14 +256,14 @@ export const orgsCommand: HostCommand = {
             status: 200,
           } as const;
           const updated = await auditedCommandWrite(audit, write, async () => {
-            const changed = await analytics.updateOrganization({ all: true }, argument, change);
+            const changed = await treeChecked(() => analytics.updateOrganization({ all: true }, argument, change));
             if (changed === undefined) throw noSuchOrganization(argument);
             return changed;
           });
           if (json) print(renderOrganization(updated));
           else
             console.log(
-              `Organization ${updated.id}: name ${JSON.stringify(updated.name)}, compatibility ${updated.compatibility ?? "generic (default)"}, existing users ${updated.existingUsers ?? "conflict (default)"}; from the hosts' next request on`,
+              `Organization ${updated.id}: name ${JSON.stringify(updated.name)}, compatibility ${updated.compatibility ?? "generic (default)"}, existing users ${updated.existingUsers ?? "conflict (default)"}, parent ${updated.parentId ?? "none"}; from the hosts' next request on`,
             );
           return;
         }
@@ -225,12 +275,18 @@ export const orgsCommand: HostCommand = {
             resourceId: argument,
             status: 204,
           } as const;
-          await auditedCommandWrite(audit, write, async () => {
-            if (!(await analytics.deleteOrganization({ all: true }, argument))) throw noSuchOrganization(argument);
+          const subtree = values.subtree === true;
+          const members = await auditedCommandWrite(audit, write, async () => {
+            const ids = subtree ? await analytics.listSubtreeIds([argument]) : [argument];
+            if (!(await treeChecked(() => analytics.deleteOrganization({ all: true }, argument, { subtree }))))
+              throw noSuchOrganization(argument);
             // As the API does: a token store kept apart from the analytics store must lose them too.
-            await tokens.revokeAll(argument);
+            for (const id of ids) await tokens.revokeAll(id);
+            return ids;
           });
-          if (json) print({ deleted: { id: argument } });
+          if (json) print({ deleted: { id: argument, ...(subtree ? { subtree: members } : {}) } });
+          else if (members.length > 1)
+            console.log(`Organization ${argument} deleted with its ${members.length - 1} descendants and everything of them`);
           else console.log(`Organization ${argument} deleted with everything of it`);
           return;
         }

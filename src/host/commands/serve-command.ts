@@ -163,6 +163,9 @@ export async function serveHost(settings: HostSettings): Promise<void> {
       `Demo data for demo: ${seeded.learners} learners, ${seeded.campaigns.length} campaigns, 1 attack simulation, ${seeded.feedbackComments} feedback comments (SCIMKIT_DEMO_DATA=0 skips it)`,
     );
     say(`Demo attack simulation: ${host.analyticsUrl}/attack-simulations/${seeded.simulation.id}/summary`);
+    say(
+      `Demo divisions under demo: ${seeded.divisions.map((division) => `${division.id} (${division.learners} learners)`).join(", ")}; issue their SCIM tokens with scimkit tokens issue <id>`,
+    );
   }
   const graceMs = settings.shutdownGraceMs;
   let stopping = false;

@@ -15,6 +15,7 @@ import { learnersSuite } from "./suites/learners.js";
 import { operationsSuite } from "./suites/operations.js";
 import { organizationDeleteSuite } from "./suites/organization-delete.js";
 import { organizationsSuite } from "./suites/organizations.js";
+import { organizationTreeSuite } from "./suites/organization-tree.js";
 import { simulationsSuite } from "./suites/simulations.js";
 
 /** Options of `describeAnalyticsStoreConformance`. */
@@ -38,6 +39,7 @@ export const analyticsConformanceSuites: readonly AnalyticsConformanceSuite[] = 
   feedbackSuite,
   operationsSuite,
   organizationDeleteSuite,
+  organizationTreeSuite,
   concurrencySuite,
 ];
 

@@ -207,10 +207,11 @@ function migrationChecks(
         .insertInto("scimkit_organizations")
         .values({ id: "acme", name: "Acme", status: "active", created_at: time, updated_at: time })
         .execute();
-      // The migrations table itself is rebuilt with its new key (PostgreSQL names that index).
+      // The migrations table itself is rebuilt with its new key (PostgreSQL names that index);
+      // version 3 adds the index of the organization tree.
       const withoutMigrations = ({ tables, indexes }: Catalog): Catalog => ({
         tables,
-        indexes: indexes.filter((index) => !index.startsWith("scimkit_migrations")),
+        indexes: indexes.filter((index) => !index.startsWith("scimkit_migrations") && index !== "scimkit_organizations_parent"),
       });
       const before = withoutMigrations(await catalog(db));
 
