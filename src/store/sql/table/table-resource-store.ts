@@ -4,7 +4,7 @@
  * so all of it happens, or (on a 409, 412 or a hook's error) none of it. Filters, sorts and cursors
  * compile to SQL over the mapped columns through the SQL store's compilers (`tableRowSource`).
  */
-import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from "kysely";
+import { CompiledQuery, sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from "kysely";
 import { ScimError } from "../../../errors.js";
 import { deepEqual } from "../../../scim/deep-equal.js";
 import type { ScimObject } from "../../../scim/schema/normalize-value.js";
@@ -29,6 +29,11 @@ import { constraintViolation } from "./constraint-violation.js";
 
 /** The alias of the application's table in every query, which the compiled filters refer to. */
 const ROW = "t";
+
+/** Placeholders of `readOne`'s compiled statement, replaced by position: no constant of a mapping equals them. */
+const ORG_SLOT = "\u0000scimkit:org";
+const TYPE_SLOT = "\u0000scimkit:type";
+const ID_SLOT = "\u0000scimkit:id";
 
 /** The time a resource the application wrote itself, without a `scimkit_table_meta` row, reports. */
 const NEVER_WRITTEN = new Date(0).toISOString();
@@ -179,8 +184,29 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
     scope: StoreScope,
     id: string | number,
   ): Promise<StoredResource | undefined> => {
-    const rows = (await selectRows(type, scope, byId(type, id)).execute(on)).rows;
+    const statement = byIdStatement(type);
+    const parameters = statement.slots.map((slot) =>
+      slot === ORG_SLOT ? scope.orgId : slot === TYPE_SLOT ? scope.resourceType : slot === ID_SLOT ? id : slot,
+    );
+    const rows = (await on.executeQuery<Row>(CompiledQuery.raw(statement.text, parameters))).rows;
     return (await resourcesOf(on, type, rows))[0];
+  };
+
+  /**
+   * `readOne`'s statement, compiled once per type: a GET is the request identity providers make
+   * most, and building its SQL anew each time cost about as much as SQLite takes to run it. Compiled
+   * with placeholder values, each parameter is then the request's organization, type or id, or a
+   * constant.
+   */
+  const byIdStatements = new Map<TypeTable, { readonly text: string; readonly slots: readonly unknown[] }>();
+  const byIdStatement = (type: TypeTable) => {
+    let statement = byIdStatements.get(type);
+    if (statement === undefined) {
+      const compiled = selectRows(type, { orgId: ORG_SLOT, resourceType: TYPE_SLOT }, byId(type, ID_SLOT)).compile(db);
+      statement = { text: compiled.sql, slots: compiled.parameters };
+      byIdStatements.set(type, statement);
+    }
+    return statement;
   };
 
   /** Makes the child tables hold the elements of `attributes` for row `id`. */
