@@ -4,8 +4,11 @@
  * 1 s phases. `--only=noisy` runs only the noisy-neighbour scenario (`--only=phases` only the rest).
  */
 
-/** A kind of target the runner can start. */
-export type TargetKind = "memory" | "sqlite" | "postgres" | "scimmy";
+/**
+ * A kind of target the runner can start. `table` is `tableStore` on SQLite over an application's
+ * own tables (issue 16); it runs only when named in `--targets`.
+ */
+export type TargetKind = "memory" | "sqlite" | "postgres" | "scimmy" | "table";
 
 /** The parts of a run: the per-phase measurements and the noisy-neighbour scenario (issue 12). */
 export type BenchPart = "phases" | "noisy";
@@ -99,7 +102,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ben
   const defaultTargets: TargetKind[] = ["memory", "sqlite", ...(usablePostgres ? (["postgres"] as const) : []), "scimmy"];
   const targets = (get("targets") ?? get("stores"))?.split(",").map((t) => t.trim()) ?? defaultTargets;
   for (const target of targets) {
-    if (!["memory", "sqlite", "postgres", "scimmy"].includes(target)) throw new Error(`unknown target ${target}`);
+    if (!["memory", "sqlite", "postgres", "scimmy", "table"].includes(target)) throw new Error(`unknown target ${target}`);
   }
   if (targets.includes("postgres") && !usablePostgres) throw new Error("postgres needs SCIMKIT_BENCH_POSTGRES_URL (postgres://…)");
   const sizes = numberList(get("sizes") ?? (quick ? "1000" : "1000,10000,100000"));

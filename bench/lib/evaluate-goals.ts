@@ -22,9 +22,15 @@ export interface GoalResult {
 }
 
 const STORES: readonly TargetKind[] = ["memory", "sqlite", "postgres"];
-const STORE_NAMES: Record<TargetKind, string> = { memory: "memory", sqlite: "SQLite", postgres: "PostgreSQL", scimmy: "scimmy" };
+const STORE_NAMES: Record<TargetKind, string> = {
+  memory: "memory",
+  sqlite: "SQLite",
+  postgres: "PostgreSQL",
+  scimmy: "scimmy",
+  table: "table store",
+};
 /** The N each store's goals are stated at. */
-const GOAL_N: Record<TargetKind, number> = { memory: 100_000, sqlite: 100_000, postgres: 1_000_000, scimmy: 100_000 };
+const GOAL_N: Record<TargetKind, number> = { memory: 100_000, sqlite: 100_000, postgres: 1_000_000, scimmy: 100_000, table: 100_000 };
 
 const pct = (ratio: number | undefined): string => (ratio === undefined || !Number.isFinite(ratio) ? "–" : `${(ratio * 100).toFixed(1)}%`);
 const ms = (value: number | undefined): string =>
@@ -229,6 +235,28 @@ export function evaluateGoals(results: BenchResults): GoalResult[] {
       status: statusOf(factor === undefined ? undefined : factor >= 100),
       ...(caveat || peerCaveat ? { caveat: [caveat, peerCaveat && `peer ${peerCaveat}`].filter(Boolean).join("; ") } : {}),
     });
+  }
+  if (present("table")) {
+    // Issue 16: serving the application's own tables costs at most 15% of the SQL store's ratio.
+    for (const [key, label, id] of [
+      ["users.getById", "GET /Users/{id}", "get-by-id"],
+      ["users.userNameEq", 'filter=userName eq "…"', "username-eq"],
+    ] as const) {
+      const { run: table, caveat } = runFor(results, "table", GOAL_N.table);
+      const { run: sqlite, caveat: sqliteCaveat } = runFor(results, "sqlite", GOAL_N.table);
+      const ours = findPhase(table, key)?.ratio;
+      const theirs = findPhase(sqlite, key)?.ratio;
+      const relative = ours !== undefined && theirs !== undefined && theirs > 0 ? ours / theirs : undefined;
+      goals.push({
+        id: `table-vs-sqlite-${id}`,
+        goal: `${label} — table store vs SQLite store @ ${fmtN(GOAL_N.table)}`,
+        target: "≥ 85% of the SQLite store's ratio",
+        measured:
+          relative === undefined ? (sqlite ? "–" : "SQLite store not measured") : `${pct(relative)} (${pct(ours)} vs ${pct(theirs)})`,
+        status: statusOf(relative === undefined ? undefined : relative >= 0.85),
+        ...(caveat || sqliteCaveat ? { caveat: [caveat, sqliteCaveat && `SQLite ${sqliteCaveat}`].filter(Boolean).join("; ") } : {}),
+      });
+    }
   }
   goals.push(...evaluateNoisyGoals(results));
   return goals;

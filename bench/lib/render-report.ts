@@ -13,14 +13,21 @@ import { renderNoisySection } from "./render-noisy-section.js";
 import { formatVersion } from "./source-version.js";
 import { lineChart, type ChartSeries } from "./svg-line-chart.js";
 
-const TARGET_ORDER: readonly TargetKind[] = ["memory", "sqlite", "postgres", "scimmy"];
+const TARGET_ORDER: readonly TargetKind[] = ["memory", "sqlite", "table", "postgres", "scimmy"];
 const TARGET_NAMES: Record<TargetKind, string> = {
   memory: "scimkit memory",
   sqlite: "scimkit SQLite",
+  table: "scimkit table store (SQLite, the application's tables)",
   postgres: "scimkit PostgreSQL",
   scimmy: "scimmy + scimmy-routers (peer)",
 };
-const COLORS: Record<TargetKind, string> = { memory: "#1f77b4", sqlite: "#2ca02c", postgres: "#9467bd", scimmy: "#d62728" };
+const COLORS: Record<TargetKind, string> = {
+  memory: "#1f77b4",
+  sqlite: "#2ca02c",
+  postgres: "#9467bd",
+  scimmy: "#d62728",
+  table: "#ff7f0e",
+};
 
 const fmtN = (n: number): string => n.toLocaleString("en-US");
 const fmtMs = (value: number | undefined): string =>

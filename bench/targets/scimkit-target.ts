@@ -1,7 +1,8 @@
 /**
  * The scimkit target (bench/target-protocol.md): the example host app (`createHostApp`) on the
- * store `STORE` names — `memory`, `sqlite` (a temp file, deleted at the end) or `postgres` (a
- * fresh schema in `SCIMKIT_BENCH_POSTGRES_URL`, dropped at the end) — with a static token for
+ * store `STORE` names — `memory`, `sqlite` (a temp file, deleted at the end), `postgres` (a
+ * fresh schema in `SCIMKIT_BENCH_POSTGRES_URL`, dropped at the end) or `table` (`tableStore` over
+ * an application's own tables in a SQLite temp file: the conformance kit's mapping A) — with a static token for
  * each of two organizations: the measured one and a neighbour (the noisy-neighbour scenario).
  * Seeding goes through the `ResourceStore` API with the same normalization the router applies.
  */
@@ -21,7 +22,11 @@ import { createSchemaRegistry } from "../../src/scim/schema/schema-registry.js";
 import type { ScimObject } from "../../src/scim/schema/normalize-value.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
+import { sqliteDialect } from "../../src/store/sql/dialects/sqlite-dialect.js";
+import { openSqlite } from "../../src/store/sql/open-sqlite.js";
 import { sqlStore } from "../../src/store/sql/sql-store.js";
+import { createSchemaA, mappingA } from "../../src/store/sql/table/table-mappings.fixture.js";
+import { tableStore } from "../../src/store/sql/table/table-store.js";
 import { uniqueKeysOf } from "../../src/store/unique-keys.js";
 import type { SeedGroupRequest, SeedUsersRequest } from "../lib/target-protocol.js";
 import { createMetricsProbe, wantsCollection, mapBounded, onShutdown, printReady } from "../lib/target-support.js";
@@ -85,7 +90,27 @@ async function openStore(): Promise<OpenedStore> {
       },
     };
   }
-  throw new Error(`STORE must be memory, sqlite or postgres; got ${kind}`);
+  if (kind === "table") {
+    const dir = mkdtempSync(join(tmpdir(), "scimkit-bench-"));
+    const file = join(dir, "app.db");
+    // The application's database, opened as `sqlStore` opens its own (worker threads, WAL), with
+    // the application's migration: integer ids, its unique e-mail index, teams and members.
+    const db = await openSqlite(file);
+    await createSchemaA(db, "sqlite");
+    const store = await tableStore({ kysely: db, dialect: sqliteDialect, ...mappingA });
+    return {
+      store,
+      description: `scimkit table store, SQLite, mapping A (${file})`,
+      concurrency: 1,
+      settle: async () => {},
+      close: async () => {
+        await store.close();
+        await db.destroy();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  throw new Error(`STORE must be memory, sqlite, postgres or table; got ${kind}`);
 }
 
 const opened = await openStore();
@@ -110,16 +135,17 @@ let groupCounter = 0;
 
 async function seedUser(orgId: string, i: number): Promise<string> {
   const attributes = canonical(unwrap(userValidator.prepare(userBody(i))));
-  const id = uuidv7();
-  await store.create({
+  const result = await store.create({
     orgId,
     resourceType: "User",
-    id,
+    id: uuidv7(),
     now: new Date().toISOString(),
     attributes,
     uniqueKeys: uniqueKeysOf(userSchema, attributes),
     unknownMembers: "ignore",
   });
+  // A store may assign its own id (the table store's integer keys).
+  const { id } = result.resource;
   if (orgId === ORG) seeded[i] = id;
   return id;
 }
@@ -158,18 +184,21 @@ control.post("/seed-group", async (request, response, next) => {
     groupCounter += 1;
     const displayName = body.displayName ?? `bench-group-${groupCounter}-${Date.now()}`;
     const attributes = canonical(unwrap(groupValidator.prepare(groupBody(displayName))));
-    const id = uuidv7();
     const result = await store.create({
       orgId: ORG,
       resourceType: "Group",
-      id,
+      id: uuidv7(),
       now: new Date().toISOString(),
       attributes,
       uniqueKeys: uniqueKeysOf(groupSchema, attributes),
       members: [...new Set(memberIds)],
       unknownMembers: "ignore",
     });
-    response.json({ id, memberCount: result.membership?.added.length ?? memberIds.length, ms: performance.now() - started });
+    response.json({
+      id: result.resource.id,
+      memberCount: result.membership?.added.length ?? memberIds.length,
+      ms: performance.now() - started,
+    });
   } catch (error) {
     next(error);
   }

@@ -51,6 +51,13 @@ export function mappedColumns(mapping: TableMapping): MappedColumns {
   const byLocation = new Map<string, MappedColumn>();
   const parents = new Set<string>();
   const columns = new Set<string>([mapping.id.column, ...(mapping.rest ? [mapping.rest.column] : [])]);
+  // The version and times are the store's to write: no attribute may share their columns.
+  const { created, lastModified } = mapping.timestamps ?? {};
+  for (const column of [created, lastModified, mapping.version?.column]) {
+    if (column === undefined) continue;
+    if (columns.has(column)) throw new Error(`tableStore: column ${column} of ${mapping.table} is mapped twice`);
+    columns.add(column);
+  }
   for (const [path, target] of Object.entries(mapping.columns)) {
     const location = locationOfKey(path);
     if (RESERVED.has(location[0] ?? "")) {

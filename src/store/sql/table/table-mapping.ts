@@ -112,6 +112,45 @@ export interface TableMapping {
   readonly children?: Readonly<Record<string, ChildTableMapping>>;
   /** Work the mapping cannot express; see `TableHooks`. */
   readonly hooks?: TableHooks;
+  /**
+   * The application's columns holding the resource's times (`meta.created`, `meta.lastModified`).
+   * A time absent here is kept in the store's side table `scimkit_table_meta`.
+   *
+   * @example { created: "created_at", lastModified: "updated_at" }
+   */
+  readonly timestamps?: TimestampColumns;
+  /**
+   * The application's version counter (`meta.version`, the ETag of RFC 7644 §3.14). Absent: the
+   * version is kept in `scimkit_table_meta`.
+   *
+   * @example { column: "lock_version" }
+   */
+  readonly version?: VersionColumn;
+}
+
+/**
+ * Columns holding a resource's times (RFC 7643 §3.1). On PostgreSQL a `timestamptz` column; on
+ * SQLite a text column in a form SQLite's date functions read (`current_timestamp`'s
+ * `YYYY-MM-DD HH:MM:SS` in UTC, or ISO 8601). The store writes the instant of each write as ISO
+ * 8601 UTC text with milliseconds and reads a row's times in that form, so rows the application
+ * wrote itself filter and sort with the store's. A NULL time reads as the epoch.
+ */
+export interface TimestampColumns {
+  /** Set once, by the create (a row the application inserted keeps its own). */
+  readonly created?: string;
+  /** Set by every write of the store that changes the resource; the application's own writes may set it too. */
+  readonly lastModified?: string;
+}
+
+/**
+ * An integer column counting the resource's writes: the store sets 1 on create and adds 1 on
+ * every write that changes the resource (a PATCH changing nothing leaves it), under the row's
+ * lock. NULL counts as 0. If the application's own writes add 1 too, a client's ETag goes stale
+ * on them as well — the precondition then fails with 412 rather than overwriting them.
+ */
+export interface VersionColumn {
+  /** The column's name. */
+  readonly column: string;
 }
 
 /** The join table of group members: one row per (group, member user). */

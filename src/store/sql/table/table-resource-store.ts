@@ -4,7 +4,7 @@
  * so all of it happens, or (on a 409, 412 or a hook's error) none of it. Filters, sorts and cursors
  * compile to SQL over the mapped columns through the SQL store's compilers (`tableRowSource`).
  */
-import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from "kysely";
+import { CompiledQuery, sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from "kysely";
 import { ScimError } from "../../../errors.js";
 import { deepEqual } from "../../../scim/deep-equal.js";
 import type { ScimObject } from "../../../scim/schema/normalize-value.js";
@@ -21,13 +21,19 @@ import { childColumns, mappedColumns, type ChildColumns } from "./mapped-columns
 import { deleteChildRows, readChildRows, replaceChildRows } from "./child-table.js";
 import { memberTable, type MemberOperations } from "./member-table.js";
 import type { ColumnValue, GroupTableMapping, OrganizationMapping, TableMapping } from "./table-mapping.js";
-import { idParameter, META_ALIAS, tableRowSource } from "./table-row-source.js";
+import { META_ALIAS, tableMeta, type TableMeta } from "./table-meta.js";
+import { idParameter, tableRowSource } from "./table-row-source.js";
 import { rowMapper } from "./table-row.js";
 import { TABLE_KEYS, TABLE_META } from "./table-side-tables.js";
 import { constraintViolation } from "./constraint-violation.js";
 
 /** The alias of the application's table in every query, which the compiled filters refer to. */
 const ROW = "t";
+
+/** Placeholders of `readOne`'s compiled statement, replaced by position: no constant of a mapping equals them. */
+const ORG_SLOT = "\u0000scimkit:org";
+const TYPE_SLOT = "\u0000scimkit:type";
+const ID_SLOT = "\u0000scimkit:id";
 
 /** The time a resource the application wrote itself, without a `scimkit_table_meta` row, reports. */
 const NEVER_WRITTEN = new Date(0).toISOString();
@@ -48,6 +54,8 @@ interface TypeTable {
   readonly mapping: TableMapping;
   readonly columns: ReturnType<typeof mappedColumns>;
   readonly mapper: ReturnType<typeof rowMapper>;
+  /** Where its version and times are. */
+  readonly meta: TableMeta;
   /** Multi-valued attributes in child tables. */
   readonly children: readonly ChildColumns[];
   /** The member list's operations, for a type with members. */
@@ -74,7 +82,7 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
   const typeTable = (resourceType: string, mapping: TableMapping) => {
     const columns = mappedColumns(mapping);
     const children = childColumns(mapping);
-    return { resourceType, mapping, columns, children, mapper: rowMapper(columns, booleans, children) };
+    return { resourceType, mapping, columns, children, mapper: rowMapper(columns, booleans, children), meta: tableMeta(mapping, dialect) };
   };
   const users: TypeTable = typeTable("User", options.users);
   const { organization } = options;
@@ -121,20 +129,24 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
       booleans,
       children: type.children,
       ...(type.memberMapping ? { members: { ...type.memberMapping, memberIdKind: options.users.id.kind } } : {}),
+      meta: type.meta,
     });
 
   const idTextOf = (type: TypeTable): Expression<unknown> =>
     type.mapping.id.kind === "text" ? idRef(type) : sql`cast(${idRef(type)} as text)`;
 
-  /** `select` of rows with their meta, from the table aliased `t`. */
-  const selectRows = (type: TypeTable, scope: StoreScope, where: Expression<SqlBool>, tail: RawBuilder<unknown> = sql``) =>
-    sql<Row>`select ${sql.ref(ROW)}.*, ${sql.ref(`${META_ALIAS}.version`)} as scimkit_version, ${sql.ref(
-      `${META_ALIAS}.created`,
-    )} as scimkit_created, ${sql.ref(`${META_ALIAS}.last_modified`)} as scimkit_last_modified from ${sql.table(type.mapping.table)} as ${sql.id(
+  /** `select` of rows with their meta, from the table aliased `t`, joined to `scimkit_table_meta` where it keeps some. */
+  const selectRows = (type: TypeTable, scope: StoreScope, where: Expression<SqlBool>, tail: RawBuilder<unknown> = sql``) => {
+    const { meta } = type;
+    const join = meta.side
+      ? sql`left join ${sql.table(TABLE_META)} as ${sql.id(META_ALIAS)} on ${sql.ref(`${META_ALIAS}.org_id`)} = ${sql.val(scope.orgId)} and ${sql.ref(
+          `${META_ALIAS}.resource_type`,
+        )} = ${sql.val(scope.resourceType)} and ${sql.ref(`${META_ALIAS}.id`)} = ${idTextOf(type)}`
+      : sql``;
+    return sql<Row>`select ${sql.ref(ROW)}.*, ${meta.version(ROW)} as scimkit_version, ${meta.created(ROW)} as scimkit_created, ${meta.lastModified(
       ROW,
-    )} left join ${sql.table(TABLE_META)} as ${sql.id(META_ALIAS)} on ${sql.ref(`${META_ALIAS}.org_id`)} = ${sql.val(scope.orgId)} and ${sql.ref(
-      `${META_ALIAS}.resource_type`,
-    )} = ${sql.val(scope.resourceType)} and ${sql.ref(`${META_ALIAS}.id`)} = ${idTextOf(type)} where ${orgCondition(scope.orgId)} and ${where} ${tail}`;
+    )} as scimkit_last_modified from ${sql.table(type.mapping.table)} as ${sql.id(ROW)} ${join} where ${orgCondition(scope.orgId)} and ${where} ${tail}`;
+  };
 
   const resourceOf = (type: TypeTable, row: Row, children?: Readonly<Record<string, readonly Row[]>>): StoredResource => {
     const restColumn = type.mapping.rest?.column;
@@ -172,8 +184,29 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
     scope: StoreScope,
     id: string | number,
   ): Promise<StoredResource | undefined> => {
-    const rows = (await selectRows(type, scope, byId(type, id)).execute(on)).rows;
+    const statement = byIdStatement(type);
+    const parameters = statement.slots.map((slot) =>
+      slot === ORG_SLOT ? scope.orgId : slot === TYPE_SLOT ? scope.resourceType : slot === ID_SLOT ? id : slot,
+    );
+    const rows = (await on.executeQuery<Row>(CompiledQuery.raw(statement.text, parameters))).rows;
     return (await resourcesOf(on, type, rows))[0];
+  };
+
+  /**
+   * `readOne`'s statement, compiled once per type: a GET is the request identity providers make
+   * most, and building its SQL anew each time cost about as much as SQLite takes to run it. Compiled
+   * with placeholder values, each parameter is then the request's organization, type or id, or a
+   * constant.
+   */
+  const byIdStatements = new Map<TypeTable, { readonly text: string; readonly slots: readonly unknown[] }>();
+  const byIdStatement = (type: TypeTable) => {
+    let statement = byIdStatements.get(type);
+    if (statement === undefined) {
+      const compiled = selectRows(type, { orgId: ORG_SLOT, resourceType: TYPE_SLOT }, byId(type, ID_SLOT)).compile(db);
+      statement = { text: compiled.sql, slots: compiled.parameters };
+      byIdStatements.set(type, statement);
+    }
+    return statement;
   };
 
   /** Makes the child tables hold the elements of `attributes` for row `id`. */
@@ -306,6 +339,34 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
       trx,
     );
 
+  /** Sets the version and times the application's row keeps, on a write that changes no mapped column. */
+  const setRowMeta = async (
+    trx: Kysely<SqlStoreDatabase>,
+    type: TypeTable,
+    scope: StoreScope,
+    id: string | number,
+    version: number,
+    at: string,
+  ): Promise<void> => {
+    const values = type.meta.rowValues({ version, lastModified: at });
+    // A row keeping only its creation time has nothing to set.
+    if (Object.keys(values).length === 0) return;
+    await sql`update ${sql.table(type.mapping.table)} as ${sql.id(ROW)} set ${sql.join(
+      Object.entries(values).map(([name, value]) => sql`${sql.id(name)} = ${sql.val(value)}`),
+    )} where ${orgCondition(scope.orgId)} and ${byId(type, id)}`.execute(trx);
+  };
+
+  /** A write to group `id` the group's own writer did not make (a member deleted): a new version and time, wherever kept. */
+  const bumpGroup = async (trx: Kysely<SqlStoreDatabase>, type: TypeTable, scope: StoreScope, id: string, at: string): Promise<void> => {
+    if (type.meta.side) await bumpMeta(trx, scope, id, at);
+    const set = type.meta.bump(ROW, at);
+    const parameter = idOf(type, id);
+    if (set.length === 0 || parameter === undefined) return;
+    await sql`update ${sql.table(type.mapping.table)} as ${sql.id(ROW)} set ${sql.join(
+      set.map(([name, value]) => sql`${sql.id(name)} = ${value}`),
+    )} where ${orgCondition(scope.orgId)} and ${byId(type, parameter)}`.execute(trx);
+  };
+
   /** The resource with its members, when the request asks for them and its type has a member list. */
   const withMembers = async (
     trx: Kysely<SqlStoreDatabase>,
@@ -397,6 +458,7 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
           if ("column" in organization) fixed[organization.column] = request.orgId;
           // The core's id (a UUID v7) where the table takes one; an integer key is the database's to assign.
           if (type.mapping.id.kind !== "integer") fixed[type.mapping.id.column] = request.id;
+          Object.assign(fixed, type.meta.rowValues({ version: 1, created: request.now, lastModified: request.now }));
           const row = await rowValues(trx, type, request.attributes, fixed);
           // Columns without a value are left out, so the application's defaults apply (`is_active default 1`).
           const names = Object.keys(row).filter((name) => row[name] !== null);
@@ -413,9 +475,9 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
           // Side rows left by an earlier row of this id, which the application deleted itself and
           // whose id the database reused (SQLite without AUTOINCREMENT does), belong to no one now.
           await releaseKeys(trx, request, id);
-          await deleteMeta(trx, request, id);
+          if (type.meta.side) await deleteMeta(trx, request, id);
           await claimKeys(trx, type, request, id, request.uniqueKeys);
-          await writeMeta(trx, request, id, 1, request.now, request.now);
+          if (type.meta.side) await writeMeta(trx, request, id, 1, request.now, request.now);
           const parameter = idOf(type, id);
           const resource = parameter === undefined ? undefined : await readOne(trx, type, request, parameter);
           if (!resource) throw new Error(`tableStore: the row just inserted into ${type.mapping.table} as ${id} cannot be read back`);
@@ -458,7 +520,9 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
         };
         if (page.count <= 0) return { totalResults: request.countTotal === false ? -1 : await count(), resources: [] };
         const offset = page.kind === "index" ? Math.max(1, page.startIndex) - 1 : 0;
-        const tail = sql`order by ${sql.join(order)} limit ${sql.val(page.count)} offset ${sql.val(offset)}`;
+        // Cast, because better-sqlite3 binds a number as a REAL, and SQLite then sorts the page without its
+        // top-N shortcut: a `userName eq` took three times as long. The text stays one prepared statement.
+        const tail = sql`order by ${sql.join(order)} limit cast(${sql.val(page.count)} as integer) offset cast(${sql.val(offset)} as integer)`;
         const rows = (await selectRows(type, request, sql<SqlBool>`${where} and ${after}`, tail).execute(on)).rows;
         const totalResults = request.countTotal === false ? -1 : (totalFromPage(page, rows.length) ?? (await count()));
         const resources = await resourcesOf(on, type, rows);
@@ -498,8 +562,9 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
             attributes !== undefined &&
             (type.mapping.hooks?.toRow !== undefined ||
               !deepEqual(type.mapper.kept(attributes, type.mapping.rest !== undefined), current.attributes));
+          const version = Number(current.version) + 1;
           if (attributesChange) {
-            const row = await rowValues(trx, type, attributes, {});
+            const row = await rowValues(trx, type, attributes, type.meta.rowValues({ version, lastModified: request.now }));
             const names = Object.keys(row);
             await onTable(type, () =>
               sql`update ${sql.table(type.mapping.table)} as ${sql.id(ROW)} set ${sql.join(
@@ -519,10 +584,13 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
             await members.remove(trx, current.id, membership.removed);
             await members.add(trx, current.id, membership.added);
           }
-          if (attributesChange || (membership !== undefined && changesMembers(membership))) {
+          const membersChange = membership !== undefined && changesMembers(membership);
+          if (type.meta.side && (attributesChange || membersChange)) {
             const created = current.created === NEVER_WRITTEN ? request.now : current.created;
-            await writeMeta(trx, request, current.id, Number(current.version) + 1, created, request.now);
+            await writeMeta(trx, request, current.id, version, created, request.now);
           }
+          // A change of members alone is still a write of the group (RFC 7644 §3.14: a new ETag).
+          if (membersChange && !attributesChange) await setRowMeta(trx, type, request, id, version, request.now);
           const read = await readOne(trx, type, request, id);
           if (!read) return undefined;
           const resource = await withMembers(trx, type, read, request.members);
@@ -549,13 +617,13 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
             // A lost member is a write to the group: its ETag must change (RFC 7644 §3.14).
             const groupScope = { orgId: request.orgId, resourceType: "Group" };
             for (const groupId of await groupsTable.members.groupsOf(trx, request.id))
-              await bumpMeta(trx, groupScope, groupId, request.now ?? now());
+              await bumpGroup(trx, groupsTable, groupScope, groupId, request.now ?? now());
             await groupsTable.members.forget(trx, "member", request.id);
           }
           await sql`delete from ${sql.table(type.mapping.table)} as ${sql.id(ROW)} where ${orgCondition(request.orgId)} and ${byId(type, id)}`.execute(
             trx,
           );
-          await deleteMeta(trx, request, request.id);
+          if (type.meta.side) await deleteMeta(trx, request, request.id);
           return true;
         }),
       );

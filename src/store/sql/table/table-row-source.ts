@@ -1,7 +1,8 @@
 /**
  * The table store's `RowSource`: where each SCIM path of a filter, sort or cursor is read in the
  * application's row (issue 16). Mapped attributes read their columns, so the application's own
- * indexes serve them; `id` is the primary key; `meta` comes from `scimkit_table_meta`; a unique
+ * indexes serve them; `id` is the primary key; `meta` comes from the mapping's version and time
+ * columns or from `scimkit_table_meta` (`table-meta.ts`); a unique
  * attribute's equality is looked up in `scimkit_table_keys`; the other attributes read the JSON
  * column. An attribute the row does not keep is a 400 `invalidFilter` naming it: never a silent
  * scan, never a wrong answer.
@@ -30,9 +31,7 @@ import type { CompileScope } from "../filter/sql-filter-context.js";
 import { topLocation, type ChildColumns, type MappedColumn, type MappedColumns } from "./mapped-columns.js";
 import { TABLE_KEYS } from "./table-side-tables.js";
 import type { IdKind, MemberTableMapping } from "./table-mapping.js";
-
-/** The alias list queries give `scimkit_table_meta`, joined to the application's row. */
-export const META_ALIAS = "tm";
+import type { TableMeta } from "./table-meta.js";
 
 /** What the source needs to know about the table and the request. */
 export interface TableRowSourceOptions {
@@ -49,6 +48,8 @@ export interface TableRowSourceOptions {
   readonly children?: readonly ChildColumns[];
   /** The join table of the rows' members, for a type with members (groups). */
   readonly members?: MemberTableMapping & { readonly memberIdKind: IdKind };
+  /** Where the rows' version and times are. */
+  readonly meta: TableMeta;
 }
 
 /** The 400 for a path the table does not keep (RFC 7644 §3.4.2.2: the filter cannot be evaluated). */
@@ -203,9 +204,11 @@ function columnCandidate(scope: CompileScope, mapped: MappedColumn, path: string
 /** The table store's row source for one request. */
 export function tableRowSource(options: TableRowSourceOptions): RowSource {
   const { columns } = options;
-  const meta = (column: string): Expression<unknown> => sql.ref(`${META_ALIAS}.${column}`);
+  const { meta } = options;
+  const time = (scope: CompileScope, name: "created" | "lastModified"): Expression<unknown> =>
+    name === "created" ? meta.created(scope.resource) : meta.lastModified(scope.resource);
   const version = (scope: CompileScope): Expression<unknown> =>
-    scope.dialect.concat([sql.lit('W/"'), sql`coalesce(${meta("version")}, 0)`, sql.lit('"')]);
+    scope.dialect.concat([sql.lit('W/"'), meta.version(scope.resource), sql.lit('"')]);
 
   const restRef = (scope: CompileScope, location: readonly string[], path: string, what: "filter" | "sort"): JsonRef => {
     if (!options.restColumn) throw notKeptError(path, what);
@@ -236,7 +239,7 @@ export function tableRowSource(options: TableRowSourceOptions): RowSource {
           return oneCandidate(textColumnCandidate(sql.val(options.resourceType), "alwaysPresent"));
         case "created":
         case "lastModified":
-          return oneCandidate(textColumnCandidate(meta(definition.name === "created" ? "created" : "last_modified"), "nullable"));
+          return oneCandidate(textColumnCandidate(time(scope, definition.name), "nullable"));
         case "version":
           return oneCandidate(textColumnCandidate(version(scope), "alwaysPresent"));
         default:
@@ -330,8 +333,7 @@ export function tableRowSource(options: TableRowSourceOptions): RowSource {
         if (path.attribute.name === "id") return { expression: idText(scope, options.idColumn, options.idKind), type: "string" };
         if (path.attribute.name === "meta") {
           const sub = path.subAttribute?.name;
-          if (sub === "created" || sub === "lastModified")
-            return { expression: meta(sub === "created" ? "created" : "last_modified"), type: "string" };
+          if (sub === "created" || sub === "lastModified") return { expression: time(scope, sub), type: "string" };
           if (sub === "version") return { expression: version(scope), type: "string" };
           if (sub === "resourceType") return { expression: sql.val(options.resourceType), type: "string" };
           return undefined;

@@ -1,7 +1,7 @@
 /**
  * The two small tables the table store keeps beside the application's own, for what a mapping
  * leaves out: `scimkit_table_meta`, the version and times of each resource (RFC 7644 §3.14 ETags,
- * RFC 7643 §3.1 `meta`), and `scimkit_table_keys`, the unique values the core derives
+ * RFC 7643 §3.1 `meta`) that the mapping keeps in no column of its own (`table-meta.ts`), and `scimkit_table_keys`, the unique values the core derives
  * (`uniqueKeysOf`: NFC, lower-cased unless caseExact), whose primary key decides a race between
  * two writers exactly as the SQL store's `scimkit_unique_keys` does. Both are keyed by
  * organization, resource type and the id as text, so they serve any table and any id kind.

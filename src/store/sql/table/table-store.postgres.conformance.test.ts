@@ -3,7 +3,15 @@ import { afterAll, beforeAll } from "vitest";
 import { describeStoreConformance } from "../../../testkit/index.js";
 import { postgresDialect } from "../dialects/postgres-dialect.js";
 import { createTestSchema, describePostgres, type TestSchema } from "../postgres-test-database.fixture.js";
-import { createSchemaA, createSchemaB, mappingA, mappingB, MAPPING_A_SKIPS, MAPPING_B_SKIPS } from "./table-mappings.fixture.js";
+import {
+  createSchemaA,
+  createSchemaB,
+  mappingA,
+  mappingAOwnMeta,
+  mappingB,
+  MAPPING_A_SKIPS,
+  MAPPING_B_SKIPS,
+} from "./table-mappings.fixture.js";
 import { tableStore, type TableStore } from "./table-store.js";
 
 describePostgres("table store on PostgreSQL, mapping A", (url) => {
@@ -59,5 +67,32 @@ describePostgres("table store on PostgreSQL, mapping B", (url) => {
     },
     destroyStore: () => {},
     skip: MAPPING_B_SKIPS,
+  });
+});
+
+describePostgres("table store on PostgreSQL, mapping A′ (the application's version and time columns)", (url) => {
+  let schema: TestSchema | undefined;
+  let store: TableStore | undefined;
+
+  beforeAll(async () => {
+    schema = await createTestSchema(url);
+    const db = new Kysely<object>({ dialect: new PostgresDialect({ pool: schema.pool() }) });
+    await createSchemaA(db, "postgres", { ownMeta: true });
+    store = await tableStore({ kysely: db, dialect: postgresDialect, ...mappingAOwnMeta });
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    await schema?.drop();
+  });
+
+  describeStoreConformance({
+    name: "table store (PostgreSQL, mapping A′)",
+    createStore: () => {
+      if (!store) throw new Error("the PostgreSQL table store did not open (see beforeAll)");
+      return store;
+    },
+    destroyStore: () => {},
+    skip: MAPPING_A_SKIPS,
   });
 });

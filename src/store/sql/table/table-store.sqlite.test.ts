@@ -13,7 +13,7 @@ import { sqliteDialect } from "../dialects/sqlite-dialect.js";
 import { openSqlite } from "../open-sqlite.js";
 import type { SqlStoreDatabase } from "../sql-tables.js";
 import type { TableStoreOptions } from "./table-store.js";
-import { createSchemaA, mappingA } from "./table-mappings.fixture.js";
+import { createSchemaA, mappingA, mappingAOwnMeta } from "./table-mappings.fixture.js";
 import { tableStore } from "./table-store.js";
 
 const userSchema = createSchemaRegistry().resourceType("User")!;
@@ -254,5 +254,83 @@ describe("table store deleteOrganization", () => {
     expect(members.rows[0]?.n).toBe(1);
     // Its names are free again.
     await createUser(store, { userName: "ann" });
+  });
+});
+
+describe("table store with the application's version and time columns", () => {
+  const LATER = "2026-02-01T12:30:45.123Z";
+  const update = (store: ResourceStore, id: string, attributes: Record<string, unknown>, expectedVersion?: string) =>
+    store.update({
+      orgId: "acme",
+      resourceType: "User",
+      id,
+      now: LATER,
+      ...(expectedVersion === undefined ? {} : { expectedVersion }),
+      attributes,
+      uniqueKeys: [{ attribute: "userName", value: String(attributes["userName"]).toLowerCase() }],
+      unknownMembers: "ignore",
+      members: false,
+    });
+
+  async function openOwnMeta() {
+    const db = await openSqlite(":memory:", { threads: false });
+    await createSchemaA(db, "sqlite", { ownMeta: true });
+    const store = await tableStore({ kysely: db, dialect: sqliteDialect, ...mappingAOwnMeta });
+    return { db, store };
+  }
+
+  it("writes them on create and update and keeps nothing in scimkit_table_meta", async () => {
+    const { db, store } = await openOwnMeta();
+    const { resource } = await createUser(store, { userName: "ann", active: true });
+    expect(resource).toMatchObject({ version: "1", created: NOW, lastModified: NOW });
+    const updated = await update(store, resource.id, { userName: "ann", active: false }, "1");
+    expect(updated?.resource).toMatchObject({ version: "2", created: NOW, lastModified: LATER });
+    // RFC 7644 §3.14: a stale version is refused and writes nothing.
+    expect(await failure(update(store, resource.id, { userName: "ann", active: true }, "1"))).toMatchObject({ status: 412 });
+    const row = await sql<Record<string, unknown>>`select created_at, updated_at, lock_version from users`.execute(db);
+    expect(row.rows).toEqual([{ created_at: NOW, updated_at: LATER, lock_version: 2 }]);
+    const side = await sql<{ readonly n: number }>`select count(*) as n from scimkit_table_meta where resource_type = 'User'`.execute(db);
+    expect(side.rows[0]?.n).toBe(0);
+  });
+
+  it("leaves the version alone on a write that changes nothing", async () => {
+    const { store } = await openOwnMeta();
+    const { resource } = await createUser(store, { userName: "bob", active: true });
+    const same = await update(store, resource.id, { userName: "bob", active: true });
+    expect(same?.resource).toMatchObject({ version: "1", lastModified: NOW });
+  });
+
+  it("reads the application's own values: its current_timestamp text as an instant, its version bumps", async () => {
+    const { db, store } = await openOwnMeta();
+    await sql`insert into users (id, org_id, email, created_at, updated_at) values (5, 'acme', 'carol', '2025-12-31 23:59:59', '2026-01-15 08:00:00')`.execute(
+      db,
+    );
+    const read = await store.get({ orgId: "acme", resourceType: "User", id: "5", members: false });
+    expect(read).toMatchObject({ version: "0", created: "2025-12-31T23:59:59.000Z", lastModified: "2026-01-15T08:00:00.000Z" });
+    await createUser(store, { userName: "dave" });
+    // Filters and sorts compare the instants, whichever wrote the row.
+    expect((await list(store, 'meta.created lt "2026-01-01T00:00:00Z"')).resources.map((r) => r.id)).toEqual(["5"]);
+    expect((await list(store, 'meta.lastModified gt "2026-01-02T00:00:00Z"')).resources.map((r) => r.id)).toEqual(["5"]);
+    expect((await list(store, undefined, "meta.created")).resources.map((r) => r.attributes["userName"])).toEqual(["carol", "dave"]);
+    // The application's own write bumps the counter: a client's ETag from before it is stale.
+    await sql`update users set lock_version = lock_version + 1, updated_at = ${LATER} where id = 5`.execute(db);
+    expect(await store.get({ orgId: "acme", resourceType: "User", id: "5", members: false })).toMatchObject({
+      version: "1",
+      lastModified: LATER,
+    });
+    expect(await failure(update(store, "5", { userName: "carol" }, "0"))).toMatchObject({ status: 412 });
+  });
+
+  it("refuses a mapping that gives an attribute's column to a time or the version", async () => {
+    const db = await openSqlite(":memory:", { threads: false });
+    await createSchemaA(db, "sqlite", { ownMeta: true });
+    await expect(
+      tableStore({
+        kysely: db,
+        dialect: sqliteDialect,
+        ...mappingA,
+        users: { ...mappingA.users, timestamps: { lastModified: "department" } },
+      }),
+    ).rejects.toThrow("department");
   });
 });
