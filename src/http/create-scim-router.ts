@@ -18,6 +18,7 @@ import { registerBulkRoute } from "./routes/bulk-route.js";
 import { registerSchemaRoutes, registerServiceProviderConfigRoute } from "./routes/discovery-routes.js";
 import { registerResourceRoutes } from "./routes/resource-routes.js";
 import { registerRootSearchRoute } from "./routes/root-search-route.js";
+import { assignRequestId } from "./request-id.js";
 import { scimBodyParser } from "./scim-body-parser.js";
 import type { ScimEvent } from "./scim-event.js";
 import { resolveCompatibility } from "./resolve-compatibility.js";
@@ -113,6 +114,8 @@ export function createScimRouter(options: ScimRouterOptions): Router {
   });
 
   const router = express.Router({ mergeParams: true });
+  // First of all: every answer from here on, errors included, names its request.
+  router.use(assignRequestId());
   router.use(resolveOrganization(options));
   // The profile is chosen once per request: for the one route served without a token here, for
   // every other after authentication, so a request without a valid token never reaches the
