@@ -19,6 +19,8 @@ import { registerSchemaRoutes, registerServiceProviderConfigRoute } from "./rout
 import { registerResourceRoutes } from "./routes/resource-routes.js";
 import { registerRootSearchRoute } from "./routes/root-search-route.js";
 import { assignRequestId } from "./request-id.js";
+import { logRequest } from "./log-request.js";
+import { secretAttributeNames } from "../request-log/redact-body.js";
 import { scimBodyParser } from "./scim-body-parser.js";
 import type { ScimEvent } from "./scim-event.js";
 import { resolveCompatibility } from "./resolve-compatibility.js";
@@ -116,6 +118,7 @@ export function createScimRouter(options: ScimRouterOptions): Router {
   const router = express.Router({ mergeParams: true });
   // First of all: every answer from here on, errors included, names its request.
   router.use(assignRequestId());
+  if (options.requestLog) router.use(logRequest(options.requestLog, registry, secretAttributeNames(registry), onError));
   router.use(resolveOrganization(options));
   // The profile is chosen once per request: for the one route served without a token here, for
   // every other after authentication, so a request without a valid token never reaches the

@@ -4,6 +4,7 @@
  */
 import type { Request } from "express";
 import type { AuditSink } from "../audit/audit-sink.js";
+import type { RequestLog } from "../request-log/request-log.js";
 import type { TokenVerifier } from "../auth/token-verifier.js";
 import type { CompatibilityProfile } from "../scim/compatibility/compatibility-profile.js";
 import type { CompatibilityProfileName } from "../scim/compatibility/compatibility-profile-name.js";
@@ -156,6 +157,13 @@ export interface ScimRouterOptions {
    * `memoryAuditTrail()` and `sqlAuditTrail(store.db)` are the references. Default: none.
    */
   readonly onAudit?: AuditSink;
+  /**
+   * Receives the provisioning log: one entry per SCIM request of a resolved organization, after
+   * its response is sent, with bodies redacted and cut at `requestLog.maxBodyBytes` (default 64
+   * KiB). `memoryRequestLog({ capacity })` is the reference. A failing log goes to `onError` and
+   * never reaches the client. Default: none.
+   */
+  readonly requestLog?: RequestLog;
   /** Receives lifecycle events after each committed write. */
   readonly onEvent?: ScimEventListener;
   /**

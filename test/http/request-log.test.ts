@@ -1,11 +1,13 @@
 /**
  * The provisioning log (issue 18): every SCIM response names its request with `X-Request-Id`,
- * errors included.
+ * errors included, and the router's `requestLog` receives one entry per request after its
+ * response, with secrets removed and bodies cut at the log's size.
  */
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { tokenBucketLimiter } from "../../src/http/token-bucket-limiter.js";
-import { createTestApp, expectScimError, userBody } from "./harness.js";
+import type { RequestLog, RequestLogEntry } from "../../src/request-log/request-log.js";
+import { PATCH_SCHEMA, USER_SCHEMA, createTestApp, expectScimError, userBody } from "./harness.js";
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -60,5 +62,173 @@ describe("X-Request-Id", () => {
     for (const response of responses.filter((_, index) => index !== 2)) {
       expect(response.headers["x-request-id"], `${response.status}`).toMatch(UUID_V7);
     }
+  });
+});
+
+/** A log that keeps every entry, and resolves `next()` once the next entry has arrived. */
+function collectingLog(maxBodyBytes?: number): RequestLog & { readonly entries: RequestLogEntry[]; settle(count: number): Promise<void> } {
+  const entries: RequestLogEntry[] = [];
+  return {
+    entries,
+    ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+    record(entry) {
+      entries.push(entry);
+    },
+    async settle(count) {
+      // Entries are handed over after the response, on a later turn of the event loop.
+      for (let turn = 0; turn < 100 && entries.length < count; turn++) await new Promise((resolve) => setTimeout(resolve, 5));
+      if (entries.length < count) throw new Error(`expected ${count} entries, got ${entries.length}`);
+    },
+  };
+}
+
+const SECRET = "Sup3r-Secret-Passw0rd!";
+
+describe("the provisioning log", () => {
+  it("records one entry per request with its organization, request, answer, token id, client and identity provider", async () => {
+    const log = collectingLog();
+    const t = await createTestApp({ requestLog: log });
+    const [token] = await t.tokens.list("acme");
+    const created = await t
+      .post("/Users?attributes=userName", userBody("alice"))
+      .set("User-Agent", "Okta SCIM Client 1.0.0")
+      .set("X-Request-Id", "okta-req-1")
+      .expect(201);
+    await log.settle(1);
+    const [entry] = log.entries;
+    expect(entry).toMatchObject({
+      requestId: "okta-req-1",
+      orgId: "acme",
+      method: "POST",
+      path: `${t.base()}/Users?attributes=userName`,
+      status: 201,
+      authenticated: true,
+      tokenId: token?.id,
+      userAgent: "Okta SCIM Client 1.0.0",
+      identityProvider: "okta",
+      resourceType: "User",
+      resourceId: (created.body as { id: string }).id,
+      requestBodyTruncated: false,
+      responseBodyTruncated: false,
+    });
+    expect(entry?.at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(entry?.durationMs).toBeGreaterThanOrEqual(0);
+    expect(typeof entry?.clientAddress).toBe("string");
+    expect(JSON.parse(entry?.requestBody ?? "")).toMatchObject({ userName: "alice" });
+    expect(JSON.parse(entry?.responseBody ?? "")).toMatchObject({ id: (created.body as { id: string }).id });
+    expect(Object.isFrozen(entry)).toBe(true);
+    expect(JSON.stringify(entry)).not.toContain(t.token.acme);
+  });
+
+  it("records a failure's scimType and detail, and the id the path names", async () => {
+    const log = collectingLog();
+    const t = await createTestApp({ requestLog: log });
+    const detail = expectScimError(await t.patch("/Users/no-such-user", { schemas: [PATCH_SCHEMA], Operations: [] }), 404).detail;
+    await t.post("/Users", { schemas: [USER_SCHEMA] }).set("User-Agent", "Microsoft.AAD.Provisioning");
+    await log.settle(2);
+    expect(log.entries[0]).toMatchObject({
+      status: 404,
+      detail,
+      resourceType: "User",
+      resourceId: "no-such-user",
+      identityProvider: "other",
+    });
+    expect(log.entries[1]).toMatchObject({ status: 400, scimType: "invalidValue", identityProvider: "entra" });
+  });
+
+  it("records unauthenticated requests without bodies or token id, and not those of no possible organization", async () => {
+    const log = collectingLog();
+    const t = await createTestApp({ requestLog: log });
+    await request(t.app)
+      .post(`${t.base()}/Users`)
+      .set("Authorization", "Bearer wrong")
+      .send(userBody("mallory", { password: SECRET }))
+      .expect(401);
+    await request(t.app)
+      .get(`${t.base("o".repeat(300))}/Users`)
+      .expect(404);
+    await t.get("/Users").expect(200);
+    await log.settle(2);
+    expect(log.entries).toHaveLength(2);
+    const [refused] = log.entries;
+    expect(refused).toMatchObject({ status: 401, authenticated: false, orgId: "acme" });
+    expect(refused).not.toHaveProperty("requestBody");
+    expect(refused).not.toHaveProperty("responseBody");
+    expect(refused).not.toHaveProperty("tokenId");
+    expect(JSON.stringify(log.entries)).not.toContain("wrong");
+  });
+
+  it("never keeps a password: not from a POST body, a PUT body, a PATCH value, a PATCH path, nor a Bulk operation", async () => {
+    const log = collectingLog();
+    const t = await createTestApp({ requestLog: log });
+    const id = ((await t.post("/Users", userBody("alice", { password: SECRET })).expect(201)).body as { id: string }).id;
+    await t.put(`/Users/${id}`, userBody("alice", { password: SECRET })).expect(200);
+    await t.patch(`/Users/${id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: "replace", value: { password: SECRET } }] }).expect(200);
+    await t
+      .patch(`/Users/${id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: "replace", path: "password", value: SECRET }] })
+      .expect(200);
+    await t
+      .patch(`/Users/${id}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: "replace", path: `${USER_SCHEMA}:password`, value: SECRET }] })
+      .expect(200);
+    await t
+      .post("/Bulk", {
+        schemas: ["urn:ietf:params:scim:api:messages:2.0:BulkRequest"],
+        Operations: [{ method: "POST", path: "/Users", bulkId: "b1", data: userBody("bob", { password: SECRET }) }],
+      })
+      .expect(200);
+    await log.settle(6);
+    for (const entry of log.entries) {
+      expect(JSON.stringify(entry), `${entry.method} ${entry.path}`).not.toContain(SECRET);
+      expect(entry.requestBody).toContain("[redacted]");
+    }
+    expect(log.entries[5]).toMatchObject({ bulkOperations: 1 });
+  });
+
+  it("cuts bodies past maxBodyBytes and says so", async () => {
+    const log = collectingLog(200);
+    const t = await createTestApp({ requestLog: log });
+    await t.post("/Users", userBody("alice", { displayName: "d".repeat(1000) })).expect(201);
+    await log.settle(1);
+    const [entry] = log.entries;
+    expect(entry).toMatchObject({ requestBodyTruncated: true, responseBodyTruncated: true });
+    expect(Buffer.byteLength(entry?.requestBody ?? "")).toBeLessThanOrEqual(200);
+    expect(Buffer.byteLength(entry?.responseBody ?? "")).toBeLessThanOrEqual(200);
+    expect(entry?.requestBody?.startsWith('{"schemas"')).toBe(true);
+  });
+
+  it("never fails a request when the log throws or rejects: the error goes to onError", async () => {
+    const failures: unknown[] = [];
+    const t = await createTestApp({
+      requestLog: {
+        record(entry) {
+          if (entry.method === "GET") throw new Error("log storage is full");
+          return Promise.reject(new Error("log storage is down"));
+        },
+      },
+      onError: (error) => {
+        failures.push(error);
+      },
+    });
+    await t.get("/Users").expect(200);
+    await t.post("/Users", userBody("alice")).expect(201);
+    for (let turn = 0; turn < 100 && failures.length < 2; turn++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(failures.map((error) => (error as Error).message).sort()).toEqual(["log storage is down", "log storage is full"]);
+  });
+
+  it("hands the entry over only after the response has been sent", async () => {
+    let release: (() => void) | undefined;
+    const t = await createTestApp({
+      requestLog: {
+        record: () =>
+          new Promise<void>((resolve) => {
+            release = resolve;
+          }),
+      },
+    });
+    // A sink that never settles would hang the request if the response waited for it.
+    await t.get("/Users").expect(200);
+    for (let turn = 0; turn < 100 && !release; turn++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(release).toBeDefined();
+    release?.();
   });
 });

@@ -1,0 +1,84 @@
+/**
+ * Removing secrets from a SCIM body before the provisioning log keeps it: a log that held the
+ * passwords an identity provider sets would be a second, weaker password store.
+ */
+import type { AttributeDefinition } from "../scim/schema/attribute-definition.js";
+import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
+
+/** What a removed value is replaced with, so the reader sees that something was sent. */
+export const REDACTED = "[redacted]";
+
+// Members named like a credential, whatever schema they come from: a custom schema may carry a
+// token without marking it writeOnly, and no provisioning log needs one.
+const CREDENTIAL_NAME = /pass(word|wd|phrase)|secret|token|api[-_]?key|authorization|credential/i;
+
+/**
+ * The lower-cased names of the registry's attributes and sub-attributes marked `returned: never`
+ * or `mutability: writeOnly` (RFC 7643 §7: values the service must never return), with `password`.
+ *
+ * @example secretAttributeNames(createSchemaRegistry()) // Set { "password" }
+ */
+export function secretAttributeNames(registry: SchemaRegistry): ReadonlySet<string> {
+  const names = new Set<string>(["password"]);
+  const visit = (attributes: readonly AttributeDefinition[]): void => {
+    for (const attribute of attributes) {
+      if (attribute.returned === "never" || attribute.mutability === "writeOnly") names.add(attribute.name.toLowerCase());
+      if (attribute.subAttributes) visit(attribute.subAttributes);
+    }
+  };
+  for (const schema of registry.schemas) visit(schema.attributes);
+  return names;
+}
+
+function isSecretName(name: string, secrets: ReadonlySet<string>): boolean {
+  // An extension attribute may be written with its schema URN (`urn:…:User:password`).
+  const bare = name.startsWith("urn:") ? name.slice(name.lastIndexOf(":") + 1) : name;
+  return secrets.has(bare.toLowerCase()) || CREDENTIAL_NAME.test(bare);
+}
+
+// A PATCH path (RFC 7644 §3.5.2) names a secret when any attribute name in it does, outside the
+// value filter's comparison values: `password`, `urn:…:User:password`, `x[type eq "a"].secret`.
+function pathNamesSecret(path: string, secrets: ReadonlySet<string>): boolean {
+  const withoutUrn = path.startsWith("urn:") ? path.slice(path.lastIndexOf(":") + 1) : path;
+  const withoutLiterals = withoutUrn.replace(/"(?:[^"\\]|\\.)*"/g, "");
+  return (withoutLiterals.match(/[A-Za-z$][\w$-]*/g) ?? []).some((name) => isSecretName(name, secrets));
+}
+
+/**
+ * A copy of `body` with every secret replaced by `"[redacted]"`: members named as a secret
+ * attribute or like a credential, at any depth (Bulk `data` and extension objects included), and
+ * the `value` of a PATCH operation whose `path` names one.
+ *
+ * @example redactBody({ userName: "a", password: "x" }, new Set(["password"])) // { userName: "a", password: "[redacted]" }
+ */
+export function redactBody(body: unknown, secrets: ReadonlySet<string>): unknown {
+  if (Array.isArray(body)) return body.map((item) => redactBody(item, secrets));
+  if (body === null || typeof body !== "object") return body;
+  const object = body as Record<string, unknown>;
+  const pathKey = Object.keys(object).find((key) => key.toLowerCase() === "path");
+  const path = pathKey === undefined ? undefined : object[pathKey];
+  const secretValue = typeof path === "string" && pathNamesSecret(path, secrets);
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(object)) {
+    copy[key] = isSecretName(key, secrets) || (secretValue && key.toLowerCase() === "value") ? REDACTED : redactBody(value, secrets);
+  }
+  return copy;
+}
+
+/**
+ * `text` cut to at most `maxBytes` UTF-8 bytes, never inside a character.
+ *
+ * @example truncateUtf8("héllo", 2) // { text: "h", truncated: true }
+ */
+export function truncateUtf8(text: string, maxBytes: number): { readonly text: string; readonly truncated: boolean } {
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length <= maxBytes) return { text, truncated: false };
+  // A cut inside a multi-byte character decodes to U+FFFD: drop it rather than keep a wrong character.
+  return {
+    text: bytes
+      .subarray(0, maxBytes)
+      .toString("utf8")
+      .replace(/\uFFFD+$/, ""),
+    truncated: true,
+  };
+}

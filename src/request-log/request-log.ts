@@ -1,0 +1,95 @@
+/**
+ * The provisioning-log extension point (issue 18): one entry per SCIM request, handed over after
+ * its response has been sent, so an integrator can see what the identity provider sent and what
+ * the service answered. scimkit ships `memoryRequestLog()`; send entries anywhere else (a log
+ * pipeline, a database) by implementing this interface.
+ */
+import type { IdentityProvider } from "./identity-provider-of.js";
+
+/**
+ * One SCIM request and its answer. Bodies are JSON text with every secret replaced by
+ * `"[redacted]"` (`redactBody`): `password`, any attribute the registry marks `returned: never`
+ * or `writeOnly`, and any member named like a token or secret. The `Authorization` header is never
+ * part of an entry, nor any other header but `User-Agent`.
+ */
+export interface RequestLogEntry {
+  /** The request's `X-Request-Id`: the client's own when it sent a sane one, else ours (UUID v7). */
+  readonly requestId: string;
+  /** The organization the request was addressed to (from its path), verified or not (see `authenticated`). */
+  readonly orgId: string;
+  /** ISO 8601 time the request arrived. */
+  readonly at: string;
+  /** The HTTP method. */
+  readonly method: string;
+  /** Path and query as the client sent them, from the app's root (`/scim/Organizations/acme/v2/Users?filter=…`). */
+  readonly path: string;
+  /** The HTTP status of the response. */
+  readonly status: number;
+  /** The RFC 7644 §3.12 `scimType` of an error response, when it had one. */
+  readonly scimType?: string;
+  /** The RFC 7644 §3.12 `detail` of an error response. */
+  readonly detail?: string;
+  /** Milliseconds from the request's arrival to the end of its response. */
+  readonly durationMs: number;
+  /**
+   * Whether the bearer token was verified for `orgId`. False for a 401 and for the unauthenticated
+   * `/ServiceProviderConfig`: those entries carry no bodies (see `RequestLog.record`).
+   */
+  readonly authenticated: boolean;
+  /** `Principal.tokenId` of the verified token, when the verifier gives one. Never the token nor its hash. */
+  readonly tokenId?: string;
+  /** The client's address as Express sees it (`request.ip`: honours the app's `trust proxy`). */
+  readonly clientAddress?: string;
+  /** The `User-Agent` header, at most 512 characters. */
+  readonly userAgent?: string;
+  /** The identity provider recognised from `userAgent` (`identityProviderOf`). */
+  readonly identityProvider: IdentityProvider;
+  /** The resource type the path names (`User`, `Group`, …), when it names one. */
+  readonly resourceType?: string;
+  /** The resource id the path names (at most 256 characters), or the id a create assigned. */
+  readonly resourceId?: string;
+  /** The number of operations of a `POST /Bulk` request. */
+  readonly bulkOperations?: number;
+  /** The request body, redacted, as JSON text; absent when there was none, it was unreadable, or the request was unauthenticated. */
+  readonly requestBody?: string;
+  /** Whether `requestBody` was cut at the log's `maxBodyBytes`. */
+  readonly requestBodyTruncated?: boolean;
+  /** The response body, redacted, as JSON text; absent when there was none or the request was unauthenticated. */
+  readonly responseBody?: string;
+  /** Whether `responseBody` was cut at the log's `maxBodyBytes`. */
+  readonly responseBodyTruncated?: boolean;
+}
+
+/**
+ * Receives the provisioning log of a router (`ScimRouterOptions.requestLog`).
+ *
+ * @example
+ * const log = memoryRequestLog({ capacity: 10_000 });
+ * app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth, requestLog: log }));
+ */
+export interface RequestLog {
+  /**
+   * Largest body, in UTF-8 bytes, an entry keeps of each of the request and the response; beyond
+   * it the redacted text is cut and the entry says so. Default 65,536 (64 KiB): a user or a page of
+   * 100 users fits, a 100,000-member group does not need to.
+   */
+  readonly maxBodyBytes?: number;
+  /**
+   * Keeps one entry.
+   *
+   * Contract:
+   * - Called once per SCIM request whose organization the router resolved, after its response
+   *   has finished (or its connection closed): the response never waits for the log. Requests
+   *   whose path names no possible organization are not logged: there is no organization to file
+   *   them under.
+   * - Called for unauthenticated requests (401) too, since they are what an integrator debugs
+   *   when a token is wrong, but without bodies: whoever knows an organization's URL could
+   *   otherwise write into its log.
+   * - A throw or rejection never reaches the client (the response is gone); it goes to the
+   *   router's `onError`.
+   * - The entry is frozen; keep it as it is.
+   *
+   * @param entry The request and its answer.
+   */
+  record(entry: RequestLogEntry): void | Promise<void>;
+}
