@@ -66,6 +66,15 @@ export type { AuditQuery, AuditRecord, AuditTrail } from "./audit/audit-trail.js
 export { auditedId, handToSink, MAX_AUDITED_ID_LENGTH } from "./audit/hand-to-sink.js";
 export { memoryAuditTrail } from "./audit/memory-audit-trail.js";
 export type { MemoryAuditTrailOptions } from "./audit/memory-audit-trail.js";
+export type { RequestLog, RequestLogEntry } from "./request-log/request-log.js";
+export type { ReadableRequestLog, RequestLogPage, RequestLogQuery, StatusClass } from "./request-log/readable-request-log.js";
+export { memoryRequestLog } from "./request-log/memory-request-log.js";
+export type { MemoryRequestLogOptions } from "./request-log/memory-request-log.js";
+export { IDENTITY_PROVIDERS, identityProviderOf } from "./request-log/identity-provider-of.js";
+export type { IdentityProvider } from "./request-log/identity-provider-of.js";
+export { REDACTED, redactBody, secretAttributeNames } from "./request-log/redact-body.js";
+export { isSaneRequestId, MAX_REQUEST_ID_LENGTH, REQUEST_ID_HEADER } from "./http/request-id.js";
+export { DEFAULT_MAX_LOGGED_BODY_BYTES } from "./http/log-request.js";
 
 export type { Principal, TokenVerifier, VerifyContext } from "./auth/token-verifier.js";
 export { createTokenStore, MAX_ROTATION_GRACE_SECONDS } from "./auth/hashed-token-store.js";

@@ -21,7 +21,7 @@ const PATTERNS: readonly (readonly [RegExp, IdentityProvider])[] = [
   [/onelogin/i, "onelogin"],
   [/google/i, "google"],
   [/jumpcloud/i, "jumpcloud"],
-  [/ping(identity|one|federate|\b)/i, "ping"],
+  [/\bping(identity|one|federate|\b)/i, "ping"],
 ];
 
 /**

@@ -6,6 +6,7 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { tokenBucketLimiter } from "../../src/http/token-bucket-limiter.js";
+import { memoryRequestLog } from "../../src/request-log/memory-request-log.js";
 import type { RequestLog, RequestLogEntry } from "../../src/request-log/request-log.js";
 import { PATCH_SCHEMA, USER_SCHEMA, createTestApp, expectScimError, userBody } from "./harness.js";
 
@@ -230,5 +231,22 @@ describe("the provisioning log", () => {
     for (let turn = 0; turn < 100 && !release; turn++) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(release).toBeDefined();
     release?.();
+  });
+});
+
+describe("memoryRequestLog behind the router", () => {
+  it("finds a failing request by the X-Request-Id its response carried, and lists failures by class", async () => {
+    const log = memoryRequestLog({ capacity: 100 });
+    const t = await createTestApp({ requestLog: log });
+    await t.post("/Users", userBody("alice")).set("User-Agent", "Okta SCIM Client 1.0.0").expect(201);
+    const failed = await t.post("/Users", userBody("alice")).set("User-Agent", "Okta SCIM Client 1.0.0").expect(409);
+    const requestId = String(failed.headers["x-request-id"]);
+    for (let turn = 0; turn < 100 && (await log.list("acme")).entries.length < 2; turn++)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    const found = await log.list("acme", { requestId });
+    expect(found.entries).toHaveLength(1);
+    expect(found.entries[0]).toMatchObject({ status: 409, scimType: "uniqueness", identityProvider: "okta" });
+    expect((await log.list("acme", { statusClass: 4, identityProvider: "okta" })).entries.map((e) => e.requestId)).toEqual([requestId]);
+    expect((await log.list("globex")).entries).toEqual([]);
   });
 });

@@ -1,0 +1,110 @@
+/**
+ * `memoryRequestLog`: the provisioning log in process memory, for tests, development and hosts on
+ * the memory store. A ring buffer: the newest `capacity` entries of every organization together,
+ * so memory stays bounded however many organizations (or unauthenticated paths naming one) write.
+ */
+import { IDENTITY_PROVIDERS } from "./identity-provider-of.js";
+import type { ReadableRequestLog, RequestLogPage, RequestLogQuery } from "./readable-request-log.js";
+import type { RequestLogEntry } from "./request-log.js";
+
+/** Options of `memoryRequestLog`. */
+export interface MemoryRequestLogOptions {
+  /**
+   * Entries kept, all organizations together; the oldest go first. Default 10,000. With bodies of
+   * up to `maxBodyBytes` each, size it to the memory it may take (10,000 × 2 × 64 KiB at worst).
+   */
+  readonly capacity?: number;
+  /** `RequestLog.maxBodyBytes`: the most of each body an entry keeps. Default 65,536. */
+  readonly maxBodyBytes?: number;
+}
+
+interface Slot {
+  readonly sequence: number;
+  readonly entry: RequestLogEntry;
+}
+
+function timeOf(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new RangeError(`request log: ${name} must be an ISO 8601 time; got ${JSON.stringify(value)}.`);
+  return time;
+}
+
+function checkedQuery(query: RequestLogQuery): {
+  readonly limit: number;
+  readonly before: number;
+  readonly from?: number;
+  readonly to?: number;
+} {
+  const limit = query.limit ?? 100;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+    throw new RangeError(`request log: limit must be an integer from 1 to 1,000; got ${String(query.limit)}.`);
+  }
+  if (query.statusClass !== undefined && ![1, 2, 3, 4, 5].includes(query.statusClass)) {
+    throw new RangeError(`request log: statusClass must be 1 to 5; got ${String(query.statusClass)}.`);
+  }
+  if (query.identityProvider !== undefined && !IDENTITY_PROVIDERS.includes(query.identityProvider)) {
+    throw new RangeError(
+      `request log: identityProvider must be one of ${IDENTITY_PROVIDERS.join(", ")}; got ${String(query.identityProvider)}.`,
+    );
+  }
+  let before = Number.POSITIVE_INFINITY;
+  if (query.cursor !== undefined) {
+    // The cursor is the sequence number of the previous page's last entry: it stays valid after
+    // that entry leaves the ring (the page then simply continues with what is left).
+    if (!/^[1-9]\d{0,15}$/.test(query.cursor))
+      throw new RangeError(`request log: cursor ${JSON.stringify(query.cursor)} is not one this log gave.`);
+    before = Number(query.cursor);
+  }
+  const from = timeOf("from", query.from);
+  const to = timeOf("to", query.to);
+  return { limit, before, ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+}
+
+/**
+ * A `ReadableRequestLog` in memory, lost on restart. `list` scans the ring from the newest entry:
+ * O(capacity) per page at worst, which is the price of a reference without indexes.
+ *
+ * @example
+ * const log = memoryRequestLog({ capacity: 10_000 });
+ * app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth, requestLog: log }));
+ */
+export function memoryRequestLog(options: MemoryRequestLogOptions = {}): ReadableRequestLog {
+  const capacity = options.capacity ?? 10_000;
+  if (!Number.isInteger(capacity) || capacity < 1)
+    throw new Error(`memoryRequestLog: capacity must be a positive integer; got ${String(capacity)}.`);
+  const ring: (Slot | undefined)[] = new Array<Slot | undefined>(capacity);
+  let sequence = 0;
+
+  return {
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+
+    record(entry) {
+      sequence += 1;
+      ring[sequence % capacity] = { sequence, entry: Object.isFrozen(entry) ? entry : Object.freeze({ ...entry }) };
+    },
+
+    async list(orgId, query = {}): Promise<RequestLogPage> {
+      const { limit, before, from, to } = checkedQuery(query);
+      const entries: RequestLogEntry[] = [];
+      let last = 0;
+      const oldest = Math.max(1, sequence - capacity + 1);
+      for (let at = Math.min(sequence, before - 1); at >= oldest; at--) {
+        const slot = ring[at % capacity];
+        if (slot === undefined || slot.sequence !== at) continue;
+        const entry = slot.entry;
+        if (entry.orgId !== orgId) continue;
+        if (query.statusClass !== undefined && Math.floor(entry.status / 100) !== query.statusClass) continue;
+        if (query.resourceId !== undefined && entry.resourceId !== query.resourceId) continue;
+        if (query.identityProvider !== undefined && entry.identityProvider !== query.identityProvider) continue;
+        if (query.requestId !== undefined && entry.requestId !== query.requestId) continue;
+        const time = Date.parse(entry.at);
+        if ((from !== undefined && time < from) || (to !== undefined && time >= to)) continue;
+        if (entries.length === limit) return { entries, nextCursor: String(last) };
+        entries.push(entry);
+        last = at;
+      }
+      return { entries };
+    },
+  };
+}
