@@ -10,11 +10,11 @@ export type IdentityProvider = "entra" | "okta" | "onelogin" | "google" | "jumpc
 /** Every `IdentityProvider`, for validating a filter. */
 export const IDENTITY_PROVIDERS: readonly IdentityProvider[] = ["entra", "okta", "onelogin", "google", "jumpcloud", "ping", "other"];
 
-// First match wins. Sources: the user agents seen in the wild and in the vendors' SCIM guides —
-// Entra's provisioning service sends `Microsoft.AAD.Provisioning` (older tenants "Azure AD"),
-// Okta `Okta SCIM Client …`, OneLogin `OneLogin …`, Google Workspace auto-provisioning `Google…`,
-// JumpCloud `JumpCloud…`, PingOne and PingFederate `Ping…`. Unverified against every version:
-// a miss gives `other`, never a wrong vendor for a header naming one.
+// First match wins. Each pattern is the vendor's (or its product's) name, not an exact header: no
+// vendor publishes its provisioning client's User-Agent as an interface, and the exact strings
+// (e.g. Okta's "Okta SCIM Client …") were not verified against each vendor's current traffic
+// here. Entra matches its older names too (Azure AD, AAD). A miss gives `other`, never a wrong
+// vendor for a header that names one.
 const PATTERNS: readonly (readonly [RegExp, IdentityProvider])[] = [
   [/microsoft|azure|\baad\b|entra/i, "entra"],
   [/okta/i, "okta"],
