@@ -5,6 +5,8 @@
  */
 import request from "supertest";
 import { describe, expect, it } from "vitest";
+import { attribute } from "../../src/scim/schema/attribute-definition.js";
+import { createSchemaRegistry } from "../../src/scim/schema/schema-registry.js";
 import { tokenBucketLimiter } from "../../src/http/token-bucket-limiter.js";
 import { memoryRequestLog } from "../../src/request-log/memory-request-log.js";
 import type { RequestLog, RequestLogEntry } from "../../src/request-log/request-log.js";
@@ -84,6 +86,7 @@ function collectingLog(maxBodyBytes?: number): RequestLog & { readonly entries: 
 }
 
 const SECRET = "Sup3r-Secret-Passw0rd!";
+const BADGE_SCHEMA = "urn:example:params:scim:schemas:extension:badge:2.0:User";
 
 describe("the provisioning log", () => {
   it("records one entry per request with its organization, request, answer, token id, client and identity provider", async () => {
@@ -183,6 +186,36 @@ describe("the provisioning log", () => {
       expect(entry.requestBody).toContain("[redacted]");
     }
     expect(log.entries[5]).toMatchObject({ bulkOperations: 1 });
+  });
+
+  it("never keeps an attribute the registry marks writeOnly or returned:never, nor a member named like a token", async () => {
+    const log = collectingLog();
+    const registry = createSchemaRegistry({
+      schemas: [
+        {
+          id: BADGE_SCHEMA,
+          name: "Badge",
+          description: "Badge",
+          attributes: [attribute("badgeNumber"), attribute("recoveryCode", { mutability: "writeOnly", returned: "never" })],
+        },
+      ],
+      extensions: [{ resourceType: "User", schema: BADGE_SCHEMA, required: false }],
+    });
+    const t = await createTestApp({ requestLog: log, registry });
+    const sent = userBody("alice", { schemas: [USER_SCHEMA, BADGE_SCHEMA], [BADGE_SCHEMA]: { badgeNumber: "B-1", recoveryCode: SECRET } });
+    const id = ((await t.post("/Users", sent).expect(201)).body as { id: string }).id;
+    await t
+      .patch(`/Users/${id}`, {
+        schemas: [PATCH_SCHEMA],
+        Operations: [{ op: "replace", path: `${BADGE_SCHEMA}:recoveryCode`, value: SECRET }],
+      })
+      .expect(200);
+    await t.post("/Users", userBody("bob", { accessToken: SECRET }));
+    await log.settle(3);
+    for (const entry of log.entries) expect(JSON.stringify(entry)).not.toContain(SECRET);
+    expect(JSON.parse(log.entries[0]?.requestBody ?? "")).toMatchObject({
+      [BADGE_SCHEMA]: { badgeNumber: "B-1", recoveryCode: "[redacted]" },
+    });
   });
 
   it("cuts bodies past maxBodyBytes and says so", async () => {
