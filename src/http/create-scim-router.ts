@@ -123,7 +123,7 @@ export function createScimRouter(options: ScimRouterOptions): Router {
   // The profile is chosen once per request: for the one route served without a token here, for
   // every other after authentication, so a request without a valid token never reaches the
   // host's function (which may read a database).
-  router.get("/ServiceProviderConfig", compatibility);
+  if (compatibility) router.get("/ServiceProviderConfig", compatibility);
   registerServiceProviderConfigRoute(router, {
     ...(options.documentationUri ? { documentationUri: options.documentationUri } : {}),
     bulk,
@@ -149,7 +149,7 @@ export function createScimRouter(options: ScimRouterOptions): Router {
   }
   if (options.rateLimit) router.use(limitRate(options.rateLimit));
   // After the rate limit: a request over it never reaches the host's functions (which may read a database).
-  router.use(compatibility);
+  if (compatibility) router.use(compatibility);
   const choosesExistingUsers = resolveExistingUsers(existingUsers);
   if (choosesExistingUsers) router.use(choosesExistingUsers);
   // Before every body parser (Bulk's included): a large body waits for its organization's turn

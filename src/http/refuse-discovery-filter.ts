@@ -10,17 +10,12 @@ import { ScimError } from "../errors.js";
 import { queryOf } from "./query-of.js";
 
 /**
- * Middleware for `/ServiceProviderConfig`, `/Schemas` and `/ResourceTypes` (and their single
- * documents): 403 when the query string carries a `filter` (any casing, as list parameters are
- * read). A blank one is no filter, as at a type's endpoint.
+ * Route middleware of `GET /ServiceProviderConfig`, `/Schemas` and `/ResourceTypes` (and their
+ * single documents): 403 when the query string carries a `filter` (any casing, as list parameters
+ * are read). A blank one is no filter, as at a type's endpoint.
  */
 export function refuseDiscoveryFilter(endpoint: string): RequestHandler {
   return (request, _response, next) => {
-    // Only reads are served here; any other method falls through to its 404.
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      next();
-      return;
-    }
     for (const [name, value] of queryOf(request)) {
       if (name.toLowerCase() === "filter" && value.trim() !== "") {
         next(

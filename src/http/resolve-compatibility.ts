@@ -37,13 +37,15 @@ export function compatibilityOf(context: ServiceContext): CompatibilityProfile {
 
 /**
  * Checks a fixed `compatibility` option when the router is built (a TypeError naming the valid
- * names), and returns the middleware that puts the profile into the request's context. A function
- * is asked per request; a result that is no profile is the host's mistake: a 500 through `onError`.
+ * names), and returns the middleware that puts the profile into the request's context; none for
+ * `generic`, the profile a context without one has (`compatibilityOf`). A function is asked per
+ * request; a result that is no profile is the host's mistake: a 500 through `onError`.
  */
-export function resolveCompatibility(option: ScimRouterOptions["compatibility"]): RequestHandler {
+export function resolveCompatibility(option: ScimRouterOptions["compatibility"]): RequestHandler | undefined {
   if (typeof option !== "function") {
     const fixed = compatibilityProfileOf(option ?? "generic");
     if (typeof fixed === "string") throw new TypeError(`scimkit: compatibility: ${fixed}.`);
+    if (fixed === COMPATIBILITY_PROFILES.generic) return undefined;
     return (_request, response, next) => {
       scimContext(response).compatibility = fixed;
       next();

@@ -40,19 +40,20 @@ export function registerServiceProviderConfigRoute(router: Router, features: Ser
 
 /** `GET /Schemas[/{id}]` and `GET /ResourceTypes[/{id}]`. */
 export function registerSchemaRoutes(router: Router, registry: SchemaRegistry, profile: ResourceProfile): void {
-  router.use("/Schemas", refuseDiscoveryFilter("/Schemas"));
-  router.use("/ResourceTypes", refuseDiscoveryFilter("/ResourceTypes"));
-  router.get("/Schemas", (_request, response) => {
+  // On the routes themselves, not as `router.use` layers every resource request would walk past.
+  const schemas = refuseDiscoveryFilter("/Schemas");
+  const resourceTypes = refuseDiscoveryFilter("/ResourceTypes");
+  router.get("/Schemas", schemas, (_request, response) => {
     sendScim(response, 200, listResponse(schemaDocuments(registry, profile, scimContext(response).baseUrl)));
   });
-  router.get("/Schemas/:schemaId", (request, response) => {
+  router.get("/Schemas/:schemaId", schemas, (request, response) => {
     const documents = schemaDocuments(registry, profile, scimContext(response).baseUrl);
     sendScim(response, 200, byId(documents, String(request.params["schemaId"]), "Schema"));
   });
-  router.get("/ResourceTypes", (_request, response) => {
+  router.get("/ResourceTypes", resourceTypes, (_request, response) => {
     sendScim(response, 200, listResponse(resourceTypeDocuments(registry, scimContext(response).baseUrl)));
   });
-  router.get("/ResourceTypes/:typeId", (request, response) => {
+  router.get("/ResourceTypes/:typeId", resourceTypes, (request, response) => {
     const documents = resourceTypeDocuments(registry, scimContext(response).baseUrl);
     sendScim(response, 200, byId(documents, String(request.params["typeId"]), "ResourceType"));
   });
