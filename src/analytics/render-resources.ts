@@ -11,6 +11,7 @@ import type {
   Learner,
   Operation,
   Organization,
+  OrgScope,
   SimulationRecipientView,
 } from "./analytics-store.js";
 
@@ -39,17 +40,21 @@ export function renderOrganization(organization: Organization): Body {
   };
 }
 
-/** An admin user; never its invitation code digest nor its keys. */
-export function renderAdminUser(user: AdminUser): Body {
+/**
+ * An admin user as `scope` may see it; never its invitation code digest nor its keys. Its
+ * organizations outside `scope` are left out (issue 19): an admin seeing a colleague learns
+ * nothing about organizations that are not its own, not even their ids.
+ */
+export function renderAdminUser(user: AdminUser, scope: OrgScope): Body {
   const { id, email, role, status, invitedAt, updatedAt } = user;
+  const visible = "all" in scope ? (_id: string) => true : (orgId: string) => scope.orgIds.includes(orgId);
+  const subtreeOrganizationIds = (user.subtreeOrganizationIds ?? []).filter(visible);
   return {
     id,
     email,
     role,
-    organizationIds: [...user.organizationIds],
-    ...(user.subtreeOrganizationIds === undefined || user.subtreeOrganizationIds.length === 0
-      ? {}
-      : { subtreeOrganizationIds: [...user.subtreeOrganizationIds] }),
+    organizationIds: user.organizationIds.filter(visible),
+    ...(subtreeOrganizationIds.length === 0 ? {} : { subtreeOrganizationIds }),
     status,
     invitedAt,
     ...optional(user, ["invitationExpiresAt", "activatedAt"]),

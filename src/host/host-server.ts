@@ -34,8 +34,16 @@ export interface HostAnalytics {
   readonly store: AnalyticsStore;
   /** Issues the SCIM token of each organization the operator creates. */
   readonly scimTokens: TokenStore;
-  /** Delivers admin-user invitations; the default logs them, as this host sends no mail. */
+  /**
+   * Delivers admin-user invitations. Default: none, and inviting answers 501 — this host sends no
+   * mail — unless `logInvitationCodes` is set.
+   */
   readonly onInvitation?: AnalyticsRouterOptions["onInvitation"];
+  /**
+   * Without `onInvitation`: write each invitation's code to the log, for demos. Off by default
+   * (issue 19): whoever reads the log could accept an invitation before the person it was for.
+   */
+  readonly logInvitationCodes?: boolean;
   /** The tokens `SCIMKIT_ORGS` configures, listed by the token API as static (they change only there). */
   readonly staticTokens?: AnalyticsRouterOptions["staticTokens"];
 }
@@ -299,10 +307,7 @@ export function createHostApp(options: HostServerOptions): Express {
       createAnalyticsRouter({
         store,
         scimTokens,
-        onInvitation:
-          options.analytics.onInvitation ??
-          (({ adminUser, code, expiresAt }) =>
-            log(`invitation for ${adminUser.email}: code ${code} (accept with POST /analytics/v1/invitations/accept before ${expiresAt})`)),
+        ...invitationDelivery(options.analytics, log),
         onError: logError,
         ...(options.analytics.staticTokens ? { staticTokens: options.analytics.staticTokens } : {}),
         // One secret for both interfaces: each cursor binds its own operation, so neither opens the other's.
@@ -318,14 +323,25 @@ export function createHostApp(options: HostServerOptions): Express {
   return app;
 }
 
-/**
- * Starts the host on `port` (0 picks a free one), with the server's timeouts set explicitly
- * rather than left to Node's defaults (a 300 s request timeout, checked every 30 s).
- */
+/** The analytics router's `onInvitation`: the host's own, the log when codes may go there, else none. */
+function invitationDelivery(analytics: HostAnalytics, log: (line: string) => void): Pick<AnalyticsRouterOptions, "onInvitation"> {
+  if (analytics.onInvitation !== undefined) return { onInvitation: analytics.onInvitation };
+  if (analytics.logInvitationCodes !== true) return {};
+  return {
+    onInvitation: ({ adminUser, code, expiresAt }) =>
+      log(`invitation for ${adminUser.email}: code ${code} (accept with POST /analytics/v1/invitations/accept before ${expiresAt})`),
+  };
+}
+
 /** `{publicUrl}/scim/Organizations/{orgId}/v2`. */
 function scimBaseUrl(publicUrl: string, orgId: string): string {
   return `${publicUrl}/scim/Organizations/${encodeURIComponent(orgId)}/v2`;
 }
+
+/**
+ * Starts the host on `port` (0 picks a free one), with the server's timeouts set explicitly
+ * rather than left to Node's defaults (a 300 s request timeout, checked every 30 s).
+ */
 
 export async function startHostServer(
   options: HostServerOptions & { readonly port: number; readonly timeouts?: HostTimeouts },

@@ -31,6 +31,7 @@ describe("readHostSettings", () => {
       organizations: undefined,
       operatorKey: undefined,
       demoData: true,
+      logInvitationCodes: false,
       cursorSecret: undefined,
     });
   });
@@ -55,6 +56,7 @@ describe("readHostSettings", () => {
       SCIMKIT_ORGS: `acme:${TOKEN}`,
       SCIMKIT_OPERATOR_KEY: `${TOKEN}x`,
       SCIMKIT_DEMO_DATA: "0",
+      SCIMKIT_LOG_INVITATION_CODES: "true",
       SCIMKIT_CURSOR_SECRET: TOKEN,
     });
     expect(read).toEqual({
@@ -72,6 +74,7 @@ describe("readHostSettings", () => {
       organizations: { acme: [TOKEN] },
       operatorKey: `${TOKEN}x`,
       demoData: false,
+      logInvitationCodes: true,
       cursorSecret: TOKEN,
     });
   });
@@ -96,6 +99,7 @@ describe("readHostSettings", () => {
         SCIMKIT_LOG_FORMAT: "xml",
         SCIMKIT_PAGE_SIZE_DEFAULT: "0",
         SCIMKIT_DEMO_DATA: "maybe",
+        SCIMKIT_LOG_INVITATION_CODES: "yes",
         DATABASE_URL: "mysql://root:secret@db/x",
       }),
     ).toEqual([
@@ -109,6 +113,7 @@ describe("readHostSettings", () => {
       'SCIMKIT_PAGE_SIZE_DEFAULT="0": expected a whole number of at least 1',
       'SCIMKIT_LOG_FORMAT="xml": expected "text" or "json" (one JSON object per line)',
       'SCIMKIT_DEMO_DATA="maybe": expected "0" or "false" to skip the demo data, "1" or "true" to seed it',
+      'SCIMKIT_LOG_INVITATION_CODES="yes": expected "1" or "true" to write invitation codes to the log (demos only), "0" or "false" not to',
     ]);
   });
 

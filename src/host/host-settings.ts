@@ -28,6 +28,8 @@ export interface HostSettings {
   readonly organizations: Readonly<Record<string, readonly string[]>> | undefined;
   readonly operatorKey: string | undefined;
   readonly demoData: boolean;
+  /** `SCIMKIT_LOG_INVITATION_CODES`: write admin-user invitation codes to the log (demos only); default false. */
+  readonly logInvitationCodes: boolean;
   /** `SCIMKIT_CURSOR_SECRET`; undefined: the host uses the one its database keeps (`HostStore.cursorSecret`). */
   readonly cursorSecret: string | undefined;
 }
@@ -74,6 +76,7 @@ export const hostVariables = [
   "SCIMKIT_ORGS",
   "SCIMKIT_OPERATOR_KEY",
   "SCIMKIT_DEMO_DATA",
+  "SCIMKIT_LOG_INVITATION_CODES",
   "SCIMKIT_CURSOR_SECRET",
 ] as const;
 
@@ -241,14 +244,21 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
     errors.push(`SCIMKIT_OPERATOR_KEY: expected at least ${MIN_SECRET_LENGTH} characters and no whitespace; ${GENERATE}`);
   }
 
-  const demoText = raw("SCIMKIT_DEMO_DATA");
-  let demoData = true;
-  if (demoText !== undefined) {
-    const lower = demoText.toLowerCase();
-    if (["0", "false"].includes(lower)) demoData = false;
-    else if (!["1", "true"].includes(lower))
-      fail("SCIMKIT_DEMO_DATA", demoText, '"0" or "false" to skip the demo data, "1" or "true" to seed it');
-  }
+  const flag = (name: (typeof hostVariables)[number], fallback: boolean, meaning: string): boolean => {
+    const text = raw(name);
+    if (text === undefined) return fallback;
+    const lower = text.toLowerCase();
+    if (["0", "false"].includes(lower)) return false;
+    if (["1", "true"].includes(lower)) return true;
+    fail(name, text, meaning);
+    return fallback;
+  };
+  const demoData = flag("SCIMKIT_DEMO_DATA", true, '"0" or "false" to skip the demo data, "1" or "true" to seed it');
+  const logInvitationCodes = flag(
+    "SCIMKIT_LOG_INVITATION_CODES",
+    false,
+    '"1" or "true" to write invitation codes to the log (demos only), "0" or "false" not to',
+  );
 
   const cursorSecret = raw("SCIMKIT_CURSOR_SECRET");
   if (cursorSecret !== undefined && cursorSecret.length < MIN_SECRET_LENGTH) {
@@ -282,6 +292,7 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
       organizations,
       operatorKey,
       demoData,
+      logInvitationCodes,
       cursorSecret,
     },
   };

@@ -50,6 +50,12 @@ function adminUserIdOf(code: string): string | undefined {
 
 const noSuchAdminUser = (): AnalyticsProblem => notFound("There is no admin user with this id among those you may see.");
 
+/** The refusal of an invitation whose e-mail is taken by an admin user the caller may not see. */
+const emailTaken = (email: string): AnalyticsProblem =>
+  conflict(
+    `${email} cannot be invited: it already belongs to an admin user or a pending invitation. Ask the operator if it should look after your organizations.`,
+  );
+
 function isConflict(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { readonly code?: unknown }).code === "conflict";
 }
@@ -134,17 +140,19 @@ export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUse
         ...(role === undefined ? {} : { role }),
         ...(orgId === undefined ? {} : { orgId }),
       });
-      call.sendPage(page, renderAdminUser);
+      call.sendPage(page, (user) => renderAdminUser(user, call.scope));
     },
 
     async getAdminUser(call) {
-      sendJson(call.response, 200, renderAdminUser(await visibleAdminUser(dependencies, call)));
+      sendJson(call.response, 200, renderAdminUser(await visibleAdminUser(dependencies, call), call.scope));
     },
 
     async inviteAdminUser({ response, body, scope, baseUrl }) {
       const onInvitation = dependencies.onInvitation;
       if (onInvitation === undefined) {
-        throw notImplemented("This service cannot deliver invitations: its host has not configured an invitation hook (onInvitation).");
+        throw notImplemented(
+          "This service cannot deliver invitations: its host has no delivery for them (the analytics router's onInvitation hook; on the scimkit host, SCIMKIT_LOG_INVITATION_CODES=true writes codes to the log, for demos only).",
+        );
       }
       const input = body as {
         readonly email: string;
@@ -158,6 +166,10 @@ export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUse
       const subtreeOrganizationIds = await checkedSubtreeIds(dependencies, scope, input.subtreeOrganizationIds, organizationIds);
       const existing = await store.findAdminUserByEmail(email);
       if (existing !== undefined) {
+        // Issue 19: only an admin user the caller may see is named; any other collision gets the
+        // answer every refused invitation gets, without id or date, so no one can learn who
+        // looks after another customer by inviting e-mails.
+        if ((await store.getAdminUser(scope, existing.id)) === undefined) throw emailTaken(email);
         throw conflict(
           existing.status === "invited"
             ? `${email} is already invited (until ${existing.invitationExpiresAt ?? "?"}); to invite again, delete admin user ${existing.id} first.`
@@ -182,7 +194,7 @@ export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUse
         await store.createAdminUser(user, { codeHash: hashToken(code), expiresAt });
       } catch (error) {
         // Two invitations of one e-mail at once: the store's unique e-mail decides.
-        if (isConflict(error)) throw conflict(`${email} was invited or added meanwhile.`);
+        if (isConflict(error)) throw emailTaken(email);
         throw error;
       }
       try {
@@ -194,7 +206,7 @@ export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUse
         throw error;
       }
       response.setHeader("Location", `${baseUrl}/admin-users/${user.id}`);
-      sendJson(response, 201, renderAdminUser(user));
+      sendJson(response, 201, renderAdminUser(user, scope));
     },
 
     async updateAdminUser(call) {
@@ -227,7 +239,7 @@ export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUse
         updatedAt: now().toISOString(),
       });
       if (updated === undefined) throw noSuchAdminUser();
-      sendJson(call.response, 200, renderAdminUser(updated));
+      sendJson(call.response, 200, renderAdminUser(updated, call.scope));
     },
 
     async deleteAdminUser(call) {
@@ -251,7 +263,7 @@ export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUse
       // this guards against a store that would answer for another one.
       if (user.id !== adminUserId) throw new Error("analytics: the store accepted an invitation of another admin user than the code names");
       response.setHeader("Cache-Control", "no-store");
-      sendJson(response, 200, { adminUser: renderAdminUser(user), apiKey: issued.key });
+      sendJson(response, 200, { adminUser: renderAdminUser(user, { all: true }), apiKey: issued.key });
     },
   };
 }

@@ -123,6 +123,7 @@ export async function serveHost(settings: HostSettings): Promise<void> {
       scimTokens: database.tokens,
       // Listed as static by the token API, in the verifier's order; never the token itself.
       staticTokens: (orgId) => staticTokens(settings.organizations, orgId),
+      logInvitationCodes: settings.logInvitationCodes,
     },
     // Every SCIM write, with its outcome, in the store's own database (scimkit_audit).
     audit: database.audit,
