@@ -80,6 +80,16 @@ export interface HostLimits {
    */
   readonly rate?: { readonly requestsPerSecond: number; readonly burst: number };
   /**
+   * Makes the host's limiters when `rateLimit` is not given: one with namespace `"scim"` (keyed
+   * by organization), one with `"analytics"` (keyed by API key), each of `rate`'s figures. Default
+   * `tokenBucketLimiter`, in this process; `scimkit serve` on PostgreSQL gives `sqlRateLimiter`,
+   * so every host on the database holds one limit between them.
+   */
+  readonly rateLimiter?: (
+    namespace: "scim" | "analytics",
+    rate: { readonly requestsPerSecond: number; readonly burst: number },
+  ) => RateLimiter;
+  /**
    * Expensive requests (scans, sorts, deep or large pages, Bulk) per organization at once, and
    * how many more may wait (429 with `Retry-After` beyond them), or `false` for no bound. Default:
    * one at a time, 16 waiting, a rest three times as long as each was held (`share` 0.25),
@@ -230,13 +240,18 @@ function rateOf(limits: HostLimits): { readonly requestsPerSecond: number; reado
   return limits.rate ?? { requestsPerSecond: defaultHostLimits.requestsPerSecond, burst: defaultHostLimits.burst };
 }
 
+/** The limiter of `namespace` that `limits` asks for: its `rateLimiter`'s, else a token bucket in this process. */
+function hostRateLimiter(limits: HostLimits, namespace: "scim" | "analytics"): RateLimiter {
+  return (limits.rateLimiter ?? ((_namespace, rate) => tokenBucketLimiter(rate)))(namespace, rateOf(limits));
+}
+
 /** The router options that carry `limits`, each default filled in. */
 function scimLimits(
   limits: HostLimits,
 ): Pick<ScimRouterOptions, "bodyLimit" | "filterLimits" | "bulk" | "paging" | "rateLimit" | "fairShare" | "writeLimits"> {
   const { concurrency, maxQueued, deepStartIndex, largeCount } = defaultHostLimits.fairShare;
   const { share, largeBody } = defaultHostLimits.fairShare;
-  const rateLimit = limits.rateLimit === undefined ? tokenBucketLimiter(rateOf(limits)) : limits.rateLimit;
+  const rateLimit = limits.rateLimit === undefined ? hostRateLimiter(limits, "scim") : limits.rateLimit;
   return {
     bodyLimit: limits.bodyLimit ?? defaultHostLimits.bodyLimit,
     filterLimits: { ...defaultHostLimits.filterLimits, ...limits.filterLimits },
@@ -315,7 +330,7 @@ export function createHostApp(options: HostServerOptions): Express {
         // The base address a created organization is told is the public one too, never the Host header.
         ...(publicUrl === undefined ? {} : { scimBaseUrl: (orgId: string) => scimBaseUrl(publicUrl, orgId) }),
         // Its own buckets: analytics limits by API key, SCIM by organization, and the two ids must not share a bucket.
-        ...(options.limits?.rateLimit === false ? {} : { rateLimit: tokenBucketLimiter(rateOf(options.limits ?? {})) }),
+        ...(options.limits?.rateLimit === false ? {} : { rateLimit: hostRateLimiter(options.limits ?? {}, "analytics") }),
         ...(options.audit ? { onAudit: options.audit } : {}),
       }),
     );

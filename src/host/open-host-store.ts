@@ -11,13 +11,13 @@ import { dirname } from "node:path";
 import type { AnalyticsStore } from "scimkit/analytics";
 import { memoryAnalyticsStore } from "scimkit/analytics";
 import { sqlAnalyticsStore } from "scimkit/analytics";
-import type { AuditTrail } from "scimkit";
+import type { AuditTrail, RateLimiter } from "scimkit";
 import { memoryAuditTrail } from "scimkit";
 import { createTokenStore, type TokenStore } from "scimkit";
 import { memoryStore } from "scimkit/memory";
 import type { ResourceStore } from "scimkit/store";
 import { sqlAuditTrail } from "scimkit/sql";
-import { sqlStore } from "scimkit/sql";
+import { sqlRateLimiter, sqlStore } from "scimkit/sql";
 import type { SqlStore } from "scimkit/sql";
 import { sql } from "kysely";
 
@@ -43,6 +43,12 @@ export interface HostStore {
    * memory store, lost on restart anyway, draws one per process.
    */
   cursorSecret(): Promise<string>;
+  /**
+   * A rate limiter every host on the database shares (`sqlRateLimiter`), on PostgreSQL, where
+   * several hosts may serve one database; absent elsewhere, where one process is the only one
+   * and the in-process token bucket is exact and free.
+   */
+  readonly sharedRateLimiter?: (namespace: string, rate: { readonly requestsPerSecond: number; readonly burst: number }) => RateLimiter;
   close(): Promise<void>;
 }
 
@@ -52,7 +58,7 @@ export interface OpenHostStoreOptions {
 }
 
 /** The parts of a SQL-backed `HostStore` every SQL store shares. */
-async function sqlHostStore(store: SqlStore, description: string, migrate: boolean): Promise<HostStore> {
+async function sqlHostStore(store: SqlStore, description: string, migrate: boolean, shared: boolean): Promise<HostStore> {
   const analytics = await sqlAnalyticsStore(store, { migrate });
   return {
     store,
@@ -66,6 +72,7 @@ async function sqlHostStore(store: SqlStore, description: string, migrate: boole
     // The store's namespace first: the analytics tables refer to nothing of it, but a reader of the output expects that order.
     migrate: async () => ({ scim: await store.migrate(), analytics: await analytics.migrate() }),
     cursorSecret: () => store.sharedSecret("cursor"),
+    ...(shared ? { sharedRateLimiter: (namespace, rate) => sqlRateLimiter(store, { ...rate, namespace }) } : {}),
     close: () => store.close(),
   };
 }
@@ -74,7 +81,7 @@ export const DEFAULT_DATABASE = "./data/scimkit.db";
 
 async function sqliteAt(path: string, migrate: boolean): Promise<HostStore> {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  return sqlHostStore(await sqlStore({ sqlite: path, migrate }), `SQLite ${path}`, migrate);
+  return sqlHostStore(await sqlStore({ sqlite: path, migrate }), `SQLite ${path}`, migrate, false);
 }
 
 /** The SQLite file `databaseUrl` names (undefined or empty: the default one), or undefined for another store. */
@@ -117,7 +124,7 @@ export async function openHostStore(databaseUrl: string | undefined, options: Op
     const store = await sqlStore({ postgres: parsed.toString(), migrate, ...(schema ? { schema } : {}) });
     const { host, pathname } = parsed;
     // Never print the password that a connection string may carry.
-    return sqlHostStore(store, `PostgreSQL ${host}${pathname}`, migrate);
+    return sqlHostStore(store, `PostgreSQL ${host}${pathname}`, migrate, true);
   }
   throw new Error(
     `DATABASE_URL must start with postgres://, postgresql://, sqlite: or be memory:; got ${JSON.stringify(url.split(":")[0])}…`,

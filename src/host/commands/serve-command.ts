@@ -134,6 +134,8 @@ export async function serveHost(settings: HostSettings): Promise<void> {
       filterLimits: settings.filterLimits,
       paging: settings.paging,
       ...(settings.rateLimit === false ? { rateLimit: false } : { rate: settings.rateLimit }),
+      // On PostgreSQL, one limit for every host on the database rather than one per process.
+      ...(database.sharedRateLimiter === undefined ? {} : { rateLimiter: database.sharedRateLimiter }),
     },
     logFormat: settings.logFormat,
     health,

@@ -29,6 +29,8 @@ export type {
 export type { SqlResourceStoreOptions } from "./sql-resource-store.js";
 export { sqlTokenRepository } from "./sql-token-repository.js";
 export { sqlAuditTrail } from "./sql-audit-trail.js";
+export { sqlRateLimiter } from "./sql-rate-limiter.js";
+export type { SqlRateLimiterDatabase, SqlRateLimiterOptions } from "./sql-rate-limiter.js";
 export { isConnectionFailure } from "./is-connection-failure.js";
 export { unavailableWhenDisconnected } from "./unavailable-when-disconnected.js";
 export { DEFAULT_CONNECT_TIMEOUT_MS } from "./open-postgres.js";

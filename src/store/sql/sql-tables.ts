@@ -131,6 +131,15 @@ export interface SettingsTable {
   readonly value: string;
 }
 
+/** A token bucket every process on the database shares (migration 11, `sqlRateLimiter`). */
+export interface RateBucketsTable {
+  readonly key: string;
+  /** Thousandths of a request; a `bigint`, which `pg` returns as a string. */
+  readonly milli_tokens: number | string | bigint;
+  /** Milliseconds since the epoch of the last update; a `bigint` as `milli_tokens`. */
+  readonly at_ms: number | string | bigint;
+}
+
 /** The store's database, for `Kysely<SqlStoreDatabase>`. */
 export interface SqlStoreDatabase {
   readonly scimkit_resources: ResourcesTable;
@@ -140,4 +149,5 @@ export interface SqlStoreDatabase {
   readonly scimkit_migrations: MigrationsTable;
   readonly scimkit_audit: AuditTable;
   readonly scimkit_settings: SettingsTable;
+  readonly scimkit_rate_buckets: RateBucketsTable;
 }
