@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { hostSettingDefaults, readHostSettings, type HostSettings } from "./host-settings.js";
 
@@ -28,6 +29,7 @@ describe("readHostSettings", () => {
       paging: { defaultPageSize: 100, maxPageSize: 1000 },
       logFormat: "text",
       shutdownGraceMs: 10_000,
+      workers: 1,
       organizations: undefined,
       operatorKey: undefined,
       demoData: true,
@@ -71,12 +73,28 @@ describe("readHostSettings", () => {
       paging: { defaultPageSize: 50, maxPageSize: 200 },
       logFormat: "json",
       shutdownGraceMs: 2500,
+      workers: availableParallelism(),
       organizations: { acme: [TOKEN] },
       operatorKey: `${TOKEN}x`,
       demoData: false,
       logInvitationCodes: true,
       cursorSecret: TOKEN,
     });
+  });
+
+  it("runs one worker per core on PostgreSQL, one on SQLite and memory, and refuses several there", () => {
+    const postgres = { DATABASE_URL: "postgres://db/scim" };
+    expect(settings(postgres).workers).toBe(availableParallelism());
+    expect(settings({ ...postgres, SCIMKIT_WORKERS: "3" }).workers).toBe(3);
+    expect(settings({ ...postgres, SCIMKIT_WORKERS: "auto" }).workers).toBe(availableParallelism());
+    expect(settings({ DATABASE_URL: "sqlite:./x.db" }).workers).toBe(1);
+    expect(settings({ SCIMKIT_WORKERS: "1" }).workers).toBe(1);
+    expect(errors({ SCIMKIT_WORKERS: "2" })).toEqual([
+      "SCIMKIT_WORKERS=2: several workers need DATABASE_URL=postgres://…, which they share; SQLite and memory: serve from one process (1)",
+    ]);
+    expect(errors({ ...postgres, SCIMKIT_WORKERS: "0" })).toEqual([
+      `SCIMKIT_WORKERS="0": expected "auto" (this machine's ${availableParallelism()} cores) or a whole number from 1 to 256`,
+    ]);
   });
 
   it("turns the rate limit off, and reads trust proxy as Express does", () => {

@@ -5,6 +5,7 @@
  * in docs/configuration.md ("Host server environment") lists the same variables.
  */
 import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
 import { parseOrganizationTokens } from "scimkit";
 
 /** The host's settings, each default filled in. */
@@ -24,6 +25,11 @@ export interface HostSettings {
   readonly paging: { readonly defaultPageSize: number; readonly maxPageSize: number };
   readonly logFormat: "text" | "json";
   readonly shutdownGraceMs: number;
+  /**
+   * `SCIMKIT_WORKERS`: host processes behind the one port (Node's cluster module). Default: the
+   * machine's cores on PostgreSQL, 1 on SQLite and memory (one writer, one process's memory).
+   */
+  readonly workers: number;
   /** `SCIMKIT_ORGS`; undefined: the demo organization. */
   readonly organizations: Readonly<Record<string, readonly string[]>> | undefined;
   readonly operatorKey: string | undefined;
@@ -73,6 +79,7 @@ export const hostVariables = [
   "SCIMKIT_PAGE_SIZE_MAX",
   "SCIMKIT_LOG_FORMAT",
   "SCIMKIT_SHUTDOWN_GRACE_MS",
+  "SCIMKIT_WORKERS",
   "SCIMKIT_ORGS",
   "SCIMKIT_OPERATOR_KEY",
   "SCIMKIT_DEMO_DATA",
@@ -223,6 +230,22 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
 
   const shutdownGraceMs = whole("SCIMKIT_SHUTDOWN_GRACE_MS", hostSettingDefaults.shutdownGraceMs, 0);
 
+  const onPostgres = databaseUrl !== undefined && /^(postgres|postgresql):\/\//.test(databaseUrl);
+  const cores = availableParallelism();
+  const workersText = raw("SCIMKIT_WORKERS");
+  let workers = onPostgres ? cores : 1;
+  if (workersText !== undefined) {
+    const count = workersText.toLowerCase() === "auto" ? cores : /^\d+$/.test(workersText) ? Number(workersText) : Number.NaN;
+    if (!(count >= 1 && count <= 256))
+      fail("SCIMKIT_WORKERS", workersText, `"auto" (this machine's ${cores} cores) or a whole number from 1 to 256`);
+    else if (count > 1 && !onPostgres) {
+      // SQLite has one writer per file, and memory: each process would hold a store of its own.
+      errors.push(
+        `SCIMKIT_WORKERS=${workersText}: several workers need DATABASE_URL=postgres://…, which they share; SQLite and memory: serve from one process (1)`,
+      );
+    } else workers = count;
+  }
+
   let organizations: HostSettings["organizations"];
   const orgsText = raw("SCIMKIT_ORGS");
   if (orgsText !== undefined) {
@@ -289,6 +312,7 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
       paging,
       logFormat,
       shutdownGraceMs,
+      workers,
       organizations,
       operatorKey,
       demoData,

@@ -7,6 +7,7 @@
  * With no `SCIMKIT_ORGS` a `demo` organization is created and its token printed once, on the start
  * that issues it; with no `SCIMKIT_OPERATOR_KEY` and none in the store, an operator key likewise.
  */
+import cluster from "node:cluster";
 import { organizationScimSettings } from "scimkit/analytics";
 import type { AnalyticsStore } from "scimkit/analytics";
 import { ensureOperatorKey, issueApiKey } from "scimkit/analytics";
@@ -18,7 +19,7 @@ import { gracefulShutdown } from "../graceful-shutdown.js";
 import { hostHealth } from "../host-health.js";
 import { jsonLogLine, startHostServer } from "../host-server.js";
 import type { HostSettings } from "../host-settings.js";
-import { openHostStore } from "../open-host-store.js";
+import { openHostStore, type HostStore } from "../open-host-store.js";
 import { staticTokens } from "../static-tokens.js";
 import { readSettingsOrExit } from "./read-settings-or-exit.js";
 import type { HostCommand } from "./host-command.js";
@@ -45,13 +46,16 @@ function eitherVerifier(first: TokenVerifier, second: TokenVerifier): TokenVerif
   };
 }
 
+/**
+ * The configured tokens, and those the analytics interface issues to the organizations the
+ * operator creates there; only the issued ones without `SCIMKIT_ORGS`.
+ */
+function authOf(configured: HostSettings["organizations"], tokens: TokenStore): TokenVerifier {
+  return configured === undefined ? tokens : eitherVerifier(staticTokenVerifier(configured), tokens);
+}
+
 async function organizations(configured: HostSettings["organizations"], tokens: TokenStore): Promise<Organizations> {
-  if (configured !== undefined) {
-    const parsed = configured;
-    // The configured tokens, and those the analytics interface issues to the organizations the
-    // operator creates there.
-    return { auth: eitherVerifier(staticTokenVerifier(parsed), tokens), orgIds: Object.keys(parsed) };
-  }
+  if (configured !== undefined) return { auth: authOf(configured, tokens), orgIds: Object.keys(configured) };
   // The store keeps only the hash, so a token issued on an earlier start cannot be shown again.
   if ((await tokens.list("demo")).length > 0) return { auth: tokens, orgIds: ["demo"], demoIssuedEarlier: true };
   const issued = await tokens.issue("demo", { label: "demo" });
@@ -95,20 +99,35 @@ async function generatedOperatorKey(analytics: AnalyticsStore): Promise<string> 
   return `Operator key for the analytics interface (shown once): ${key}`;
 }
 
-/** Starts the host with `settings`; resolves once it listens, and exits the process when it is stopped. */
-export async function serveHost(settings: HostSettings): Promise<void> {
-  const json = settings.logFormat === "json";
-  // The banner and lifecycle lines in the log's format; requests and events are logged by the app.
-  const say = (msg: string): void => console.log(json ? jsonLogLine("info", msg) : msg);
-  const database = await openHostStore(settings.databaseUrl);
+/** What the start-up did before the port opened, for the banner. */
+interface Prepared {
+  readonly auth: TokenVerifier;
+  readonly orgIds: readonly string[];
+  readonly demoToken?: string;
+  readonly demoIssuedEarlier?: boolean;
+  readonly seeded?: Awaited<ReturnType<typeof demoSeed>>;
+}
+
+/** Registers the organizations, the configured operator key and the demo data: once per start, before any worker listens. */
+async function prepare(settings: HostSettings, database: HostStore): Promise<Prepared> {
   const { auth, orgIds, demoToken, demoIssuedEarlier } = await organizations(settings.organizations, database.tokens);
   const registered = await registerOrganizations(database.analytics, orgIds);
-  const configuredKey = settings.operatorKey;
   // Registered before the port opens, so the configured key works from the first request.
-  if (configuredKey !== undefined) await ensureOperatorKey(database.analytics, configuredKey);
+  if (settings.operatorKey !== undefined) await ensureOperatorKey(database.analytics, settings.operatorKey);
   // Seeded on the start that creates the demo organization, before the first request can arrive.
   const seedDemo = registered.includes("demo") && settings.demoData;
   const seeded = seedDemo ? await demoSeed({ resources: database.store, analytics: database.analytics, orgId: "demo" }) : undefined;
+  return {
+    auth,
+    orgIds,
+    ...(demoToken === undefined ? {} : { demoToken }),
+    ...(demoIssuedEarlier === undefined ? {} : { demoIssuedEarlier }),
+    ...(seeded === undefined ? {} : { seeded }),
+  };
+}
+
+/** Opens the port: the app over `database`, its requests tracked for a graceful shutdown. */
+async function listen(settings: HostSettings, database: HostStore, auth: TokenVerifier) {
   const health = hostHealth(() => database.ping());
   // Suspension, the compatibility profile and the existing-user choice come from the organization's
   // record, which the operator API and `scimkit orgs` change: from the next request on, on every host.
@@ -145,32 +164,54 @@ export async function serveHost(settings: HostSettings): Promise<void> {
     cursorSecret: settings.cursorSecret ?? (await database.cursorSecret()),
   });
   // Armed before the first request can arrive, so a shutdown knows every request in flight.
-  const shutdown = gracefulShutdown(host.server);
+  return { host, health, shutdown: gracefulShutdown(host.server) };
+}
+
+/** The lines an operator needs once the service answers: where, with which credentials, what was seeded. */
+async function banner(
+  say: (line: string) => void,
+  settings: HostSettings,
+  database: HostStore,
+  prepared: Prepared,
+  at: { readonly port: number; readonly baseUrl: (orgId: string) => string; readonly analyticsUrl: string; readonly workers: number },
+): Promise<void> {
   // Issued once the port is ours: a start that fails to listen must not consume the only showing.
   const operatorKeyLine =
-    configuredKey === undefined
+    settings.operatorKey === undefined
       ? await generatedOperatorKey(database.analytics)
       : "Operator key for the analytics interface: SCIMKIT_OPERATOR_KEY";
-  say(`scimkit host server listening on port ${host.port}, store: ${database.description}`);
-  for (const orgId of orgIds) say(`SCIM base URL for ${orgId}: ${host.baseUrl(orgId)}`);
-  if (demoToken) say(`Bearer token for demo (shown once): ${demoToken}`);
-  if (demoIssuedEarlier) {
+  const workers = at.workers > 1 ? `, ${at.workers} workers` : "";
+  say(`scimkit host server listening on port ${at.port}, store: ${database.description}${workers}`);
+  for (const orgId of prepared.orgIds) say(`SCIM base URL for ${orgId}: ${at.baseUrl(orgId)}`);
+  if (prepared.demoToken) say(`Bearer token for demo (shown once): ${prepared.demoToken}`);
+  if (prepared.demoIssuedEarlier) {
     say(
       "Bearer token for demo: issued on an earlier start (only its hash is kept); delete the database or set SCIMKIT_ORGS to choose tokens.",
     );
   }
-  say(`Analytics interface: ${host.analyticsUrl} (OpenAPI document at ${host.analyticsUrl}/openapi.json)`);
+  say(`Analytics interface: ${at.analyticsUrl} (OpenAPI document at ${at.analyticsUrl}/openapi.json)`);
   say(operatorKeyLine);
+  const { seeded } = prepared;
   if (seeded) {
     say(
       `Demo data for demo: ${seeded.learners} learners, ${seeded.campaigns.length} campaigns, 1 attack simulation, ${seeded.feedbackComments} feedback comments (SCIMKIT_DEMO_DATA=0 skips it)`,
     );
-    say(`Demo attack simulation: ${host.analyticsUrl}/attack-simulations/${seeded.simulation.id}/summary`);
+    say(`Demo attack simulation: ${at.analyticsUrl}/attack-simulations/${seeded.simulation.id}/summary`);
     say(
       `Demo divisions under demo: ${seeded.divisions.map((division) => `${division.id} (${division.learners} learners)`).join(", ")}; issue their SCIM tokens with scimkit tokens issue <id>`,
     );
   }
+}
+
+/** On SIGTERM or SIGINT: stop accepting, let the requests in flight finish within the grace, close the store, exit 0. */
+function stopOnSignals(
+  say: (line: string) => void,
+  settings: HostSettings,
+  database: HostStore,
+  serving: Awaited<ReturnType<typeof listen>>,
+): void {
   const graceMs = settings.shutdownGraceMs;
+  const { health, shutdown } = serving;
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
@@ -195,6 +236,124 @@ export async function serveHost(settings: HostSettings): Promise<void> {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+}
+
+/** The banner and lifecycle lines in the log's format; requests and events are logged by the app. */
+function sayer(settings: HostSettings, prefix = ""): (line: string) => void {
+  const json = settings.logFormat === "json";
+  return (msg) => console.log(json ? jsonLogLine("info", `${prefix}${msg}`) : `${prefix}${msg}`);
+}
+
+/**
+ * Starts the host with `settings`; resolves once it listens, and exits the process when it is
+ * stopped. With `workers` above 1, this process becomes the primary of a cluster (`serveCluster`).
+ */
+export async function serveHost(settings: HostSettings): Promise<void> {
+  if (settings.workers > 1 || cluster.isWorker) return serveCluster(settings);
+  const say = sayer(settings);
+  const database = await openHostStore(settings.databaseUrl);
+  const prepared = await prepare(settings, database);
+  const serving = await listen(settings, database, prepared.auth);
+  const { host } = serving;
+  await banner(say, settings, database, prepared, { ...host, workers: 1 });
+  stopOnSignals(say, settings, database, serving);
+}
+
+/** What a worker tells the primary once its server listens. */
+interface ListeningMessage {
+  readonly scimkit: "listening";
+  readonly port: number;
+}
+
+function isListening(message: unknown): message is ListeningMessage {
+  return typeof message === "object" && message !== null && (message as { scimkit?: unknown }).scimkit === "listening";
+}
+
+/** Worker deaths within `RESTART_WINDOW_MS` after which the primary gives up rather than fork in a loop. */
+const MAX_RESTARTS = 5;
+const RESTART_WINDOW_MS = 10_000;
+
+/**
+ * `SCIMKIT_WORKERS` > 1 (issue 19): the primary prepares the database once (migrations, the
+ * organizations, the operator key, the demo data), forks the workers, which share its port through
+ * Node's cluster module (round-robin), prints the banner when all listen, passes SIGTERM and SIGINT
+ * on to each — each drains and closes as a single host does — and exits 0 when all have. A worker
+ * that dies otherwise is replaced.
+ */
+async function serveCluster(settings: HostSettings): Promise<void> {
+  if (cluster.isWorker) {
+    const say = sayer(settings, `[worker ${cluster.worker?.id ?? "?"}] `);
+    // The primary migrated and prepared; a worker only opens and serves.
+    const database = await openHostStore(settings.databaseUrl, { migrate: false });
+    const serving = await listen(settings, database, authOf(settings.organizations, database.tokens));
+    process.send?.({ scimkit: "listening", port: serving.host.port } satisfies ListeningMessage);
+    stopOnSignals(say, settings, database, serving);
+    return;
+  }
+  const say = sayer(settings);
+  const database = await openHostStore(settings.databaseUrl);
+  const prepared = await prepare(settings, database);
+  let stopping = false;
+  const deaths: number[] = [];
+  const fork = (): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const worker = cluster.fork();
+      worker.on("message", (message: unknown) => {
+        if (isListening(message)) resolve(message.port);
+      });
+      worker.once("exit", (code, signal) => {
+        reject(new Error(`worker ${worker.id} exited (${signal ?? code}) before it listened`));
+        if (stopping) return;
+        const now = Date.now();
+        deaths.push(now);
+        while (deaths.length > 0 && (deaths[0] ?? now) < now - RESTART_WINDOW_MS) deaths.shift();
+        if (deaths.length > MAX_RESTARTS) {
+          say(`worker ${worker.id} exited (${signal ?? code}); ${deaths.length} deaths in ${RESTART_WINDOW_MS / 1000} s, giving up`);
+          stopAll("worker failures", 1);
+          return;
+        }
+        say(`worker ${worker.id} exited (${signal ?? code}); starting another`);
+        fork().then(
+          () => say("replacement worker listening"),
+          (error: unknown) => {
+            if (!stopping) say(`a replacement worker failed to start: ${String(error)}`);
+          },
+        );
+      });
+    });
+  const stopAll = (reason: string, code: number): void => {
+    if (stopping) return;
+    stopping = true;
+    say(`${reason}: stopping ${Object.keys(cluster.workers ?? {}).length} worker(s)`);
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+    const left = (): number => Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined).length;
+    const check = (): void => {
+      if (left() > 0) return;
+      database
+        .close()
+        .then(() => {
+          say("All workers stopped; store closed");
+          process.exit(code);
+        })
+        .catch((error: unknown) => {
+          console.error("shutdown failed", error);
+          process.exit(1);
+        });
+    };
+    cluster.on("exit", check);
+    check();
+  };
+  process.on("SIGTERM", () => stopAll("SIGTERM received", 0));
+  process.on("SIGINT", () => stopAll("SIGINT received", 0));
+  const ports = await Promise.all(Array.from({ length: settings.workers }, fork));
+  const port = ports[0] ?? settings.port;
+  const origin = settings.publicUrl ?? `http://localhost:${port}`;
+  await banner(say, settings, database, prepared, {
+    port,
+    baseUrl: (orgId) => `${origin}/scim/Organizations/${encodeURIComponent(orgId)}/v2`,
+    analyticsUrl: `${origin}/analytics/v1`,
+    workers: settings.workers,
+  });
 }
 
 export const serveCommand: HostCommand = {
