@@ -131,6 +131,42 @@ export interface SettingsTable {
   readonly value: string;
 }
 
+/**
+ * The provisioning log (`sqlRequestLog`, migration 11): one row per `RequestLogEntry`, its
+ * members in snake case; an absent optional member is null, booleans are 0 or 1. Primary key
+ * `(org_id, seq)`, which also serves the newest-first list.
+ */
+export interface RequestLogTable {
+  readonly org_id: string;
+  /** UUID v7 given when the entry was recorded: orders an organization's entries, and is the cursor. */
+  readonly seq: string;
+  readonly request_id: string;
+  /** `RequestLogEntry.at` as it was given. */
+  readonly at: string;
+  /** `at` in milliseconds since the epoch: what time filters and retention by age compare. */
+  readonly at_ms: CounterColumn;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly scim_type: string | null;
+  readonly detail: string | null;
+  readonly duration_ms: number;
+  /** 1 when the token was verified, else 0. */
+  readonly authenticated: number;
+  readonly token_id: string | null;
+  readonly client_address: string | null;
+  readonly user_agent: string | null;
+  readonly identity_provider: string;
+  readonly resource_type: string | null;
+  readonly resource_id: string | null;
+  readonly bulk_operations: number | null;
+  readonly request_body: string | null;
+  /** 1, 0, or null when the entry did not say. */
+  readonly request_body_truncated: number | null;
+  readonly response_body: string | null;
+  readonly response_body_truncated: number | null;
+}
+
 /** The store's database, for `Kysely<SqlStoreDatabase>`. */
 export interface SqlStoreDatabase {
   readonly scimkit_resources: ResourcesTable;
@@ -140,4 +176,5 @@ export interface SqlStoreDatabase {
   readonly scimkit_migrations: MigrationsTable;
   readonly scimkit_audit: AuditTable;
   readonly scimkit_settings: SettingsTable;
+  readonly scimkit_request_log: RequestLogTable;
 }

@@ -11,6 +11,7 @@ import { nfcUniqueKeys } from "./0007-nfc-unique-keys.js";
 import { sqliteEmailsSearchRows } from "./0008-sqlite-emails-search-rows.js";
 import { tokenExpiryAndGrace } from "./0009-token-expiry-and-grace.js";
 import { settingsTable } from "./0010-settings-table.js";
+import { requestLogTable } from "./0011-request-log-table.js";
 import type { Migration } from "./migration.js";
 
 /**
@@ -28,4 +29,5 @@ export const sqlMigrations: readonly Migration[] = [
   sqliteEmailsSearchRows,
   tokenExpiryAndGrace,
   settingsTable,
+  requestLogTable,
 ];
