@@ -15,11 +15,7 @@ import { requestLogEntryOf } from "./request-log-row.js";
 const SEQ = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** One page of `orgId`'s entries matching `query`, newest first; a `RangeError` for a malformed query. */
-export async function listRequestLogRows(
-  db: Kysely<SqlStoreDatabase>,
-  orgId: string,
-  query: RequestLogQuery,
-): Promise<RequestLogPage> {
+export async function listRequestLogRows(db: Kysely<SqlStoreDatabase>, orgId: string, query: RequestLogQuery): Promise<RequestLogPage> {
   const { limit, from, to } = checkRequestLogQuery(query);
   if (query.cursor !== undefined && !SEQ.test(query.cursor))
     throw new RangeError(`request log: cursor ${JSON.stringify(query.cursor)} is not one this log gave.`);
