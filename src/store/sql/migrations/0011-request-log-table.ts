@@ -45,11 +45,7 @@ export const requestLogTable: Migration = {
       .addColumn("response_body_truncated", sql`integer`)
       .addPrimaryKeyConstraint("scimkit_request_log_pk", ["org_id", "seq"])
       .execute();
-    await trx.schema
-      .createIndex("scimkit_request_log_request_id")
-      .on("scimkit_request_log")
-      .columns(["org_id", "request_id"])
-      .execute();
+    await trx.schema.createIndex("scimkit_request_log_request_id").on("scimkit_request_log").columns(["org_id", "request_id"]).execute();
     await trx.schema
       .createIndex("scimkit_request_log_resource_id")
       .on("scimkit_request_log")
