@@ -4,8 +4,9 @@
  * UUID v7 `seq` given when the entry was recorded, so appending lands at the end of the
  * organization's range and the newest-first list reads it backwards. Two more indexes lead with
  * the organization, for the lookups an integrator makes (a request id from a response header, a
- * resource id); one on `at_ms` alone lets retention find the oldest rows of every organization
- * without a scan. Each index is paid for on every write, so there are no others: the time, status
+ * resource id), and end with `seq` so their matches come out newest first without a sort (and
+ * SQLite's planner prefers them over the primary key's ordered range); one on `at_ms` alone lets
+ * retention find the oldest rows of every organization without a scan. Each index is paid for on every write, so there are no others: the time, status
  * and identity-provider filters narrow the organization's range as it is read.
  */
 import { sql } from "kysely";
@@ -45,7 +46,11 @@ export const requestLogTable: Migration = {
       .addColumn("response_body_truncated", sql`integer`)
       .addPrimaryKeyConstraint("scimkit_request_log_pk", ["org_id", "seq"])
       .execute();
-    await trx.schema.createIndex("scimkit_request_log_request_id").on("scimkit_request_log").columns(["org_id", "request_id"]).execute();
+    await trx.schema
+      .createIndex("scimkit_request_log_request_id")
+      .on("scimkit_request_log")
+      .columns(["org_id", "request_id", "seq"])
+      .execute();
     await trx.schema
       .createIndex("scimkit_request_log_resource_id")
       .on("scimkit_request_log")
