@@ -47,11 +47,12 @@ export const retentionSuite: RequestLogConformanceSuite = {
       expect(await allEntries(context, busy)).toEqual(newestFirst(busyEntries).slice(0, maxEntriesPerOrg));
       expect(await allEntries(context, quiet)).toEqual(newestFirst(quietEntries));
       // Written since the last sweep: the next one trims again, and still leaves the quiet one alone.
-      const later = [logEntry(busy, 990), logEntry(busy, 991), logEntry(quiet, 992), logEntry(quiet, 993)];
-      await recordAll(context, later);
+      const laterBusy = [logEntry(busy, 990), logEntry(busy, 991)];
+      const laterQuiet = [logEntry(quiet, 992), logEntry(quiet, 993)];
+      await recordAll(context, [...laterBusy, ...laterQuiet]);
       await enforce();
-      expect(await allEntries(context, busy)).toEqual(newestFirst([...busyEntries, later[0], later[1]]).slice(0, maxEntriesPerOrg));
-      expect(await allEntries(context, quiet)).toEqual(newestFirst([...quietEntries, later[2], later[3]]).slice(0, maxEntriesPerOrg));
+      expect(await allEntries(context, busy)).toEqual(newestFirst([...busyEntries, ...laterBusy]).slice(0, maxEntriesPerOrg));
+      expect(await allEntries(context, quiet)).toEqual(newestFirst([...quietEntries, ...laterQuiet]).slice(0, maxEntriesPerOrg));
     }),
   ],
 };
