@@ -117,6 +117,7 @@ describePostgres("sql store on PostgreSQL", (url) => {
           "scimkit_audit",
           "scimkit_members",
           "scimkit_migrations",
+          "scimkit_request_log",
           "scimkit_resources",
           "scimkit_settings",
           "scimkit_tokens",
