@@ -97,19 +97,17 @@ export function sqlRequestLogBehaviour(storeOf: () => SqlStore): void {
     await log.close();
   });
 
-  it("keeps the entries buffered while the database cannot be reached, and writes them once it can", async () => {
+  it("keeps the entries buffered while the database cannot be reached or is busy, and writes them once it can", async () => {
     const store = storeOf();
     let reachable = false;
+    let failure: Error = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
     const errors: unknown[] = [];
     const log = sqlRequestLog(
       {
         db: store.db,
         dialect: {
           ...store.dialect,
-          writeTransaction: (db, work) =>
-            reachable
-              ? store.dialect.writeTransaction(db, work)
-              : Promise.reject(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" })),
+          writeTransaction: (db, work) => (reachable ? store.dialect.writeTransaction(db, work) : Promise.reject(failure)),
         },
       },
       { ...QUIET, onError: (error) => errors.push(error) },
@@ -118,6 +116,10 @@ export function sqlRequestLogBehaviour(storeOf: () => SqlStore): void {
     const entries = [entry(orgId), entry(orgId), entry(orgId)];
     for (const each of entries) log.record(each);
     await expect(log.flush()).rejects.toThrow(/ECONNREFUSED/);
+    expect(log.buffered).toBe(3);
+    // Busy is no different: another process held SQLite's write lock past its timeout.
+    failure = Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+    await expect(log.flush()).rejects.toThrow(/locked/);
     expect(log.buffered).toBe(3);
     expect(log.dropped).toBe(0);
     // list reports nothing itself (the background flush does) and answers from what is written.

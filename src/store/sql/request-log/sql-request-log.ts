@@ -71,8 +71,8 @@ export interface SqlRequestLogOptions {
   readonly dropReportIntervalMs?: number;
   /**
    * Receives what went wrong in the background: a failed write (the entries are kept for the
-   * next flush when the database could not be reached, else the entries it refused are dropped
-   * and counted), a failed retention sweep, and drops (`RequestLogOverflowError`). Never thrown
+   * next flush when the database could not be reached or was busy, else the entries it refused
+   * are dropped and counted), a failed retention sweep, and drops (`RequestLogOverflowError`). Never thrown
    * at a request. Default: `console.error`.
    */
   readonly onError?: (error: unknown) => void;
@@ -96,7 +96,7 @@ export interface SqlRequestLog extends ReadableRequestLog {
   readonly dropped: number;
   /** Entries recorded and not yet written. */
   readonly buffered: number;
-  /** Writes every buffered entry now; rejects when the database cannot be reached (the entries stay buffered). */
+  /** Writes every buffered entry now; rejects when the database cannot be reached or is busy (the entries stay buffered). */
   flush(): Promise<void>;
   /** Runs one retention sweep now (the timer runs them on its own); resolves with what it deleted. */
   enforceRetention(): Promise<RequestLogRetentionResult>;
@@ -119,6 +119,15 @@ function positive(name: string, value: number | undefined, fallback: number, all
   const ok = allowInfinity && chosen === Number.POSITIVE_INFINITY ? true : Number.isInteger(chosen) && chosen >= 1;
   if (!ok) throw new RangeError(`sqlRequestLog: ${name} must be a positive integer${allowInfinity ? " or Infinity" : ""}; got ${chosen}.`);
   return chosen;
+}
+
+// Worth writing again at the next flush rather than dropping: the database could not be reached,
+// or was busy (SQLite's write lock held by another process past its timeout; PostgreSQL's
+// serialization failure or deadlock).
+function isTransient(error: unknown): boolean {
+  if (isConnectionFailure(error)) return true;
+  const code = typeof error === "object" && error !== null ? (error as { readonly code?: unknown }).code : undefined;
+  return typeof code === "string" && (/^SQLITE_(BUSY|LOCKED)/.test(code) || code === "40001" || code === "40P01");
 }
 
 const defaultOnError = (error: unknown): void => {
@@ -213,7 +222,7 @@ export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlReque
     try {
       await insert(batch);
     } catch (error) {
-      if (isConnectionFailure(error)) {
+      if (isTransient(error)) {
         putBack(batch);
         throw error;
       }
@@ -224,7 +233,7 @@ export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlReque
         try {
           await insert([pending]);
         } catch (single) {
-          if (isConnectionFailure(single)) {
+          if (isTransient(single)) {
             putBack(batch.slice(batch.indexOf(pending)));
             throw single;
           }
