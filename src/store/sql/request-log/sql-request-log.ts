@@ -216,8 +216,8 @@ export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlReque
       }
     });
 
-  const writeBatch = async (): Promise<void> => {
-    const batch = take(flushBatchSize);
+  const writeBatch = async (size: number): Promise<void> => {
+    const batch = take(size);
     if (batch.length === 0) return;
     try {
       await insert(batch);
@@ -244,12 +244,18 @@ export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlReque
     for (const pending of batch) written.add(pending.entry.orgId);
   };
 
-  /** Writes until the buffer is empty; one writer at a time, in the order the calls came. */
+  /**
+   * Writes what is buffered when its turn comes (one writer at a time, in the order the calls
+   * came), so every entry recorded before the call. Not what arrives meanwhile: under a steady
+   * stream of requests, "until the buffer is empty" might never come.
+   */
   const flushAll = (): Promise<void> => {
     const run = flushing
       .catch(() => undefined)
       .then(async () => {
-        while (buffer.length > 0) await writeBatch();
+        for (let remaining = buffer.length; remaining > 0 && buffer.length > 0; remaining -= flushBatchSize) {
+          await writeBatch(Math.min(remaining, flushBatchSize));
+        }
       });
     flushing = run.catch(() => undefined);
     return run;
