@@ -180,6 +180,25 @@ export function sqlRequestLogBehaviour(storeOf: () => SqlStore): void {
     await log.close();
   });
 
+  it("with both limits off, deletes nothing, sweep after sweep", async () => {
+    const store = storeOf();
+    const log = sqlRequestLog(store, {
+      ...QUIET,
+      maxAgeMs: Number.POSITIVE_INFINITY,
+      maxEntriesPerOrg: Number.POSITIVE_INFINITY,
+      now: () => Date.now() + 365 * 24 * 3600_000,
+    });
+    const orgId = `org-${randomUUID()}`;
+    log.record(entry(orgId));
+    await log.flush();
+    expect(await log.enforceRetention()).toEqual({ deletedByAge: 0, deletedByCount: 0 });
+    log.record(entry(orgId));
+    await log.flush();
+    expect(await log.enforceRetention()).toEqual({ deletedByAge: 0, deletedByCount: 0 });
+    expect(await rowCount(store, orgId)).toBe(2);
+    await log.close();
+  });
+
   it("refuses options out of range, naming the option", () => {
     const store = storeOf();
     expect(() => sqlRequestLog(store, { bufferCapacity: 0 })).toThrow(/bufferCapacity/);

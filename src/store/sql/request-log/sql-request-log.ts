@@ -289,11 +289,14 @@ export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlReque
       } catch (error) {
         for (const orgId of organizations) written.add(orgId);
         throw error;
-      } finally {
-        sweeping = undefined;
       }
     })();
     sweeping = run;
+    // Cleared once settled, never before it is set (a sweep with both limits off settles at once).
+    const done = (): void => {
+      if (sweeping === run) sweeping = undefined;
+    };
+    run.then(done, done);
     return run;
   };
 
