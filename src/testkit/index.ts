@@ -26,3 +26,16 @@ export type {
   AnalyticsConformanceTest,
   AnalyticsStoreUnderTest,
 } from "./analytics/analytics-conformance-test.js";
+export {
+  describeRequestLogConformance,
+  requestLogConformanceSuites,
+  requestLogConformanceTestNames,
+} from "./request-log/describe-request-log-conformance.js";
+export type { RequestLogConformanceOptions } from "./request-log/describe-request-log-conformance.js";
+export type {
+  RequestLogConformanceContext,
+  RequestLogConformanceSettings,
+  RequestLogConformanceSuite,
+  RequestLogConformanceTest,
+  RequestLogUnderTest,
+} from "./request-log/request-log-conformance-test.js";

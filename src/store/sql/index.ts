@@ -4,7 +4,8 @@
  * what a client keeping its own tables beside the store's needs (`scimkit/analytics` is one): the
  * migration runner with a namespace of its own, row locks, reading resources where they are, and
  * deleting an organization's SCIM rows inside the client's own transaction — and `tableStore`, a
- * `ResourceStore` over the application's own tables described by a mapping.
+ * `ResourceStore` over the application's own tables described by a mapping — and `sqlRequestLog`,
+ * the provisioning log in the store's database.
  */
 export { sqlStore } from "./sql-store.js";
 export type { SqlStore, SqlStoreConnection, SqlStoreOptions } from "./sql-store.js";
@@ -59,3 +60,8 @@ export { deleteScimOrganizationRows } from "./delete-scim-organization-rows.js";
 export { resourceColumns, storedResourceOf } from "./resource-row.js";
 export type { ResourceRow } from "./resource-row.js";
 export type { JsonBase, JsonRef } from "./filter/json-ref.js";
+export { sqlRequestLog, DEFAULT_REQUEST_LOG_MAX_AGE_MS, DEFAULT_REQUEST_LOG_MAX_ENTRIES_PER_ORG } from "./request-log/sql-request-log.js";
+export type { SqlRequestLog, SqlRequestLogDatabase, SqlRequestLogOptions } from "./request-log/sql-request-log.js";
+export type { RequestLogRetentionResult } from "./request-log/request-log-retention.js";
+export { RequestLogOverflowError } from "./request-log/request-log-overflow-error.js";
+export type { RequestLogTable } from "./sql-tables.js";

@@ -117,6 +117,8 @@ describePostgres("sql store on PostgreSQL", (url) => {
           "scimkit_audit",
           "scimkit_members",
           "scimkit_migrations",
+          "scimkit_rate_buckets",
+          "scimkit_request_log",
           "scimkit_resources",
           "scimkit_settings",
           "scimkit_tokens",

@@ -135,9 +135,45 @@ export interface SettingsTable {
 export interface RateBucketsTable {
   readonly key: string;
   /** Thousandths of a request; a `bigint`, which `pg` returns as a string. */
-  readonly milli_tokens: number | string | bigint;
+  readonly milli_tokens: CounterColumn;
   /** Milliseconds since the epoch of the last update; a `bigint` as `milli_tokens`. */
-  readonly at_ms: number | string | bigint;
+  readonly at_ms: CounterColumn;
+}
+
+/**
+ * The provisioning log (`sqlRequestLog`, migration 12): one row per `RequestLogEntry`, its
+ * members in snake case; an absent optional member is null, booleans are 0 or 1. Primary key
+ * `(org_id, seq)`, which also serves the newest-first list.
+ */
+export interface RequestLogTable {
+  readonly org_id: string;
+  /** UUID v7 given when the entry was recorded: orders an organization's entries, and is the cursor. */
+  readonly seq: string;
+  readonly request_id: string;
+  /** `RequestLogEntry.at` as it was given. */
+  readonly at: string;
+  /** `at` in milliseconds since the epoch: what time filters and retention by age compare. */
+  readonly at_ms: CounterColumn;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly scim_type: string | null;
+  readonly detail: string | null;
+  readonly duration_ms: number;
+  /** 1 when the token was verified, else 0. */
+  readonly authenticated: number;
+  readonly token_id: string | null;
+  readonly client_address: string | null;
+  readonly user_agent: string | null;
+  readonly identity_provider: string;
+  readonly resource_type: string | null;
+  readonly resource_id: string | null;
+  readonly bulk_operations: number | null;
+  readonly request_body: string | null;
+  /** 1, 0, or null when the entry did not say. */
+  readonly request_body_truncated: number | null;
+  readonly response_body: string | null;
+  readonly response_body_truncated: number | null;
 }
 
 /** The store's database, for `Kysely<SqlStoreDatabase>`. */
@@ -150,4 +186,5 @@ export interface SqlStoreDatabase {
   readonly scimkit_audit: AuditTable;
   readonly scimkit_settings: SettingsTable;
   readonly scimkit_rate_buckets: RateBucketsTable;
+  readonly scimkit_request_log: RequestLogTable;
 }

@@ -12,6 +12,7 @@ import { sqliteEmailsSearchRows } from "./0008-sqlite-emails-search-rows.js";
 import { tokenExpiryAndGrace } from "./0009-token-expiry-and-grace.js";
 import { settingsTable } from "./0010-settings-table.js";
 import { rateBucketsTable } from "./0011-rate-buckets-table.js";
+import { requestLogTable } from "./0012-request-log-table.js";
 import type { Migration } from "./migration.js";
 
 /**
@@ -30,4 +31,5 @@ export const sqlMigrations: readonly Migration[] = [
   tokenExpiryAndGrace,
   settingsTable,
   rateBucketsTable,
+  requestLogTable,
 ];

@@ -1,0 +1,89 @@
+/**
+ * A `RequestLogEntry` as a row of `scimkit_request_log` and back: every member in a column of its
+ * own, an absent optional member as null, so a read gives back the entry that was recorded.
+ */
+import type { Insertable, Selectable } from "kysely";
+import type { IdentityProvider } from "../../../request-log/identity-provider-of.js";
+import type { RequestLogEntry } from "../../../request-log/request-log.js";
+import type { RequestLogTable } from "../sql-tables.js";
+
+// PostgreSQL cannot store U+0000 in text; a `detail` can echo one a client sent in a filter.
+// Both databases get the same replacement, so an entry reads back the same from either.
+function text(value: string): string {
+  return value.includes("\u0000") ? value.replaceAll("\u0000", "\uFFFD") : value;
+}
+
+function optionalText(value: string | undefined): string | null {
+  return value === undefined ? null : text(value);
+}
+
+function flag(value: boolean | undefined): number | null {
+  return value === undefined ? null : value ? 1 : 0;
+}
+
+/**
+ * The row of `entry`, recorded as `seq` at `recordedAt` (milliseconds; the time an entry whose
+ * `at` does not parse is filed under).
+ */
+export function requestLogRowOf(entry: RequestLogEntry, seq: string, recordedAt: number): Insertable<RequestLogTable> {
+  const at = Date.parse(entry.at);
+  return {
+    org_id: text(entry.orgId),
+    seq,
+    request_id: text(entry.requestId),
+    at: text(entry.at),
+    at_ms: Number.isNaN(at) ? recordedAt : at,
+    method: text(entry.method),
+    path: text(entry.path),
+    status: entry.status,
+    scim_type: optionalText(entry.scimType),
+    detail: optionalText(entry.detail),
+    duration_ms: entry.durationMs,
+    authenticated: entry.authenticated ? 1 : 0,
+    token_id: optionalText(entry.tokenId),
+    client_address: optionalText(entry.clientAddress),
+    user_agent: optionalText(entry.userAgent),
+    identity_provider: entry.identityProvider,
+    resource_type: optionalText(entry.resourceType),
+    resource_id: optionalText(entry.resourceId),
+    bulk_operations: entry.bulkOperations ?? null,
+    request_body: optionalText(entry.requestBody),
+    request_body_truncated: flag(entry.requestBodyTruncated),
+    response_body: optionalText(entry.responseBody),
+    response_body_truncated: flag(entry.responseBodyTruncated),
+  };
+}
+
+/** The UTF-16 length of the text `entry` holds: what a buffered entry costs in memory, roughly. */
+export function requestLogEntrySize(entry: RequestLogEntry): number {
+  let size = 256;
+  for (const value of Object.values(entry)) if (typeof value === "string") size += value.length * 2;
+  return size;
+}
+
+/** The entry a row holds, frozen. */
+export function requestLogEntryOf(row: Selectable<RequestLogTable>): RequestLogEntry {
+  return Object.freeze({
+    requestId: row.request_id,
+    orgId: row.org_id,
+    at: row.at,
+    method: row.method,
+    path: row.path,
+    status: Number(row.status),
+    ...(row.scim_type === null ? {} : { scimType: row.scim_type }),
+    ...(row.detail === null ? {} : { detail: row.detail }),
+    durationMs: Number(row.duration_ms),
+    authenticated: Number(row.authenticated) === 1,
+    ...(row.token_id === null ? {} : { tokenId: row.token_id }),
+    ...(row.client_address === null ? {} : { clientAddress: row.client_address }),
+    ...(row.user_agent === null ? {} : { userAgent: row.user_agent }),
+    identityProvider: row.identity_provider as IdentityProvider,
+    ...(row.resource_type === null ? {} : { resourceType: row.resource_type }),
+    ...(row.resource_id === null ? {} : { resourceId: row.resource_id }),
+    ...(row.bulk_operations === null ? {} : { bulkOperations: Number(row.bulk_operations) }),
+    ...(row.request_body === null ? {} : { requestBody: row.request_body }),
+    ...(row.request_body_truncated === null ? {} : { requestBodyTruncated: Number(row.request_body_truncated) === 1 }),
+    ...(row.response_body === null ? {} : { responseBody: row.response_body }),
+    ...(row.response_body_truncated === null ? {} : { responseBodyTruncated: Number(row.response_body_truncated) === 1 }),
+  });
+}
