@@ -59,7 +59,10 @@ function logQueryOf(query: AnalyticsCall["query"]): RequestLogQuery {
   const from = text("from");
   const to = text("to");
   // Half-open [from, to): a `to` not after `from` can match nothing, which is a mistake to point at.
-  if (from !== undefined && to !== undefined && !(Date.parse(to) > Date.parse(from))) {
+  // A time the schema let through but that does not parse is the log's to refuse, naming it.
+  const fromTime = from === undefined ? Number.NaN : Date.parse(from);
+  const toTime = to === undefined ? Number.NaN : Date.parse(to);
+  if (!Number.isNaN(fromTime) && !Number.isNaN(toTime) && toTime <= fromTime) {
     throw invalidRequest([{ field: "to", message: "must be later than from (the range is from ≤ time < to)" }]);
   }
   const status = text("status");
