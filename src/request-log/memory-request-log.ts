@@ -3,6 +3,7 @@
  * the memory store. A ring buffer: the newest `capacity` entries of every organization together,
  * so memory stays bounded however many organizations (or unauthenticated paths naming one) write.
  */
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { IDENTITY_PROVIDERS } from "./identity-provider-of.js";
 import type { ReadableRequestLog, RequestLogPage, RequestLogQuery } from "./readable-request-log.js";
 import type { RequestLogEntry } from "./request-log.js";
@@ -30,7 +31,45 @@ function timeOf(name: string, value: string | undefined): number | undefined {
   return time;
 }
 
-function checkedQuery(query: RequestLogQuery): {
+/** Turns the ring's sequence numbers into cursors and back. */
+interface CursorCodec {
+  encode(sequence: number): string;
+  decode(cursor: string): number | undefined;
+}
+
+/**
+ * Cursors that do not show the sequence number: it counts the requests of every organization,
+ * so a plain one would tell an organization's reader how busy the host is for the others. One
+ * AES block under a key of this process (the log does not outlive it either).
+ */
+function cursorCodec(): CursorCodec {
+  const key = randomBytes(32);
+  const block = (direction: "encrypt" | "decrypt", input: Buffer): Buffer => {
+    const cipher = direction === "encrypt" ? createCipheriv("aes-256-ecb", key, null) : createDecipheriv("aes-256-ecb", key, null);
+    cipher.setAutoPadding(false);
+    return Buffer.concat([cipher.update(input), cipher.final()]);
+  };
+  return {
+    encode(sequence) {
+      const plain = Buffer.alloc(16);
+      plain.writeBigUInt64BE(BigInt(sequence), 8);
+      return block("encrypt", plain).toString("base64url");
+    },
+    decode(cursor) {
+      if (!/^[A-Za-z0-9_-]{22}$/.test(cursor)) return undefined;
+      const plain = block("decrypt", Buffer.from(cursor, "base64url"));
+      // The first half is zero in every cursor this log gave; anything else was made up or edited.
+      if (plain.readBigUInt64BE(0) !== 0n) return undefined;
+      const sequence = plain.readBigUInt64BE(8);
+      return sequence >= 1n && sequence <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(sequence) : undefined;
+    },
+  };
+}
+
+function checkedQuery(
+  query: RequestLogQuery,
+  cursors: CursorCodec,
+): {
   readonly limit: number;
   readonly before: number;
   readonly from?: number;
@@ -52,9 +91,9 @@ function checkedQuery(query: RequestLogQuery): {
   if (query.cursor !== undefined) {
     // The cursor is the sequence number of the previous page's last entry: it stays valid after
     // that entry leaves the ring (the page then simply continues with what is left).
-    if (!/^[1-9]\d{0,15}$/.test(query.cursor))
-      throw new RangeError(`request log: cursor ${JSON.stringify(query.cursor)} is not one this log gave.`);
-    before = Number(query.cursor);
+    const at = cursors.decode(query.cursor);
+    if (at === undefined) throw new RangeError(`request log: cursor ${JSON.stringify(query.cursor)} is not one this log gave.`);
+    before = at;
   }
   const from = timeOf("from", query.from);
   const to = timeOf("to", query.to);
@@ -75,6 +114,7 @@ export function memoryRequestLog(options: MemoryRequestLogOptions = {}): Readabl
     throw new Error(`memoryRequestLog: capacity must be a positive integer; got ${String(capacity)}.`);
   const ring: (Slot | undefined)[] = new Array<Slot | undefined>(capacity);
   let sequence = 0;
+  const cursors = cursorCodec();
 
   return {
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
@@ -85,7 +125,7 @@ export function memoryRequestLog(options: MemoryRequestLogOptions = {}): Readabl
     },
 
     async list(orgId, query = {}): Promise<RequestLogPage> {
-      const { limit, before, from, to } = checkedQuery(query);
+      const { limit, before, from, to } = checkedQuery(query, cursors);
       const entries: RequestLogEntry[] = [];
       let last = 0;
       const oldest = Math.max(1, sequence - capacity + 1);
@@ -100,7 +140,7 @@ export function memoryRequestLog(options: MemoryRequestLogOptions = {}): Readabl
         if (query.requestId !== undefined && entry.requestId !== query.requestId) continue;
         const time = Date.parse(entry.at);
         if ((from !== undefined && time < from) || (to !== undefined && time >= to)) continue;
-        if (entries.length === limit) return { entries, nextCursor: String(last) };
+        if (entries.length === limit) return { entries, nextCursor: cursors.encode(last) };
         entries.push(entry);
         last = at;
       }
