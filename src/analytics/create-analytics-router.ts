@@ -28,6 +28,7 @@ import { organizationHandlers } from "./routes/organization-routes.js";
 import { simulationHandlers } from "./routes/simulation-routes.js";
 import { tokenHandlers } from "./routes/token-routes.js";
 import { userHandlers } from "./routes/user-routes.js";
+import { directoryHandlers } from "./routes/directory-routes.js";
 import { runReportOperation } from "./run-report-operation.js";
 import { sendJson } from "./send-json.js";
 
@@ -190,6 +191,7 @@ export function createAnalyticsRouter(options: AnalyticsRouterOptions): Router {
     ...campaignHandlers(dependencies),
     ...simulationHandlers(dependencies),
     ...operationHandlers(dependencies),
+    ...directoryHandlers(dependencies),
   };
   const bodyParser = analyticsBodyParser(options.bodyLimit ?? "100kb");
   const onAudit = options.onAudit;

@@ -23,7 +23,7 @@ function text(attributes: Json, name: string): string | undefined {
 
 /** Whether `value` starts with `needle` (lower-cased) once lower-cased; false when absent. */
 function startsWith(value: string | undefined, needle: string): boolean {
-  return value !== undefined && value.toLowerCase().startsWith(needle);
+  return value?.toLowerCase().startsWith(needle) === true;
 }
 
 function userMatches(user: StoredResource, search: string): boolean {
