@@ -63,6 +63,7 @@ export function directoryQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
       ]);
   }
 
+  /** The search condition of a group: `externalId` (its column) or `displayName` (its JSON), which no index folds. */
   function groupSearch(search: string) {
     const needle = search.toLowerCase();
     return (eb: ResourceAlias) =>
