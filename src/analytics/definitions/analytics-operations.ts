@@ -428,7 +428,7 @@ export const analyticsOperations = [
       active: { description: "Only active (`true`) or inactive (`false`) users.", schema: { type: "boolean" } },
       department: {
         description: "Only users of this department (compared case-insensitively).",
-        schema: { type: "string", minLength: 1, maxLength: 200 },
+        schema: { type: "string", minLength: 1, maxLength: 200, pattern: WITHOUT_NUL_PATTERN },
       },
       ...paging,
     },

@@ -27,7 +27,9 @@ const time: JsonSchema = { type: "string", format: "date-time", description: "An
 const optionalTime = (description: string): JsonSchema => ({ type: "string", format: "date-time", description });
 const rate = (description: string): JsonSchema => ({ type: "number", minimum: 0, maximum: 1, description });
 const count = (description: string): JsonSchema => ({ type: "integer", minimum: 0, description });
-const name: JsonSchema = { type: "string", minLength: 1, maxLength: 200, pattern: "\\S" };
+/** Some character that is neither white space nor NUL (which PostgreSQL text cannot hold), and no NUL anywhere. */
+export const NAME_PATTERN = "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$";
+const name: JsonSchema = { type: "string", minLength: 1, maxLength: 200, pattern: NAME_PATTERN };
 /** The `userId` of an enrolment, a recipient or a comment. */
 const learnerId: JsonSchema = { type: "string", description: "The learner's SCIM id." };
 /** The learner beside an enrolment or a recipient. */
@@ -537,6 +539,8 @@ export const analyticsSchemas = {
     type: "string",
     minLength: 1,
     maxLength: 256,
+    // PostgreSQL text cannot hold U+0000: refused here, it is a 400 (or a 404 in a path), not a 500.
+    pattern: WITHOUT_NUL_PATTERN,
     description:
       "An organization id: a UUID for organizations created through this interface, or the SCIM path id a host registered (e.g. `demo`). Case-sensitive.",
   },
