@@ -4,7 +4,7 @@
  * so memory stays bounded however many organizations (or unauthenticated paths naming one) write.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { IDENTITY_PROVIDERS } from "./identity-provider-of.js";
+import { checkRequestLogQuery, type CheckedRequestLogQuery } from "./check-request-log-query.js";
 import type { ReadableRequestLog, RequestLogPage, RequestLogQuery } from "./readable-request-log.js";
 import type { RequestLogEntry } from "./request-log.js";
 
@@ -22,13 +22,6 @@ export interface MemoryRequestLogOptions {
 interface Slot {
   readonly sequence: number;
   readonly entry: RequestLogEntry;
-}
-
-function timeOf(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) throw new RangeError(`request log: ${name} must be an ISO 8601 time; got ${JSON.stringify(value)}.`);
-  return time;
 }
 
 /** Turns the ring's sequence numbers into cursors and back. */
@@ -66,27 +59,9 @@ function cursorCodec(): CursorCodec {
   };
 }
 
-function checkedQuery(
-  query: RequestLogQuery,
-  cursors: CursorCodec,
-): {
-  readonly limit: number;
-  readonly before: number;
-  readonly from?: number;
-  readonly to?: number;
-} {
-  const limit = query.limit ?? 100;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-    throw new RangeError(`request log: limit must be an integer from 1 to 1,000; got ${String(query.limit)}.`);
-  }
-  if (query.statusClass !== undefined && ![1, 2, 3, 4, 5].includes(query.statusClass)) {
-    throw new RangeError(`request log: statusClass must be 1 to 5; got ${String(query.statusClass)}.`);
-  }
-  if (query.identityProvider !== undefined && !IDENTITY_PROVIDERS.includes(query.identityProvider)) {
-    throw new RangeError(
-      `request log: identityProvider must be one of ${IDENTITY_PROVIDERS.join(", ")}; got ${String(query.identityProvider)}.`,
-    );
-  }
+/** The checked query, and the sequence number its cursor stands for (∞ without one). */
+function checkedQuery(query: RequestLogQuery, cursors: CursorCodec): CheckedRequestLogQuery & { readonly before: number } {
+  const checked = checkRequestLogQuery(query);
   let before = Number.POSITIVE_INFINITY;
   if (query.cursor !== undefined) {
     // The cursor is the sequence number of the previous page's last entry: it stays valid after
@@ -95,9 +70,7 @@ function checkedQuery(
     if (at === undefined) throw new RangeError(`request log: cursor ${JSON.stringify(query.cursor)} is not one this log gave.`);
     before = at;
   }
-  const from = timeOf("from", query.from);
-  const to = timeOf("to", query.to);
-  return { limit, before, ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+  return { ...checked, before };
 }
 
 /**
