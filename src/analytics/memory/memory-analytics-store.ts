@@ -4,7 +4,7 @@
  * kept here: they are read through the `ResourceStore` API from the SCIM users themselves.
  */
 import type { TokenStore } from "scimkit";
-import type { ListRequest, ResourceStore, StoredResource } from "scimkit/store";
+import type { ResourceStore, StoredResource } from "scimkit/store";
 import type {
   AdminUser,
   AnalyticsStore,
@@ -28,6 +28,7 @@ import { analyticsConflictError } from "../analytics-conflict-error.js";
 import { checkParentChain } from "../check-parent-chain.js";
 import { MAX_ORGANIZATION_DEPTH, organizationTreeError } from "../organization-tree-error.js";
 import { rounded, simulationRates, summaryRate } from "../summary-rates.js";
+import { walkResources } from "./walk-resources.js";
 import { compareKeys, keysetPage } from "./keyset-page.js";
 import { learnerOf, workEmailOf } from "./learner-of.js";
 import { plainCopy } from "./plain-copy.js";
@@ -151,31 +152,8 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
   };
 
   /** The organization's SCIM users in id order after `afterId`, a chunk per ResourceStore call. */
-  async function* usersOf(orgId: string, afterId: string | undefined): AsyncGenerator<StoredResource> {
-    const byCursor = resources.capabilities?.cursor !== false;
-    let position = afterId;
-    let startIndex = 1;
-    for (;;) {
-      const request: ListRequest = {
-        orgId,
-        resourceType: "User",
-        members: false,
-        countTotal: false,
-        page: byCursor
-          ? { kind: "cursor", count: USER_CHUNK, ...(position === undefined ? {} : { after: { key: null, id: position } }) }
-          : { kind: "index", startIndex, count: USER_CHUNK },
-      };
-      const { resources: users } = await resources.list(request);
-      for (const user of users) {
-        // Index paging starts at the beginning, so the ids up to the position are skipped here.
-        if (byCursor || position === undefined || compareKeys(user.id, position) > 0) yield user;
-      }
-      const last = users[users.length - 1];
-      if (users.length < USER_CHUNK || last === undefined) return;
-      if (byCursor) position = last.id;
-      startIndex += users.length;
-    }
-  }
+  const usersOf = (orgId: string, afterId: string | undefined): AsyncGenerator<StoredResource> =>
+    walkResources(resources, orgId, "User", afterId, false);
 
   /** Empties the organization's SCIM data through the ResourceStore API when it has no bulk delete. */
   async function deleteScimResources(orgId: string): Promise<void> {

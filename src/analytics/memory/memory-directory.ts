@@ -5,14 +5,12 @@
  * the group with its member list, and a user's groups walk the organization's groups with theirs:
  * cheap in process memory, not over a database — there, use `sqlAnalyticsStore`.
  */
-import { uniqueValue, type ListRequest, type ResourceStore, type StoredResource } from "scimkit/store";
+import { uniqueValue, type ResourceStore, type StoredResource } from "scimkit/store";
 import type { AnalyticsDirectory, DirectoryGroup, DirectoryMember } from "../analytics-directory.js";
 import type { Page, PageRequest } from "../analytics-store.js";
 import { directoryUserOf, withoutSecrets } from "./directory-user-of.js";
 import { compareKeys } from "./keyset-page.js";
-
-/** Resources read per `ResourceStore.list` call while walking a type. */
-const CHUNK = 1000;
+import { walkResources } from "./walk-resources.js";
 
 type Json = Readonly<Record<string, unknown>>;
 
@@ -43,32 +41,8 @@ function groupMatches(group: StoredResource, search: string): boolean {
 
 /** The directory members of the memory analytics store over `resources`. */
 export function memoryDirectory(resources: ResourceStore): AnalyticsDirectory {
-  /** The organization's resources of `resourceType` in id order after `afterId`, a chunk per call. */
-  async function* walk(orgId: string, resourceType: string, afterId: string | undefined, members: boolean): AsyncGenerator<StoredResource> {
-    const byCursor = resources.capabilities?.cursor !== false;
-    let position = afterId;
-    let startIndex = 1;
-    for (;;) {
-      const request: ListRequest = {
-        orgId,
-        resourceType,
-        members,
-        countTotal: false,
-        page: byCursor
-          ? { kind: "cursor", count: CHUNK, ...(position === undefined ? {} : { after: { key: null, id: position } }) }
-          : { kind: "index", startIndex, count: CHUNK },
-      };
-      const { resources: found } = await resources.list(request);
-      for (const resource of found) {
-        // Index paging starts at the beginning, so the ids up to the position are skipped here.
-        if (byCursor || position === undefined || compareKeys(resource.id, position) > 0) yield resource;
-      }
-      const last = found[found.length - 1];
-      if (found.length < CHUNK || last === undefined) return;
-      if (byCursor) position = last.id;
-      startIndex += found.length;
-    }
-  }
+  const walk = (orgId: string, resourceType: string, afterId: string | undefined, members: boolean): AsyncGenerator<StoredResource> =>
+    walkResources(resources, orgId, resourceType, afterId, members);
 
   /** The first `page.limit` of a walk that match, and whether one more does. */
   async function pageOfWalk<T>(
