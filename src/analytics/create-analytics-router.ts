@@ -29,6 +29,7 @@ import { requestLogHandlers } from "./routes/request-log-routes.js";
 import { simulationHandlers } from "./routes/simulation-routes.js";
 import { tokenHandlers } from "./routes/token-routes.js";
 import { userHandlers } from "./routes/user-routes.js";
+import { directoryHandlers } from "./routes/directory-routes.js";
 import { runReportOperation } from "./run-report-operation.js";
 import { sendJson } from "./send-json.js";
 
@@ -192,6 +193,7 @@ export function createAnalyticsRouter(options: AnalyticsRouterOptions): Router {
     ...simulationHandlers(dependencies),
     ...operationHandlers(dependencies),
     ...requestLogHandlers(dependencies, options.requestLog),
+    ...directoryHandlers(dependencies),
   };
   const bodyParser = analyticsBodyParser(options.bodyLimit ?? "100kb");
   const onAudit = options.onAudit;

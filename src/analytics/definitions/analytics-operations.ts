@@ -35,6 +35,20 @@ const tokenIdParameter: ParameterDefinition = {
 const STATIC_TOKEN_CONFLICT =
   "The token is static: it comes from the host's environment (`SCIMKIT_ORGS`), so it is changed there and takes effect when the service restarts; issue a token here and remove the static one instead.";
 
+/** A SCIM id in the directory: chosen by the SCIM store, so any non-empty text up to 256 characters. */
+function scimIdParameter(what: string): ParameterDefinition {
+  return {
+    description: `The ${what}'s SCIM id. An id the organization does not have is 404.`,
+    schema: { type: "string", minLength: 1, maxLength: 256 },
+  };
+}
+
+/** The directory's search: a case-insensitive prefix. */
+const directorySearch: ParameterDefinition = {
+  description: "Only those with an attribute that starts with this text, compared case-insensitively; `%`, `_` and `*` are literal.",
+  schema: { type: "string", minLength: 1, maxLength: 256 },
+};
+
 /** `limit` and `cursor`, shared by every list. */
 const paging: Readonly<Record<string, ParameterDefinition>> = {
   limit: { description: "Items per page, 1–1000. Default 50.", schema: { type: "integer", minimum: 1, maximum: 1000, default: 50 } },
@@ -420,6 +434,59 @@ export const analyticsOperations = [
     responses: { 200: json("A page of learners.", ref("UserList")) },
   },
 
+  // Directory (issue 18: addition to spec §4.6)
+  {
+    operationId: "listDirectoryUsers",
+    method: "get",
+    path: "/organizations/{id}/directory/users",
+    tag: "Directory",
+    summary: "Search an organization's SCIM users",
+    description:
+      "Addition to spec §4.6 (issue 18). The users provisioned into the organization, by id. `search` keeps those whose `userName`, `displayName` or `externalId` starts with it, case-insensitively (a prefix, not a substring: `userName` is matched through its uniqueness index).",
+    access: "read",
+    pathParameters: { id: organizationIdParameter },
+    query: { search: directorySearch, ...paging },
+    responses: { 200: json("A page of users.", ref("DirectoryUserList")) },
+  },
+  {
+    operationId: "getDirectoryUser",
+    method: "get",
+    path: "/organizations/{id}/directory/users/{userId}",
+    tag: "Directory",
+    summary: "One SCIM user, as stored, with its groups",
+    description:
+      "Addition to spec §4.6 (issue 18). The user's SCIM attributes as the identity provider last wrote them (never `password`), its `meta`, and the groups that list it as a direct member.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter, userId: scimIdParameter("user") },
+    responses: { 200: json("The user.", ref("DirectoryUserDetail")) },
+  },
+  {
+    operationId: "listDirectoryGroups",
+    method: "get",
+    path: "/organizations/{id}/directory/groups",
+    tag: "Directory",
+    summary: "Search an organization's SCIM groups",
+    description:
+      "Addition to spec §4.6 (issue 18). The groups provisioned into the organization, by id, each with its number of direct members. `search` keeps those whose `displayName` or `externalId` starts with it, case-insensitively.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter },
+    query: { search: directorySearch, ...paging },
+    responses: { 200: json("A page of groups.", ref("DirectoryGroupList")) },
+  },
+  {
+    operationId: "listDirectoryGroupMembers",
+    method: "get",
+    path: "/organizations/{id}/directory/groups/{groupId}/members",
+    tag: "Directory",
+    summary: "A page of a group's members",
+    description:
+      "Addition to spec §4.6 (issue 18). The group's direct members (users and nested groups) by member id. Paged in the database: a page of a group of 100,000 members reads about a page of membership rows.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter, groupId: scimIdParameter("group") },
+    query: { ...paging },
+    responses: { 200: json("A page of members.", ref("DirectoryMemberList")) },
+  },
+
   // Campaigns
   {
     operationId: "listCampaigns",
@@ -497,6 +564,18 @@ export const analyticsOperations = [
     pathParameters: { id: idParameter("campaign") },
     query: { ...paging },
     responses: { 200: json("A page of comments.", ref("FeedbackCommentList")) },
+  },
+  {
+    operationId: "getCampaignCompletionTimeline",
+    method: "get",
+    path: "/campaigns/{id}/completion-timeline",
+    tag: "Training campaigns",
+    summary: "A campaign's completions per day",
+    description:
+      "Addition to spec §4.6 (issue 18). Completed enrolments per UTC day of their completion time, oldest first, with the running total; days without a completion are left out. `enrolled` is the number of enrolments in all, the chart's ceiling.",
+    access: "read",
+    pathParameters: { id: idParameter("campaign") },
+    responses: { 200: json("The timeline.", ref("CompletionTimeline")) },
   },
 
   // Attack simulations

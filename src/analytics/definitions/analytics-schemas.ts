@@ -398,6 +398,107 @@ const operation: JsonSchema = {
   },
 };
 
+/** The SCIM id of a user or group in the directory: the SCIM store chose it. */
+const scimId: JsonSchema = { type: "string", description: "The SCIM resource id." };
+
+const directoryUser: JsonSchema = {
+  type: "object",
+  description: "A SCIM user of the organization, with the attributes a person recognises it by.",
+  required: ["id", "userName", "active"],
+  additionalProperties: false,
+  properties: {
+    id: scimId,
+    userName: { type: "string", description: "SCIM `userName`." },
+    displayName: { type: "string", description: "SCIM `displayName`, when set." },
+    externalId: { type: "string", description: "SCIM `externalId`: the identity provider's id for it, when set." },
+    active: { type: "boolean", description: "SCIM `active` (absent in SCIM counts as true)." },
+    name: { type: "object", description: "SCIM `name`, as stored, when set." },
+    emails: { type: "array", description: "SCIM `emails`, as stored, when set." },
+  },
+};
+
+const directoryUserDetail: JsonSchema = {
+  type: "object",
+  description:
+    "A SCIM user as stored: every attribute the identity provider wrote (open-ended, as its schemas are; never `password`), `id`, `meta`, and `groups`, the groups that list it as a direct member.",
+  required: ["id", "userName", "meta", "groups"],
+  properties: {
+    id: scimId,
+    userName: { type: "string" },
+    meta: {
+      type: "object",
+      required: ["resourceType", "created", "lastModified", "version"],
+      additionalProperties: false,
+      properties: {
+        resourceType: { type: "string", enum: ["User"] },
+        created: time,
+        lastModified: time,
+        version: { type: "string", description: "The SCIM `meta.version` (a weak ETag)." },
+      },
+    },
+    groups: {
+      type: "array",
+      description: "By group id.",
+      items: {
+        type: "object",
+        required: ["id"],
+        additionalProperties: false,
+        properties: { id: scimId, displayName: { type: "string" } },
+      },
+    },
+  },
+};
+
+const directoryGroup: JsonSchema = {
+  type: "object",
+  description: "A SCIM group of the organization and how many direct members it has.",
+  required: ["id", "memberCount"],
+  additionalProperties: false,
+  properties: {
+    id: scimId,
+    displayName: { type: "string", description: "SCIM `displayName`, when set." },
+    externalId: { type: "string", description: "SCIM `externalId`, when set." },
+    memberCount: count("Direct members, users and nested groups."),
+  },
+};
+
+const directoryMember: JsonSchema = {
+  type: "object",
+  description: "A direct member of a group.",
+  required: ["id", "type"],
+  additionalProperties: false,
+  properties: {
+    id: { type: "string", description: "The member's SCIM id (`members.value`)." },
+    type: { type: "string", description: "`User` or `Group`." },
+    display: { type: "string", description: "The member's `displayName`, when it has one." },
+    userName: { type: "string", description: "A user member's `userName`." },
+  },
+};
+
+const completionTimeline: JsonSchema = {
+  type: "object",
+  description: "A campaign's completed enrolments per UTC day, and how many are enrolled.",
+  required: ["data", "enrolled"],
+  additionalProperties: false,
+  properties: {
+    data: {
+      type: "array",
+      description: "The days with at least one completion, oldest first.",
+      items: {
+        type: "object",
+        required: ["date", "completed", "cumulative"],
+        additionalProperties: false,
+        properties: {
+          date: { type: "string", format: "date", description: "The UTC day, `YYYY-MM-DD`." },
+          completed: count("Enrolments completed that day."),
+          cumulative: count("Enrolments completed up to and including that day."),
+        },
+      },
+    },
+    enrolled: count("Enrolments in all."),
+  },
+};
+
 const problem: JsonSchema = {
   type: "object",
   description: "An RFC 9457 problem. Branch on `type`; `detail` says what to do, for a person.",
@@ -678,6 +779,14 @@ export const analyticsSchemas = {
     description:
       "RFC 4180 CSV with a header line; cells starting with = + - @ are prefixed with ' so spreadsheets do not run them as formulas.",
   },
+  DirectoryUser: directoryUser,
+  DirectoryUserList: listOf("DirectoryUser", "A page of an organization's SCIM users, by id."),
+  DirectoryUserDetail: directoryUserDetail,
+  DirectoryGroup: directoryGroup,
+  DirectoryGroupList: listOf("DirectoryGroup", "A page of an organization's SCIM groups, by id."),
+  DirectoryMember: directoryMember,
+  DirectoryMemberList: listOf("DirectoryMember", "A page of a group's members, by member id."),
+  CompletionTimeline: completionTimeline,
   Problem: problem,
 } as const satisfies Readonly<Record<string, JsonSchema>>;
 

@@ -31,6 +31,7 @@ import { rounded, simulationRates, summaryRate } from "../summary-rates.js";
 import { compareKeys, keysetPage } from "./keyset-page.js";
 import { learnerOf, workEmailOf } from "./learner-of.js";
 import { plainCopy } from "./plain-copy.js";
+import { memoryDirectory } from "./memory-directory.js";
 
 /** Options of `memoryAnalyticsStore`. */
 export interface MemoryAnalyticsStoreOptions {
@@ -258,6 +259,8 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
   };
 
   return {
+    ...memoryDirectory(resources),
+
     // Organizations
 
     async listOrganizations(scope, page, filter = {}) {
@@ -606,6 +609,20 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
         averageScore: scored === 0 ? null : rounded(scoreSum / scored, 2),
         asOf,
       };
+    },
+
+    async campaignCompletionTimeline(campaignId) {
+      const perDay = new Map<string, number>();
+      let enrolled = 0;
+      for (const { value } of enrolments.get(campaignId)?.values() ?? []) {
+        enrolled += 1;
+        // ISO 8601 in UTC: the first ten characters are the UTC day, as the SQL store reads it.
+        if (value.status !== "completed" || value.completedAt === undefined) continue;
+        const date = value.completedAt.slice(0, 10);
+        perDay.set(date, (perDay.get(date) ?? 0) + 1);
+      }
+      const days = [...perDay.keys()].sort(compareKeys).map((date) => ({ date, completed: perDay.get(date) ?? 0 }));
+      return { days, enrolled };
     },
 
     // Attack simulations
