@@ -51,6 +51,9 @@ export function App() {
       </>
     );
   }
+  // The organization in view follows the user from section to section.
+  const orgInView = place.query.get("org") ?? /^\/organizations\/([^/]+)/.exec(place.path)?.[1];
+  const org = orgInView === undefined ? undefined : decodeURIComponent(orgInView);
   const section = SECTIONS.find((candidate) => place.path.startsWith(candidate.path)) ?? SECTIONS[0];
   return (
     <ApiContext.Provider value={api}>
@@ -63,7 +66,11 @@ export function App() {
           <ul>
             {SECTIONS.map((candidate) => (
               <li key={candidate.path}>
-                <a href={href(candidate.path)} onClick={onLinkClick} aria-current={candidate === section ? "page" : undefined}>
+                <a
+                  href={href(candidate.path, candidate.path === "/log" || candidate.path === "/directory" ? { org } : {})}
+                  onClick={onLinkClick}
+                  aria-current={candidate === section ? "page" : undefined}
+                >
                   {candidate.label}
                 </a>
               </li>

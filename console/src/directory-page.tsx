@@ -84,7 +84,7 @@ export function DirectoryPage({ place }: { readonly place: Place }) {
           >
             <div class="field">
               <label for="directory-search">
-                Search {tab} by {tab === "users" ? "userName, displayName or externalId" : "displayName or externalId"}
+                Search {tab}: {tab === "users" ? "userName, displayName or externalId" : "displayName or externalId"} starts with
               </label>
               <input id="directory-search" type="search" value={typed} onInput={(event) => setTyped(event.currentTarget.value)} />
             </div>
@@ -297,9 +297,9 @@ function MembersPanel({ org, id, onUser }: { readonly org: string; readonly id: 
       <h2 id="members-title">Members</h2>
       <ErrorNotice error={members.error} />
       <p class="hint" aria-live="polite">
-        {count === 0 ? (members.loading ? "Loading…" : "No members.") : `Members ${first}–${first + count - 1}`}
+        {members.loading ? "Loading…" : count === 0 ? "No members." : `Members ${first}–${first + count - 1}`}
       </p>
-      <ol start={first} class="members">
+      <ol start={first} class="members" aria-busy={members.loading}>
         {(members.value?.data ?? []).map((member) => (
           <li key={member.id}>
             {member.type === "User" ? (
