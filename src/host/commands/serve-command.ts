@@ -7,6 +7,8 @@
  * With no `SCIMKIT_ORGS` a `demo` organization is created and its token printed once, on the start
  * that issues it; with no `SCIMKIT_OPERATOR_KEY` and none in the store, an operator key likewise.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { organizationScimSettings } from "scimkit/analytics";
 import type { AnalyticsStore } from "scimkit/analytics";
 import { ensureOperatorKey, issueApiKey } from "scimkit/analytics";
@@ -17,6 +19,7 @@ import type { TokenVerifier } from "scimkit";
 import { demoSeed } from "../demo-seed.js";
 import { gracefulShutdown } from "../graceful-shutdown.js";
 import { hostHealth } from "../host-health.js";
+import { defaultConsoleDir } from "../console-routes.js";
 import { jsonLogLine, startHostServer } from "../host-server.js";
 import type { HostSettings } from "../host-settings.js";
 import { openHostStore } from "../open-host-store.js";
@@ -105,6 +108,12 @@ async function generatedOperatorKey(analytics: AnalyticsStore): Promise<string> 
   return `Operator key for the analytics interface (shown once): ${key}`;
 }
 
+/** Where the operator console is, or that it is not built yet (it then answers 503). */
+function consoleLine(url: string): string {
+  const built = existsSync(join(defaultConsoleDir(), "index.html"));
+  return built ? `Operator console: ${url} (sign in with the operator key)` : `Operator console: ${url} is not built; run npm run build`;
+}
+
 /** Starts the host with `settings`; resolves once it listens, and exits the process when it is stopped. */
 export async function serveHost(settings: HostSettings): Promise<void> {
   const json = settings.logFormat === "json";
@@ -169,6 +178,7 @@ export async function serveHost(settings: HostSettings): Promise<void> {
     );
   }
   say(`Analytics interface: ${host.analyticsUrl} (OpenAPI document at ${host.analyticsUrl}/openapi.json)`);
+  say(consoleLine(host.analyticsUrl.replace(/\/analytics\/v1$/, "/console")));
   say(operatorKeyLine);
   say(
     requestLog === undefined
