@@ -276,16 +276,16 @@ function OrganizationDetail({ id }: { readonly id: string }) {
                   <td>{when(token.createdAt)}</td>
                   <td>{when(token.rotatedAt)}</td>
                   <td>{when(token.lastUsedAt)}</td>
-                  <td class="actions">
+                  <td>
                     {token.source === "issued" ? (
-                      <>
+                      <div class="actions">
                         <button type="button" class="secondary" onClick={() => rotate(token)}>
                           Rotate <span class="visually-hidden">{token.label ?? token.id}</span>
                         </button>
                         <button type="button" class="danger" onClick={() => revoke(token)}>
                           Revoke <span class="visually-hidden">{token.label ?? token.id}</span>
                         </button>
-                      </>
+                      </div>
                     ) : (
                       <span class="hint">set in the host's environment</span>
                     )}

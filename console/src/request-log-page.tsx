@@ -207,10 +207,14 @@ export function RequestLogPage({ place }: { readonly place: Place }) {
                 <thead>
                   <tr>
                     <th scope="col">Time</th>
-                    <th scope="col">Request</th>
                     <th scope="col">Status</th>
-                    <th scope="col">Provider</th>
-                    <th scope="col">Duration</th>
+                    <th scope="col">Request</th>
+                    <th scope="col" class="wide-only">
+                      Provider
+                    </th>
+                    <th scope="col" class="wide-only">
+                      Duration
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
@@ -219,7 +223,15 @@ export function RequestLogPage({ place }: { readonly place: Place }) {
                       key={entry.requestId}
                       class={`${entry.status >= 400 ? "failed" : ""} ${entry.requestId === filters.request ? "selected" : ""}`}
                     >
-                      <td>{when(entry.at)}</td>
+                      <td>
+                        <time dateTime={entry.at} title={when(entry.at)}>
+                          {timeOf(entry.at)}
+                        </time>
+                      </td>
+                      <td>
+                        <span class={`status s${Math.floor(entry.status / 100)}`}>{entry.status}</span>
+                        {entry.scimType ? <span class="scim-type"> {entry.scimType}</span> : null}
+                      </td>
                       <td>
                         <button
                           type="button"
@@ -230,12 +242,8 @@ export function RequestLogPage({ place }: { readonly place: Place }) {
                           <span class="method">{entry.method}</span> {shortPath(entry.path)}
                         </button>
                       </td>
-                      <td>
-                        <span class={`status s${Math.floor(entry.status / 100)}`}>{entry.status}</span>
-                        {entry.scimType ? <span class="scim-type"> {entry.scimType}</span> : null}
-                      </td>
-                      <td>{entry.identityProvider}</td>
-                      <td>{entry.durationMs.toFixed(1)} ms</td>
+                      <td class="wide-only">{entry.identityProvider}</td>
+                      <td class="wide-only">{entry.durationMs.toFixed(1)} ms</td>
                     </tr>
                   ))}
                 </tbody>
@@ -258,6 +266,13 @@ export function RequestLogPage({ place }: { readonly place: Place }) {
       )}
     </>
   );
+}
+
+/** The time of day of `iso`, with the date too when it is not today. */
+function timeOf(iso: string): string {
+  const date = new Date(iso);
+  const today = date.toDateString() === new Date().toDateString();
+  return today ? date.toLocaleTimeString() : date.toLocaleString();
 }
 
 /** The path without the organization's base, which every row would repeat. */

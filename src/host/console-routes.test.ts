@@ -2,7 +2,7 @@
  * How the host serves the built console: its CSP on every answer, cache headers, client routes,
  * and a 503 that says how to build it when there is no build.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -68,6 +68,16 @@ describe("the console's routes", () => {
     const posted = await fetch(`${origin}/console/organizations`, { method: "POST", body: "x" });
     expect(posted.status).toBe(405);
     expect(posted.headers.get("allow")).toBe("GET, HEAD");
+  });
+
+  it("serves a new build's index.html without a restart", async () => {
+    const dir = build("rebuilt");
+    const origin = await serve(dir);
+    expect(await (await fetch(`${origin}/console/`)).text()).toContain("app-1.js");
+    writeFileSync(join(dir, "index.html"), '<!doctype html><script type="module" src="/console/assets/app-2.js"></script>');
+    // A later modification time, whatever the file system's resolution.
+    utimesSync(join(dir, "index.html"), new Date(), new Date(Date.now() + 5000));
+    expect(await (await fetch(`${origin}/console/`)).text()).toContain("app-2.js");
   });
 
   it("without a build answers 503 saying to run npm run build, and serves a build made later without a restart", async () => {

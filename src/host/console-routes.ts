@@ -3,7 +3,7 @@
  * `dist/console/`, served with a strict Content-Security-Policy. The console is a client of the
  * analytics interface and nothing more; it holds no secret of its own.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import express, { type RequestHandler, type Response, Router } from "express";
@@ -46,7 +46,19 @@ function secure(response: Response): void {
 export function consoleRoutes(dir: string = defaultConsoleDir()): Router {
   const router = Router();
   const indexFile = join(dir, "index.html");
-  let index: Buffer | undefined;
+  let index: { readonly html: Buffer; readonly mtimeMs: number } | undefined;
+  /** index.html as it is now: read again when a new build replaced it (its assets' names changed with it). */
+  const currentIndex = (): Buffer | undefined => {
+    let mtimeMs: number;
+    try {
+      mtimeMs = statSync(indexFile).mtimeMs;
+    } catch {
+      index = undefined;
+      return undefined;
+    }
+    if (index?.mtimeMs !== mtimeMs) index = { html: readFileSync(indexFile), mtimeMs };
+    return index.html;
+  };
   const headers: RequestHandler = (_request, response, next) => {
     secure(response);
     next();
@@ -72,9 +84,9 @@ export function consoleRoutes(dir: string = defaultConsoleDir()): Router {
       response.status(404).type("text/plain").send("No such console file; reload the page.\n");
       return;
     }
-    // Read once it exists: a build made after the host started is served without a restart.
-    if (index === undefined && existsSync(indexFile)) index = readFileSync(indexFile);
-    if (index === undefined) {
+    // A build made or remade after the host started is served without a restart.
+    const html = currentIndex();
+    if (html === undefined) {
       response
         .status(503)
         .type("text/plain")
@@ -85,7 +97,7 @@ export function consoleRoutes(dir: string = defaultConsoleDir()): Router {
       return;
     }
     response.setHeader("Cache-Control", "no-cache");
-    response.type("html").send(index);
+    response.type("html").send(html);
   });
   return router;
 }
