@@ -22,4 +22,5 @@ if (inlineScript || inlineStyle) {
   console.error(`dist/console/index.html has ${inlineScript ? "an inline <script>" : "inline style"}, which the console's CSP blocks.`);
   process.exit(1);
 }
-console.log("Operator console built into dist/console/ (served at /console).");
+// On stderr: `npm pack --json` runs this through prepack, and its stdout must stay JSON.
+console.error("Operator console built into dist/console/ (served at /console).");
