@@ -32,7 +32,8 @@ async function analytics(url: string, init: RequestInit = {}): Promise<{ readonl
 }
 
 /** The entries with `requestId`, once the host has recorded them (after each response has gone). */
-async function entriesOf(analyticsUrl: string, orgId: string, requestId: string): Promise<readonly Entry[]> {
+async function entriesOf(analyticsUrl: string | undefined, orgId: string, requestId: string): Promise<readonly Entry[]> {
+  if (analyticsUrl === undefined) throw new Error("the host printed no analytics address");
   for (let attempt = 0; attempt < 200; attempt += 1) {
     const listed = await analytics(`${analyticsUrl}/organizations/${orgId}/request-log?requestId=${encodeURIComponent(requestId)}`);
     expect(listed.status).toBe(200);

@@ -274,6 +274,16 @@ function readApi(options: () => TestAppOptions): void {
     expectProblem(await t.get(`/organizations/${acme.id}/request-log`, null), 401, "unauthorized");
   });
 
+  it("renders only the documented members of an entry, whatever else a log keeps beside them", async () => {
+    const log = memoryRequestLog({ capacity: 10 });
+    const t = await app(log);
+    const acme = await createOrganization(t, "Acme");
+    const kept = { ...entryAt(acme.id, "2026-03-01T09:00:00.000Z", { requestId: "extra" }), rowId: 7, authorization: "Bearer x" };
+    log.record(kept as RequestLogEntry);
+    const [entry] = (await list(t, acme.id)).data;
+    expect(entry).toEqual(entryAt(acme.id, "2026-03-01T09:00:00.000Z", { requestId: "extra" }));
+  });
+
   it("refuses bad parameters with 400 naming each, before reading the log", async () => {
     const log = memoryRequestLog({ capacity: 10 });
     const t = await app(log);
