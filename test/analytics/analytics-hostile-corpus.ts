@@ -459,4 +459,36 @@ export const analyticsHostileCorpus: readonly HostileAnalyticsRequest[] = [
   ...queryCorpus("GET /campaigns/{id}/feedback-comments", "/campaigns/{campaignA}/feedback-comments"),
   ...queryCorpus("GET /attack-simulations/{id}/users", "/attack-simulations/{simulationA}/users"),
   ...queryCorpus("GET /attack-simulations/{id}/feedback-comments", "/attack-simulations/{simulationA}/feedback-comments"),
+  ...queryCorpus("GET /organizations/{id}/directory/users", "/organizations/{orgA}/directory/users"),
+  ...queryCorpus("GET /organizations/{id}/directory/groups", "/organizations/{orgA}/directory/groups?search=a"),
+  {
+    name: "GET …/directory/users: a NUL search",
+    method: "GET",
+    path: "/organizations/{orgA}/directory/users?search=%00",
+    answers: [INVALID],
+  },
+  {
+    name: "GET …/directory/users: a search of LIKE wildcards",
+    method: "GET",
+    path: "/organizations/{orgA}/directory/users?search=%25_%5C",
+    answers: ["200"],
+  },
+  {
+    name: "GET …/directory/users: a search of GLOB classes",
+    method: "GET",
+    path: "/organizations/{orgA}/directory/users?search=%5B*%3F%5D",
+    answers: ["200"],
+  },
+  {
+    name: "GET …/directory/users: a 257-character search",
+    method: "GET",
+    path: `/organizations/{orgA}/directory/users?search=${"s".repeat(257)}`,
+    answers: [INVALID],
+  },
+  {
+    name: "GET …/directory/users: search given twice",
+    method: "GET",
+    path: "/organizations/{orgA}/directory/users?search=a&search=b",
+    answers: [INVALID],
+  },
 ];

@@ -172,6 +172,7 @@ function directorySuite(options: () => TestAppOptions): void {
       const erin = await t.get(`/organizations/${orgA.id}/directory/users/${extra.external}`);
       expect(erin.status).toBe(200);
       expect(erin.body).toMatchObject({ userName: "erin", externalId: "EXT-123", groups: [] });
+      // The SCIM router drops writeOnly attributes before the store (the conformance kit checks the store-level strip).
       expect(erin.text).not.toMatch(/Secret-Passw0rd|password/i);
     });
 
@@ -253,6 +254,10 @@ function directorySuite(options: () => TestAppOptions): void {
       expectProblem(await t.get(`/organizations/${orgA.id}/directory/groups/${UNKNOWN}/members`), 404, "not-found");
       expectProblem(await t.get(`/organizations/${orgA.id}/directory/groups/${groups.groupB}/members`), 404, "not-found");
       expectProblem(await t.get(`/organizations/${orgA.id}/directory/groups/${users.alice}/members`), 404, "not-found");
+      // Ids no resource can have, PostgreSQL's unstorable U+0000 among them: 404, never a 500.
+      expectProblem(await t.get(`/organizations/${orgA.id}/directory/groups/a%00b/members`), 404, "not-found");
+      expectProblem(await t.get(`/organizations/${orgA.id}/directory/users/a%00b`), 404, "not-found");
+      expectProblem(await t.get("/organizations/a%00b/directory/groups"), 404, "not-found");
     });
   });
 
@@ -287,6 +292,10 @@ function directorySuite(options: () => TestAppOptions): void {
       expectInvalidFields(await t.get(`${users}?search=a&search=b`), ["search"]);
       expectInvalidFields(await t.get(`${users}?sort=userName`), ["sort"]);
       expectInvalidFields(await t.get(`${members}?search=a`), ["search"]);
+      // PostgreSQL cannot hold U+0000: refused with a reason, never a 500.
+      const nul = expectProblem(await t.get(`${users}?search=a%00`), 400, "invalid-request");
+      expect(nul.errors).toEqual([{ field: "search", message: "must not contain the NUL character (U+0000)" }]);
+      expectInvalidFields(await t.get(`/organizations/${orgA.id}/directory/groups?search=%00`), ["search"]);
       expectProblem(await t.get(`${members}?cursor=not-a-cursor`), 400, "invalid-cursor");
       expectProblem(await t.get(`/organizations/${orgA.id}/directory/groups?cursor=not-a-cursor`), 400, "invalid-cursor");
     });

@@ -5,7 +5,7 @@
  * and `openApiDocument` documents them.
  */
 import { IDENTITY_PROVIDERS } from "scimkit";
-import { ref } from "./analytics-schemas.js";
+import { ref, WITHOUT_NUL_PATTERN } from "./analytics-schemas.js";
 import type { JsonSchema, OperationDefinition, ParameterDefinition, ResponseDefinition } from "./operation-definition.js";
 
 const JSON_TYPE = "application/json";
@@ -39,14 +39,15 @@ const STATIC_TOKEN_CONFLICT =
 function scimIdParameter(what: string): ParameterDefinition {
   return {
     description: `The ${what}'s SCIM id. An id the organization does not have is 404.`,
-    schema: { type: "string", minLength: 1, maxLength: 256 },
+    schema: { type: "string", minLength: 1, maxLength: 256, pattern: WITHOUT_NUL_PATTERN },
   };
 }
 
 /** The directory's search: a case-insensitive prefix. */
 const directorySearch: ParameterDefinition = {
-  description: "Only those with an attribute that starts with this text, compared case-insensitively; `%`, `_` and `*` are literal.",
-  schema: { type: "string", minLength: 1, maxLength: 256 },
+  description:
+    "Only those with an attribute that starts with this text, compared case-insensitively; `%`, `_` and `*` are literal. No NUL character.",
+  schema: { type: "string", minLength: 1, maxLength: 256, pattern: WITHOUT_NUL_PATTERN },
 };
 
 /** `limit` and `cursor`, shared by every list. */

@@ -41,6 +41,12 @@ const learner: JsonSchema = { ...ref("User"), description: "The learner; absent 
  */
 export const CHOSEN_ORGANIZATION_ID_PATTERN = "^(?!\\.\\.?$)[A-Za-z0-9._~-]{1,64}$";
 
+/**
+ * Text without U+0000, for values that reach a database as text: PostgreSQL cannot hold the NUL
+ * character in `text` and refuses a parameter that has one, so it is refused here, with a reason.
+ */
+export const WITHOUT_NUL_PATTERN = "^[^\\u0000]*$";
+
 /** A SCIM token as the operator sees it: never the secret, never its digest. */
 const scimToken: JsonSchema = {
   type: "object",

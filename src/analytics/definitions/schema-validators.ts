@@ -7,7 +7,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import formats from "ajv-formats";
 import type { ProblemFieldError } from "../analytics-problem.js";
-import { analyticsSchemas, CHOSEN_ORGANIZATION_ID_PATTERN, ref } from "./analytics-schemas.js";
+import { analyticsSchemas, CHOSEN_ORGANIZATION_ID_PATTERN, ref, WITHOUT_NUL_PATTERN } from "./analytics-schemas.js";
 import type { JsonSchema, OperationDefinition, ParameterDefinition } from "./operation-definition.js";
 import { problemStatuses } from "./problem-statuses.js";
 
@@ -103,6 +103,7 @@ function messageOf(error: ErrorObject, unknownName: string): string {
       if (params["pattern"] === CHOSEN_ORGANIZATION_ID_PATTERN) {
         return "must be a SCIM path segment: 1–64 letters, digits, '.', '_', '~' or '-', and not '.' or '..'";
       }
+      if (params["pattern"] === WITHOUT_NUL_PATTERN) return "must not contain the NUL character (U+0000)";
       return params["pattern"] === "\\S" ? "must not be blank" : `must match ${String(params["pattern"])}`;
     case "minimum":
     case "maximum":

@@ -1,9 +1,9 @@
 /**
  * The directory reads of the memory analytics store (issue 18), through the `ResourceStore` API
  * as its learners are: users and groups are walked in id order a chunk at a time until a page is
- * full. The API has no member paging, so a members page reads the group with its member list —
- * nothing is copied out of a memory store but the list itself; use the SQL store for groups of
- * many thousands.
+ * full. The API has no member paging and no index of a member's groups, so a members page reads
+ * the group with its member list, and a user's groups walk the organization's groups with theirs:
+ * cheap in process memory, not over a database — there, use `sqlAnalyticsStore`.
  */
 import { uniqueValue, type ListRequest, type ResourceStore, type StoredResource } from "scimkit/store";
 import type { AnalyticsDirectory, DirectoryGroup, DirectoryMember } from "../analytics-directory.js";

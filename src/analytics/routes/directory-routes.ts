@@ -31,7 +31,9 @@ export function directoryHandlers(dependencies: AnalyticsDependencies): Director
 
   /** The organization id of the path, or 404 when it is unknown or outside the caller's scope. */
   async function organizationOf(call: AnalyticsCall): Promise<string> {
-    const organization = await store.getOrganization(call.scope, call.params["id"] ?? "");
+    const id = call.params["id"] ?? "";
+    // No organization id holds U+0000, and PostgreSQL refuses it as a parameter: nothing to look up.
+    const organization = id.includes("\u0000") ? undefined : await store.getOrganization(call.scope, id);
     if (organization === undefined) throw notFound("There is no organization with this id among those you may see.");
     return organization.id;
   }
