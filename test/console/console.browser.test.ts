@@ -155,6 +155,12 @@ describe("the operator console", () => {
     await expect(rows.first().textContent()).resolves.toContain("400");
     expect(await rows.filter({ hasText: "POST /Users" }).textContent()).toContain("entra");
 
+    // Failures only: the log asked for 4xx and 5xx, so the create is gone.
+    await page.getByLabel("Status").selectOption("failures");
+    await rows.filter({ hasText: "POST /Users" }).waitFor({ state: "detached" });
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain("invalidPath");
+
     await rows.filter({ hasText: "PATCH" }).getByRole("button").click();
     const detail = page.getByTestId("entry-detail");
     await detail.waitFor();
