@@ -270,6 +270,41 @@ describe("the operator console", () => {
     await context.close();
   }, 180_000);
 
+  it("signs in an admin user with its own key, which sees its organization only, and whose refused change says why", async () => {
+    const call = async (path: string, body: unknown): Promise<Response> =>
+      fetch(`${server.analyticsUrl}${path}`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${OPERATOR_KEY}`, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await call("/organizations", { name: "Northwind", id: "northwind" })).status).toBe(201);
+    const invited = await call("/admin-users/invite", {
+      email: "viewer@northwind.example",
+      role: "viewer",
+      organizationIds: ["northwind"],
+    });
+    expect(invited.status).toBe(201);
+    // The host sends no mail: it logs the invitation's code.
+    const [, code = ""] = await server.host.waitFor(/^invitation for viewer@northwind\.example: code (\S+) /);
+    const accepted = await fetch(`${server.analyticsUrl}/invitations/accept`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code }),
+    });
+    expect(accepted.status).toBe(200);
+    const { apiKey } = (await accepted.json()) as { apiKey: string };
+
+    const { context, page } = await newPage();
+    await signIn(page, server.origin, apiKey);
+    const organizations = page.getByRole("region", { name: "Organizations" });
+    await organizations.getByRole("link", { name: "Northwind" }).waitFor();
+    expect(await organizations.locator("tbody tr").count()).toBe(1);
+    // A viewer may not suspend: the server's 403 is shown, not swallowed.
+    await page.getByRole("button", { name: "Suspend Northwind" }).click();
+    await expect(page.getByRole("alert").textContent()).resolves.toContain("HTTP 403");
+    await context.close();
+  }, 60_000);
+
   it("fits a phone's screen: no page scrolls sideways", async () => {
     const { context, page } = await newPage(390, 844);
     await signIn(page, server.origin);
