@@ -3,7 +3,7 @@
  * (`npm start`'s, on a SQLite file), Debian's chromium driven by playwright-core, sign-in, and
  * SCIM traffic shaped like Microsoft Entra's.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
@@ -57,6 +57,12 @@ export async function startConsoleHost(): Promise<ConsoleHost> {
 
 /** Debian's chromium, headless. */
 export function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `No chromium at ${CHROMIUM}: the console's browser tests drive Debian's package (apt-get install chromium), ` +
+        "or the Chromium SCIMKIT_CHROMIUM names. Nothing is downloaded.",
+    );
+  }
   // --no-sandbox: CI runs as root in a container, where chromium's sandbox cannot start.
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
 }
