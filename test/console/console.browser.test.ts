@@ -219,6 +219,12 @@ describe("the operator console", () => {
     await page.getByRole("button", { name: "Suspend Contoso" }).waitFor();
     expect((await scim(baseUrl, rotated, "GET", "/Users?count=1")).status).toBe(200);
 
+    // Revoke it (after the confirmation the page asks for): its secret is refused from then on.
+    await page.getByRole("link", { name: "Contoso" }).click();
+    await page.getByRole("button", { name: "Revoke Entra" }).click();
+    await page.getByRole("button", { name: "Revoke Entra" }).waitFor({ state: "detached" });
+    expect((await scim(baseUrl, rotated, "GET", "/Users?count=1")).status).toBe(401);
+
     expect(await watched.violations()).toEqual([]);
     await context.close();
   }, 120_000);
