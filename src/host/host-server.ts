@@ -28,6 +28,7 @@ import type { FilterLimits } from "scimkit/core";
 import { specProfile } from "scimkit";
 import type { ResourceStore } from "scimkit/store";
 import { healthRoutes, type HostHealth } from "./host-health.js";
+import { consoleRoutes } from "./console-routes.js";
 
 /** The analytics interface of the host (issue 6), mounted at `/analytics/v1`. */
 export interface HostAnalytics {
@@ -178,6 +179,12 @@ export interface HostServerOptions {
   readonly logFormat?: "text" | "json";
   /** What `/readyz` asks; absent: `/readyz` answers as `/healthz` does. */
   readonly health?: HostHealth;
+  /**
+   * The built operator console (`console-routes.ts`) served at `/console` with the analytics
+   * interface it is a client of: the directory Vite built it into, or `false` for none. Default:
+   * the package's `dist/console`. Without `analytics` there is no console.
+   */
+  readonly consoleDir?: string | false;
   /**
    * The provisioning log (issue 18): the SCIM router writes one entry per request into it, and the
    * analytics interface reads it at `GET /organizations/{id}/request-log`. `scimkit serve` chooses
@@ -344,6 +351,7 @@ export function createHostApp(options: HostServerOptions): Express {
         ...(options.requestLog ? { requestLog: options.requestLog } : {}),
       }),
     );
+    if (options.consoleDir !== false) app.use("/console", consoleRoutes(options.consoleDir));
   }
   return app;
 }

@@ -8,6 +8,8 @@
  * that issues it; with no `SCIMKIT_OPERATOR_KEY` and none in the store, an operator key likewise.
  */
 import cluster from "node:cluster";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { organizationScimSettings } from "scimkit/analytics";
 import type { AnalyticsStore } from "scimkit/analytics";
 import { ensureOperatorKey, issueApiKey } from "scimkit/analytics";
@@ -18,6 +20,7 @@ import type { TokenVerifier } from "scimkit";
 import { demoSeed } from "../demo-seed.js";
 import { gracefulShutdown } from "../graceful-shutdown.js";
 import { hostHealth } from "../host-health.js";
+import { defaultConsoleDir } from "../console-routes.js";
 import { jsonLogLine, startHostServer } from "../host-server.js";
 import type { HostSettings } from "../host-settings.js";
 import { openHostStore, type HostStore } from "../open-host-store.js";
@@ -131,6 +134,12 @@ async function generatedOperatorKey(analytics: AnalyticsStore): Promise<string> 
   return `Operator key for the analytics interface (shown once): ${key}`;
 }
 
+/** Where the operator console is, or that it is not built yet (it then answers 503). */
+function consoleLine(url: string): string {
+  const built = existsSync(join(defaultConsoleDir(), "index.html"));
+  return built ? `Operator console: ${url} (sign in with the operator key)` : `Operator console: ${url} is not built; run npm run build`;
+}
+
 /** What the start-up did before the port opened, for the banner. */
 interface Prepared {
   readonly auth: TokenVerifier;
@@ -226,6 +235,7 @@ async function banner(
     );
   }
   say(`Analytics interface: ${at.analyticsUrl} (OpenAPI document at ${at.analyticsUrl}/openapi.json)`);
+  say(consoleLine(at.analyticsUrl.replace(/\/analytics\/v1$/, "/console")));
   say(operatorKeyLine);
   say(provisioningLogLine(settings.requestLog, at.analyticsUrl));
   const { seeded } = prepared;
