@@ -40,6 +40,8 @@ export async function startConsoleHost(): Promise<ConsoleHost> {
     DATABASE_URL: `sqlite:${join(scratch, "console.db")}`,
     // Seeding 10,000 members is many requests in a few seconds, from one test.
     SCIMKIT_RATE_LIMIT: "off",
+    // The admin-user test accepts an invitation with the code the host logs, as a demo would.
+    SCIMKIT_LOG_INVITATION_CODES: "true",
   });
   const [, analyticsUrl = ""] = await host.waitFor(/^Analytics interface: (\S+) /);
   const [, simulationId = ""] = await host.waitFor(/^Demo attack simulation: \S+\/attack-simulations\/([^/]+)\/summary$/);
