@@ -11,6 +11,7 @@ describe("the workers section", () => {
     expect(section).toContain("| 1 | 1,100 (1,000 / 1,200) | 11.0% · 1.00× | 19.0 / 50.0 | 400 (400) | 4.0% · 1.00× |");
     expect(section).toContain("| 2 (= cores) | 1,500 (1,500) | 15.0% · 1.36× |");
     expect(section).toContain("15,000 (1.50×) |");
+    expect(section).toContain("| 30 / 20 / 10 / 35 · 1,000 |");
     expect(section).toContain("**Failed runs:** N=2 round 2: the host exited 1 after SIGTERM.");
     expect(section).toContain("**2 cores available**");
     expect(section).toContain("Readings here.");

@@ -16,7 +16,7 @@ const throughput = (phase: PhaseSummary | undefined): string =>
 const latency = (phase: PhaseSummary | undefined): string => (phase ? `${ms(phase.p50Ms)} / ${ms(phase.p99Ms)}` : "—");
 const cpuOf = (phase: PhaseSummary | undefined): string =>
   phase?.cpu
-    ? `${phase.cpu.hostPct.toFixed(0)} / ${phase.cpu.postgresPct.toFixed(0)} / ${phase.cpu.runnerPct.toFixed(0)} / ${phase.cpu.idlePct.toFixed(0)}`
+    ? `${phase.cpu.hostPct.toFixed(0)} / ${phase.cpu.postgresPct.toFixed(0)} / ${phase.cpu.runnerPct.toFixed(0)} / ${phase.cpu.otherPct.toFixed(0)}${phase.perServiceCoreSecond === undefined ? "" : ` · ${rps(phase.perServiceCoreSecond)}`}`
     : "—";
 
 /**
@@ -49,7 +49,7 @@ export function renderWorkersSection(results: WorkersResults, resultsFile: strin
     `**${cores} cores available** (\`os.availableParallelism()\`; ${m.cpuModel}) — shared by the host's workers, PostgreSQL and the load client, and with other work on this machine (load average ${m.loadAverageAtStart.join(", ")} at the start).`,
     `Ratios are to bare Express \`GET /bare\` as one process, measured in the same run: **${rps(summary.baseline.rps)} req/s** (mean of ${bareRounds}).`,
     "",
-    "| N workers | reads/s GET /Users/{id} (per round) | reads: × bare · × N=1 | read p50 / p99 ms | writes/s PATCH active (per round) | writes: × bare · × N=1 | write p50 / p99 ms | CPU % read: host / PG / client / idle | CPU % write: host / PG / client / idle | bare Express × N processes, req/s |",
+    "| N workers | reads/s GET /Users/{id} (per round) | reads: × bare · × N=1 | read p50 / p99 ms | writes/s PATCH active (per round) | writes: × bare · × N=1 | write p50 / p99 ms | reads: CPU % host / PG / client / other work · req per service core-second | writes: CPU % host / PG / client / other work · req per service core-second | bare Express × N processes, req/s |",
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ...rows,
     "",
@@ -59,7 +59,7 @@ export function renderWorkersSection(results: WorkersResults, resultsFile: strin
     ...(readings ? [readings.trim(), ""] : []),
     "- req/s counts 2xx answers per second; p50/p99 are exact percentiles of the 2xx response times, the mean over rounds; throughput is the mean, each round's figure in parentheses. Errors (non-2xx, timeouts) over all phases: " +
       `${summary.rows.reduce((sum, row) => sum + (row.read?.errors ?? 0) + (row.write?.errors ?? 0), 0)}.`,
-    "- CPU % is each part's share of all cores during the measured seconds (Linux `/proc`): the host (primary + workers), PostgreSQL's server processes, the load client (this runner), idle; the rest went to other work on the machine and to steal.",
+    "- CPU % is each part's share of all cores during the measured seconds (Linux `/proc`): the host (primary + workers), PostgreSQL's server processes, the load client (this runner), and other work on the machine (the rest is idle and steal). \"req per service core-second\" is req/s over the CPU the host and PostgreSQL used together (in cores): where it stays flat as N grows, throughput followed the CPU the service got, and the workers added no overhead of their own.",
     "- Reads pick random seeded users; writes flip `active` on successive users, so every PATCH changes a row (a read, a version check and an update in one transaction).",
     "- The baseline stays one process (the house rule: a fixed yardstick for the machine's speed in this run). Bare Express as N cluster processes is shown beside it as the ceiling clustering can reach here with no database and no SCIM work: on a machine where the load client and PostgreSQL take their share of the same cores, no N-worker figure can scale past it.",
     `- Raw results: \`${resultsFile}\`; logs of each host start were in the run's temporary directory. Flags: \`--workers=1,2,3\`, \`--rounds=2\`, \`--users=2000\`, \`--warmup=3\`, \`--duration=10\`, \`--connections=32\`, \`--bare-cluster=false\`, \`--no-docs\`, \`--quick\` (each also as \`BENCH_<NAME>\`); PostgreSQL from \`SCIMKIT_BENCH_POSTGRES_URL\` (or \`DATABASE_URL\`).`,

@@ -75,6 +75,11 @@ export interface PhaseSummary {
   readonly perRound: readonly number[];
   /** Mean shares of all cores over the rounds. */
   readonly cpu?: CpuSplit;
+  /**
+   * 2xx answers per second of CPU the service used (host and PostgreSQL, summed over cores), the
+   * mean over rounds: flat across N means throughput followed the CPU the service was given.
+   */
+  readonly perServiceCoreSecond?: number;
 }
 
 export interface WorkersSummaryRow {
@@ -94,7 +99,8 @@ export interface WorkersSummary {
 const mean = (values: readonly number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 /** The per-N table: means over rounds, ratios to the one-process bare Express, speed-up over the fewest workers. */
-export function summarizeWorkers(results: Pick<WorkersResults, "bare" | "bareCluster" | "runs">): WorkersSummary {
+export function summarizeWorkers(results: Pick<WorkersResults, "bare" | "bareCluster" | "runs" | "machine">): WorkersSummary {
+  const cores = results.machine.availableParallelism;
   if (results.bare.length === 0) throw new Error("no bare Express measurement: ratios need one");
   const baseline = {
     rps: mean(results.bare.map((run) => run.stats.rps)),
@@ -115,6 +121,10 @@ export function summarizeWorkers(results: Pick<WorkersResults, "bare" | "bareClu
     const rps = mean(phases.map((phase) => phase.stats.rps));
     const splits = phases.flatMap((phase) => (phase.cpu === undefined ? [] : [phase.cpu]));
     const share = (key: keyof CpuSplit): number => mean(splits.map((split) => split[key]));
+    const efficiency = phases.flatMap((phase) => {
+      const used = phase.cpu ? ((phase.cpu.hostPct + phase.cpu.postgresPct) / 100) * cores : 0;
+      return used > 0 ? [phase.stats.rps / used] : [];
+    });
     return {
       rps,
       ratio: rps / baseline.rps,
@@ -123,6 +133,7 @@ export function summarizeWorkers(results: Pick<WorkersResults, "bare" | "bareClu
       p99Ms: mean(phases.map((phase) => phase.stats.p99Ms)),
       errors: phases.reduce((sum, phase) => sum + phase.stats.errors, 0),
       perRound: phases.map((phase) => phase.stats.rps),
+      ...(efficiency.length === 0 ? {} : { perServiceCoreSecond: mean(efficiency) }),
       ...(splits.length === 0
         ? {}
         : {
