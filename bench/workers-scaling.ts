@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { cpuSplit, cpuSplitSnapshot } from "./lib/cpu-split.js";
 import { freePort, startHostServer, type RunningHostServer } from "./lib/host-server-process.js";
 import { machineInfo } from "./lib/machine-info.js";
+import { mergeWorkersResults } from "./lib/merge-workers-results.js";
 import { analyzeSchema, createBenchSchema, serverVersion } from "./lib/postgres-schema.js";
 import { renderWorkersSection } from "./lib/render-workers-section.js";
 import { runLoad, type LoadRequest, type LoadStats } from "./lib/run-load.js";
@@ -34,17 +35,22 @@ const say = (line: string): void => {
 const docsFile = join(repoRoot, "docs", "benchmarks.md");
 /** The lead's reading of the figures, kept across runs like bench/explanations.md. */
 const readingsFile = join(repoRoot, "bench", "workers-explanations.md");
-const writeDocs = (results: WorkersResults, file: string): void => {
+const writeDocs = (results: WorkersResults, files: readonly string[]): void => {
   const readings = existsSync(readingsFile) ? readFileSync(readingsFile, "utf8") : undefined;
-  const section = renderWorkersSection(results, relative(repoRoot, file), readings);
+  const section = renderWorkersSection(
+    results,
+    files.map((file) => relative(repoRoot, file)),
+    readings,
+  );
   writeFileSync(docsFile, spliceWorkersSection(readFileSync(docsFile, "utf8"), section));
   say(`wrote the workers section of ${relative(repoRoot, docsFile)}`);
 };
 
+// `--report-only=a.json,b.json`: the section from these runs, merged (rounds follow on).
 const reportOnly = process.argv.find((arg) => arg.startsWith("--report-only="))?.slice("--report-only=".length);
 if (reportOnly) {
-  const file = resolve(reportOnly);
-  writeDocs(JSON.parse(readFileSync(file, "utf8")) as WorkersResults, file);
+  const files = reportOnly.split(",").map((file) => resolve(file.trim()));
+  writeDocs(mergeWorkersResults(files.map((file) => JSON.parse(readFileSync(file, "utf8")) as WorkersResults)), files);
   process.exit(0);
 }
 
@@ -234,4 +240,4 @@ try {
   save();
   say(`results in ${relative(repoRoot, resultsFile)}`);
 }
-if (!config.noDocs) writeDocs(results, resultsFile);
+if (!config.noDocs) writeDocs(results, [resultsFile]);
