@@ -18,6 +18,7 @@ describe("the workers section", () => {
     expect(section).toContain("| 30 / 20 / 10 / 35 · 1,000 |");
     expect(section).toContain("**Failed runs:** N=2 round 2: the host exited 1 after SIGTERM.");
     expect(section).toContain("**2 cores available**");
+    expect(section).toContain("2 rounds alternating over N");
     expect(section).toContain("Readings here.");
     expect(section).toContain("Raw results: `bench/results/x-workers.json` + `bench/results/y-workers.json`;");
     expect(section).toContain("--report-only=bench/results/x-workers.json,bench/results/y-workers.json`");
