@@ -10,6 +10,7 @@ import { p50Of, type BenchResults, type PhaseResult, type TargetRun } from "./be
 import { evaluateGoals, type GoalResult } from "./evaluate-goals.js";
 import { GROUP_PHASES, PHASE_LABELS, USER_PHASES, type PhaseKey } from "./phase-catalog.js";
 import { renderNoisySection } from "./render-noisy-section.js";
+import { keepWorkersSection } from "./workers-docs-section.js";
 import { formatVersion } from "./source-version.js";
 import { lineChart, type ChartSeries } from "./svg-line-chart.js";
 
@@ -273,6 +274,7 @@ ${restarted.length > 0 ? `\nTargets restarted because a phase left them busy for
 - Raw results: \`${relative(options.repoRoot, options.resultsFile)}\`. Regenerate this page from them with \`npx tsx bench/run-bench.ts --report-only=${relative(options.repoRoot, options.resultsFile)}\`. Options: \`--quick\`, \`--targets=memory,sqlite,postgres,scimmy\`, \`--sizes=1000,10000\`, \`--pg-sizes=…\`, \`--no-pg-1m\`, \`--duration=3\`, \`--warmup=1\`, \`--connections=10\`, \`--group-sizes=0,10000,100000\`, \`--pool=30000\`, \`--phases=userNameEq,add100\`, \`--target-node-args="--cpu-prof --cpu-prof-dir=/tmp/prof"\`, \`--no-taskset\`, and for the noisy-neighbour scenario \`--only=noisy\` (or \`--only=phases\`), \`--users=50000\` (A's users), \`--neighbour-users=100\`, \`--noisy-duration=10\`, \`--noisy-connections=10\`, \`--noisy-loads=lists,patch,add,bulk\`, \`--noisy-request-timeout=60\` (each also as \`BENCH_<NAME>\`; \`--name value\` works as well as \`--name=value\`). A run with \`--only=noisy\` renders this page from the results file it was generated from, with the new noisy-neighbour section; \`--report-only=<file> --noisy-results=<file>\` does the same by hand; PostgreSQL runs when \`SCIMKIT_BENCH_POSTGRES_URL\` (or \`DATABASE_URL\`) is set.
 `;
   const file = join(docs, "benchmarks.md");
-  writeFileSync(file, md);
+  // The section `npm run bench:workers` writes is not this run's: carry it over.
+  writeFileSync(file, keepWorkersSection(existsSync(file) ? readFileSync(file, "utf8") : "", md));
   return file;
 }
