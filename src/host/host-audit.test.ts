@@ -16,7 +16,8 @@ afterEach(killHosts);
 const TOKEN = "acme-audit-token-0123456789abcdef0123456789";
 
 describe("the host server's audit trail", () => {
-  it("records each SCIM write with its outcome in scimkit_audit of its SQLite database", async () => {
+  // A real host process: its start alone can take several seconds on a loaded machine.
+  it("records each SCIM write with its outcome in scimkit_audit of its SQLite database", { timeout: 60_000 }, async () => {
     const file = join(scratch, "audit.db");
     const host = startHost({ SCIMKIT_ORGS: `acme:${TOKEN}`, DATABASE_URL: `sqlite:${file}` });
     const [, baseUrl] = await host.waitFor(/^SCIM base URL for acme: (\S+)$/);
