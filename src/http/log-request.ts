@@ -6,9 +6,11 @@
 import type { Request, RequestHandler, Response } from "express";
 import { auditedId } from "../audit/hand-to-sink.js";
 import { identityProviderOf } from "../request-log/identity-provider-of.js";
+import { maskSecretsInText } from "../request-log/mask-secrets-in-text.js";
 import { redactBody, truncateUtf8 } from "../request-log/redact-body.js";
 import type { RequestLog, RequestLogEntry } from "../request-log/request-log.js";
 import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
+import { refusedRequestBodyOf } from "./refused-request-body.js";
 import { requestIdOf } from "./request-id.js";
 import type { ScimRequestContext } from "./scim-request-context.js";
 
@@ -158,7 +160,15 @@ export function logRequest(
       const bodies: Partial<RequestLogEntry> = {};
       if (authenticated) {
         const body: unknown = req.body;
-        if (body !== null && typeof body === "object" && (Array.isArray(body) || Object.keys(body).length > 0)) {
+        const refused = refusedRequestBodyOf(req);
+        if (refused) {
+          const masked = refused.text === undefined ? undefined : maskSecretsInText(refused.text, secrets);
+          const kept = masked === undefined ? undefined : truncateUtf8(masked, maxBytes);
+          Object.assign(bodies, {
+            requestBodyRefused: refused.reason,
+            ...(kept === undefined ? {} : { requestBody: kept.text, requestBodyTruncated: kept.truncated }),
+          });
+        } else if (body !== null && typeof body === "object" && (Array.isArray(body) || Object.keys(body).length > 0)) {
           const kept = truncateUtf8(JSON.stringify(redactBody(body, secrets)), maxBytes);
           Object.assign(bodies, { requestBody: kept.text, requestBodyTruncated: kept.truncated });
         }

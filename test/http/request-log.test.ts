@@ -230,6 +230,60 @@ describe("the provisioning log", () => {
     expect(entry?.requestBody?.startsWith('{"schemas"')).toBe(true);
   });
 
+  it("keeps a malformed body the parser refused as sent, its password masked, and answers the client as without a log", async () => {
+    const log = collectingLog();
+    const t = await createTestApp({ requestLog: log });
+    const plain = await createTestApp();
+    const malformed = `{"schemas":["${USER_SCHEMA}"],"userName":"alice","password":"${SECRET}",}`;
+    const logged = await t.post("/Users", malformed).expect(400);
+    const unlogged = await plain.post("/Users", malformed).expect(400);
+    expect(logged.body).toEqual(unlogged.body);
+    await log.settle(1);
+    const [entry] = log.entries;
+    expect(entry).toMatchObject({ status: 400, scimType: "invalidSyntax", requestBodyRefused: "invalidJson", requestBodyTruncated: false });
+    expect(entry?.requestBody).toBe(`{"schemas":["${USER_SCHEMA}"],"userName":"alice","password":"[redacted]",}`);
+    expect(JSON.stringify(entry)).not.toContain(SECRET);
+  });
+
+  it("masks a malformed PATCH's secret value and cuts a long malformed body at maxBodyBytes", async () => {
+    const log = collectingLog(200);
+    const t = await createTestApp({ requestLog: log });
+    const id = ((await t.post("/Users", userBody("alice")).expect(201)).body as { id: string }).id;
+    await t
+      .patch(`/Users/${id}`, `{"schemas":["${PATCH_SCHEMA}"],"Operations":[{"op":"replace","path":"password","value":"${SECRET}"}]`)
+      .expect(400);
+    await t.post("/Users", `{"userName":"bob","displayName":"${"d".repeat(500)}"`).expect(400);
+    await log.settle(3);
+    const [, patch, long] = log.entries;
+    expect(patch?.requestBody).toContain('"value":"[redacted]"');
+    expect(patch?.requestBodyRefused).toBe("invalidJson");
+    expect(long).toMatchObject({ requestBodyRefused: "invalidJson", requestBodyTruncated: true });
+    expect(long?.requestBody?.startsWith('{"userName":"bob"')).toBe(true);
+    expect(Buffer.byteLength(long?.requestBody ?? "")).toBeLessThanOrEqual(200);
+    for (const entry of log.entries) expect(JSON.stringify(entry)).not.toContain(SECRET);
+  });
+
+  it("keeps no body but says why for a body over the limit or of a media type not read, and answers as without a log", async () => {
+    const log = collectingLog();
+    const t = await createTestApp({ requestLog: log, bodyLimit: 100 });
+    const plain = await createTestApp({ bodyLimit: 100 });
+    const large = userBody("alice", { password: SECRET, displayName: "d".repeat(200) });
+    const logged = await t.post("/Users", large).expect(413);
+    expect(logged.body).toEqual((await plain.post("/Users", large).expect(413)).body);
+    const form = `userName=alice&password=${SECRET}`;
+    const typed = await t.post("/Users").set("Content-Type", "application/x-www-form-urlencoded").send(form).expect(415);
+    expect(typed.body).toEqual(
+      (await plain.post("/Users").set("Content-Type", "application/x-www-form-urlencoded").send(form).expect(415)).body,
+    );
+    await log.settle(2);
+    expect(log.entries[0]).toMatchObject({ status: 413, requestBodyRefused: "tooLarge" });
+    expect(log.entries[1]).toMatchObject({ status: 415, requestBodyRefused: "unsupportedMediaType" });
+    for (const entry of log.entries) {
+      expect(entry).not.toHaveProperty("requestBody");
+      expect(JSON.stringify(entry)).not.toContain(SECRET);
+    }
+  });
+
   it("never fails a request when the log throws or rejects: the error goes to onError", async () => {
     const failures: unknown[] = [];
     const t = await createTestApp({
