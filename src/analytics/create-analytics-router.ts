@@ -25,6 +25,7 @@ import { campaignHandlers } from "./routes/campaign-routes.js";
 import { documentHandlers } from "./routes/document-routes.js";
 import { operationHandlers } from "./routes/operation-routes.js";
 import { organizationHandlers } from "./routes/organization-routes.js";
+import { requestLogHandlers } from "./routes/request-log-routes.js";
 import { simulationHandlers } from "./routes/simulation-routes.js";
 import { tokenHandlers } from "./routes/token-routes.js";
 import { userHandlers } from "./routes/user-routes.js";
@@ -190,6 +191,7 @@ export function createAnalyticsRouter(options: AnalyticsRouterOptions): Router {
     ...campaignHandlers(dependencies),
     ...simulationHandlers(dependencies),
     ...operationHandlers(dependencies),
+    ...requestLogHandlers(dependencies, options.requestLog),
   };
   const bodyParser = analyticsBodyParser(options.bodyLimit ?? "100kb");
   const onAudit = options.onAudit;

@@ -16,6 +16,7 @@ import { createScimRouter } from "scimkit";
 import { deferContinue } from "scimkit";
 import { scimErrorHandler } from "scimkit";
 import type { RateLimiter } from "scimkit";
+import type { ReadableRequestLog } from "scimkit";
 import type { ScimEvent } from "scimkit";
 import { expensiveWorkClassifier } from "scimkit";
 import { fairShareGate } from "scimkit";
@@ -159,6 +160,12 @@ export interface HostServerOptions {
   readonly logFormat?: "text" | "json";
   /** What `/readyz` asks; absent: `/readyz` answers as `/healthz` does. */
   readonly health?: HostHealth;
+  /**
+   * The provisioning log (issue 18): the SCIM router writes one entry per request into it, and the
+   * analytics interface reads it at `GET /organizations/{id}/request-log`. `scimkit serve` chooses
+   * it from `SCIMKIT_REQUEST_LOG`. Absent: no log, and that operation answers 404 saying so.
+   */
+  readonly requestLog?: ReadableRequestLog;
 }
 
 export interface RunningHost {
@@ -288,6 +295,7 @@ export function createHostApp(options: HostServerOptions): Express {
       ...(publicUrl === undefined ? {} : { baseUrl: (_request: unknown, orgId: string) => scimBaseUrl(publicUrl, orgId) }),
       ...(options.cursorSecret === undefined ? {} : { cursorSecret: options.cursorSecret }),
       ...(options.audit ? { onAudit: options.audit } : {}),
+      ...(options.requestLog ? { requestLog: options.requestLog } : {}),
     }),
   );
   // A malformed %-escape in :orgId fails in this app's layer, before the router: answer it in SCIM.
@@ -312,6 +320,8 @@ export function createHostApp(options: HostServerOptions): Express {
         // Its own buckets: analytics limits by API key, SCIM by organization, and the two ids must not share a bucket.
         ...(options.limits?.rateLimit === false ? {} : { rateLimit: tokenBucketLimiter(rateOf(options.limits ?? {})) }),
         ...(options.audit ? { onAudit: options.audit } : {}),
+        // The log the SCIM router above writes: what an identity provider sent is read here.
+        ...(options.requestLog ? { requestLog: options.requestLog } : {}),
       }),
     );
   }

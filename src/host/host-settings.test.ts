@@ -32,6 +32,7 @@ describe("readHostSettings", () => {
       operatorKey: undefined,
       demoData: true,
       cursorSecret: undefined,
+      requestLog: { kind: "memory", capacity: 1000, maxBodyBytes: 65_536 },
     });
   });
 
@@ -56,6 +57,9 @@ describe("readHostSettings", () => {
       SCIMKIT_OPERATOR_KEY: `${TOKEN}x`,
       SCIMKIT_DEMO_DATA: "0",
       SCIMKIT_CURSOR_SECRET: TOKEN,
+      SCIMKIT_REQUEST_LOG: "memory",
+      SCIMKIT_REQUEST_LOG_CAPACITY: "250",
+      SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES: "16kb",
     });
     expect(read).toEqual({
       port: 0,
@@ -73,7 +77,23 @@ describe("readHostSettings", () => {
       operatorKey: `${TOKEN}x`,
       demoData: false,
       cursorSecret: TOKEN,
+      requestLog: { kind: "memory", capacity: 250, maxBodyBytes: 16 * 1024 },
     });
+  });
+
+  it("turns the provisioning log off, warning of its figures then ignored, and keeps no bodies with a size of 0", () => {
+    const off = readHostSettings({ SCIMKIT_REQUEST_LOG: "off", SCIMKIT_REQUEST_LOG_CAPACITY: "10" });
+    expect(off.ok && off.settings.requestLog.kind).toBe("off");
+    expect(off.warnings).toEqual(["SCIMKIT_REQUEST_LOG_CAPACITY is ignored: SCIMKIT_REQUEST_LOG is off"]);
+    expect(settings({ SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES: "0" }).requestLog).toEqual({ kind: "memory", capacity: 1000, maxBodyBytes: 0 });
+  });
+
+  it("refuses a provisioning log it does not know, and figures that are not sizes, each with what it takes", () => {
+    expect(errors({ SCIMKIT_REQUEST_LOG: "sqlite", SCIMKIT_REQUEST_LOG_CAPACITY: "0", SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES: "-1" })).toEqual([
+      'SCIMKIT_REQUEST_LOG="sqlite": expected "memory" (the newest requests, in this process) or "off"',
+      'SCIMKIT_REQUEST_LOG_CAPACITY="0": expected a whole number of at least 1',
+      'SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES="-1": expected a size in bytes, or with a unit such as "512kb" or "2mb" (b, kb, mb, gb)',
+    ]);
   });
 
   it("turns the rate limit off, and reads trust proxy as Express does", () => {

@@ -30,6 +30,12 @@ export interface HostSettings {
   readonly demoData: boolean;
   /** `SCIMKIT_CURSOR_SECRET`; undefined: the host uses the one its database keeps (`HostStore.cursorSecret`). */
   readonly cursorSecret: string | undefined;
+  /**
+   * The provisioning log (issue 18): `SCIMKIT_REQUEST_LOG` (`off`, or `memory`: the newest
+   * `capacity` requests of every organization together, in this process),
+   * `SCIMKIT_REQUEST_LOG_CAPACITY` and `SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES`.
+   */
+  readonly requestLog: { readonly kind: "off" | "memory"; readonly capacity: number; readonly maxBodyBytes: number };
 }
 
 export type HostSettingsResult =
@@ -49,6 +55,10 @@ export const hostSettingDefaults = {
   pageSizeMax: 1000,
   // Within the 30 s most orchestrators wait after SIGTERM before SIGKILL, with room to close the store.
   shutdownGraceMs: 10_000,
+  // 1,000 entries with both bodies at the 64 KiB cap is 128 MiB at worst; typical entries are a
+  // few KiB. The in-process log is for seeing what an identity provider sends now, not an archive.
+  requestLogCapacity: 1000,
+  requestLogMaxBodyBytes: 65_536,
 } as const;
 
 /** Secrets shorter than this are refused: 32 characters is 128 bits of hex, out of reach of guessing. */
@@ -75,6 +85,9 @@ export const hostVariables = [
   "SCIMKIT_OPERATOR_KEY",
   "SCIMKIT_DEMO_DATA",
   "SCIMKIT_CURSOR_SECRET",
+  "SCIMKIT_REQUEST_LOG",
+  "SCIMKIT_REQUEST_LOG_CAPACITY",
+  "SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES",
 ] as const;
 
 /** Variables of the test suite and tools, not the host's: no typo warning for them. */
@@ -257,6 +270,8 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
     );
   }
 
+  const requestLog = readRequestLog(raw, whole, size, fail, warnings);
+
   for (const name of Object.keys(env)) {
     if (!name.startsWith("SCIMKIT_") || notTheHosts.test(name) || (hostVariables as readonly string[]).includes(name)) continue;
     const closest = closestVariable(name);
@@ -283,8 +298,34 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
       operatorKey,
       demoData,
       cursorSecret,
+      requestLog,
     },
   };
+}
+
+/** `SCIMKIT_REQUEST_LOG` and its two figures; the readers and reporters are `readHostSettings`'s. */
+function readRequestLog(
+  raw: (name: (typeof hostVariables)[number]) => string | undefined,
+  whole: (name: (typeof hostVariables)[number], fallback: number, min: number, max?: number) => number,
+  size: (name: (typeof hostVariables)[number], fallback: number) => number,
+  fail: (name: string, value: string, expected: string) => undefined,
+  warnings: string[],
+): HostSettings["requestLog"] {
+  const kindText = raw("SCIMKIT_REQUEST_LOG");
+  let kind: HostSettings["requestLog"]["kind"] = "memory";
+  if (kindText === "off" || kindText === "memory") kind = kindText;
+  else if (kindText !== undefined) fail("SCIMKIT_REQUEST_LOG", kindText, '"memory" (the newest requests, in this process) or "off"');
+  const capacity = whole("SCIMKIT_REQUEST_LOG_CAPACITY", hostSettingDefaults.requestLogCapacity, 1);
+  // 0 keeps no bodies at all (method, path, status and the rest still), which `size` refuses.
+  const maxBodyBytes =
+    raw("SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES") === "0"
+      ? 0
+      : size("SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES", hostSettingDefaults.requestLogMaxBodyBytes);
+  if (kind === "off") {
+    for (const name of ["SCIMKIT_REQUEST_LOG_CAPACITY", "SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES"] as const)
+      if (raw(name) !== undefined) warnings.push(`${name} is ignored: SCIMKIT_REQUEST_LOG is off`);
+  }
+  return { kind, capacity, maxBodyBytes };
 }
 
 /** The known variable nearest to `name` by edit distance, if near enough to be a typo of it. */

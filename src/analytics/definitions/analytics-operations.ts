@@ -4,6 +4,7 @@
  * `bulk-report` before the `{userId}` it would otherwise match), validates with their schemas,
  * and `openApiDocument` documents them.
  */
+import { IDENTITY_PROVIDERS } from "scimkit";
 import { ref } from "./analytics-schemas.js";
 import type { JsonSchema, OperationDefinition, ParameterDefinition, ResponseDefinition } from "./operation-definition.js";
 
@@ -271,6 +272,47 @@ export const analyticsOperations = [
       "Addition to spec §4.6. Operator only. Replaces the operator key that makes the request with a new one, shown in this response only (`Cache-Control: no-store`); the old key answers 401 from the next request on. Other operator keys are left alone. A host that registers its operator key from the environment (`SCIMKIT_OPERATOR_KEY`) must be given the new key there, or it registers the old one again when it restarts.",
     access: "operator",
     responses: { 200: json("Rotated.", ref("OperatorKeyRotated")) },
+  },
+
+  // Provisioning log (issue 18: addition to spec §4.6)
+  {
+    operationId: "listOrganizationRequestLog",
+    method: "get",
+    path: "/organizations/{id}/request-log",
+    tag: "Provisioning log",
+    summary: "What the identity provider sent, and what the service answered",
+    description:
+      "Addition to spec §4.6 (issue 18). The organization's provisioning log, newest first: one entry per SCIM request, with its `X-Request-Id`, status, SCIM error, identity provider, resource and both bodies with every secret replaced by `\"[redacted]\"` (cut at the host's size limit). Every filter narrows; `from` and `to` make the half-open range `from` ≤ `at` < `to`. 404 when the host keeps no provisioning log.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter },
+    query: {
+      from: { description: "Only requests that arrived at or after this ISO 8601 time.", schema: { type: "string", format: "date-time" } },
+      to: {
+        description: "Only requests that arrived before this ISO 8601 time (later than `from`).",
+        schema: { type: "string", format: "date-time" },
+      },
+      status: {
+        description: "Only responses of this status class: `4xx` for every client error.",
+        schema: { type: "string", enum: ["1xx", "2xx", "3xx", "4xx", "5xx"] },
+      },
+      resourceId: {
+        description: "Only requests about this SCIM resource id (the path's, or the one a create assigned).",
+        schema: { type: "string", minLength: 1, maxLength: 256 },
+      },
+      identityProvider: {
+        description: "Only requests from this identity provider, as recognised from their `User-Agent`.",
+        schema: { type: "string", enum: [...IDENTITY_PROVIDERS] },
+      },
+      requestId: {
+        description: "Only the request with this `X-Request-Id` (a client may reuse its ids: then each of them).",
+        schema: { type: "string", minLength: 1, maxLength: 128 },
+      },
+      ...paging,
+    },
+    responses: { 200: json("A page of entries, newest first.", ref("RequestLogList")) },
+    problems: {
+      404: "No such organization among those the caller may see, or the host keeps no provisioning log (the `detail` says which).",
+    },
   },
 
   // Admin users

@@ -4,7 +4,7 @@
  * responses are closed too, so the tests catch a field leaking out undocumented — clients should
  * still ignore fields they do not know, since later versions may add some.
  */
-import { MAX_ROTATION_GRACE_SECONDS } from "scimkit";
+import { IDENTITY_PROVIDERS, MAX_ROTATION_GRACE_SECONDS } from "scimkit";
 import { COMPATIBILITY_PROFILE_NAMES } from "scimkit/core";
 import { MAX_ORGANIZATION_DEPTH } from "../organization-tree-error.js";
 import type { JsonSchema } from "./operation-definition.js";
@@ -80,6 +80,47 @@ function listOf(item: string, description: string): JsonSchema {
     },
   };
 }
+
+/** One entry of the provisioning log (`RequestLogEntry`, issue 18): never a secret, a token or a header but `User-Agent`. */
+const requestLogEntry: JsonSchema = {
+  type: "object",
+  description:
+    'One SCIM request and its answer. Bodies are JSON text with every secret (`password`, attributes returned never or write-only, anything named like a token or secret) replaced by `"[redacted]"`.',
+  required: ["requestId", "orgId", "at", "method", "path", "status", "durationMs", "authenticated", "identityProvider"],
+  additionalProperties: false,
+  properties: {
+    requestId: {
+      type: "string",
+      description: "The request's `X-Request-Id`: the client's own when it sent a sane one, else the service's.",
+    },
+    orgId: organizationId,
+    at: { ...time, description: "When the request arrived." },
+    method: { type: "string", description: "The HTTP method." },
+    path: { type: "string", description: "Path and query as the client sent them." },
+    status: { type: "integer", minimum: 100, maximum: 599, description: "The HTTP status of the response." },
+    scimType: { type: "string", description: "The `scimType` of an error response (RFC 7644 §3.12)." },
+    detail: { type: "string", description: "The `detail` of an error response (RFC 7644 §3.12)." },
+    durationMs: { type: "number", minimum: 0, description: "Milliseconds from the request's arrival to the end of its response." },
+    authenticated: {
+      type: "boolean",
+      description: "Whether the bearer token was verified for the organization. Unauthenticated entries carry no bodies.",
+    },
+    tokenId: {
+      type: "string",
+      description: "The id of the SCIM token that authenticated it (as the token API lists it); never the token.",
+    },
+    clientAddress: { type: "string", description: "The client's address." },
+    userAgent: { type: "string", description: "The `User-Agent` header, at most 512 characters." },
+    identityProvider: { type: "string", enum: [...IDENTITY_PROVIDERS], description: "The identity provider recognised from `userAgent`." },
+    resourceType: { type: "string", description: "The resource type the path names (`User`, `Group`)." },
+    resourceId: { type: "string", description: "The resource id the path names, or the id a create assigned." },
+    bulkOperations: count("The number of operations of a `POST /Bulk` request."),
+    requestBody: { type: "string", description: "The request body, redacted, as JSON text; absent without one and when unauthenticated." },
+    requestBodyTruncated: { type: "boolean", description: "Whether `requestBody` was cut at the host's size limit." },
+    responseBody: { type: "string", description: "The response body, redacted; absent without one and when unauthenticated." },
+    responseBodyTruncated: { type: "boolean", description: "Whether `responseBody` was cut at the host's size limit." },
+  },
+};
 
 const organization: JsonSchema = {
   type: "object",
@@ -477,6 +518,8 @@ export const analyticsSchemas = {
       },
     },
   },
+  RequestLogEntry: requestLogEntry,
+  RequestLogList: listOf("RequestLogEntry", "A page of the provisioning log, newest first."),
   AdminUser: adminUser,
   AdminUserList: listOf("AdminUser", "A page of admin users, by id."),
   AdminUserInvite: {

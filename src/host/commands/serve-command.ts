@@ -11,7 +11,8 @@ import { organizationScimSettings } from "scimkit/analytics";
 import type { AnalyticsStore } from "scimkit/analytics";
 import { ensureOperatorKey, issueApiKey } from "scimkit/analytics";
 import type { TokenStore } from "scimkit";
-import { staticTokenVerifier } from "scimkit";
+import { memoryRequestLog, staticTokenVerifier } from "scimkit";
+import type { ReadableRequestLog } from "scimkit";
 import type { TokenVerifier } from "scimkit";
 import { demoSeed } from "../demo-seed.js";
 import { gracefulShutdown } from "../graceful-shutdown.js";
@@ -85,6 +86,15 @@ async function registerOrganizations(analytics: AnalyticsStore, orgIds: readonly
   return registered;
 }
 
+/**
+ * The provisioning log `SCIMKIT_REQUEST_LOG` asks for, written by the SCIM router and read by the
+ * analytics interface; undefined when it is off. The one place the host chooses its log.
+ */
+function requestLogOf(settings: HostSettings["requestLog"]): ReadableRequestLog | undefined {
+  if (settings.kind === "off") return undefined;
+  return memoryRequestLog({ capacity: settings.capacity, maxBodyBytes: settings.maxBodyBytes });
+}
+
 /** Without a configured key: a new operator key shown once, or word that one exists. */
 async function generatedOperatorKey(analytics: AnalyticsStore): Promise<string> {
   // As for the demo token, only the digest is stored, so a key from an earlier start cannot be shown.
@@ -113,6 +123,7 @@ export async function serveHost(settings: HostSettings): Promise<void> {
   // Suspension, the compatibility profile and the existing-user choice come from the organization's
   // record, which the operator API and `scimkit orgs` change: from the next request on, on every host.
   const organizationSettings = organizationScimSettings(database.analytics);
+  const requestLog = requestLogOf(settings.requestLog);
   const host = await startHostServer({
     store: database.store,
     auth: organizationSettings.activeOnly(auth),
@@ -140,6 +151,7 @@ export async function serveHost(settings: HostSettings): Promise<void> {
     ...(settings.publicUrl === undefined ? {} : { publicUrl: settings.publicUrl }),
     // The configured secret wins; otherwise the one the database keeps for every host on it.
     cursorSecret: settings.cursorSecret ?? (await database.cursorSecret()),
+    ...(requestLog === undefined ? {} : { requestLog }),
   });
   // Armed before the first request can arrive, so a shutdown knows every request in flight.
   const shutdown = gracefulShutdown(host.server);
@@ -158,6 +170,11 @@ export async function serveHost(settings: HostSettings): Promise<void> {
   }
   say(`Analytics interface: ${host.analyticsUrl} (OpenAPI document at ${host.analyticsUrl}/openapi.json)`);
   say(operatorKeyLine);
+  say(
+    requestLog === undefined
+      ? "Provisioning log: off (SCIMKIT_REQUEST_LOG=off)"
+      : `Provisioning log: the newest ${settings.requestLog.capacity} requests, in memory (${host.analyticsUrl}/organizations/<id>/request-log)`,
+  );
   if (seeded) {
     say(
       `Demo data for demo: ${seeded.learners} learners, ${seeded.campaigns.length} campaigns, 1 attack simulation, ${seeded.feedbackComments} feedback comments (SCIMKIT_DEMO_DATA=0 skips it)`,
