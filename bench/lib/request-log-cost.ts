@@ -1,0 +1,65 @@
+/**
+ * What the provisioning log costs (issue 18: "the log on costs ≤ 10% of throughput"): each phase of
+ * a target measured with a log beside the same phase, target and size measured without one in the
+ * same run, as the throughput kept (log-on req/s ÷ log-off req/s).
+ */
+import type { RequestLogKind, TargetKind } from "./bench-config.js";
+import type { BenchResults, PhaseResult } from "./bench-results.js";
+
+/** One phase measured with and without a log. */
+export interface RequestLogCost {
+  readonly target: TargetKind;
+  readonly n: number;
+  readonly requestLog: Exclude<RequestLogKind, "off">;
+  readonly phase: string;
+  readonly offRps: number;
+  readonly onRps: number;
+  /** `onRps / offRps`: 0.9 and above meets the issue's bound. */
+  readonly ratio: number;
+  readonly offP50Ms: number;
+  readonly onP50Ms: number;
+}
+
+/** The issue's bound: the log on keeps at least this share of the throughput. */
+export const REQUEST_LOG_MIN_RATIO = 0.9;
+
+const phaseName = (phase: PhaseResult): string => (phase.groupSize === undefined ? phase.key : `${phase.key}@${phase.groupSize}`);
+
+/** Every phase of a log-on run that the same run also measured with the log off, in run order. */
+export function requestLogCosts(results: Pick<BenchResults, "runs">): RequestLogCost[] {
+  const costs: RequestLogCost[] = [];
+  for (const on of results.runs) {
+    if (on.requestLog === undefined) continue;
+    const off = results.runs.find((run) => run.requestLog === undefined && run.target === on.target && run.n === on.n);
+    if (!off) continue;
+    for (const phase of on.phases) {
+      const before = off.phases.find((candidate) => phaseName(candidate) === phaseName(phase));
+      if (!phase.stats || !before?.stats || before.stats.rps === 0) continue;
+      costs.push({
+        target: on.target,
+        n: on.n,
+        requestLog: on.requestLog,
+        phase: phaseName(phase),
+        offRps: before.stats.rps,
+        onRps: phase.stats.rps,
+        ratio: phase.stats.rps / before.stats.rps,
+        offP50Ms: before.stats.p50Ms,
+        onP50Ms: phase.stats.p50Ms,
+      });
+    }
+  }
+  return costs;
+}
+
+/** The costs as a Markdown table, one row per phase. */
+export function requestLogCostTable(costs: readonly RequestLogCost[]): string {
+  const rows = costs.map(
+    (cost) =>
+      `| ${cost.target} @ ${cost.n.toLocaleString("en-US")} | ${cost.requestLog} | ${cost.phase} | ${Math.round(cost.offRps)} | ${Math.round(cost.onRps)} | ${(cost.ratio * 100).toFixed(1)}%${cost.ratio >= REQUEST_LOG_MIN_RATIO ? "" : " ❌"} | ${cost.offP50Ms.toFixed(2)} → ${cost.onP50Ms.toFixed(2)} |`,
+  );
+  return [
+    "| Target | Log | Phase | Log off req/s | Log on req/s | On ÷ off | p50 ms off → on |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...rows,
+  ].join("\n");
+}
