@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { readConfig, type BenchConfig, type RequestLogKind, type TargetKind } from "./lib/bench-config.js";
 import { baselineOf, withRatios, type BenchResults, type PhaseResult, type TargetRun } from "./lib/bench-results.js";
 import { readMetrics, scimHeaders, seedGroup, seedUsers, settle } from "./lib/control-client.js";
-import { cpuShares, cpuSnapshot } from "./lib/cpu-accounting.js";
+import { cpuPerRequestUs, cpuShares, cpuSnapshot } from "./lib/cpu-accounting.js";
 import { drainTarget, TargetBusy } from "./lib/drain-target.js";
 import { hasTaskset, machineInfo, pinSelf } from "./lib/machine-info.js";
 import { formatVersion, sourceVersion } from "./lib/source-version.js";
@@ -140,12 +140,15 @@ async function measurePhase(target: RunningTarget, prepared: PreparedPhase, cont
     maxDelay = Math.max(maxDelay, (await drain(target)).maxEventLoopDelayMs);
   }
   const cpuBefore = cpuSnapshot([process.pid, target.pid]);
+  const targetBefore = cpuSnapshot([target.pid]);
   const stats = await runLoad(loadSpec(target, prepared, config.duration));
   const cpu = cpuShares(cpuBefore, cpuSnapshot([process.pid, target.pid]));
   const metrics = await drain(target);
+  // After the drain: work a request leaves for later (the provisioning log's entry) counts too.
+  const targetCpuUs = cpuPerRequestUs(targetBefore, cpuSnapshot([target.pid]), stats.ok + stats.errors);
   maxDelay = Math.max(maxDelay, metrics.maxEventLoopDelayMs);
   say(
-    `${name}: ${fmt(stats)}  rss ${(metrics.rssBytes / 1_048_576).toFixed(0)} MB  max-eld ${maxDelay.toFixed(1)} ms${cpu ? `  other-cpu ${cpu.otherCpuPct.toFixed(0)}% steal ${cpu.stealPct.toFixed(0)}%` : ""}`,
+    `${name}: ${fmt(stats)}${targetCpuUs === undefined ? "" : `  cpu ${targetCpuUs.toFixed(0)} µs/req`}  rss ${(metrics.rssBytes / 1_048_576).toFixed(0)} MB  max-eld ${maxDelay.toFixed(1)} ms${cpu ? `  other-cpu ${cpu.otherCpuPct.toFixed(0)}% steal ${cpu.stealPct.toFixed(0)}%` : ""}`,
   );
   let serial: LoadStats | undefined;
   if (stats.ok < config.connections || prepared.alsoSerial) {
@@ -164,6 +167,7 @@ async function measurePhase(target: RunningTarget, prepared: PreparedPhase, cont
     rssBytes: metrics.rssBytes,
     heapUsedBytes: metrics.heapUsedBytes,
     maxEventLoopDelayMs: maxDelay,
+    ...(targetCpuUs === undefined ? {} : { targetCpuUsPerRequest: targetCpuUs }),
     ...(cpu ? { otherCpuPct: cpu.otherCpuPct, stealPct: cpu.stealPct } : {}),
   };
 }

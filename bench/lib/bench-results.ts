@@ -26,6 +26,8 @@ export interface PhaseResult {
   readonly rssBytes?: number;
   readonly heapUsedBytes?: number;
   readonly maxEventLoopDelayMs?: number;
+  /** CPU time of the target process per request answered (2xx or not) during the phase, µs. */
+  readonly targetCpuUsPerRequest?: number;
   /** Share of all cores used by other processes (PostgreSQL included) and stolen, during the phase. */
   readonly otherCpuPct?: number;
   readonly stealPct?: number;

@@ -9,6 +9,7 @@ const phase = (key: PhaseResult["key"], rps: number, groupSize?: number): PhaseR
   label: key,
   ...(groupSize === undefined ? {} : { groupSize }),
   stats: { rps, p50Ms: 1000 / rps } as LoadStats,
+  targetCpuUsPerRequest: 400_000 / rps,
 });
 const run = (target: TargetRun["target"], n: number, phases: PhaseResult[], requestLog?: TargetRun["requestLog"]): TargetRun => ({
   target,
@@ -35,6 +36,6 @@ describe("requestLogCosts", () => {
     ]);
     const table = requestLogCostTable(costs);
     expect(table).toContain("| memory @ 10,000 | memory | users.getById | 2000 | 1900 | 95.0% |");
-    expect(table).toContain("| 80.0% ❌ |");
+    expect(table).toContain("| 80.0% ❌ | 1.00 → 1.25 | 400 → 500 (+25.0%) |");
   });
 });

@@ -18,6 +18,12 @@ export interface RequestLogCost {
   readonly ratio: number;
   readonly offP50Ms: number;
   readonly onP50Ms: number;
+  /**
+   * The target's CPU per request with the log off and on (µs), when measured: the log's cost in
+   * work, which a machine busy with other processes disturbs far less than throughput.
+   */
+  readonly offCpuUs?: number;
+  readonly onCpuUs?: number;
 }
 
 /** The issue's bound: the log on keeps at least this share of the throughput. */
@@ -45,21 +51,28 @@ export function requestLogCosts(results: Pick<BenchResults, "runs">): RequestLog
         ratio: phase.stats.rps / before.stats.rps,
         offP50Ms: before.stats.p50Ms,
         onP50Ms: phase.stats.p50Ms,
+        ...(before.targetCpuUsPerRequest === undefined ? {} : { offCpuUs: before.targetCpuUsPerRequest }),
+        ...(phase.targetCpuUsPerRequest === undefined ? {} : { onCpuUs: phase.targetCpuUsPerRequest }),
       });
     }
   }
   return costs;
 }
 
+const cpuOf = (cost: RequestLogCost): string =>
+  cost.offCpuUs === undefined || cost.onCpuUs === undefined
+    ? "–"
+    : `${Math.round(cost.offCpuUs)} → ${Math.round(cost.onCpuUs)} (+${(((cost.onCpuUs - cost.offCpuUs) / cost.offCpuUs) * 100).toFixed(1)}%)`;
+
 /** The costs as a Markdown table, one row per phase. */
 export function requestLogCostTable(costs: readonly RequestLogCost[]): string {
   const rows = costs.map(
     (cost) =>
-      `| ${cost.target} @ ${cost.n.toLocaleString("en-US")} | ${cost.requestLog} | ${cost.phase} | ${Math.round(cost.offRps)} | ${Math.round(cost.onRps)} | ${(cost.ratio * 100).toFixed(1)}%${cost.ratio >= REQUEST_LOG_MIN_RATIO ? "" : " ❌"} | ${cost.offP50Ms.toFixed(2)} → ${cost.onP50Ms.toFixed(2)} |`,
+      `| ${cost.target} @ ${cost.n.toLocaleString("en-US")} | ${cost.requestLog} | ${cost.phase} | ${Math.round(cost.offRps)} | ${Math.round(cost.onRps)} | ${(cost.ratio * 100).toFixed(1)}%${cost.ratio >= REQUEST_LOG_MIN_RATIO ? "" : " ❌"} | ${cost.offP50Ms.toFixed(2)} → ${cost.onP50Ms.toFixed(2)} | ${cpuOf(cost)} |`,
   );
   return [
-    "| Target | Log | Phase | Log off req/s | Log on req/s | On ÷ off | p50 ms off → on |",
-    "| --- | --- | --- | --- | --- | --- | --- |",
+    "| Target | Log | Phase | Log off req/s | Log on req/s | On ÷ off | p50 ms off → on | Target CPU µs/request off → on |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ...rows,
   ].join("\n");
 }
