@@ -7,7 +7,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { auditedId } from "../audit/hand-to-sink.js";
 import { identityProviderOf } from "../request-log/identity-provider-of.js";
 import { maskSecretsInText } from "../request-log/mask-secrets-in-text.js";
-import { redactBody, truncateUtf8 } from "../request-log/redact-body.js";
+import { mayHoldSecret, redactBody, truncateUtf8 } from "../request-log/redact-body.js";
 import type { RequestLog, RequestLogEntry } from "../request-log/request-log.js";
 import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
 import { refusedRequestBodyOf } from "./refused-request-body.js";
@@ -21,24 +21,35 @@ const MAX_USER_AGENT_LENGTH = 512;
 
 type Chunk = string | Buffer | Uint8Array;
 
-/** Keeps the first `limit` bytes written to the response (and whether there were more). */
+/**
+ * Keeps the first `limit` bytes written to the response (and whether there were more). Chunks are
+ * kept as written and only turned into text after the response, off the request's path: a string
+ * (what `send`, `json` and `sendScim` write) is not copied at all.
+ */
 function captureResponse(response: Response, limit: number): () => { readonly text: string; readonly truncated: boolean } {
-  const chunks: Buffer[] = [];
+  const chunks: (string | Buffer)[] = [];
   let kept = 0;
   let more = false;
   const keep = (chunk: unknown, encoding: unknown): void => {
     if (chunk === undefined || chunk === null || typeof chunk === "function") return;
-    const buffer =
-      typeof chunk === "string"
-        ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
-        : Buffer.from(chunk as Uint8Array);
     if (kept >= limit) {
-      more ||= buffer.length > 0;
+      more ||= typeof chunk === "string" ? chunk.length > 0 : (chunk as Uint8Array).length > 0;
+      return;
+    }
+    if (
+      typeof chunk === "string" &&
+      (encoding === undefined || typeof encoding === "function" || encoding === "utf8" || encoding === "utf-8")
+    ) {
+      chunks.push(chunk);
+      // Counted in UTF-16 units, an underestimate of bytes that the final cut corrects.
+      kept += chunk.length;
       return;
     }
     const room = limit - kept;
-    if (buffer.length > room) more = true;
-    const piece = buffer.length > room ? buffer.subarray(0, room) : buffer;
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk, encoding as BufferEncoding) : (chunk as Uint8Array);
+    if (bytes.length > room) more = true;
+    // A Buffer may be reused by its writer once written: the part kept is copied.
+    const piece = Buffer.from(bytes.subarray(0, room));
     chunks.push(piece);
     kept += piece.length;
   };
@@ -55,8 +66,13 @@ function captureResponse(response: Response, limit: number): () => { readonly te
     return end(chunk, ...rest);
   }) as Response["end"];
   return () => {
-    const text = Buffer.concat(chunks).toString("utf8");
-    return more ? { text: text.replace(/\uFFFD+$/, ""), truncated: true } : { text, truncated: false };
+    const only = chunks.length === 1 ? chunks[0] : undefined;
+    const text =
+      typeof only === "string"
+        ? only
+        : Buffer.concat(chunks.map((chunk) => (typeof chunk === "string" ? Buffer.from(chunk) : chunk))).toString("utf8");
+    const cut = truncateUtf8(text, limit);
+    return more || cut.truncated ? { text: cut.text.replace(/\uFFFD+$/, ""), truncated: true } : { text, truncated: false };
   };
 }
 
@@ -151,7 +167,11 @@ export function logRequest(
       const resource = resourceOf(seen.relativePath, registry);
       const resourceId = resource.id ?? (resource.type && req.method === "POST" && res.statusCode < 300 ? createdId(res) : undefined);
       const response = captured();
-      const responseJson = response.truncated || response.text === "" ? undefined : parsed(response.text);
+      // Parsed only when needed: an error's body for its scimType and detail, and a body that may
+      // hold a secret for `redactBody`. A success without one is kept as written, unparsed.
+      const mayRedact = response.text !== "" && mayHoldSecret(response.text, secrets);
+      const responseJson =
+        response.truncated || response.text === "" || (res.statusCode < 400 && !mayRedact) ? undefined : parsed(response.text);
       const error =
         res.statusCode >= 400 && responseJson !== null && typeof responseJson === "object"
           ? (responseJson as { scimType?: unknown; detail?: unknown })
@@ -169,13 +189,14 @@ export function logRequest(
             ...(kept === undefined ? {} : { requestBody: kept.text, requestBodyTruncated: kept.truncated }),
           });
         } else if (body !== null && typeof body === "object" && (Array.isArray(body) || Object.keys(body).length > 0)) {
-          const kept = truncateUtf8(JSON.stringify(redactBody(body, secrets)), maxBytes);
+          const json = JSON.stringify(body);
+          const kept = truncateUtf8(mayHoldSecret(json, secrets) ? JSON.stringify(redactBody(body, secrets)) : json, maxBytes);
           Object.assign(bodies, { requestBody: kept.text, requestBodyTruncated: kept.truncated });
         }
         if (response.text !== "") {
           // Parsed, it is redacted like the request; cut, it cannot be parsed, and is kept as the
           // service wrote it: the router never renders a `returned: never` attribute.
-          const text = responseJson === undefined ? response.text : JSON.stringify(redactBody(responseJson, secrets));
+          const text = mayRedact && responseJson !== undefined ? JSON.stringify(redactBody(responseJson, secrets)) : response.text;
           const kept = truncateUtf8(text, maxBytes);
           Object.assign(bodies, { responseBody: kept.text, responseBodyTruncated: response.truncated || kept.truncated });
         }

@@ -67,14 +67,36 @@ export function redactBody(body: unknown, secrets: ReadonlySet<string>): unknown
   return copy;
 }
 
+const secretWordPatterns = new WeakMap<ReadonlySet<string>, RegExp>();
+
+/**
+ * Whether JSON `text` may hold a member `redactBody` replaces: it names a secret or a credential-like
+ * word somewhere, or holds a `\u` escape that could spell one. False means `redactBody` would return
+ * the value unchanged, so the text can be kept as it is without parsing it: the provisioning log
+ * does so for nearly every response and most requests.
+ *
+ * @example mayHoldSecret('{"userName":"a"}', new Set(["password"])) // false
+ */
+export function mayHoldSecret(text: string, secrets: ReadonlySet<string>): boolean {
+  let pattern = secretWordPatterns.get(secrets);
+  if (!pattern) {
+    const names = [...secrets].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    pattern = new RegExp([CREDENTIAL_NAME.source, ...names, "\\\\u"].join("|"), "i");
+    secretWordPatterns.set(secrets, pattern);
+  }
+  return pattern.test(text);
+}
+
 /**
  * `text` cut to at most `maxBytes` UTF-8 bytes, never inside a character.
  *
  * @example truncateUtf8("héllo", 2) // { text: "h", truncated: true }
  */
 export function truncateUtf8(text: string, maxBytes: number): { readonly text: string; readonly truncated: boolean } {
+  // A UTF-16 code unit is at most 3 UTF-8 bytes (a surrogate pair, two units, is 4): most bodies
+  // are known to fit without counting.
+  if (text.length * 3 <= maxBytes || Buffer.byteLength(text, "utf8") <= maxBytes) return { text, truncated: false };
   const bytes = Buffer.from(text, "utf8");
-  if (bytes.length <= maxBytes) return { text, truncated: false };
   // A cut inside a multi-byte character decodes to U+FFFD: drop it rather than keep a wrong character.
   return {
     text: bytes

@@ -284,6 +284,53 @@ describe("the provisioning log", () => {
     }
   });
 
+  it("cuts a list response written in pieces, and a non-ASCII body, at maxBodyBytes without a broken character", async () => {
+    const log = collectingLog(300);
+    const t = await createTestApp({ requestLog: log });
+    for (let i = 0; i < 5; i++) await t.post("/Users", userBody(`user${i}`, { displayName: "Zoë ".repeat(40) })).expect(201);
+    await t.get("/Users?count=5").expect(200);
+    await log.settle(6);
+    for (const entry of log.entries) {
+      expect(entry.responseBodyTruncated).toBe(true);
+      expect(Buffer.byteLength(entry.responseBody ?? "")).toBeLessThanOrEqual(300);
+      expect(entry.responseBody).not.toContain("\uFFFD");
+    }
+    expect(log.entries[5]?.responseBody?.startsWith('{"schemas":["urn:ietf:params:scim:api:messages:2.0:ListResponse"]')).toBe(true);
+  });
+
+  it("keeps a response written in pieces (a group of 2,500 members) whole under maxBodyBytes, and cut past it", async () => {
+    const log = collectingLog(400_000);
+    const small = collectingLog(500);
+    const t = await createTestApp({ requestLog: log });
+    const cut = await createTestApp({ requestLog: small, store: t.store });
+    const now = new Date().toISOString();
+    const ids: string[] = [];
+    for (let index = 0; index < 2_500; index++) {
+      const id = `member-${String(index).padStart(4, "0")}`;
+      ids.push(id);
+      await t.store.create({
+        orgId: "acme",
+        resourceType: "User",
+        id,
+        now,
+        attributes: { userName: id },
+        uniqueKeys: [],
+        unknownMembers: "reject",
+      });
+    }
+    const group = { orgId: "acme", resourceType: "Group", id: "big", now, attributes: { displayName: "big" }, uniqueKeys: [] };
+    await t.store.create({ ...group, members: ids, unknownMembers: "reject" });
+    const whole = await t.get("/Groups/big").expect(200);
+    expect(whole.headers["transfer-encoding"]).toBe("chunked");
+    await cut.get("/Groups/big").expect(200);
+    await log.settle(1);
+    await small.settle(1);
+    expect(log.entries[0]).toMatchObject({ responseBodyTruncated: false });
+    expect(JSON.parse(log.entries[0]?.responseBody ?? "")).toEqual(whole.body);
+    expect(small.entries[0]).toMatchObject({ responseBodyTruncated: true });
+    expect(Buffer.byteLength(small.entries[0]?.responseBody ?? "")).toBeLessThanOrEqual(500);
+  });
+
   it("never fails a request when the log throws or rejects: the error goes to onError", async () => {
     const failures: unknown[] = [];
     const t = await createTestApp({
