@@ -26,6 +26,9 @@ describe("requestLogCosts", () => {
         run("memory", 10_000, [phase("users.getById", 2000), phase("users.post", 1000)]),
         run("memory", 10_000, [phase("users.getById", 1900), phase("users.post", 800)], "memory"),
         run("sqlite", 10_000, [phase("users.getById", 1000)]),
+        run("sqlite", 10_000, [phase("users.getById", 500)], "memory"),
+        run("sqlite", 10_000, [phase("users.getById", 800)]),
+        run("sqlite", 10_000, [phase("users.getById", 720)], "memory"),
         run("sqlite", 1_000, [phase("users.getById", 500)], "memory"),
       ],
     };
@@ -33,6 +36,8 @@ describe("requestLogCosts", () => {
     expect(costs.map((cost) => [cost.target, cost.phase, cost.ratio])).toEqual([
       ["memory", "users.getById", 0.95],
       ["memory", "users.post", 0.8],
+      ["sqlite", "users.getById", 0.5],
+      ["sqlite", "users.getById", 0.9],
     ]);
     const table = requestLogCostTable(costs);
     expect(table).toContain("| memory @ 10,000 | memory | users.getById | 2000 | 1900 | 95.0% |");

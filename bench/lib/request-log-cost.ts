@@ -34,10 +34,14 @@ const phaseName = (phase: PhaseResult): string => (phase.groupSize === undefined
 /** Every phase of a log-on run that the same run also measured with the log off, in run order. */
 export function requestLogCosts(results: Pick<BenchResults, "runs">): RequestLogCost[] {
   const costs: RequestLogCost[] = [];
-  for (const on of results.runs) {
-    if (on.requestLog === undefined) continue;
-    const off = results.runs.find((run) => run.requestLog === undefined && run.target === on.target && run.n === on.n);
-    if (!off) continue;
+  results.runs.forEach((on, index) => {
+    if (on.requestLog === undefined) return;
+    // The log-off run of the same target and size nearest before it (`--request-log=off,memory,off,memory`
+    // pairs each on with the off just before it), else the first after it.
+    const twin = (run: (typeof results.runs)[number]): boolean =>
+      run.requestLog === undefined && run.target === on.target && run.n === on.n;
+    const off = results.runs.slice(0, index).reverse().find(twin) ?? results.runs.slice(index + 1).find(twin);
+    if (!off) return;
     for (const phase of on.phases) {
       const before = off.phases.find((candidate) => phaseName(candidate) === phaseName(phase));
       if (!phase.stats || !before?.stats || before.stats.rps === 0) continue;
@@ -55,7 +59,7 @@ export function requestLogCosts(results: Pick<BenchResults, "runs">): RequestLog
         ...(phase.targetCpuUsPerRequest === undefined ? {} : { onCpuUs: phase.targetCpuUsPerRequest }),
       });
     }
-  }
+  });
   return costs;
 }
 
