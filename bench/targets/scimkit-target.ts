@@ -118,13 +118,13 @@ async function openStore(): Promise<OpenedStore> {
 }
 
 /**
- * The provisioning log `REQUEST_LOG` names. The memory ring holds 10,000 entries, the default body
- * size (64 KiB) applies: a log as a host would run it.
+ * The provisioning log `REQUEST_LOG` names. The memory ring holds 10,000 entries (or
+ * `REQUEST_LOG_CAPACITY`), the default body size (64 KiB) applies: a log as a host would run it.
  */
 function openRequestLog(): ReadableRequestLog | undefined {
   const wanted = process.env["REQUEST_LOG"] ?? "off";
   if (wanted === "off") return undefined;
-  if (wanted === "memory") return memoryRequestLog({ capacity: 10_000 });
+  if (wanted === "memory") return memoryRequestLog({ capacity: Number(process.env["REQUEST_LOG_CAPACITY"] ?? 10_000) });
   if (wanted === "sql") {
     // Wired once `sqlRequestLog` (scimkit/sql) is merged: the log on the target's own database.
     throw new Error("REQUEST_LOG=sql: this tree has no SQL provisioning log yet (sqlRequestLog of scimkit/sql)");
