@@ -126,6 +126,9 @@ interface Seen {
   readonly durationMs: number;
 }
 
+/** An entry while it is built. */
+type EntryDraft = { -readonly [K in keyof RequestLogEntry]: RequestLogEntry[K] };
+
 /** What the entry builder needs of the router's configuration. */
 interface LogSettings {
   readonly registry: SchemaRegistry;
@@ -134,15 +137,15 @@ interface LogSettings {
 }
 
 /** The request body as the entry keeps it: redacted JSON, the text the parser refused, or nothing. */
-function requestBodyOf(request: Request, settings: LogSettings, entry: Record<string, unknown>): void {
+function requestBodyOf(request: Request, settings: LogSettings, entry: EntryDraft): void {
   const refused = refusedRequestBodyOf(request);
   if (refused) {
-    entry["requestBodyRefused"] = refused.reason;
+    entry.requestBodyRefused = refused.reason;
     const masked = refused.text === undefined ? undefined : maskSecretsInText(refused.text, settings.secrets);
     if (masked === undefined) return;
     const kept = truncateUtf8(masked, settings.maxBytes);
-    entry["requestBody"] = kept.text;
-    entry["requestBodyTruncated"] = kept.truncated;
+    entry.requestBody = kept.text;
+    entry.requestBodyTruncated = kept.truncated;
     return;
   }
   const body: unknown = request.body;
@@ -152,8 +155,8 @@ function requestBodyOf(request: Request, settings: LogSettings, entry: Record<st
     mayHoldSecret(json, settings.secrets) ? JSON.stringify(redactBody(body, settings.secrets)) : json,
     settings.maxBytes,
   );
-  entry["requestBody"] = kept.text;
-  entry["requestBodyTruncated"] = kept.truncated;
+  entry.requestBody = kept.text;
+  entry.requestBodyTruncated = kept.truncated;
 }
 
 /** The entry of a request whose response has finished. Built by assignment: this runs once per request. */
@@ -180,28 +183,28 @@ function buildEntry(
     status >= 400 && responseJson !== null && typeof responseJson === "object"
       ? (responseJson as { scimType?: unknown; detail?: unknown })
       : undefined;
-  const entry: Record<string, unknown> = {
+  const entry: EntryDraft = {
     requestId: requestIdOf(response) ?? "",
     orgId: context.orgId,
     at: new Date(seen.arrived).toISOString(),
     method: request.method,
     path: seen.path,
     status,
+    durationMs: seen.durationMs,
+    authenticated,
+    identityProvider: identityProviderOf(userAgent),
   };
-  if (typeof error?.scimType === "string") entry["scimType"] = error.scimType;
-  if (typeof error?.detail === "string") entry["detail"] = error.detail;
-  entry["durationMs"] = seen.durationMs;
-  entry["authenticated"] = authenticated;
+  if (typeof error?.scimType === "string") entry.scimType = error.scimType;
+  if (typeof error?.detail === "string") entry.detail = error.detail;
   const tokenId = context.principal?.tokenId;
-  if (tokenId !== undefined) entry["tokenId"] = tokenId;
-  if (request.ip !== undefined) entry["clientAddress"] = request.ip;
-  if (userAgent !== undefined) entry["userAgent"] = userAgent;
-  entry["identityProvider"] = identityProviderOf(userAgent);
-  if (resource.type !== undefined) entry["resourceType"] = resource.type;
-  if (resourceId !== undefined) entry["resourceId"] = resourceId;
+  if (tokenId !== undefined) entry.tokenId = tokenId;
+  if (request.ip !== undefined) entry.clientAddress = request.ip;
+  if (userAgent !== undefined) entry.userAgent = userAgent;
+  if (resource.type !== undefined) entry.resourceType = resource.type;
+  if (resourceId !== undefined) entry.resourceId = resourceId;
   if (resource.type === undefined && /^\/bulk\/?$/i.test(seen.relativePath)) {
     const bulkOperations = operationCount(request.body);
-    if (bulkOperations !== undefined) entry["bulkOperations"] = bulkOperations;
+    if (bulkOperations !== undefined) entry.bulkOperations = bulkOperations;
   }
   if (authenticated) {
     requestBodyOf(request, settings, entry);
@@ -210,11 +213,11 @@ function buildEntry(
       // service wrote it: the router never renders a `returned: never` attribute.
       const text = mayRedact && responseJson !== undefined ? JSON.stringify(redactBody(responseJson, secrets)) : written.text;
       const kept = truncateUtf8(text, maxBytes);
-      entry["responseBody"] = kept.text;
-      entry["responseBodyTruncated"] = written.truncated || kept.truncated;
+      entry.responseBody = kept.text;
+      entry.responseBodyTruncated = written.truncated || kept.truncated;
     }
   }
-  return Object.freeze(entry) as unknown as RequestLogEntry;
+  return Object.freeze(entry);
 }
 
 /**
