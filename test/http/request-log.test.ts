@@ -3,6 +3,9 @@
  * errors included, and the router's `requestLog` receives one entry per request after its
  * response, with secrets removed and bodies cut at the log's size.
  */
+import { once } from "node:events";
+import { request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { attribute } from "../../src/scim/schema/attribute-definition.js";
@@ -329,6 +332,41 @@ describe("the provisioning log", () => {
     expect(JSON.parse(log.entries[0]?.responseBody ?? "")).toEqual(whole.body);
     expect(small.entries[0]).toMatchObject({ responseBodyTruncated: true });
     expect(Buffer.byteLength(small.entries[0]?.responseBody ?? "")).toBeLessThanOrEqual(500);
+  });
+
+  it("says tooLarge for a chunked body that grew past the limit with no Content-Length to refuse it on", async () => {
+    const log = collectingLog();
+    const t = await createTestApp({ requestLog: log, bodyLimit: 100 });
+    const server = t.app.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    try {
+      const { port } = server.address() as AddressInfo;
+      const status = await new Promise<number>((resolve, reject) => {
+        const sent = httpRequest(
+          {
+            host: "127.0.0.1",
+            port,
+            method: "POST",
+            path: `${t.base()}/Users`,
+            headers: { Authorization: `Bearer ${t.token.acme}`, "Content-Type": "application/scim+json", "Transfer-Encoding": "chunked" },
+          },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        sent.on("error", reject);
+        sent.write(JSON.stringify(userBody("alice", { password: SECRET })));
+        sent.end(JSON.stringify({ padding: "p".repeat(200) }));
+      });
+      expect(status).toBe(413);
+      await log.settle(1);
+      expect(log.entries[0]).toMatchObject({ status: 413, requestBodyRefused: "tooLarge" });
+      expect(log.entries[0]).not.toHaveProperty("requestBody");
+      expect(JSON.stringify(log.entries)).not.toContain(SECRET);
+    } finally {
+      server.close();
+    }
   });
 
   it("never fails a request when the log throws or rejects: the error goes to onError", async () => {
