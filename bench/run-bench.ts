@@ -10,10 +10,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readConfig, type BenchConfig, type TargetKind } from "./lib/bench-config.js";
+import { readConfig, type BenchConfig, type RequestLogKind, type TargetKind } from "./lib/bench-config.js";
 import { baselineOf, withRatios, type BenchResults, type PhaseResult, type TargetRun } from "./lib/bench-results.js";
 import { readMetrics, scimHeaders, seedGroup, seedUsers, settle } from "./lib/control-client.js";
-import { cpuShares, cpuSnapshot } from "./lib/cpu-accounting.js";
+import { cpuPerRequestUs, cpuShares, cpuSnapshot } from "./lib/cpu-accounting.js";
 import { drainTarget, TargetBusy } from "./lib/drain-target.js";
 import { hasTaskset, machineInfo, pinSelf } from "./lib/machine-info.js";
 import { formatVersion, sourceVersion } from "./lib/source-version.js";
@@ -28,6 +28,7 @@ import {
 } from "./lib/phase-catalog.js";
 import { mergeNoisyResults, reportedResultsFile } from "./lib/merge-noisy-results.js";
 import { renderReport } from "./lib/render-report.js";
+import { requestLogCostTable, requestLogCosts } from "./lib/request-log-cost.js";
 import { runNoisyNeighbour } from "./lib/run-noisy-neighbour.js";
 import { runLoad, type LoadStats } from "./lib/run-load.js";
 import type { MetricsResponse } from "./lib/target-protocol.js";
@@ -139,12 +140,15 @@ async function measurePhase(target: RunningTarget, prepared: PreparedPhase, cont
     maxDelay = Math.max(maxDelay, (await drain(target)).maxEventLoopDelayMs);
   }
   const cpuBefore = cpuSnapshot([process.pid, target.pid]);
+  const targetBefore = cpuSnapshot([target.pid]);
   const stats = await runLoad(loadSpec(target, prepared, config.duration));
   const cpu = cpuShares(cpuBefore, cpuSnapshot([process.pid, target.pid]));
   const metrics = await drain(target);
+  // After the drain: work a request leaves for later (the provisioning log's entry) counts too.
+  const targetCpuUs = cpuPerRequestUs(targetBefore, cpuSnapshot([target.pid]), stats.ok + stats.errors);
   maxDelay = Math.max(maxDelay, metrics.maxEventLoopDelayMs);
   say(
-    `${name}: ${fmt(stats)}  rss ${(metrics.rssBytes / 1_048_576).toFixed(0)} MB  max-eld ${maxDelay.toFixed(1)} ms${cpu ? `  other-cpu ${cpu.otherCpuPct.toFixed(0)}% steal ${cpu.stealPct.toFixed(0)}%` : ""}`,
+    `${name}: ${fmt(stats)}${targetCpuUs === undefined ? "" : `  cpu ${targetCpuUs.toFixed(0)} µs/req`}  rss ${(metrics.rssBytes / 1_048_576).toFixed(0)} MB  max-eld ${maxDelay.toFixed(1)} ms${cpu ? `  other-cpu ${cpu.otherCpuPct.toFixed(0)}% steal ${cpu.stealPct.toFixed(0)}%` : ""}`,
   );
   let serial: LoadStats | undefined;
   if (stats.ok < config.connections || prepared.alsoSerial) {
@@ -163,6 +167,7 @@ async function measurePhase(target: RunningTarget, prepared: PreparedPhase, cont
     rssBytes: metrics.rssBytes,
     heapUsedBytes: metrics.heapUsedBytes,
     maxEventLoopDelayMs: maxDelay,
+    ...(targetCpuUs === undefined ? {} : { targetCpuUsPerRequest: targetCpuUs }),
     ...(cpu ? { otherCpuPct: cpu.otherCpuPct, stealPct: cpu.stealPct } : {}),
   };
 }
@@ -202,12 +207,14 @@ function seedingOf(users: number, ms: number) {
   return { users, ms, perSecond: users / (ms / 1000) };
 }
 
-async function runTarget(kind: TargetKind, n: number): Promise<TargetRun> {
+async function runTarget(kind: TargetKind, n: number, requestLog: RequestLogKind): Promise<TargetRun> {
   const entry = kind === "scimmy" ? "bench/targets/scimmy-target.ts" : "bench/targets/scimkit-target.ts";
-  const context = `${kind}@${n}`;
+  const logged = requestLog === "off" ? undefined : requestLog;
+  const context = `${kind}@${n}${logged ? ` log=${logged}` : ""}`;
   if (!existsSync(join(repoRoot, entry))) return { target: kind, n, description: "", phases: [], error: `${entry} does not exist` };
   const env: Record<string, string> = { PORT: "0" };
   if (kind !== "scimmy") env["STORE"] = kind;
+  if (logged) env["REQUEST_LOG"] = logged;
   if (kind === "postgres" && config.postgresUrl) env["SCIMKIT_BENCH_POSTGRES_URL"] = config.postgresUrl;
   let target: RunningTarget | undefined;
   const phases: PhaseResult[] = [];
@@ -216,6 +223,7 @@ async function runTarget(kind: TargetKind, n: number): Promise<TargetRun> {
     target: kind,
     n,
     description: "",
+    ...(logged ? { requestLog: logged } : {}),
     phases,
     loadAverage: Math.round((loadavg()[0] ?? 0) * 100) / 100,
     ...(version ? { source: version } : {}),
@@ -228,7 +236,7 @@ async function runTarget(kind: TargetKind, n: number): Promise<TargetRun> {
       // --expose-gc only lets `metrics?gc=1` collect before the RSS readings around seeding.
       nodeArgs: ["--expose-gc", ...config.targetNodeArgs],
       logDir,
-      logName: `${kind}-${n}${restart === 0 ? "" : `-restart${restart}`}`,
+      logName: `${kind}-${n}${logged ? `-log-${logged}` : ""}${restart === 0 ? "" : `-restart${restart}`}`,
       cwd: repoRoot,
     });
     target = started;
@@ -361,8 +369,11 @@ try {
   for (const kind of config.targets) {
     if (config.only.includes("phases")) {
       for (const n of sizesFor(kind, config)) {
-        results.runs.push(await runTarget(kind, n));
-        save();
+        // The peer has no provisioning log: it runs once, as without one.
+        for (const requestLog of kind === "scimmy" ? (["off"] as const) : config.requestLogs) {
+          results.runs.push(await runTarget(kind, n, requestLog));
+          save();
+        }
       }
     }
     if (config.only.includes("noisy") && kind !== "scimmy") {
@@ -381,5 +392,7 @@ try {
   save();
   const baseline = baselineOf(results.bare);
   say(`baseline ${baseline.rps.toFixed(0)} req/s, p50 ${baseline.p50Ms.toFixed(2)} ms; results in ${resultsFile}`);
+  const costs = requestLogCosts(results);
+  if (costs.length > 0) say(`the provisioning log's cost (log on ÷ log off, same run):\n${requestLogCostTable(costs)}`);
   if (!config.noDocs) say(`wrote ${renderReport(...reportInputs())}`);
 }

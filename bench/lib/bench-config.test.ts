@@ -14,4 +14,10 @@ describe("flags", () => {
     expect(() => readConfig(["--only=everything"], {})).toThrow(/--only/);
     expect(() => readConfig(["--noisy-loads=lists,delete"], {})).toThrow(/--noisy-loads/);
   });
+
+  it("--request-log takes a list of off, memory and sql, default off", () => {
+    expect(readConfig([], {}).requestLogs).toEqual(["off"]);
+    expect(readConfig(["--request-log=off,memory"], {}).requestLogs).toEqual(["off", "memory"]);
+    expect(() => readConfig(["--request-log=file"], {})).toThrow(/--request-log/);
+  });
 });

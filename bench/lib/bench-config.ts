@@ -10,6 +10,13 @@
  */
 export type TargetKind = "memory" | "sqlite" | "postgres" | "scimmy" | "table";
 
+/**
+ * The provisioning log a scimkit target runs with (issue 18): none, `memoryRequestLog`, or the SQL
+ * sink on the target's own database. Several kinds measure each target and size once per kind, in
+ * the same run, for the log's cost (`request-log-cost.ts`).
+ */
+export type RequestLogKind = "off" | "memory" | "sql";
+
 /** The parts of a run: the per-phase measurements and the noisy-neighbour scenario (issue 12). */
 export type BenchPart = "phases" | "noisy";
 
@@ -52,6 +59,8 @@ export interface BenchConfig {
   readonly noDocs: boolean;
   /** Which parts run (default both). */
   readonly only: readonly BenchPart[];
+  /** The provisioning logs each scimkit target is measured with, in this order (default `off` only). */
+  readonly requestLogs: readonly RequestLogKind[];
   /** Noisy neighbour: users of organization A (seeded), and of organization B. */
   readonly noisyUsers: number;
   readonly neighbourUsers: number;
@@ -118,6 +127,14 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ben
   for (const part of only) {
     if (part !== "phases" && part !== "noisy") throw new Error(`--only takes phases and/or noisy, not ${part}`);
   }
+  const requestLogs = (get("request-log") ?? "off")
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
+  for (const kind of requestLogs) {
+    if (!["off", "memory", "sql"].includes(kind)) throw new Error(`--request-log takes off, memory and/or sql, not ${kind}`);
+  }
+  if (requestLogs.length === 0) throw new Error("--request-log needs at least one of off, memory, sql");
   const noisyLoads = (get("noisy-loads") ?? "lists,patch,add,bulk").split(",").map((part) => part.trim());
   for (const load of noisyLoads) {
     if (!["lists", "patch", "add", "bulk"].includes(load)) throw new Error(`--noisy-loads takes lists, patch, add, bulk; not ${load}`);
@@ -143,6 +160,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Ben
     reportOnly: get("report-only"),
     noDocs: get("no-docs") === "true" || get("no-docs") === "1",
     only: only as BenchPart[],
+    requestLogs: requestLogs as RequestLogKind[],
     noisyUsers: numberList(get("noisy-users") ?? get("users") ?? (quick ? "2000" : "50000"))[0] ?? 50_000,
     neighbourUsers: Number(get("neighbour-users") ?? 100),
     noisyDuration: Number(get("noisy-duration") ?? (quick ? 2 : 10)),

@@ -1,5 +1,5 @@
 /** The raw results a run writes to `bench/results/<date>.json`, and the report reads. */
-import type { BenchConfig, TargetKind } from "./bench-config.js";
+import type { BenchConfig, RequestLogKind, TargetKind } from "./bench-config.js";
 import type { MachineInfo } from "./machine-info.js";
 import type { NoisyRun } from "./noisy-neighbour-results.js";
 import type { PhaseKey } from "./phase-catalog.js";
@@ -26,6 +26,8 @@ export interface PhaseResult {
   readonly rssBytes?: number;
   readonly heapUsedBytes?: number;
   readonly maxEventLoopDelayMs?: number;
+  /** CPU time of the target process per request answered (2xx or not) during the phase, µs. */
+  readonly targetCpuUsPerRequest?: number;
   /** Share of all cores used by other processes (PostgreSQL included) and stolen, during the phase. */
   readonly otherCpuPct?: number;
   readonly stealPct?: number;
@@ -41,6 +43,8 @@ export interface TargetRun {
   readonly target: TargetKind;
   readonly n: number;
   readonly description: string;
+  /** The provisioning log the target ran with; absent for none (`off`, and every run before the option). */
+  readonly requestLog?: Exclude<RequestLogKind, "off">;
   readonly seeding?: SeedingResult;
   readonly poolSeeding?: SeedingResult;
   /** Time of the target's optional settle step after seeding (PostgreSQL: ANALYZE), ms. */

@@ -36,6 +36,19 @@ export function cpuSnapshot(pids: readonly number[]): CpuSnapshot | undefined {
   }
 }
 
+// Linux's USER_HZ, the unit of /proc/<pid>/stat times, is 100 on every architecture Node runs on.
+const MICROSECONDS_PER_TICK = 10_000;
+
+/**
+ * CPU time, in µs, one process spent per request between two `cpuSnapshot([pid])` readings: a
+ * figure a busy machine disturbs far less than throughput (the process waits for a core, it does
+ * not spend more on each request). Undefined without `/proc` or requests.
+ */
+export function cpuPerRequestUs(before: CpuSnapshot | undefined, after: CpuSnapshot | undefined, requests: number): number | undefined {
+  if (!before || !after || requests <= 0) return undefined;
+  return ((after.own - before.own) * MICROSECONDS_PER_TICK) / requests;
+}
+
 /** Shares of all cores between two snapshots, in percent. */
 export function cpuShares(
   before: CpuSnapshot | undefined,

@@ -94,6 +94,8 @@ export interface TargetEnvironment {
   readonly STORE?: string;
   /** scimkit target with STORE=postgres: the connection URL (a fresh schema is created and dropped). */
   readonly SCIMKIT_BENCH_POSTGRES_URL?: string;
+  /** scimkit target only: the provisioning log, `memory` | `sql` (unset: none). */
+  readonly REQUEST_LOG?: string;
 }
 
 /** Control paths every SCIM target serves in-process (outside the SCIM base, without auth). */

@@ -5,6 +5,8 @@
  * an application's own tables in a SQLite temp file: the conformance kit's mapping A) — with a static token for
  * each of two organizations: the measured one and a neighbour (the noisy-neighbour scenario).
  * Seeding goes through the `ResourceStore` API with the same normalization the router applies.
+ * `REQUEST_LOG` (`memory` | `sql`, unset for none) gives the host a provisioning log (issue 18),
+ * so the runner can measure what the log costs.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -21,6 +23,8 @@ import { specProfile } from "../../src/scim/schema/resource-profile.js";
 import { createSchemaRegistry } from "../../src/scim/schema/schema-registry.js";
 import type { ScimObject } from "../../src/scim/schema/normalize-value.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
+import { memoryRequestLog } from "../../src/request-log/memory-request-log.js";
+import type { ReadableRequestLog } from "../../src/request-log/readable-request-log.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
 import { sqliteDialect } from "../../src/store/sql/dialects/sqlite-dialect.js";
 import { openSqlite } from "../../src/store/sql/open-sqlite.js";
@@ -113,8 +117,24 @@ async function openStore(): Promise<OpenedStore> {
   throw new Error(`STORE must be memory, sqlite, postgres or table; got ${kind}`);
 }
 
+/**
+ * The provisioning log `REQUEST_LOG` names. The memory ring holds 10,000 entries (or
+ * `REQUEST_LOG_CAPACITY`), the default body size (64 KiB) applies: a log as a host would run it.
+ */
+function openRequestLog(): ReadableRequestLog | undefined {
+  const wanted = process.env["REQUEST_LOG"] ?? "off";
+  if (wanted === "off") return undefined;
+  if (wanted === "memory") return memoryRequestLog({ capacity: Number(process.env["REQUEST_LOG_CAPACITY"] ?? 10_000) });
+  if (wanted === "sql") {
+    // Wired once `sqlRequestLog` (scimkit/sql) is merged: the log on the target's own database.
+    throw new Error("REQUEST_LOG=sql: this tree has no SQL provisioning log yet (sqlRequestLog of scimkit/sql)");
+  }
+  throw new Error(`REQUEST_LOG must be off, memory or sql; got ${wanted}`);
+}
+
 const opened = await openStore();
 const { store } = opened;
+const requestLog = openRequestLog();
 const registry = createSchemaRegistry();
 const foundUser = registry.resourceType("User");
 const foundGroup = registry.resourceType("Group");
@@ -159,6 +179,7 @@ const app = createHostApp({
   onEvent: () => {},
   // The load generator is one organization at thousands of requests per second, on purpose.
   limits: { rateLimit: false },
+  ...(requestLog ? { requestLog } : {}),
 });
 const control = express.Router();
 control.use(express.json({ limit: "64mb" }));

@@ -40,7 +40,7 @@ describe("inFlightCalls", () => {
     const tracked = calls.track({ wait: (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)) });
     await tracked.wait(1);
     // As a handler does: its audit entry follows the write it answered.
-    const next = new Promise<void>((resolve) => setTimeout(() => void tracked.wait(60).then(resolve), 20));
+    const next = new Promise<void>((resolve) => setTimeout(() => void tracked.wait(60).then(() => resolve()), 20));
     const idle = calls.idle(5000, 50);
     await next;
     expect(await idle).toBe(true);

@@ -3,7 +3,7 @@
  * against the store with optimistic concurrency, and deliver lifecycle events after the store has
  * committed.
  */
-import { v7 as uuidv7 } from "uuid";
+import { uuidV7 } from "../uuid-v7.js";
 import { ScimError } from "../errors.js";
 import { driveInSlices } from "../event-loop-slice.js";
 import { ok, unwrap } from "../result.js";
@@ -215,7 +215,7 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
     const result = await store.create({
       orgId: context.orgId,
       resourceType: type.id,
-      id: uuidv7(),
+      id: uuidV7(),
       now: now(),
       attributes,
       uniqueKeys: uniqueKeysOf(type.schema, attributes),

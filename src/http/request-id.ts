@@ -5,7 +5,7 @@
  * step (404 of an unknown organization, 401, 429, 413, 500) carry it too.
  */
 import type { RequestHandler, Response } from "express";
-import { v7 as uuidv7 } from "uuid";
+import { uuidV7 } from "../uuid-v7.js";
 
 /** The header's name, as the de facto convention (Heroku, nginx `$request_id`, Okta's own) spells it. */
 export const REQUEST_ID_HEADER = "X-Request-Id";
@@ -33,7 +33,7 @@ export function isSaneRequestId(value: unknown): value is string {
 export function assignRequestId(): RequestHandler {
   return (request, response, next) => {
     const sent = request.headers["x-request-id"];
-    response.setHeader(REQUEST_ID_HEADER, isSaneRequestId(sent) ? sent : uuidv7());
+    response.setHeader(REQUEST_ID_HEADER, isSaneRequestId(sent) ? sent : uuidV7());
     next();
   };
 }

@@ -6,6 +6,7 @@
 import type { RequestHandler } from "express";
 import { ScimError } from "../errors.js";
 import { jsonBodyParser, type BodyRefusal } from "./json-body-parser.js";
+import { noteRefusedRequestBody } from "./refused-request-body.js";
 
 /** A refused body as a SCIM error (RFC 7644 §3.12 has no `scimType` for either). */
 function refusalError(refusal: BodyRefusal): ScimError {
@@ -19,13 +20,20 @@ function refusalError(refusal: BodyRefusal): ScimError {
  * `name` is the option the limit came from, for that message.
  */
 export function scimBodyParser(limit: number | string, name = "bodyLimit"): RequestHandler[] {
+  const parse = jsonBodyParser({
+    limit,
+    limitName: name,
+    mediaTypes: ["application/scim+json", "application/json"],
+    untypedIsJson: true,
+    refuse: refusalError,
+  });
   return [
-    jsonBodyParser({
-      limit,
-      limitName: name,
-      mediaTypes: ["application/scim+json", "application/json"],
-      untypedIsJson: true,
-      refuse: refusalError,
-    }),
+    (request, response, next) => {
+      parse(request, response, (error?: unknown) => {
+        // The provisioning log shows what was refused and why (refused-request-body.ts).
+        if (error !== undefined) noteRefusedRequestBody(request, error);
+        next(error as Parameters<typeof next>[0]);
+      });
+    },
   ];
 }

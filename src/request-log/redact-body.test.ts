@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { attribute } from "../scim/schema/attribute-definition.js";
 import { createSchemaRegistry } from "../scim/schema/schema-registry.js";
-import { REDACTED, redactBody, secretAttributeNames, truncateUtf8 } from "./redact-body.js";
+import { mayHoldSecret, REDACTED, redactBody, secretAttributeNames, truncateUtf8 } from "./redact-body.js";
 
 const secrets = new Set(["password", "pin"]);
 
@@ -83,5 +83,22 @@ describe("truncateUtf8", () => {
     expect(truncateUtf8("hello", 10)).toEqual({ text: "hello", truncated: false });
     expect(truncateUtf8("h\u00e9llo", 2)).toEqual({ text: "h", truncated: true });
     expect(truncateUtf8("h\u00e9llo", 3)).toEqual({ text: "h\u00e9", truncated: true });
+  });
+});
+
+describe("mayHoldSecret", () => {
+  it("is false only for text redactBody would leave as it is", () => {
+    const plain = { userName: "a", emails: [{ value: "a@example.com" }], Operations: [{ op: "replace", path: "active", value: false }] };
+    expect(mayHoldSecret(JSON.stringify(plain), secrets)).toBe(false);
+    expect(redactBody(plain, secrets)).toEqual(plain);
+    for (const text of [
+      '{"PIN":"1"}',
+      '{"urn:example:ext:1.0:User:pin":"1"}',
+      '{"clientSecret":"s"}',
+      '{"Operations":[{"path":"password","value":"p"}]}',
+      '{"pass\\u0077ord":"p"}',
+    ]) {
+      expect(mayHoldSecret(text, secrets), text).toBe(true);
+    }
   });
 });

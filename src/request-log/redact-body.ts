@@ -10,7 +10,7 @@ export const REDACTED = "[redacted]";
 
 // Members named like a credential, whatever schema they come from: a custom schema may carry a
 // token without marking it writeOnly, and no provisioning log needs one.
-const CREDENTIAL_NAME = /pass(word|wd|phrase)|secret|token|api[-_]?key|authorization|credential/i;
+export const CREDENTIAL_NAME = /pass(word|wd|phrase)|secret|token|api[-_]?key|authorization|credential/i;
 
 /**
  * The lower-cased names of the registry's attributes and sub-attributes marked `returned: never`
@@ -30,7 +30,8 @@ export function secretAttributeNames(registry: SchemaRegistry): ReadonlySet<stri
   return names;
 }
 
-function isSecretName(name: string, secrets: ReadonlySet<string>): boolean {
+/** Whether a member named `name` holds a secret: a name of `secrets` (any case, URN-prefixed or not), or one like a credential. */
+export function isSecretName(name: string, secrets: ReadonlySet<string>): boolean {
   // An extension attribute may be written with its schema URN (`urn:…:User:password`).
   const bare = name.startsWith("urn:") ? name.slice(name.lastIndexOf(":") + 1) : name;
   return secrets.has(bare.toLowerCase()) || CREDENTIAL_NAME.test(bare);
@@ -38,7 +39,8 @@ function isSecretName(name: string, secrets: ReadonlySet<string>): boolean {
 
 // A PATCH path (RFC 7644 §3.5.2) names a secret when any attribute name in it does, outside the
 // value filter's comparison values: `password`, `urn:…:User:password`, `x[type eq "a"].secret`.
-function pathNamesSecret(path: string, secrets: ReadonlySet<string>): boolean {
+/** Whether the PATCH `path` names a secret attribute (its operation's `value` is then one). */
+export function pathNamesSecret(path: string, secrets: ReadonlySet<string>): boolean {
   const withoutUrn = path.startsWith("urn:") ? path.slice(path.lastIndexOf(":") + 1) : path;
   const withoutLiterals = withoutUrn.replace(/"(?:[^"\\]|\\.)*"/g, "");
   return (withoutLiterals.match(/[A-Za-z$][\w$-]*/g) ?? []).some((name) => isSecretName(name, secrets));
@@ -65,14 +67,36 @@ export function redactBody(body: unknown, secrets: ReadonlySet<string>): unknown
   return copy;
 }
 
+const secretWordPatterns = new WeakMap<ReadonlySet<string>, RegExp>();
+
+/**
+ * Whether JSON `text` may hold a member `redactBody` replaces: it names a secret or a credential-like
+ * word somewhere, or holds a `\u` escape that could spell one. False means `redactBody` would return
+ * the value unchanged, so the text can be kept as it is without parsing it: the provisioning log
+ * does so for nearly every response and most requests.
+ *
+ * @example mayHoldSecret('{"userName":"a"}', new Set(["password"])) // false
+ */
+export function mayHoldSecret(text: string, secrets: ReadonlySet<string>): boolean {
+  let pattern = secretWordPatterns.get(secrets);
+  if (!pattern) {
+    const names = [...secrets].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    pattern = new RegExp([CREDENTIAL_NAME.source, ...names, "\\\\u"].join("|"), "i");
+    secretWordPatterns.set(secrets, pattern);
+  }
+  return pattern.test(text);
+}
+
 /**
  * `text` cut to at most `maxBytes` UTF-8 bytes, never inside a character.
  *
  * @example truncateUtf8("héllo", 2) // { text: "h", truncated: true }
  */
 export function truncateUtf8(text: string, maxBytes: number): { readonly text: string; readonly truncated: boolean } {
+  // A UTF-16 code unit is at most 3 UTF-8 bytes (a surrogate pair, two units, is 4): most bodies
+  // are known to fit without counting.
+  if (text.length * 3 <= maxBytes || Buffer.byteLength(text, "utf8") <= maxBytes) return { text, truncated: false };
   const bytes = Buffer.from(text, "utf8");
-  if (bytes.length <= maxBytes) return { text, truncated: false };
   // A cut inside a multi-byte character decodes to U+FFFD: drop it rather than keep a wrong character.
   return {
     text: bytes

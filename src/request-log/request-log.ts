@@ -50,15 +50,35 @@ export interface RequestLogEntry {
   readonly resourceId?: string;
   /** The number of operations of a `POST /Bulk` request. */
   readonly bulkOperations?: number;
-  /** The request body, redacted, as JSON text; absent when there was none, it was unreadable, or the request was unauthenticated. */
+  /**
+   * The request body, redacted, as JSON text; absent when there was none, the request was
+   * unauthenticated, or the body parser refused it (see `requestBodyRefused`) for any reason but
+   * malformed JSON.
+   */
   readonly requestBody?: string;
   /** Whether `requestBody` was cut at the log's `maxBodyBytes`. */
   readonly requestBodyTruncated?: boolean;
+  /**
+   * Why the body parser refused the request body, when it did. With `invalidJson`, `requestBody`
+   * is the text as received (not JSON), its secrets masked by a tolerant scan of the text
+   * (`"password": "[redacted]"`) since it could not be parsed, and it is absent when the scan found
+   * a secret-like word it could not place. For the other reasons no body is kept: it was never
+   * read (`tooLarge`, `unsupportedMediaType`) or never arrived whole (`incomplete`).
+   */
+  readonly requestBodyRefused?: RequestBodyRefusal;
   /** The response body, redacted, as JSON text; absent when there was none or the request was unauthenticated. */
   readonly responseBody?: string;
   /** Whether `responseBody` was cut at the log's `maxBodyBytes`. */
   readonly responseBodyTruncated?: boolean;
 }
+
+/**
+ * Why the body parser refused a request body: `invalidJson` (400, malformed JSON), `tooLarge` (413,
+ * over the router's `bodyLimit` or Bulk's `maxPayloadSize`), `unsupportedMediaType` (415, a
+ * Content-Type, charset or Content-Encoding not read) or `incomplete` (400, the body ended before
+ * its declared length).
+ */
+export type RequestBodyRefusal = "invalidJson" | "tooLarge" | "unsupportedMediaType" | "incomplete";
 
 /**
  * Receives the provisioning log of a router (`ScimRouterOptions.requestLog`).

@@ -3,6 +3,9 @@
  * errors included, and the router's `requestLog` receives one entry per request after its
  * response, with secrets removed and bodies cut at the log's size.
  */
+import { once } from "node:events";
+import { request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { attribute } from "../../src/scim/schema/attribute-definition.js";
@@ -228,6 +231,142 @@ describe("the provisioning log", () => {
     expect(Buffer.byteLength(entry?.requestBody ?? "")).toBeLessThanOrEqual(200);
     expect(Buffer.byteLength(entry?.responseBody ?? "")).toBeLessThanOrEqual(200);
     expect(entry?.requestBody?.startsWith('{"schemas"')).toBe(true);
+  });
+
+  it("keeps a malformed body the parser refused as sent, its password masked, and answers the client as without a log", async () => {
+    const log = collectingLog();
+    const t = await createTestApp({ requestLog: log });
+    const plain = await createTestApp();
+    const malformed = `{"schemas":["${USER_SCHEMA}"],"userName":"alice","password":"${SECRET}",}`;
+    const logged = await t.post("/Users", malformed).expect(400);
+    const unlogged = await plain.post("/Users", malformed).expect(400);
+    expect(logged.body).toEqual(unlogged.body);
+    await log.settle(1);
+    const [entry] = log.entries;
+    expect(entry).toMatchObject({ status: 400, scimType: "invalidSyntax", requestBodyRefused: "invalidJson", requestBodyTruncated: false });
+    expect(entry?.requestBody).toBe(`{"schemas":["${USER_SCHEMA}"],"userName":"alice","password":"[redacted]",}`);
+    expect(JSON.stringify(entry)).not.toContain(SECRET);
+  });
+
+  it("masks a malformed PATCH's secret value and cuts a long malformed body at maxBodyBytes", async () => {
+    const log = collectingLog(200);
+    const t = await createTestApp({ requestLog: log });
+    const id = ((await t.post("/Users", userBody("alice")).expect(201)).body as { id: string }).id;
+    await t
+      .patch(`/Users/${id}`, `{"schemas":["${PATCH_SCHEMA}"],"Operations":[{"op":"replace","path":"password","value":"${SECRET}"}]`)
+      .expect(400);
+    await t.post("/Users", `{"userName":"bob","displayName":"${"d".repeat(500)}"`).expect(400);
+    await log.settle(3);
+    const [, patch, long] = log.entries;
+    expect(patch?.requestBody).toContain('"value":"[redacted]"');
+    expect(patch?.requestBodyRefused).toBe("invalidJson");
+    expect(long).toMatchObject({ requestBodyRefused: "invalidJson", requestBodyTruncated: true });
+    expect(long?.requestBody?.startsWith('{"userName":"bob"')).toBe(true);
+    expect(Buffer.byteLength(long?.requestBody ?? "")).toBeLessThanOrEqual(200);
+    for (const entry of log.entries) expect(JSON.stringify(entry)).not.toContain(SECRET);
+  });
+
+  it("keeps no body but says why for a body over the limit or of a media type not read, and answers as without a log", async () => {
+    const log = collectingLog();
+    const t = await createTestApp({ requestLog: log, bodyLimit: 100 });
+    const plain = await createTestApp({ bodyLimit: 100 });
+    const large = userBody("alice", { password: SECRET, displayName: "d".repeat(200) });
+    const logged = await t.post("/Users", large).expect(413);
+    expect(logged.body).toEqual((await plain.post("/Users", large).expect(413)).body);
+    const form = `userName=alice&password=${SECRET}`;
+    const typed = await t.post("/Users").set("Content-Type", "application/x-www-form-urlencoded").send(form).expect(415);
+    expect(typed.body).toEqual(
+      (await plain.post("/Users").set("Content-Type", "application/x-www-form-urlencoded").send(form).expect(415)).body,
+    );
+    await log.settle(2);
+    expect(log.entries[0]).toMatchObject({ status: 413, requestBodyRefused: "tooLarge" });
+    expect(log.entries[1]).toMatchObject({ status: 415, requestBodyRefused: "unsupportedMediaType" });
+    for (const entry of log.entries) {
+      expect(entry).not.toHaveProperty("requestBody");
+      expect(JSON.stringify(entry)).not.toContain(SECRET);
+    }
+  });
+
+  it("cuts a list response written in pieces, and a non-ASCII body, at maxBodyBytes without a broken character", async () => {
+    const log = collectingLog(300);
+    const t = await createTestApp({ requestLog: log });
+    for (let i = 0; i < 5; i++) await t.post("/Users", userBody(`user${i}`, { displayName: "Zoë ".repeat(40) })).expect(201);
+    await t.get("/Users?count=5").expect(200);
+    await log.settle(6);
+    for (const entry of log.entries) {
+      expect(entry.responseBodyTruncated).toBe(true);
+      expect(Buffer.byteLength(entry.responseBody ?? "")).toBeLessThanOrEqual(300);
+      expect(entry.responseBody).not.toContain("\uFFFD");
+    }
+    expect(log.entries[5]?.responseBody?.startsWith('{"schemas":["urn:ietf:params:scim:api:messages:2.0:ListResponse"]')).toBe(true);
+  });
+
+  it("keeps a response written in pieces (a group of 2,500 members) whole under maxBodyBytes, and cut past it", async () => {
+    const log = collectingLog(400_000);
+    const small = collectingLog(500);
+    const t = await createTestApp({ requestLog: log });
+    const cut = await createTestApp({ requestLog: small, store: t.store });
+    const now = new Date().toISOString();
+    const ids: string[] = [];
+    for (let index = 0; index < 2_500; index++) {
+      const id = `member-${String(index).padStart(4, "0")}`;
+      ids.push(id);
+      await t.store.create({
+        orgId: "acme",
+        resourceType: "User",
+        id,
+        now,
+        attributes: { userName: id },
+        uniqueKeys: [],
+        unknownMembers: "reject",
+      });
+    }
+    const group = { orgId: "acme", resourceType: "Group", id: "big", now, attributes: { displayName: "big" }, uniqueKeys: [] };
+    await t.store.create({ ...group, members: ids, unknownMembers: "reject" });
+    const whole = await t.get("/Groups/big").expect(200);
+    expect(whole.headers["transfer-encoding"]).toBe("chunked");
+    await cut.get("/Groups/big").expect(200);
+    await log.settle(1);
+    await small.settle(1);
+    expect(log.entries[0]).toMatchObject({ responseBodyTruncated: false });
+    expect(JSON.parse(log.entries[0]?.responseBody ?? "")).toEqual(whole.body);
+    expect(small.entries[0]).toMatchObject({ responseBodyTruncated: true });
+    expect(Buffer.byteLength(small.entries[0]?.responseBody ?? "")).toBeLessThanOrEqual(500);
+  });
+
+  it("says tooLarge for a chunked body that grew past the limit with no Content-Length to refuse it on", async () => {
+    const log = collectingLog();
+    const t = await createTestApp({ requestLog: log, bodyLimit: 100 });
+    const server = t.app.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    try {
+      const { port } = server.address() as AddressInfo;
+      const status = await new Promise<number>((resolve, reject) => {
+        const sent = httpRequest(
+          {
+            host: "127.0.0.1",
+            port,
+            method: "POST",
+            path: `${t.base()}/Users`,
+            headers: { Authorization: `Bearer ${t.token.acme}`, "Content-Type": "application/scim+json", "Transfer-Encoding": "chunked" },
+          },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        sent.on("error", reject);
+        sent.write(JSON.stringify(userBody("alice", { password: SECRET })));
+        sent.end(JSON.stringify({ padding: "p".repeat(200) }));
+      });
+      expect(status).toBe(413);
+      await log.settle(1);
+      expect(log.entries[0]).toMatchObject({ status: 413, requestBodyRefused: "tooLarge" });
+      expect(log.entries[0]).not.toHaveProperty("requestBody");
+      expect(JSON.stringify(log.entries)).not.toContain(SECRET);
+    } finally {
+      server.close();
+    }
   });
 
   it("never fails a request when the log throws or rejects: the error goes to onError", async () => {
