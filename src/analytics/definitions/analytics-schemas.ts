@@ -125,6 +125,12 @@ const requestLogEntry: JsonSchema = {
     bulkOperations: count("The number of operations of a `POST /Bulk` request."),
     requestBody: { type: "string", description: "The request body, redacted, as JSON text; absent without one and when unauthenticated." },
     requestBodyTruncated: { type: "boolean", description: "Whether `requestBody` was cut at the host's size limit." },
+    requestBodyRefused: {
+      type: "string",
+      enum: ["invalidJson", "tooLarge", "unsupportedMediaType", "incomplete"],
+      description:
+        "Why the service refused the request's body before reading it: `invalidJson` (then `requestBody` is the text as sent, secrets masked, when they could be found), `tooLarge`, `unsupportedMediaType` or `incomplete` (no body kept).",
+    },
     responseBody: { type: "string", description: "The response body, redacted; absent without one and when unauthenticated." },
     responseBodyTruncated: { type: "boolean", description: "Whether `responseBody` was cut at the host's size limit." },
   },

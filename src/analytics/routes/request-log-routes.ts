@@ -106,6 +106,7 @@ export function renderRequestLogEntry(entry: RequestLogEntry): Record<string, un
     "bulkOperations",
     "requestBody",
     "requestBodyTruncated",
+    "requestBodyRefused",
     "responseBody",
     "responseBodyTruncated",
   ] as const;

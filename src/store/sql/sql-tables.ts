@@ -172,6 +172,8 @@ export interface RequestLogTable {
   readonly request_body: string | null;
   /** 1, 0, or null when the entry did not say. */
   readonly request_body_truncated: number | null;
+  /** `RequestLogEntry.requestBodyRefused`: why the body parser refused the body, or null. */
+  readonly request_body_refused: string | null;
   readonly response_body: string | null;
   readonly response_body_truncated: number | null;
 }

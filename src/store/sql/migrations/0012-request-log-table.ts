@@ -42,6 +42,7 @@ export const requestLogTable: Migration = {
       .addColumn("bulk_operations", sql`integer`)
       .addColumn("request_body", type.text)
       .addColumn("request_body_truncated", sql`integer`)
+      .addColumn("request_body_refused", type.text)
       .addColumn("response_body", type.text)
       .addColumn("response_body_truncated", sql`integer`)
       .addPrimaryKeyConstraint("scimkit_request_log_pk", ["org_id", "seq"])

@@ -4,7 +4,7 @@
  */
 import type { Insertable, Selectable } from "kysely";
 import type { IdentityProvider } from "../../../request-log/identity-provider-of.js";
-import type { RequestLogEntry } from "../../../request-log/request-log.js";
+import type { RequestBodyRefusal, RequestLogEntry } from "../../../request-log/request-log.js";
 import type { RequestLogTable } from "../sql-tables.js";
 
 // PostgreSQL cannot store U+0000 in text; a `detail` can echo one a client sent in a filter.
@@ -49,6 +49,7 @@ export function requestLogRowOf(entry: RequestLogEntry, seq: string, recordedAt:
     bulk_operations: entry.bulkOperations ?? null,
     request_body: optionalText(entry.requestBody),
     request_body_truncated: flag(entry.requestBodyTruncated),
+    request_body_refused: optionalText(entry.requestBodyRefused),
     response_body: optionalText(entry.responseBody),
     response_body_truncated: flag(entry.responseBodyTruncated),
   };
@@ -83,6 +84,7 @@ export function requestLogEntryOf(row: Selectable<RequestLogTable>): RequestLogE
     ...(row.bulk_operations === null ? {} : { bulkOperations: Number(row.bulk_operations) }),
     ...(row.request_body === null ? {} : { requestBody: row.request_body }),
     ...(row.request_body_truncated === null ? {} : { requestBodyTruncated: Number(row.request_body_truncated) === 1 }),
+    ...(row.request_body_refused === null ? {} : { requestBodyRefused: row.request_body_refused as RequestBodyRefusal }),
     ...(row.response_body === null ? {} : { responseBody: row.response_body }),
     ...(row.response_body_truncated === null ? {} : { responseBodyTruncated: Number(row.response_body_truncated) === 1 }),
   });

@@ -16,7 +16,12 @@ export const listingSuite: RequestLogConformanceSuite = {
         logEntry(orgId, 1),
         logEntry(orgId, 2, {}, true),
         logEntry(orgId, 3, { authenticated: false, status: 401, identityProvider: "other" }, true),
-        logEntry(orgId, 4, { requestBodyTruncated: true, responseBodyTruncated: false, durationMs: 0.123 }),
+        logEntry(orgId, 4, {
+          requestBodyTruncated: true,
+          requestBodyRefused: "invalidJson",
+          responseBodyTruncated: false,
+          durationMs: 0.123,
+        }),
       ];
       await recordAll(context, entries);
       const listed = (await context.log.list(orgId)).entries;
