@@ -1,0 +1,172 @@
+/**
+ * The report worker of one process: it claims report jobs (`claimOperation`), runs them with a
+ * heartbeat, polls for jobs nobody runs — queued ones, and those whose host died, once their lease
+ * ran out — and purges expired operations in the background. Several processes on one database
+ * each run one; the claims keep them from running a job twice (issue 19).
+ */
+import { randomUUID } from "node:crypto";
+import type { AnalyticsStore, Operation } from "./analytics-store.js";
+import { resolveReportOptions, type ReportOptions, type ResolvedReportOptions } from "./report-options.js";
+import { runReportOperation, type ReportJobOutcome } from "./run-report-operation.js";
+
+/** A process's report worker; the analytics router starts one and stops it in its `close()`. */
+export interface ReportWorker {
+  /** The id this worker claims jobs under (`ReportOptions.workerId`). */
+  readonly workerId: string;
+  /** The options in force, defaults applied. */
+  readonly options: ResolvedReportOptions;
+  /** Claims and starts `operationId` now when this process has room; otherwise a later poll finds it. */
+  kick(operationId: string): void;
+  /**
+   * One poll: claims jobs nobody runs (queued and unclaimed, or whose owner's heartbeat is older
+   * than the lease) up to the free capacity and starts them. Resolves with how many it started,
+   * once they are claimed (not finished: see `idle`).
+   */
+  pollOnce(): Promise<number>;
+  /**
+   * Purges expired operations with their rows, one bounded batch per store call with a turn of
+   * the event loop between batches, until none is left. Resolves with how many were deleted.
+   */
+  purgeOnce(): Promise<number>;
+  /** Resolves when no job of this worker is running. */
+  idle(): Promise<void>;
+  /**
+   * Stops the timers, asks running jobs to stop after their current page, waits for them and
+   * gives up their claims, so another process takes them over at once. Idempotent.
+   */
+  close(): Promise<void>;
+}
+
+/** What a worker needs. */
+export interface ReportWorkerOptions {
+  readonly store: AnalyticsStore;
+  readonly now: () => Date;
+  readonly onError: (error: unknown) => void;
+  readonly reports?: ReportOptions;
+}
+
+interface RunningJob {
+  stop: boolean;
+  lost: boolean;
+  readonly done: Promise<ReportJobOutcome>;
+}
+
+/** Starts a worker: its poll and purge timers are `unref`'d, so they never keep a process alive. */
+export function reportWorker(options: ReportWorkerOptions): ReportWorker {
+  const { store, now, onError } = options;
+  const settings = resolveReportOptions(options.reports ?? {}, randomUUID);
+  const { workerId } = settings;
+  const running = new Map<string, RunningJob>();
+  let closed = false;
+  let closing: Promise<void> | undefined;
+  let polling: Promise<number> | undefined;
+  let purging: Promise<number> | undefined;
+
+  const at = (offsetMs = 0): string => new Date(now().getTime() + offsetMs).toISOString();
+
+  function run(operation: Operation): void {
+    const job: { stop: boolean; lost: boolean } = { stop: false, lost: false };
+    const heartbeat = setInterval(() => {
+      store.heartbeatOperation(operation.id, workerId, at()).then(
+        (held) => {
+          if (!held) job.lost = true;
+        },
+        // A missed heartbeat is not fatal: if they keep failing, the lease runs out, another
+        // worker takes over, and this job's next fenced write finds its claim gone.
+        onError,
+      );
+    }, settings.heartbeatMs);
+    heartbeat.unref();
+    const done = runReportOperation({ store, operation, now, onError, stopping: () => job.stop || job.lost }).finally(() => {
+      clearInterval(heartbeat);
+      running.delete(operation.id);
+    });
+    running.set(operation.id, Object.assign(job, { done }));
+  }
+
+  async function claim(id?: string): Promise<boolean> {
+    if (closed || running.size >= settings.concurrency) return false;
+    const claimed = await store.claimOperation({
+      ownerId: workerId,
+      now: at(),
+      staleBefore: at(-settings.leaseMs),
+      ...(id === undefined ? {} : { id }),
+    });
+    if (claimed === undefined) return false;
+    if (closed) {
+      // Claimed while closing: give it straight back.
+      await store.releaseOperation(claimed.id, workerId);
+      return false;
+    }
+    run(claimed);
+    return true;
+  }
+
+  async function poll(): Promise<number> {
+    let started = 0;
+    while (!closed && running.size < settings.concurrency && (await claim())) started += 1;
+    return started;
+  }
+
+  async function purge(): Promise<number> {
+    let total = 0;
+    while (!closed) {
+      const deleted = await store.purgeExpiredOperations(at(), settings.purgeBatch);
+      total += deleted;
+      if (deleted === 0) break;
+      // Requests go first: the next batch waits for a turn of the event loop.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return total;
+  }
+
+  const worker: ReportWorker = {
+    workerId,
+    options: settings,
+    kick(operationId) {
+      claim(operationId).catch(onError);
+    },
+    pollOnce() {
+      polling ??= poll().finally(() => {
+        polling = undefined;
+      });
+      return polling;
+    },
+    purgeOnce() {
+      purging ??= purge().finally(() => {
+        purging = undefined;
+      });
+      return purging;
+    },
+    async idle() {
+      while (running.size > 0) await Promise.allSettled([...running.values()].map((job) => job.done));
+    },
+    close() {
+      closing ??= (async () => {
+        closed = true;
+        clearInterval(pollTimer);
+        clearInterval(purgeTimer);
+        clearTimeout(firstPoll);
+        const jobs = [...running.entries()];
+        for (const [, job] of jobs) job.stop = true;
+        await Promise.allSettled([polling, purging]);
+        const outcomes = await Promise.allSettled(jobs.map(([, job]) => job.done));
+        for (const [index, [id]] of jobs.entries()) {
+          const outcome = outcomes[index];
+          if (outcome?.status === "fulfilled" && outcome.value === "stopped") await store.releaseOperation(id, workerId).catch(onError);
+        }
+      })();
+      return closing;
+    },
+  };
+
+  const tick = (work: () => Promise<number>) => () => {
+    work().catch(onError);
+  };
+  // Soon after start: a restarted host picks up what is queued (and, after the lease, what it ran).
+  const firstPoll = setTimeout(tick(worker.pollOnce), 0);
+  const pollTimer = setInterval(tick(worker.pollOnce), settings.pollMs);
+  const purgeTimer = setInterval(tick(worker.purgeOnce), settings.purgeMs);
+  for (const timer of [firstPoll, pollTimer, purgeTimer]) timer.unref();
+  return worker;
+}
