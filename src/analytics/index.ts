@@ -54,6 +54,7 @@ export type {
   Operation,
   OperationStatus,
   OperationUpdate,
+  OperationClaim,
   OrgScope,
   Organization,
   OrganizationChange,
@@ -62,7 +63,9 @@ export type {
   Page,
   PageRequest,
   RecipientFilter,
+  ReportAdmission,
   ReportRow,
+  ReportStart,
   SimulationEventType,
   SimulationRecipient,
   SimulationRecipientView,
@@ -71,3 +74,6 @@ export type {
   StoredApiKey,
 } from "./analytics-store.js";
 export { CHOSEN_ORGANIZATION_ID_PATTERN } from "./definitions/analytics-schemas.js";
+export type { AnalyticsRouter } from "./analytics-router.js";
+export type { ReportOptions } from "./report-options.js";
+export type { ReportWorker } from "./report-worker.js";
