@@ -181,6 +181,8 @@ export async function serveHost(settings: HostSettings): Promise<void> {
       .shutdown(graceMs)
       .then(async ({ finished, cut }) => {
         say(`Requests finished during shutdown: ${finished}; cut at the end of the grace period: ${cut}`);
+        // Report jobs stop after their current page and are given up, so another host takes them at once.
+        await host.stopBackground();
         // After the last request: one still running would otherwise lose its connection mid-transaction.
         await database.close();
         say("Store closed");
