@@ -84,14 +84,23 @@ export function reportWorker(options: ReportWorkerOptions): ReportWorker {
     running.set(operation.id, Object.assign(job, { done }));
   }
 
+  /** Claims in flight: counted with the running jobs, so a kick and a poll at once never exceed `concurrency`. */
+  let claiming = 0;
+
   async function claim(id?: string): Promise<boolean> {
-    if (closed || running.size >= settings.concurrency) return false;
-    const claimed = await store.claimOperation({
-      ownerId: workerId,
-      now: at(),
-      staleBefore: at(-settings.leaseMs),
-      ...(id === undefined ? {} : { id }),
-    });
+    if (closed || running.size + claiming >= settings.concurrency) return false;
+    claiming += 1;
+    let claimed: Operation | undefined;
+    try {
+      claimed = await store.claimOperation({
+        ownerId: workerId,
+        now: at(),
+        staleBefore: at(-settings.leaseMs),
+        ...(id === undefined ? {} : { id }),
+      });
+    } finally {
+      claiming -= 1;
+    }
     if (claimed === undefined) return false;
     if (closed) {
       // Claimed while closing: give it straight back.

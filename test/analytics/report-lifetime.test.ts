@@ -190,6 +190,31 @@ function reportCases(storage: () => Promise<TestAppOptions>): void {
     expect(await storedRows(w.t.analytics, id)).toHaveLength(3);
   });
 
+  it("a job whose hosts died three times is failed, saying so, instead of tried forever", async () => {
+    const w = await world({ reports: { concurrency: 0, leaseMs: 30 * SECOND } });
+    const started = await w.t.get(`/campaigns/${w.campaignA.id}/users/bulk-report`, w.keys.adminA);
+    const id = String(operationOf(started)["id"]);
+    for (const owner of ["host-1", "host-2", "host-3"]) {
+      const now = w.t.clock.now();
+      const claimed = await w.t.analytics.claimOperation({
+        ownerId: owner,
+        now: now.toISOString(),
+        staleBefore: new Date(now.getTime() - 30 * SECOND).toISOString(),
+      });
+      expect(claimed?.id).toBe(id);
+      w.t.clock.advance(31 * SECOND);
+    }
+    const b = await secondHost(w, { reports: { workerId: "host-4", leaseMs: 30 * SECOND } });
+    expect(await b.router.reportWorker.pollOnce()).toBe(1);
+    await b.router.reportWorker.idle();
+    const failed = await settle(w.t, id, w.keys.adminA);
+    expect(failed).toMatchObject({ status: "failed" });
+    expect(String(failed["error"])).toContain("interrupted 3 times");
+    expect(await storedRows(w.t.analytics, id)).toEqual([]);
+    // Failed is never reused: asking again starts afresh.
+    expect(operationOf(await w.t.get(`/campaigns/${w.campaignA.id}/users/bulk-report`, w.keys.adminA))["id"]).not.toBe(id);
+  });
+
   it("a host that stops mid-report gives the job up; another host's poller takes it at once and rebuilds it without duplicates", async () => {
     const w = await world();
     const org = w.orgA;
