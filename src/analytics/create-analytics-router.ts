@@ -157,11 +157,14 @@ function operationChain(
  * @example
  * const resources = await sqlStore({ sqlite: "scimkit.db" });
  * const analytics = sqlAnalyticsStore(resources);
- * app.use("/analytics/v1", createAnalyticsRouter({
+ * const router = createAnalyticsRouter({
  *   store: analytics,
  *   scimTokens: resources.tokens,
  *   onInvitation: ({ adminUser, code }) => mailer.send(adminUser.email, code),
- * }));
+ * });
+ * app.use("/analytics/v1", router);
+ * // On shutdown, after the server stopped taking requests: report jobs are given up to another host.
+ * await router.close();
  */
 export function createAnalyticsRouter(options: AnalyticsRouterOptions): AnalyticsRouter {
   if (options.store === undefined || options.scimTokens === undefined)
