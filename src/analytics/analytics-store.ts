@@ -396,7 +396,7 @@ export interface Operation {
   readonly ownerId?: string;
   /** ISO 8601 time of the owner's last heartbeat; a claim older than the lease may be taken over. */
   readonly heartbeatAt?: string;
-  /** How many times the job was claimed: more than one means earlier runs were interrupted. */
+  /** How many times the job was claimed and not given back (`releaseOperation`): more than one means earlier runs died with their host. */
   readonly attempts?: number;
 }
 
@@ -640,7 +640,10 @@ export interface AnalyticsStore {
   claimOperation(claim: OperationClaim): Promise<Operation | undefined>;
   /** Records that `ownerId` still runs the job; false when its claim was lost (taken over, or the operation is gone). */
   heartbeatOperation(id: string, ownerId: string, now: string): Promise<boolean>;
-  /** Gives up `ownerId`'s claim (a worker stopping), so another worker may claim the job at once. */
+  /**
+   * Gives up `ownerId`'s claim (a worker stopping, or its database unreachable), so another worker
+   * may claim the job at once; the claim no longer counts in `attempts`.
+   */
   releaseOperation(id: string, ownerId: string): Promise<void>;
   /**
    * Deletes operations that expired at or before `now` with their report rows, at most about

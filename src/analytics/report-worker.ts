@@ -5,6 +5,7 @@
  * each run one; the claims keep them from running a job twice (issue 19).
  */
 import { randomUUID } from "node:crypto";
+import { isScimError } from "scimkit";
 import type { AnalyticsStore, Operation } from "./analytics-store.js";
 import { resolveReportOptions, type ReportOptions, type ResolvedReportOptions } from "./report-options.js";
 import { runReportOperation, type ReportJobOutcome } from "./run-report-operation.js";
@@ -53,7 +54,13 @@ interface RunningJob {
 
 /** Starts a worker: its poll and purge timers are `unref`'d, so they never keep a process alive. */
 export function reportWorker(options: ReportWorkerOptions): ReportWorker {
-  const { store, now, onError } = options;
+  const { store, now } = options;
+  // A database that cannot be reached (the store's 503) is an outage, the operator's to see in the
+  // database's own logs, not an unexpected failure: the next poll, heartbeat or purge tries again.
+  const onError = (error: unknown): void => {
+    if (isScimError(error) && error.status === 503) return;
+    options.onError(error);
+  };
   const settings = resolveReportOptions(options.reports ?? {}, randomUUID);
   const { workerId } = settings;
   const running = new Map<string, RunningJob>();
@@ -77,10 +84,17 @@ export function reportWorker(options: ReportWorkerOptions): ReportWorker {
       );
     }, settings.heartbeatMs);
     heartbeat.unref();
-    const done = runReportOperation({ store, operation, now, onError, stopping: () => job.stop || job.lost }).finally(() => {
-      clearInterval(heartbeat);
-      running.delete(operation.id);
-    });
+    const done = runReportOperation({ store, operation, now, onError, stopping: () => job.stop || job.lost })
+      .then((outcome) => {
+        // Given back by the next poll (not this one, which would take it straight back), once the
+        // database answers again; if it never does, the lease runs out.
+        if (outcome === "interrupted") interrupted.add(operation.id);
+        return outcome;
+      })
+      .finally(() => {
+        clearInterval(heartbeat);
+        running.delete(operation.id);
+      });
     running.set(operation.id, Object.assign(job, { done }));
   }
 
@@ -111,9 +125,23 @@ export function reportWorker(options: ReportWorkerOptions): ReportWorker {
     return true;
   }
 
+  /** Jobs given up in an outage, to release at the next poll. */
+  const interrupted = new Set<string>();
+
+  async function releaseInterrupted(): Promise<void> {
+    for (const id of [...interrupted]) {
+      await store.releaseOperation(id, workerId);
+      interrupted.delete(id);
+    }
+  }
+
   async function poll(): Promise<number> {
+    await releaseInterrupted();
+    // Only the room there is now: a job that ends during this poll (given up in an outage, say)
+    // is not claimed again until the next one.
+    const room = settings.concurrency - running.size - claiming;
     let started = 0;
-    while (!closed && running.size < settings.concurrency && (await claim())) started += 1;
+    while (started < room && (await claim())) started += 1;
     return started;
   }
 
@@ -155,7 +183,6 @@ export function reportWorker(options: ReportWorkerOptions): ReportWorker {
         closed = true;
         clearInterval(pollTimer);
         clearInterval(purgeTimer);
-        clearTimeout(firstPoll);
         const jobs = [...running.entries()];
         for (const [, job] of jobs) job.stop = true;
         await Promise.allSettled([polling, purging]);
@@ -164,6 +191,7 @@ export function reportWorker(options: ReportWorkerOptions): ReportWorker {
           const outcome = outcomes[index];
           if (outcome?.status === "fulfilled" && outcome.value === "stopped") await store.releaseOperation(id, workerId).catch(onError);
         }
+        await releaseInterrupted().catch(onError);
       })();
       return closing;
     },
@@ -172,10 +200,9 @@ export function reportWorker(options: ReportWorkerOptions): ReportWorker {
   const tick = (work: () => Promise<number>) => () => {
     work().catch(onError);
   };
-  // Soon after start: a restarted host picks up what is queued (and, after the lease, what it ran).
-  const firstPoll = setTimeout(tick(worker.pollOnce), 0);
+  // A restarted host picks up what is queued at its first poll, and what it ran once the lease is out.
   const pollTimer = setInterval(tick(worker.pollOnce), settings.pollMs);
   const purgeTimer = setInterval(tick(worker.purgeOnce), settings.purgeMs);
-  for (const timer of [firstPoll, pollTimer, purgeTimer]) timer.unref();
+  for (const timer of [pollTimer, purgeTimer]) timer.unref();
   return worker;
 }

@@ -5,6 +5,7 @@
  * claim (`claimOperation`): every write is fenced by the owner, so a job whose claim was taken
  * over stops at its next write and never adds a row to the new owner's report.
  */
+import { isScimError } from "scimkit";
 import type { AnalyticsStore, Operation } from "./analytics-store.js";
 import { reportKinds } from "./report-kinds.js";
 
@@ -26,8 +27,11 @@ export interface ReportJob {
   readonly stopping?: () => boolean;
 }
 
-/** How a job ended: `done` (succeeded or failed, recorded), `stopped` (asked to), `lost` (its claim went to another worker). */
-export type ReportJobOutcome = "done" | "stopped" | "lost";
+/**
+ * How a job ended: `done` (succeeded or failed, recorded), `stopped` (asked to), `lost` (its claim
+ * went to another worker), `interrupted` (the database could not be reached: to be tried again).
+ */
+export type ReportJobOutcome = "done" | "stopped" | "lost" | "interrupted";
 
 /** Shown to the client of a failed report; the cause, which may hold internals, goes to `onError`. */
 const FAILURE_TEXT = "The report could not be built; the cause was reported to the service's operator. Request the report again.";
@@ -81,6 +85,8 @@ export async function runReportOperation(job: ReportJob): Promise<ReportJobOutco
     return "done";
   } catch (error) {
     if (error instanceof ClaimLost) return "lost";
+    // An outage (the store's 503) is no fault of the report: it is given up and built again later.
+    if (isScimError(error) && error.status === 503) return "interrupted";
     job.onError(error);
     try {
       if (!(await store.updateOperation(operation.id, { status: "failed", finishedAt: now().toISOString(), error: FAILURE_TEXT }, owner)))

@@ -139,7 +139,10 @@ export function memoryReportJobs(
 
     async releaseOperation(id, ownerId) {
       const current = holds(id, ownerId);
-      if (current !== undefined) operations.set(id, unowned(current));
+      if (current === undefined) return;
+      const attempts = Math.max(0, (current.attempts ?? 0) - 1);
+      const { attempts: _attempts, ...rest } = unowned(current);
+      operations.set(id, attempts === 0 ? rest : { ...rest, attempts });
     },
 
     async purgeExpiredOperations(now, maxRows) {

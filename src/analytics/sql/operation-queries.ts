@@ -265,7 +265,12 @@ export function operationQueries(
     async releaseOperation(id, ownerId) {
       await db
         .updateTable("scimkit_operations")
-        .set({ owner_id: null, heartbeat_at: null })
+        // A claim given back is not an interrupted run: it leaves `attempts` as before it.
+        .set((eb) => ({
+          owner_id: null,
+          heartbeat_at: null,
+          attempts: sql<number>`case when ${eb.ref("attempts")} > 0 then ${eb.ref("attempts")} - 1 else 0 end`,
+        }))
         .where("id", "=", id)
         .where("owner_id", "=", ownerId)
         .execute();
