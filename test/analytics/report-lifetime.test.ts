@@ -96,6 +96,25 @@ function reportCases(storage: () => Promise<TestAppOptions>): void {
     expect(operationOf(later)["id"]).not.toBe(id);
   });
 
+  it("identical requests at the same moment get one operation, and never more than the bound", async () => {
+    const w = await world({ reports: { maxActivePerOrganization: 2, concurrency: 0 } });
+    const path = `/campaigns/${w.campaignA.id}/users/bulk-report`;
+    const responses = await Promise.all(Array.from({ length: 10 }, () => w.t.get(path, w.keys.viewerA)));
+    expect(responses.map((response) => response.status)).toEqual(Array.from({ length: 10 }, () => 202));
+    expect(new Set(responses.map((response) => operationOf(response)["id"])).size).toBe(1);
+    // Two other reports at once with one place left (the bound is 2): one admitted, one refused;
+    // and the identical request of A's admin (the viewer's scope) is the viewer's report, bound or not.
+    const paths = [
+      `/attack-simulations/${w.simulationA.id}/users/bulk-report`,
+      `/organizations/${w.orgA.id}/users/bulk-report`,
+      `/campaigns/${w.campaignA.id}/users/bulk-report`,
+    ];
+    const [simulation, organization, campaign] = await Promise.all(paths.map((other) => w.t.get(other, w.keys.adminA)));
+    expect([simulation?.status, organization?.status].sort()).toEqual([202, 429]);
+    expect(campaign?.status).toBe(202);
+    expect(operationOf(campaign as request.Response)["id"]).toBe(operationOf(responses[0] as request.Response)["id"]);
+  });
+
   it("an operation expires after reports.ttlMs: 404 like an unknown one, then purged with its rows", async () => {
     const w = await world({ reports: { ttlMs: HOUR } });
     const started = await w.t.get(`/attack-simulations/${w.simulationA.id}/users/bulk-report`, w.keys.adminA);
