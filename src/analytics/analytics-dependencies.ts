@@ -6,6 +6,7 @@ import type { Request } from "express";
 import type { TokenStore } from "scimkit";
 import type { AnalyticsStore, Operation } from "./analytics-store.js";
 import type { Invitation, StaticTokenDescription } from "./analytics-router-options.js";
+import type { ResolvedReportOptions } from "./report-options.js";
 
 /** The resolved options and services every handler may use. */
 export interface AnalyticsDependencies {
@@ -20,6 +21,8 @@ export interface AnalyticsDependencies {
   readonly invitationTtlMs: number;
   readonly now: () => Date;
   readonly onError: (error: unknown) => void;
+  /** Reports' lifetime, dedupe window and bounds, defaults applied. */
+  readonly reports: ResolvedReportOptions;
   /** Runs a queued report operation in the background, after the response is sent. */
   startReport(operation: Operation): void;
 }

@@ -31,6 +31,7 @@ export const ProblemType = {
   operationNotFinished: "https://scimkit.dev/problems/operation-not-finished",
   notImplemented: "https://scimkit.dev/problems/not-implemented",
   rateLimited: "https://scimkit.dev/problems/rate-limited",
+  reportLimit: "https://scimkit.dev/problems/report-limit",
   unavailable: "https://scimkit.dev/problems/unavailable",
   internal: "https://scimkit.dev/problems/internal",
 } as const;
@@ -199,6 +200,15 @@ export function rateLimited(retryAfter: number): AnalyticsProblem {
     },
     { retryAfter },
   );
+}
+
+/**
+ * 429 (RFC 6585 §4): the organization is at one of its report bounds — reports at once, or report
+ * rows kept — so no report is started; `detail` says which and what to do, `retryAfter` seconds
+ * become `Retry-After` (RFC 9110 §10.2.3).
+ */
+export function reportLimit(detail: string, retryAfter: number): AnalyticsProblem {
+  return new AnalyticsProblem({ type: ProblemType.reportLimit, title: "Report limit reached", status: 429, detail }, { retryAfter });
 }
 
 /** 501: the host has not configured what the operation needs (e.g. no invitation hook). */

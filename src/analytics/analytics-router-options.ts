@@ -5,6 +5,7 @@
 import type { Request } from "express";
 import type { AuditSink, RateLimiter, ReadableRequestLog, TokenStore } from "scimkit";
 import type { AdminUser, AnalyticsStore } from "./analytics-store.js";
+import type { ReportOptions } from "./report-options.js";
 
 /** A new invitation, for the host to deliver (by e-mail, say). */
 export interface Invitation {
@@ -108,6 +109,13 @@ export interface AnalyticsRouterOptions {
    * app.use("/analytics/v1", createAnalyticsRouter({ store: analytics, scimTokens, requestLog }));
    */
   readonly requestLog?: ReadableRequestLog;
+  /**
+   * Bulk reports' lifetime, dedupe, per-organization bounds and the lease of their jobs (see
+   * `ReportOptions`; every member has a default). Default: 24 h lifetime, identical requests
+   * answered by one operation for 5 minutes, 4 reports at once and 500,000 stored rows per
+   * organization, a 30 s lease.
+   */
+  readonly reports?: ReportOptions;
   /** The clock. Default `() => new Date()`. */
   readonly now?: () => Date;
   /**

@@ -4,7 +4,7 @@
  * with an analytics API key, authorized by the operation's access, validated against the
  * operation's schemas, and handed to its handler with the caller's scope.
  */
-import express, { type Request, type RequestHandler, type Router } from "express";
+import express, { type Request, type RequestHandler } from "express";
 import { asyncHandler, queryOf, requestOrigin } from "scimkit";
 import { forbidden, invalidRequest, methodNotAllowed, notFound, unauthorized, unknownEndpoint } from "./analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "./analytics-call.js";
@@ -30,10 +30,12 @@ import { simulationHandlers } from "./routes/simulation-routes.js";
 import { tokenHandlers } from "./routes/token-routes.js";
 import { userHandlers } from "./routes/user-routes.js";
 import { directoryHandlers } from "./routes/directory-routes.js";
-import { runReportOperation } from "./run-report-operation.js";
+import type { AnalyticsRouter } from "./analytics-router.js";
+import { reportWorker } from "./report-worker.js";
 import { sendJson } from "./send-json.js";
 
 export type { AnalyticsRouterOptions, Invitation, StaticTokenDescription } from "./analytics-router-options.js";
+export type { AnalyticsRouter } from "./analytics-router.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BEARER = /^\s*bearer\s+([^\s]+)\s*$/i;
@@ -157,17 +159,22 @@ function operationChain(
  * @example
  * const resources = await sqlStore({ sqlite: "scimkit.db" });
  * const analytics = sqlAnalyticsStore(resources);
- * app.use("/analytics/v1", createAnalyticsRouter({
+ * const router = createAnalyticsRouter({
  *   store: analytics,
  *   scimTokens: resources.tokens,
  *   onInvitation: ({ adminUser, code }) => mailer.send(adminUser.email, code),
- * }));
+ * });
+ * app.use("/analytics/v1", router);
+ * // On shutdown, after the server stopped taking requests: report jobs are given up to another host.
+ * await router.close();
  */
-export function createAnalyticsRouter(options: AnalyticsRouterOptions): Router {
+export function createAnalyticsRouter(options: AnalyticsRouterOptions): AnalyticsRouter {
   if (options.store === undefined || options.scimTokens === undefined)
     throw new Error("scimkit analytics: the router needs `store` and `scimTokens`.");
   const onError = options.onError ?? defaultOnError;
   const now = options.now ?? (() => new Date());
+  // Claims, heartbeats, takeover and purge of report jobs; stopped by the router's close().
+  const worker = reportWorker({ store: options.store, now, onError, ...(options.reports ? { reports: options.reports } : {}) });
   const dependencies: AnalyticsDependencies = {
     store: options.store,
     scimTokens: options.scimTokens,
@@ -178,9 +185,10 @@ export function createAnalyticsRouter(options: AnalyticsRouterOptions): Router {
     invitationTtlMs: positiveNumber("invitationTtlMs", options.invitationTtlMs ?? 7 * DAY_MS),
     now,
     onError,
+    reports: worker.options,
     startReport(operation) {
-      // After the 202 is on its way; the job never rejects (failures end in the operation).
-      setImmediate(() => void runReportOperation({ store: options.store, operation, now, onError }));
+      // After the 202 is on its way; when this process has no room, a poller (here or on another host) takes it.
+      setImmediate(() => worker.kick(operation.id));
     },
   };
   const handlers: AnalyticsHandlers = {
@@ -228,5 +236,5 @@ export function createAnalyticsRouter(options: AnalyticsRouterOptions): Router {
     next(unknownEndpoint(request.method, request.path));
   });
   router.use(problemHandler(onError));
-  return router;
+  return Object.assign(router, { close: () => worker.close(), reportWorker: worker });
 }

@@ -55,6 +55,7 @@ export type {
   Operation,
   OperationStatus,
   OperationUpdate,
+  OperationClaim,
   OrgScope,
   Organization,
   OrganizationChange,
@@ -63,7 +64,9 @@ export type {
   Page,
   PageRequest,
   RecipientFilter,
+  ReportAdmission,
   ReportRow,
+  ReportStart,
   SimulationEventType,
   SimulationRecipient,
   SimulationRecipientView,
@@ -73,3 +76,6 @@ export type {
 } from "./analytics-store.js";
 export type { AnalyticsDirectory, DirectoryGroup, DirectoryMember, DirectoryUser, DirectoryUserDetail } from "./analytics-directory.js";
 export { CHOSEN_ORGANIZATION_ID_PATTERN } from "./definitions/analytics-schemas.js";
+export type { AnalyticsRouter } from "./analytics-router.js";
+export type { ReportOptions } from "./report-options.js";
+export type { ReportWorker } from "./report-worker.js";

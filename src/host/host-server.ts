@@ -200,8 +200,10 @@ export interface RunningHost {
   baseUrl(orgId: string): string;
   /** `http://localhost:{port}/analytics/v1`. */
   readonly analyticsUrl: string;
-  /** Stops accepting connections and waits for open requests to finish. */
+  /** Stops accepting connections and waits for open requests to finish, then stops the background work (`stopHostApp`). */
   close(): Promise<void>;
+  /** Stops only the background work (`stopHostApp`), for a shutdown that closes the server itself. */
+  stopBackground(): Promise<void>;
 }
 
 /** `/scim/Organizations/{orgId}/v2/…`: the organization a request was for, for the JSON log. */
@@ -332,28 +334,40 @@ export function createHostApp(options: HostServerOptions): Express {
   app.use("/scim", scimErrorHandler());
   if (options.analytics) {
     const { store, scimTokens } = options.analytics;
-    app.use(
-      "/analytics/v1",
-      createAnalyticsRouter({
-        store,
-        scimTokens,
-        ...invitationDelivery(options.analytics, log),
-        onError: logError,
-        ...(options.analytics.staticTokens ? { staticTokens: options.analytics.staticTokens } : {}),
-        // One secret for both interfaces: each cursor binds its own operation, so neither opens the other's.
-        ...(options.cursorSecret === undefined ? {} : { cursorSecret: options.cursorSecret }),
-        // The base address a created organization is told is the public one too, never the Host header.
-        ...(publicUrl === undefined ? {} : { scimBaseUrl: (orgId: string) => scimBaseUrl(publicUrl, orgId) }),
-        // Its own buckets: analytics limits by API key, SCIM by organization, and the two ids must not share a bucket.
-        ...(options.limits?.rateLimit === false ? {} : { rateLimit: hostRateLimiter(options.limits ?? {}, "analytics") }),
-        ...(options.audit ? { onAudit: options.audit } : {}),
-        // The log the SCIM router above writes: what an identity provider sent is read here.
-        ...(options.requestLog ? { requestLog: options.requestLog } : {}),
-      }),
-    );
+    const analyticsRouter = createAnalyticsRouter({
+      store,
+      scimTokens,
+      ...invitationDelivery(options.analytics, log),
+      onError: logError,
+      ...(options.analytics.staticTokens ? { staticTokens: options.analytics.staticTokens } : {}),
+      // One secret for both interfaces: each cursor binds its own operation, so neither opens the other's.
+      ...(options.cursorSecret === undefined ? {} : { cursorSecret: options.cursorSecret }),
+      // The base address a created organization is told is the public one too, never the Host header.
+      ...(publicUrl === undefined ? {} : { scimBaseUrl: (orgId: string) => scimBaseUrl(publicUrl, orgId) }),
+      // Its own buckets: analytics limits by API key, SCIM by organization, and the two ids must not share a bucket.
+      ...(options.limits?.rateLimit === false ? {} : { rateLimit: hostRateLimiter(options.limits ?? {}, "analytics") }),
+      ...(options.audit ? { onAudit: options.audit } : {}),
+      // The log the SCIM router above writes: what an identity provider sent is read here.
+      ...(options.requestLog ? { requestLog: options.requestLog } : {}),
+    });
+    app.use("/analytics/v1", analyticsRouter);
+    // Its report worker polls, heartbeats and purges in the background: stopped by stopHostApp.
+    backgroundWork.set(app, () => analyticsRouter.close());
     if (options.consoleDir !== false) app.use("/console", consoleRoutes(options.consoleDir));
   }
   return app;
+}
+
+/** What each app built by `createHostApp` runs in the background, to stop on shutdown. */
+const backgroundWork = new WeakMap<Express, () => Promise<void>>();
+
+/**
+ * Stops the background work of an app from `createHostApp` — the analytics report worker, whose
+ * running jobs stop after their current page and are given up for another host to take over.
+ * Call it once the server stopped taking requests, before closing the store. Idempotent.
+ */
+export function stopHostApp(app: Express): Promise<void> {
+  return backgroundWork.get(app)?.() ?? Promise.resolve();
 }
 
 /** The analytics router's `onInvitation`: the host's own, the log when codes may go there, else none. */
@@ -411,11 +425,14 @@ export async function startHostServer(
     port,
     baseUrl: (orgId) => scimBaseUrl(options.publicUrl ?? `http://localhost:${port}`, orgId),
     analyticsUrl: `${options.publicUrl ?? `http://localhost:${port}`}/analytics/v1`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         // Idle keep-alive connections would otherwise hold close() open until they time out.
         server.closeIdleConnections();
-      }),
+      });
+      await stopHostApp(app);
+    },
+    stopBackground: () => stopHostApp(app),
   };
 }

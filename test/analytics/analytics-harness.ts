@@ -14,6 +14,7 @@ import { analyticsRecorder, type AnalyticsRecorder } from "../../src/analytics/a
 import type { Invitation, AnalyticsRouterOptions } from "../../src/analytics/analytics-router-options.js";
 import type { AnalyticsStore } from "../../src/analytics/analytics-store.js";
 import { issueApiKey } from "../../src/analytics/api-keys.js";
+import type { AnalyticsRouter } from "../../src/analytics/analytics-router.js";
 import { createAnalyticsRouter } from "../../src/analytics/create-analytics-router.js";
 import { analyticsOperations } from "../../src/analytics/definitions/analytics-operations.js";
 import type { OperationDefinition } from "../../src/analytics/definitions/operation-definition.js";
@@ -111,6 +112,8 @@ export interface RequestOptions {
 
 export interface AnalyticsTestApp extends Stores {
   readonly app: Express;
+  /** The analytics router, for its report worker and its `close()`. */
+  readonly router: AnalyticsRouter;
   readonly clock: TestClock;
   readonly recorder: AnalyticsRecorder;
   readonly operatorKey: string;
@@ -178,22 +181,20 @@ export async function createAnalyticsTestApp(options: TestAppOptions = {}): Prom
   const errors: unknown[] = [];
   const exchanges: Exchange[] = [];
   const app = express();
-  app.use(
-    BASE,
-    createAnalyticsRouter({
-      store: stores.analytics,
-      scimTokens: stores.scimTokens,
-      onInvitation: (invitation) => {
-        invitations.push(invitation);
-      },
-      onError: (error) => {
-        errors.push(error);
-      },
-      now: () => clock.now(),
-      cursorSecret: "test secret",
-      ...options.router,
-    }),
-  );
+  const router = createAnalyticsRouter({
+    store: stores.analytics,
+    scimTokens: stores.scimTokens,
+    onInvitation: (invitation) => {
+      invitations.push(invitation);
+    },
+    onError: (error) => {
+      errors.push(error);
+    },
+    now: () => clock.now(),
+    cursorSecret: "test secret",
+    ...options.router,
+  });
+  app.use(BASE, router);
   app.use(
     "/scim/Organizations/:orgId/v2",
     createScimRouter({
@@ -233,6 +234,7 @@ export async function createAnalyticsTestApp(options: TestAppOptions = {}): Prom
   return {
     ...stores,
     app,
+    router,
     clock,
     recorder,
     operatorKey,

@@ -253,9 +253,9 @@ describe("GET /operations/{id}", POPULATED, () => {
     const w = await createWorld();
     const gated: AnalyticsStore = {
       ...w.t.analytics,
-      async appendReportRows(operationId, rows) {
+      async appendReportRows(operationId, rows, ownerId) {
         await gate;
-        await w.t.analytics.appendReportRows(operationId, rows);
+        return w.t.analytics.appendReportRows(operationId, rows, ownerId);
       },
     };
     // A second router over the world's store, whose report job waits at the gate.

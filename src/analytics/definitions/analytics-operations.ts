@@ -88,6 +88,19 @@ const reportAccepted: ResponseDefinition = json(
   locationHeader("the operation"),
 );
 
+/** Issue 19: an identical request while one is queued or running gets it (202); one fresh and succeeded, 200. */
+const reportResponses: Readonly<Record<number, ResponseDefinition>> = {
+  200: json(
+    "An identical request (same caller scope, report and filters) succeeded within the freshness window (`reports.freshnessMs`, default 5 minutes): its operation, whose `links.result` downloads the report now. `Location` names it too.",
+    ref("OperationAccepted"),
+    locationHeader("the operation"),
+  ),
+  202: reportAccepted,
+};
+
+const REPORT_LIMIT =
+  "The key sent more requests than the host's rate limit allows (`rate-limited`), or the organization is at a report bound (`report-limit`): as many reports queued or running as it may have at once, or as many report rows kept as it may keep. Both with `Retry-After`.";
+
 /** The operations, in registration order. */
 export const analyticsOperations = [
   {
@@ -206,8 +219,8 @@ export const analyticsOperations = [
       "Addition to spec §4.6 (issue 17): an asynchronous operation that writes one row per learner of the organization and of every descendant, by organization and id, each row naming its `organizationId`. 403 for an admin who does not see the whole subtree. Answers 202 at once.",
     access: "read",
     pathParameters: { id: organizationIdParameter },
-    responses: { 202: reportAccepted },
-    problems: { 403: "The caller is an admin who does not see every organization of the subtree." },
+    responses: reportResponses,
+    problems: { 403: "The caller is an admin who does not see every organization of the subtree.", 429: REPORT_LIMIT },
   },
 
   // SCIM tokens (issue 14: addition to spec §4.6)
@@ -522,7 +535,8 @@ export const analyticsOperations = [
       "Starts an asynchronous operation that writes one row per enrolment (learner, status, progress, score, times, overdue). Answers 202 at once; the report may hold hundreds of thousands of rows and is streamed when downloaded.",
     access: "read",
     pathParameters: { id: idParameter("campaign") },
-    responses: { 202: reportAccepted },
+    responses: reportResponses,
+    problems: { 429: REPORT_LIMIT },
   },
   {
     operationId: "listCampaignUsers",
@@ -601,7 +615,8 @@ export const analyticsOperations = [
       "Starts an asynchronous operation that writes one row per recipient (learner and the time of each thing it did). Answers 202 at once.",
     access: "read",
     pathParameters: { id: idParameter("attack simulation") },
-    responses: { 202: reportAccepted },
+    responses: reportResponses,
+    problems: { 429: REPORT_LIMIT },
   },
   {
     operationId: "listSimulationUsers",
@@ -653,7 +668,8 @@ export const analyticsOperations = [
     path: "/operations/{id}",
     tag: "Operations",
     summary: "Poll an operation",
-    description: "Its status and progress; once `succeeded`, `links.result` and `links.resultCsv` download the report.",
+    description:
+      "Its status and progress; once `succeeded`, `links.result` and `links.resultCsv` download the report. An operation lives `reports.ttlMs` (default 24 hours) from its request, then answers 404 like one that never was.",
     access: "read",
     pathParameters: { id: idParameter("operation") },
     responses: { 200: json("The operation.", ref("Operation")) },

@@ -31,6 +31,7 @@ import { rounded, simulationRates, summaryRate } from "../summary-rates.js";
 import { walkResources } from "./walk-resources.js";
 import { compareKeys, keysetPage } from "./keyset-page.js";
 import { learnerOf, workEmailOf } from "./learner-of.js";
+import { memoryReportJobs } from "./memory-report-jobs.js";
 import { plainCopy } from "./plain-copy.js";
 import { memoryDirectory } from "./memory-directory.js";
 
@@ -702,23 +703,7 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       return operation !== undefined && sees(scope, operation.orgId) ? plainCopy(operation) : undefined;
     },
 
-    async updateOperation(id, update) {
-      const current = operations.get(id);
-      if (current === undefined) return;
-      // plainCopy drops the fields an update leaves undefined, so they keep their current values.
-      operations.set(id, { ...current, ...plainCopy(update) });
-    },
-
-    async appendReportRows(operationId, rows) {
-      // A report of an operation deleted meanwhile (its organization went) has nowhere to go.
-      if (!operations.has(operationId)) return;
-      let stored = reportRows.get(operationId);
-      if (stored === undefined) {
-        stored = [];
-        reportRows.set(operationId, stored);
-      }
-      for (const row of rows) stored.push(plainCopy(row));
-    },
+    ...memoryReportJobs(operations, reportRows),
 
     async *readReportRows(operationId) {
       for (let start = 0; ; start += REPORT_PAGE) {

@@ -10,13 +10,27 @@ import { renderOperation } from "../render-resources.js";
 import { sendJson } from "../send-json.js";
 import { streamReport, type ReportFormat } from "../stream-report.js";
 
+function lifetime(milliseconds: number): string {
+  const hours = milliseconds / 3_600_000;
+  if (hours === 1) return "1 hour";
+  return hours > 1 ? `${Number.isInteger(hours) ? hours : hours.toFixed(1)} hours` : `${Math.round(milliseconds / 1000)} seconds`;
+}
+
 /** The handlers of the operation poll and download. */
 export function operationHandlers(dependencies: AnalyticsDependencies): Pick<AnalyticsHandlers, "getOperation" | "getOperationResult"> {
   const { store } = dependencies;
 
   async function operationOf(call: AnalyticsCall): Promise<Operation> {
     const operation = await store.getOperation(call.scope, call.params["id"] ?? "");
-    if (operation === undefined) throw notFound("There is no operation with this id among those you may see.");
+    // Expired is gone, whether or not the purge has reached it yet: 404, not 410 (RFC 9110
+    // §15.5.11), because after the purge nothing remembers the id to say 410 with, and an answer
+    // that changed with the purge's progress would tell nothing a client could rely on.
+    const expired = operation?.expiresAt !== undefined && operation.expiresAt <= dependencies.now().toISOString();
+    if (operation === undefined || expired) {
+      throw notFound(
+        `There is no operation with this id among those you may see. Operations and their reports are kept ${lifetime(dependencies.reports.ttlMs)} after they are requested; request the report again.`,
+      );
+    }
     return operation;
   }
 

@@ -5,7 +5,7 @@
  * tables do. The DDL, with its indexes, is in `migrations/0001-analytics-tables.ts`, run in the
  * `analytics` namespace of the store's migration runner.
  */
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 import type { CounterColumn, SqlStoreDatabase } from "scimkit/sql";
 
 /** An organization of the analytics interface (spec §4.6). Primary key `id`. */
@@ -152,6 +152,16 @@ export interface OperationsTable {
   readonly started_at: string | null;
   readonly finished_at: string | null;
   readonly error: string | null;
+  /** Digest of the request (analytics version 4); null: never reused. */
+  readonly request_key: string | null;
+  /** ISO 8601 expiry (version 4); null: kept. */
+  readonly expires_at: string | null;
+  /** The worker whose claim the job runs under (version 4). */
+  readonly owner_id: string | null;
+  /** That worker's last heartbeat (version 4). */
+  readonly heartbeat_at: string | null;
+  /** Claims so far (version 4). */
+  readonly attempts: ColumnType<number, number | undefined, number>;
 }
 
 /** One row of an operation's report. Primary key `(operation_id, seq)`; cascades with the operation. */

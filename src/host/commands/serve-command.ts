@@ -261,7 +261,7 @@ function stopOnSignals(
   serving: Awaited<ReturnType<typeof listen>>,
 ): void {
   const graceMs = settings.shutdownGraceMs;
-  const { health, shutdown, calls } = serving;
+  const { health, shutdown, calls, host } = serving;
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
@@ -275,6 +275,8 @@ function stopOnSignals(
       .shutdown(graceMs)
       .then(async ({ finished, cut }) => {
         say(`Requests finished during shutdown: ${finished}; cut at the end of the grace period: ${cut}`);
+        // Report jobs stop after their current page and are given up, so another host takes them at once.
+        await host.stopBackground();
         // A request whose client left counts as finished, yet its handler may still write (its
         // audit entry): close once the database work has stopped, within what is left of the grace.
         if (!(await calls.idle(Math.max(0, startedAt + graceMs - Date.now())))) {

@@ -16,6 +16,7 @@ import { operationsSuite } from "./suites/operations.js";
 import { organizationDeleteSuite } from "./suites/organization-delete.js";
 import { organizationsSuite } from "./suites/organizations.js";
 import { organizationTreeSuite } from "./suites/organization-tree.js";
+import { reportJobsSuite } from "./suites/report-jobs.js";
 import { simulationsSuite } from "./suites/simulations.js";
 import { directorySuite } from "./suites/directory.js";
 
@@ -39,6 +40,7 @@ export const analyticsConformanceSuites: readonly AnalyticsConformanceSuite[] = 
   simulationsSuite,
   feedbackSuite,
   operationsSuite,
+  reportJobsSuite,
   organizationDeleteSuite,
   organizationTreeSuite,
   concurrencySuite,

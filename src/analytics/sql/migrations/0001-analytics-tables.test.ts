@@ -208,10 +208,16 @@ function migrationChecks(
         .values({ id: "acme", name: "Acme", status: "active", created_at: time, updated_at: time })
         .execute();
       // The migrations table itself is rebuilt with its new key (PostgreSQL names that index);
-      // version 3 adds the index of the organization tree.
+      // version 3 adds the index of the organization tree, version 4 those of report jobs.
+      const later = new Set([
+        "scimkit_organizations_parent",
+        "scimkit_operations_request",
+        "scimkit_operations_expiry",
+        "scimkit_operations_status",
+      ]);
       const withoutMigrations = ({ tables, indexes }: Catalog): Catalog => ({
         tables,
-        indexes: indexes.filter((index) => !index.startsWith("scimkit_migrations") && index !== "scimkit_organizations_parent"),
+        indexes: indexes.filter((index) => !index.startsWith("scimkit_migrations") && !later.has(index)),
       });
       const before = withoutMigrations(await catalog(db));
 
