@@ -85,3 +85,26 @@ export { memoryTokenRepository } from "./auth/memory-token-repository.js";
 export { hashToken, sameTokenHash, unmatchableTokenHash } from "./auth/hash-token.js";
 export { staticTokenVerifier } from "./auth/static-token-verifier.js";
 export { parseOrganizationTokens } from "./auth/parse-organization-tokens.js";
+export { TokenRefusedError, isTokenRefusedError } from "./auth/token-refused-error.js";
+export type { TokenRefusalCode, TokenRefusalOptions } from "./auth/token-refused-error.js";
+export { DEFAULT_JWT_ALGORITHMS, jwtVerifier } from "./auth/jwt-verifier.js";
+export type { JwtVerifierOptions } from "./auth/jwt-verifier.js";
+export {
+  ACCESS_TOKEN_TYPE,
+  accessTokenIssuer,
+  DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS,
+  generateSigningKey,
+  ORGANIZATION_CLAIM,
+  SCIM_SCOPE,
+} from "./auth/access-token-issuer.js";
+export type {
+  AccessTokenGrant,
+  AccessTokenIssuer,
+  AccessTokenIssuerOptions,
+  IssuedAccessToken,
+  SigningAlgorithm,
+} from "./auth/access-token-issuer.js";
+export { clientCredentialsVerifier } from "./auth/client-credentials-verifier.js";
+export type { ClientCredentialsVerifierOptions } from "./auth/client-credentials-verifier.js";
+export { createOAuthTokenRouter } from "./http/create-oauth-token-router.js";
+export type { OAuthTokenRouterOptions } from "./http/create-oauth-token-router.js";
