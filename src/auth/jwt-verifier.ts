@@ -90,12 +90,12 @@ function invalidToken(description: string): TokenRefusedError {
  * set could not be fetched or read): those are thrown on, a 500 reported through `onError`.
  */
 function refusalOf(error: unknown): TokenRefusedError | undefined {
-  if (error instanceof errors.JWTExpired) return invalidToken(REFUSAL.expired);
+  // jose reports a token older than maxTokenAge as expired too, naming the iat claim.
+  if (error instanceof errors.JWTExpired) return invalidToken(error.claim === "iat" ? REFUSAL.tooOld : REFUSAL.expired);
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.claim === "iss") return invalidToken(REFUSAL.issuer);
     if (error.claim === "aud") return invalidToken(REFUSAL.audience);
     if (error.claim === "nbf") return invalidToken(REFUSAL.notYetValid);
-    if (error.claim === "iat" && error.reason === "check_failed") return invalidToken(REFUSAL.tooOld);
     return invalidToken(REFUSAL.invalid);
   }
   if (
