@@ -9,7 +9,7 @@
  * stores are `scimkit/memory` and `scimkit/sql` (architecture §9).
  */
 export { ScimError, ScimType, isScimError } from "./errors.js";
-export type { ScimErrorBody } from "./errors.js";
+export type { BearerError, ScimErrorBody } from "./errors.js";
 export { rfc7643Profile, specProfile } from "./scim/schema/resource-profile.js";
 export type { ResourceProfile } from "./scim/schema/resource-profile.js";
 export { COMPATIBILITY_PROFILE_NAMES, isCompatibilityProfileName } from "./scim/compatibility/compatibility-profile-name.js";
