@@ -103,6 +103,7 @@ export type {
   AccessTokenIssuerOptions,
   IssuedAccessToken,
   SigningAlgorithm,
+  SigningKey,
 } from "./auth/access-token-issuer.js";
 export { clientCredentialsVerifier } from "./auth/client-credentials-verifier.js";
 export type { ClientCredentialsVerifierOptions } from "./auth/client-credentials-verifier.js";

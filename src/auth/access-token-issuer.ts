@@ -24,6 +24,9 @@ const MAX_LIFETIME_SECONDS = 24 * 60 * 60;
 /** Signing algorithms by key type: the ones RFC 7518 and RFC 8037 define for these keys. */
 const ALGORITHM_OF_KEY: Readonly<Record<string, string>> = { "EC:P-256": "ES256", "OKP:Ed25519": "EdDSA", RSA: "RS256" };
 
+/** A private signing key as a JWK (RFC 7517), e.g. `JSON.parse` of what `generateSigningKey` made. */
+export type SigningKey = JWK;
+
 /** The algorithms `generateSigningKey` makes keys for. */
 export type SigningAlgorithm = "ES256" | "EdDSA";
 
@@ -36,7 +39,7 @@ export interface AccessTokenIssuerOptions {
    * the deployment's secret store, passed in by environment. Its `kid` is its RFC 7638 thumbprint
    * unless it names one.
    */
-  readonly signingKey: JWK;
+  readonly signingKey: SigningKey;
   /** The `iss` of the tokens: this service's URL, e.g. `"https://scim.example.com"`. */
   readonly issuer: string;
   /** The `aud` of the tokens. Default: `issuer` (the tokens are for this service alone). */
@@ -85,7 +88,7 @@ export interface AccessTokenIssuer {
  *
  * @example const key = await generateSigningKey(); // { kty: "EC", crv: "P-256", d: "…", kid: "…", alg: "ES256", … }
  */
-export async function generateSigningKey(algorithm: SigningAlgorithm = "ES256"): Promise<JWK> {
+export async function generateSigningKey(algorithm: SigningAlgorithm = "ES256"): Promise<SigningKey> {
   const { privateKey } = await generateKeyPair(algorithm, { extractable: true, ...(algorithm === "EdDSA" ? { crv: "Ed25519" } : {}) });
   const jwk = await exportJWK(privateKey);
   return { ...jwk, alg: algorithm, kid: await calculateJwkThumbprint(jwk) };

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { hostSettingDefaults, readHostSettings, type HostSettings } from "./host-settings.js";
 
 const TOKEN = "0123456789abcdef0123456789abcdef";
+/** A P-256 private JWK's shape (its values need not be a real key to be read; the server checks them at start). */
+const SIGNING_KEY = { kty: "EC", crv: "P-256", x: "x-coordinate", y: "y-coordinate", d: "private-part", kid: "k1" };
 
 function settings(env: Record<string, string>): HostSettings {
   const result = readHostSettings(env);
@@ -35,6 +37,7 @@ describe("readHostSettings", () => {
       demoData: true,
       logInvitationCodes: false,
       cursorSecret: undefined,
+      oauthSigningKey: undefined,
     });
   });
 
@@ -60,6 +63,7 @@ describe("readHostSettings", () => {
       SCIMKIT_DEMO_DATA: "0",
       SCIMKIT_LOG_INVITATION_CODES: "true",
       SCIMKIT_CURSOR_SECRET: TOKEN,
+      SCIMKIT_OAUTH_SIGNING_KEY: JSON.stringify(SIGNING_KEY),
     });
     expect(read).toEqual({
       port: 0,
@@ -79,6 +83,7 @@ describe("readHostSettings", () => {
       demoData: false,
       logInvitationCodes: true,
       cursorSecret: TOKEN,
+      oauthSigningKey: SIGNING_KEY,
     });
   });
 
@@ -169,5 +174,18 @@ describe("readHostSettings", () => {
       "SCIMKIT_PUBLIC_ULR is not a setting of the host and is ignored; did you mean SCIMKIT_PUBLIC_URL?",
       "SCIMKIT_SOMETHING_ELSE_ENTIRELY is not a setting of the host and is ignored",
     ]);
+  });
+});
+
+describe("readHostSettings: SCIMKIT_OAUTH_SIGNING_KEY", () => {
+  it("refuses what is not a private JWK, without repeating the value", () => {
+    for (const value of ["not json", "[1]", '{"kty":"EC"}', JSON.stringify({ ...SIGNING_KEY, d: undefined })]) {
+      const result = readHostSettings({ SCIMKIT_OAUTH_SIGNING_KEY: value });
+      expect(result.ok, value).toBe(false);
+      const errors = result.ok ? [] : result.errors;
+      expect(errors, value).toHaveLength(1);
+      expect(errors[0], value).toMatch(/^SCIMKIT_OAUTH_SIGNING_KEY: expected a private JWK as JSON; generate one with/);
+      expect(errors[0], value).not.toContain(value);
+    }
   });
 });

@@ -7,6 +7,7 @@
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { parseOrganizationTokens } from "scimkit";
+import type { SigningKey } from "scimkit";
 
 /** The host's settings, each default filled in. */
 export interface HostSettings {
@@ -38,6 +39,11 @@ export interface HostSettings {
   readonly logInvitationCodes: boolean;
   /** `SCIMKIT_CURSOR_SECRET`; undefined: the host uses the one its database keeps (`HostStore.cursorSecret`). */
   readonly cursorSecret: string | undefined;
+  /**
+   * `SCIMKIT_OAUTH_SIGNING_KEY`: the private JWK (JSON) the OAuth 2.0 token endpoint signs access
+   * tokens with, the same on every host; undefined: no token endpoint, bearer tokens only.
+   */
+  readonly oauthSigningKey: SigningKey | undefined;
 }
 
 export type HostSettingsResult =
@@ -85,6 +91,7 @@ export const hostVariables = [
   "SCIMKIT_DEMO_DATA",
   "SCIMKIT_LOG_INVITATION_CODES",
   "SCIMKIT_CURSOR_SECRET",
+  "SCIMKIT_OAUTH_SIGNING_KEY",
 ] as const;
 
 /** Variables of the test suite and tools, not the host's: no typo warning for them. */
@@ -296,6 +303,26 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
     warnings.push(`${name} is not a setting of the host and is ignored${closest === undefined ? "" : `; did you mean ${closest}?`}`);
   }
 
+  let oauthSigningKey: SigningKey | undefined;
+  const keyText = raw("SCIMKIT_OAUTH_SIGNING_KEY");
+  if (keyText !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(keyText);
+    } catch {
+      // Reported below.
+    }
+    const jwk = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as SigningKey) : undefined;
+    if (jwk === undefined || typeof jwk.kty !== "string" || typeof jwk.d !== "string") {
+      // Never the value: it is a private key.
+      errors.push(
+        "SCIMKIT_OAUTH_SIGNING_KEY: expected a private JWK as JSON; generate one with `node --input-type=module -e \"import { generateSigningKey } from 'scimkit'; console.log(JSON.stringify(await generateSigningKey()))\"`",
+      );
+    } else {
+      oauthSigningKey = jwk;
+    }
+  }
+
   if (errors.length > 0) return { ok: false, errors, warnings };
   return {
     ok: true,
@@ -318,6 +345,7 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
       demoData,
       logInvitationCodes,
       cursorSecret,
+      oauthSigningKey,
     },
   };
 }
