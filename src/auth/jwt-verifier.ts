@@ -249,6 +249,10 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     requiredClaims: ["exp"],
   };
 
+  // Said to the operator (onError), never to the client.
+  const failure =
+    options.jwksUrl === undefined ? "verification failed unexpectedly" : `the key set could not be loaded from ${String(options.jwksUrl)}`;
+
   async function verified(token: string): Promise<JWTPayload> {
     try {
       const currentDate = now();
@@ -260,7 +264,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     } catch (error) {
       const refusal = refusalOf(error);
       if (refusal !== undefined) throw refusal;
-      throw new Error(`jwtVerifier: could not verify a token: the key set could not be loaded (${String(error)})`, { cause: error });
+      throw new Error(`jwtVerifier: could not verify a token: ${failure} (${String(error)})`, { cause: error });
     }
   }
 
