@@ -18,7 +18,8 @@ export interface ClientCredentialsVerifierOptions {
   /**
    * The clients: a client is a token of this store, its id the token's record id and its secret
    * the token. Consulted on every request carrying an access token, so revoking the client ends
-   * its access tokens at once, and rotating its secret ends those issued before the rotation.
+   * its access tokens at once, and rotating its secret ends those issued before the rotation (once
+   * the rotation's grace period, if it gave one, is over).
    */
   readonly clients: Pick<TokenStore, "verify" | "list">;
   /** The issuer the token endpoint signs with. */
@@ -34,7 +35,8 @@ export interface ClientCredentialsVerifierOptions {
  * the client secrets). Refusals of access tokens carry their RFC 6750 reason (`TokenRefusedError`);
  * other tokens are answered as `clients` answers them.
  *
- * Rotation is compared at the second (`iat` has no finer grain): a token issued in the same
+ * During the grace period of a rotation (`graceSeconds`) the tokens issued before it stay valid,
+ * as the replaced secret does. Rotation is compared at the second (`iat` has no finer grain): a token issued in the same
  * second as the rotation, before it, stays valid until it expires.
  *
  * @example
@@ -62,7 +64,10 @@ export function clientCredentialsVerifier(options: ClientCredentialsVerifierOpti
       // Decoding only: the signature has just been verified.
       const issuedAt = decodeJwt(token).iat ?? 0;
       const client = (await clients.list(orgId)).find((record) => record.id === principal?.tokenId);
-      const rotatedAt = client?.rotatedAt === undefined ? undefined : Math.floor(Date.parse(client.rotatedAt) / 1000);
+      // A rotation with a grace period keeps the replaced secret — and so what it was used for — valid
+      // until the grace ends (`list` shows previousSecretValidUntil only until then).
+      const inGrace = client?.previousSecretValidUntil !== undefined;
+      const rotatedAt = client?.rotatedAt === undefined || inGrace ? undefined : Math.floor(Date.parse(client.rotatedAt) / 1000);
       // The token's org_id matched orgId above, so telling "revoked" reveals nothing of another organization.
       if (principal === null || client === undefined || (rotatedAt !== undefined && issuedAt < rotatedAt)) {
         throw new TokenRefusedError("invalid_token", "The access token was revoked.");

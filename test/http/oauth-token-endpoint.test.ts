@@ -255,6 +255,19 @@ describe("access tokens on the SCIM router", () => {
     );
   });
 
+  it("keeps access tokens issued before a rotation valid during its grace period, and refuses them after", async () => {
+    const clock = { at: Date.now() - 60_000 };
+    const issuer = await accessTokenIssuer({ signingKey, issuer: ISSUER, now: () => new Date(clock.at) });
+    const { app, acme, clients } = await oauthApp({ issuer });
+    const before = await accessToken(app, acme);
+    const graced = await clients.rotate("acme", acme.id, { graceSeconds: 3600 });
+    if (graced === undefined) throw new Error("rotation failed");
+    await request(app).get("/scim/Organizations/acme/v2/Users").set("Authorization", `Bearer ${before}`).expect(200);
+    // A second rotation without grace ends the first one's.
+    await clients.rotate("acme", acme.id);
+    expectScimError(await request(app).get("/scim/Organizations/acme/v2/Users").set("Authorization", `Bearer ${before}`), 401);
+  });
+
   it("refuses an expired access token with invalid_token", async () => {
     const issuer = await accessTokenIssuer({ signingKey, issuer: ISSUER, lifetimeSeconds: 60, now: () => new Date(Date.now() - 3600_000) });
     const { app, acme } = await oauthApp({ issuer });
