@@ -16,6 +16,8 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src
+# The operator console, built into dist/console by npm run build and served at /console.
+COPY console ./console
 RUN npm run build
 # Express and both database drivers are optional peers of the library but the host's own needs:
 # made dependencies of this copy so the prune keeps them (see the script).

@@ -8,6 +8,8 @@
 //    the ES module's namespace — the same module instance `import` gets, not a second copy of the
 //    package. On an older Node.js, where require(esm) throws ERR_REQUIRE_ESM, it throws an error that
 //    says what to do instead.
+// 5. Build the operator console (console/ → dist/console/, scripts/build-console.mjs), which the
+//    host serves at /console.
 import { spawnSync } from "node:child_process";
 import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -56,3 +58,6 @@ try {
 }
 `;
 }
+
+const consoleBuilt = spawnSync(process.execPath, [join(root, "scripts", "build-console.mjs")], { stdio: "inherit" });
+if (consoleBuilt.status !== 0) process.exit(consoleBuilt.status ?? 1);

@@ -97,6 +97,9 @@ describe("the packed package, installed into fresh apps", () => {
     const paths = packed.files.map((file) => file.path);
     expect(paths.filter((path) => path.startsWith("src/"))).toEqual([]);
     expect(paths.filter((path) => /\.(test|fixture)\./.test(path))).toEqual([]);
+    // The operator console, built: the host serves it from beside its own compiled files.
+    expect(paths).toContain("dist/console/index.html");
+    expect(paths.filter((path) => path.startsWith("console/"))).toEqual([]);
     const manifest = JSON.parse(readFileSync("package.json", "utf8")) as { exports: Record<string, string | Record<string, string>> };
     for (const [subpath, target] of Object.entries(manifest.exports)) {
       if (typeof target === "string") continue;

@@ -3,7 +3,7 @@
  * tokens and addresses, how invitations reach people, and the router's limits.
  */
 import type { Request } from "express";
-import type { AuditSink, RateLimiter, TokenStore } from "scimkit";
+import type { AuditSink, RateLimiter, ReadableRequestLog, TokenStore } from "scimkit";
 import type { AdminUser, AnalyticsStore } from "./analytics-store.js";
 
 /** A new invitation, for the host to deliver (by e-mail, say). */
@@ -95,6 +95,19 @@ export interface AnalyticsRouterOptions {
    * public. Default: no audit.
    */
   readonly onAudit?: AuditSink;
+  /**
+   * The provisioning log that `GET /organizations/{id}/request-log` reads (issue 18): the same
+   * `ReadableRequestLog` given to the SCIM router as its `requestLog`, so what an identity provider
+   * sent is found here by its organization's operator and admins. `memoryRequestLog()` keeps it in
+   * this process; a shared log (a database) shows every process's requests. Default: none, and the
+   * operation answers 404 saying the host keeps no provisioning log.
+   *
+   * @example
+   * const requestLog = memoryRequestLog({ capacity: 10_000 });
+   * app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth, requestLog }));
+   * app.use("/analytics/v1", createAnalyticsRouter({ store: analytics, scimTokens, requestLog }));
+   */
+  readonly requestLog?: ReadableRequestLog;
   /** The clock. Default `() => new Date()`. */
   readonly now?: () => Date;
   /**

@@ -11,6 +11,7 @@
  */
 import type { ExistingUserPolicy } from "scimkit";
 import type { CompatibilityProfileName } from "scimkit/core";
+import type { AnalyticsDirectory } from "./analytics-directory.js";
 
 /** An organization's lifecycle state. A suspended organization's SCIM tokens stop working. */
 export type OrganizationStatus = "active" | "suspended";
@@ -243,6 +244,14 @@ export interface CampaignSummary {
   readonly asOf: string;
 }
 
+/** A campaign's completions over time (issue 18: the console's training chart). */
+export interface CompletionTimeline {
+  /** The days on which at least one enrolment was completed, ascending; days without are absent. */
+  readonly days: readonly { readonly date: string; readonly completed: number }[];
+  /** Enrolments in all. */
+  readonly enrolled: number;
+}
+
 /** A phishing attack simulation of one organization. */
 export interface AttackSimulation {
   /** Service-assigned id (UUID v7). */
@@ -404,7 +413,7 @@ export type ReportRow = Readonly<Record<string, string | number | boolean | null
  * scope" — the HTTP layer renders both the same 404, so another organization's data and
  * nonexistent data are indistinguishable.
  */
-export interface AnalyticsStore {
+export interface AnalyticsStore extends AnalyticsDirectory {
   // Organizations
   /**
    * Organizations in scope with `id > after`, ordered by id; `parentId` keeps the children of
@@ -530,6 +539,8 @@ export interface AnalyticsStore {
   getEnrolment(campaignId: string, userId: string, asOf: string): Promise<EnrolmentView | undefined>;
   /** Aggregates over the campaign's enrolments as of `asOf`. */
   campaignSummary(campaignId: string, asOf: string): Promise<CampaignSummary>;
+  /** Completed enrolments per UTC day of `completedAt`, and the enrolments in all (one aggregate query on SQL). */
+  campaignCompletionTimeline(campaignId: string): Promise<CompletionTimeline>;
 
   // Attack simulations
   /** Stores a simulation; rejects when `id` exists. */

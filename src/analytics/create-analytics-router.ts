@@ -25,9 +25,11 @@ import { campaignHandlers } from "./routes/campaign-routes.js";
 import { documentHandlers } from "./routes/document-routes.js";
 import { operationHandlers } from "./routes/operation-routes.js";
 import { organizationHandlers } from "./routes/organization-routes.js";
+import { requestLogHandlers } from "./routes/request-log-routes.js";
 import { simulationHandlers } from "./routes/simulation-routes.js";
 import { tokenHandlers } from "./routes/token-routes.js";
 import { userHandlers } from "./routes/user-routes.js";
+import { directoryHandlers } from "./routes/directory-routes.js";
 import { runReportOperation } from "./run-report-operation.js";
 import { sendJson } from "./send-json.js";
 
@@ -190,6 +192,8 @@ export function createAnalyticsRouter(options: AnalyticsRouterOptions): Router {
     ...campaignHandlers(dependencies),
     ...simulationHandlers(dependencies),
     ...operationHandlers(dependencies),
+    ...requestLogHandlers(dependencies, options.requestLog),
+    ...directoryHandlers(dependencies),
   };
   const bodyParser = analyticsBodyParser(options.bodyLimit ?? "100kb");
   const onAudit = options.onAudit;

@@ -43,6 +43,7 @@ export type {
   AttackSimulation,
   Campaign,
   CampaignSummary,
+  CompletionTimeline,
   Enrolment,
   EnrolmentFilter,
   EnrolmentStatus,
@@ -70,4 +71,5 @@ export type {
   TreeSummary,
   StoredApiKey,
 } from "./analytics-store.js";
+export type { AnalyticsDirectory, DirectoryGroup, DirectoryMember, DirectoryUser, DirectoryUserDetail } from "./analytics-directory.js";
 export { CHOSEN_ORGANIZATION_ID_PATTERN } from "./definitions/analytics-schemas.js";

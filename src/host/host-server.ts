@@ -17,6 +17,7 @@ import { createOAuthTokenRouter, type OAuthTokenRouterOptions } from "scimkit";
 import { deferContinue } from "scimkit";
 import { scimErrorHandler } from "scimkit";
 import type { RateLimiter } from "scimkit";
+import type { ReadableRequestLog } from "scimkit";
 import type { ScimEvent } from "scimkit";
 import { expensiveWorkClassifier } from "scimkit";
 import { fairShareGate } from "scimkit";
@@ -28,6 +29,7 @@ import type { FilterLimits } from "scimkit/core";
 import { specProfile } from "scimkit";
 import type { ResourceStore } from "scimkit/store";
 import { healthRoutes, type HostHealth } from "./host-health.js";
+import { consoleRoutes } from "./console-routes.js";
 
 /** The analytics interface of the host (issue 6), mounted at `/analytics/v1`. */
 export interface HostAnalytics {
@@ -179,6 +181,18 @@ export interface HostServerOptions {
   /** What `/readyz` asks; absent: `/readyz` answers as `/healthz` does. */
   readonly health?: HostHealth;
   /**
+   * The built operator console (`console-routes.ts`) served at `/console` with the analytics
+   * interface it is a client of: the directory Vite built it into, or `false` for none. Default:
+   * the package's `dist/console`. Without `analytics` there is no console.
+   */
+  readonly consoleDir?: string | false;
+  /**
+   * The provisioning log (issue 18): the SCIM router writes one entry per request into it, and the
+   * analytics interface reads it at `GET /organizations/{id}/request-log`. `scimkit serve` chooses
+   * it from `SCIMKIT_REQUEST_LOG`. Absent: no log, and that operation answers 404 saying so.
+   */
+  readonly requestLog?: ReadableRequestLog;
+  /**
    * The OAuth 2.0 token endpoint (client credentials), served at
    * `/oauth/Organizations/{orgId}/token` with its public keys at `…/jwks`; absent: none. `auth`
    * must then accept the access tokens it issues (`clientCredentialsVerifier`).
@@ -318,6 +332,7 @@ export function createHostApp(options: HostServerOptions): Express {
       ...(publicUrl === undefined ? {} : { baseUrl: (_request: unknown, orgId: string) => scimBaseUrl(publicUrl, orgId) }),
       ...(options.cursorSecret === undefined ? {} : { cursorSecret: options.cursorSecret }),
       ...(options.audit ? { onAudit: options.audit } : {}),
+      ...(options.requestLog ? { requestLog: options.requestLog } : {}),
     }),
   );
   // A malformed %-escape in :orgId fails in this app's layer, before the router: answer it in SCIM.
@@ -340,8 +355,11 @@ export function createHostApp(options: HostServerOptions): Express {
         // Its own buckets: analytics limits by API key, SCIM by organization, and the two ids must not share a bucket.
         ...(options.limits?.rateLimit === false ? {} : { rateLimit: hostRateLimiter(options.limits ?? {}, "analytics") }),
         ...(options.audit ? { onAudit: options.audit } : {}),
+        // The log the SCIM router above writes: what an identity provider sent is read here.
+        ...(options.requestLog ? { requestLog: options.requestLog } : {}),
       }),
     );
+    if (options.consoleDir !== false) app.use("/console", consoleRoutes(options.consoleDir));
   }
   return app;
 }

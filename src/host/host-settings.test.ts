@@ -37,6 +37,7 @@ describe("readHostSettings", () => {
       demoData: true,
       logInvitationCodes: false,
       cursorSecret: undefined,
+      requestLog: { kind: "database", capacity: 1000, maxBodyBytes: 65_536, maxAgeDays: 7, maxEntriesPerOrg: 100_000 },
       oauthSigningKey: undefined,
     });
   });
@@ -63,6 +64,9 @@ describe("readHostSettings", () => {
       SCIMKIT_DEMO_DATA: "0",
       SCIMKIT_LOG_INVITATION_CODES: "true",
       SCIMKIT_CURSOR_SECRET: TOKEN,
+      SCIMKIT_REQUEST_LOG: "memory",
+      SCIMKIT_REQUEST_LOG_CAPACITY: "250",
+      SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES: "16kb",
       SCIMKIT_OAUTH_SIGNING_KEY: JSON.stringify(SIGNING_KEY),
     });
     expect(read).toEqual({
@@ -83,6 +87,7 @@ describe("readHostSettings", () => {
       demoData: false,
       logInvitationCodes: true,
       cursorSecret: TOKEN,
+      requestLog: { kind: "memory", capacity: 250, maxBodyBytes: 16 * 1024, maxAgeDays: 7, maxEntriesPerOrg: 100_000 },
       oauthSigningKey: SIGNING_KEY,
     });
   });
@@ -99,6 +104,43 @@ describe("readHostSettings", () => {
     ]);
     expect(errors({ ...postgres, SCIMKIT_WORKERS: "0" })).toEqual([
       `SCIMKIT_WORKERS="0": expected "auto" (this machine's ${availableParallelism()} cores) or a whole number from 1 to 256`,
+    ]);
+  });
+
+  it("turns the provisioning log off, warning of its figures then ignored, and keeps no bodies with a size of 0", () => {
+    const off = readHostSettings({ SCIMKIT_REQUEST_LOG: "off", SCIMKIT_REQUEST_LOG_CAPACITY: "10" });
+    expect(off.ok && off.settings.requestLog.kind).toBe("off");
+    expect(off.warnings).toEqual(["SCIMKIT_REQUEST_LOG_CAPACITY is ignored: SCIMKIT_REQUEST_LOG is off"]);
+    expect(settings({ SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES: "0", DATABASE_URL: "memory:" }).requestLog).toEqual({
+      kind: "memory",
+      capacity: 1000,
+      maxBodyBytes: 0,
+      maxAgeDays: 7,
+      maxEntriesPerOrg: 100_000,
+    });
+    const database = readHostSettings({
+      SCIMKIT_REQUEST_LOG_DAYS: "30",
+      SCIMKIT_REQUEST_LOG_PER_ORGANIZATION: "5000",
+      SCIMKIT_REQUEST_LOG_CAPACITY: "9",
+    });
+    expect(database.ok && database.settings.requestLog).toEqual({
+      kind: "database",
+      capacity: 9,
+      maxBodyBytes: 65_536,
+      maxAgeDays: 30,
+      maxEntriesPerOrg: 5000,
+    });
+    expect(database.warnings).toEqual(["SCIMKIT_REQUEST_LOG_CAPACITY is ignored: the provisioning log is in the database"]);
+  });
+
+  it("refuses a provisioning log it does not know, and figures that are not sizes, each with what it takes", () => {
+    expect(errors({ SCIMKIT_REQUEST_LOG: "database", DATABASE_URL: "memory:" })).toEqual([
+      'SCIMKIT_REQUEST_LOG="database": expected "memory" or "off" with DATABASE_URL=memory:, which has no database to keep it in',
+    ]);
+    expect(errors({ SCIMKIT_REQUEST_LOG: "sqlite", SCIMKIT_REQUEST_LOG_CAPACITY: "0", SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES: "-1" })).toEqual([
+      'SCIMKIT_REQUEST_LOG="sqlite": expected "database" (in the store\'s database, the default on SQLite and PostgreSQL), "memory" (the newest requests, in this process) or "off"',
+      'SCIMKIT_REQUEST_LOG_CAPACITY="0": expected a whole number of at least 1',
+      'SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES="-1": expected a size in bytes, or with a unit such as "512kb" or "2mb" (b, kb, mb, gb)',
     ]);
   });
 

@@ -40,6 +40,23 @@ export interface HostSettings {
   /** `SCIMKIT_CURSOR_SECRET`; undefined: the host uses the one its database keeps (`HostStore.cursorSecret`). */
   readonly cursorSecret: string | undefined;
   /**
+   * The provisioning log (issue 18): `SCIMKIT_REQUEST_LOG` (`off`, or `memory`: the newest
+   * `capacity` requests of every organization together, in this process),
+   * `SCIMKIT_REQUEST_LOG_CAPACITY` and `SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES`.
+   */
+  /**
+   * `SCIMKIT_REQUEST_LOG*`: where the provisioning log is kept — in the store's database (the
+   * default on SQLite and PostgreSQL), in this process's memory (the default on memory), or not
+   * at all — with the memory log's capacity and the database log's retention.
+   */
+  readonly requestLog: {
+    readonly kind: "off" | "memory" | "database";
+    readonly capacity: number;
+    readonly maxBodyBytes: number;
+    readonly maxAgeDays: number;
+    readonly maxEntriesPerOrg: number;
+  };
+  /**
    * `SCIMKIT_OAUTH_SIGNING_KEY`: the private JWK (JSON) the OAuth 2.0 token endpoint signs access
    * tokens with, the same on every host; undefined: no token endpoint, bearer tokens only.
    */
@@ -63,6 +80,12 @@ export const hostSettingDefaults = {
   pageSizeMax: 1000,
   // Within the 30 s most orchestrators wait after SIGTERM before SIGKILL, with room to close the store.
   shutdownGraceMs: 10_000,
+  // 1,000 entries with both bodies at the 64 KiB cap is 128 MiB at worst; typical entries are a
+  // few KiB. The in-process log is for seeing what an identity provider sends now, not an archive.
+  requestLogCapacity: 1000,
+  requestLogMaxBodyBytes: 65_536,
+  requestLogDays: 7,
+  requestLogPerOrganization: 100_000,
 } as const;
 
 /** Secrets shorter than this are refused: 32 characters is 128 bits of hex, out of reach of guessing. */
@@ -91,6 +114,11 @@ export const hostVariables = [
   "SCIMKIT_DEMO_DATA",
   "SCIMKIT_LOG_INVITATION_CODES",
   "SCIMKIT_CURSOR_SECRET",
+  "SCIMKIT_REQUEST_LOG",
+  "SCIMKIT_REQUEST_LOG_CAPACITY",
+  "SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES",
+  "SCIMKIT_REQUEST_LOG_DAYS",
+  "SCIMKIT_REQUEST_LOG_PER_ORGANIZATION",
   "SCIMKIT_OAUTH_SIGNING_KEY",
 ] as const;
 
@@ -297,6 +325,8 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
     );
   }
 
+  const requestLog = readRequestLog(raw, whole, size, fail, warnings, databaseUrl === "memory:");
+
   for (const name of Object.keys(env)) {
     if (!name.startsWith("SCIMKIT_") || notTheHosts.test(name) || (hostVariables as readonly string[]).includes(name)) continue;
     const closest = closestVariable(name);
@@ -345,9 +375,59 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
       demoData,
       logInvitationCodes,
       cursorSecret,
+      requestLog,
       oauthSigningKey,
     },
   };
+}
+
+/** `SCIMKIT_REQUEST_LOG` and its two figures; the readers and reporters are `readHostSettings`'s. */
+function readRequestLog(
+  raw: (name: (typeof hostVariables)[number]) => string | undefined,
+  whole: (name: (typeof hostVariables)[number], fallback: number, min: number, max?: number) => number,
+  size: (name: (typeof hostVariables)[number], fallback: number) => number,
+  fail: (name: string, value: string, expected: string) => undefined,
+  warnings: string[],
+  onMemory: boolean,
+): HostSettings["requestLog"] {
+  const kindText = raw("SCIMKIT_REQUEST_LOG");
+  let kind: HostSettings["requestLog"]["kind"] = onMemory ? "memory" : "database";
+  if (kindText === "off" || kindText === "memory" || kindText === "database") kind = kindText;
+  else if (kindText !== undefined) {
+    fail(
+      "SCIMKIT_REQUEST_LOG",
+      kindText,
+      '"database" (in the store\'s database, the default on SQLite and PostgreSQL), "memory" (the newest requests, in this process) or "off"',
+    );
+  }
+  if (kind === "database" && onMemory) {
+    fail("SCIMKIT_REQUEST_LOG", "database", '"memory" or "off" with DATABASE_URL=memory:, which has no database to keep it in');
+  }
+  const capacity = whole("SCIMKIT_REQUEST_LOG_CAPACITY", hostSettingDefaults.requestLogCapacity, 1);
+  // 0 keeps no bodies at all (method, path, status and the rest still), which `size` refuses.
+  const maxBodyBytes =
+    raw("SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES") === "0"
+      ? 0
+      : size("SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES", hostSettingDefaults.requestLogMaxBodyBytes);
+  const maxAgeDays = whole("SCIMKIT_REQUEST_LOG_DAYS", hostSettingDefaults.requestLogDays, 1, 3650);
+  const maxEntriesPerOrg = whole("SCIMKIT_REQUEST_LOG_PER_ORGANIZATION", hostSettingDefaults.requestLogPerOrganization, 1);
+  const ignored = (names: readonly (typeof hostVariables)[number][], why: string): void => {
+    for (const name of names) if (raw(name) !== undefined) warnings.push(`${name} is ignored: ${why}`);
+  };
+  if (kind === "off") {
+    ignored(
+      [
+        "SCIMKIT_REQUEST_LOG_CAPACITY",
+        "SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES",
+        "SCIMKIT_REQUEST_LOG_DAYS",
+        "SCIMKIT_REQUEST_LOG_PER_ORGANIZATION",
+      ],
+      "SCIMKIT_REQUEST_LOG is off",
+    );
+  } else if (kind === "memory") {
+    ignored(["SCIMKIT_REQUEST_LOG_DAYS", "SCIMKIT_REQUEST_LOG_PER_ORGANIZATION"], "the provisioning log is in memory");
+  } else ignored(["SCIMKIT_REQUEST_LOG_CAPACITY"], "the provisioning log is in the database");
+  return { kind, capacity, maxBodyBytes, maxAgeDays, maxEntriesPerOrg };
 }
 
 /** The known variable nearest to `name` by edit distance, if near enough to be a typo of it. */

@@ -11,13 +11,13 @@ import { dirname } from "node:path";
 import type { AnalyticsStore } from "scimkit/analytics";
 import { memoryAnalyticsStore } from "scimkit/analytics";
 import { sqlAnalyticsStore } from "scimkit/analytics";
-import type { AuditTrail, RateLimiter } from "scimkit";
+import type { AuditTrail, RateLimiter, ReadableRequestLog } from "scimkit";
 import { memoryAuditTrail } from "scimkit";
 import { createTokenStore, type TokenStore } from "scimkit";
 import { memoryStore } from "scimkit/memory";
 import type { ResourceStore } from "scimkit/store";
 import { sqlAuditTrail } from "scimkit/sql";
-import { sqlRateLimiter, sqlStore } from "scimkit/sql";
+import { sqlRateLimiter, sqlRequestLog, sqlStore, type SqlRequestLog, type SqlRequestLogOptions } from "scimkit/sql";
 import type { SqlStore } from "scimkit/sql";
 import { sql } from "kysely";
 
@@ -49,6 +49,12 @@ export interface HostStore {
    * and the in-process token bucket is exact and free.
    */
   readonly sharedRateLimiter?: (namespace: string, rate: { readonly requestsPerSecond: number; readonly burst: number }) => RateLimiter;
+  /**
+   * The provisioning log in the store's database (`sqlRequestLog`), on SQL stores; `close()`
+   * flushes and stops it before the store closes, so a shutdown keeps the last requests.
+   */
+  readonly openRequestLog?: (options: SqlRequestLogOptions) => ReadableRequestLog;
+  /** Closes what the store opened: the provisioning log first, then the connections. */
   close(): Promise<void>;
 }
 
@@ -60,6 +66,7 @@ export interface OpenHostStoreOptions {
 /** The parts of a SQL-backed `HostStore` every SQL store shares. */
 async function sqlHostStore(store: SqlStore, description: string, migrate: boolean, shared: boolean): Promise<HostStore> {
   const analytics = await sqlAnalyticsStore(store, { migrate });
+  const logs: SqlRequestLog[] = [];
   return {
     store,
     tokens: store.tokens,
@@ -73,7 +80,15 @@ async function sqlHostStore(store: SqlStore, description: string, migrate: boole
     migrate: async () => ({ scim: await store.migrate(), analytics: await analytics.migrate() }),
     cursorSecret: () => store.sharedSecret("cursor"),
     ...(shared ? { sharedRateLimiter: (namespace, rate) => sqlRateLimiter(store, { ...rate, namespace }) } : {}),
-    close: () => store.close(),
+    openRequestLog: (options) => {
+      const log = sqlRequestLog(store, options);
+      logs.push(log);
+      return log;
+    },
+    close: async () => {
+      await Promise.all(logs.splice(0).map((log) => log.close()));
+      await store.close();
+    },
   };
 }
 

@@ -3,7 +3,8 @@
  * the memory store. A ring buffer: the newest `capacity` entries of every organization together,
  * so memory stays bounded however many organizations (or unauthenticated paths naming one) write.
  */
-import { IDENTITY_PROVIDERS } from "./identity-provider-of.js";
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { checkRequestLogQuery, type CheckedRequestLogQuery } from "./check-request-log-query.js";
 import type { ReadableRequestLog, RequestLogPage, RequestLogQuery } from "./readable-request-log.js";
 import type { RequestLogEntry } from "./request-log.js";
 
@@ -23,42 +24,53 @@ interface Slot {
   readonly entry: RequestLogEntry;
 }
 
-function timeOf(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) throw new RangeError(`request log: ${name} must be an ISO 8601 time; got ${JSON.stringify(value)}.`);
-  return time;
+/** Turns the ring's sequence numbers into cursors and back. */
+interface CursorCodec {
+  encode(sequence: number): string;
+  decode(cursor: string): number | undefined;
 }
 
-function checkedQuery(query: RequestLogQuery): {
-  readonly limit: number;
-  readonly before: number;
-  readonly from?: number;
-  readonly to?: number;
-} {
-  const limit = query.limit ?? 100;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-    throw new RangeError(`request log: limit must be an integer from 1 to 1,000; got ${String(query.limit)}.`);
-  }
-  if (query.statusClass !== undefined && ![1, 2, 3, 4, 5].includes(query.statusClass)) {
-    throw new RangeError(`request log: statusClass must be 1 to 5; got ${String(query.statusClass)}.`);
-  }
-  if (query.identityProvider !== undefined && !IDENTITY_PROVIDERS.includes(query.identityProvider)) {
-    throw new RangeError(
-      `request log: identityProvider must be one of ${IDENTITY_PROVIDERS.join(", ")}; got ${String(query.identityProvider)}.`,
-    );
-  }
+/**
+ * Cursors that do not show the sequence number: it counts the requests of every organization,
+ * so a plain one would tell an organization's reader how busy the host is for the others. One
+ * AES block under a key of this process (the log does not outlive it either).
+ */
+function cursorCodec(): CursorCodec {
+  const key = randomBytes(32);
+  const block = (direction: "encrypt" | "decrypt", input: Buffer): Buffer => {
+    const cipher = direction === "encrypt" ? createCipheriv("aes-256-ecb", key, null) : createDecipheriv("aes-256-ecb", key, null);
+    cipher.setAutoPadding(false);
+    return Buffer.concat([cipher.update(input), cipher.final()]);
+  };
+  return {
+    encode(sequence) {
+      const plain = Buffer.alloc(16);
+      plain.writeBigUInt64BE(BigInt(sequence), 8);
+      return block("encrypt", plain).toString("base64url");
+    },
+    decode(cursor) {
+      if (!/^[A-Za-z0-9_-]{22}$/.test(cursor)) return undefined;
+      const plain = block("decrypt", Buffer.from(cursor, "base64url"));
+      // The first half is zero in every cursor this log gave; anything else was made up or edited.
+      if (plain.readBigUInt64BE(0) !== 0n) return undefined;
+      const sequence = plain.readBigUInt64BE(8);
+      return sequence >= 1n && sequence <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(sequence) : undefined;
+    },
+  };
+}
+
+/** The checked query, and the sequence number its cursor stands for (∞ without one). */
+function checkedQuery(query: RequestLogQuery, cursors: CursorCodec): CheckedRequestLogQuery & { readonly before: number } {
+  const checked = checkRequestLogQuery(query);
   let before = Number.POSITIVE_INFINITY;
   if (query.cursor !== undefined) {
     // The cursor is the sequence number of the previous page's last entry: it stays valid after
     // that entry leaves the ring (the page then simply continues with what is left).
-    if (!/^[1-9]\d{0,15}$/.test(query.cursor))
-      throw new RangeError(`request log: cursor ${JSON.stringify(query.cursor)} is not one this log gave.`);
-    before = Number(query.cursor);
+    const at = cursors.decode(query.cursor);
+    if (at === undefined) throw new RangeError(`request log: cursor ${JSON.stringify(query.cursor)} is not one this log gave.`);
+    before = at;
   }
-  const from = timeOf("from", query.from);
-  const to = timeOf("to", query.to);
-  return { limit, before, ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+  return { ...checked, before };
 }
 
 /**
@@ -75,6 +87,7 @@ export function memoryRequestLog(options: MemoryRequestLogOptions = {}): Readabl
     throw new Error(`memoryRequestLog: capacity must be a positive integer; got ${String(capacity)}.`);
   const ring: (Slot | undefined)[] = new Array<Slot | undefined>(capacity);
   let sequence = 0;
+  const cursors = cursorCodec();
 
   return {
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
@@ -85,7 +98,7 @@ export function memoryRequestLog(options: MemoryRequestLogOptions = {}): Readabl
     },
 
     async list(orgId, query = {}): Promise<RequestLogPage> {
-      const { limit, before, from, to } = checkedQuery(query);
+      const { limit, before, from, to } = checkedQuery(query, cursors);
       const entries: RequestLogEntry[] = [];
       let last = 0;
       const oldest = Math.max(1, sequence - capacity + 1);
@@ -100,7 +113,7 @@ export function memoryRequestLog(options: MemoryRequestLogOptions = {}): Readabl
         if (query.requestId !== undefined && entry.requestId !== query.requestId) continue;
         const time = Date.parse(entry.at);
         if ((from !== undefined && time < from) || (to !== undefined && time >= to)) continue;
-        if (entries.length === limit) return { entries, nextCursor: String(last) };
+        if (entries.length === limit) return { entries, nextCursor: cursors.encode(last) };
         entries.push(entry);
         last = at;
       }

@@ -200,6 +200,8 @@ export async function createAnalyticsTestApp(options: TestAppOptions = {}): Prom
       store: stores.resources,
       auth: activeOrganizationsOnly(stores.scimTokens, stores.analytics),
       onError: (error) => errors.push(error),
+      // The provisioning log the analytics router reads is the one this router writes.
+      ...(options.router?.requestLog === undefined ? {} : { requestLog: options.router.requestLog }),
     }),
   );
   const operatorKey = (await issueApiKey(stores.analytics, { kind: "operator" })).key;

@@ -172,7 +172,7 @@ export const analyticsHostileCorpus: readonly HostileAnalyticsRequest[] = [
     method: "POST",
     path: "/organizations",
     body: '{"name":"\\u0000"}',
-    answers: ["201", INVALID],
+    answers: [INVALID],
   },
   {
     name: "POST /organizations: duplicate keys, the last valid",
@@ -435,8 +435,8 @@ export const analyticsHostileCorpus: readonly HostileAnalyticsRequest[] = [
   { name: "GET /organizations: a NUL status", method: "GET", path: "/organizations?status=%00", answers: [INVALID] },
   ...queryCorpus("GET /admin-users", "/admin-users", "{organizationsCursor}"),
   { name: "GET /admin-users: role=constructor", method: "GET", path: "/admin-users?role=constructor", answers: [INVALID] },
-  // Organization ids are any text up to 256 characters (a host may register `demo`): a NUL one matches nothing.
-  { name: "GET /admin-users: a NUL organizationId", method: "GET", path: "/admin-users?organizationId=%00", answers: ["200"] },
+  // Organization ids are any text up to 256 characters (a host may register `demo`) but NUL, which PostgreSQL cannot hold.
+  { name: "GET /admin-users: a NUL organizationId", method: "GET", path: "/admin-users?organizationId=%00", answers: [INVALID] },
   {
     name: "GET /admin-users: an organizationId of 257 characters",
     method: "GET",
@@ -445,7 +445,7 @@ export const analyticsHostileCorpus: readonly HostileAnalyticsRequest[] = [
   },
   ...queryCorpus("GET /users", "/users"),
   { name: "GET /users: a 10,000-character department", method: "GET", path: `/users?department=${"d".repeat(10_000)}`, answers: [INVALID] },
-  { name: "GET /users: a NUL department", method: "GET", path: "/users?department=%00", answers: ["200"] },
+  { name: "GET /users: a NUL department", method: "GET", path: "/users?department=%00", answers: [INVALID] },
   { name: "GET /users: active=1", method: "GET", path: "/users?active=1", answers: [INVALID] },
   {
     name: "GET /users: organizationId given twice",
@@ -459,4 +459,36 @@ export const analyticsHostileCorpus: readonly HostileAnalyticsRequest[] = [
   ...queryCorpus("GET /campaigns/{id}/feedback-comments", "/campaigns/{campaignA}/feedback-comments"),
   ...queryCorpus("GET /attack-simulations/{id}/users", "/attack-simulations/{simulationA}/users"),
   ...queryCorpus("GET /attack-simulations/{id}/feedback-comments", "/attack-simulations/{simulationA}/feedback-comments"),
+  ...queryCorpus("GET /organizations/{id}/directory/users", "/organizations/{orgA}/directory/users"),
+  ...queryCorpus("GET /organizations/{id}/directory/groups", "/organizations/{orgA}/directory/groups?search=a"),
+  {
+    name: "GET …/directory/users: a NUL search",
+    method: "GET",
+    path: "/organizations/{orgA}/directory/users?search=%00",
+    answers: [INVALID],
+  },
+  {
+    name: "GET …/directory/users: a search of LIKE wildcards",
+    method: "GET",
+    path: "/organizations/{orgA}/directory/users?search=%25_%5C",
+    answers: ["200"],
+  },
+  {
+    name: "GET …/directory/users: a search of GLOB classes",
+    method: "GET",
+    path: "/organizations/{orgA}/directory/users?search=%5B*%3F%5D",
+    answers: ["200"],
+  },
+  {
+    name: "GET …/directory/users: a 257-character search",
+    method: "GET",
+    path: `/organizations/{orgA}/directory/users?search=${"s".repeat(257)}`,
+    answers: [INVALID],
+  },
+  {
+    name: "GET …/directory/users: search given twice",
+    method: "GET",
+    path: "/organizations/{orgA}/directory/users?search=a&search=b",
+    answers: [INVALID],
+  },
 ];

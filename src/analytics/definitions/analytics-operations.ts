@@ -4,7 +4,8 @@
  * `bulk-report` before the `{userId}` it would otherwise match), validates with their schemas,
  * and `openApiDocument` documents them.
  */
-import { ref } from "./analytics-schemas.js";
+import { IDENTITY_PROVIDERS } from "scimkit";
+import { ref, WITHOUT_NUL_PATTERN } from "./analytics-schemas.js";
 import type { JsonSchema, OperationDefinition, ParameterDefinition, ResponseDefinition } from "./operation-definition.js";
 
 const JSON_TYPE = "application/json";
@@ -33,6 +34,21 @@ const tokenIdParameter: ParameterDefinition = {
 
 const STATIC_TOKEN_CONFLICT =
   "The token is static: it comes from the host's environment (`SCIMKIT_ORGS`), so it is changed there and takes effect when the service restarts; issue a token here and remove the static one instead.";
+
+/** A SCIM id in the directory: chosen by the SCIM store, so any non-empty text up to 256 characters. */
+function scimIdParameter(what: string): ParameterDefinition {
+  return {
+    description: `The ${what}'s SCIM id. An id the organization does not have is 404.`,
+    schema: { type: "string", minLength: 1, maxLength: 256, pattern: WITHOUT_NUL_PATTERN },
+  };
+}
+
+/** The directory's search: a case-insensitive prefix. */
+const directorySearch: ParameterDefinition = {
+  description:
+    "Only those with an attribute that starts with this text, compared case-insensitively; `%`, `_` and `*` are literal. No NUL character.",
+  schema: { type: "string", minLength: 1, maxLength: 256, pattern: WITHOUT_NUL_PATTERN },
+};
 
 /** `limit` and `cursor`, shared by every list. */
 const paging: Readonly<Record<string, ParameterDefinition>> = {
@@ -273,6 +289,47 @@ export const analyticsOperations = [
     responses: { 200: json("Rotated.", ref("OperatorKeyRotated")) },
   },
 
+  // Provisioning log (issue 18: addition to spec §4.6)
+  {
+    operationId: "listOrganizationRequestLog",
+    method: "get",
+    path: "/organizations/{id}/request-log",
+    tag: "Provisioning log",
+    summary: "What the identity provider sent, and what the service answered",
+    description:
+      "Addition to spec §4.6 (issue 18). The organization's provisioning log, newest first: one entry per SCIM request, with its `X-Request-Id`, status, SCIM error, identity provider, resource and both bodies with every secret replaced by `\"[redacted]\"` (cut at the host's size limit). Every filter narrows; `from` and `to` make the half-open range `from` ≤ `at` < `to`. 404 when the host keeps no provisioning log.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter },
+    query: {
+      from: { description: "Only requests that arrived at or after this ISO 8601 time.", schema: { type: "string", format: "date-time" } },
+      to: {
+        description: "Only requests that arrived before this ISO 8601 time (later than `from`).",
+        schema: { type: "string", format: "date-time" },
+      },
+      status: {
+        description: "Only responses of this status class: `4xx` for every client error.",
+        schema: { type: "string", enum: ["1xx", "2xx", "3xx", "4xx", "5xx"] },
+      },
+      resourceId: {
+        description: "Only requests about this SCIM resource id (the path's, or the one a create assigned).",
+        schema: { type: "string", minLength: 1, maxLength: 256 },
+      },
+      identityProvider: {
+        description: "Only requests from this identity provider, as recognised from their `User-Agent`.",
+        schema: { type: "string", enum: [...IDENTITY_PROVIDERS] },
+      },
+      requestId: {
+        description: "Only the request with this `X-Request-Id` (a client may reuse its ids: then each of them).",
+        schema: { type: "string", minLength: 1, maxLength: 128 },
+      },
+      ...paging,
+    },
+    responses: { 200: json("A page of entries, newest first.", ref("RequestLogList")) },
+    problems: {
+      404: "No such organization among those the caller may see, or the host keeps no provisioning log (the `detail` says which).",
+    },
+  },
+
   // Admin users
   {
     operationId: "listAdminUsers",
@@ -371,11 +428,64 @@ export const analyticsOperations = [
       active: { description: "Only active (`true`) or inactive (`false`) users.", schema: { type: "boolean" } },
       department: {
         description: "Only users of this department (compared case-insensitively).",
-        schema: { type: "string", minLength: 1, maxLength: 200 },
+        schema: { type: "string", minLength: 1, maxLength: 200, pattern: WITHOUT_NUL_PATTERN },
       },
       ...paging,
     },
     responses: { 200: json("A page of learners.", ref("UserList")) },
+  },
+
+  // Directory (issue 18: addition to spec §4.6)
+  {
+    operationId: "listDirectoryUsers",
+    method: "get",
+    path: "/organizations/{id}/directory/users",
+    tag: "Directory",
+    summary: "Search an organization's SCIM users",
+    description:
+      "Addition to spec §4.6 (issue 18). The users provisioned into the organization, by id. `search` keeps those whose `userName`, `displayName` or `externalId` starts with it, case-insensitively (a prefix, not a substring: `userName` is matched through its uniqueness index).",
+    access: "read",
+    pathParameters: { id: organizationIdParameter },
+    query: { search: directorySearch, ...paging },
+    responses: { 200: json("A page of users.", ref("DirectoryUserList")) },
+  },
+  {
+    operationId: "getDirectoryUser",
+    method: "get",
+    path: "/organizations/{id}/directory/users/{userId}",
+    tag: "Directory",
+    summary: "One SCIM user, as stored, with its groups",
+    description:
+      "Addition to spec §4.6 (issue 18). The user's SCIM attributes as the identity provider last wrote them (never `password`), its `meta`, and the groups that list it as a direct member.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter, userId: scimIdParameter("user") },
+    responses: { 200: json("The user.", ref("DirectoryUserDetail")) },
+  },
+  {
+    operationId: "listDirectoryGroups",
+    method: "get",
+    path: "/organizations/{id}/directory/groups",
+    tag: "Directory",
+    summary: "Search an organization's SCIM groups",
+    description:
+      "Addition to spec §4.6 (issue 18). The groups provisioned into the organization, by id, each with its number of direct members. `search` keeps those whose `displayName` or `externalId` starts with it, case-insensitively.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter },
+    query: { search: directorySearch, ...paging },
+    responses: { 200: json("A page of groups.", ref("DirectoryGroupList")) },
+  },
+  {
+    operationId: "listDirectoryGroupMembers",
+    method: "get",
+    path: "/organizations/{id}/directory/groups/{groupId}/members",
+    tag: "Directory",
+    summary: "A page of a group's members",
+    description:
+      "Addition to spec §4.6 (issue 18). The group's direct members (users and nested groups) by member id. Paged in the database: a page of a group of 100,000 members reads about a page of membership rows.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter, groupId: scimIdParameter("group") },
+    query: { ...paging },
+    responses: { 200: json("A page of members.", ref("DirectoryMemberList")) },
   },
 
   // Campaigns
@@ -455,6 +565,18 @@ export const analyticsOperations = [
     pathParameters: { id: idParameter("campaign") },
     query: { ...paging },
     responses: { 200: json("A page of comments.", ref("FeedbackCommentList")) },
+  },
+  {
+    operationId: "getCampaignCompletionTimeline",
+    method: "get",
+    path: "/campaigns/{id}/completion-timeline",
+    tag: "Training campaigns",
+    summary: "A campaign's completions per day",
+    description:
+      "Addition to spec §4.6 (issue 18). Completed enrolments per UTC day of their completion time, oldest first, with the running total; days without a completion are left out. `enrolled` is the number of enrolments in all, the chart's ceiling.",
+    access: "read",
+    pathParameters: { id: idParameter("campaign") },
+    responses: { 200: json("The timeline.", ref("CompletionTimeline")) },
   },
 
   // Attack simulations

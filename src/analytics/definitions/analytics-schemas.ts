@@ -4,7 +4,7 @@
  * responses are closed too, so the tests catch a field leaking out undocumented — clients should
  * still ignore fields they do not know, since later versions may add some.
  */
-import { MAX_ROTATION_GRACE_SECONDS } from "scimkit";
+import { IDENTITY_PROVIDERS, MAX_ROTATION_GRACE_SECONDS } from "scimkit";
 import { COMPATIBILITY_PROFILE_NAMES } from "scimkit/core";
 import { MAX_ORGANIZATION_DEPTH } from "../organization-tree-error.js";
 import type { JsonSchema } from "./operation-definition.js";
@@ -27,7 +27,9 @@ const time: JsonSchema = { type: "string", format: "date-time", description: "An
 const optionalTime = (description: string): JsonSchema => ({ type: "string", format: "date-time", description });
 const rate = (description: string): JsonSchema => ({ type: "number", minimum: 0, maximum: 1, description });
 const count = (description: string): JsonSchema => ({ type: "integer", minimum: 0, description });
-const name: JsonSchema = { type: "string", minLength: 1, maxLength: 200, pattern: "\\S" };
+/** Some character that is neither white space nor NUL (which PostgreSQL text cannot hold), and no NUL anywhere. */
+export const NAME_PATTERN = "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$";
+const name: JsonSchema = { type: "string", minLength: 1, maxLength: 200, pattern: NAME_PATTERN };
 /** The `userId` of an enrolment, a recipient or a comment. */
 const learnerId: JsonSchema = { type: "string", description: "The learner's SCIM id." };
 /** The learner beside an enrolment or a recipient. */
@@ -40,6 +42,12 @@ const learner: JsonSchema = { ...ref("User"), description: "The learner; absent 
  * `isPossibleId` accepts, so every such id can be stored.
  */
 export const CHOSEN_ORGANIZATION_ID_PATTERN = "^(?!\\.\\.?$)[A-Za-z0-9._~-]{1,64}$";
+
+/**
+ * Text without U+0000, for values that reach a database as text: PostgreSQL cannot hold the NUL
+ * character in `text` and refuses a parameter that has one, so it is refused here, with a reason.
+ */
+export const WITHOUT_NUL_PATTERN = "^[^\\u0000]*$";
 
 /** A SCIM token as the operator sees it: never the secret, never its digest. */
 const scimToken: JsonSchema = {
@@ -80,6 +88,47 @@ function listOf(item: string, description: string): JsonSchema {
     },
   };
 }
+
+/** One entry of the provisioning log (`RequestLogEntry`, issue 18): never a secret, a token or a header but `User-Agent`. */
+const requestLogEntry: JsonSchema = {
+  type: "object",
+  description:
+    'One SCIM request and its answer. Bodies are JSON text with every secret (`password`, attributes returned never or write-only, anything named like a token or secret) replaced by `"[redacted]"`.',
+  required: ["requestId", "orgId", "at", "method", "path", "status", "durationMs", "authenticated", "identityProvider"],
+  additionalProperties: false,
+  properties: {
+    requestId: {
+      type: "string",
+      description: "The request's `X-Request-Id`: the client's own when it sent a sane one, else the service's.",
+    },
+    orgId: organizationId,
+    at: { ...time, description: "When the request arrived." },
+    method: { type: "string", description: "The HTTP method." },
+    path: { type: "string", description: "Path and query as the client sent them." },
+    status: { type: "integer", minimum: 100, maximum: 599, description: "The HTTP status of the response." },
+    scimType: { type: "string", description: "The `scimType` of an error response (RFC 7644 §3.12)." },
+    detail: { type: "string", description: "The `detail` of an error response (RFC 7644 §3.12)." },
+    durationMs: { type: "number", minimum: 0, description: "Milliseconds from the request's arrival to the end of its response." },
+    authenticated: {
+      type: "boolean",
+      description: "Whether the bearer token was verified for the organization. Unauthenticated entries carry no bodies.",
+    },
+    tokenId: {
+      type: "string",
+      description: "The id of the SCIM token that authenticated it (as the token API lists it); never the token.",
+    },
+    clientAddress: { type: "string", description: "The client's address." },
+    userAgent: { type: "string", description: "The `User-Agent` header, at most 512 characters." },
+    identityProvider: { type: "string", enum: [...IDENTITY_PROVIDERS], description: "The identity provider recognised from `userAgent`." },
+    resourceType: { type: "string", description: "The resource type the path names (`User`, `Group`)." },
+    resourceId: { type: "string", description: "The resource id the path names, or the id a create assigned." },
+    bulkOperations: count("The number of operations of a `POST /Bulk` request."),
+    requestBody: { type: "string", description: "The request body, redacted, as JSON text; absent without one and when unauthenticated." },
+    requestBodyTruncated: { type: "boolean", description: "Whether `requestBody` was cut at the host's size limit." },
+    responseBody: { type: "string", description: "The response body, redacted; absent without one and when unauthenticated." },
+    responseBodyTruncated: { type: "boolean", description: "Whether `responseBody` was cut at the host's size limit." },
+  },
+};
 
 const organization: JsonSchema = {
   type: "object",
@@ -357,6 +406,107 @@ const operation: JsonSchema = {
   },
 };
 
+/** The SCIM id of a user or group in the directory: the SCIM store chose it. */
+const scimId: JsonSchema = { type: "string", description: "The SCIM resource id." };
+
+const directoryUser: JsonSchema = {
+  type: "object",
+  description: "A SCIM user of the organization, with the attributes a person recognises it by.",
+  required: ["id", "userName", "active"],
+  additionalProperties: false,
+  properties: {
+    id: scimId,
+    userName: { type: "string", description: "SCIM `userName`." },
+    displayName: { type: "string", description: "SCIM `displayName`, when set." },
+    externalId: { type: "string", description: "SCIM `externalId`: the identity provider's id for it, when set." },
+    active: { type: "boolean", description: "SCIM `active` (absent in SCIM counts as true)." },
+    name: { type: "object", description: "SCIM `name`, as stored, when set." },
+    emails: { type: "array", description: "SCIM `emails`, as stored, when set." },
+  },
+};
+
+const directoryUserDetail: JsonSchema = {
+  type: "object",
+  description:
+    "A SCIM user as stored: every attribute the identity provider wrote (open-ended, as its schemas are; never `password`), `id`, `meta`, and `groups`, the groups that list it as a direct member.",
+  required: ["id", "userName", "meta", "groups"],
+  properties: {
+    id: scimId,
+    userName: { type: "string" },
+    meta: {
+      type: "object",
+      required: ["resourceType", "created", "lastModified", "version"],
+      additionalProperties: false,
+      properties: {
+        resourceType: { type: "string", enum: ["User"] },
+        created: time,
+        lastModified: time,
+        version: { type: "string", description: "The SCIM `meta.version` (a weak ETag)." },
+      },
+    },
+    groups: {
+      type: "array",
+      description: "By group id.",
+      items: {
+        type: "object",
+        required: ["id"],
+        additionalProperties: false,
+        properties: { id: scimId, displayName: { type: "string" } },
+      },
+    },
+  },
+};
+
+const directoryGroup: JsonSchema = {
+  type: "object",
+  description: "A SCIM group of the organization and how many direct members it has.",
+  required: ["id", "memberCount"],
+  additionalProperties: false,
+  properties: {
+    id: scimId,
+    displayName: { type: "string", description: "SCIM `displayName`, when set." },
+    externalId: { type: "string", description: "SCIM `externalId`, when set." },
+    memberCount: count("Direct members, users and nested groups."),
+  },
+};
+
+const directoryMember: JsonSchema = {
+  type: "object",
+  description: "A direct member of a group.",
+  required: ["id", "type"],
+  additionalProperties: false,
+  properties: {
+    id: { type: "string", description: "The member's SCIM id (`members.value`)." },
+    type: { type: "string", description: "`User` or `Group`." },
+    display: { type: "string", description: "The member's `displayName`, when it has one." },
+    userName: { type: "string", description: "A user member's `userName`." },
+  },
+};
+
+const completionTimeline: JsonSchema = {
+  type: "object",
+  description: "A campaign's completed enrolments per UTC day, and how many are enrolled.",
+  required: ["data", "enrolled"],
+  additionalProperties: false,
+  properties: {
+    data: {
+      type: "array",
+      description: "The days with at least one completion, oldest first.",
+      items: {
+        type: "object",
+        required: ["date", "completed", "cumulative"],
+        additionalProperties: false,
+        properties: {
+          date: { type: "string", format: "date", description: "The UTC day, `YYYY-MM-DD`." },
+          completed: count("Enrolments completed that day."),
+          cumulative: count("Enrolments completed up to and including that day."),
+        },
+      },
+    },
+    enrolled: count("Enrolments in all."),
+  },
+};
+
 const problem: JsonSchema = {
   type: "object",
   description: "An RFC 9457 problem. Branch on `type`; `detail` says what to do, for a person.",
@@ -389,6 +539,8 @@ export const analyticsSchemas = {
     type: "string",
     minLength: 1,
     maxLength: 256,
+    // PostgreSQL text cannot hold U+0000: refused here, it is a 400 (or a 404 in a path), not a 500.
+    pattern: WITHOUT_NUL_PATTERN,
     description:
       "An organization id: a UUID for organizations created through this interface, or the SCIM path id a host registered (e.g. `demo`). Case-sensitive.",
   },
@@ -477,6 +629,8 @@ export const analyticsSchemas = {
       },
     },
   },
+  RequestLogEntry: requestLogEntry,
+  RequestLogList: listOf("RequestLogEntry", "A page of the provisioning log, newest first."),
   AdminUser: adminUser,
   AdminUserList: listOf("AdminUser", "A page of admin users, by id."),
   AdminUserInvite: {
@@ -635,6 +789,14 @@ export const analyticsSchemas = {
     description:
       "RFC 4180 CSV with a header line; cells starting with = + - @ are prefixed with ' so spreadsheets do not run them as formulas.",
   },
+  DirectoryUser: directoryUser,
+  DirectoryUserList: listOf("DirectoryUser", "A page of an organization's SCIM users, by id."),
+  DirectoryUserDetail: directoryUserDetail,
+  DirectoryGroup: directoryGroup,
+  DirectoryGroupList: listOf("DirectoryGroup", "A page of an organization's SCIM groups, by id."),
+  DirectoryMember: directoryMember,
+  DirectoryMemberList: listOf("DirectoryMember", "A page of a group's members, by member id."),
+  CompletionTimeline: completionTimeline,
   Problem: problem,
 } as const satisfies Readonly<Record<string, JsonSchema>>;
 

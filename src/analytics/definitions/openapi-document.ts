@@ -18,6 +18,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "Attack simulations": "Phishing simulations, their figures, what each recipient did, comments and bulk reports.",
   Operations: "Long-running requests (bulk reports): poll, then download.",
   Documentation: "This description.",
+  "Provisioning log": "Each SCIM request an organization received and what was answered, secrets removed.",
 };
 
 const DESCRIPTION = [

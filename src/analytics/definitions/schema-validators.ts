@@ -7,7 +7,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import formats from "ajv-formats";
 import type { ProblemFieldError } from "../analytics-problem.js";
-import { analyticsSchemas, CHOSEN_ORGANIZATION_ID_PATTERN, ref } from "./analytics-schemas.js";
+import { analyticsSchemas, CHOSEN_ORGANIZATION_ID_PATTERN, NAME_PATTERN, ref, WITHOUT_NUL_PATTERN } from "./analytics-schemas.js";
 import type { JsonSchema, OperationDefinition, ParameterDefinition } from "./operation-definition.js";
 import { problemStatuses } from "./problem-statuses.js";
 
@@ -103,7 +103,9 @@ function messageOf(error: ErrorObject, unknownName: string): string {
       if (params["pattern"] === CHOSEN_ORGANIZATION_ID_PATTERN) {
         return "must be a SCIM path segment: 1–64 letters, digits, '.', '_', '~' or '-', and not '.' or '..'";
       }
-      return params["pattern"] === "\\S" ? "must not be blank" : `must match ${String(params["pattern"])}`;
+      if (params["pattern"] === WITHOUT_NUL_PATTERN) return "must not contain the NUL character (U+0000)";
+      if (params["pattern"] === NAME_PATTERN) return "must not be blank nor contain the NUL character (U+0000)";
+      return `must match ${String(params["pattern"])}`;
     case "minimum":
     case "maximum":
       return `must be ${String(params["comparison"])} ${String(params["limit"])}`;

@@ -4,7 +4,7 @@
  * kept here: they are read through the `ResourceStore` API from the SCIM users themselves.
  */
 import type { TokenStore } from "scimkit";
-import type { ListRequest, ResourceStore, StoredResource } from "scimkit/store";
+import type { ResourceStore, StoredResource } from "scimkit/store";
 import type {
   AdminUser,
   AnalyticsStore,
@@ -28,9 +28,11 @@ import { analyticsConflictError } from "../analytics-conflict-error.js";
 import { checkParentChain } from "../check-parent-chain.js";
 import { MAX_ORGANIZATION_DEPTH, organizationTreeError } from "../organization-tree-error.js";
 import { rounded, simulationRates, summaryRate } from "../summary-rates.js";
+import { walkResources } from "./walk-resources.js";
 import { compareKeys, keysetPage } from "./keyset-page.js";
 import { learnerOf, workEmailOf } from "./learner-of.js";
 import { plainCopy } from "./plain-copy.js";
+import { memoryDirectory } from "./memory-directory.js";
 
 /** Options of `memoryAnalyticsStore`. */
 export interface MemoryAnalyticsStoreOptions {
@@ -150,31 +152,8 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
   };
 
   /** The organization's SCIM users in id order after `afterId`, a chunk per ResourceStore call. */
-  async function* usersOf(orgId: string, afterId: string | undefined): AsyncGenerator<StoredResource> {
-    const byCursor = resources.capabilities?.cursor !== false;
-    let position = afterId;
-    let startIndex = 1;
-    for (;;) {
-      const request: ListRequest = {
-        orgId,
-        resourceType: "User",
-        members: false,
-        countTotal: false,
-        page: byCursor
-          ? { kind: "cursor", count: USER_CHUNK, ...(position === undefined ? {} : { after: { key: null, id: position } }) }
-          : { kind: "index", startIndex, count: USER_CHUNK },
-      };
-      const { resources: users } = await resources.list(request);
-      for (const user of users) {
-        // Index paging starts at the beginning, so the ids up to the position are skipped here.
-        if (byCursor || position === undefined || compareKeys(user.id, position) > 0) yield user;
-      }
-      const last = users[users.length - 1];
-      if (users.length < USER_CHUNK || last === undefined) return;
-      if (byCursor) position = last.id;
-      startIndex += users.length;
-    }
-  }
+  const usersOf = (orgId: string, afterId: string | undefined): AsyncGenerator<StoredResource> =>
+    walkResources(resources, orgId, "User", afterId, false);
 
   /** Empties the organization's SCIM data through the ResourceStore API when it has no bulk delete. */
   async function deleteScimResources(orgId: string): Promise<void> {
@@ -258,6 +237,8 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
   };
 
   return {
+    ...memoryDirectory(resources),
+
     // Organizations
 
     async listOrganizations(scope, page, filter = {}) {
@@ -606,6 +587,20 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
         averageScore: scored === 0 ? null : rounded(scoreSum / scored, 2),
         asOf,
       };
+    },
+
+    async campaignCompletionTimeline(campaignId) {
+      const perDay = new Map<string, number>();
+      let enrolled = 0;
+      for (const { value } of enrolments.get(campaignId)?.values() ?? []) {
+        enrolled += 1;
+        // ISO 8601 in UTC: the first ten characters are the UTC day, as the SQL store reads it.
+        if (value.status !== "completed" || value.completedAt === undefined) continue;
+        const date = value.completedAt.slice(0, 10);
+        perDay.set(date, (perDay.get(date) ?? 0) + 1);
+      }
+      const days = [...perDay.keys()].sort(compareKeys).map((date) => ({ date, completed: perDay.get(date) ?? 0 }));
+      return { days, enrolled };
     },
 
     // Attack simulations

@@ -14,7 +14,13 @@ import { startReport } from "./start-report.js";
 
 type CampaignHandlers = Pick<
   AnalyticsHandlers,
-  "listCampaigns" | "getCampaignSummary" | "listCampaignUsers" | "getCampaignUser" | "listCampaignFeedback" | "createCampaignReport"
+  | "listCampaigns"
+  | "getCampaignSummary"
+  | "listCampaignUsers"
+  | "getCampaignUser"
+  | "listCampaignFeedback"
+  | "createCampaignReport"
+  | "getCampaignCompletionTimeline"
 >;
 
 /** The handlers of the campaign operations. */
@@ -68,6 +74,17 @@ export function campaignHandlers(dependencies: AnalyticsDependencies): CampaignH
 
     async createCampaignReport(call) {
       await startReport(dependencies, call, campaignUsersReport, await campaignOf(call));
+    },
+
+    async getCampaignCompletionTimeline(call) {
+      const campaign = await campaignOf(call);
+      const { days, enrolled } = await store.campaignCompletionTimeline(campaign.id);
+      let cumulative = 0;
+      const data = days.map(({ date, completed }) => {
+        cumulative += completed;
+        return { date, completed, cumulative };
+      });
+      sendJson(call.response, 200, { data, enrolled });
     },
   };
 }

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { CompiledQuery, sql, type Kysely } from "kysely";
 import { expect, it } from "vitest";
 import { v7 } from "uuid";
-import type { SqlStore } from "scimkit/sql";
+import { sqlRateLimiter, sqlRequestLog, type SqlStore } from "scimkit/sql";
 import { uniqueKeys, userAttributes } from "../scim-attributes.fixture.js";
 import type { AnalyticsStore, Enrolment } from "../analytics-store.js";
 import type { AnalyticsDatabase, AnalyticsTables } from "./analytics-tables.js";
@@ -95,6 +95,7 @@ async function rowsOf(db: Kysely<AnalyticsDatabase>, orgId: string): Promise<Rec
     "scimkit_feedback",
     "scimkit_operations",
     "scimkit_admin_user_organizations",
+    "scimkit_request_log",
   ] as const;
   const counts: Record<string, number> = {};
   for (const table of byOrg) {
@@ -110,6 +111,12 @@ async function rowsOf(db: Kysely<AnalyticsDatabase>, orgId: string): Promise<Rec
       .selectFrom("scimkit_organizations")
       .select((eb) => eb.fn.countAll().as("n"))
       .where("id", "=", orgId),
+  );
+  counts["scimkit_rate_buckets"] = await count(
+    db
+      .selectFrom("scimkit_rate_buckets")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("key", "=", `scim:${orgId}`),
   );
   counts["scimkit_report_rows"] = await count(
     db
@@ -184,6 +191,21 @@ async function populate(store: SqlStore, analytics: AnalyticsStore): Promise<str
     createdAt: at(4),
   });
   await analytics.appendReportRows(operationId, [{ userId: userIds[0] ?? "" }]);
+  // What its requests left: a provisioning-log entry and a rate bucket.
+  const log = sqlRequestLog(store);
+  log.record({
+    requestId: v7(),
+    orgId,
+    at: at(5),
+    method: "GET",
+    path: `/scim/Organizations/${orgId}/v2/Users`,
+    status: 200,
+    durationMs: 1,
+    authenticated: true,
+    identityProvider: "other",
+  });
+  await log.close();
+  await sqlRateLimiter(store, { requestsPerSecond: 10 }).take(orgId);
   const adminId = v7();
   await analytics.createAdminUser(
     {

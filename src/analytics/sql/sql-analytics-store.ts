@@ -18,6 +18,8 @@ import { operationQueries } from "./operation-queries.js";
 import { organizationQueries } from "./organization-queries.js";
 import { simulationQueries } from "./simulation-queries.js";
 import { treeSummaryQueries } from "./tree-summary-queries.js";
+import { directoryQueries } from "./directory-queries.js";
+import { timelineQueries } from "./timeline-queries.js";
 
 /** Options of `sqlAnalyticsStore`. */
 export interface SqlAnalyticsStoreOptions {
@@ -66,6 +68,8 @@ export async function sqlAnalyticsStore(
     ...feedbackQueries(db),
     ...operationQueries(db, dialect),
     ...treeSummaryQueries(db, dialect),
+    ...directoryQueries(db, dialect),
+    ...timelineQueries(db),
     migrate,
   };
 }

@@ -8,16 +8,20 @@
  * that issues it; with no `SCIMKIT_OPERATOR_KEY` and none in the store, an operator key likewise.
  */
 import cluster from "node:cluster";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { organizationScimSettings } from "scimkit/analytics";
 import type { AnalyticsStore } from "scimkit/analytics";
 import { ensureOperatorKey, issueApiKey } from "scimkit/analytics";
 import type { TokenStore } from "scimkit";
-import { staticTokenVerifier } from "scimkit";
+import { memoryRequestLog, staticTokenVerifier } from "scimkit";
+import type { ReadableRequestLog } from "scimkit";
 import type { TokenVerifier } from "scimkit";
 import { accessTokenIssuer, clientCredentialsVerifier, type OAuthTokenRouterOptions } from "scimkit";
 import { demoSeed } from "../demo-seed.js";
 import { gracefulShutdown } from "../graceful-shutdown.js";
 import { hostHealth } from "../host-health.js";
+import { defaultConsoleDir } from "../console-routes.js";
 import { jsonLogLine, startHostServer } from "../host-server.js";
 import type { HostSettings } from "../host-settings.js";
 import { openHostStore, type HostStore } from "../open-host-store.js";
@@ -90,6 +94,37 @@ async function registerOrganizations(analytics: AnalyticsStore, orgIds: readonly
   return registered;
 }
 
+/**
+ * The provisioning log `SCIMKIT_REQUEST_LOG` asks for, written by the SCIM router and read by the
+ * analytics interface; undefined when it is off. The one place the host chooses its log: in the
+ * store's database (`sqlRequestLog`, which the store closes after a last flush), or in memory.
+ */
+function requestLogOf(
+  settings: HostSettings["requestLog"],
+  database: HostStore,
+  onError: (error: unknown) => void,
+): ReadableRequestLog | undefined {
+  if (settings.kind === "off") return undefined;
+  if (settings.kind === "database") {
+    if (database.openRequestLog === undefined) throw new Error("SCIMKIT_REQUEST_LOG=database needs a SQL store");
+    return database.openRequestLog({
+      maxBodyBytes: settings.maxBodyBytes,
+      maxAgeMs: settings.maxAgeDays * 86_400_000,
+      maxEntriesPerOrg: settings.maxEntriesPerOrg,
+      onError,
+    });
+  }
+  return memoryRequestLog({ capacity: settings.capacity, maxBodyBytes: settings.maxBodyBytes });
+}
+
+/** The banner's line on the provisioning log: where it is kept and where to read it. */
+function provisioningLogLine(settings: HostSettings["requestLog"], analyticsUrl: string): string {
+  const read = `${analyticsUrl}/organizations/<id>/request-log`;
+  if (settings.kind === "off") return "Provisioning log: off (SCIMKIT_REQUEST_LOG=off)";
+  if (settings.kind === "memory") return `Provisioning log: the newest ${settings.capacity} requests, in memory (${read})`;
+  return `Provisioning log: in the database, ${settings.maxAgeDays} days and at most ${settings.maxEntriesPerOrg} requests per organization (${read})`;
+}
+
 /** Without a configured key: a new operator key shown once, or word that one exists. */
 async function generatedOperatorKey(analytics: AnalyticsStore): Promise<string> {
   // As for the demo token, only the digest is stored, so a key from an earlier start cannot be shown.
@@ -98,6 +133,12 @@ async function generatedOperatorKey(analytics: AnalyticsStore): Promise<string> 
   }
   const { key } = await issueApiKey(analytics, { kind: "operator" });
   return `Operator key for the analytics interface (shown once): ${key}`;
+}
+
+/** Where the operator console is, or that it is not built yet (it then answers 503). */
+function consoleLine(url: string): string {
+  const built = existsSync(join(defaultConsoleDir(), "index.html"));
+  return built ? `Operator console: ${url} (sign in with the operator key)` : `Operator console: ${url} is not built; run npm run build`;
 }
 
 /** What the start-up did before the port opened, for the banner. */
@@ -150,6 +191,9 @@ async function listen(settings: HostSettings, database: HostStore, auth: TokenVe
   // Suspension, the compatibility profile and the existing-user choice come from the organization's
   // record, which the operator API and `scimkit orgs` change: from the next request on, on every host.
   const organizationSettings = organizationScimSettings(database.analytics);
+  const requestLog = requestLogOf(settings.requestLog, database, (error) =>
+    console.error(`provisioning log: ${error instanceof Error ? error.message : String(error)}`),
+  );
   const oauth = await withOAuth(settings, database, auth);
   const host = await startHostServer({
     store: database.store,
@@ -183,6 +227,7 @@ async function listen(settings: HostSettings, database: HostStore, auth: TokenVe
     ...(settings.publicUrl === undefined ? {} : { publicUrl: settings.publicUrl }),
     // The configured secret wins; otherwise the one the database keeps for every host on it.
     cursorSecret: settings.cursorSecret ?? (await database.cursorSecret()),
+    ...(requestLog === undefined ? {} : { requestLog }),
   });
   // Armed before the first request can arrive, so a shutdown knows every request in flight.
   return { host, health, shutdown: gracefulShutdown(host.server) };
@@ -211,7 +256,9 @@ async function banner(
     );
   }
   say(`Analytics interface: ${at.analyticsUrl} (OpenAPI document at ${at.analyticsUrl}/openapi.json)`);
+  say(consoleLine(at.analyticsUrl.replace(/\/analytics\/v1$/, "/console")));
   say(operatorKeyLine);
+  say(provisioningLogLine(settings.requestLog, at.analyticsUrl));
   const { seeded } = prepared;
   if (seeded) {
     say(

@@ -17,6 +17,7 @@ import { organizationDeleteSuite } from "./suites/organization-delete.js";
 import { organizationsSuite } from "./suites/organizations.js";
 import { organizationTreeSuite } from "./suites/organization-tree.js";
 import { simulationsSuite } from "./suites/simulations.js";
+import { directorySuite } from "./suites/directory.js";
 
 /** Options of `describeAnalyticsStoreConformance`. */
 export interface AnalyticsConformanceOptions {
@@ -41,6 +42,7 @@ export const analyticsConformanceSuites: readonly AnalyticsConformanceSuite[] = 
   organizationDeleteSuite,
   organizationTreeSuite,
   concurrencySuite,
+  directorySuite,
 ];
 
 /** Every check name of the kit: the keys `AnalyticsConformanceOptions.skip` accepts. */

@@ -1,0 +1,144 @@
+/**
+ * The provisioning log of an organization (issue 18: addition to spec §4.6): what its identity
+ * provider sent and what the service answered, read from the host's `ReadableRequestLog` by the
+ * operator and the organization's admins — the same scope as every `/organizations/{id}/…` route.
+ *
+ * The log's own cursor travels inside the interface's sealed cursor (page-cursor.ts) rather than
+ * as it is: a cursor then holds only with the organization and filters it was given for (replayed
+ * with others it is 400 `invalid-cursor`, as on every other list, instead of silently continuing
+ * a different list from an arbitrary point), and a log swapped behind the router (memory for SQL)
+ * meets only cursors the router vouches for.
+ */
+import type { IdentityProvider, ReadableRequestLog, RequestLogEntry, RequestLogQuery, StatusClass } from "scimkit";
+import { invalidCursor, invalidRequest, notFound } from "../analytics-problem.js";
+import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
+import type { AnalyticsDependencies } from "../analytics-dependencies.js";
+
+type RequestLogHandlers = Pick<AnalyticsHandlers, "listOrganizationRequestLog">;
+
+const noSuchOrganization = (): Error => notFound("There is no organization with this id among those you may see.");
+
+const noLog = (): Error =>
+  notFound(
+    "This host keeps no provisioning log, so there are no requests to show: it is configured with the `requestLog` option of the analytics router (on the scimkit host, SCIMKIT_REQUEST_LOG).",
+  );
+
+/** The members of `RequestLogQuery` a `RangeError` may name, and the query parameter of each. */
+const PARAMETER_OF_MEMBER: Readonly<Record<string, string>> = {
+  from: "from",
+  to: "to",
+  statusClass: "status",
+  resourceId: "resourceId",
+  identityProvider: "identityProvider",
+  requestId: "requestId",
+  limit: "limit",
+  cursor: "cursor",
+};
+
+/**
+ * The 400 for a query the log refused (`ReadableRequestLog.list` throws a `RangeError` naming the
+ * member). The parameter is the member named first in the message: a message about `limit` may
+ * mention "from 1 to 1,000" after it.
+ */
+function refusedQuery(error: RangeError): Error {
+  let first: { readonly parameter: string; readonly at: number } | undefined;
+  for (const [member, parameter] of Object.entries(PARAMETER_OF_MEMBER)) {
+    const at = error.message.search(new RegExp(`\\b${member}\\b`));
+    if (at >= 0 && (first === undefined || at < first.at)) first = { parameter, at };
+  }
+  // A cursor the router sealed but the log no longer takes (the host changed its log): the same
+  // answer as any cursor that is not this query's.
+  if (first?.parameter === "cursor") return invalidCursor();
+  const message = error.message.replace(/^request log:\s*/i, "");
+  return invalidRequest([{ field: first?.parameter ?? "query", message }]);
+}
+
+/** The log's query from the validated parameters (their schemas already checked each value). */
+function logQueryOf(query: AnalyticsCall["query"]): RequestLogQuery {
+  const text = (name: string): string | undefined => (typeof query[name] === "string" ? (query[name] as string) : undefined);
+  const from = text("from");
+  const to = text("to");
+  // Half-open [from, to): a `to` not after `from` can match nothing, which is a mistake to point at.
+  // A time the schema let through but that does not parse is the log's to refuse, naming it.
+  const fromTime = from === undefined ? Number.NaN : Date.parse(from);
+  const toTime = to === undefined ? Number.NaN : Date.parse(to);
+  if (!Number.isNaN(fromTime) && !Number.isNaN(toTime) && toTime <= fromTime) {
+    throw invalidRequest([{ field: "to", message: "must be later than from (the range is from ≤ time < to)" }]);
+  }
+  const status = text("status");
+  const resourceId = text("resourceId");
+  const identityProvider = text("identityProvider");
+  const requestId = text("requestId");
+  return {
+    ...(from === undefined ? {} : { from }),
+    ...(to === undefined ? {} : { to }),
+    ...(status === undefined ? {} : { statusClass: Number(status.charAt(0)) as StatusClass }),
+    ...(resourceId === undefined ? {} : { resourceId }),
+    ...(identityProvider === undefined ? {} : { identityProvider: identityProvider as IdentityProvider }),
+    ...(requestId === undefined ? {} : { requestId }),
+  };
+}
+
+/**
+ * An entry as the interface documents it (`RequestLogEntry` schema): the members of the
+ * interface, picked one by one, so whatever else a log keeps beside them never reaches a client.
+ */
+export function renderRequestLogEntry(entry: RequestLogEntry): Record<string, unknown> {
+  const rendered: Record<string, unknown> = {
+    requestId: entry.requestId,
+    orgId: entry.orgId,
+    at: entry.at,
+    method: entry.method,
+    path: entry.path,
+    status: entry.status,
+  };
+  if (entry.scimType !== undefined) rendered["scimType"] = entry.scimType;
+  if (entry.detail !== undefined) rendered["detail"] = entry.detail;
+  rendered["durationMs"] = entry.durationMs;
+  rendered["authenticated"] = entry.authenticated;
+  const optional = [
+    "tokenId",
+    "clientAddress",
+    "userAgent",
+    "identityProvider",
+    "resourceType",
+    "resourceId",
+    "bulkOperations",
+    "requestBody",
+    "requestBodyTruncated",
+    "responseBody",
+    "responseBodyTruncated",
+  ] as const;
+  for (const name of optional) if (entry[name] !== undefined) rendered[name] = entry[name];
+  return rendered;
+}
+
+/** The handler of the provisioning-log operation; `log` is the router's `requestLog`. */
+export function requestLogHandlers(dependencies: AnalyticsDependencies, log: ReadableRequestLog | undefined): RequestLogHandlers {
+  const { store } = dependencies;
+  return {
+    async listOrganizationRequestLog(call) {
+      // First: without a log every organization answers alike, so this reveals no organization.
+      if (log === undefined) throw noLog();
+      const organization = await store.getOrganization(call.scope, call.params["id"] ?? "");
+      if (organization === undefined) throw noSuchOrganization();
+      const query = logQueryOf(call.query);
+      const page = call.page();
+      let listed: Awaited<ReturnType<ReadableRequestLog["list"]>>;
+      try {
+        listed = await log.list(organization.id, {
+          ...query,
+          limit: page.limit,
+          ...(page.after === undefined ? {} : { cursor: page.after }),
+        });
+      } catch (error) {
+        if (error instanceof RangeError) throw refusedQuery(error);
+        throw error;
+      }
+      call.sendPage(
+        { items: listed.entries, ...(listed.nextCursor === undefined ? {} : { next: listed.nextCursor }) },
+        renderRequestLogEntry,
+      );
+    },
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * What the console's browser tests and its screenshot script share: a real host process
+ * (`npm start`'s, on a SQLite file), Debian's chromium driven by playwright-core, sign-in, and
+ * SCIM traffic shaped like Microsoft Entra's.
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { type Host, killHosts, startHost } from "../../src/host/host-process.fixture.js";
+
+export const OPERATOR_KEY = "operator-key-for-the-console-browser-tests-0123456789";
+export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
+export const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
+export const PATCH_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+const BULK_REQUEST = "urn:ietf:params:scim:api:messages:2.0:BulkRequest";
+/** The User-Agent Entra's provisioning service sends. */
+export const ENTRA_AGENT = "Azure Active Directory SCIM Client";
+/** Where the browser is: Debian's package (CI installs it; .ci/run). Nothing is downloaded. */
+export const CHROMIUM = process.env["SCIMKIT_CHROMIUM"] ?? "/usr/bin/chromium";
+
+export interface ConsoleHost {
+  readonly host: Host;
+  /** `http://localhost:{port}`. */
+  readonly origin: string;
+  /** The analytics interface's base URL. */
+  readonly analyticsUrl: string;
+  /** The demo simulation's id, printed by the host on its first start. */
+  readonly simulationId: string;
+  /** Stops the host and removes its database. */
+  stop(): void;
+}
+
+/** The host as `npm start` runs it, with a known operator key, the demo data and a fresh SQLite file. */
+export async function startConsoleHost(): Promise<ConsoleHost> {
+  const scratch = mkdtempSync(join(tmpdir(), "scimkit-console-"));
+  const host = startHost({
+    SCIMKIT_ORGS: "",
+    SCIMKIT_OPERATOR_KEY: OPERATOR_KEY,
+    DATABASE_URL: `sqlite:${join(scratch, "console.db")}`,
+    // Seeding 10,000 members is many requests in a few seconds, from one test.
+    SCIMKIT_RATE_LIMIT: "off",
+    // The admin-user test accepts an invitation with the code the host logs, as a demo would.
+    SCIMKIT_LOG_INVITATION_CODES: "true",
+  });
+  const [, analyticsUrl = ""] = await host.waitFor(/^Analytics interface: (\S+) /);
+  const [, simulationId = ""] = await host.waitFor(/^Demo attack simulation: \S+\/attack-simulations\/([^/]+)\/summary$/);
+  return {
+    host,
+    origin: new URL(analyticsUrl).origin,
+    analyticsUrl,
+    simulationId,
+    stop: () => {
+      killHosts();
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's chromium, headless. */
+export function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `No chromium at ${CHROMIUM}: the console's browser tests drive Debian's package (apt-get install chromium), ` +
+        "or the Chromium SCIMKIT_CHROMIUM names. Nothing is downloaded.",
+    );
+  }
+  // --no-sandbox: CI runs as root in a container, where chromium's sandbox cannot start.
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
+}
+
+/**
+ * Records every Content-Security-Policy violation and console error of `page` (the recorder is
+ * added by the driver, outside the page's CSP).
+ */
+export async function watchViolations(page: Page): Promise<{ readonly violations: () => Promise<string[]>; readonly errors: string[] }> {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  // A string, not a function: the tests compile without the DOM's types, and it runs in the page.
+  await page.addInitScript(`
+    window.cspViolations = [];
+    document.addEventListener("securitypolicyviolation", (event) => window.cspViolations.push(event.violatedDirective + " " + event.blockedURI));
+  `);
+  return {
+    errors,
+    violations: () => page.evaluate<string[]>("window.cspViolations"),
+  };
+}
+
+/** Signs in with `key` through the form. */
+export async function signIn(page: Page, origin: string, key: string = OPERATOR_KEY): Promise<void> {
+  await page.goto(`${origin}/console/`);
+  await page.getByLabel("API key").fill(key);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("navigation", { name: "Sections" }).waitFor();
+}
+
+/** A SCIM request as Entra sends it, with `token`. */
+export function scim(baseUrl: string, token: string, method: string, path: string, body?: unknown, requestId?: string): Promise<Response> {
+  return fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${token}`,
+      "User-Agent": ENTRA_AGENT,
+      ...(requestId === undefined ? {} : { "X-Request-Id": requestId }),
+      ...(body === undefined ? {} : { "Content-Type": "application/scim+json" }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+/** The user Entra creates for a person (its attribute mapping's defaults). */
+export function entraUser(userName: string, givenName: string, familyName: string, externalId: string): Record<string, unknown> {
+  return {
+    schemas: [USER_SCHEMA, "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"],
+    externalId,
+    userName,
+    active: true,
+    displayName: `${givenName} ${familyName}`,
+    emails: [{ primary: true, type: "work", value: userName }],
+    name: { formatted: `${givenName} ${familyName}`, familyName, givenName },
+    "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": { department: "Engineering" },
+  };
+}
+
+/**
+ * A group of `size` new users through SCIM (Bulk creates of 1,000, the host's most per request,
+ * then one POST /Groups naming them all), plus `alsoMember` when given. Answers the group's id.
+ */
+export async function seedGroup(baseUrl: string, token: string, displayName: string, size: number, alsoMember?: string): Promise<string> {
+  const ids: string[] = [];
+  for (let start = 0; start < size; start += 1000) {
+    const count = Math.min(1000, size - start);
+    const operations = Array.from({ length: count }, (_, offset) => {
+      const n = start + offset;
+      return {
+        method: "POST",
+        path: "/Users",
+        bulkId: `u${n}`,
+        data: {
+          schemas: [USER_SCHEMA],
+          userName: `member${String(n).padStart(5, "0")}@fabrikam.example`,
+          externalId: `m-${n}`,
+          name: { givenName: "Member", familyName: String(n).padStart(5, "0") },
+          emails: [{ type: "work", value: `member${String(n).padStart(5, "0")}@fabrikam.example` }],
+        },
+      };
+    });
+    const response = await scim(baseUrl, token, "POST", "/Bulk", { schemas: [BULK_REQUEST], Operations: operations });
+    if (response.status !== 200) throw new Error(`Bulk create answered ${response.status}: ${await response.text()}`);
+    const answer = (await response.json()) as { Operations: { status: string; location?: string }[] };
+    for (const operation of answer.Operations) {
+      if (operation.status !== "201" || !operation.location) throw new Error(`a Bulk create failed: ${JSON.stringify(operation)}`);
+      ids.push(operation.location.slice(operation.location.lastIndexOf("/") + 1));
+    }
+  }
+  const members = [...ids, ...(alsoMember ? [alsoMember] : [])].map((value) => ({ value }));
+  const created = await scim(baseUrl, token, "POST", "/Groups", {
+    schemas: [GROUP_SCHEMA],
+    displayName,
+    externalId: `g-${displayName}`,
+    members,
+  });
+  if (created.status !== 201) throw new Error(`POST /Groups answered ${created.status}: ${await created.text()}`);
+  return ((await created.json()) as { id: string }).id;
+}

@@ -1,0 +1,339 @@
+/**
+ * The operator console in a real browser (issue 18): Debian's chromium, driven by playwright-core,
+ * against the host process `npm start` runs, on SQLite. The console is built first if it is missing
+ * (build-console.global-setup.ts).
+ */
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ConsoleHost,
+  entraUser,
+  launchChromium,
+  OPERATOR_KEY,
+  PATCH_SCHEMA,
+  scim,
+  seedGroup,
+  signIn,
+  startConsoleHost,
+  watchViolations,
+} from "./console-host.fixture.js";
+
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+let server: ConsoleHost;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startConsoleHost(), launchChromium()]);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+/** A fresh browser context (its own sessionStorage) and page, with the clipboard allowed. */
+async function newPage(width = 1280, height = 900): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width, height } });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.origin });
+  const page = await context.newPage();
+  // The console asks before revoking a token; the tests say yes.
+  page.on("dialog", (dialog) => void dialog.accept());
+  return { context, page };
+}
+
+describe("the operator console", () => {
+  it("is served with its Content-Security-Policy, and renders every page without a CSP violation or a console error", async () => {
+    const response = await fetch(`${server.origin}/console/organizations`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-security-policy")).toBe(CSP);
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    const html = await response.text();
+    // Every script is a file, none inline.
+    expect(html).toMatch(/<script type="module" crossorigin src="\/console\/assets\/[^"]+\.js"><\/script>/);
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/\sstyle=/);
+
+    const { context, page } = await newPage();
+    const watched = await watchViolations(page);
+    const loaded = await page.goto(`${server.origin}/console/`);
+    expect(loaded?.headers()["content-security-policy"]).toBe(CSP);
+    await signIn(page, server.origin);
+    for (const [path, heading] of [
+      ["/console/organizations", "Organizations"],
+      ["/console/log?org=demo", "Provisioning log"],
+      ["/console/directory?org=demo", "Directory"],
+      [`/console/training?simulation=${server.simulationId}`, "Training"],
+    ] as const) {
+      await page.goto(`${server.origin}${path}`);
+      await signInIfAsked(page);
+      await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+    }
+    await page.getByRole("img", { name: "What recipients did" }).waitFor();
+    await page.getByRole("img", { name: "Completed learners over time (cumulative)" }).waitFor();
+    expect(await watched.violations()).toEqual([]);
+    expect(watched.errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it("signs in with the keyboard alone, with the focus visible, and refuses a wrong key saying why", async () => {
+    const { context, page } = await newPage();
+    await page.goto(`${server.origin}/console/`);
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate<string>("document.activeElement?.id")).toBe("api-key");
+    // The focused field is outlined (:focus-visible), not left to the browser's default or hidden.
+    expect(await page.evaluate<string>("getComputedStyle(document.activeElement).outlineStyle")).toBe("solid");
+    await page.keyboard.type("scimkit_ak_not-a-key-of-this-server-000000000000000");
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("alert").textContent()).resolves.toContain("This key was refused");
+
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type(OPERATOR_KEY);
+    await page.keyboard.press("Tab"); // the "keep me signed in" box
+    await page.keyboard.press("Space");
+    await page.keyboard.press("Tab"); // the button
+    expect(await page.evaluate<string>("document.activeElement?.textContent")).toBe("Sign in");
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { level: 1, name: "Organizations" }).waitFor();
+    // Kept in this tab's sessionStorage on request, never in a cookie.
+    expect(await context.cookies()).toEqual([]);
+    expect(await page.evaluate<string | null>('sessionStorage.getItem("scimkit.console.apiKey")')).toBe(OPERATOR_KEY);
+    await page.reload();
+    await page.getByRole("heading", { level: 1, name: "Organizations" }).waitFor();
+    await context.close();
+  }, 60_000);
+
+  it("creates an organization, issues a token, finds an Entra create and a failing PATCH in the log, and rotates the token", async () => {
+    const { context, page } = await newPage();
+    const watched = await watchViolations(page);
+    await signIn(page, server.origin);
+
+    // Create an organization with a chosen id.
+    await page.getByLabel("Name").fill("Contoso");
+    await page.getByLabel("Id (optional)").fill("contoso");
+    await page.getByRole("button", { name: "Create" }).click();
+    const baseUrl = (await page.getByTestId("created-base-url").textContent()) ?? "";
+    expect(baseUrl).toBe(`${server.origin}/scim/Organizations/contoso/v2`);
+    await page.getByRole("button", { name: "I have copied it, hide it" }).click();
+
+    // Issue a token for Entra on the organization's page; its secret is shown once and copied.
+    await page.getByRole("link", { name: "Contoso" }).click();
+    await page.getByRole("heading", { level: 1, name: "Contoso" }).waitFor();
+    await page.getByLabel("Label of a new token").fill("Entra");
+    await page.getByRole("button", { name: "Issue token" }).click();
+    const token = (await page.getByTestId("secret").textContent()) ?? "";
+    expect(token).toMatch(/^scimkit_\S{20,}$/);
+    await page.getByRole("button", { name: "Copy secret" }).click();
+    expect(await page.evaluate<string>("navigator.clipboard.readText()")).toBe(token);
+    await page.getByRole("button", { name: "I have copied it, hide it" }).click();
+    expect(await page.getByTestId("secret").count()).toBe(0);
+
+    // Entra creates a user, then sends a PATCH this service refuses.
+    const created = await scim(
+      baseUrl,
+      token,
+      "POST",
+      "/Users",
+      entraUser("grace@contoso.example", "Grace", "Hopper", "e-1001"),
+      "entra-create-1",
+    );
+    expect(created.status).toBe(201);
+    const userId = ((await created.json()) as { id: string }).id;
+    const patch = { schemas: [PATCH_SCHEMA], Operations: [{ op: "Replace", path: "favoriteColour", value: "teal" }] };
+    const failed = await scim(baseUrl, token, "PATCH", `/Users/${userId}`, patch, "entra-patch-1");
+    expect(failed.status).toBe(400);
+
+    // Both are in the log, found through the page; failures first puts the PATCH on top.
+    await page.getByRole("link", { name: "Provisioning log" }).first().click();
+    await page.getByRole("heading", { level: 1, name: "Provisioning log" }).waitFor();
+    const rows = page.getByRole("region", { name: "Requests" }).locator("tbody tr");
+    await rows.filter({ hasText: "POST /Users" }).waitFor();
+    await rows.filter({ hasText: `PATCH /Users/${userId}` }).waitFor();
+    await page.getByLabel("Failures first").check();
+    await expect(rows.first().textContent()).resolves.toContain("400");
+    expect(await rows.filter({ hasText: "POST /Users" }).textContent()).toContain("entra");
+
+    // Failures only: the log asked for 4xx and 5xx, so the create is gone.
+    await page.getByLabel("Status").selectOption("failures");
+    await rows.filter({ hasText: "POST /Users" }).waitFor({ state: "detached" });
+    await rows.filter({ hasText: `PATCH /Users/${userId}` }).waitFor();
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain("invalidPath");
+
+    await rows.filter({ hasText: "PATCH" }).getByRole("button").click();
+    const detail = page.getByTestId("entry-detail");
+    await detail.waitFor();
+    await expect(detail.getByTestId("explanation").textContent()).resolves.toMatch(
+      /scimType invalidPath.*favoriteColour.*PATCH operation's path does not name an attribute.*What the identity provider expects/s,
+    );
+    await expect(detail.getByTestId("request-body").textContent()).resolves.toContain('"path": "favoriteColour"');
+    await expect(detail.getByTestId("response-body").textContent()).resolves.toContain('"scimType": "invalidPath"');
+    await detail.getByText("Copy as curl").first().click();
+    const curl = (await detail.getByTestId("curl").textContent()) ?? "";
+    expect(curl).toContain(`curl -i -X PATCH '${baseUrl}/Users/${userId}'`);
+    expect(curl).toContain("Authorization: Bearer <SCIM token>");
+    expect(curl).not.toContain(token);
+    // The detail is an address of its own.
+    expect(new URL(page.url()).searchParams.get("request")).toBe("entra-patch-1");
+
+    // A request with a secret in it shows it redacted, in the page and the curl.
+    const withPassword = await scim(
+      baseUrl,
+      token,
+      "POST",
+      "/Users",
+      { ...entraUser("alan@contoso.example", "Alan", "Turing", "e-1002"), password: "Hunter2-Secret!" },
+      "entra-create-2",
+    );
+    expect(withPassword.status).toBe(201);
+    await page.goto(`${server.origin}/console/log?org=contoso&request=entra-create-2`);
+    await signInIfAsked(page);
+    await page.getByTestId("entry-detail").waitFor();
+    expect(await page.getByTestId("request-body").textContent()).toContain('"password": "[redacted]"');
+    expect(await page.content()).not.toContain("Hunter2-Secret!");
+
+    // Rotate the token: the old secret is refused from the next request on, the new one works.
+    await page.goto(`${server.origin}/console/organizations/contoso`);
+    await signInIfAsked(page);
+    await page.getByRole("button", { name: "Rotate Entra" }).click();
+    const rotated = (await page.getByTestId("secret").textContent()) ?? "";
+    expect(rotated).toMatch(/^scimkit_/);
+    expect(rotated).not.toBe(token);
+    expect((await scim(baseUrl, token, "GET", "/Users?count=1", undefined, "entra-old-token")).status).toBe(401);
+    expect((await scim(baseUrl, rotated, "GET", "/Users?count=1")).status).toBe(200);
+    // The refusal is in the log too, explained.
+    await page.goto(`${server.origin}/console/log?org=contoso&request=entra-old-token`);
+    await signInIfAsked(page);
+    await expect(page.getByTestId("explanation").textContent()).resolves.toContain(
+      "The bearer token was missing, wrong, expired, revoked or rotated",
+    );
+
+    // Suspend and resume from the list.
+    await page.goto(`${server.origin}/console/organizations`);
+    await signInIfAsked(page);
+    await page.getByRole("button", { name: "Suspend Contoso" }).click();
+    await page.getByRole("button", { name: "Resume Contoso" }).waitFor();
+    expect((await scim(baseUrl, rotated, "GET", "/Users?count=1")).status).toBe(401);
+    await page.getByRole("button", { name: "Resume Contoso" }).click();
+    await page.getByRole("button", { name: "Suspend Contoso" }).waitFor();
+    expect((await scim(baseUrl, rotated, "GET", "/Users?count=1")).status).toBe(200);
+
+    // Revoke it (after the confirmation the page asks for): its secret is refused from then on.
+    await page.getByRole("link", { name: "Contoso" }).click();
+    await page.getByRole("button", { name: "Revoke Entra" }).click();
+    await page.getByRole("button", { name: "Revoke Entra" }).waitFor({ state: "detached" });
+    expect((await scim(baseUrl, rotated, "GET", "/Users?count=1")).status).toBe(401);
+
+    expect(await watched.violations()).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it("browses a group of 10,000 members a page at a time, and finds a user's groups by search", async () => {
+    const created = await fetch(`${server.analyticsUrl}/organizations`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${OPERATOR_KEY}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "Fabrikam", id: "fabrikam" }),
+    });
+    expect(created.status).toBe(201);
+    const { scim: access } = (await created.json()) as { scim: { baseUrl: string; token: string } };
+    const ada = await scim(access.baseUrl, access.token, "POST", "/Users", entraUser("ada@fabrikam.example", "Ada", "Lovelace", "e-2001"));
+    expect(ada.status).toBe(201);
+    const adaId = ((await ada.json()) as { id: string }).id;
+    await seedGroup(access.baseUrl, access.token, "All staff", 10_000, adaId);
+
+    const { context, page } = await newPage();
+    await signIn(page, server.origin);
+    await page.goto(`${server.origin}/console/directory?org=fabrikam&tab=groups`);
+    await signInIfAsked(page);
+    const groups = page.getByRole("region", { name: "Groups" });
+    await groups.getByRole("row", { name: /All staff/ }).waitFor();
+    expect(await groups.getByRole("row", { name: /All staff/ }).textContent()).toContain("10,001");
+    await groups.getByRole("button", { name: "All staff" }).click();
+    const members = page.getByTestId("members");
+    await expect(members.getByText(/^Members 1–100$/).waitFor()).resolves.toBeUndefined();
+    expect(await members.locator("ol.members > li").count()).toBe(100);
+    await members.getByRole("button", { name: "Next page" }).click();
+    await members.getByText(/^Members 101–200$/).waitFor();
+    const secondPage = await members.locator("ol.members > li").allTextContents();
+    expect(secondPage).toHaveLength(100);
+    await members.getByRole("button", { name: "Previous page" }).click();
+    await members.getByText(/^Members 1–100$/).waitFor();
+    expect(await members.locator("ol.members > li").allTextContents()).not.toEqual(secondPage);
+
+    // Search users by the start of an externalId, then of a userName (the API's search is a
+    // case-insensitive prefix); the user's groups.
+    await page.getByRole("link", { name: "Users" }).last().click();
+    const users = page.getByRole("region", { name: "Users" });
+    await page.getByLabel(/Search users/).fill("E-2001");
+    await page.getByRole("button", { name: "Search" }).click();
+    await users.getByRole("button", { name: "ada@fabrikam.example" }).waitFor();
+    expect(await users.locator("tbody tr").count()).toBe(1);
+    await page.getByLabel(/Search users/).fill("ADA@");
+    await page.getByRole("button", { name: "Search" }).click();
+    await users.getByRole("button", { name: "ada@fabrikam.example" }).click();
+    await expect(page.getByTestId("user-groups").textContent()).resolves.toContain("All staff");
+    await context.close();
+  }, 180_000);
+
+  it("signs in an admin user with its own key, which sees its organization only, and whose refused change says why", async () => {
+    const call = async (path: string, body: unknown): Promise<Response> =>
+      fetch(`${server.analyticsUrl}${path}`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${OPERATOR_KEY}`, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await call("/organizations", { name: "Northwind", id: "northwind" })).status).toBe(201);
+    const invited = await call("/admin-users/invite", {
+      email: "viewer@northwind.example",
+      role: "viewer",
+      organizationIds: ["northwind"],
+    });
+    expect(invited.status).toBe(201);
+    // The host sends no mail: for this demo it logs the invitation's code (SCIMKIT_LOG_INVITATION_CODES).
+    const [, code = ""] = await server.host.waitFor(/^invitation for viewer@northwind\.example: code (\S+) /);
+    const accepted = await fetch(`${server.analyticsUrl}/invitations/accept`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code }),
+    });
+    expect(accepted.status).toBe(200);
+    const { apiKey } = (await accepted.json()) as { apiKey: string };
+
+    const { context, page } = await newPage();
+    await signIn(page, server.origin, apiKey);
+    const organizations = page.getByRole("region", { name: "Organizations" });
+    await organizations.getByRole("link", { name: "Northwind" }).waitFor();
+    expect(await organizations.locator("tbody tr").count()).toBe(1);
+    // A viewer may not suspend: the server's 403 is shown, not swallowed.
+    await page.getByRole("button", { name: "Suspend Northwind" }).click();
+    await expect(page.getByRole("alert").textContent()).resolves.toContain("HTTP 403");
+    await context.close();
+  }, 60_000);
+
+  it("fits a phone's screen: no page scrolls sideways", async () => {
+    const { context, page } = await newPage(390, 844);
+    await signIn(page, server.origin);
+    for (const path of ["/console/organizations", "/console/log?org=demo", "/console/directory?org=demo", "/console/training"]) {
+      await page.goto(`${server.origin}${path}`);
+      await signInIfAsked(page);
+      await page.getByRole("heading", { level: 1 }).waitFor();
+      const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+    await context.close();
+  }, 60_000);
+});
+
+/** After a full load the key held in memory is gone (sessionStorage keeps it only when asked): sign in again. */
+async function signInIfAsked(page: Page): Promise<void> {
+  const form = page.getByLabel("API key");
+  const main = page.getByRole("navigation", { name: "Sections" });
+  await Promise.race([form.waitFor(), main.waitFor()]);
+  if (await form.isVisible()) {
+    await form.fill(OPERATOR_KEY);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await main.waitFor();
+  }
+}
