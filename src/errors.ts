@@ -44,6 +44,22 @@ export interface ScimErrorOptions {
    * with a 429 or 503. Absent: no header.
    */
   readonly retryAfter?: number;
+  /**
+   * The RFC 6750 §3 error of a refused bearer token, sent in `WWW-Authenticate` with a 401 or 403:
+   * `error` is `invalid_token` or `insufficient_scope`, `description` becomes `error_description`,
+   * `scope` the scope a request needs. Absent: a 401 gets the bare `Bearer realm="SCIM"` challenge.
+   */
+  readonly bearerError?: BearerError;
+}
+
+/** What `WWW-Authenticate` says of a refused bearer token (RFC 6750 §3). */
+export interface BearerError {
+  /** The RFC 6750 §3.1 error code. */
+  readonly error: "invalid_token" | "insufficient_scope";
+  /** `error_description`: a sentence for the client's developer. */
+  readonly description: string;
+  /** `scope`: the scope the request needs, space-separated; for `insufficient_scope`. */
+  readonly scope?: string;
 }
 
 /** A SCIM protocol error: an HTTP status, an optional RFC 7644 §3.12 `scimType` and a human `detail`. */
@@ -55,6 +71,8 @@ export class ScimError extends Error {
   readonly issues: readonly ValidationIssue[];
   /** Seconds for `Retry-After`, when the client should wait before retrying (429, 503). */
   readonly retryAfter: number | undefined;
+  /** The RFC 6750 §3 error of a refused bearer token, for `WWW-Authenticate`; see `ScimErrorOptions`. */
+  readonly bearerError: BearerError | undefined;
 
   constructor(
     status: number,
@@ -70,6 +88,7 @@ export class ScimError extends Error {
     this.detail = detail;
     this.issues = issues;
     this.retryAfter = options.retryAfter;
+    this.bearerError = options.bearerError;
   }
 
   /** The RFC 7644 §3.12 body for this error. */

@@ -9,7 +9,7 @@
  * stores are `scimkit/memory` and `scimkit/sql` (architecture §9).
  */
 export { ScimError, ScimType, isScimError } from "./errors.js";
-export type { ScimErrorBody } from "./errors.js";
+export type { BearerError, ScimErrorBody } from "./errors.js";
 export { rfc7643Profile, specProfile } from "./scim/schema/resource-profile.js";
 export type { ResourceProfile } from "./scim/schema/resource-profile.js";
 export { COMPATIBILITY_PROFILE_NAMES, isCompatibilityProfileName } from "./scim/compatibility/compatibility-profile-name.js";
@@ -85,3 +85,27 @@ export { memoryTokenRepository } from "./auth/memory-token-repository.js";
 export { hashToken, sameTokenHash, unmatchableTokenHash } from "./auth/hash-token.js";
 export { staticTokenVerifier } from "./auth/static-token-verifier.js";
 export { parseOrganizationTokens } from "./auth/parse-organization-tokens.js";
+export { TokenRefusedError, isTokenRefusedError } from "./auth/token-refused-error.js";
+export type { TokenRefusalCode, TokenRefusalOptions } from "./auth/token-refused-error.js";
+export { DEFAULT_JWT_ALGORITHMS, jwtVerifier } from "./auth/jwt-verifier.js";
+export type { JwtVerifierOptions } from "./auth/jwt-verifier.js";
+export {
+  ACCESS_TOKEN_TYPE,
+  accessTokenIssuer,
+  DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS,
+  generateSigningKey,
+  ORGANIZATION_CLAIM,
+  SCIM_SCOPE,
+} from "./auth/access-token-issuer.js";
+export type {
+  AccessTokenGrant,
+  AccessTokenIssuer,
+  AccessTokenIssuerOptions,
+  IssuedAccessToken,
+  SigningAlgorithm,
+  SigningKey,
+} from "./auth/access-token-issuer.js";
+export { clientCredentialsVerifier } from "./auth/client-credentials-verifier.js";
+export type { ClientCredentialsVerifierOptions } from "./auth/client-credentials-verifier.js";
+export { createOAuthTokenRouter } from "./http/create-oauth-token-router.js";
+export type { OAuthTokenRouterOptions } from "./http/create-oauth-token-router.js";

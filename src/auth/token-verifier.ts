@@ -42,7 +42,9 @@ export interface VerifyContext {
 /**
  * Decides whether a bearer token may act on one organization. Implement it to plug in your own
  * credentials (an API-key service, JWTs); scimkit ships `createTokenStore()` (hashed, issued and
- * rotated at run time) and `staticTokenVerifier()` (fixed configuration).
+ * rotated at run time), `staticTokenVerifier()` (fixed configuration), `jwtVerifier()` (JWTs of an
+ * authorization server, checked against its JWKS) and `clientCredentialsVerifier()` (the OAuth 2.0
+ * access tokens scimkit issues itself).
  *
  * @example
  * const auth: TokenVerifier = {
@@ -69,11 +71,16 @@ export interface TokenVerifier {
    * - Compare secrets in constant time (`crypto.timingSafeEqual` on digests), never with `===`.
    * - Reject (throw) only for infrastructure failures, e.g. the database is down; the HTTP layer
    *   renders a 500 and reports it through `onError`. A wrong token is `null`, not an error.
+   * - The one exception: to tell the client why (RFC 6750 §3.1), reject with a `TokenRefusedError`
+   *   instead of answering `null` — 401 `invalid_token` or 403 `insufficient_scope`. Its reason
+   *   must depend on the token alone, never on `orgId`: a token of organization A on B's path is
+   *   refused with exactly what a token nobody issued gets.
    *
    * @param token The presented bearer token.
    * @param orgId The organization id from the URL.
    * @param request The request being authenticated, for verifiers with per-request policies.
    * @returns The principal, whose `orgId` equals `orgId`, or `null`.
+   * @throws TokenRefusedError to refuse with an RFC 6750 reason; anything else is a 500.
    */
   verify(token: string, orgId: string, request: VerifyContext): Promise<Principal | null>;
 }

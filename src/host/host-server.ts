@@ -13,6 +13,7 @@ import type { AnalyticsStore } from "scimkit/analytics";
 import type { AuditSink } from "scimkit";
 import type { TokenStore } from "scimkit";
 import { createScimRouter } from "scimkit";
+import { createOAuthTokenRouter, type OAuthTokenRouterOptions } from "scimkit";
 import { deferContinue } from "scimkit";
 import { scimErrorHandler } from "scimkit";
 import type { RateLimiter } from "scimkit";
@@ -191,6 +192,12 @@ export interface HostServerOptions {
    * it from `SCIMKIT_REQUEST_LOG`. Absent: no log, and that operation answers 404 saying so.
    */
   readonly requestLog?: ReadableRequestLog;
+  /**
+   * The OAuth 2.0 token endpoint (client credentials), served at
+   * `/oauth/Organizations/{orgId}/token` with its public keys at `…/jwks`; absent: none. `auth`
+   * must then accept the access tokens it issues (`clientCredentialsVerifier`).
+   */
+  readonly oauth?: Omit<OAuthTokenRouterOptions, "onError">;
 }
 
 export interface RunningHost {
@@ -332,6 +339,7 @@ export function createHostApp(options: HostServerOptions): Express {
   );
   // A malformed %-escape in :orgId fails in this app's layer, before the router: answer it in SCIM.
   app.use("/scim", scimErrorHandler());
+  if (options.oauth) app.use("/oauth/Organizations/:orgId", createOAuthTokenRouter({ ...options.oauth, onError: logError }));
   if (options.analytics) {
     const { store, scimTokens } = options.analytics;
     const analyticsRouter = createAnalyticsRouter({

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { hostSettingDefaults, readHostSettings, type HostSettings } from "./host-settings.js";
 
 const TOKEN = "0123456789abcdef0123456789abcdef";
+/** A P-256 private JWK's shape (its values need not be a real key to be read; the server checks them at start). */
+const SIGNING_KEY = { kty: "EC", crv: "P-256", x: "x-coordinate", y: "y-coordinate", d: "private-part", kid: "k1" };
 
 function settings(env: Record<string, string>): HostSettings {
   const result = readHostSettings(env);
@@ -36,6 +38,7 @@ describe("readHostSettings", () => {
       logInvitationCodes: false,
       cursorSecret: undefined,
       requestLog: { kind: "database", capacity: 1000, maxBodyBytes: 65_536, maxAgeDays: 7, maxEntriesPerOrg: 100_000 },
+      oauthSigningKey: undefined,
     });
   });
 
@@ -64,6 +67,7 @@ describe("readHostSettings", () => {
       SCIMKIT_REQUEST_LOG: "memory",
       SCIMKIT_REQUEST_LOG_CAPACITY: "250",
       SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES: "16kb",
+      SCIMKIT_OAUTH_SIGNING_KEY: JSON.stringify(SIGNING_KEY),
     });
     expect(read).toEqual({
       port: 0,
@@ -84,6 +88,7 @@ describe("readHostSettings", () => {
       logInvitationCodes: true,
       cursorSecret: TOKEN,
       requestLog: { kind: "memory", capacity: 250, maxBodyBytes: 16 * 1024, maxAgeDays: 7, maxEntriesPerOrg: 100_000 },
+      oauthSigningKey: SIGNING_KEY,
     });
   });
 
@@ -211,5 +216,18 @@ describe("readHostSettings", () => {
       "SCIMKIT_PUBLIC_ULR is not a setting of the host and is ignored; did you mean SCIMKIT_PUBLIC_URL?",
       "SCIMKIT_SOMETHING_ELSE_ENTIRELY is not a setting of the host and is ignored",
     ]);
+  });
+});
+
+describe("readHostSettings: SCIMKIT_OAUTH_SIGNING_KEY", () => {
+  it("refuses what is not a private JWK, without repeating the value", () => {
+    for (const value of ["not json", "[1]", '{"kty":"EC"}', JSON.stringify({ ...SIGNING_KEY, d: undefined })]) {
+      const result = readHostSettings({ SCIMKIT_OAUTH_SIGNING_KEY: value });
+      expect(result.ok, value).toBe(false);
+      const errors = result.ok ? [] : result.errors;
+      expect(errors, value).toHaveLength(1);
+      expect(errors[0], value).toMatch(/^SCIMKIT_OAUTH_SIGNING_KEY: expected a private JWK as JSON; generate one with/);
+      expect(errors[0], value).not.toContain(value);
+    }
   });
 });

@@ -7,6 +7,7 @@
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { parseOrganizationTokens } from "scimkit";
+import type { SigningKey } from "scimkit";
 
 /** The host's settings, each default filled in. */
 export interface HostSettings {
@@ -55,6 +56,11 @@ export interface HostSettings {
     readonly maxAgeDays: number;
     readonly maxEntriesPerOrg: number;
   };
+  /**
+   * `SCIMKIT_OAUTH_SIGNING_KEY`: the private JWK (JSON) the OAuth 2.0 token endpoint signs access
+   * tokens with, the same on every host; undefined: no token endpoint, bearer tokens only.
+   */
+  readonly oauthSigningKey: SigningKey | undefined;
 }
 
 export type HostSettingsResult =
@@ -113,6 +119,7 @@ export const hostVariables = [
   "SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES",
   "SCIMKIT_REQUEST_LOG_DAYS",
   "SCIMKIT_REQUEST_LOG_PER_ORGANIZATION",
+  "SCIMKIT_OAUTH_SIGNING_KEY",
 ] as const;
 
 /** Variables of the test suite and tools, not the host's: no typo warning for them. */
@@ -326,6 +333,26 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
     warnings.push(`${name} is not a setting of the host and is ignored${closest === undefined ? "" : `; did you mean ${closest}?`}`);
   }
 
+  let oauthSigningKey: SigningKey | undefined;
+  const keyText = raw("SCIMKIT_OAUTH_SIGNING_KEY");
+  if (keyText !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(keyText);
+    } catch {
+      // Reported below.
+    }
+    const jwk = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as SigningKey) : undefined;
+    if (jwk === undefined || typeof jwk.kty !== "string" || typeof jwk.d !== "string") {
+      // Never the value: it is a private key.
+      errors.push(
+        "SCIMKIT_OAUTH_SIGNING_KEY: expected a private JWK as JSON; generate one with `node --input-type=module -e \"import { generateSigningKey } from 'scimkit'; console.log(JSON.stringify(await generateSigningKey()))\"`",
+      );
+    } else {
+      oauthSigningKey = jwk;
+    }
+  }
+
   if (errors.length > 0) return { ok: false, errors, warnings };
   return {
     ok: true,
@@ -349,6 +376,7 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
       logInvitationCodes,
       cursorSecret,
       requestLog,
+      oauthSigningKey,
     },
   };
 }

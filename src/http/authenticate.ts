@@ -1,11 +1,14 @@
 /**
  * Bearer authentication (RFC 6750 §2.1, spec §5): every endpoint but `/ServiceProviderConfig`
- * needs `Authorization: Bearer <token>`, the scheme in any case. Every failure is the same 401, so
- * a response never tells whether an organization exists or what its tokens are.
+ * needs `Authorization: Bearer <token>`, the scheme in any case. A verifier's `null` is always the
+ * same 401, so a response never tells whether an organization exists or what its tokens are; a
+ * verifier that refuses with a `TokenRefusedError` gets its RFC 6750 §3.1 reason sent, a reason
+ * that by that error's contract depends on the token alone.
  */
 import type { RequestHandler } from "express";
-import { ScimError } from "../errors.js";
+import { isTokenRefusedError, type TokenRefusedError } from "../auth/token-refused-error.js";
 import type { TokenVerifier } from "../auth/token-verifier.js";
+import { ScimError } from "../errors.js";
 import { asyncHandler } from "./async-handler.js";
 import { scimContext } from "./scim-request-context.js";
 
@@ -19,17 +22,31 @@ function unauthorized(): ScimError {
   );
 }
 
+/** RFC 6750 §3.1: `invalid_token` is a 401, `insufficient_scope` a 403. */
+function refused(refusal: TokenRefusedError): ScimError {
+  const scope = refusal.scope === undefined ? {} : { scope: refusal.scope };
+  const bearerError = { error: refusal.code, description: refusal.description, ...scope };
+  return refusal.code === "insufficient_scope"
+    ? new ScimError(403, undefined, `Forbidden: ${refusal.description}`, [], { bearerError })
+    : new ScimError(401, undefined, `Authentication failed: ${refusal.description}`, [], { bearerError });
+}
+
 export function authenticate(verifier: TokenVerifier): RequestHandler {
   return asyncHandler(async (request, response, next) => {
     const context = scimContext(response);
     const match = BEARER.exec(request.get("authorization") ?? "");
     const token = match?.[1];
     if (!token) throw unauthorized();
-    const principal = await verifier.verify(token, context.orgId, {
-      method: request.method,
-      path: request.path,
-      ...(request.ip ? { ip: request.ip } : {}),
-    });
+    let principal: Awaited<ReturnType<TokenVerifier["verify"]>>;
+    try {
+      principal = await verifier.verify(token, context.orgId, {
+        method: request.method,
+        path: request.path,
+        ...(request.ip ? { ip: request.ip } : {}),
+      });
+    } catch (error) {
+      throw isTokenRefusedError(error) ? refused(error) : error;
+    }
     if (!principal || principal.orgId !== context.orgId) throw unauthorized();
     context.principal = principal;
     next();

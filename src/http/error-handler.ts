@@ -7,6 +7,7 @@
  */
 import type { ErrorRequestHandler, Request, Response } from "express";
 import { ScimError, ScimType, isScimError } from "../errors.js";
+import { bearerChallenge } from "./bearer-challenge.js";
 import { requestErrorOf } from "./request-error.js";
 import { sendScim } from "./send-scim.js";
 
@@ -18,8 +19,9 @@ export function translateRequestError(error: unknown): ScimError | undefined {
 }
 
 function sendError(response: Response, scimError: ScimError): void {
-  // RFC 6750 §3: a 401 names the scheme the client should use.
-  if (scimError.status === 401) response.set("WWW-Authenticate", 'Bearer realm="SCIM"');
+  // RFC 6750 §3: a 401 names the scheme the client should use; a refused token (401 or 403) says why.
+  if (scimError.status === 401 || scimError.bearerError !== undefined)
+    response.set("WWW-Authenticate", bearerChallenge(scimError.bearerError));
   // RFC 9110 §10.2.3 (with RFC 6585 §4 for 429): when the client may try again.
   if (scimError.retryAfter !== undefined) response.set("Retry-After", String(Math.max(0, Math.ceil(scimError.retryAfter))));
   sendScim(response, scimError.status, scimError);

@@ -17,6 +17,7 @@ import type { TokenStore } from "scimkit";
 import { memoryRequestLog, staticTokenVerifier } from "scimkit";
 import type { ReadableRequestLog } from "scimkit";
 import type { TokenVerifier } from "scimkit";
+import { accessTokenIssuer, clientCredentialsVerifier, type OAuthTokenRouterOptions } from "scimkit";
 import { demoSeed } from "../demo-seed.js";
 import { gracefulShutdown } from "../graceful-shutdown.js";
 import { hostHealth } from "../host-health.js";
@@ -168,6 +169,23 @@ async function prepare(settings: HostSettings, database: HostStore): Promise<Pre
   };
 }
 
+/**
+ * With `SCIMKIT_OAUTH_SIGNING_KEY`: the OAuth 2.0 token endpoint, its clients the store's tokens
+ * (client id = token id), and `auth` accepting its access tokens beside every bearer token it
+ * accepted before. Every host signs with the one configured key under one issuer (the public URL),
+ * so each accepts what another issued.
+ */
+async function withOAuth(
+  settings: HostSettings,
+  database: HostStore,
+  auth: TokenVerifier,
+): Promise<{ readonly auth: TokenVerifier; readonly oauth?: Omit<OAuthTokenRouterOptions, "onError"> }> {
+  if (settings.oauthSigningKey === undefined) return { auth };
+  const issuer = await accessTokenIssuer({ signingKey: settings.oauthSigningKey, issuer: settings.publicUrl ?? "scimkit" });
+  const clients = { verify: auth.verify.bind(auth), list: (orgId: string) => database.tokens.list(orgId) };
+  return { auth: clientCredentialsVerifier({ clients, issuer }), oauth: { clients: database.tokens, issuer } };
+}
+
 /** Opens the port: the app over `database`, its requests tracked for a graceful shutdown. */
 async function listen(settings: HostSettings, database: HostStore, auth: TokenVerifier) {
   const health = hostHealth(() => database.ping());
@@ -179,9 +197,12 @@ async function listen(settings: HostSettings, database: HostStore, auth: TokenVe
   );
   // What requests do with the database, counted, so a shutdown closes it only once that is done.
   const calls = inFlightCalls();
+  const oauth = await withOAuth(settings, database, calls.track(auth));
   const host = await startHostServer({
     store: calls.track(database.store),
-    auth: organizationSettings.activeOnly(calls.track(auth)),
+    auth: organizationSettings.activeOnly(oauth.auth),
+    // A suspended organization's clients get no access tokens either.
+    ...(oauth.oauth === undefined ? {} : { oauth: { ...oauth.oauth, clients: organizationSettings.activeOnly(oauth.oauth.clients) } }),
     compatibility: organizationSettings.compatibility,
     existingUsers: organizationSettings.existingUsers,
     analytics: {

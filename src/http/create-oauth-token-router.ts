@@ -1,0 +1,175 @@
+/**
+ * An OAuth 2.0 token endpoint per organization (issue 20 item 3): the client credentials grant of
+ * RFC 6749 §4.4, so an identity provider configured with a client id and secret (Entra's "OAuth 2.0
+ * client credentials grant") gets short-lived access tokens for the SCIM API instead of holding a
+ * long-lived bearer token. Mount it with `:orgId` in the path:
+ * `app.use("/oauth/Organizations/:orgId", createOAuthTokenRouter({ clients, issuer }))` serves
+ * `POST …/token` and the public keys at `GET …/jwks`.
+ */
+import express, { type Request, type Router } from "express";
+import type { AccessTokenIssuer } from "../auth/access-token-issuer.js";
+import { SCIM_SCOPE } from "../auth/access-token-issuer.js";
+import { isTokenRefusedError } from "../auth/token-refused-error.js";
+import type { Principal, TokenVerifier } from "../auth/token-verifier.js";
+import { asyncHandler } from "./async-handler.js";
+import { noStore, OAuthError, oauthErrorHandler } from "./oauth-error.js";
+
+/** A token request is a handful of short parameters; anything bigger is not one. */
+const MAX_BODY_BYTES = 8 * 1024;
+const MAX_PARAMETERS = 16;
+
+/** Options of `createOAuthTokenRouter`. */
+export interface OAuthTokenRouterOptions {
+  /**
+   * Authenticates clients: `verify(client_secret, orgId, …)` must resolve to a principal whose
+   * `tokenId` is the `client_id` presented. The token store (`createTokenStore()`,
+   * `store.tokens`) does: a client is one of the organization's tokens, its id the token's record
+   * id, its secret the token — hashed, rotatable and revocable like any token.
+   */
+  readonly clients: TokenVerifier;
+  /** Signs the access tokens; its `jwks` is served at `GET /jwks`. */
+  readonly issuer: AccessTokenIssuer;
+  /** Called with each unexpected error (answered with a bare 500). Default: `console.error`. */
+  readonly onError?: (error: unknown, request: Request) => void;
+}
+
+/** The client's id and secret, as RFC 6749 §2.3.1 lets it send them. */
+interface ClientCredentials {
+  readonly clientId: string;
+  readonly secret: string;
+}
+
+function invalidRequest(description: string): OAuthError {
+  return new OAuthError(400, "invalid_request", description);
+}
+
+/** One answer for every client that did not authenticate, so it never tells which part was wrong. */
+function invalidClient(): OAuthError {
+  return new OAuthError(401, "invalid_client", "Client authentication failed: send the client id and secret issued for this organization.");
+}
+
+/** RFC 6749 §3.2: every parameter at most once, each a string. */
+function parametersOf(request: Request): ReadonlyMap<string, string> {
+  if (!request.is("application/x-www-form-urlencoded")) {
+    throw invalidRequest("Send the token request as application/x-www-form-urlencoded (RFC 6749 §4.4.2).");
+  }
+  const body: unknown = request.body;
+  const parameters = new Map<string, string>();
+  if (typeof body !== "object" || body === null) return parameters;
+  for (const [name, value] of Object.entries(body)) {
+    if (typeof value !== "string") throw invalidRequest(`The parameter ${JSON.stringify(name)} is sent more than once.`);
+    // RFC 6749 §3.2: a parameter sent without a value is treated as omitted.
+    if (value !== "") parameters.set(name, value);
+  }
+  return parameters;
+}
+
+/** RFC 6749 §2.3.1: the id and secret are form-encoded, then joined by ":" and base64-encoded. */
+function formDecode(value: string): string {
+  try {
+    return decodeURIComponent(value.replaceAll("+", " "));
+  } catch {
+    throw invalidRequest("The Basic credentials are not form-encoded (RFC 6749 §2.3.1).");
+  }
+}
+
+function credentialsOf(request: Request, parameters: ReadonlyMap<string, string>): ClientCredentials {
+  const authorization = request.get("authorization");
+  const inBody = parameters.has("client_secret");
+  if (authorization !== undefined) {
+    // RFC 6749 §2.3: a client uses one authentication method per request.
+    if (inBody) throw invalidRequest("Send the client secret either in the Authorization header or in the body, not both.");
+    const basic = /^\s*basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
+    if (basic?.[1] === undefined) throw invalidClient();
+    const decoded = Buffer.from(basic[1], "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    if (colon < 0) throw invalidClient();
+    const clientId = formDecode(decoded.slice(0, colon));
+    const secret = formDecode(decoded.slice(colon + 1));
+    const bodyId = parameters.get("client_id");
+    if (bodyId !== undefined && bodyId !== clientId)
+      throw invalidRequest("The client_id in the body differs from the one in the Authorization header.");
+    if (clientId === "" || secret === "") throw invalidClient();
+    return { clientId, secret };
+  }
+  const clientId = parameters.get("client_id");
+  const secret = parameters.get("client_secret");
+  if (clientId === undefined || secret === undefined) throw invalidClient();
+  return { clientId, secret };
+}
+
+/** RFC 6749 §3.3: the scope requested must be one scimkit grants; absent, the default one. */
+function checkScope(parameters: ReadonlyMap<string, string>): void {
+  const requested = parameters.get("scope");
+  if (requested === undefined) return;
+  const scopes = requested.split(" ").filter((scope) => scope !== "");
+  if (scopes.some((scope) => scope !== SCIM_SCOPE)) {
+    throw new OAuthError(400, "invalid_scope", `The only scope granted is ${JSON.stringify(SCIM_SCOPE)}.`);
+  }
+}
+
+/**
+ * The token endpoint of the organization in the mount path's `:orgId`: `POST /token` with
+ * `grant_type=client_credentials` and the client authenticated by HTTP Basic or by `client_id`
+ * and `client_secret` in the body (RFC 6749 §2.3.1) answers `{"access_token", "token_type":
+ * "Bearer", "expires_in", "scope"}` (§5.1); every failure is an RFC 6749 §5.2 error —
+ * `invalid_client` (401, `WWW-Authenticate: Basic`) for a wrong, unknown or foreign client, the
+ * same answer whichever it is; `unsupported_grant_type`, `invalid_scope` and `invalid_request`
+ * (400) for the rest. `GET /jwks` serves the issuer's public keys.
+ *
+ * @example
+ * const issuer = await accessTokenIssuer({ signingKey, issuer: "https://scim.example.com" });
+ * app.use("/oauth/Organizations/:orgId", createOAuthTokenRouter({ clients: store.tokens, issuer }));
+ * app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth: clientCredentialsVerifier({ clients: store.tokens, issuer }) }));
+ * // a client: POST /oauth/Organizations/acme/token, Authorization: Basic base64(clientId:secret),
+ * // body grant_type=client_credentials
+ */
+export function createOAuthTokenRouter(options: OAuthTokenRouterOptions): Router {
+  const { clients, issuer } = options;
+  const onError = options.onError ?? ((error: unknown) => console.error("scimkit oauth:", error));
+  const router = express.Router({ mergeParams: true });
+  const form = express.urlencoded({ extended: false, limit: MAX_BODY_BYTES, parameterLimit: MAX_PARAMETERS });
+
+  router.post(
+    "/token",
+    form,
+    asyncHandler(async (request, response) => {
+      const orgId = request.params["orgId"];
+      if (typeof orgId !== "string" || orgId === "") throw new Error("createOAuthTokenRouter: mount the router at a path with :orgId");
+      const parameters = parametersOf(request);
+      const client = credentialsOf(request, parameters);
+      let principal: Principal | null;
+      try {
+        principal = await clients.verify(client.secret, orgId, {
+          method: request.method,
+          path: request.path,
+          ...(request.ip ? { ip: request.ip } : {}),
+        });
+      } catch (error) {
+        if (isTokenRefusedError(error)) throw invalidClient();
+        throw error;
+      }
+      if (principal === null || principal.orgId !== orgId || principal.tokenId !== client.clientId) throw invalidClient();
+      const grantType = parameters.get("grant_type");
+      if (grantType === undefined) throw invalidRequest("The grant_type parameter is missing; send grant_type=client_credentials.");
+      if (grantType !== "client_credentials") {
+        throw new OAuthError(400, "unsupported_grant_type", "This endpoint grants client_credentials only (RFC 6749 §4.4).");
+      }
+      checkScope(parameters);
+      const issued = await issuer.issue({ orgId, clientId: client.clientId });
+      noStore(response);
+      response
+        .status(200)
+        .json({ access_token: issued.accessToken, token_type: "Bearer", expires_in: issued.expiresIn, scope: issued.scope });
+    }),
+  );
+  router.all("/token", (_request, response) => {
+    response.set("Allow", "POST").status(405).json({ error: "invalid_request", error_description: "Use POST." });
+  });
+  router.get("/jwks", (_request, response) => {
+    // Public keys; caching them for a few minutes spares us, and rotation waits at most that long.
+    response.set("Cache-Control", "public, max-age=300").type("application/jwk-set+json").send(JSON.stringify(issuer.jwks));
+  });
+  router.use(oauthErrorHandler(onError));
+  return router;
+}

@@ -1,0 +1,67 @@
+/**
+ * The errors of scimkit's OAuth 2.0 token endpoint (RFC 6749 §5.2), and the one place they are
+ * rendered: a JSON body `{"error": …, "error_description": …}`, never cached, and for
+ * `invalid_client` a 401 with a `Basic` challenge.
+ */
+import type { ErrorRequestHandler, Request, Response } from "express";
+import { requestErrorOf } from "./request-error.js";
+
+/** The RFC 6749 §5.2 error codes the token endpoint answers with. */
+export type OAuthErrorCode = "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope";
+
+/** A refused token request: the RFC 6749 §5.2 code, the HTTP status and a sentence for the client's developer. */
+export class OAuthError extends Error {
+  readonly status: number;
+  readonly code: OAuthErrorCode;
+  readonly description: string;
+
+  constructor(status: number, code: OAuthErrorCode, description: string) {
+    super(description);
+    this.name = "OAuthError";
+    this.status = status;
+    this.code = code;
+    this.description = description;
+  }
+}
+
+/** RFC 6749 §5.1: token responses, errors included, are never stored by caches. */
+export function noStore(response: Response): void {
+  response.set("Cache-Control", "no-store");
+  response.set("Pragma", "no-cache");
+}
+
+function sendOAuthError(response: Response, error: OAuthError): void {
+  noStore(response);
+  // RFC 6749 §5.2: invalid_client is a 401 with a challenge of the scheme the client can use (§2.3.1).
+  if (error.code === "invalid_client") response.set("WWW-Authenticate", 'Basic realm="OAuth", charset="UTF-8"');
+  response.status(error.status).json({ error: error.code, error_description: error.description });
+}
+
+/**
+ * The token endpoint's error handler: an `OAuthError` as RFC 6749 §5.2 says, a body Express could
+ * not read (too large, a charset it does not decode) as `invalid_request`, and anything else as a
+ * bare 500 whose cause goes to `onError` and never to the client.
+ */
+export function oauthErrorHandler(onError: (error: unknown, request: Request) => void): ErrorRequestHandler {
+  return (error, request, response, next) => {
+    if (response.headersSent) {
+      next(error);
+      return;
+    }
+    if (error instanceof OAuthError) {
+      sendOAuthError(response, error);
+      return;
+    }
+    const known = requestErrorOf(error);
+    if (known !== undefined) {
+      const description = "The request body could not be read: send a small application/x-www-form-urlencoded body in UTF-8.";
+      sendOAuthError(response, new OAuthError(known.status, "invalid_request", description));
+      return;
+    }
+    onError(error, request);
+    noStore(response);
+    response
+      .status(500)
+      .json({ error: "server_error", error_description: "The service failed to handle the request. It has been reported; retry later." });
+  };
+}
