@@ -49,6 +49,8 @@ export interface HostAnalytics {
   readonly logInvitationCodes?: boolean;
   /** The tokens `SCIMKIT_ORGS` configures, listed by the token API as static (they change only there). */
   readonly staticTokens?: AnalyticsRouterOptions["staticTokens"];
+  /** Bulk reports' lifetime, bounds and job lease (`AnalyticsRouterOptions.reports`); every member has a default. */
+  readonly reports?: AnalyticsRouterOptions["reports"];
 }
 
 /**
@@ -348,6 +350,7 @@ export function createHostApp(options: HostServerOptions): Express {
       ...invitationDelivery(options.analytics, log),
       onError: logError,
       ...(options.analytics.staticTokens ? { staticTokens: options.analytics.staticTokens } : {}),
+      ...(options.analytics.reports ? { reports: options.analytics.reports } : {}),
       // One secret for both interfaces: each cursor binds its own operation, so neither opens the other's.
       ...(options.cursorSecret === undefined ? {} : { cursorSecret: options.cursorSecret }),
       // The base address a created organization is told is the public one too, never the Host header.

@@ -26,6 +26,8 @@ export interface HostSettings {
   readonly paging: { readonly defaultPageSize: number; readonly maxPageSize: number };
   readonly logFormat: "text" | "json";
   readonly shutdownGraceMs: number;
+  /** `SCIMKIT_REPORT_LEASE_SECONDS`: how long a report job's host may go silent before another host takes it over. */
+  readonly reportLeaseMs: number;
   /**
    * `SCIMKIT_WORKERS`: host processes behind the one port (Node's cluster module). Default: the
    * machine's cores on PostgreSQL, 1 on SQLite and memory (one writer, one process's memory).
@@ -109,6 +111,7 @@ export const hostVariables = [
   "SCIMKIT_LOG_FORMAT",
   "SCIMKIT_SHUTDOWN_GRACE_MS",
   "SCIMKIT_WORKERS",
+  "SCIMKIT_REPORT_LEASE_SECONDS",
   "SCIMKIT_ORGS",
   "SCIMKIT_OPERATOR_KEY",
   "SCIMKIT_DEMO_DATA",
@@ -265,6 +268,8 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
 
   const shutdownGraceMs = whole("SCIMKIT_SHUTDOWN_GRACE_MS", hostSettingDefaults.shutdownGraceMs, 0);
 
+  const reportLeaseMs = whole("SCIMKIT_REPORT_LEASE_SECONDS", 30, 1, 3600) * 1000;
+
   const onPostgres = databaseUrl !== undefined && /^(postgres|postgresql):\/\//.test(databaseUrl);
   const cores = availableParallelism();
   const workersText = raw("SCIMKIT_WORKERS");
@@ -369,6 +374,7 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
       paging,
       logFormat,
       shutdownGraceMs,
+      reportLeaseMs,
       workers,
       organizations,
       operatorKey,

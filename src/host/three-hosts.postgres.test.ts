@@ -3,11 +3,14 @@
  * a load balancer would put them — an identity provider's workload loses nothing, every cursor
  * walk crosses hosts, and the rate limit holds for the three together.
  */
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { uniqueKeys, userAttributes } from "../../src/analytics/scim-attributes.fixture.js";
 import { createTestSchema, describePostgres, type TestSchema } from "../../src/store/sql/postgres-test-database.fixture.js";
+import { sqlStore } from "../../src/store/sql/sql-store.js";
 import { killHosts, startHost, type Host } from "./host-process.fixture.js";
 
 const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
@@ -48,6 +51,7 @@ describePostgres("three hosts on one PostgreSQL behind a round-robin proxy", (ur
   let schema: TestSchema;
   let hosts: Host[] = [];
   let proxy: Awaited<ReturnType<typeof roundRobinProxy>>;
+  let ports: number[] = [];
   beforeAll(async () => {
     schema = await createTestSchema(url);
     const database = new URL(url);
@@ -61,12 +65,14 @@ describePostgres("three hosts on one PostgreSQL behind a round-robin proxy", (ur
       // Low, so three hosts' separate buckets (three times the allowance) would show at any speed.
       SCIMKIT_RATE_LIMIT: "20",
       SCIMKIT_RATE_BURST: "20",
+      // A report whose host went silent is taken over after 2 s rather than 30.
+      SCIMKIT_REPORT_LEASE_SECONDS: "2",
     };
     // The first migrates; the other two find the tables there (as `scimkit migrate` first would).
     const first = startHost(env);
     await first.waitFor(/listening on port/);
     hosts = [first, startHost(env), startHost(env)];
-    const ports = await Promise.all(hosts.map(async (host) => Number((await host.waitFor(/listening on port (\d+)/))[1])));
+    ports = await Promise.all(hosts.map(async (host) => Number((await host.waitFor(/listening on port (\d+)/))[1])));
     proxy = await roundRobinProxy(ports);
   }, 120_000);
   afterAll(async () => {
@@ -170,5 +176,75 @@ describePostgres("three hosts on one PostgreSQL behind a round-robin proxy", (ur
     expect(allowed).toBeLessThanOrEqual(20 + Math.ceil(20 * seconds) + 1);
     expect(allowed).toBeGreaterThanOrEqual(20 - 3);
     expect(refused).toBeGreaterThan(0);
+  });
+
+  // Last: it kills the first host, which the proxy then answers 502 for.
+  it("completes a report whose host died mid-way on another host, each learner once", { timeout: 180_000 }, async () => {
+    // Learners enough for several pages of 1,000, written straight into the shared database.
+    const store = await sqlStore({ postgres: schema.pool(), migrate: false });
+    try {
+      for (let start = 0; start < 6000; start += 200) {
+        await Promise.all(
+          Array.from({ length: 200 }, (_, k) => {
+            const attributes = userAttributes(`report${start + k}@example.com`);
+            return store.create({
+              orgId: "acme",
+              resourceType: "User",
+              id: randomUUID(),
+              now: new Date().toISOString(),
+              attributes,
+              uniqueKeys: uniqueKeys("User", attributes),
+              unknownMembers: "ignore",
+            });
+          }),
+        );
+      }
+    } finally {
+      await store.close();
+    }
+    const analytics = (port: number, path: string) =>
+      fetch(`http://127.0.0.1:${port}/analytics/v1${path}`, { headers: { Authorization: `Bearer ${OPERATOR_KEY}` } });
+    const [first = 0, second = 0] = ports;
+    const started = await analytics(first, "/organizations/acme/users/bulk-report");
+    expect(started.status).toBe(202);
+    const operationId = ((await started.json()) as { operation: { id: string } }).operation.id;
+
+    // Frozen the moment it has claimed the job, then killed: it dies holding the claim, mid-report.
+    const admin = schema.pool();
+    const job = async () =>
+      (await admin.query("select status, owner_id, attempts from scimkit_operations where id = $1", [operationId])).rows[0] as {
+        status: string;
+        owner_id: string | null;
+        attempts: number;
+      };
+    let claimed = await job();
+    // The host that took the request claims the job at once; the others would only on their next poll.
+    for (let attempt = 0; claimed.status !== "running" && attempt < 4000; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      claimed = await job();
+    }
+    const dying = hosts[0];
+    dying?.child.kill("SIGSTOP");
+    const atDeath = await job();
+    expect(atDeath.status).toBe("running");
+    const exited = dying === undefined ? Promise.resolve() : once(dying.child, "exit");
+    dying?.child.kill("SIGKILL");
+    await exited;
+
+    let status = "";
+    for (let attempt = 0; status !== "succeeded" && attempt < 600; attempt++) {
+      const polled = await analytics(second, `/operations/${operationId}`);
+      status = ((await polled.json()) as { status?: string }).status ?? "";
+      if (status === "failed") break;
+      if (status !== "succeeded") await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe("succeeded");
+    const finished = await job();
+    expect(finished.attempts).toBeGreaterThanOrEqual(2);
+    expect(finished.owner_id).not.toBe(atDeath.owner_id);
+    const rows = (await (await analytics(second, `/operations/${operationId}/result`)).json()) as { userId: string }[];
+    const learners = 6000 + 60;
+    expect(rows).toHaveLength(learners);
+    expect(new Set(rows.map((row) => row.userId)).size).toBe(learners);
   });
 });

@@ -211,6 +211,7 @@ async function listen(settings: HostSettings, database: HostStore, auth: TokenVe
       // Listed as static by the token API, in the verifier's order; never the token itself.
       staticTokens: (orgId) => staticTokens(settings.organizations, orgId),
       logInvitationCodes: settings.logInvitationCodes,
+      reports: { leaseMs: settings.reportLeaseMs },
     },
     // Every SCIM write, with its outcome, in the store's own database (scimkit_audit).
     audit: calls.track(database.audit),
