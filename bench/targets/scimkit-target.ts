@@ -24,6 +24,8 @@ import { createSchemaRegistry } from "../../src/scim/schema/schema-registry.js";
 import type { ScimObject } from "../../src/scim/schema/normalize-value.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
 import { memoryRequestLog } from "../../src/request-log/memory-request-log.js";
+import { sqlRequestLog } from "../../src/store/sql/request-log/sql-request-log.js";
+import type { SqlStore } from "../../src/store/sql/sql-store.js";
 import type { ReadableRequestLog } from "../../src/request-log/readable-request-log.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
 import { sqliteDialect } from "../../src/store/sql/dialects/sqlite-dialect.js";
@@ -121,20 +123,21 @@ async function openStore(): Promise<OpenedStore> {
  * The provisioning log `REQUEST_LOG` names. The memory ring holds 10,000 entries (or
  * `REQUEST_LOG_CAPACITY`), the default body size (64 KiB) applies: a log as a host would run it.
  */
-function openRequestLog(): ReadableRequestLog | undefined {
+function openRequestLog(store: ResourceStore): ReadableRequestLog | undefined {
   const wanted = process.env["REQUEST_LOG"] ?? "off";
   if (wanted === "off") return undefined;
   if (wanted === "memory") return memoryRequestLog({ capacity: Number(process.env["REQUEST_LOG_CAPACITY"] ?? 10_000) });
   if (wanted === "sql") {
-    // Wired once `sqlRequestLog` (scimkit/sql) is merged: the log on the target's own database.
-    throw new Error("REQUEST_LOG=sql: this tree has no SQL provisioning log yet (sqlRequestLog of scimkit/sql)");
+    // The log in the target's own database, as the host keeps it by default.
+    if (!("db" in store && "dialect" in store)) throw new Error("REQUEST_LOG=sql needs STORE=sqlite or STORE=postgres");
+    return sqlRequestLog(store as SqlStore);
   }
   throw new Error(`REQUEST_LOG must be off, memory or sql; got ${wanted}`);
 }
 
 const opened = await openStore();
 const { store } = opened;
-const requestLog = openRequestLog();
+const requestLog = openRequestLog(store);
 const registry = createSchemaRegistry();
 const foundUser = registry.resourceType("User");
 const foundGroup = registry.resourceType("Group");
