@@ -27,4 +27,16 @@ export async function deleteAnalyticsOrganizationRows(trx: Kysely<AnalyticsDatab
   await trx.deleteFrom("scimkit_enrolments").where("org_id", "in", orgIds).execute();
   await trx.deleteFrom("scimkit_campaigns").where("org_id", "in", orgIds).execute();
   await trx.deleteFrom("scimkit_admin_user_organizations").where("org_id", "in", orgIds).execute();
+  // What their requests left: a deleted organization is not kept in the provisioning log, and a
+  // new one of the same id starts with a full bucket. Entries a host still holds in its buffer
+  // are written after; retention removes them.
+  await trx.deleteFrom("scimkit_request_log").where("org_id", "in", orgIds).execute();
+  await trx
+    .deleteFrom("scimkit_rate_buckets")
+    .where(
+      "key",
+      "in",
+      orgIds.map((orgId) => `scim:${orgId}`),
+    )
+    .execute();
 }

@@ -10,7 +10,7 @@ import type { SqlStoreDatabase } from "./sql-tables.js";
 
 /**
  * Deletes every row of `orgId` in `scimkit_members`, `scimkit_unique_keys` and
- * `scimkit_resources`, children first, then its provisioning log and its SCIM rate bucket — the foreign keys would cascade, but a set-wise delete per
+ * `scimkit_resources`, children first — the foreign keys would cascade, but a set-wise delete per
  * table is one statement each instead of a cascade per resource — and returns how many resources
  * there were. Call it inside `SqlDialect.writeTransaction`. Tokens are the token store's and are
  * left to the caller. `dialect` is the store's (`SqlStore.dialect`): rows it derives from
@@ -28,10 +28,5 @@ export async function deleteScimOrganizationRows(
   await trx.deleteFrom("scimkit_members").where("org_id", "=", orgId).execute();
   await trx.deleteFrom("scimkit_unique_keys").where("org_id", "=", orgId).execute();
   const resources = await trx.deleteFrom("scimkit_resources").where("org_id", "=", orgId).executeTakeFirst();
-  // What its requests left: an organization deleted is not kept in the provisioning log, and a
-  // new one of the same id starts with a full bucket. Entries a host still holds in its buffer
-  // are written after; retention removes them.
-  await trx.deleteFrom("scimkit_request_log").where("org_id", "=", orgId).execute();
-  await trx.deleteFrom("scimkit_rate_buckets").where("key", "=", `scim:${orgId}`).execute();
   return Number(resources.numDeletedRows);
 }
