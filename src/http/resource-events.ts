@@ -2,6 +2,7 @@
  * The lifecycle events of one committed write, named after the resource type (`ResourceEventType`):
  * what the host's `onEvent` receives, built from what the store reports it did.
  */
+import { v7 as uuidv7 } from "uuid";
 import type { ScimObject } from "../scim/schema/normalize-value.js";
 import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
 import type { MembershipChange, StoredResource } from "../store/resource-store.js";
@@ -44,6 +45,7 @@ export function resourceEvents(registry: SchemaRegistry, type: TypeHandler, cont
       id: stored.id,
       resource: renderResource(registry, type.schema, context.baseUrl, withoutMembers),
       ...(memberIds ? { memberIds } : {}),
+      jti: uuidv7(),
     };
   };
 

@@ -176,6 +176,32 @@ export interface RequestLogTable {
   readonly response_body_truncated: number | null;
 }
 
+/** Each organization's last event sequence (migration 13). Primary key `org_id`. */
+export interface EventSequencesTable {
+  readonly org_id: string;
+  readonly last: CounterColumn;
+}
+
+/**
+ * The event outbox (migration 13): one row per `OutboxEvent`. Primary key `(org_id, sequence)`;
+ * `jti` is unique.
+ */
+export interface EventsTable {
+  readonly org_id: string;
+  readonly sequence: CounterColumn;
+  readonly jti: string;
+  readonly type: string;
+  readonly resource_type: string;
+  readonly resource_id: string;
+  /** `{ resource, memberIds? }` as JSON. */
+  readonly data: unknown;
+  readonly recorded_at: string;
+  /** 1 while the in-process listeners have yet to receive it, else 0. */
+  readonly pending: number;
+  /** Milliseconds since the epoch until which no process may claim it. */
+  readonly lease_until_ms: CounterColumn;
+}
+
 /** The store's database, for `Kysely<SqlStoreDatabase>`. */
 export interface SqlStoreDatabase {
   readonly scimkit_resources: ResourcesTable;
@@ -187,4 +213,6 @@ export interface SqlStoreDatabase {
   readonly scimkit_settings: SettingsTable;
   readonly scimkit_rate_buckets: RateBucketsTable;
   readonly scimkit_request_log: RequestLogTable;
+  readonly scimkit_event_sequences: EventSequencesTable;
+  readonly scimkit_events: EventsTable;
 }

@@ -13,6 +13,7 @@ import { tokenExpiryAndGrace } from "./0009-token-expiry-and-grace.js";
 import { settingsTable } from "./0010-settings-table.js";
 import { rateBucketsTable } from "./0011-rate-buckets-table.js";
 import { requestLogTable } from "./0012-request-log-table.js";
+import { eventOutboxTables } from "./0013-event-outbox-tables.js";
 import type { Migration } from "./migration.js";
 
 /**
@@ -32,4 +33,5 @@ export const sqlMigrations: readonly Migration[] = [
   settingsTable,
   rateBucketsTable,
   requestLogTable,
+  eventOutboxTables,
 ];

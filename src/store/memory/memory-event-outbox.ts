@@ -1,0 +1,77 @@
+/**
+ * The memory store's event outbox (`EventOutbox`): the events of each write kept beside the
+ * resources, recorded synchronously inside the write so no other write can come between them. Lost
+ * with the process, as the resources are.
+ */
+import type { AppendEventsOptions, EventOutbox, OutboxEvent, OutboxEventInput } from "../event-outbox.js";
+
+/** The outbox and the synchronous append the memory store's writes call. */
+export interface MemoryEventOutbox extends EventOutbox {
+  /** Records `inputs` at once, as part of the calling write. */
+  record(orgId: string, inputs: readonly OutboxEventInput[], options: AppendEventsOptions): readonly OutboxEvent[];
+}
+
+interface Kept {
+  readonly event: OutboxEvent;
+  delivered: boolean;
+  leaseUntil: string;
+}
+
+/** An empty outbox; `now` is the store's clock. */
+export function memoryEventOutbox(now: () => string): MemoryEventOutbox {
+  const byOrg = new Map<string, Kept[]>();
+  const byJti = new Map<string, Kept>();
+  // Only the undelivered, so a claim never walks the whole history.
+  const pending = new Set<Kept>();
+
+  const record = (orgId: string, inputs: readonly OutboxEventInput[], options: AppendEventsOptions): readonly OutboxEvent[] => {
+    if (inputs.length === 0) return [];
+    let kept = byOrg.get(orgId);
+    if (!kept) {
+      kept = [];
+      byOrg.set(orgId, kept);
+    }
+    const recordedAt = now();
+    const recorded: OutboxEvent[] = [];
+    for (const input of inputs) {
+      if (byJti.has(input.jti)) throw new Error(`memoryStore: event ${input.jti} is already recorded`);
+      const event: OutboxEvent = { ...structuredClone(input), orgId, sequence: kept.length + 1, recordedAt };
+      const entry: Kept = { event, delivered: !options.pending, leaseUntil: options.leaseUntil };
+      kept.push(entry);
+      byJti.set(input.jti, entry);
+      if (options.pending) pending.add(entry);
+      recorded.push(event);
+    }
+    return recorded;
+  };
+
+  return {
+    record,
+    async append(orgId, events, options) {
+      return record(orgId, events, options);
+    },
+    async read({ orgId, after, limit }) {
+      // Sequence n is at index n - 1: no gaps, never removed.
+      return (byOrg.get(orgId) ?? []).slice(Math.max(0, after), Math.max(0, after) + Math.max(0, limit)).map((kept) => kept.event);
+    },
+    async claimPending({ limit, now: at, leaseUntil }) {
+      const due = [...pending]
+        .filter((kept) => kept.leaseUntil < at)
+        .sort((a, b) => (a.event.orgId === b.event.orgId ? a.event.sequence - b.event.sequence : a.event.orgId < b.event.orgId ? -1 : 1))
+        .slice(0, Math.max(0, limit));
+      for (const kept of due) kept.leaseUntil = leaseUntil;
+      return due.map((kept) => kept.event);
+    },
+    async markDelivered(jtis) {
+      for (const jti of jtis) {
+        const kept = byJti.get(jti);
+        if (!kept) continue;
+        kept.delivered = true;
+        pending.delete(kept);
+      }
+    },
+    async lastSequence(orgId) {
+      return byOrg.get(orgId)?.length ?? 0;
+    },
+  };
+}
