@@ -85,3 +85,14 @@ export { memoryTokenRepository } from "./auth/memory-token-repository.js";
 export { hashToken, sameTokenHash, unmatchableTokenHash } from "./auth/hash-token.js";
 export { staticTokenVerifier } from "./auth/static-token-verifier.js";
 export { parseOrganizationTokens } from "./auth/parse-organization-tokens.js";
+export { recoverPendingEvents } from "./http/event-recovery.js";
+export type { EventRecoveryOptions, RecoverPendingEventsOptions } from "./http/event-recovery.js";
+export type {
+  AppendEventsOptions,
+  ClaimPendingRequest,
+  EventOutbox,
+  EventRecording,
+  OutboxEvent,
+  OutboxEventInput,
+  ReadEventsRequest,
+} from "./store/event-outbox.js";
