@@ -46,6 +46,7 @@ export type {
   ScimEvent,
   ScimEventAction,
   ScimEventListener,
+  ScimWriteMethod,
   UserEventType,
 } from "./http/scim-event.js";
 export { RATE_ALLOWED } from "./http/rate-limiter.js";

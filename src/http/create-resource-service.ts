@@ -302,11 +302,19 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
       const type = handler(resourceType);
       // RFC 7644 §3.5.1: PUT replaces every attribute the client may write; members are replaced too.
       const { attributes, memberIds } = prepareWrite(type, body, config.writeLimits, compatibilityOf(context).tolerances);
-      return update(context, type, id, ifMatch, members, async (current) => ({
-        attributes,
-        attributesChanged: !deepEqual(current.attributes, attributes),
-        membership: memberIds ? replaceMembers(memberIds) : undefined,
-      }));
+      return update(
+        context,
+        type,
+        id,
+        ifMatch,
+        members,
+        async (current) => ({
+          attributes,
+          attributesChanged: !deepEqual(current.attributes, attributes),
+          membership: memberIds ? replaceMembers(memberIds) : undefined,
+        }),
+        resourceEvents(registry, type, context, "PUT").updated,
+      );
     },
 
     async patch({ context, resourceType, id, body, ifMatch, members }) {

@@ -75,7 +75,15 @@ export interface ScimEvent {
    * when the store keeps an event outbox (`ResourceStore.events`); absent otherwise.
    */
   readonly sequence?: number;
+  /**
+   * The SCIM request method that made the change: `POST` (a create, or a link), `PUT`, `PATCH`, or
+   * `DELETE`. What tells an RFC 9967 `prov:put` from a `prov:patch`.
+   */
+  readonly method?: ScimWriteMethod;
 }
+
+/** The HTTP methods of SCIM writes (RFC 7644 §3.2). */
+export type ScimWriteMethod = "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
  * Receives events; a rejection is reported to `onError` and never undoes or fails the request. With

@@ -5,7 +5,7 @@
  * straight from what the write returned, as before.
  */
 import type { EventOutbox, EventRecording, OutboxEvent, OutboxEventInput } from "../store/event-outbox.js";
-import type { ScimEvent } from "./scim-event.js";
+import type { ScimEvent, ScimWriteMethod } from "./scim-event.js";
 
 /** How the router delivers events; shared by every write of one router. */
 export interface EventDelivery {
@@ -38,7 +38,12 @@ export function outboxInputOf(event: ScimEvent): OutboxEventInput {
     resourceId: event.id,
     resource: event.resource,
     ...(event.memberIds ? { memberIds: event.memberIds } : {}),
+    ...(event.method ? { method: event.method } : {}),
   };
+}
+
+function isWriteMethod(method: string | undefined): method is ScimWriteMethod {
+  return method === "POST" || method === "PUT" || method === "PATCH" || method === "DELETE";
 }
 
 /** The event a listener receives for a recorded one. */
@@ -52,6 +57,7 @@ export function scimEventOf(recorded: OutboxEvent): ScimEvent {
     ...(recorded.memberIds ? { memberIds: recorded.memberIds } : {}),
     jti: recorded.jti,
     sequence: recorded.sequence,
+    ...(isWriteMethod(recorded.method) ? { method: recorded.method } : {}),
   };
 }
 

@@ -25,6 +25,8 @@ export interface OutboxEventInput {
   readonly resource: ScimObject;
   /** For `*.members.*` events: the member ids. */
   readonly memberIds?: readonly string[];
+  /** The SCIM request method that made the change (`POST`, `PUT`, `PATCH`, `DELETE`), when known. */
+  readonly method?: string;
 }
 
 /** An event as recorded: the input with the organization, its place in the organization's order, and when. */

@@ -39,6 +39,7 @@ function eventOf(row: EventRow, dialect: SqlDialect): OutboxEvent {
     resourceId: row.resource_id,
     resource: (data["resource"] ?? {}) as ScimObject,
     ...(Array.isArray(memberIds) ? { memberIds: memberIds.map(String) } : {}),
+    ...(typeof data["method"] === "string" ? { method: data["method"] } : {}),
     recordedAt: row.recorded_at,
   };
 }

@@ -202,6 +202,39 @@ export interface EventsTable {
   readonly lease_until_ms: CounterColumn;
 }
 
+/** RFC 9967 receivers and their delivery state (migration 14). Primary key `(org_id, id)`. */
+export interface EventReceiversTable {
+  readonly org_id: string;
+  readonly id: string;
+  readonly url: string;
+  /** JSON array of event URIs. */
+  readonly events: string;
+  readonly form: string;
+  readonly audience: string;
+  readonly authorization: string | null;
+  readonly label: string | null;
+  readonly created_at: string;
+  readonly position: CounterColumn;
+  readonly attempts: number;
+  /** Milliseconds since the epoch before which no push is tried; 0 when due. */
+  readonly next_attempt_ms: CounterColumn;
+  /** JSON `DeliveryFailure`. */
+  readonly last_error: string | null;
+  readonly last_delivered_at: string | null;
+  readonly delivered: CounterColumn;
+  readonly rejected: CounterColumn;
+  readonly lease_until_ms: CounterColumn;
+}
+
+/** Each organization's SET signing key (migration 14). Primary key `org_id`. */
+export interface EventKeysTable {
+  readonly org_id: string;
+  readonly kid: string;
+  readonly private_jwk: string;
+  readonly public_jwk: string;
+  readonly created_at: string;
+}
+
 /** The store's database, for `Kysely<SqlStoreDatabase>`. */
 export interface SqlStoreDatabase {
   readonly scimkit_resources: ResourcesTable;
@@ -215,4 +248,6 @@ export interface SqlStoreDatabase {
   readonly scimkit_request_log: RequestLogTable;
   readonly scimkit_event_sequences: EventSequencesTable;
   readonly scimkit_events: EventsTable;
+  readonly scimkit_event_receivers: EventReceiversTable;
+  readonly scimkit_event_keys: EventKeysTable;
 }

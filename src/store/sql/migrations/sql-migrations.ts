@@ -14,6 +14,7 @@ import { settingsTable } from "./0010-settings-table.js";
 import { rateBucketsTable } from "./0011-rate-buckets-table.js";
 import { requestLogTable } from "./0012-request-log-table.js";
 import { eventOutboxTables } from "./0013-event-outbox-tables.js";
+import { eventReceiverTables } from "./0014-event-receiver-tables.js";
 import type { Migration } from "./migration.js";
 
 /**
@@ -34,4 +35,5 @@ export const sqlMigrations: readonly Migration[] = [
   rateBucketsTable,
   requestLogTable,
   eventOutboxTables,
+  eventReceiverTables,
 ];
