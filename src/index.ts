@@ -97,3 +97,32 @@ export type {
   OutboxEventInput,
   ReadEventsRequest,
 } from "./store/event-outbox.js";
+export {
+  InvalidEventReceiverError,
+  securityEventDelivery,
+} from "./events/security-event-delivery.js";
+export type {
+  BackoffOptions,
+  ReceiverStart,
+  SecurityEventDelivery,
+  SecurityEventDeliveryOptions,
+} from "./events/security-event-delivery.js";
+export type {
+  ClaimReceiversRequest,
+  DeliveryFailure,
+  DeliveryProgress,
+  EventReceiver,
+  EventReceiverInput,
+  EventReceiverStore,
+  SigningKeyRepository,
+  StoredSigningKey,
+} from "./events/event-receiver-store.js";
+export { memoryEventReceiverStore, memorySigningKeyRepository } from "./events/memory-event-receiver-store.js";
+export type { MemoryEventReceiverStoreOptions } from "./events/memory-event-receiver-store.js";
+export { SECURITY_EVENT_ALGORITHM, eventSigningKeys } from "./events/event-signing-keys.js";
+export type { EventSigningKeys, PrivateSigningKey, SigningKey } from "./events/event-signing-keys.js";
+export { SECURITY_EVENT_TOKEN_TYPE, securityEventClaims, signSecurityEvent } from "./events/security-event-token.js";
+export type { SecurityEventClaimsInput } from "./events/security-event-token.js";
+export { SECURITY_EVENT_URIS, isSecurityEventUri, securityEventUriOf } from "./events/security-event-uris.js";
+export type { SecurityEventForm, SecurityEventUri } from "./events/security-event-uris.js";
+export { securityEventJwks } from "./events/security-event-jwks.js";
