@@ -27,6 +27,8 @@ export interface SetReceiver {
   down: boolean;
   /** When set, the next push is verified and kept, then left unanswered, and this is called. */
   holdNext: (() => void) | undefined;
+  /** When set, the push whose SET is the `after`-th kept is left unanswered, and `then` is called. */
+  hold: { readonly after: number; readonly then: () => void } | undefined;
   /** Where the transmitter's JWKS is: changeable, as a restarted transmitter listens elsewhere. */
   jwksUrl: string;
   close(): Promise<void>;
@@ -55,6 +57,7 @@ export async function startSetReceiver(options: {
     invalid: [],
     down: false,
     holdNext: undefined,
+    hold: undefined,
     jwksUrl: options.jwksUrl,
     close: async () => {
       for (const response of held) response.destroy();
@@ -94,9 +97,11 @@ export async function startSetReceiver(options: {
       }
       receiver.arrivals.set(jti, (receiver.arrivals.get(jti) ?? 0) + 1);
       if (receiver.arrivals.get(jti) === 1) receiver.received.push({ jti, claims: payload, kid: protectedHeader.kid });
-      const hold = receiver.holdNext;
+      const planned = receiver.hold;
+      const hold = receiver.holdNext ?? (planned && planned.after === receiver.received.length ? planned.then : undefined);
       if (hold) {
         receiver.holdNext = undefined;
+        receiver.hold = undefined;
         held.push(response);
         hold();
         return;
