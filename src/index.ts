@@ -95,6 +95,7 @@ export type {
   EventRecording,
   OutboxEvent,
   OutboxEventInput,
+  OutboxEventKey,
   ReadEventsRequest,
 } from "./store/event-outbox.js";
 export {

@@ -67,7 +67,7 @@ export async function deliverRecorded(delivery: EventDelivery, recorded: readonl
   for (const event of recorded) await delivery.emit(scimEventOf(event));
   if (!delivery.listening || !delivery.outbox) return;
   try {
-    await delivery.outbox.markDelivered(recorded.map((event) => event.jti));
+    await delivery.outbox.markDelivered(recorded);
   } catch (error) {
     delivery.onError(error);
   }

@@ -166,7 +166,7 @@ function outboxChecks(open: () => Promise<ResourceStore>): void {
     ]);
     // Leased now: nobody else gets them.
     expect(await outbox.claimPending({ limit: 10, now, leaseUntil: FUTURE })).toEqual([]);
-    await outbox.markDelivered(first.map((event) => event.jti));
+    await outbox.markDelivered(first);
     // Past every lease: only the one never delivered comes back.
     const later = await outbox.claimPending({ limit: 10, now: "3000-01-01T00:00:00.000Z", leaseUntil: "3001-01-01T00:00:00.000Z" });
     expect(later.map((event) => event.resourceId)).toEqual(["a"]);

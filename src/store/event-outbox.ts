@@ -12,7 +12,8 @@ import type { ScimObject } from "../scim/schema/normalize-value.js";
 export interface OutboxEventInput {
   /**
    * Unique id of the event, chosen by the core (a UUID v7): the `jti` of the Security Event Token
-   * that reports it (RFC 8417 §2.2), so a receiver can drop a redelivery. A store keeps it unique.
+   * that reports it (RFC 8417 §2.2), so a receiver can drop a redelivery. A store keeps it unique
+   * within the organization.
    */
   readonly jti: string;
   /** The event name, as `ScimEvent.type`: `user.created`, `group.members.added`, … */
@@ -41,6 +42,9 @@ export interface OutboxEvent extends OutboxEventInput {
   /** ISO 8601 time the store recorded it. */
   readonly recordedAt: string;
 }
+
+/** Names one recorded event: its organization and its sequence there. */
+export type OutboxEventKey = Pick<OutboxEvent, "orgId" | "sequence">;
 
 /**
  * What the core attaches to a write request (`CreateRequest.events`, …) so the store records the
@@ -130,8 +134,11 @@ export interface EventOutbox {
    * its lease lasts.
    */
   claimPending(request: ClaimPendingRequest): Promise<readonly OutboxEvent[]>;
-  /** Marks the events with these `jti`s as delivered to the in-process listeners: never claimed again. */
-  markDelivered(jtis: readonly string[]): Promise<void>;
+  /**
+   * Marks these events (by organization and sequence) as delivered to the in-process listeners:
+   * never claimed again.
+   */
+  markDelivered(events: readonly OutboxEventKey[]): Promise<void>;
   /**
    * The last sequence number of organization `orgId`: 0 before its first event. Where a consumer
    * that should see only new events starts.

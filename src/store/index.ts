@@ -51,5 +51,6 @@ export type {
   EventRecording,
   OutboxEvent,
   OutboxEventInput,
+  OutboxEventKey,
   ReadEventsRequest,
 } from "./event-outbox.js";

@@ -20,7 +20,9 @@ interface Kept {
 /** An empty outbox; `now` is the store's clock. */
 export function memoryEventOutbox(now: () => string): MemoryEventOutbox {
   const byOrg = new Map<string, Kept[]>();
+  // By organization and jti: unique within an organization, as the SQL store keeps it.
   const byJti = new Map<string, Kept>();
+  const jtiKey = (orgId: string, jti: string): string => JSON.stringify([orgId, jti]);
   // Only the undelivered, so a claim never walks the whole history.
   const pending = new Set<Kept>();
 
@@ -34,11 +36,11 @@ export function memoryEventOutbox(now: () => string): MemoryEventOutbox {
     const recordedAt = now();
     const recorded: OutboxEvent[] = [];
     for (const input of inputs) {
-      if (byJti.has(input.jti)) throw new Error(`memoryStore: event ${input.jti} is already recorded`);
+      if (byJti.has(jtiKey(orgId, input.jti))) throw new Error(`memoryStore: event ${input.jti} is already recorded`);
       const event: OutboxEvent = { ...structuredClone(input), orgId, sequence: kept.length + 1, recordedAt };
       const entry: Kept = { event, delivered: !options.pending, leaseUntil: options.leaseUntil };
       kept.push(entry);
-      byJti.set(input.jti, entry);
+      byJti.set(jtiKey(orgId, input.jti), entry);
       if (options.pending) pending.add(entry);
       recorded.push(event);
     }
@@ -62,9 +64,9 @@ export function memoryEventOutbox(now: () => string): MemoryEventOutbox {
       for (const kept of due) kept.leaseUntil = leaseUntil;
       return due.map((kept) => kept.event);
     },
-    async markDelivered(jtis) {
-      for (const jti of jtis) {
-        const kept = byJti.get(jti);
+    async markDelivered(events) {
+      for (const { orgId, sequence } of events) {
+        const kept = byOrg.get(orgId)?.[sequence - 1];
         if (!kept) continue;
         kept.delivered = true;
         pending.delete(kept);

@@ -4,7 +4,7 @@
  */
 import { sql, type Kysely } from "kysely";
 import type { ScimObject } from "../../scim/schema/normalize-value.js";
-import type { AppendEventsOptions, EventOutbox, OutboxEvent, OutboxEventInput } from "../event-outbox.js";
+import type { AppendEventsOptions, EventOutbox, OutboxEvent, OutboxEventInput, OutboxEventKey } from "../event-outbox.js";
 import { chunksOf } from "./chunks.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import { lockRows } from "./lock-rows.js";
@@ -93,6 +93,21 @@ export async function appendEvents(
 
 /** The outbox of the SQL store over `db`; `now` is the store's clock. */
 export function sqlEventOutbox(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect, now: () => string): EventOutbox {
+  /** Sets `values` on the events named, by primary key: per organization, a list of sequences at a time. */
+  const updateByKey = async (
+    trx: Kysely<SqlStoreDatabase>,
+    events: readonly OutboxEventKey[],
+    values: { readonly pending?: number; readonly lease_until_ms?: number },
+  ): Promise<void> => {
+    const byOrg = new Map<string, number[]>();
+    for (const { orgId, sequence } of events) byOrg.set(orgId, [...(byOrg.get(orgId) ?? []), sequence]);
+    for (const [orgId, sequences] of byOrg) {
+      for (const chunk of chunksOf(sequences, dialect.maxParameters - 3)) {
+        await trx.updateTable("scimkit_events").set(values).where("org_id", "=", orgId).where("sequence", "in", chunk).execute();
+      }
+    }
+  };
+
   return {
     append(orgId, events, options) {
       return dialect.writeTransaction(db, (trx) => appendEvents(trx, dialect, orgId, events, options, now()));
@@ -125,24 +140,14 @@ export function sqlEventOutbox(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect
           dialect,
           "update",
         ).execute();
-        for (const chunk of chunksOf(
-          rows.map((row) => row.jti),
-          dialect.maxParameters - 2,
-        )) {
-          await trx
-            .updateTable("scimkit_events")
-            .set({ lease_until_ms: Date.parse(leaseUntil) })
-            .where("jti", "in", chunk)
-            .execute();
-        }
-        return rows.map((row) => eventOf(row, dialect));
+        const claimed = rows.map((row) => eventOf(row, dialect));
+        await updateByKey(trx, claimed, { lease_until_ms: Date.parse(leaseUntil) });
+        return claimed;
       });
     },
 
-    async markDelivered(jtis) {
-      for (const chunk of chunksOf(jtis, dialect.maxParameters - 1)) {
-        await db.updateTable("scimkit_events").set({ pending: 0 }).where("jti", "in", chunk).execute();
-      }
+    async markDelivered(events) {
+      await updateByKey(db, events, { pending: 0 });
     },
 
     async lastSequence(orgId) {

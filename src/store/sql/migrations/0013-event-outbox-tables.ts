@@ -34,7 +34,8 @@ export const eventOutboxTables: Migration = {
       .addColumn("lease_until_ms", type.counter, (column) => column.notNull())
       .addPrimaryKeyConstraint("scimkit_events_pk", ["org_id", "sequence"])
       .execute();
-    await trx.schema.createIndex("scimkit_events_jti").on("scimkit_events").column("jti").unique().execute();
+    // Unique within the organization, led by it as every key is (docs/scaling.md: partitionable by org_id).
+    await trx.schema.createIndex("scimkit_events_jti").on("scimkit_events").columns(["org_id", "jti"]).unique().execute();
     // A claim reads the pending events whose lease has ended, among millions delivered long ago.
     await trx.schema.createIndex("scimkit_events_pending").on("scimkit_events").columns(["pending", "lease_until_ms"]).execute();
   },
