@@ -150,6 +150,7 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     defaultPageSize,
     sort: service.canSort,
     cursor: service.canCursor,
+    ...(options.securityEvents ? { securityEventUris: options.securityEvents.eventUris } : {}),
   });
   const fairShare =
     options.fairShare === false

@@ -180,6 +180,12 @@ export interface ScimRouterOptions {
    */
   readonly eventRecovery?: EventRecoveryOptions | false;
   /**
+   * Advertises RFC 9967 delivery in `/ServiceProviderConfig` (`securityEvents`, RFC 9967 §4): the
+   * event URIs receivers can get, usually `SECURITY_EVENT_URIS` when `securityEventDelivery` runs.
+   * Default: no `securityEvents` block.
+   */
+  readonly securityEvents?: { readonly eventUris: readonly string[] };
+  /**
    * Receives every unexpected error (the client gets a bare 500) and every failing event listener.
    * Default: `console.error`.
    */

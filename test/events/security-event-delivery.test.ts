@@ -13,6 +13,7 @@ import {
   eventSigningKeys,
   memoryEventReceiverStore,
   memorySigningKeyRepository,
+  SECURITY_EVENT_URIS,
   securityEventDelivery,
   securityEventJwks,
   type ScimEvent,
@@ -46,6 +47,7 @@ async function world(form: "full" | "notice" = "full") {
       onEvent: (event) => {
         events.push(event);
       },
+      securityEvents: { eventUris: SECURITY_EVENT_URIS },
     }),
   );
   const server = app.listen(0, "127.0.0.1");
@@ -77,7 +79,7 @@ async function world(form: "full" | "notice" = "full") {
     if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     return response.status === 204 ? {} : ((await response.json()) as Record<string, unknown>);
   };
-  return { store, delivery, receiver, registered, events, call };
+  return { store, delivery, receiver, registered, events, call, base };
 }
 
 /** Runs passes until the receiver holds `count` SETs (each pass ends at a failure; backoff is short). */
@@ -177,6 +179,12 @@ describe("RFC 9967 delivery", () => {
     const state = (await delivery.receivers("acme")).find((candidate) => candidate.id === wrong.id);
     expect(state).toMatchObject({ rejected: 1, delivered: 0, position: 2, attempts: 0, lastError: { status: 400, error: "invalid_key" } });
     expect(receiver.invalid.length).toBe(1);
+  });
+
+  it("advertises the event URIs in /ServiceProviderConfig (RFC 9967 §4)", async () => {
+    const { base } = await world();
+    const config = (await (await fetch(`${base}/scim/Organizations/acme/v2/ServiceProviderConfig`)).json()) as Record<string, unknown>;
+    expect(config["securityEvents"]).toEqual({ eventUris: [...SECURITY_EVENT_URIS], asyncRequest: "none" });
   });
 
   it("refuses a receiver it could never deliver to, saying why", async () => {
