@@ -192,8 +192,7 @@ describePostgres("event outbox: PostgreSQL", (url) => {
   });
   outboxChecks(async () => {
     schema ??= await createTestSchema(url);
-    // A fresh schema per test would be cleaner, but the organizations here are per test: each
-    // test starts with its own by clearing the tables.
+    // One schema for the file: each test starts from empty tables.
     const store = await sqlStore({ postgres: schema.pool() });
     await store.db.deleteFrom("scimkit_events").execute();
     await store.db.deleteFrom("scimkit_event_sequences").execute();
