@@ -1,7 +1,7 @@
 /**
  * Recovering events a dead process recorded but never delivered (issue 20): the router's listener
  * claims the pending events whose lease has ended (`EventOutbox.claimPending`), delivers them in
- * order and marks them delivered, now and every `intervalMs`.
+ * order and marks them delivered, every `intervalMs`.
  */
 import type { EventOutbox } from "../store/event-outbox.js";
 import { deliverRecorded } from "./write-events.js";
@@ -59,7 +59,7 @@ export async function recoverPendingEvents(options: RecoverPendingEventsOptions)
 }
 
 /**
- * Runs `recoverPendingEvents` now and every `intervalMs` on an unref'd timer (it never keeps the
+ * Runs `recoverPendingEvents` every `intervalMs` on an unref'd timer (it never keeps the
  * process alive), one run at a time; failures go to `onError`. Returns a function that stops it.
  */
 export function startEventRecovery(options: RecoverPendingEventsOptions & { readonly intervalMs: number }): () => void {
@@ -75,7 +75,9 @@ export function startEventRecovery(options: RecoverPendingEventsOptions & { read
     timer = setTimeout(() => void run(), options.intervalMs);
     timer.unref();
   };
-  timer = setTimeout(() => void run(), 0);
+  // The first pass after one interval, not at once: a dead process's events wait out their lease
+  // anyway, and a router being built (tests, a host starting) is not met by a query of its own.
+  timer = setTimeout(() => void run(), options.intervalMs);
   timer.unref();
   return () => {
     stopped = true;
