@@ -104,6 +104,8 @@ export {
 } from "./events/security-event-delivery.js";
 export type {
   BackoffOptions,
+  PollRequest,
+  PollResponse,
   ReceiverStart,
   SecurityEventDelivery,
   SecurityEventDeliveryOptions,
@@ -112,6 +114,7 @@ export type {
   ClaimReceiversRequest,
   DeliveryFailure,
   DeliveryProgress,
+  EventDeliveryMethod,
   EventReceiver,
   EventReceiverInput,
   EventReceiverStore,
@@ -127,3 +130,4 @@ export type { SecurityEventClaimsInput } from "./events/security-event-token.js"
 export { SECURITY_EVENT_URIS, isSecurityEventUri, securityEventUriOf } from "./events/security-event-uris.js";
 export type { SecurityEventForm, SecurityEventUri } from "./events/security-event-uris.js";
 export { securityEventJwks } from "./events/security-event-jwks.js";
+export { securityEventPollEndpoint } from "./events/security-event-poll-endpoint.js";

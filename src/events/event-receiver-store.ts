@@ -5,17 +5,31 @@
  */
 import type { SecurityEventForm, SecurityEventUri } from "./security-event-uris.js";
 
+/**
+ * How a receiver gets its SETs: `push`, we POST each to its URL (RFC 8935); `poll`, it asks for
+ * them at our poll endpoint and acknowledges them (RFC 8936), for a receiver we cannot reach.
+ */
+export type EventDeliveryMethod = "push" | "poll";
+
 /** What an operator gives to register a receiver. */
 export interface EventReceiverInput {
-  /** Where SETs are pushed (RFC 8935 §2): an `https:` URL (`http:` only for tests and local receivers). */
+  /**
+   * Where SETs are pushed (RFC 8935 §2): an `https:` URL (`http:` only for tests and local
+   * receivers). For a poll receiver, the receiver's own URL, for the operator (never called).
+   */
   readonly url: string;
+  /** `push` (default) or `poll`. */
+  readonly delivery?: EventDeliveryMethod;
   /** The event URIs to send; empty or absent for every one scimkit sends. */
   readonly events?: readonly SecurityEventUri[];
   /** `full` (the resource) or `notice` (what changed). Default `notice`: no personal data leaves unless asked. */
   readonly form?: SecurityEventForm;
   /** The `aud` claim of its SETs (RFC 8417 §2.2). Default: `url`. */
   readonly audience?: string;
-  /** An `Authorization` header value the receiver requires on pushes (RFC 8935 §2.2), if any. */
+  /**
+   * Push: the `Authorization` header value the receiver requires on pushes (RFC 8935 §2.2), if any.
+   * Poll: the `Authorization` header value the receiver must send to the poll endpoint (required).
+   */
   readonly authorization?: string;
   /** Free text for the operator. */
   readonly label?: string;
@@ -28,6 +42,7 @@ export interface EventReceiver {
   /** Its id, unique in the organization (a UUID v7). */
   readonly id: string;
   readonly url: string;
+  readonly delivery: EventDeliveryMethod;
   /** The event URIs it gets; empty for all. */
   readonly events: readonly SecurityEventUri[];
   readonly form: SecurityEventForm;
@@ -118,8 +133,8 @@ export interface EventReceiverStore {
   /** Removes a receiver; false when there was none. */
   remove(orgId: string, id: string): Promise<boolean>;
   /**
-   * Leases receivers whose backoff has passed and whose lease has ended, until `leaseUntil`, and
-   * returns them. Two callers never hold one receiver at once while its lease lasts.
+   * Leases push receivers whose backoff has passed and whose lease has ended, until `leaseUntil`,
+   * and returns them (poll receivers are never claimed: they come to us). Two callers never hold one receiver at once while its lease lasts.
    */
   claimDue(request: ClaimReceiversRequest): Promise<readonly EventReceiver[]>;
   /**

@@ -27,6 +27,7 @@ export function memoryEventReceiverStore(options: MemoryEventReceiverStoreOption
         orgId,
         id: uuidv7(),
         url: input.url,
+        delivery: input.delivery ?? "push",
         events: [...(input.events ?? [])],
         form: input.form ?? "notice",
         audience: input.audience ?? input.url,
@@ -54,7 +55,7 @@ export function memoryEventReceiverStore(options: MemoryEventReceiverStoreOption
       const due: EventReceiver[] = [];
       for (const entry of kept.values()) {
         if (due.length >= limit) break;
-        if (entry.leaseUntil >= at || (entry.receiver.nextAttemptAt ?? "") > at) continue;
+        if (entry.receiver.delivery !== "push" || entry.leaseUntil >= at || (entry.receiver.nextAttemptAt ?? "") > at) continue;
         entry.leaseUntil = leaseUntil;
         due.push(entry.receiver);
       }

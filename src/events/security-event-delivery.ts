@@ -59,6 +59,24 @@ export class InvalidEventReceiverError extends Error {
   override readonly name = "InvalidEventReceiverError";
 }
 
+/** A poll (RFC 8936 §2.4): what the receiver acknowledges and asks for. */
+export interface PollRequest {
+  /** The `jti`s of SETs it has received and keeps. */
+  readonly ack?: readonly string[];
+  /** SETs it received and refuses, by `jti`, with why (RFC 8936 §2.4.4): acknowledged too, and kept as the last failure. */
+  readonly setErrs?: Readonly<Record<string, { readonly err: string; readonly description?: string }>>;
+  /** Most SETs to return; 0 only acknowledges. Default 100. */
+  readonly maxEvents?: number;
+}
+
+/** The answer to a poll (RFC 8936 §2.5). */
+export interface PollResponse {
+  /** SETs by `jti`, oldest first: the ones not acknowledged yet, again until they are. */
+  readonly sets: Readonly<Record<string, string>>;
+  /** Whether more are waiting beyond `maxEvents`. */
+  readonly moreAvailable: boolean;
+}
+
 /** The delivery loop and the receivers' API. */
 export interface SecurityEventDelivery {
   /**
@@ -70,6 +88,12 @@ export interface SecurityEventDelivery {
   receivers(orgId: string): Promise<readonly EventReceiver[]>;
   /** Removes a receiver; false when there was none. */
   removeReceiver(orgId: string, id: string): Promise<boolean>;
+  /**
+   * A poll by poll receiver `id` of `orgId` (RFC 8936): applies its acknowledgements in order — the
+   * position moves past every event up to the first one it has not acknowledged — and returns the
+   * next SETs. `undefined` when there is no such poll receiver.
+   */
+  poll(orgId: string, id: string, request: PollRequest): Promise<PollResponse | undefined>;
   /** One pass: every due receiver gets what it can; resolves with the SETs accepted. */
   runOnce(): Promise<number>;
   /** Runs a pass now and every `intervalMs` on an unref'd timer, one pass at a time. */
@@ -85,6 +109,12 @@ function positive(name: string, value: number | undefined, fallback: number): nu
 }
 
 function checkReceiver(input: EventReceiverInput): void {
+  if (input.delivery !== undefined && input.delivery !== "push" && input.delivery !== "poll") {
+    throw new InvalidEventReceiverError(`delivery must be "push" or "poll"; got ${JSON.stringify(input.delivery)}.`);
+  }
+  if (input.delivery === "poll" && !input.authorization) {
+    throw new InvalidEventReceiverError("A poll receiver needs authorization: the Authorization header value it will send to poll.");
+  }
   let url: URL;
   try {
     url = new URL(input.url);
@@ -175,6 +205,90 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
     return { kind: response.status === 400 ? "rejected" : "failed", failure };
   };
 
+  /** Whether `receiver` gets `event`, and under which URI. */
+  const uriFor = (receiver: EventReceiver, event: OutboxEvent) => {
+    const uri = securityEventUriOf(event, receiver.form);
+    return uri !== undefined && (receiver.events.length === 0 || receiver.events.includes(uri)) ? uri : undefined;
+  };
+
+  const signFor = async (receiver: EventReceiver, event: OutboxEvent, uri: NonNullable<ReturnType<typeof uriFor>>): Promise<string> => {
+    const key = await keys.signingKey(receiver.orgId);
+    const claims = securityEventClaims(event, {
+      issuer: options.issuer(receiver.orgId),
+      audience: receiver.audience,
+      uri,
+      form: receiver.form,
+      issuedAt: Math.floor(Date.now() / 1000),
+    });
+    return signSecurityEvent(claims, key);
+  };
+
+  const poll = async (orgId: string, id: string, request: PollRequest): Promise<PollResponse | undefined> => {
+    const receiver = await receivers.get(orgId, id);
+    if (!receiver || receiver.delivery !== "poll") return undefined;
+    const maxEvents = Math.max(0, Math.floor(request.maxEvents ?? 100));
+    const errors = request.setErrs ?? {};
+    const acknowledged = new Set([...(request.ack ?? []), ...Object.keys(errors)]);
+    let position = receiver.position;
+    let delivered = 0;
+    let rejected = 0;
+    let lastError: DeliveryFailure | undefined;
+    // RFC 8936 §2.4: acknowledged SETs are not sent again. The position moves only past a prefix
+    // of acknowledged (or unwanted) events, so one left out is sent again, and the order holds.
+    acknowledging: while (acknowledged.size > 0) {
+      const events = await outbox.read({ orgId, after: position, limit: batchSize });
+      if (events.length === 0) break;
+      for (const event of events) {
+        if (uriFor(receiver, event) !== undefined) {
+          if (!acknowledged.has(event.jti)) break acknowledging;
+          const error = errors[event.jti];
+          if (error) {
+            rejected += 1;
+            lastError = {
+              at: new Date().toISOString(),
+              jti: event.jti,
+              error: error.err,
+              ...(error.description ? { description: error.description } : {}),
+            };
+          } else {
+            delivered += 1;
+          }
+        }
+        position = event.sequence;
+      }
+    }
+    if (position !== receiver.position) {
+      await receivers.saveProgress(orgId, id, {
+        position,
+        delivered,
+        rejected,
+        attempts: 0,
+        ...(delivered > 0 ? { lastDeliveredAt: new Date().toISOString() } : {}),
+        ...(lastError ? { lastError } : {}),
+      });
+    }
+    const sets: Record<string, string> = {};
+    let count = 0;
+    let after = position;
+    let moreAvailable = false;
+    collecting: for (;;) {
+      const events = await outbox.read({ orgId, after, limit: batchSize });
+      if (events.length === 0) break;
+      for (const event of events) {
+        after = event.sequence;
+        const uri = uriFor(receiver, event);
+        if (uri === undefined) continue;
+        if (count >= maxEvents) {
+          moreAvailable = true;
+          break collecting;
+        }
+        sets[event.jti] = await signFor(receiver, event, uri);
+        count += 1;
+      }
+    }
+    return { sets, moreAvailable };
+  };
+
   /** Delivers what `receiver` is due, saving after each event; resolves with the SETs accepted. */
   const deliverTo = async (receiver: EventReceiver): Promise<number> => {
     let position = receiver.position;
@@ -185,21 +299,12 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
         const events = await outbox.read({ orgId: receiver.orgId, after: position, limit: batchSize });
         if (events.length === 0) break;
         for (const event of events) {
-          const uri = securityEventUriOf(event, receiver.form);
-          const wanted = uri !== undefined && (receiver.events.length === 0 || receiver.events.includes(uri));
-          if (!wanted || uri === undefined) {
+          const uri = uriFor(receiver, event);
+          if (uri === undefined) {
             position = event.sequence;
             continue;
           }
-          const key = await keys.signingKey(receiver.orgId);
-          const claims = securityEventClaims(event, {
-            issuer: options.issuer(receiver.orgId),
-            audience: receiver.audience,
-            uri,
-            form: receiver.form,
-            issuedAt: Math.floor(Date.now() / 1000),
-          });
-          const outcome = await push(receiver, event, await signSecurityEvent(claims, key));
+          const outcome = await push(receiver, event, await signFor(receiver, event, uri));
           if (outcome.kind === "failed") {
             attempts += 1;
             await receivers.saveProgress(receiver.orgId, receiver.id, {
@@ -265,6 +370,7 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
       return receivers.add(orgId, input, start === "beginning" ? 0 : await outbox.lastSequence(orgId));
     },
     receivers: (orgId) => receivers.list(orgId),
+    poll,
     removeReceiver: (orgId, id) => receivers.remove(orgId, id),
     runOnce,
     start() {

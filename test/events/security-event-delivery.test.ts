@@ -16,10 +16,12 @@ import {
   SECURITY_EVENT_URIS,
   securityEventDelivery,
   securityEventJwks,
+  securityEventPollEndpoint,
   type ScimEvent,
   type SecurityEventDelivery,
 } from "scimkit";
 import { memoryStore } from "scimkit/memory";
+import { createRemoteJWKSet, jwtVerify } from "jose";
 import { startSetReceiver, type SetReceiver } from "./set-receiver.fixture.js";
 
 const TOKEN = "delivery-test-token";
@@ -39,6 +41,12 @@ async function world(form: "full" | "notice" = "full") {
   const events: ScimEvent[] = [];
   const app = express();
   app.get("/keys/:orgId/jwks.json", securityEventJwks(keys));
+  // Routed before the delivery exists: the handler reads it when a poll comes.
+  let delivery: SecurityEventDelivery | undefined;
+  app.post("/events/:orgId/poll/:receiverId", (request, response, next) => {
+    if (!delivery) throw new Error("no delivery yet");
+    securityEventPollEndpoint(delivery)(request, response, next);
+  });
   app.use(
     "/scim/Organizations/:orgId/v2",
     createScimRouter({
@@ -59,7 +67,7 @@ async function world(form: "full" | "notice" = "full") {
   cleanup.push(() => receiver.close());
   const outbox = store.events;
   if (!outbox) throw new Error("the memory store has no outbox");
-  const delivery = securityEventDelivery({
+  delivery = securityEventDelivery({
     outbox,
     receivers: memoryEventReceiverStore(),
     keys,
@@ -79,7 +87,7 @@ async function world(form: "full" | "notice" = "full") {
     if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     return response.status === 204 ? {} : ((await response.json()) as Record<string, unknown>);
   };
-  return { store, delivery, receiver, registered, events, call, base };
+  return { store, delivery, receiver, registered, events, call, base, issuer };
 }
 
 /** Runs passes until the receiver holds `count` SETs (each pass ends at a failure; backoff is short). */
@@ -185,6 +193,55 @@ describe("RFC 9967 delivery", () => {
     const { base } = await world();
     const config = (await (await fetch(`${base}/scim/Organizations/acme/v2/ServiceProviderConfig`)).json()) as Record<string, unknown>;
     expect(config["securityEvents"]).toEqual({ eventUris: [...SECURITY_EVENT_URIS], asyncRequest: "none" });
+  });
+
+  it("lets a poll receiver fetch its SETs and acknowledge them in order (RFC 8936)", async () => {
+    const { delivery, call, base, issuer } = await world();
+    const poller = await delivery.addReceiver("acme", {
+      url: "https://poller.test/",
+      delivery: "poll",
+      authorization: "Bearer poll-secret",
+      audience: AUDIENCE,
+      form: "notice",
+    });
+    for (const userName of ["p1", "p2", "p3"]) await call("POST", "/Users", { schemas: [USER], userName });
+    const jwks = createRemoteJWKSet(new URL(`${base}/keys/acme/jwks.json`));
+    const poll = async (body: unknown, authorization = "Bearer poll-secret") =>
+      fetch(`${base}/events/acme/poll/${poller.id}`, {
+        method: "POST",
+        headers: { Authorization: authorization, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const sets = async (body: unknown): Promise<{ jtis: string[]; moreAvailable: boolean }> => {
+      const response = await poll(body);
+      expect(response.status).toBe(200);
+      const answer = (await response.json()) as { sets: Record<string, string>; moreAvailable: boolean };
+      for (const [jti, token] of Object.entries(answer.sets)) {
+        const { payload } = await jwtVerify(token, jwks, { issuer, audience: AUDIENCE, typ: "secevent+jwt", algorithms: ["ES256"] });
+        expect(payload.jti).toBe(jti);
+      }
+      return { jtis: Object.keys(answer.sets), moreAvailable: answer.moreAvailable };
+    };
+    const first = await sets({ maxEvents: 2 });
+    expect(first.jtis).toHaveLength(2);
+    expect(first.moreAvailable).toBe(true);
+    // Only the first acknowledged: the second comes again, then the third.
+    const second = await sets({ ack: [first.jtis[0]], maxEvents: 10 });
+    expect(second).toEqual({ jtis: [first.jtis[1], expect.any(String)], moreAvailable: false });
+    const third = await sets({
+      ack: [second.jtis[0]],
+      setErrs: { [second.jtis[1] ?? ""]: { err: "invalid_audience", description: "no" } },
+    });
+    expect(third).toEqual({ jtis: [], moreAvailable: false });
+    const state = (await delivery.receivers("acme")).find((receiver) => receiver.id === poller.id);
+    expect(state).toMatchObject({ delivered: 2, rejected: 1, position: 3, lastError: { jti: second.jtis[1], error: "invalid_audience" } });
+    // The push loop leaves a poll receiver alone.
+    expect(await delivery.runOnce()).toBe(3);
+    expect((await poll({}, "Bearer wrong")).status).toBe(401);
+    const malformed = await poll({ ack: "all" });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ err: "invalid_request", description: expect.stringMatching(/ack/) });
+    await expect(delivery.addReceiver("acme", { url: "https://p.test/", delivery: "poll" })).rejects.toThrow(/authorization/);
   });
 
   it("refuses a receiver it could never deliver to, saying why", async () => {

@@ -35,6 +35,7 @@ function receiverOf(row: ReceiverRow): EventReceiver {
     orgId: row.org_id,
     id: row.id,
     url: row.url,
+    delivery: row.delivery === "poll" ? "poll" : "push",
     events,
     form: row.form as SecurityEventForm,
     audience: row.audience,
@@ -78,6 +79,7 @@ export function sqlEventReceiverStore(
           org_id: orgId,
           id,
           url: input.url,
+          delivery: input.delivery ?? "push",
           events: JSON.stringify(input.events ?? []),
           form: input.form ?? "notice",
           audience: input.audience ?? input.url,
@@ -113,6 +115,7 @@ export function sqlEventReceiverStore(
       return dialect.writeTransaction(db, async (trx) => {
         const rows = await lockRows(
           selectReceivers(trx)
+            .where("delivery", "=", "push")
             .where("lease_until_ms", "<", atMs)
             .where("next_attempt_ms", "<=", atMs)
             .orderBy("org_id")

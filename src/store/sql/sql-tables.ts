@@ -207,6 +207,8 @@ export interface EventReceiversTable {
   readonly org_id: string;
   readonly id: string;
   readonly url: string;
+  /** `push` or `poll`. */
+  readonly delivery: string;
   /** JSON array of event URIs. */
   readonly events: string;
   readonly form: string;

@@ -17,6 +17,8 @@ export const eventReceiverTables: Migration = {
       .addColumn("org_id", type.key, (column) => column.notNull())
       .addColumn("id", type.key, (column) => column.notNull())
       .addColumn("url", type.text, (column) => column.notNull())
+      // `push` (RFC 8935: we POST to `url`) or `poll` (RFC 8936: the receiver asks us).
+      .addColumn("delivery", type.text, (column) => column.notNull())
       // JSON array of event URIs; `[]` for all.
       .addColumn("events", type.text, (column) => column.notNull())
       .addColumn("form", type.text, (column) => column.notNull())
