@@ -225,7 +225,7 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
 
   const poll = async (orgId: string, id: string, request: PollRequest): Promise<PollResponse | undefined> => {
     const receiver = await receivers.get(orgId, id);
-    if (!receiver || receiver.delivery !== "poll") return undefined;
+    if (receiver?.delivery !== "poll") return undefined;
     const maxEvents = Math.max(0, Math.floor(request.maxEvents ?? 100));
     const errors = request.setErrs ?? {};
     const acknowledged = new Set([...(request.ack ?? []), ...Object.keys(errors)]);

@@ -27,8 +27,8 @@ export interface SetReceiver {
   down: boolean;
   /** When set, the next push is verified and kept, then left unanswered, and this is called. */
   holdNext: (() => void) | undefined;
-  /** When set, the push whose SET is the `after`-th kept is left unanswered, and `then` is called. */
-  hold: { readonly after: number; readonly then: () => void } | undefined;
+  /** When set, the push whose SET is the `after`-th kept is left unanswered, and `onHeld` is called. */
+  hold: { readonly after: number; readonly onHeld: () => void } | undefined;
   /** Where the transmitter's JWKS is: changeable, as a restarted transmitter listens elsewhere. */
   jwksUrl: string;
   close(): Promise<void>;
@@ -98,7 +98,7 @@ export async function startSetReceiver(options: {
       receiver.arrivals.set(jti, (receiver.arrivals.get(jti) ?? 0) + 1);
       if (receiver.arrivals.get(jti) === 1) receiver.received.push({ jti, claims: payload, kid: protectedHeader.kid });
       const planned = receiver.hold;
-      const hold = receiver.holdNext ?? (planned && planned.after === receiver.received.length ? planned.then : undefined);
+      const hold = receiver.holdNext ?? (planned && planned.after === receiver.received.length ? planned.onHeld : undefined);
       if (hold) {
         receiver.holdNext = undefined;
         receiver.hold = undefined;

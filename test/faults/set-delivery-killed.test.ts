@@ -102,7 +102,7 @@ describe("RFC 9967 delivery across a SIGKILL", () => {
 
     // The third push is received and verified, and never answered: the transmitter dies waiting.
     const held = new Promise<void>((resolve) => {
-      receiver.hold = { after: 3, then: resolve };
+      receiver.hold = { after: 3, onHeld: resolve };
     });
     const first = startTransmitter(database);
     receiver.jwksUrl = `http://127.0.0.1:${await first.port}/keys/acme/jwks.json`;
