@@ -7,6 +7,8 @@ import type { AppendEventsOptions, EventOutbox, OutboxEvent, OutboxEventInput } 
 
 /** The outbox and the synchronous append the memory store's writes call. */
 export interface MemoryEventOutbox extends EventOutbox {
+  /** Forgets every event of `orgId`, as its organization is deleted; its sequence starts again at 1. */
+  forget(orgId: string): void;
   /** Records `inputs` at once, as part of the calling write. */
   record(orgId: string, inputs: readonly OutboxEventInput[], options: AppendEventsOptions): readonly OutboxEvent[];
 }
@@ -49,6 +51,13 @@ export function memoryEventOutbox(now: () => string): MemoryEventOutbox {
 
   return {
     record,
+    forget(orgId) {
+      for (const kept of byOrg.get(orgId) ?? []) {
+        byJti.delete(jtiKey(orgId, kept.event.jti));
+        pending.delete(kept);
+      }
+      byOrg.delete(orgId);
+    },
     async append(orgId, events, options) {
       return record(orgId, events, options);
     },

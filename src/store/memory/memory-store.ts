@@ -289,6 +289,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
       // Every table, index and membership of a tenant hangs off its one Organization record.
       const organization = organizations.get(orgId);
       organizations.delete(orgId);
+      events.forget(orgId);
       return organization?.typeOfId.size ?? 0;
     },
   };
