@@ -94,6 +94,13 @@ export interface SecurityEventDelivery {
    * next SETs. `undefined` when there is no such poll receiver.
    */
   poll(orgId: string, id: string, request: PollRequest): Promise<PollResponse | undefined>;
+  /**
+   * Deletes the events of `orgId` that every receiver has been given and no listener waits for
+   * (`EventOutbox.prune` up to the lowest receiver position; all of them when it has no
+   * receiver), and resolves with how many. Run it now and then: the outbox keeps every event until
+   * something prunes it.
+   */
+  prune(orgId: string): Promise<number>;
   /** One pass: every due receiver gets what it can; resolves with the SETs accepted. */
   runOnce(): Promise<number>;
   /** Runs a pass now and every `intervalMs` on an unref'd timer, one pass at a time. */
@@ -371,6 +378,11 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
     },
     receivers: (orgId) => receivers.list(orgId),
     poll,
+    async prune(orgId) {
+      const positions = (await receivers.list(orgId)).map((receiver) => receiver.position);
+      const through = positions.length === 0 ? await outbox.lastSequence(orgId) : Math.min(...positions);
+      return outbox.prune(orgId, through);
+    },
     removeReceiver: (orgId, id) => receivers.remove(orgId, id),
     runOnce,
     start() {

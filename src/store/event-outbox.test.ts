@@ -146,6 +146,27 @@ function outboxChecks(open: () => Promise<ResourceStore>): void {
     await store.close?.();
   });
 
+  it("prunes delivered events up to a sequence, keeps those a listener waits for, and never reuses a number", async () => {
+    const store = await open();
+    const outbox = store.events;
+    if (!outbox) throw new Error("the store has no outbox");
+    await outbox.append("acme", [input("a", "1"), input("b", "2")], { pending: false, leaseUntil: PAST });
+    await outbox.append("acme", [input("c", "3")], { pending: true, leaseUntil: FUTURE });
+    await outbox.append("acme", [input("d", "4")], { pending: false, leaseUntil: PAST });
+    expect(await outbox.prune("acme", 1)).toBe(1);
+    expect((await outbox.read({ orgId: "acme", after: 0, limit: 10 })).map((event) => event.sequence)).toEqual([2, 3, 4]);
+    // Event 3 is still pending: a prune stops short of it (the memory store) or steps over it (SQL).
+    await outbox.prune("acme", 4);
+    const left = (await outbox.read({ orgId: "acme", after: 0, limit: 10 })).map((event) => event.sequence);
+    expect(left).toContain(3);
+    expect(left).not.toContain(2);
+    expect(await outbox.lastSequence("acme")).toBe(4);
+    const [next] = await outbox.append("acme", [input("e", "5")], { pending: false, leaseUntil: PAST });
+    expect(next?.sequence).toBe(5);
+    expect(await outbox.read({ orgId: "acme", after: 4, limit: 10 })).toMatchObject([{ sequence: 5, type: "e" }]);
+    await store.close?.();
+  });
+
   it("lets a pending event whose lease ended be claimed once per lease, and never once delivered", async () => {
     const store = await open();
     const outbox = store.events;

@@ -140,6 +140,12 @@ export interface EventOutbox {
    */
   markDelivered(events: readonly OutboxEventKey[]): Promise<void>;
   /**
+   * Deletes events of organization `orgId` up to sequence `through` that no in-process listener is
+   * waiting for, and resolves with how many went. The caller picks `through` below every ordered
+   * consumer's position (`securityEventDelivery`'s `prune` does). Sequences are never reused.
+   */
+  prune(orgId: string, through: number): Promise<number>;
+  /**
    * The last sequence number of organization `orgId`: 0 before its first event. Where a consumer
    * that should see only new events starts.
    */

@@ -130,6 +130,12 @@ describe("RFC 9967 delivery", () => {
     expect([...receiver.arrivals.values()].every((count) => count === 1)).toBe(true);
     const [state] = await delivery.receivers("acme");
     expect(state).toMatchObject({ delivered: 5, rejected: 0, attempts: 0, position: 5 });
+    // Every receiver has them and the listener too: they can go, and delivery goes on after them.
+    expect(await delivery.prune("acme")).toBe(5);
+    await call("POST", "/Users", { schemas: [USER], userName: "after-prune" });
+    expect(await delivery.runOnce()).toBe(1);
+    expect(receiver.received.at(-1)?.claims["sub_id"]).toMatchObject({ format: "scim" });
+    expect(events.at(-1)?.sequence).toBe(6);
   });
 
   it("sends notices without values to a notice receiver", async () => {

@@ -22,6 +22,9 @@ interface Kept {
 /** An empty outbox; `now` is the store's clock. */
 export function memoryEventOutbox(now: () => string): MemoryEventOutbox {
   const byOrg = new Map<string, Kept[]>();
+  // How many of an organization's first events were pruned: sequence n sits at index n - 1 - base.
+  const base = new Map<string, number>();
+  const baseOf = (orgId: string): number => base.get(orgId) ?? 0;
   // By organization and jti: unique within an organization, as the SQL store keeps it.
   const byJti = new Map<string, Kept>();
   const jtiKey = (orgId: string, jti: string): string => JSON.stringify([orgId, jti]);
@@ -39,7 +42,7 @@ export function memoryEventOutbox(now: () => string): MemoryEventOutbox {
     const recorded: OutboxEvent[] = [];
     for (const input of inputs) {
       if (byJti.has(jtiKey(orgId, input.jti))) throw new Error(`memoryStore: event ${input.jti} is already recorded`);
-      const event: OutboxEvent = { ...structuredClone(input), orgId, sequence: kept.length + 1, recordedAt };
+      const event: OutboxEvent = { ...structuredClone(input), orgId, sequence: baseOf(orgId) + kept.length + 1, recordedAt };
       const entry: Kept = { event, delivered: !options.pending, leaseUntil: options.leaseUntil };
       kept.push(entry);
       byJti.set(jtiKey(orgId, input.jti), entry);
@@ -57,13 +60,14 @@ export function memoryEventOutbox(now: () => string): MemoryEventOutbox {
         pending.delete(kept);
       }
       byOrg.delete(orgId);
+      base.delete(orgId);
     },
     async append(orgId, events, options) {
       return record(orgId, events, options);
     },
     async read({ orgId, after, limit }) {
-      // Sequence n is at index n - 1: no gaps, never removed.
-      return (byOrg.get(orgId) ?? []).slice(Math.max(0, after), Math.max(0, after) + Math.max(0, limit)).map((kept) => kept.event);
+      const start = Math.max(0, after - baseOf(orgId));
+      return (byOrg.get(orgId) ?? []).slice(start, start + Math.max(0, limit)).map((kept) => kept.event);
     },
     async claimPending({ limit, now: at, leaseUntil }) {
       const due = [...pending]
@@ -75,14 +79,23 @@ export function memoryEventOutbox(now: () => string): MemoryEventOutbox {
     },
     async markDelivered(events) {
       for (const { orgId, sequence } of events) {
-        const kept = byOrg.get(orgId)?.[sequence - 1];
+        const kept = byOrg.get(orgId)?.[sequence - 1 - baseOf(orgId)];
         if (!kept) continue;
         kept.delivered = true;
         pending.delete(kept);
       }
     },
+    async prune(orgId, through) {
+      const kept = byOrg.get(orgId) ?? [];
+      // A prefix only, up to the first event a listener still waits for: the index arithmetic stays.
+      let count = 0;
+      while (count < kept.length && (kept[count] as Kept).event.sequence <= through && (kept[count] as Kept).delivered) count += 1;
+      for (const gone of kept.splice(0, count)) byJti.delete(jtiKey(orgId, gone.event.jti));
+      if (count > 0) base.set(orgId, baseOf(orgId) + count);
+      return count;
+    },
     async lastSequence(orgId) {
-      return byOrg.get(orgId)?.length ?? 0;
+      return baseOf(orgId) + (byOrg.get(orgId)?.length ?? 0);
     },
   };
 }

@@ -150,6 +150,16 @@ export function sqlEventOutbox(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect
       await updateByKey(db, events, { pending: 0 });
     },
 
+    async prune(orgId, through) {
+      const result = await db
+        .deleteFrom("scimkit_events")
+        .where("org_id", "=", orgId)
+        .where("sequence", "<=", through)
+        .where("pending", "=", 0)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     async lastSequence(orgId) {
       const row = await db.selectFrom("scimkit_event_sequences").select("last").where("org_id", "=", orgId).executeTakeFirst();
       return row ? Number(row.last) : 0;
