@@ -46,6 +46,7 @@ export type {
   ScimEvent,
   ScimEventAction,
   ScimEventListener,
+  ScimWriteMethod,
   UserEventType,
 } from "./http/scim-event.js";
 export { RATE_ALLOWED } from "./http/rate-limiter.js";
@@ -109,3 +110,48 @@ export { clientCredentialsVerifier } from "./auth/client-credentials-verifier.js
 export type { ClientCredentialsVerifierOptions } from "./auth/client-credentials-verifier.js";
 export { createOAuthTokenRouter } from "./http/create-oauth-token-router.js";
 export type { OAuthTokenRouterOptions } from "./http/create-oauth-token-router.js";
+export { recoverPendingEvents } from "./http/event-recovery.js";
+export type { EventRecoveryOptions, RecoverPendingEventsOptions } from "./http/event-recovery.js";
+export type {
+  AppendEventsOptions,
+  ClaimPendingRequest,
+  EventOutbox,
+  EventRecording,
+  OutboxEvent,
+  OutboxEventInput,
+  OutboxEventKey,
+  ReadEventsRequest,
+} from "./store/event-outbox.js";
+export {
+  InvalidEventReceiverError,
+  securityEventDelivery,
+} from "./events/security-event-delivery.js";
+export type {
+  BackoffOptions,
+  PollRequest,
+  PollResponse,
+  ReceiverStart,
+  SecurityEventDelivery,
+  SecurityEventDeliveryOptions,
+} from "./events/security-event-delivery.js";
+export type {
+  ClaimReceiversRequest,
+  DeliveryFailure,
+  DeliveryProgress,
+  EventDeliveryMethod,
+  EventReceiver,
+  EventReceiverInput,
+  EventReceiverStore,
+  SigningKeyRepository,
+  StoredSigningKey,
+} from "./events/event-receiver-store.js";
+export { memoryEventReceiverStore, memorySigningKeyRepository } from "./events/memory-event-receiver-store.js";
+export type { MemoryEventReceiverStoreOptions } from "./events/memory-event-receiver-store.js";
+export { SECURITY_EVENT_ALGORITHM, eventSigningKeys } from "./events/event-signing-keys.js";
+export type { EventSigningKeys, PrivateSigningKey, SigningKey as EventSigningKey } from "./events/event-signing-keys.js";
+export { SECURITY_EVENT_TOKEN_TYPE, securityEventClaims, signSecurityEvent } from "./events/security-event-token.js";
+export type { SecurityEventClaimsInput } from "./events/security-event-token.js";
+export { SECURITY_EVENT_URIS, isSecurityEventUri, securityEventUriOf } from "./events/security-event-uris.js";
+export type { SecurityEventForm, SecurityEventUri } from "./events/security-event-uris.js";
+export { securityEventJwks } from "./events/security-event-jwks.js";
+export { securityEventPollEndpoint } from "./events/security-event-poll-endpoint.js";

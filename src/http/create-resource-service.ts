@@ -14,7 +14,7 @@ import { isEmptyMembershipDelta, replaceMembers, type MembershipDelta } from "..
 import type { ScimObject } from "../scim/schema/normalize-value.js";
 import type { ResourceProfile } from "../scim/schema/resource-profile.js";
 import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
-import type { MembershipChange, ResourceStore, StoredResource, UnknownMemberPolicy } from "../store/resource-store.js";
+import type { MembershipChange, ResourceStore, StoredResource, UnknownMemberPolicy, WriteResult } from "../store/resource-store.js";
 import { uniqueKeysOf } from "../store/unique-keys.js";
 import { matchesEntityTag } from "./entity-tags.js";
 import { isPossibleId } from "./is-possible-id.js";
@@ -29,6 +29,7 @@ import type { ResourceOutcome, ResourceService, ServiceContext } from "./resourc
 import { retryVersionConflicts } from "./retry-version-conflicts.js";
 import type { ScimEvent } from "./scim-event.js";
 import { createTypeHandler, type TypeHandler } from "./type-handler.js";
+import { appendAndDeliver, writeEvents, type EventDelivery } from "./write-events.js";
 import type { WriteLimits } from "./write-limits.js";
 
 /** What the service is built from: the router's store, registry and options. */
@@ -46,6 +47,11 @@ export interface ResourceServiceConfig {
   readonly cursorSecret: string;
   /** Delivers an event; never throws (the router reports listener failures itself). */
   readonly emit: (event: ScimEvent) => Promise<void>;
+  /**
+   * How events go through the store's outbox (`ResourceStore.events`), when it has one. Default:
+   * a listener is assumed, a lease of 60 seconds, failures to mark delivery thrown away.
+   */
+  readonly events?: Partial<Pick<EventDelivery, "listening" | "leaseMs" | "onError">>;
 }
 
 /** What an update writes, computed from the resource as stored. */
@@ -111,8 +117,12 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
     ),
   });
 
-  const deliver = async (events: readonly ScimEvent[]): Promise<void> => {
-    for (const item of events) await config.emit(item);
+  const delivery: EventDelivery = {
+    outbox: store.events,
+    emit: config.emit,
+    listening: config.events?.listening ?? true,
+    leaseMs: config.events?.leaseMs ?? 60_000,
+    onError: config.events?.onError ?? (() => {}),
   };
 
   const read = async (context: ServiceContext, type: TypeHandler, id: string, members: boolean): Promise<StoredResource> => {
@@ -165,20 +175,24 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
     plan: (current: StoredResource) => Promise<UpdatePlan>,
     eventsOf: UpdateEvents = resourceEvents(registry, type, context).updated,
   ): Promise<ResourceOutcome> => {
-    const { stored, events } = await readModifyWrite(
+    const { stored, deliver } = await readModifyWrite(
       context,
       type,
       id,
       ifMatch,
-      async (): Promise<{ stored: StoredResource; events: ScimEvent[] }> => {
+      async (): Promise<{ stored: StoredResource; deliver: () => Promise<void> }> => {
         const current = await read(context, type, id, false);
         checkIfMatch(ifMatch, current);
         const { attributes, attributesChanged, membership } = await plan(current);
         const membershipChanges = membership !== undefined && !isEmptyMembershipDelta(membership);
         if (!attributesChanged && !membershipChanges) {
           const unchanged = members && type.hasMembers ? await read(context, type, id, true) : current;
-          return { stored: unchanged, events: eventsOf(current.attributes, current, false, undefined) };
+          const events = eventsOf(current.attributes, current, false, undefined);
+          return { stored: unchanged, deliver: () => appendAndDeliver(delivery, context.orgId, events) };
         }
+        const written = writeEvents(delivery, (result: WriteResult) =>
+          eventsOf(current.attributes, result.resource, attributesChanged, result.membership),
+        );
         const result = await store.update({
           orgId: context.orgId,
           resourceType: type.id,
@@ -191,17 +205,15 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
           ...(membershipChanges ? { membership } : {}),
           unknownMembers: config.unknownMembers,
           members: members && type.hasMembers,
+          ...(written.recording ? { events: written.recording } : {}),
         });
         if (!result) throw notFound(type, id);
-        return {
-          stored: result.resource,
-          events: eventsOf(current.attributes, result.resource, attributesChanged, result.membership),
-        };
+        return { stored: result.resource, deliver: () => written.deliver(result) };
       },
     );
     // After the lock: a slow listener, or a response of 100,000 members, delays only its own
     // request, not the next write to the resource.
-    await deliver(events);
+    await deliver();
     return outcomeOf(context, type, stored);
   };
 
@@ -212,6 +224,9 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
     memberIds: readonly string[] | undefined,
     members: boolean,
   ): Promise<ResourceOutcome> => {
+    const written = writeEvents(delivery, (created: WriteResult) =>
+      resourceEvents(registry, type, context).created(created.resource, created.membership),
+    );
     const result = await store.create({
       orgId: context.orgId,
       resourceType: type.id,
@@ -222,8 +237,9 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
       // Present exactly for a type with members, `[]` for none: how the store knows (CreateRequest).
       ...(memberIds ? { members: memberIds } : {}),
       unknownMembers: config.unknownMembers,
+      ...(written.recording ? { events: written.recording } : {}),
     });
-    await deliver(resourceEvents(registry, type, context).created(result.resource, result.membership));
+    await written.deliver(result);
     return outcomeOf(context, type, withMembersOrNot(result.resource, members));
   };
 
@@ -286,11 +302,19 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
       const type = handler(resourceType);
       // RFC 7644 §3.5.1: PUT replaces every attribute the client may write; members are replaced too.
       const { attributes, memberIds } = prepareWrite(type, body, config.writeLimits, compatibilityOf(context).tolerances);
-      return update(context, type, id, ifMatch, members, async (current) => ({
-        attributes,
-        attributesChanged: !deepEqual(current.attributes, attributes),
-        membership: memberIds ? replaceMembers(memberIds) : undefined,
-      }));
+      return update(
+        context,
+        type,
+        id,
+        ifMatch,
+        members,
+        async (current) => ({
+          attributes,
+          attributesChanged: !deepEqual(current.attributes, attributes),
+          membership: memberIds ? replaceMembers(memberIds) : undefined,
+        }),
+        resourceEvents(registry, type, context, "PUT").updated,
+      );
     },
 
     async patch({ context, resourceType, id, body, ifMatch, members }) {
@@ -325,20 +349,22 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
     async delete({ context, resourceType, id, ifMatch }) {
       const type = handler(resourceType);
       // Serialized too, so the "deleted" event carries the last version, not one a concurrent write replaced.
-      const current = await serialized(context, type, id, async () => {
+      const written = await serialized(context, type, id, async () => {
         const found = await read(context, type, id, false);
         checkIfMatch(ifMatch, found);
+        const events = writeEvents(delivery, (_deleted: true) => resourceEvents(registry, type, context).deleted(found));
         const deleted = await store.delete({
           orgId: context.orgId,
           resourceType: type.id,
           id,
           now: now(),
           ...(ifMatch === undefined ? {} : { expectedVersion: found.version }),
+          ...(events.recording ? { events: events.recording } : {}),
         });
         if (!deleted) throw notFound(type, id);
-        return found;
+        return events;
       });
-      await deliver(resourceEvents(registry, type, context).deleted(current));
+      await written.deliver(true);
     },
 
     list(request) {

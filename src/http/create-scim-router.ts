@@ -23,6 +23,7 @@ import { logRequest } from "./log-request.js";
 import { secretAttributeNames } from "../request-log/redact-body.js";
 import { scimBodyParser } from "./scim-body-parser.js";
 import type { ScimEvent } from "./scim-event.js";
+import { startEventRecovery } from "./event-recovery.js";
 import { resolveCompatibility } from "./resolve-compatibility.js";
 import { resolveOrganization, scimContext } from "./scim-request-context.js";
 import type { ScimRouterOptions } from "./scim-router-options.js";
@@ -92,6 +93,20 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     );
   }
   const onEvent = options.onEvent;
+  const emit = async (event: ScimEvent): Promise<void> => {
+    if (!onEvent) return;
+    try {
+      await onEvent(event);
+    } catch (error) {
+      // The write has committed; a failing listener is the host's to hear about, not the client's.
+      onError(error, undefined);
+    }
+  };
+  const eventLeaseMs = positive(
+    "eventRecovery.leaseMs",
+    options.eventRecovery === false ? undefined : options.eventRecovery?.leaseMs,
+    60_000,
+  );
   // Checked here: an unknown profile name throws when the router is built, not at the first request.
   const compatibility = resolveCompatibility(options.compatibility);
   const service = createResourceService({
@@ -104,16 +119,20 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     defaultPageSize,
     maxPageSize,
     cursorSecret: options.cursorSecret ?? "",
-    emit: async (event: ScimEvent) => {
-      if (!onEvent) return;
-      try {
-        await onEvent(event);
-      } catch (error) {
-        // The write has committed; a failing listener is the host's to hear about, not the client's.
-        onError(error, undefined);
-      }
-    },
+    emit,
+    events: { listening: onEvent !== undefined, leaseMs: eventLeaseMs, onError: (error) => onError(error, undefined) },
   });
+  // Events a dead process recorded but never delivered reach this process's listener (issue 20).
+  if (onEvent && options.store.events && options.eventRecovery !== false) {
+    startEventRecovery({
+      outbox: options.store.events,
+      emit,
+      onError: (error) => onError(error, undefined),
+      leaseMs: eventLeaseMs,
+      intervalMs: positive("eventRecovery.intervalMs", options.eventRecovery?.intervalMs, 10_000),
+      batchSize: positive("eventRecovery.batchSize", options.eventRecovery?.batchSize, 100),
+    });
+  }
 
   const router = express.Router({ mergeParams: true });
   // First of all: every answer from here on, errors included, names its request.
@@ -131,6 +150,7 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     defaultPageSize,
     sort: service.canSort,
     cursor: service.canCursor,
+    ...(options.securityEvents ? { securityEventUris: options.securityEvents.eventUris } : {}),
   });
   const fairShare =
     options.fairShare === false

@@ -22,6 +22,8 @@ export interface ServiceFeatures {
   readonly defaultPageSize: number;
   readonly sort: boolean;
   readonly cursor: boolean;
+  /** The RFC 9967 event URIs this service sends, for the `securityEvents` block; absent to advertise none. */
+  readonly securityEventUris?: readonly string[];
 }
 
 /**
@@ -58,6 +60,8 @@ export function serviceProviderConfig(features: ServiceFeatures, baseUrl: string
         primary: true,
       },
     ],
+    // RFC 9967 §4: what events a receiver can get; scimkit runs no request asynchronously.
+    ...(features.securityEventUris ? { securityEvents: { eventUris: [...features.securityEventUris], asyncRequest: "none" } } : {}),
     meta: { resourceType: "ServiceProviderConfig", location: `${baseUrl}/ServiceProviderConfig` },
   };
 }

@@ -2,12 +2,13 @@
  * The lifecycle events of one committed write, named after the resource type (`ResourceEventType`):
  * what the host's `onEvent` receives, built from what the store reports it did.
  */
+import { v7 as uuidv7 } from "uuid";
 import type { ScimObject } from "../scim/schema/normalize-value.js";
 import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
 import type { MembershipChange, StoredResource } from "../store/resource-store.js";
 import { renderResource } from "./render-resource.js";
 import type { ServiceContext } from "./resource-service.js";
-import type { ScimEvent, ScimEventAction } from "./scim-event.js";
+import type { ScimEvent, ScimEventAction, ScimWriteMethod } from "./scim-event.js";
 import type { TypeHandler } from "./type-handler.js";
 
 /** The events of the writes to resources of one type in one organization. */
@@ -30,9 +31,17 @@ export interface ResourceEvents {
 }
 
 /** The event builder for the resource type `type` in `context`, rendering as responses do. */
-export function resourceEvents(registry: SchemaRegistry, type: TypeHandler, context: ServiceContext): ResourceEvents {
+export function resourceEvents(
+  registry: SchemaRegistry,
+  type: TypeHandler,
+  context: ServiceContext,
+  updateMethod: "PUT" | "PATCH" = "PATCH",
+): ResourceEvents {
   // `User` → `user.created`, `Group` → `group.members.added`, `Team` → `team.created`.
   const prefix = `${type.id.charAt(0).toLowerCase()}${type.id.slice(1)}`;
+
+  // Every event of one write carries the write's method: the members of a create came with its POST.
+  const by = (method: ScimWriteMethod, events: ScimEvent[]): ScimEvent[] => events.map((item) => ({ ...item, method }));
 
   const event = (action: ScimEventAction, stored: StoredResource, memberIds?: readonly string[]): ScimEvent => {
     // Never with members: a large group would have to be loaded and rendered for each event.
@@ -44,6 +53,7 @@ export function resourceEvents(registry: SchemaRegistry, type: TypeHandler, cont
       id: stored.id,
       resource: renderResource(registry, type.schema, context.baseUrl, withoutMembers),
       ...(memberIds ? { memberIds } : {}),
+      jti: uuidv7(),
     };
   };
 
@@ -67,12 +77,13 @@ export function resourceEvents(registry: SchemaRegistry, type: TypeHandler, cont
   };
 
   return {
-    created: (resource, membership) => [event("created", resource), ...membershipEvents(resource, membership)],
-    updated: (before, resource, attributesChanged, membership) => [
-      ...(attributesChanged ? [event("updated", resource), ...activationEvents(before, resource)] : []),
-      ...membershipEvents(resource, membership),
-    ],
-    linked: (before, resource) => [event("linked", resource), ...activationEvents(before, resource)],
-    deleted: (resource) => [event("deleted", resource)],
+    created: (resource, membership) => by("POST", [event("created", resource), ...membershipEvents(resource, membership)]),
+    updated: (before, resource, attributesChanged, membership) =>
+      by(updateMethod, [
+        ...(attributesChanged ? [event("updated", resource), ...activationEvents(before, resource)] : []),
+        ...membershipEvents(resource, membership),
+      ]),
+    linked: (before, resource) => by("POST", [event("linked", resource), ...activationEvents(before, resource)]),
+    deleted: (resource) => by("DELETE", [event("deleted", resource)]),
   };
 }

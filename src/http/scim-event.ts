@@ -65,7 +65,29 @@ export interface ScimEvent {
   readonly resource: ScimObject;
   /** For `*.members.*`: the member ids added, removed or ignored. */
   readonly memberIds?: readonly string[];
+  /**
+   * Unique id of the event (a UUID v7): the `jti` of the Security Event Token that reports it
+   * (RFC 8417 §2.2), and what tells a redelivery after a crash from a new event.
+   */
+  readonly jti: string;
+  /**
+   * The event's place among its organization's events — 1, 2, 3, … without gaps, in commit order —
+   * when the store keeps an event outbox (`ResourceStore.events`); absent otherwise.
+   */
+  readonly sequence?: number;
+  /**
+   * The SCIM request method that made the change: `POST` (a create, or a link), `PUT`, `PATCH`, or
+   * `DELETE`. What tells an RFC 9967 `prov:put` from a `prov:patch`.
+   */
+  readonly method?: ScimWriteMethod;
 }
 
-/** Receives events; a rejection is reported to `onError` and never undoes or fails the request. */
+/** The HTTP methods of SCIM writes (RFC 7644 §3.2). */
+export type ScimWriteMethod = "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * Receives events; a rejection is reported to `onError` and never undoes or fails the request. With
+ * a store that keeps an event outbox, an event whose delivery a dead process never finished is
+ * delivered again by a live one (at least once: the `jti` identifies a repeat).
+ */
 export type ScimEventListener = (event: ScimEvent) => void | Promise<void>;

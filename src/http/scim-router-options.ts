@@ -16,6 +16,7 @@ import type { ExpensiveWorkGate } from "./expensive-work-gate.js";
 import type { ExistingUsersOption } from "./link-existing-user.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import type { ScimEventListener } from "./scim-event.js";
+import type { EventRecoveryOptions } from "./event-recovery.js";
 import type { WorkClassifier } from "./work-classifier.js";
 import type { WriteLimits } from "./write-limits.js";
 
@@ -164,8 +165,26 @@ export interface ScimRouterOptions {
    * never reaches the client. Default: none.
    */
   readonly requestLog?: RequestLog;
-  /** Receives lifecycle events after each committed write. */
+  /**
+   * Receives lifecycle events after each committed write. With a store that keeps an event outbox
+   * (`ResourceStore.events`: the memory and SQL stores), the events are recorded in the write's
+   * transaction and delivered from there; those a dead process never delivered reach a live one
+   * (`eventRecovery`).
+   */
   readonly onEvent?: ScimEventListener;
+  /**
+   * How this router delivers to `onEvent` the events a process recorded but never delivered (it
+   * died, or could not mark them): its lease, and how often it looks. On whenever there is an
+   * `onEvent` and the store has an outbox; `false` leaves them to another process (events written
+   * here are still delivered here). See `EventRecoveryOptions` for the defaults.
+   */
+  readonly eventRecovery?: EventRecoveryOptions | false;
+  /**
+   * Advertises RFC 9967 delivery in `/ServiceProviderConfig` (`securityEvents`, RFC 9967 §4): the
+   * event URIs receivers can get, usually `SECURITY_EVENT_URIS` when `securityEventDelivery` runs.
+   * Default: no `securityEvents` block.
+   */
+  readonly securityEvents?: { readonly eventUris: readonly string[] };
   /**
    * Receives every unexpected error (the client gets a bare 500) and every failing event listener.
    * Default: `console.error`.

@@ -44,3 +44,13 @@ export type { EventLoopSlice } from "../event-loop-slice.js";
 export type { HashReplacement, StoredToken, TokenRepository } from "../auth/token-repository.js";
 export type { TokenRecord } from "../auth/token-record.js";
 export type { AuditQuery, AuditRecord, AuditTrail } from "../audit/audit-trail.js";
+export type {
+  AppendEventsOptions,
+  ClaimPendingRequest,
+  EventOutbox,
+  EventRecording,
+  OutboxEvent,
+  OutboxEventInput,
+  OutboxEventKey,
+  ReadEventsRequest,
+} from "./event-outbox.js";

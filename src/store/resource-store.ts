@@ -8,6 +8,7 @@ import type { MembershipDelta } from "../scim/patch/membership-delta.js";
 import type { ScimObject } from "../scim/schema/normalize-value.js";
 import type { ResolvedPath } from "../scim/schema/resolved-path.js";
 import type { SortKey } from "../scim/list/sort-key.js";
+import type { EventOutbox, EventRecording } from "./event-outbox.js";
 
 /** Where a call applies: one organization and one resource type. Nothing may cross either. */
 export interface StoreScope {
@@ -121,6 +122,12 @@ export interface CreateRequest extends StoreScope {
   readonly members?: readonly string[];
   /** What to do with unknown member ids. */
   readonly unknownMembers: UnknownMemberPolicy;
+  /**
+   * The events of this write, for a store with `events` (`ResourceStore.events`): build them from
+   * the result inside the write's transaction, record them there, and report them after the commit.
+   * Absent when the store has no outbox.
+   */
+  readonly events?: EventRecording<WriteResult>;
 }
 
 /** Reads one resource. */
@@ -219,6 +226,12 @@ export interface UpdateRequest extends StoreScope {
   readonly unknownMembers: UnknownMemberPolicy;
   /** Whether the result carries the members. */
   readonly members: boolean;
+  /**
+   * The events of this write, when it finds the resource, for a store with `events` (`ResourceStore.events`): build them from
+   * the result inside the write's transaction, record them there, and report them after the commit.
+   * Absent when the store has no outbox.
+   */
+  readonly events?: EventRecording<WriteResult>;
 }
 
 /** Deletes a resource. */
@@ -231,6 +244,12 @@ export interface DeleteRequest extends StoreScope {
   readonly now?: string;
   /** When set, deletes only if the stored version equals it; otherwise 412. */
   readonly expectedVersion?: string;
+  /**
+   * The events of this delete, when it deletes, for a store with `events` (`ResourceStore.events`): build them from
+   * the result inside the write's transaction, record them there, and report them after the commit.
+   * Absent when the store has no outbox.
+   */
+  readonly events?: EventRecording<true>;
 }
 
 /**
@@ -272,6 +291,12 @@ export interface StoreCapabilities {
 export interface ResourceStore {
   /** Optional abilities; see `StoreCapabilities` for the defaults. */
   readonly capabilities?: StoreCapabilities;
+  /**
+   * The store's event outbox. Optional: a store that has one records each write's events in the
+   * write (`CreateRequest.events`, …) and the router feeds `onEvent` from it, so no event is lost
+   * or invented when a process dies; without one, events are delivered in-process only.
+   */
+  readonly events?: EventOutbox;
   /** Creates a resource and its initial members atomically. */
   create(request: CreateRequest): Promise<WriteResult>;
   /** One resource, or `undefined` when the organization has none of that type with this id. */

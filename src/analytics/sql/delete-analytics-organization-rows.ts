@@ -31,6 +31,10 @@ export async function deleteAnalyticsOrganizationRows(trx: Kysely<AnalyticsDatab
   // new one of the same id starts with a full bucket. Entries a host still holds in its buffer
   // are written after; retention removes them.
   await trx.deleteFrom("scimkit_request_log").where("org_id", "in", orgIds).execute();
+  // Its lifecycle events, their receivers and its signing key: nothing is delivered for it again.
+  for (const table of ["scimkit_events", "scimkit_event_sequences", "scimkit_event_receivers", "scimkit_event_keys"] as const) {
+    await trx.deleteFrom(table).where("org_id", "in", orgIds).execute();
+  }
   await trx
     .deleteFrom("scimkit_rate_buckets")
     .where(

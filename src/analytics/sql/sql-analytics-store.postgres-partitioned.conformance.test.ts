@@ -38,7 +38,12 @@ describePostgres("sql analytics store on PostgreSQL, tables hash-partitioned by 
       expect(outcome?.partitioned).toEqual([
         "scimkit_admin_user_organizations",
         "scimkit_audit",
+        "scimkit_event_keys",
+        "scimkit_event_receivers",
+        "scimkit_event_sequences",
+        "scimkit_events",
         "scimkit_members",
+        "scimkit_request_log",
         "scimkit_resources",
         "scimkit_unique_keys",
       ]);

@@ -19,6 +19,8 @@ import { createOrganization, findAnyEntry, readMembersIn, tableOf, unlinkMember,
 import { findUniqueClash, firstIdAfter, indexEntry, indexedIds, sortedIds, unindexEntry } from "./resource-table.js";
 import { selectPage } from "./select-page.js";
 import { sortedPrefix } from "../sorted-prefix.js";
+import type { EventRecording } from "../event-outbox.js";
+import { memoryEventOutbox } from "./memory-event-outbox.js";
 
 /** Options of `memoryStore`: those every built-in store shares. */
 export type MemoryStoreOptions = StoreOptions;
@@ -68,6 +70,18 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
   // One counter for the whole store: a version never repeats, not even across organizations.
   let lastVersion = 0;
   const nextVersion = (): number => ++lastVersion;
+  const events = memoryEventOutbox(now);
+
+  /**
+   * Records a write's events as its last step, in the same synchronous run as the write itself, and
+   * reports them once the write is done: nothing can come between the change and its events.
+   */
+  const recorded = <R>(orgId: string, recording: EventRecording<R> | undefined, result: R): R => {
+    if (!recording) return result;
+    const kept = events.record(orgId, recording.build(result), recording);
+    recording.committed(kept);
+    return result;
+  };
 
   // Writes create an organization's maps on first use; reads never do, so probing ids allocates nothing.
   const organizationFor = (orgId: string): Organization => {
@@ -113,6 +127,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
 
   return {
     capabilities: { sort: true, cursor: true },
+    events,
 
     async create(request): Promise<WriteResult> {
       const organization = organizationFor(request.orgId);
@@ -136,10 +151,13 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
       };
       indexEntry(table, entry);
       organization.typeOfId.set(entry.id, request.resourceType);
-      if (!membership || !entry.members) return { resource: storedResourceOf(entry, undefined) };
+      if (!membership || !entry.members) return recorded(request.orgId, request.events, { resource: storedResourceOf(entry, undefined) });
       // CreateRequest has no `members` flag: a create that gives members gets them back.
       applyMembershipPlan(organization, entry.id, entry.members, membership);
-      return { resource: storedResourceOf(entry, membersOf(organization, entry, true)), membership };
+      return recorded(request.orgId, request.events, {
+        resource: storedResourceOf(entry, membersOf(organization, entry, true)),
+        membership,
+      });
     },
 
     async get(request) {
@@ -252,7 +270,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
         table.entries.set(next.id, next);
       }
       const resource = storedResourceOf(next, membersOf(organization, next, request.members));
-      return membership ? { resource, membership } : { resource };
+      return recorded(request.orgId, request.events, membership ? { resource, membership } : { resource });
     },
 
     async delete(request) {
@@ -264,13 +282,14 @@ export function memoryStore(options: MemoryStoreOptions = {}): ResourceStore {
       organization.typeOfId.delete(entry.id);
       if (entry.members) for (const memberId of entry.members) unlinkMember(organization, memberId, entry.id);
       removeFromGroups(organization, entry.id, request.now ?? now());
-      return true;
+      return recorded(request.orgId, request.events, true);
     },
 
     async deleteOrganization(orgId) {
       // Every table, index and membership of a tenant hangs off its one Organization record.
       const organization = organizations.get(orgId);
       organizations.delete(orgId);
+      events.forget(orgId);
       return organization?.typeOfId.size ?? 0;
     },
   };

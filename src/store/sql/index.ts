@@ -65,3 +65,5 @@ export type { SqlRequestLog, SqlRequestLogDatabase, SqlRequestLogOptions } from 
 export type { RequestLogRetentionResult } from "./request-log/request-log-retention.js";
 export { RequestLogOverflowError } from "./request-log/request-log-overflow-error.js";
 export type { RequestLogTable } from "./sql-tables.js";
+export { sqlEventReceiverStore, sqlSigningKeyRepository } from "./sql-event-receiver-store.js";
+export type { SqlEventReceiverStoreOptions } from "./sql-event-receiver-store.js";

@@ -20,6 +20,9 @@ import { resourceColumns, storedResourceOf, type ResourceRow } from "./resource-
 import { preconditionFailedError, unknownMembersError } from "../store-errors.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
 import { claimUniqueKeys, replaceUniqueKeys } from "./unique-key-rows.js";
+import type { EventRecording, OutboxEvent } from "../event-outbox.js";
+import type { TransactionWork } from "./dialects/sql-dialect.js";
+import { appendEvents, sqlEventOutbox } from "./sql-event-outbox.js";
 
 /** Options of `sqlResourceStore`. */
 /** Options of `sqlResourceStore`: those every built-in store shares. */
@@ -88,15 +91,46 @@ export function sqlResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
     }
   };
 
+  /**
+   * Runs a write in one transaction with its events (`EventRecording`): built from what the write
+   * produced, inserted last of all in the same transaction, and reported only after the commit.
+   * `produced` says what the events are built from, or `undefined` when the write did nothing.
+   */
+  const writeWithEvents = async <R, E>(
+    orgId: string,
+    recording: EventRecording<E> | undefined,
+    work: TransactionWork<R>,
+    produced: (result: R) => E | undefined,
+  ): Promise<R> => {
+    let recorded: readonly OutboxEvent[] = [];
+    const result = await translated(() =>
+      dialect.writeTransaction(db, async (trx) => {
+        // Reset on each attempt: a dialect may run `work` again after a deadlock.
+        recorded = [];
+        const value = await work(trx);
+        const source = recording ? produced(value) : undefined;
+        if (recording && source !== undefined) {
+          recorded = await appendEvents(trx, dialect, orgId, recording.build(source), recording, now());
+        }
+        return value;
+      }),
+    );
+    if (recording && produced(result) !== undefined) recording.committed(recorded);
+    return result;
+  };
+
   const membersOf = async (trx: Kysely<SqlStoreDatabase>, orgId: string, id: string): Promise<StoredMember[]> =>
     (await readMembers(trx, dialect, orgId, [id])).get(id) ?? [];
 
   return {
     capabilities: { sort: true, cursor: true },
+    events: sqlEventOutbox(db, dialect, now),
 
     create(request) {
-      return translated(() =>
-        dialect.writeTransaction(db, async (trx): Promise<WriteResult> => {
+      return writeWithEvents(
+        request.orgId,
+        request.events,
+        async (trx): Promise<WriteResult> => {
           const types = request.members?.length
             ? await findMemberTypes(trx, dialect, request.orgId, request.members)
             : new Map<string, string>();
@@ -136,7 +170,8 @@ export function sqlResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
           await insertMembers(trx, dialect, request.orgId, request.id, members, 1);
           // CreateRequest has no `members` flag: a create that gives members gets them back.
           return { resource: { ...resource, members }, membership };
-        }),
+        },
+        (result) => result,
       );
     },
 
@@ -160,8 +195,10 @@ export function sqlResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
     },
 
     update(request) {
-      return translated(() =>
-        dialect.writeTransaction(db, async (trx): Promise<WriteResult | undefined> => {
+      return writeWithEvents(
+        request.orgId,
+        request.events,
+        async (trx): Promise<WriteResult | undefined> => {
           const { orgId, id, membership: delta } = request;
           // Members first, the group second: the lock order every writer follows.
           const adding = idsToAdd(delta);
@@ -218,13 +255,16 @@ export function sqlResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
           const members = request.members && hasMemberList(next) ? await membersOf(trx, orgId, id) : undefined;
           const resource = storedResourceOf(next, dialect, members);
           return membership ? { resource, membership } : { resource };
-        }),
+        },
+        (result) => result,
       );
     },
 
     delete(request) {
-      return translated(() =>
-        dialect.writeTransaction(db, async (trx) => {
+      return writeWithEvents(
+        request.orgId,
+        request.events,
+        async (trx) => {
           const { orgId, id } = request;
           // The delete lock waits for every transaction still adding this resource somewhere, and
           // keeps new ones out: they find it gone and ignore it, so no member row is orphaned.
@@ -270,7 +310,8 @@ export function sqlResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
           // The foreign keys cascade: its unique keys, its own member rows, its rows in other groups.
           await trx.deleteFrom("scimkit_resources").where("org_id", "=", orgId).where("id", "=", id).execute();
           return true;
-        }),
+        },
+        (deleted): true | undefined => (deleted ? true : undefined),
       );
     },
 

@@ -21,7 +21,17 @@ import { sqlStore, type SqlStore } from "./sql-store.js";
 const PARTITIONS = 4;
 
 /** The tables of the store's migrations that lead every key with `org_id`. */
-const PARTITIONED = ["scimkit_audit", "scimkit_members", "scimkit_resources", "scimkit_unique_keys"];
+const PARTITIONED = [
+  "scimkit_audit",
+  "scimkit_event_keys",
+  "scimkit_event_receivers",
+  "scimkit_event_sequences",
+  "scimkit_events",
+  "scimkit_members",
+  "scimkit_request_log",
+  "scimkit_resources",
+  "scimkit_unique_keys",
+];
 
 describePostgres("sql store on PostgreSQL, tables hash-partitioned by org_id", (url) => {
   let schema: TestSchema | undefined;

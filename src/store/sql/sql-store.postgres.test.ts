@@ -115,6 +115,10 @@ describePostgres("sql store on PostgreSQL", (url) => {
         // The SCIM tables only: the analytics tables are the analytics store's to migrate (issue 13).
         expect(tables.rows.map((row: { table_name: string }) => row.table_name)).toEqual([
           "scimkit_audit",
+          "scimkit_event_keys",
+          "scimkit_event_receivers",
+          "scimkit_event_sequences",
+          "scimkit_events",
           "scimkit_members",
           "scimkit_migrations",
           "scimkit_rate_buckets",

@@ -178,6 +178,67 @@ export interface RequestLogTable {
   readonly response_body_truncated: number | null;
 }
 
+/** Each organization's last event sequence (migration 13). Primary key `org_id`. */
+export interface EventSequencesTable {
+  readonly org_id: string;
+  readonly last: CounterColumn;
+}
+
+/**
+ * The event outbox (migration 13): one row per `OutboxEvent`. Primary key `(org_id, sequence)`;
+ * `jti` is unique.
+ */
+export interface EventsTable {
+  readonly org_id: string;
+  readonly sequence: CounterColumn;
+  readonly jti: string;
+  readonly type: string;
+  readonly resource_type: string;
+  readonly resource_id: string;
+  /** `{ resource, memberIds? }` as JSON. */
+  readonly data: unknown;
+  readonly recorded_at: string;
+  /** 1 while the in-process listeners have yet to receive it, else 0. */
+  readonly pending: number;
+  /** Milliseconds since the epoch until which no process may claim it. */
+  readonly lease_until_ms: CounterColumn;
+}
+
+/** RFC 9967 receivers and their delivery state (migration 14). Primary key `(org_id, id)`. */
+export interface EventReceiversTable {
+  readonly org_id: string;
+  readonly id: string;
+  readonly url: string;
+  /** `push` or `poll`. */
+  readonly delivery: string;
+  /** JSON array of event URIs. */
+  readonly events: string;
+  readonly form: string;
+  readonly audience: string;
+  readonly authorization: string | null;
+  readonly label: string | null;
+  readonly created_at: string;
+  readonly position: CounterColumn;
+  readonly attempts: number;
+  /** Milliseconds since the epoch before which no push is tried; 0 when due. */
+  readonly next_attempt_ms: CounterColumn;
+  /** JSON `DeliveryFailure`. */
+  readonly last_error: string | null;
+  readonly last_delivered_at: string | null;
+  readonly delivered: CounterColumn;
+  readonly rejected: CounterColumn;
+  readonly lease_until_ms: CounterColumn;
+}
+
+/** Each organization's SET signing key (migration 14). Primary key `org_id`. */
+export interface EventKeysTable {
+  readonly org_id: string;
+  readonly kid: string;
+  readonly private_jwk: string;
+  readonly public_jwk: string;
+  readonly created_at: string;
+}
+
 /** The store's database, for `Kysely<SqlStoreDatabase>`. */
 export interface SqlStoreDatabase {
   readonly scimkit_resources: ResourcesTable;
@@ -189,4 +250,8 @@ export interface SqlStoreDatabase {
   readonly scimkit_settings: SettingsTable;
   readonly scimkit_rate_buckets: RateBucketsTable;
   readonly scimkit_request_log: RequestLogTable;
+  readonly scimkit_event_sequences: EventSequencesTable;
+  readonly scimkit_events: EventsTable;
+  readonly scimkit_event_receivers: EventReceiversTable;
+  readonly scimkit_event_keys: EventKeysTable;
 }

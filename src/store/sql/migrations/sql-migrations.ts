@@ -13,6 +13,8 @@ import { tokenExpiryAndGrace } from "./0009-token-expiry-and-grace.js";
 import { settingsTable } from "./0010-settings-table.js";
 import { rateBucketsTable } from "./0011-rate-buckets-table.js";
 import { requestLogTable } from "./0012-request-log-table.js";
+import { eventOutboxTables } from "./0013-event-outbox-tables.js";
+import { eventReceiverTables } from "./0014-event-receiver-tables.js";
 import type { Migration } from "./migration.js";
 
 /**
@@ -32,4 +34,6 @@ export const sqlMigrations: readonly Migration[] = [
   settingsTable,
   rateBucketsTable,
   requestLogTable,
+  eventOutboxTables,
+  eventReceiverTables,
 ];

@@ -1,0 +1,134 @@
+/**
+ * `EventReceiverStore` and `SigningKeyRepository` on memory, SQLite and PostgreSQL: receivers keep
+ * what was registered, a claim is a lease nobody else gets while it lasts, a receiver in backoff
+ * is not due, progress adds up and keeps the last failure, and an organization keeps its first key.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { createTestSchema, describePostgres, type TestSchema } from "../store/sql/postgres-test-database.fixture.js";
+import { sqlEventReceiverStore, sqlSigningKeyRepository } from "../store/sql/sql-event-receiver-store.js";
+import { sqlStore } from "../store/sql/sql-store.js";
+import type { EventReceiverStore, SigningKeyRepository } from "./event-receiver-store.js";
+import { memoryEventReceiverStore, memorySigningKeyRepository } from "./memory-event-receiver-store.js";
+
+const NOW = "2030-01-01T00:00:00.000Z";
+const LATER = "2030-01-01T00:01:00.000Z";
+const MUCH_LATER = "2030-01-01T01:00:00.000Z";
+
+interface Opened {
+  readonly receivers: EventReceiverStore;
+  readonly keys: SigningKeyRepository;
+  close(): Promise<void>;
+}
+
+function receiverChecks(open: () => Promise<Opened>): void {
+  it("keeps a receiver as registered, lists it by organization, and removes it", async () => {
+    const { receivers, close } = await open();
+    const added = await receivers.add(
+      "acme",
+      {
+        url: "https://r.test/a",
+        events: ["urn:ietf:params:scim:event:prov:delete"],
+        form: "full",
+        label: "SIEM",
+        authorization: "Bearer x",
+      },
+      7,
+    );
+    expect(added).toMatchObject({
+      orgId: "acme",
+      url: "https://r.test/a",
+      events: ["urn:ietf:params:scim:event:prov:delete"],
+      form: "full",
+      audience: "https://r.test/a",
+      label: "SIEM",
+      authorization: "Bearer x",
+      position: 7,
+      attempts: 0,
+      delivered: 0,
+      rejected: 0,
+    });
+    await receivers.add("globex", { url: "https://r.test/g" }, 0);
+    expect((await receivers.list("acme")).map((receiver) => receiver.id)).toEqual([added.id]);
+    expect(await receivers.get("acme", added.id)).toEqual(added);
+    expect(await receivers.remove("acme", added.id)).toBe(true);
+    expect(await receivers.remove("acme", added.id)).toBe(false);
+    expect(await receivers.get("acme", added.id)).toBeUndefined();
+    await close();
+  });
+
+  it("leases a due receiver to one claimer, saves progress, and holds a receiver in backoff", async () => {
+    const { receivers, close } = await open();
+    const added = await receivers.add("acme", { url: "https://r.test/a", form: "notice" }, 0);
+    expect((await receivers.claimDue({ now: NOW, leaseUntil: LATER, limit: 10 })).map((receiver) => receiver.id)).toEqual([added.id]);
+    expect(await receivers.claimDue({ now: NOW, leaseUntil: LATER, limit: 10 })).toEqual([]);
+    await receivers.saveProgress("acme", added.id, { position: 3, delivered: 2, rejected: 1, attempts: 0, lastDeliveredAt: NOW });
+    const failure = { at: NOW, jti: "j4", status: 503, error: "http" };
+    // Released: due again at once.
+    expect(await receivers.claimDue({ now: NOW, leaseUntil: LATER, limit: 10 })).toHaveLength(1);
+    await receivers.saveProgress("acme", added.id, {
+      position: 3,
+      delivered: 0,
+      rejected: 0,
+      attempts: 1,
+      lastError: failure,
+      nextAttemptAt: LATER,
+    });
+    expect(await receivers.claimDue({ now: NOW, leaseUntil: LATER, limit: 10 })).toEqual([]);
+    const state = await receivers.get("acme", added.id);
+    expect(state).toMatchObject({
+      position: 3,
+      delivered: 2,
+      rejected: 1,
+      attempts: 1,
+      lastError: failure,
+      lastDeliveredAt: NOW,
+      nextAttemptAt: LATER,
+    });
+    expect(await receivers.claimDue({ now: MUCH_LATER, leaseUntil: MUCH_LATER, limit: 10 })).toHaveLength(1);
+    await close();
+  });
+
+  it("keeps an organization's first key", async () => {
+    const { keys, close } = await open();
+    expect(await keys.get("acme")).toBeUndefined();
+    const first = { orgId: "acme", kid: "k1", privateJwk: "{}", publicJwk: "{}", createdAt: NOW };
+    expect(await keys.addIfAbsent(first)).toEqual(first);
+    expect(await keys.addIfAbsent({ ...first, kid: "k2" })).toEqual(first);
+    expect(await keys.get("acme")).toEqual(first);
+    await close();
+  });
+}
+
+describe("event receivers: memory", () => {
+  receiverChecks(async () => ({ receivers: memoryEventReceiverStore(), keys: memorySigningKeyRepository(), close: async () => {} }));
+});
+
+describe("event receivers: SQLite", () => {
+  receiverChecks(async () => {
+    const store = await sqlStore({ sqlite: ":memory:", threads: false });
+    return {
+      receivers: sqlEventReceiverStore(store.db, store.dialect),
+      keys: sqlSigningKeyRepository(store.db),
+      close: () => store.close(),
+    };
+  });
+});
+
+describePostgres("event receivers: PostgreSQL", (url) => {
+  let schema: TestSchema | undefined;
+  afterAll(async () => {
+    await schema?.drop();
+  });
+  receiverChecks(async () => {
+    schema ??= await createTestSchema(url);
+    const store = await sqlStore({ postgres: schema.pool() });
+    // One schema for the file: each test starts from empty tables.
+    await store.db.deleteFrom("scimkit_event_receivers").execute();
+    await store.db.deleteFrom("scimkit_event_keys").execute();
+    return {
+      receivers: sqlEventReceiverStore(store.db, store.dialect),
+      keys: sqlSigningKeyRepository(store.db),
+      close: () => store.close(),
+    };
+  });
+});

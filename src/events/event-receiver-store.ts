@@ -1,0 +1,169 @@
+/**
+ * Where RFC 9967 receivers and their delivery state are kept (issue 20): the extension point a
+ * deployment implements for its own database. `memoryEventReceiverStore` and
+ * `sqlEventReceiverStore` are the references.
+ */
+import type { SecurityEventForm, SecurityEventUri } from "./security-event-uris.js";
+
+/**
+ * How a receiver gets its SETs: `push`, we POST each to its URL (RFC 8935); `poll`, it asks for
+ * them at our poll endpoint and acknowledges them (RFC 8936), for a receiver we cannot reach.
+ */
+export type EventDeliveryMethod = "push" | "poll";
+
+/** What an operator gives to register a receiver. */
+export interface EventReceiverInput {
+  /**
+   * Where SETs are pushed (RFC 8935 §2): an `https:` URL (`http:` only for tests and local
+   * receivers). For a poll receiver, the receiver's own URL, for the operator (never called).
+   */
+  readonly url: string;
+  /** `push` (default) or `poll`. */
+  readonly delivery?: EventDeliveryMethod;
+  /** The event URIs to send; empty or absent for every one scimkit sends. */
+  readonly events?: readonly SecurityEventUri[];
+  /** `full` (the resource) or `notice` (what changed). Default `notice`: no personal data leaves unless asked. */
+  readonly form?: SecurityEventForm;
+  /** The `aud` claim of its SETs (RFC 8417 §2.2). Default: `url`. */
+  readonly audience?: string;
+  /**
+   * Push: the `Authorization` header value the receiver requires on pushes (RFC 8935 §2.2), if any.
+   * Poll: the `Authorization` header value the receiver must send to the poll endpoint (required).
+   */
+  readonly authorization?: string;
+  /** Free text for the operator. */
+  readonly label?: string;
+}
+
+/** A registered receiver and where its delivery stands. */
+export interface EventReceiver {
+  /** The organization whose events it receives. */
+  readonly orgId: string;
+  /** Its id, unique in the organization (a UUID v7). */
+  readonly id: string;
+  readonly url: string;
+  readonly delivery: EventDeliveryMethod;
+  /** The event URIs it gets; empty for all. */
+  readonly events: readonly SecurityEventUri[];
+  readonly form: SecurityEventForm;
+  readonly audience: string;
+  readonly authorization?: string;
+  readonly label?: string;
+  /** ISO 8601 time of registration. */
+  readonly createdAt: string;
+  /** The sequence of the organization's last event it has been given or skipped (`OutboxEvent.sequence`). */
+  readonly position: number;
+  /** Failed pushes in a row of the event after `position`; 0 when the last push succeeded. */
+  readonly attempts: number;
+  /** ISO 8601 time before which no push is tried (backoff after a failure); absent when due. */
+  readonly nextAttemptAt?: string;
+  /** The last failure, retried or rejected: what an operator reads. */
+  readonly lastError?: DeliveryFailure;
+  /** ISO 8601 time of the last accepted push. */
+  readonly lastDeliveredAt?: string;
+  /** How many SETs the receiver accepted. */
+  readonly delivered: number;
+  /** How many SETs it rejected for good (RFC 8935 §2.3, a 400): skipped after the failure was kept. */
+  readonly rejected: number;
+}
+
+/** Why a push failed. */
+export interface DeliveryFailure {
+  /** ISO 8601 time of the failure. */
+  readonly at: string;
+  /** The `jti` of the SET that failed. */
+  readonly jti: string;
+  /** The HTTP status, or absent for a network failure or timeout. */
+  readonly status?: number;
+  /** RFC 8935 §2.4 `err` when the receiver gave one, else a short cause (`"timeout"`, `"network"`, `"http"`). */
+  readonly error: string;
+  /** The receiver's `description`, or the network error's message. */
+  readonly description?: string;
+}
+
+/** What `EventReceiverStore.claimDue` asks for. */
+export interface ClaimReceiversRequest {
+  /** ISO 8601 time now. */
+  readonly now: string;
+  /** ISO 8601 time until which the claimed receivers are the caller's to push to. */
+  readonly leaseUntil: string;
+  /** Most receivers to claim. */
+  readonly limit: number;
+}
+
+/** A delivery round's outcome for one receiver, written when the round ends. */
+export interface DeliveryProgress {
+  /** The new position: the last event given or skipped. */
+  readonly position: number;
+  /** SETs accepted in the round. */
+  readonly delivered: number;
+  /** SETs rejected for good in the round. */
+  readonly rejected: number;
+  /** ISO 8601 time of the last accepted push of the round, if any. */
+  readonly lastDeliveredAt?: string;
+  /** The failure that ended the round, or the last rejection. */
+  readonly lastError?: DeliveryFailure;
+  /** Failed attempts in a row at the new position (0 after a success). */
+  readonly attempts: number;
+  /** When to try again after a failure; absent when due at once. */
+  readonly nextAttemptAt?: string;
+  /**
+   * ISO 8601 time to extend the lease to, for progress saved in the middle of a round; absent
+   * ends the lease.
+   */
+  readonly leaseUntil?: string;
+}
+
+/**
+ * Receivers and their delivery state. A deliverer claims the receivers that are due, pushes to each
+ * in order, and saves its progress; a claim is a lease, so two processes never push to one receiver
+ * at once (which would break the order per resource).
+ *
+ * @example
+ * const receivers = memoryEventReceiverStore();
+ * await receivers.add("acme", { url: "https://receiver.example/events", form: "full" }, 0);
+ */
+export interface EventReceiverStore {
+  /** Registers a receiver of `orgId` that starts after event `position` (0: from the first). */
+  add(orgId: string, input: EventReceiverInput, position: number): Promise<EventReceiver>;
+  /** The receivers of `orgId`, oldest first, with their state. */
+  list(orgId: string): Promise<readonly EventReceiver[]>;
+  /** One receiver, or `undefined`. */
+  get(orgId: string, id: string): Promise<EventReceiver | undefined>;
+  /** Removes a receiver; false when there was none. */
+  remove(orgId: string, id: string): Promise<boolean>;
+  /**
+   * Leases push receivers whose backoff has passed and whose lease has ended, until `leaseUntil`,
+   * and returns them (poll receivers are never claimed: they come to us). Two callers never hold one receiver at once while its lease lasts.
+   */
+  claimDue(request: ClaimReceiversRequest): Promise<readonly EventReceiver[]>;
+  /**
+   * Saves progress (adding `delivered` and `rejected` to the totals) and ends the lease, or extends
+   * it to `progress.leaseUntil`.
+   */
+  saveProgress(orgId: string, id: string, progress: DeliveryProgress): Promise<void>;
+}
+
+/** One organization's key for signing SETs, as kept: JWKs (RFC 7517) as JSON text. */
+export interface StoredSigningKey {
+  readonly orgId: string;
+  /** The key id: the `kid` of every SET it signs and of its entry in the JWKS. */
+  readonly kid: string;
+  /** The private JWK, JSON. */
+  readonly privateJwk: string;
+  /** The public JWK, JSON. */
+  readonly publicJwk: string;
+  /** ISO 8601 time of creation. */
+  readonly createdAt: string;
+}
+
+/**
+ * Where each organization's SET signing key is kept. One key per organization: the first stored
+ * stays (two processes that create one at once keep the same).
+ */
+export interface SigningKeyRepository {
+  /** The organization's key, or `undefined` before it has one. */
+  get(orgId: string): Promise<StoredSigningKey | undefined>;
+  /** Stores `key` unless the organization has one already, and resolves with the one kept. */
+  addIfAbsent(key: StoredSigningKey): Promise<StoredSigningKey>;
+}

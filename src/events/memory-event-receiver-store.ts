@@ -1,0 +1,99 @@
+/**
+ * The in-memory `EventReceiverStore` and `SigningKeyRepository`: for tests, demos and single-process
+ * services; everything is lost with the process.
+ */
+import { v7 as uuidv7 } from "uuid";
+import type { EventReceiver, EventReceiverStore, SigningKeyRepository, StoredSigningKey } from "./event-receiver-store.js";
+
+interface Kept {
+  receiver: EventReceiver;
+  leaseUntil: string;
+}
+
+/** Options of `memoryEventReceiverStore`. */
+export interface MemoryEventReceiverStoreOptions {
+  /** The clock. Default: the system's. */
+  readonly now?: () => string;
+}
+
+/** An empty receiver store in memory. */
+export function memoryEventReceiverStore(options: MemoryEventReceiverStoreOptions = {}): EventReceiverStore {
+  const now = options.now ?? (() => new Date().toISOString());
+  const kept = new Map<string, Kept>();
+  const key = (orgId: string, id: string): string => JSON.stringify([orgId, id]);
+  return {
+    async add(orgId, input, position) {
+      const receiver: EventReceiver = {
+        orgId,
+        id: uuidv7(),
+        url: input.url,
+        delivery: input.delivery ?? "push",
+        events: [...(input.events ?? [])],
+        form: input.form ?? "notice",
+        audience: input.audience ?? input.url,
+        ...(input.authorization === undefined ? {} : { authorization: input.authorization }),
+        ...(input.label === undefined ? {} : { label: input.label }),
+        createdAt: now(),
+        position,
+        attempts: 0,
+        delivered: 0,
+        rejected: 0,
+      };
+      kept.set(key(orgId, receiver.id), { receiver, leaseUntil: "" });
+      return receiver;
+    },
+    async list(orgId) {
+      return [...kept.values()].filter((entry) => entry.receiver.orgId === orgId).map((entry) => entry.receiver);
+    },
+    async get(orgId, id) {
+      return kept.get(key(orgId, id))?.receiver;
+    },
+    async remove(orgId, id) {
+      return kept.delete(key(orgId, id));
+    },
+    async claimDue({ now: at, leaseUntil, limit }) {
+      const due: EventReceiver[] = [];
+      for (const entry of kept.values()) {
+        if (due.length >= limit) break;
+        if (entry.receiver.delivery !== "push" || entry.leaseUntil >= at || (entry.receiver.nextAttemptAt ?? "") > at) continue;
+        entry.leaseUntil = leaseUntil;
+        due.push(entry.receiver);
+      }
+      return due;
+    },
+    async saveProgress(orgId, id, progress) {
+      const entry = kept.get(key(orgId, id));
+      if (!entry) return;
+      const { nextAttemptAt: _next, lastError: _error, lastDeliveredAt: _last, ...rest } = entry.receiver;
+      const lastError = progress.lastError ?? entry.receiver.lastError;
+      const lastDeliveredAt = progress.lastDeliveredAt ?? entry.receiver.lastDeliveredAt;
+      entry.receiver = {
+        ...rest,
+        position: progress.position,
+        attempts: progress.attempts,
+        delivered: entry.receiver.delivered + progress.delivered,
+        rejected: entry.receiver.rejected + progress.rejected,
+        ...(progress.nextAttemptAt === undefined ? {} : { nextAttemptAt: progress.nextAttemptAt }),
+        ...(lastError === undefined ? {} : { lastError }),
+        ...(lastDeliveredAt === undefined ? {} : { lastDeliveredAt }),
+      };
+      entry.leaseUntil = progress.leaseUntil ?? "";
+    },
+  };
+}
+
+/** An empty signing-key repository in memory. */
+export function memorySigningKeyRepository(): SigningKeyRepository {
+  const keys = new Map<string, StoredSigningKey>();
+  return {
+    async get(orgId) {
+      return keys.get(orgId);
+    },
+    async addIfAbsent(key) {
+      const existing = keys.get(key.orgId);
+      if (existing) return existing;
+      keys.set(key.orgId, key);
+      return key;
+    },
+  };
+}

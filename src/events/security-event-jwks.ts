@@ -1,0 +1,20 @@
+/**
+ * The JWKS of an organization's SET signing keys (RFC 7517 §5), as an Express handler: where
+ * receivers fetch the public keys that verify its SETs.
+ */
+import type { RequestHandler } from "express";
+import type { EventSigningKeys } from "./event-signing-keys.js";
+
+/**
+ * Answers `GET` with the JWKS of the organization in the route parameter `orgId`.
+ *
+ * @example app.get("/scim/Organizations/:orgId/events/jwks.json", securityEventJwks(keys));
+ */
+export function securityEventJwks(keys: EventSigningKeys): RequestHandler<{ orgId: string }> {
+  return (request, response, next) => {
+    keys.jwks(request.params.orgId).then((jwks) => {
+      response.setHeader("Cache-Control", "public, max-age=300");
+      response.json(jwks);
+    }, next);
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * The SQL `EventReceiverStore` and `SigningKeyRepository` over `scimkit_event_receivers` and
+ * `scimkit_event_keys` (migration 14), for every process of a deployment to share.
+ */
+import { sql, type Kysely } from "kysely";
+import { v7 as uuidv7 } from "uuid";
+import type { DeliveryFailure, EventReceiver, EventReceiverStore, SigningKeyRepository } from "../../events/event-receiver-store.js";
+import { isSecurityEventUri, type SecurityEventForm } from "../../events/security-event-uris.js";
+import type { SqlDialect } from "./dialects/sql-dialect.js";
+import { lockRows } from "./lock-rows.js";
+import type { EventReceiversTable, SqlStoreDatabase } from "./sql-tables.js";
+
+type ReceiverRow = Omit<EventReceiversTable, "position" | "next_attempt_ms" | "delivered" | "rejected" | "lease_until_ms"> & {
+  readonly position: number | string;
+  readonly next_attempt_ms: number | string;
+  readonly delivered: number | string;
+  readonly rejected: number | string;
+  readonly lease_until_ms: number | string;
+};
+
+function parseFailure(text: string | null): DeliveryFailure | undefined {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text) as DeliveryFailure;
+  } catch {
+    return undefined;
+  }
+}
+
+function receiverOf(row: ReceiverRow): EventReceiver {
+  const events = (JSON.parse(row.events) as unknown[]).filter((uri): uri is string => typeof uri === "string").filter(isSecurityEventUri);
+  const nextAttemptMs = Number(row.next_attempt_ms);
+  const lastError = parseFailure(row.last_error);
+  return {
+    orgId: row.org_id,
+    id: row.id,
+    url: row.url,
+    delivery: row.delivery === "poll" ? "poll" : "push",
+    events,
+    form: row.form as SecurityEventForm,
+    audience: row.audience,
+    ...(row.authorization === null ? {} : { authorization: row.authorization }),
+    ...(row.label === null ? {} : { label: row.label }),
+    createdAt: row.created_at,
+    position: Number(row.position),
+    attempts: Number(row.attempts),
+    ...(nextAttemptMs > 0 ? { nextAttemptAt: new Date(nextAttemptMs).toISOString() } : {}),
+    ...(lastError ? { lastError } : {}),
+    ...(row.last_delivered_at === null ? {} : { lastDeliveredAt: row.last_delivered_at }),
+    delivered: Number(row.delivered),
+    rejected: Number(row.rejected),
+  };
+}
+
+/** Options of `sqlEventReceiverStore`. */
+export interface SqlEventReceiverStoreOptions {
+  /** The clock. Default: the system's. */
+  readonly now?: () => string;
+}
+
+/**
+ * The receivers of the SQL store's database `db` (`SqlStore.db`, `SqlStore.dialect`).
+ *
+ * @example const receivers = sqlEventReceiverStore(store.db, store.dialect);
+ */
+export function sqlEventReceiverStore(
+  db: Kysely<SqlStoreDatabase>,
+  dialect: SqlDialect,
+  options: SqlEventReceiverStoreOptions = {},
+): EventReceiverStore {
+  const now = options.now ?? (() => new Date().toISOString());
+  const selectReceivers = (trx: Kysely<SqlStoreDatabase>) => trx.selectFrom("scimkit_event_receivers").selectAll();
+  return {
+    async add(orgId, input, position) {
+      const id = uuidv7();
+      await db
+        .insertInto("scimkit_event_receivers")
+        .values({
+          org_id: orgId,
+          id,
+          url: input.url,
+          delivery: input.delivery ?? "push",
+          events: JSON.stringify(input.events ?? []),
+          form: input.form ?? "notice",
+          audience: input.audience ?? input.url,
+          authorization: input.authorization ?? null,
+          label: input.label ?? null,
+          created_at: now(),
+          position,
+          attempts: 0,
+          next_attempt_ms: 0,
+          last_error: null,
+          last_delivered_at: null,
+          delivered: 0,
+          rejected: 0,
+          lease_until_ms: 0,
+        })
+        .execute();
+      const added = await selectReceivers(db).where("org_id", "=", orgId).where("id", "=", id).executeTakeFirstOrThrow();
+      return receiverOf(added);
+    },
+    async list(orgId) {
+      return (await selectReceivers(db).where("org_id", "=", orgId).orderBy("id").execute()).map(receiverOf);
+    },
+    async get(orgId, id) {
+      const row = await selectReceivers(db).where("org_id", "=", orgId).where("id", "=", id).executeTakeFirst();
+      return row ? receiverOf(row) : undefined;
+    },
+    async remove(orgId, id) {
+      const result = await db.deleteFrom("scimkit_event_receivers").where("org_id", "=", orgId).where("id", "=", id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+    claimDue({ now: at, leaseUntil, limit }) {
+      const atMs = Date.parse(at);
+      return dialect.writeTransaction(db, async (trx) => {
+        const rows = await lockRows(
+          selectReceivers(trx)
+            .where("delivery", "=", "push")
+            .where("lease_until_ms", "<", atMs)
+            .where("next_attempt_ms", "<=", atMs)
+            .orderBy("org_id")
+            .orderBy("id")
+            .limit(Math.max(1, limit)),
+          dialect,
+          "update",
+        ).execute();
+        for (const row of rows) {
+          await trx
+            .updateTable("scimkit_event_receivers")
+            .set({ lease_until_ms: Date.parse(leaseUntil) })
+            .where("org_id", "=", row.org_id)
+            .where("id", "=", row.id)
+            .execute();
+        }
+        return rows.map(receiverOf);
+      });
+    },
+    async saveProgress(orgId, id, progress) {
+      await db
+        .updateTable("scimkit_event_receivers")
+        .set({
+          position: progress.position,
+          attempts: progress.attempts,
+          next_attempt_ms: progress.nextAttemptAt === undefined ? 0 : Date.parse(progress.nextAttemptAt),
+          delivered: sql<number>`delivered + ${progress.delivered}`,
+          rejected: sql<number>`rejected + ${progress.rejected}`,
+          lease_until_ms: progress.leaseUntil === undefined ? 0 : Date.parse(progress.leaseUntil),
+          ...(progress.lastError === undefined ? {} : { last_error: JSON.stringify(progress.lastError) }),
+          ...(progress.lastDeliveredAt === undefined ? {} : { last_delivered_at: progress.lastDeliveredAt }),
+        })
+        .where("org_id", "=", orgId)
+        .where("id", "=", id)
+        .execute();
+    },
+  };
+}
+
+/**
+ * The SET signing keys in the SQL store's database. The private keys are stored as JWK text:
+ * protect the database as you protect the keys.
+ */
+export function sqlSigningKeyRepository(db: Kysely<SqlStoreDatabase>): SigningKeyRepository {
+  const get = async (orgId: string) => {
+    const row = await db.selectFrom("scimkit_event_keys").selectAll().where("org_id", "=", orgId).executeTakeFirst();
+    return row
+      ? { orgId: row.org_id, kid: row.kid, privateJwk: row.private_jwk, publicJwk: row.public_jwk, createdAt: row.created_at }
+      : undefined;
+  };
+  return {
+    get,
+    async addIfAbsent(key) {
+      await db
+        .insertInto("scimkit_event_keys")
+        .values({ org_id: key.orgId, kid: key.kid, private_jwk: key.privateJwk, public_jwk: key.publicJwk, created_at: key.createdAt })
+        .onConflict((conflict) => conflict.column("org_id").doNothing())
+        .execute();
+      const kept = await get(key.orgId);
+      if (!kept) throw new Error(`scimkit: the signing key of ${JSON.stringify(key.orgId)} was not stored`);
+      return kept;
+    },
+  };
+}

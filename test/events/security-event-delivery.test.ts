@@ -1,0 +1,259 @@
+/**
+ * RFC 9967 delivery (issue 20) in one process, over the memory store: writes through the router
+ * reach a real HTTP receiver as SETs it verifies against our JWKS (signature, typ, issuer,
+ * audience), each event once by jti, under the RFC 9967 URIs, in order per resource; a receiver that
+ * is down gets everything in order when it returns, and its failures are readable meanwhile; a SET
+ * the receiver rejects (400) is recorded and skipped.
+ */
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  createScimRouter,
+  eventSigningKeys,
+  memoryEventReceiverStore,
+  memorySigningKeyRepository,
+  SECURITY_EVENT_URIS,
+  securityEventDelivery,
+  securityEventJwks,
+  securityEventPollEndpoint,
+  type ScimEvent,
+  type SecurityEventDelivery,
+} from "scimkit";
+import { memoryStore } from "scimkit/memory";
+import { createRemoteJWKSet, jwtVerify } from "jose";
+import { startSetReceiver, type SetReceiver } from "./set-receiver.fixture.js";
+
+const TOKEN = "delivery-test-token";
+const USER = "urn:ietf:params:scim:schemas:core:2.0:User";
+const PATCH = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+const AUDIENCE = "https://receiver.test/acme";
+const PROV = "urn:ietf:params:scim:event:prov";
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+async function world(form: "full" | "notice" = "full") {
+  const store = memoryStore();
+  const keys = eventSigningKeys(memorySigningKeyRepository());
+  const events: ScimEvent[] = [];
+  const app = express();
+  app.get("/keys/:orgId/jwks.json", securityEventJwks(keys));
+  // Routed before the delivery exists: the handler reads it when a poll comes.
+  let delivery: SecurityEventDelivery | undefined;
+  app.post("/events/:orgId/poll/:receiverId", (request, response, next) => {
+    if (!delivery) throw new Error("no delivery yet");
+    securityEventPollEndpoint(delivery)(request, response, next);
+  });
+  app.use(
+    "/scim/Organizations/:orgId/v2",
+    createScimRouter({
+      store,
+      auth: { verify: async (token, orgId) => (token === TOKEN ? { orgId } : null) },
+      onEvent: (event) => {
+        events.push(event);
+      },
+      securityEvents: { eventUris: SECURITY_EVENT_URIS },
+    }),
+  );
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  cleanup.push(() => new Promise((resolve) => server.close(() => resolve())));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const issuer = `${base}/scim/Organizations/acme/v2`;
+  const receiver = await startSetReceiver({ issuer, audience: AUDIENCE, jwksUrl: `${base}/keys/acme/jwks.json` });
+  cleanup.push(() => receiver.close());
+  const outbox = store.events;
+  if (!outbox) throw new Error("the memory store has no outbox");
+  delivery = securityEventDelivery({
+    outbox,
+    receivers: memoryEventReceiverStore(),
+    keys,
+    issuer: (orgId) => `${base}/scim/Organizations/${orgId}/v2`,
+    backoff: { initialMs: 1, maxMs: 5 },
+    onError: (error) => {
+      throw error;
+    },
+  });
+  const registered = await delivery.addReceiver("acme", { url: receiver.url, audience: AUDIENCE, form });
+  const call = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+    const response = await fetch(`${base}/scim/Organizations/acme/v2${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/scim+json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return response.status === 204 ? {} : ((await response.json()) as Record<string, unknown>);
+  };
+  return { store, delivery, receiver, registered, events, call, base, issuer };
+}
+
+/** Runs passes until the receiver holds `count` SETs (each pass ends at a failure; backoff is short). */
+async function deliverUntil(delivery: SecurityEventDelivery, receiver: SetReceiver, count: number): Promise<void> {
+  while (receiver.received.length < count) {
+    await delivery.runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+function eventUris(receiver: SetReceiver): string[] {
+  return receiver.received.map((set) => Object.keys(set.claims["events"] as object)[0] ?? "");
+}
+
+describe("RFC 9967 delivery", () => {
+  it("pushes each committed event as a signed SET, once per jti, under the RFC 9967 event URIs", async () => {
+    const { delivery, receiver, events, call } = await world("full");
+    const ann = (await call("POST", "/Users", { schemas: [USER], userName: "ann", externalId: "e-ann" })) as { id: string };
+    await call("PATCH", `/Users/${ann.id}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "displayName", value: "Ann" }] });
+    await call("PUT", `/Users/${ann.id}`, { schemas: [USER], userName: "ann", externalId: "e-ann", active: false });
+    await call("DELETE", `/Users/${ann.id}`);
+
+    expect(await delivery.runOnce()).toBe(5);
+    expect(receiver.invalid).toEqual([]);
+    expect(eventUris(receiver)).toEqual([
+      `${PROV}:create:full`,
+      `${PROV}:patch:full`,
+      `${PROV}:put:full`,
+      `${PROV}:deactivate`,
+      `${PROV}:delete`,
+    ]);
+    // The jti is the event's, as the in-process listener saw it.
+    expect(receiver.received.map((set) => set.jti)).toEqual(events.map((event) => event.jti));
+    const created = receiver.received[0]?.claims;
+    expect(created?.["sub_id"]).toEqual({ format: "scim", uri: `/Users/${ann.id}`, externalId: "e-ann" });
+    expect(created?.["events"]).toMatchObject({ [`${PROV}:create:full`]: { data: { userName: "ann", id: ann.id } } });
+    expect(typeof created?.["toe"]).toBe("number");
+    // Nothing new: nothing pushed again.
+    expect(await delivery.runOnce()).toBe(0);
+    expect([...receiver.arrivals.values()].every((count) => count === 1)).toBe(true);
+    const [state] = await delivery.receivers("acme");
+    expect(state).toMatchObject({ delivered: 5, rejected: 0, attempts: 0, position: 5 });
+    // Every receiver has them and the listener too: they can go, and delivery goes on after them.
+    expect(await delivery.prune("acme")).toBe(5);
+    await call("POST", "/Users", { schemas: [USER], userName: "after-prune" });
+    expect(await delivery.runOnce()).toBe(1);
+    expect(receiver.received.at(-1)?.claims["sub_id"]).toMatchObject({ format: "scim" });
+    expect(events.at(-1)?.sequence).toBe(6);
+  });
+
+  it("sends notices without values to a notice receiver", async () => {
+    const { delivery, receiver, call } = await world("notice");
+    await call("POST", "/Users", { schemas: [USER], userName: "bob", displayName: "Bob" });
+    await delivery.runOnce();
+    expect(receiver.received[0]?.claims["events"]).toEqual({
+      [`${PROV}:create:notice`]: { attributes: expect.arrayContaining(["userName", "displayName"]), version: expect.any(String) },
+    });
+    expect(JSON.stringify(receiver.received[0]?.claims)).not.toContain("Bob");
+  });
+
+  it("gives a receiver that was down everything, in order per resource, and shows its failures meanwhile", async () => {
+    const { delivery, receiver, call } = await world("full");
+    receiver.down = true;
+    const ids: string[] = [];
+    for (const name of ["a", "b", "c"])
+      ids.push(((await call("POST", "/Users", { schemas: [USER], userName: name })) as { id: string }).id);
+    for (let round = 0; round < 3; round++) {
+      for (const id of ids) {
+        await call("PATCH", `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "title", value: `t${round}` }] });
+      }
+    }
+    // Provisioning went on while the receiver was down; passes fail and back off.
+    while (receiver.refusedWhileDown < 3) {
+      await delivery.runOnce();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const [failing] = await delivery.receivers("acme");
+    expect(failing?.attempts).toBeGreaterThanOrEqual(1);
+    expect(failing?.lastError).toMatchObject({ status: 503, error: "http" });
+    expect(failing?.position).toBe(0);
+
+    receiver.down = false;
+    await deliverUntil(delivery, receiver, 12);
+    expect(receiver.invalid).toEqual([]);
+    for (const id of ids) {
+      const titles = receiver.received
+        .filter((set) => (set.claims["sub_id"] as { uri: string }).uri === `/Users/${id}`)
+        .map((set) => (Object.values(set.claims["events"] as object)[0] as { data: { title?: string } }).data.title ?? "");
+      expect(titles).toEqual(["", "t0", "t1", "t2"]);
+    }
+    const [recovered] = await delivery.receivers("acme");
+    expect(recovered).toMatchObject({ attempts: 0, delivered: 12, position: 12 });
+  });
+
+  it("records a SET the receiver rejects for good and goes on with the next", async () => {
+    const { delivery, receiver, call } = await world("full");
+    const ann = (await call("POST", "/Users", { schemas: [USER], userName: "ann" })) as { id: string };
+    await delivery.runOnce();
+    // The receiver now expects another audience: it answers 400 invalid_audience (RFC 8935 §2.4).
+    const wrong = await delivery.addReceiver("acme", { url: receiver.url, audience: "https://someone-else.test/", form: "notice" });
+    await call("PATCH", `/Users/${ann.id}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "title", value: "x" }] });
+    await delivery.runOnce();
+    const state = (await delivery.receivers("acme")).find((candidate) => candidate.id === wrong.id);
+    expect(state).toMatchObject({ rejected: 1, delivered: 0, position: 2, attempts: 0, lastError: { status: 400, error: "invalid_key" } });
+    expect(receiver.invalid.length).toBe(1);
+  });
+
+  it("advertises the event URIs in /ServiceProviderConfig (RFC 9967 §4)", async () => {
+    const { base } = await world();
+    const config = (await (await fetch(`${base}/scim/Organizations/acme/v2/ServiceProviderConfig`)).json()) as Record<string, unknown>;
+    expect(config["securityEvents"]).toEqual({ eventUris: [...SECURITY_EVENT_URIS], asyncRequest: "none" });
+  });
+
+  it("lets a poll receiver fetch its SETs and acknowledge them in order (RFC 8936)", async () => {
+    const { delivery, call, base, issuer } = await world();
+    const poller = await delivery.addReceiver("acme", {
+      url: "https://poller.test/",
+      delivery: "poll",
+      authorization: "Bearer poll-secret",
+      audience: AUDIENCE,
+      form: "notice",
+    });
+    for (const userName of ["p1", "p2", "p3"]) await call("POST", "/Users", { schemas: [USER], userName });
+    const jwks = createRemoteJWKSet(new URL(`${base}/keys/acme/jwks.json`));
+    const poll = async (body: unknown, authorization = "Bearer poll-secret") =>
+      fetch(`${base}/events/acme/poll/${poller.id}`, {
+        method: "POST",
+        headers: { Authorization: authorization, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const sets = async (body: unknown): Promise<{ jtis: string[]; moreAvailable: boolean }> => {
+      const response = await poll(body);
+      expect(response.status).toBe(200);
+      const answer = (await response.json()) as { sets: Record<string, string>; moreAvailable: boolean };
+      for (const [jti, token] of Object.entries(answer.sets)) {
+        const { payload } = await jwtVerify(token, jwks, { issuer, audience: AUDIENCE, typ: "secevent+jwt", algorithms: ["ES256"] });
+        expect(payload.jti).toBe(jti);
+      }
+      return { jtis: Object.keys(answer.sets), moreAvailable: answer.moreAvailable };
+    };
+    const first = await sets({ maxEvents: 2 });
+    expect(first.jtis).toHaveLength(2);
+    expect(first.moreAvailable).toBe(true);
+    // Only the first acknowledged: the second comes again, then the third.
+    const second = await sets({ ack: [first.jtis[0]], maxEvents: 10 });
+    expect(second).toEqual({ jtis: [first.jtis[1], expect.any(String)], moreAvailable: false });
+    const third = await sets({
+      ack: [second.jtis[0]],
+      setErrs: { [second.jtis[1] ?? ""]: { err: "invalid_audience", description: "no" } },
+    });
+    expect(third).toEqual({ jtis: [], moreAvailable: false });
+    const state = (await delivery.receivers("acme")).find((receiver) => receiver.id === poller.id);
+    expect(state).toMatchObject({ delivered: 2, rejected: 1, position: 3, lastError: { jti: second.jtis[1], error: "invalid_audience" } });
+    // The push loop leaves a poll receiver alone.
+    expect(await delivery.runOnce()).toBe(3);
+    expect((await poll({}, "Bearer wrong")).status).toBe(401);
+    const malformed = await poll({ ack: "all" });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ err: "invalid_request", description: expect.stringMatching(/ack/) });
+    await expect(delivery.addReceiver("acme", { url: "https://p.test/", delivery: "poll" })).rejects.toThrow(/authorization/);
+  });
+
+  it("refuses a receiver it could never deliver to, saying why", async () => {
+    const { delivery } = await world();
+    await expect(delivery.addReceiver("acme", { url: "not a url" })).rejects.toThrow(/not an absolute URL/);
+    await expect(delivery.addReceiver("acme", { url: "ftp://x.test/" })).rejects.toThrow(/https/);
+    await expect(delivery.addReceiver("acme", { url: "https://x.test/", events: ["urn:x" as never] })).rejects.toThrow(/RFC 9967/);
+  });
+});
