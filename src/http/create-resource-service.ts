@@ -51,7 +51,10 @@ export interface ResourceServiceConfig {
    * How events go through the store's outbox (`ResourceStore.events`), when it has one. Default:
    * a listener is assumed, a lease of 60 seconds, failures to mark delivery thrown away.
    */
-  readonly events?: Partial<Pick<EventDelivery, "listening" | "leaseMs" | "onError">>;
+  readonly events?: Partial<Pick<EventDelivery, "listening" | "leaseMs" | "onError">> & {
+    /** Whether writes record their events in the store's outbox. Default true when the store has one. */
+    readonly durable?: boolean;
+  };
 }
 
 /** What an update writes, computed from the resource as stored. */
@@ -118,7 +121,7 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
   });
 
   const delivery: EventDelivery = {
-    outbox: store.events,
+    outbox: config.events?.durable === false ? undefined : store.events,
     emit: config.emit,
     listening: config.events?.listening ?? true,
     leaseMs: config.events?.leaseMs ?? 60_000,

@@ -120,10 +120,15 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     maxPageSize,
     cursorSecret: options.cursorSecret ?? "",
     emit,
-    events: { listening: onEvent !== undefined, leaseMs: eventLeaseMs, onError: (error) => onError(error, undefined) },
+    events: {
+      durable: options.durableEvents === true,
+      listening: onEvent !== undefined,
+      leaseMs: eventLeaseMs,
+      onError: (error) => onError(error, undefined),
+    },
   });
   // Events a dead process recorded but never delivered reach this process's listener (issue 20).
-  if (onEvent && options.store.events && options.eventRecovery !== false) {
+  if (onEvent && options.durableEvents === true && options.store.events && options.eventRecovery !== false) {
     startEventRecovery({
       outbox: options.store.events,
       emit,

@@ -180,6 +180,15 @@ export interface ScimRouterOptions {
    */
   readonly eventRecovery?: EventRecoveryOptions | false;
   /**
+   * Whether each write records its lifecycle events in the store's outbox (`ResourceStore.events`)
+   * in the write's own transaction (issue 20), so an event is neither lost nor invented when the
+   * process dies, and RFC 9967 delivery (`securityEventDelivery`) has them to send. Default false:
+   * events go to `onEvent` in process after the commit, as before. It costs each write an insert and
+   * a per-organization sequence update: about a third of SQLite's write throughput in the benchmark
+   * (bench/results/2026-11-24T14-41-42Z-alternating.json), to be reduced before it becomes the default.
+   */
+  readonly durableEvents?: boolean;
+  /**
    * Advertises RFC 9967 delivery in `/ServiceProviderConfig` (`securityEvents`, RFC 9967 §4): the
    * event URIs receivers can get, usually `SECURITY_EVENT_URIS` when `securityEventDelivery` runs.
    * Default: no `securityEvents` block.

@@ -50,6 +50,7 @@ async function world(form: "full" | "notice" = "full") {
   app.use(
     "/scim/Organizations/:orgId/v2",
     createScimRouter({
+      durableEvents: true,
       store,
       auth: { verify: async (token, orgId) => (token === TOKEN ? { orgId } : null) },
       onEvent: (event) => {

@@ -40,6 +40,7 @@ if (mode === "recover-once") {
   app.use(
     "/scim/Organizations/:orgId/v2",
     createScimRouter({
+      durableEvents: true,
       store,
       auth: { verify: async (token, orgId) => (token === TOKEN ? { orgId } : null) },
       onEvent:

@@ -56,7 +56,7 @@ describe("RFC 9967 delivery across a SIGKILL", () => {
     const app = express();
     app.use(
       "/scim/Organizations/:orgId/v2",
-      createScimRouter({ store, auth: { verify: async (token, orgId) => (token === TOKEN ? { orgId } : null) } }),
+      createScimRouter({ durableEvents: true, store, auth: { verify: async (token, orgId) => (token === TOKEN ? { orgId } : null) } }),
     );
     const server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
