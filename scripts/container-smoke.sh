@@ -40,9 +40,9 @@ else
   say "npm ci"
   npm ci --no-audit --no-fund --prefer-offline
 fi
-# COPY tsconfig.json tsconfig.build.json ./ ; COPY scripts ./scripts ; COPY src ./src
+# COPY tsconfig.json tsconfig.build.json ./ ; COPY scripts ./scripts ; COPY src ./src ; COPY console ./console
 cp "$repo/tsconfig.json" "$repo/tsconfig.build.json" .
-cp -a "$repo/scripts" "$repo/src" .
+cp -a "$repo/scripts" "$repo/src" "$repo/console" .
 # RUN npm run build
 say "npm run build"
 npm run build --silent

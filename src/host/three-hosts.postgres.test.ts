@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { uniqueKeys, userAttributes } from "../../src/analytics/scim-attributes.fixture.js";
 import { createTestSchema, describePostgres, type TestSchema } from "../../src/store/sql/postgres-test-database.fixture.js";
-import { sqlStore } from "../../src/store/sql/sql-store.js";
+import { sqlStore } from "scimkit/sql";
 import { killHosts, startHost, type Host } from "./host-process.fixture.js";
 
 const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
