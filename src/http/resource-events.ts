@@ -2,10 +2,10 @@
  * The lifecycle events of one committed write, named after the resource type (`ResourceEventType`):
  * what the host's `onEvent` receives, built from what the store reports it did.
  */
-import { v7 as uuidv7 } from "uuid";
 import type { ScimObject } from "../scim/schema/normalize-value.js";
 import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
 import type { MembershipChange, StoredResource } from "../store/resource-store.js";
+import { uuidV7 } from "../uuid-v7.js";
 import { renderResource } from "./render-resource.js";
 import type { ServiceContext } from "./resource-service.js";
 import type { ScimEvent, ScimEventAction, ScimWriteMethod } from "./scim-event.js";
@@ -41,9 +41,7 @@ export function resourceEvents(
   const prefix = `${type.id.charAt(0).toLowerCase()}${type.id.slice(1)}`;
 
   // Every event of one write carries the write's method: the members of a create came with its POST.
-  const by = (method: ScimWriteMethod, events: ScimEvent[]): ScimEvent[] => events.map((item) => ({ ...item, method }));
-
-  const event = (action: ScimEventAction, stored: StoredResource, memberIds?: readonly string[]): ScimEvent => {
+  const event = (method: ScimWriteMethod, action: ScimEventAction, stored: StoredResource, memberIds?: readonly string[]): ScimEvent => {
     // Never with members: a large group would have to be loaded and rendered for each event.
     const { members: _members, ...withoutMembers } = stored;
     return {
@@ -53,37 +51,37 @@ export function resourceEvents(
       id: stored.id,
       resource: renderResource(registry, type.schema, context.baseUrl, withoutMembers),
       ...(memberIds ? { memberIds } : {}),
-      jti: uuidv7(),
+      jti: uuidV7(),
+      method,
     };
   };
 
-  const membershipEvents = (stored: StoredResource, change: MembershipChange | undefined): ScimEvent[] => {
+  const membershipEvents = (method: ScimWriteMethod, stored: StoredResource, change: MembershipChange | undefined): ScimEvent[] => {
     if (!change) return [];
     const events: ScimEvent[] = [];
     // Also on create: a host that grants access by group needs the initial members too.
-    if (change.added.length > 0) events.push(event("members.added", stored, change.added));
-    if (change.removed.length > 0) events.push(event("members.removed", stored, change.removed));
-    if (change.ignored.length > 0) events.push(event("members.ignored", stored, change.ignored));
+    if (change.added.length > 0) events.push(event(method, "members.added", stored, change.added));
+    if (change.removed.length > 0) events.push(event(method, "members.removed", stored, change.removed));
+    if (change.ignored.length > 0) events.push(event(method, "members.ignored", stored, change.ignored));
     return events;
   };
 
-  const activationEvents = (before: ScimObject, after: StoredResource): ScimEvent[] => {
+  const activationEvents = (method: ScimWriteMethod, before: ScimObject, after: StoredResource): ScimEvent[] => {
     if (!type.hasActive) return [];
     // A resource without `active` counts as active: RFC 7643 §4.1.1 leaves the default to the provider.
     const wasActive = before["active"] !== false;
     const isActive = after.attributes["active"] !== false;
     if (wasActive === isActive) return [];
-    return [event(isActive ? "activated" : "deactivated", after)];
+    return [event(method, isActive ? "activated" : "deactivated", after)];
   };
 
   return {
-    created: (resource, membership) => by("POST", [event("created", resource), ...membershipEvents(resource, membership)]),
-    updated: (before, resource, attributesChanged, membership) =>
-      by(updateMethod, [
-        ...(attributesChanged ? [event("updated", resource), ...activationEvents(before, resource)] : []),
-        ...membershipEvents(resource, membership),
-      ]),
-    linked: (before, resource) => by("POST", [event("linked", resource), ...activationEvents(before, resource)]),
-    deleted: (resource) => by("DELETE", [event("deleted", resource)]),
+    created: (resource, membership) => [event("POST", "created", resource), ...membershipEvents("POST", resource, membership)],
+    updated: (before, resource, attributesChanged, membership) => [
+      ...(attributesChanged ? [event(updateMethod, "updated", resource), ...activationEvents(updateMethod, before, resource)] : []),
+      ...membershipEvents(updateMethod, resource, membership),
+    ],
+    linked: (before, resource) => [event("POST", "linked", resource), ...activationEvents("POST", before, resource)],
+    deleted: (resource) => [event("DELETE", "deleted", resource)],
   };
 }

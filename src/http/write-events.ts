@@ -83,7 +83,8 @@ export function writeEvents<R>(delivery: EventDelivery, build: (result: R) => re
     return {
       recording: undefined,
       async deliver(result) {
-        if (result === undefined) return;
+        // Nobody to hear them and nowhere to keep them: not built, each would render the resource.
+        if (result === undefined || !delivery.listening) return;
         for (const event of build(result)) await delivery.emit(event);
       },
     };
@@ -109,7 +110,7 @@ export function writeEvents<R>(delivery: EventDelivery, build: (result: R) => re
 export async function appendAndDeliver(delivery: EventDelivery, orgId: string, events: readonly ScimEvent[]): Promise<void> {
   if (events.length === 0) return;
   if (!delivery.outbox) {
-    for (const event of events) await delivery.emit(event);
+    if (delivery.listening) for (const event of events) await delivery.emit(event);
     return;
   }
   const recorded = await delivery.outbox.append(orgId, events.map(outboxInputOf), {
