@@ -1,7 +1,10 @@
 /**
- * The provisioning log's middleware (issue 18): watches one request from its arrival to the end
- * of its response and hands a `RequestLogEntry` to the router's `RequestLog` afterwards, so the
- * log never delays or fails the answer.
+ * The provisioning log's middleware (issue 18): notes one request on arrival, has the router's
+ * writers keep the response's text (`noteResponseText`), and hands a `RequestLogEntry` to the
+ * router's `RequestLog` after the response has closed, so the log never delays or fails the
+ * answer. Measured against the same host without a log, it costs every request a few percent of
+ * throughput (bench/explanations.md); each per-request allocation it used to make (wrapped
+ * `write` and `end`, a `once` listener, a timer per response) was a visible part of that.
  */
 import type { Request, RequestHandler, Response } from "express";
 import { auditedId } from "../audit/hand-to-sink.js";
@@ -12,6 +15,7 @@ import type { RequestLog, RequestLogEntry } from "../request-log/request-log.js"
 import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
 import { refusedRequestBodyOf } from "./refused-request-body.js";
 import { requestIdOf } from "./request-id.js";
+import { keepResponseText, type ResponseTextKeeper } from "./response-text-keeper.js";
 import type { ScimRequestContext } from "./scim-request-context.js";
 
 /** `RequestLog.maxBodyBytes` when the sink names none: 64 KiB. */
@@ -19,61 +23,12 @@ export const DEFAULT_MAX_LOGGED_BODY_BYTES = 65_536;
 
 const MAX_USER_AGENT_LENGTH = 512;
 
-type Chunk = string | Buffer | Uint8Array;
+const WATCH = Symbol("scimkit.requestLogWatch");
 
-/**
- * Keeps the first `limit` bytes written to the response (and whether there were more). Chunks are
- * kept as written and only turned into text after the response, off the request's path: a string
- * (what `send`, `json` and `sendScim` write) is not copied at all.
- */
-function captureResponse(response: Response, limit: number): () => { readonly text: string; readonly truncated: boolean } {
-  const chunks: (string | Buffer)[] = [];
-  let kept = 0;
-  let more = false;
-  const keep = (chunk: unknown, encoding: unknown): void => {
-    if (chunk === undefined || chunk === null || typeof chunk === "function") return;
-    if (kept >= limit) {
-      more ||= typeof chunk === "string" ? chunk.length > 0 : (chunk as Uint8Array).length > 0;
-      return;
-    }
-    if (
-      typeof chunk === "string" &&
-      (encoding === undefined || typeof encoding === "function" || encoding === "utf8" || encoding === "utf-8")
-    ) {
-      chunks.push(chunk);
-      // Counted in UTF-16 units, an underestimate of bytes that the final cut corrects.
-      kept += chunk.length;
-      return;
-    }
-    const room = limit - kept;
-    const bytes = typeof chunk === "string" ? Buffer.from(chunk, encoding as BufferEncoding) : (chunk as Uint8Array);
-    if (bytes.length > room) more = true;
-    // A Buffer may be reused by its writer once written: the part kept is copied.
-    const piece = Buffer.from(bytes.subarray(0, room));
-    chunks.push(piece);
-    kept += piece.length;
-  };
-  const write = response.write as (...args: unknown[]) => boolean;
-  const end = response.end as (...args: unknown[]) => Response;
-  // Wrapping the two methods every Express response goes through (`send`, `json`, `sendScim`,
-  // `writeJsonInPieces`) sees the exact bytes the client got, whichever route wrote them.
-  response.write = function (this: Response, chunk: Chunk, ...rest: unknown[]) {
-    keep(chunk, rest[0]);
-    return write.call(this, chunk, ...rest);
-  } as Response["write"];
-  response.end = function (this: Response, chunk?: unknown, ...rest: unknown[]) {
-    keep(chunk, rest[0]);
-    return end.call(this, chunk, ...rest);
-  } as Response["end"];
-  return () => {
-    const only = chunks.length === 1 ? chunks[0] : undefined;
-    const text =
-      typeof only === "string"
-        ? only
-        : Buffer.concat(chunks.map((chunk) => (typeof chunk === "string" ? Buffer.from(chunk) : chunk))).toString("utf8");
-    const cut = truncateUtf8(text, limit);
-    return more || cut.truncated ? { text: cut.text.replace(/\uFFFD+$/, ""), truncated: true } : { text, truncated: false };
-  };
+/** The response's text as the router's writers kept it, cut to `limit` UTF-8 bytes. */
+function writtenText(keeper: ResponseTextKeeper, limit: number): { readonly text: string; readonly truncated: boolean } {
+  const cut = truncateUtf8(keeper.text, limit);
+  return keeper.more || cut.truncated ? { text: cut.text, truncated: true } : { text: keeper.text, truncated: false };
 }
 
 function parsed(text: string): unknown {
@@ -116,14 +71,18 @@ function createdId(response: Response): string | undefined {
   }
 }
 
-/** What the middleware noted while the request ran, for the entry built after its response. */
-interface Seen {
+/** What the middleware notes about one request while it runs, for the entry built after its response. */
+interface Watch extends ResponseTextKeeper {
+  readonly request: Request;
+  readonly response: Response;
+  /** `performance.now()` at arrival. */
+  readonly started: number;
   /** `Date.now()` at arrival, formatted only when the entry is built. */
   readonly arrived: number;
-  readonly path: string;
   /** The router-relative path, read on arrival: Express gives `request.url` back its mount path on the way out. */
   readonly relativePath: string;
-  readonly durationMs: number;
+  /** Set when the response has closed. */
+  durationMs: number;
 }
 
 /** An entry while it is built. */
@@ -160,21 +119,15 @@ function requestBodyOf(request: Request, settings: LogSettings, entry: EntryDraf
 }
 
 /** The entry of a request whose response has finished. Built by assignment: this runs once per request. */
-function buildEntry(
-  request: Request,
-  response: Response,
-  context: ScimRequestContext,
-  seen: Seen,
-  captured: ReturnType<typeof captureResponse>,
-  settings: LogSettings,
-): RequestLogEntry {
+function buildEntry(watch: Watch, context: ScimRequestContext, settings: LogSettings): RequestLogEntry {
+  const { request, response } = watch;
   const { secrets, maxBytes } = settings;
   const status = response.statusCode;
   const authenticated = context.principal !== undefined;
   const userAgent = request.headers["user-agent"]?.slice(0, MAX_USER_AGENT_LENGTH);
-  const resource = resourceOf(seen.relativePath, settings.registry);
+  const resource = resourceOf(watch.relativePath, settings.registry);
   const resourceId = resource.id ?? (resource.type && request.method === "POST" && status < 300 ? createdId(response) : undefined);
-  const written = captured();
+  const written = writtenText(watch, maxBytes);
   // Parsed only when needed: an error's body for its scimType and detail, and a body that may
   // hold a secret for `redactBody`. A success without one is kept as written, unparsed.
   const mayRedact = written.text !== "" && mayHoldSecret(written.text, secrets);
@@ -186,11 +139,11 @@ function buildEntry(
   const entry: EntryDraft = {
     requestId: requestIdOf(response) ?? "",
     orgId: context.orgId,
-    at: new Date(seen.arrived).toISOString(),
+    at: new Date(watch.arrived).toISOString(),
     method: request.method,
-    path: seen.path,
+    path: request.originalUrl,
     status,
-    durationMs: seen.durationMs,
+    durationMs: watch.durationMs,
     authenticated,
     identityProvider: identityProviderOf(userAgent),
   };
@@ -202,7 +155,7 @@ function buildEntry(
   if (userAgent !== undefined) entry.userAgent = userAgent;
   if (resource.type !== undefined) entry.resourceType = resource.type;
   if (resourceId !== undefined) entry.resourceId = resourceId;
-  if (resource.type === undefined && /^\/bulk\/?$/i.test(seen.relativePath)) {
+  if (resource.type === undefined && /^\/bulk\/?$/i.test(watch.relativePath)) {
     const bulkOperations = operationCount(request.body);
     if (bulkOperations !== undefined) entry.bulkOperations = bulkOperations;
   }
@@ -235,31 +188,53 @@ export function logRequest(
     throw new Error(`scimkit: requestLog.maxBodyBytes must be a non-negative integer; got ${String(log.maxBodyBytes)}.`);
   }
   const settings: LogSettings = { registry, secrets, maxBytes };
+  // Kept in UTF-16 units: at least `maxBytes` characters hold at least `maxBytes` bytes.
+  const keptCharacters = maxBytes;
+  // Entries are built in batches on a later turn of the event loop: the entry never delays the
+  // next request's read, and one timer serves every response that closed meanwhile.
+  let closed: Watch[] = [];
+  const buildClosed = (): void => {
+    const batch = closed;
+    closed = [];
+    for (const watch of batch) {
+      try {
+        const context = (watch.response.locals as { scim?: ScimRequestContext }).scim;
+        // No resolved organization: nothing to file the entry under.
+        if (!context) continue;
+        const pending = log.record(buildEntry(watch, context, settings));
+        if (pending) pending.catch((error: unknown) => onError(error, watch.request));
+      } catch (error) {
+        onError(error, watch.request);
+      }
+    }
+  };
+  // One listener for every response (`this` is the response): no closure per request.
+  function onClose(this: Response): void {
+    const watch = (this.locals as { [WATCH]?: Watch })[WATCH];
+    if (watch === undefined) return;
+    watch.durationMs = Math.round((performance.now() - watch.started) * 1000) / 1000;
+    if (closed.length === 0) setImmediate(buildClosed);
+    closed.push(watch);
+  }
   return (request, response, next) => {
-    // Only what cannot be read later is read now; the entry is built after the response.
-    const started = performance.now();
-    const arrived = Date.now();
-    const relativePath = request.path;
+    // Only what cannot be read later is read now.
+    const watch: Watch = {
+      request,
+      response,
+      started: performance.now(),
+      arrived: Date.now(),
+      relativePath: request.path,
+      durationMs: 0,
+      limit: keptCharacters,
+      text: "",
+      more: false,
+    };
+    (response.locals as { [WATCH]?: Watch })[WATCH] = watch;
+    keepResponseText(response, watch);
     // Node keeps the peer's address once read: `request.ip` still has it after the socket closed.
     void request.socket.remoteAddress;
-    const captured = captureResponse(response, maxBytes);
     // 'close' follows 'finish' on every response (Node ≥ 16), and comes alone when the client hung up.
-    response.once("close", () => {
-      const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-      const context = (response.locals as { scim?: ScimRequestContext }).scim;
-      // No resolved organization: nothing to file the entry under.
-      if (!context) return;
-      // On a later turn of the event loop: the entry never delays the next request's read.
-      setImmediate(() => {
-        try {
-          const seen = { arrived, path: request.originalUrl, relativePath, durationMs };
-          const pending = log.record(buildEntry(request, response, context, seen, captured, settings));
-          if (pending) pending.catch((error: unknown) => onError(error, request));
-        } catch (error) {
-          onError(error, request);
-        }
-      });
-    });
+    response.on("close", onClose);
     next();
   };
 }

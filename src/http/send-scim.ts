@@ -5,7 +5,8 @@
 import type { Response } from "express";
 import { entityTag } from "../store/resource-view.js";
 import { hasLargeArray } from "./json-pieces.js";
-import { writeJsonInPieces } from "./write-json-in-pieces.js";
+import { noteResponseText } from "./response-text-keeper.js";
+import { type JsonSink, writeJsonInPieces } from "./write-json-in-pieces.js";
 
 export const SCIM_CONTENT_TYPE = "application/scim+json; charset=utf-8";
 
@@ -19,6 +20,7 @@ export function sendScim(response: Response, status: number, body: unknown): voi
   response.statusCode = status;
   response.setHeader("Content-Type", SCIM_CONTENT_TYPE);
   response.setHeader("Content-Length", Buffer.byteLength(text));
+  noteResponseText(response, text);
   response.end(text);
 }
 
@@ -34,7 +36,23 @@ export async function sendScimInSlices(response: Response, status: number, body:
   }
   response.statusCode = status;
   response.setHeader("Content-Type", SCIM_CONTENT_TYPE);
-  await writeJsonInPieces(response, body);
+  // The provisioning log reads what is written through `noteResponseText`.
+  const sink: JsonSink = {
+    write: (text) => {
+      noteResponseText(response, text);
+      return response.write(text);
+    },
+    end: (text) => {
+      noteResponseText(response, text);
+      return response.end(text);
+    },
+    get destroyed() {
+      return response.destroyed;
+    },
+    once: (event, listener) => response.once(event, listener),
+    removeListener: (event, listener) => response.removeListener(event, listener),
+  };
+  await writeJsonInPieces(sink, body);
 }
 
 /** Sends one resource with its `ETag`, and `Location` when it was just created (RFC 7644 §3.3). */

@@ -5,14 +5,14 @@
  * writes the buffer in batches (multi-row inserts, one transaction per batch). Retention by age
  * and by count per organization runs on another timer, in small deletes.
  */
-import type { Kysely } from "kysely";
-import { v7 as uuidv7 } from "uuid";
+import { CompiledQuery, type Insertable, type Kysely } from "kysely";
 import type { ReadableRequestLog, RequestLogPage, RequestLogQuery } from "../../../request-log/readable-request-log.js";
 import type { RequestLogEntry } from "../../../request-log/request-log.js";
 import { chunksOf } from "../chunks.js";
 import type { SqlDialect } from "../dialects/sql-dialect.js";
 import { isConnectionFailure } from "../is-connection-failure.js";
-import type { SqlStoreDatabase } from "../sql-tables.js";
+import type { RequestLogTable, SqlStoreDatabase } from "../sql-tables.js";
+import { uuidV7 } from "../../../uuid-v7.js";
 import { listRequestLogRows } from "./list-request-log-rows.js";
 import { RequestLogOverflowError } from "./request-log-overflow-error.js";
 import {
@@ -22,15 +22,15 @@ import {
   type RequestLogSweep,
   requestLogOrganizations,
 } from "./request-log-retention.js";
-import { requestLogEntrySize, requestLogRowOf } from "./request-log-row.js";
+import { REQUEST_LOG_COLUMNS, requestLogEntrySize, requestLogRowValues } from "./request-log-row.js";
 
 /** Seven days: long enough to debug last week's provisioning run. */
 export const DEFAULT_REQUEST_LOG_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Entries kept per organization unless `maxEntriesPerOrg` says otherwise. */
 export const DEFAULT_REQUEST_LOG_MAX_ENTRIES_PER_ORG = 100_000;
 
-// Columns of `scimkit_request_log`: a multi-row insert carries this many parameters per row.
-const COLUMNS = 23;
+// Statement texts kept, by row count: a busy log writes full batches, so few counts recur.
+const MAX_CACHED_STATEMENTS = 16;
 
 /** Where the log keeps its rows: the SQL store (`sqlStore(…)`), or its `db` and `dialect`. */
 export interface SqlRequestLogDatabase {
@@ -159,7 +159,24 @@ export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlReque
   if (options.maxBodyBytes !== undefined) positive("maxBodyBytes", options.maxBodyBytes, 0);
   const onError = options.onError ?? defaultOnError;
   const now = options.now ?? Date.now;
-  const rowsPerStatement = Math.max(1, Math.floor(dialect.maxParameters / COLUMNS));
+  const rowsPerStatement = Math.max(1, Math.floor(dialect.maxParameters / REQUEST_LOG_COLUMNS.length));
+  // The text of an insert of `rows` rows, compiled by Kysely once per count and reused: building
+  // and compiling a 500-row query on every flush cost more than the database's own insert.
+  const statements = new Map<number, string>();
+  const insertText = (rows: number): string => {
+    let text = statements.get(rows);
+    if (text === undefined) {
+      // Only the statement's text is kept: the values are placeholders.
+      const row = Object.fromEntries(REQUEST_LOG_COLUMNS.map((column) => [column, null])) as unknown as Insertable<RequestLogTable>;
+      text = db
+        .insertInto("scimkit_request_log")
+        .values(Array.from({ length: rows }, () => row))
+        .compile().sql;
+      if (statements.size >= MAX_CACHED_STATEMENTS) statements.clear();
+      statements.set(rows, text);
+    }
+    return text;
+  };
 
   let buffer: Pending[] = [];
   let bufferedBytes = 0;
@@ -209,10 +226,8 @@ export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlReque
   const insert = (batch: readonly Pending[]): Promise<void> =>
     dialect.writeTransaction(db, async (trx) => {
       for (const rows of chunksOf(batch, rowsPerStatement)) {
-        await trx
-          .insertInto("scimkit_request_log")
-          .values(rows.map((pending) => requestLogRowOf(pending.entry, pending.seq, pending.recordedAt)))
-          .execute();
+        const parameters = rows.flatMap((pending) => requestLogRowValues(pending.entry, pending.seq, pending.recordedAt));
+        await trx.executeQuery(CompiledQuery.raw(insertText(rows.length), parameters));
       }
     });
 
@@ -322,7 +337,7 @@ export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlReque
         return;
       }
       // The seq is taken now, not at the write: entries list in the order they were recorded.
-      buffer.push({ entry, seq: uuidv7(), recordedAt: now(), size });
+      buffer.push({ entry, seq: uuidV7(), recordedAt: now(), size });
       bufferedBytes += size;
       if (buffer.length >= flushBatchSize && !flushSoon) {
         flushSoon = true;
