@@ -92,9 +92,25 @@ export function DirectoryPage({ place }: { readonly place: Place }) {
           </form>
           <div class={user || group ? "split" : ""}>
             {tab === "users" ? (
-              <UserList key={`${org}|${search}`} org={org} search={search} selected={user} onSelect={(id) => go({ user: id })} />
+              <DirectoryList
+                key={`${org}|${search}`}
+                kind="users"
+                columns={USER_COLUMNS}
+                org={org}
+                search={search}
+                selected={user}
+                onSelect={(id) => go({ user: id })}
+              />
             ) : (
-              <GroupList key={`${org}|${search}`} org={org} search={search} selected={group} onSelect={(id) => go({ group: id })} />
+              <DirectoryList
+                key={`${org}|${search}`}
+                kind="groups"
+                columns={GROUP_COLUMNS}
+                org={org}
+                search={search}
+                selected={group}
+                onSelect={(id) => go({ group: id })}
+              />
             )}
             {tab === "users" && user ? <UserPanel org={org} id={user} onGroup={(id) => go({ tab: "groups", group: id, q: "" })} /> : null}
             {tab === "groups" && group ? (
@@ -147,107 +163,90 @@ function Pager({
   );
 }
 
-function UserList({
+/** A column of a directory list: the first is the one whose button selects the row. */
+interface Column<T> {
+  readonly heading: string;
+  readonly cell: (item: T) => string;
+}
+
+/** One searchable, paged list of the directory: users or groups. */
+function DirectoryList<T extends { readonly id: string }>({
   org,
   search,
   selected,
   onSelect,
+  kind,
+  columns,
 }: {
   readonly org: string;
   readonly search: string;
   readonly selected: string | undefined;
   readonly onSelect: (id: string) => void;
+  /** The endpoint under `directory/`, and the list's name in the page ("users", "groups"). */
+  readonly kind: "users" | "groups";
+  readonly columns: readonly [Column<T>, ...Column<T>[]];
 }) {
   const api = useApi();
   const pages = usePages();
-  const users = useAsync(
-    () => api.get<Page<DirectoryUser>>(`/organizations/${seg(org)}/directory/users`, { search, limit: PAGE, cursor: pages.cursor }),
-    [api, org, search, pages.cursor],
+  const items = useAsync(
+    () => api.get<Page<T>>(`/organizations/${seg(org)}/directory/${kind}`, { search, limit: PAGE, cursor: pages.cursor }),
+    [api, org, kind, search, pages.cursor],
   );
+  const label = kind === "users" ? "Users" : "Groups";
+  const [first, ...rest] = columns;
   return (
     <div>
-      <ErrorNotice error={users.error} />
-      <section class="table-wrap" aria-label="Users">
+      <ErrorNotice error={items.error} />
+      <section class="table-wrap" aria-label={label}>
         <table>
           <thead>
             <tr>
-              <th scope="col">userName</th>
-              <th scope="col">displayName</th>
-              <th scope="col">externalId</th>
-              <th scope="col">Active</th>
+              {columns.map((column) => (
+                <th key={column.heading} scope="col">
+                  {column.heading}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
-            {(users.value?.data ?? []).map((user) => (
-              <tr key={user.id} class={user.id === selected ? "selected" : ""}>
+            {(items.value?.data ?? []).map((item) => (
+              <tr key={item.id} class={item.id === selected ? "selected" : ""}>
                 <td>
-                  <button type="button" class="link" aria-pressed={user.id === selected} onClick={() => onSelect(user.id)}>
-                    {user.userName}
+                  <button type="button" class="link" aria-pressed={item.id === selected} onClick={() => onSelect(item.id)}>
+                    {first.cell(item)}
                   </button>
                 </td>
-                <td>{user.displayName ?? "—"}</td>
-                <td>{user.externalId ?? "—"}</td>
-                <td>{user.active ? "yes" : "no"}</td>
+                {rest.map((column) => (
+                  <td key={column.heading}>{column.cell(item)}</td>
+                ))}
               </tr>
             ))}
           </tbody>
         </table>
       </section>
-      {users.value && users.value.data.length === 0 ? <p>No users{search ? ` match “${search}”` : ""}.</p> : null}
-      <Pager pages={pages} nextCursor={users.value?.nextCursor} label="Users" />
+      {items.value && items.value.data.length === 0 ? (
+        <p>
+          No {kind}
+          {search ? ` match “${search}”` : ""}.
+        </p>
+      ) : null}
+      <Pager pages={pages} nextCursor={items.value?.nextCursor} label={label} />
     </div>
   );
 }
 
-function GroupList({
-  org,
-  search,
-  selected,
-  onSelect,
-}: {
-  readonly org: string;
-  readonly search: string;
-  readonly selected: string | undefined;
-  readonly onSelect: (id: string) => void;
-}) {
-  const api = useApi();
-  const pages = usePages();
-  const groups = useAsync(
-    () => api.get<Page<DirectoryGroup>>(`/organizations/${seg(org)}/directory/groups`, { search, limit: PAGE, cursor: pages.cursor }),
-    [api, org, search, pages.cursor],
-  );
-  return (
-    <div>
-      <ErrorNotice error={groups.error} />
-      <section class="table-wrap" aria-label="Groups">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">displayName</th>
-              <th scope="col">externalId</th>
-              <th scope="col">Members</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(groups.value?.data ?? []).map((group) => (
-              <tr key={group.id} class={group.id === selected ? "selected" : ""}>
-                <td>
-                  <button type="button" class="link" aria-pressed={group.id === selected} onClick={() => onSelect(group.id)}>
-                    {group.displayName}
-                  </button>
-                </td>
-                <td>{group.externalId ?? "—"}</td>
-                <td>{group.memberCount.toLocaleString()}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
-      {groups.value && groups.value.data.length === 0 ? <p>No groups{search ? ` match “${search}”` : ""}.</p> : null}
-      <Pager pages={pages} nextCursor={groups.value?.nextCursor} label="Groups" />
-    </div>
-  );
-}
+const USER_COLUMNS: readonly [Column<DirectoryUser>, ...Column<DirectoryUser>[]] = [
+  { heading: "userName", cell: (user) => user.userName },
+  { heading: "displayName", cell: (user) => user.displayName ?? "—" },
+  { heading: "externalId", cell: (user) => user.externalId ?? "—" },
+  { heading: "Active", cell: (user) => (user.active ? "yes" : "no") },
+];
+
+const GROUP_COLUMNS: readonly [Column<DirectoryGroup>, ...Column<DirectoryGroup>[]] = [
+  { heading: "displayName", cell: (group) => group.displayName },
+  { heading: "externalId", cell: (group) => group.externalId ?? "—" },
+  { heading: "Members", cell: (group) => group.memberCount.toLocaleString() },
+];
 
 function UserPanel({ org, id, onGroup }: { readonly org: string; readonly id: string; readonly onGroup: (id: string) => void }) {
   const api = useApi();

@@ -19,8 +19,26 @@ export interface RequestLogEntry {
   readonly bulkOperations?: number;
   readonly requestBody?: string;
   readonly requestBodyTruncated?: boolean;
+  readonly requestBodyRefused?: RequestBodyRefusal;
   readonly responseBody?: string;
   readonly responseBodyTruncated?: boolean;
+}
+
+/** Why the service refused a request body (scimkit's `RequestBodyRefusal`). */
+export type RequestBodyRefusal = "invalidJson" | "tooLarge" | "unsupportedMediaType" | "incomplete";
+
+/** What the request pane says of a body the service refused, in the operator's words. */
+export function refusalText(refusal: RequestBodyRefusal): string {
+  switch (refusal) {
+    case "invalidJson":
+      return "The body was not valid JSON: shown as received, with anything like a secret masked.";
+    case "tooLarge":
+      return "The body was larger than the service accepts, so it was not read or kept.";
+    case "unsupportedMediaType":
+      return "The body was not JSON (its Content-Type or encoding), so it was not read or kept.";
+    case "incomplete":
+      return "The body never arrived whole (the client stopped sending), so it was not kept.";
+  }
 }
 
 export const IDENTITY_PROVIDERS = ["entra", "okta", "onelogin", "google", "jumpcloud", "ping", "other"] as const;

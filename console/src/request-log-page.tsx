@@ -11,7 +11,7 @@ import { curlOf } from "./curl-of.js";
 import { ErrorNotice } from "./error-notice.js";
 import { OrganizationPicker } from "./organization-picker.js";
 import { when } from "./organization.js";
-import { IDENTITY_PROVIDERS, pretty, type RequestLogEntry } from "./request-log-entry.js";
+import { IDENTITY_PROVIDERS, pretty, type RequestLogEntry, refusalText } from "./request-log-entry.js";
 import { href, navigate, type Place } from "./router.js";
 import { explain } from "./scim-error-explanations.js";
 import { toError } from "./use-async.js";
@@ -341,6 +341,9 @@ function EntryDetail({ entry, onClose }: { readonly entry: RequestLogEntry; read
       <div class="bodies">
         <figure>
           <figcaption>Request{entry.requestBodyTruncated ? " (truncated)" : ""}</figcaption>
+          {entry.requestBodyRefused === undefined ? null : (
+            <p data-testid="request-body-refused">{refusalText(entry.requestBodyRefused)}</p>
+          )}
           <pre data-testid="request-body">{entry.requestBody === undefined ? "(no body kept)" : pretty(entry.requestBody)}</pre>
         </figure>
         <figure>

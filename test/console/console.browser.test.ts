@@ -194,6 +194,20 @@ describe("the operator console", () => {
     expect(await page.getByTestId("request-body").textContent()).toContain('"password": "[redacted]"');
     expect(await page.content()).not.toContain("Hunter2-Secret!");
 
+    // A body that is not JSON: kept as received with the secret masked, and the page says why.
+    const malformed = await fetch(`${baseUrl}/Users`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/scim+json", "X-Request-Id": "entra-malformed-1" },
+      body: '{"userName": "grace@contoso.example", "password": "Hopper-Secret!",',
+    });
+    expect(malformed.status).toBe(400);
+    await page.goto(`${server.origin}/console/log?org=contoso&request=entra-malformed-1`);
+    await signInIfAsked(page);
+    await page.getByTestId("entry-detail").waitFor();
+    await expect(page.getByTestId("request-body-refused").textContent()).resolves.toContain("not valid JSON");
+    expect(await page.getByTestId("request-body").textContent()).toContain("grace@contoso.example");
+    expect(await page.content()).not.toContain("Hopper-Secret!");
+
     // Rotate the token: the old secret is refused from the next request on, the new one works.
     await page.goto(`${server.origin}/console/organizations/contoso`);
     await signInIfAsked(page);
