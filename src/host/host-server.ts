@@ -27,9 +27,11 @@ import type { TokenVerifier } from "scimkit";
 import type { WriteLimits } from "scimkit";
 import type { FilterLimits } from "scimkit/core";
 import { specProfile } from "scimkit";
+import { SECURITY_EVENT_URIS } from "scimkit";
 import type { ResourceStore } from "scimkit/store";
 import { healthRoutes, type HostHealth } from "./host-health.js";
 import { consoleRoutes } from "./console-routes.js";
+import { type HostSecurityEvents, runSecurityEvents, securityEventRoutes } from "./host-security-events.js";
 
 /** The analytics interface of the host (issue 6), mounted at `/analytics/v1`. */
 export interface HostAnalytics {
@@ -200,6 +202,14 @@ export interface HostServerOptions {
    * must then accept the access tokens it issues (`clientCredentialsVerifier`).
    */
   readonly oauth?: Omit<OAuthTokenRouterOptions, "onError">;
+  /**
+   * RFC 9967 security events (issue 20): every write records its events in the store's outbox
+   * (`durableEvents`), `/ServiceProviderConfig` advertises them, receivers fetch the JWKS at
+   * `/scim/Organizations/{orgId}/events/jwks.json` and poll at `…/events/poll/{receiverId}`, the
+   * analytics interface manages receivers, and the push loop runs until `stopHostApp`. `scimkit
+   * serve` builds it unless `SCIMKIT_EVENTS=off`. Absent: none of that.
+   */
+  readonly securityEvents?: HostSecurityEvents;
 }
 
 export interface RunningHost {
@@ -313,7 +323,7 @@ export function createHostApp(options: HostServerOptions): Express {
   // drown the requests that matter. Outside the routers, so never rate-limited nor authenticated.
   app.use(healthRoutes(options.health, logError));
   app.use(requestLog(log, format));
-  const { publicUrl } = options;
+  const { publicUrl, securityEvents } = options;
   app.use(
     "/scim/Organizations/:orgId/v2",
     createScimRouter({
@@ -337,8 +347,19 @@ export function createHostApp(options: HostServerOptions): Express {
       ...(options.cursorSecret === undefined ? {} : { cursorSecret: options.cursorSecret }),
       ...(options.audit ? { onAudit: options.audit } : {}),
       ...(options.requestLog ? { requestLog: options.requestLog } : {}),
+      ...(securityEvents ? { durableEvents: true, securityEvents: { eventUris: SECURITY_EVENT_URIS } } : {}),
     }),
   );
+  if (securityEvents) {
+    const analyticsStore = options.analytics?.store;
+    // With the analytics interface, the organizations it knows; without, those with a receiver.
+    const exists = analyticsStore
+      ? async (orgId: string) => (await analyticsStore.getOrganization({ all: true }, orgId)) !== undefined
+      : async (orgId: string) => (await securityEvents.delivery.receivers(orgId)).length > 0;
+    app.use("/scim/Organizations/:orgId/events", securityEventRoutes(securityEvents, exists));
+    const stop = runSecurityEvents(securityEvents, analyticsStore ? () => allOrganizationIds(analyticsStore) : async () => [], logError);
+    addBackgroundWork(app, stop);
+  }
   // A malformed %-escape in :orgId fails in this app's layer, before the router: answer it in SCIM.
   app.use("/scim", scimErrorHandler());
   if (options.oauth) app.use("/oauth/Organizations/:orgId", createOAuthTokenRouter({ ...options.oauth, onError: logError }));
@@ -363,22 +384,38 @@ export function createHostApp(options: HostServerOptions): Express {
     });
     app.use("/analytics/v1", analyticsRouter);
     // Its report worker polls, heartbeats and purges in the background: stopped by stopHostApp.
-    backgroundWork.set(app, () => analyticsRouter.close());
+    addBackgroundWork(app, () => analyticsRouter.close());
     if (options.consoleDir !== false) app.use("/console", consoleRoutes(options.consoleDir));
   }
   return app;
 }
 
 /** What each app built by `createHostApp` runs in the background, to stop on shutdown. */
-const backgroundWork = new WeakMap<Express, () => Promise<void>>();
+const backgroundWork = new WeakMap<Express, (() => Promise<void>)[]>();
+
+function addBackgroundWork(app: Express, stop: () => Promise<void>): void {
+  backgroundWork.set(app, [...(backgroundWork.get(app) ?? []), stop]);
+}
+
+/** Every organization's id, page by page. */
+async function allOrganizationIds(store: AnalyticsStore): Promise<readonly string[]> {
+  const ids: string[] = [];
+  let after: string | undefined;
+  do {
+    const page = await store.listOrganizations({ all: true }, { limit: 1000, ...(after === undefined ? {} : { after }) });
+    ids.push(...page.items.map((organization) => organization.id));
+    after = page.next;
+  } while (after !== undefined);
+  return ids;
+}
 
 /**
  * Stops the background work of an app from `createHostApp` — the analytics report worker, whose
  * running jobs stop after their current page and are given up for another host to take over.
  * Call it once the server stopped taking requests, before closing the store. Idempotent.
  */
-export function stopHostApp(app: Express): Promise<void> {
-  return backgroundWork.get(app)?.() ?? Promise.resolve();
+export async function stopHostApp(app: Express): Promise<void> {
+  await Promise.all((backgroundWork.get(app) ?? []).map((stop) => stop()));
 }
 
 /** The analytics router's `onInvitation`: the host's own, the log when codes may go there, else none. */

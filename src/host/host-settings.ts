@@ -63,6 +63,18 @@ export interface HostSettings {
    * tokens with, the same on every host; undefined: no token endpoint, bearer tokens only.
    */
   readonly oauthSigningKey: SigningKey | undefined;
+  /**
+   * RFC 9967 security events (issue 20): `SCIMKIT_EVENTS` (`on`: every write records its events in
+   * the store's outbox, and the host pushes them as signed SETs to the receivers operators
+   * register; `off`: neither), `SCIMKIT_EVENT_LEASE_SECONDS` (how long a host that claimed a
+   * receiver may go silent before another host pushes to it) and `SCIMKIT_EVENT_RETRY_MAX_SECONDS`
+   * (the longest wait between two attempts at a failing receiver).
+   */
+  readonly events: {
+    readonly enabled: boolean;
+    readonly leaseMs: number;
+    readonly retryMaxMs: number;
+  };
 }
 
 export type HostSettingsResult =
@@ -88,6 +100,9 @@ export const hostSettingDefaults = {
   requestLogMaxBodyBytes: 65_536,
   requestLogDays: 7,
   requestLogPerOrganization: 100_000,
+  events: true,
+  eventLeaseSeconds: 30,
+  eventRetryMaxSeconds: 300,
 } as const;
 
 /** Secrets shorter than this are refused: 32 characters is 128 bits of hex, out of reach of guessing. */
@@ -123,6 +138,9 @@ export const hostVariables = [
   "SCIMKIT_REQUEST_LOG_DAYS",
   "SCIMKIT_REQUEST_LOG_PER_ORGANIZATION",
   "SCIMKIT_OAUTH_SIGNING_KEY",
+  "SCIMKIT_EVENTS",
+  "SCIMKIT_EVENT_LEASE_SECONDS",
+  "SCIMKIT_EVENT_RETRY_MAX_SECONDS",
 ] as const;
 
 /** Variables of the test suite and tools, not the host's: no typo warning for them. */
@@ -332,6 +350,21 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
 
   const requestLog = readRequestLog(raw, whole, size, fail, warnings, databaseUrl === "memory:");
 
+  const eventsText = raw("SCIMKIT_EVENTS")?.toLowerCase();
+  let eventsEnabled: boolean = hostSettingDefaults.events;
+  if (eventsText === "on" || eventsText === "off") eventsEnabled = eventsText === "on";
+  else if (eventsText !== undefined) fail("SCIMKIT_EVENTS", eventsText, '"on" (record events and push them to registered receivers) or "off"');
+  const events = {
+    enabled: eventsEnabled,
+    leaseMs: whole("SCIMKIT_EVENT_LEASE_SECONDS", hostSettingDefaults.eventLeaseSeconds, 1, 3600) * 1000,
+    retryMaxMs: whole("SCIMKIT_EVENT_RETRY_MAX_SECONDS", hostSettingDefaults.eventRetryMaxSeconds, 1, 86_400) * 1000,
+  };
+  if (!eventsEnabled) {
+    for (const name of ["SCIMKIT_EVENT_LEASE_SECONDS", "SCIMKIT_EVENT_RETRY_MAX_SECONDS"] as const) {
+      if (raw(name) !== undefined) warnings.push(`${name} is ignored: SCIMKIT_EVENTS is off`);
+    }
+  }
+
   for (const name of Object.keys(env)) {
     if (!name.startsWith("SCIMKIT_") || notTheHosts.test(name) || (hostVariables as readonly string[]).includes(name)) continue;
     const closest = closestVariable(name);
@@ -383,6 +416,7 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
       cursorSecret,
       requestLog,
       oauthSigningKey,
+      events,
     },
   };
 }

@@ -31,6 +31,10 @@ export interface SetReceiver {
   hold: { readonly after: number; readonly onHeld: () => void } | undefined;
   /** Where the transmitter's JWKS is: changeable, as a restarted transmitter listens elsewhere. */
   jwksUrl: string;
+  /** Stops listening and drops every connection: pushes then fail to connect, as to a receiver that is down. */
+  goOffline(): Promise<void>;
+  /** Listens again on the same port. */
+  comeBack(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -59,8 +63,18 @@ export async function startSetReceiver(options: {
     holdNext: undefined,
     hold: undefined,
     jwksUrl: options.jwksUrl,
+    goOffline: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+    comeBack: async () => {
+      const port = Number(new URL(receiver.url).port);
+      await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
+    },
     close: async () => {
       for (const response of held) response.destroy();
+      if (!server.listening) return;
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
