@@ -40,6 +40,7 @@ describe("readHostSettings", () => {
       cursorSecret: undefined,
       requestLog: { kind: "database", capacity: 1000, maxBodyBytes: 65_536, maxAgeDays: 7, maxEntriesPerOrg: 100_000 },
       oauthSigningKey: undefined,
+      events: { enabled: true, leaseMs: 30_000, retryMaxMs: 300_000 },
     });
   });
 
@@ -70,6 +71,9 @@ describe("readHostSettings", () => {
       SCIMKIT_REQUEST_LOG_CAPACITY: "250",
       SCIMKIT_REQUEST_LOG_MAX_BODY_BYTES: "16kb",
       SCIMKIT_OAUTH_SIGNING_KEY: JSON.stringify(SIGNING_KEY),
+      SCIMKIT_EVENTS: "on",
+      SCIMKIT_EVENT_LEASE_SECONDS: "7",
+      SCIMKIT_EVENT_RETRY_MAX_SECONDS: "60",
     });
     expect(read).toEqual({
       port: 0,
@@ -92,7 +96,20 @@ describe("readHostSettings", () => {
       cursorSecret: TOKEN,
       requestLog: { kind: "memory", capacity: 250, maxBodyBytes: 16 * 1024, maxAgeDays: 7, maxEntriesPerOrg: 100_000 },
       oauthSigningKey: SIGNING_KEY,
+      events: { enabled: true, leaseMs: 7000, retryMaxMs: 60_000 },
     });
+  });
+
+  it("turns security events off, warning of their figures then ignored, and refuses what it does not know", () => {
+    const off = readHostSettings({ SCIMKIT_EVENTS: "off", SCIMKIT_EVENT_LEASE_SECONDS: "5" });
+    expect(off.ok && off.settings.events.enabled).toBe(false);
+    expect(off.warnings).toEqual(["SCIMKIT_EVENT_LEASE_SECONDS is ignored: SCIMKIT_EVENTS is off"]);
+    expect(errors({ SCIMKIT_EVENTS: "yes" })).toEqual([
+      'SCIMKIT_EVENTS="yes": expected "on" (record events and push them to registered receivers) or "off"',
+    ]);
+    expect(errors({ SCIMKIT_EVENT_RETRY_MAX_SECONDS: "0" })).toEqual([
+      'SCIMKIT_EVENT_RETRY_MAX_SECONDS="0": expected a whole number from 1 to 86400',
+    ]);
   });
 
   it("runs one worker per core on PostgreSQL, one on SQLite and memory, and refuses several there", () => {
