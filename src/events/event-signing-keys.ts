@@ -64,8 +64,11 @@ export interface EventSigningKeys {
 
 /** A key as this process uses it. */
 interface Loaded {
+  /** The key that signs. */
   readonly signing: SigningKey;
+  /** Its public half, for the JWKS. */
   readonly publicJwk: JWK;
+  /** The keys it replaced, as stored: retention is applied when the JWKS is served. */
   readonly retired: readonly RetiredSigningKey[];
   /** When it was read, on the clock of the options. */
   readonly loadedAt: number;
