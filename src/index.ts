@@ -142,13 +142,19 @@ export type {
   EventReceiver,
   EventReceiverInput,
   EventReceiverStore,
+  RetiredSigningKey,
   SigningKeyRepository,
   StoredSigningKey,
 } from "./events/event-receiver-store.js";
 export { memoryEventReceiverStore, memorySigningKeyRepository } from "./events/memory-event-receiver-store.js";
 export type { MemoryEventReceiverStoreOptions } from "./events/memory-event-receiver-store.js";
-export { SECURITY_EVENT_ALGORITHM, eventSigningKeys } from "./events/event-signing-keys.js";
-export type { EventSigningKeys, PrivateSigningKey, SigningKey as EventSigningKey } from "./events/event-signing-keys.js";
+export { DEFAULT_KEY_RETENTION_MS, SECURITY_EVENT_ALGORITHM, eventSigningKeys } from "./events/event-signing-keys.js";
+export type {
+  EventSigningKeys,
+  EventSigningKeysOptions,
+  PrivateSigningKey,
+  SigningKey as EventSigningKey,
+} from "./events/event-signing-keys.js";
 export { SECURITY_EVENT_TOKEN_TYPE, securityEventClaims, signSecurityEvent } from "./events/security-event-token.js";
 export type { SecurityEventClaimsInput } from "./events/security-event-token.js";
 export { SECURITY_EVENT_URIS, isSecurityEventUri, securityEventUriOf } from "./events/security-event-uris.js";

@@ -1,7 +1,8 @@
 /**
  * `EventReceiverStore` and `SigningKeyRepository` on memory, SQLite and PostgreSQL: receivers keep
  * what was registered, a claim is a lease nobody else gets while it lasts, a receiver in backoff
- * is not due, progress adds up and keeps the last failure, and an organization keeps its first key.
+ * is not due, progress adds up and keeps the last failure, an organization keeps its first key, and
+ * a rotation replaces it only while it is the key the rotation read.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestSchema, describePostgres, type TestSchema } from "../store/sql/postgres-test-database.fixture.js";
@@ -95,6 +96,29 @@ function receiverChecks(open: () => Promise<Opened>): void {
     expect(await keys.addIfAbsent(first)).toEqual(first);
     expect(await keys.addIfAbsent({ ...first, kid: "k2" })).toEqual(first);
     expect(await keys.get("acme")).toEqual(first);
+    await close();
+  });
+
+  it("replaces an organization's key only while it is the key the rotation read, with the keys it replaced", async () => {
+    const { keys, close } = await open();
+    const first = { orgId: "acme", kid: "k1", privateJwk: "{}", publicJwk: '{"kid":"k1"}', createdAt: NOW };
+    expect(await keys.replaceIfCurrent("k1", { ...first, kid: "k2" })).toBeUndefined();
+    await keys.addIfAbsent(first);
+    const second = {
+      ...first,
+      kid: "k2",
+      publicJwk: '{"kid":"k2"}',
+      createdAt: LATER,
+      retired: [{ kid: "k1", publicJwk: '{"kid":"k1"}', retiredAt: LATER }],
+    };
+    expect(await keys.replaceIfCurrent("k1", second)).toEqual(second);
+    // A second rotation that read k1 too changes nothing and gets the first one's key.
+    expect(await keys.replaceIfCurrent("k1", { ...second, kid: "k3" })).toEqual(second);
+    expect(await keys.get("acme")).toEqual(second);
+    const third = { ...first, kid: "k3", createdAt: MUCH_LATER, retired: [] };
+    const { retired: _none, ...withoutRetired } = third;
+    expect(await keys.replaceIfCurrent("k2", withoutRetired)).toEqual(withoutRetired);
+    expect(await keys.get("globex")).toBeUndefined();
     await close();
   });
 }

@@ -144,6 +144,16 @@ export interface EventReceiverStore {
   saveProgress(orgId: string, id: string, progress: DeliveryProgress): Promise<void>;
 }
 
+/** A key that signed an organization's SETs before a rotation: its public half stays in the JWKS for a while. */
+export interface RetiredSigningKey {
+  /** Its key id: the `kid` of the SETs it signed. */
+  readonly kid: string;
+  /** The public JWK, JSON (the private half is not kept once it stops signing). */
+  readonly publicJwk: string;
+  /** ISO 8601 time it stopped signing: its retention counts from here. */
+  readonly retiredAt: string;
+}
+
 /** One organization's key for signing SETs, as kept: JWKs (RFC 7517) as JSON text. */
 export interface StoredSigningKey {
   readonly orgId: string;
@@ -155,15 +165,28 @@ export interface StoredSigningKey {
   readonly publicJwk: string;
   /** ISO 8601 time of creation. */
   readonly createdAt: string;
+  /**
+   * The keys it replaced that are still within their retention, newest first; absent when there
+   * are none (a first key). They travel with the signing key, so one write rotates both.
+   */
+  readonly retired?: readonly RetiredSigningKey[];
 }
 
 /**
- * Where each organization's SET signing key is kept. One key per organization: the first stored
- * stays (two processes that create one at once keep the same).
+ * Where each organization's SET signing key is kept, with the keys it replaced. One signing key per
+ * organization at a time: the first stored stays (two processes that create one at once keep the
+ * same), and a rotation replaces it only if it is still the key the rotation read (two processes
+ * that rotate at once leave one).
  */
 export interface SigningKeyRepository {
   /** The organization's key, or `undefined` before it has one. */
   get(orgId: string): Promise<StoredSigningKey | undefined>;
   /** Stores `key` unless the organization has one already, and resolves with the one kept. */
   addIfAbsent(key: StoredSigningKey): Promise<StoredSigningKey>;
+  /**
+   * Stores `next` (with its `retired` list) in place of the organization's key if that key's `kid`
+   * is still `currentKid`, in one atomic step, and resolves with the key kept: `next`, or the key
+   * another rotation stored first. Resolves with `undefined` when the organization has no key.
+   */
+  replaceIfCurrent(currentKid: string, next: StoredSigningKey): Promise<StoredSigningKey | undefined>;
 }

@@ -95,5 +95,11 @@ export function memorySigningKeyRepository(): SigningKeyRepository {
       keys.set(key.orgId, key);
       return key;
     },
+    async replaceIfCurrent(currentKid, next) {
+      const existing = keys.get(next.orgId);
+      if (existing?.kid !== currentKid) return existing;
+      keys.set(next.orgId, next);
+      return next;
+    },
   };
 }

@@ -60,7 +60,8 @@ export function serviceProviderConfig(features: ServiceFeatures, baseUrl: string
         primary: true,
       },
     ],
-    // RFC 9967 §4: what events a receiver can get; scimkit runs no request asynchronously.
+    // RFC 9967 §4: `securityEvents` has exactly two sub-attributes, `eventUris` (the URIs we can send)
+    // and `asyncRequest` — `"none"`: scimkit runs no request asynchronously (no `Prefer: respond-async`, §2.5.1.1).
     ...(features.securityEventUris ? { securityEvents: { eventUris: [...features.securityEventUris], asyncRequest: "none" } } : {}),
     meta: { resourceType: "ServiceProviderConfig", location: `${baseUrl}/ServiceProviderConfig` },
   };

@@ -1,10 +1,17 @@
 /**
  * The SQL `EventReceiverStore` and `SigningKeyRepository` over `scimkit_event_receivers` and
- * `scimkit_event_keys` (migration 14), for every process of a deployment to share.
+ * `scimkit_event_keys` (migrations 14 and 15), for every process of a deployment to share.
  */
 import { sql, type Kysely } from "kysely";
 import { v7 as uuidv7 } from "uuid";
-import type { DeliveryFailure, EventReceiver, EventReceiverStore, SigningKeyRepository } from "../../events/event-receiver-store.js";
+import type {
+  DeliveryFailure,
+  EventReceiver,
+  EventReceiverStore,
+  RetiredSigningKey,
+  SigningKeyRepository,
+  StoredSigningKey,
+} from "../../events/event-receiver-store.js";
 import { isSecurityEventUri, type SecurityEventForm } from "../../events/security-event-uris.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import { lockRows } from "./lock-rows.js";
@@ -155,28 +162,66 @@ export function sqlEventReceiverStore(
   };
 }
 
+function retiredKeysOf(text: string | null): RetiredSigningKey[] {
+  if (text === null) return [];
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return Array.isArray(parsed) ? (parsed as RetiredSigningKey[]) : [];
+  } catch {
+    return [];
+  }
+}
+
 /**
- * The SET signing keys in the SQL store's database. The private keys are stored as JWK text:
- * protect the database as you protect the keys.
+ * The SET signing keys in the SQL store's database: one row per organization holding its signing
+ * key and, since migration 15, the public halves of the keys it replaced. A rotation is one
+ * `UPDATE … WHERE kid = <the key it read>`, atomic on SQLite and PostgreSQL alike: of two that
+ * race, the second changes nothing and reads the first's key. The private keys are stored as JWK
+ * text: protect the database as you protect the keys.
  */
 export function sqlSigningKeyRepository(db: Kysely<SqlStoreDatabase>): SigningKeyRepository {
-  const get = async (orgId: string) => {
+  const get = async (orgId: string): Promise<StoredSigningKey | undefined> => {
     const row = await db.selectFrom("scimkit_event_keys").selectAll().where("org_id", "=", orgId).executeTakeFirst();
-    return row
-      ? { orgId: row.org_id, kid: row.kid, privateJwk: row.private_jwk, publicJwk: row.public_jwk, createdAt: row.created_at }
-      : undefined;
+    if (!row) return undefined;
+    const retired = retiredKeysOf(row.retired_keys);
+    return {
+      orgId: row.org_id,
+      kid: row.kid,
+      privateJwk: row.private_jwk,
+      publicJwk: row.public_jwk,
+      createdAt: row.created_at,
+      ...(retired.length > 0 ? { retired } : {}),
+    };
   };
+  const columns = (key: StoredSigningKey) => ({
+    kid: key.kid,
+    private_jwk: key.privateJwk,
+    public_jwk: key.publicJwk,
+    created_at: key.createdAt,
+    retired_keys: key.retired && key.retired.length > 0 ? JSON.stringify(key.retired) : null,
+  });
   return {
     get,
     async addIfAbsent(key) {
       await db
         .insertInto("scimkit_event_keys")
-        .values({ org_id: key.orgId, kid: key.kid, private_jwk: key.privateJwk, public_jwk: key.publicJwk, created_at: key.createdAt })
+        .values({ org_id: key.orgId, ...columns(key) })
         .onConflict((conflict) => conflict.column("org_id").doNothing())
         .execute();
       const kept = await get(key.orgId);
       if (!kept) throw new Error(`scimkit: the signing key of ${JSON.stringify(key.orgId)} was not stored`);
       return kept;
+    },
+    async replaceIfCurrent(currentKid, next) {
+      // Every rotation changes `kid`, so a row whose kid is still `currentKid` is the row the caller
+      // read, `retired_keys` included: nothing of another rotation is overwritten.
+      await db
+        .updateTable("scimkit_event_keys")
+        .set(columns(next))
+        .where("org_id", "=", next.orgId)
+        .where("kid", "=", currentKid)
+        .execute();
+      return get(next.orgId);
     },
   };
 }

@@ -230,13 +230,15 @@ export interface EventReceiversTable {
   readonly lease_until_ms: CounterColumn;
 }
 
-/** Each organization's SET signing key (migration 14). Primary key `org_id`. */
+/** Each organization's SET signing key (migration 14) and the keys it replaced (migration 15). Primary key `org_id`. */
 export interface EventKeysTable {
   readonly org_id: string;
   readonly kid: string;
   readonly private_jwk: string;
   readonly public_jwk: string;
   readonly created_at: string;
+  /** JSON array of `RetiredSigningKey`, newest first; `null` before the first rotation. */
+  readonly retired_keys: string | null;
 }
 
 /** The store's database, for `Kysely<SqlStoreDatabase>`. */

@@ -15,6 +15,7 @@ import { rateBucketsTable } from "./0011-rate-buckets-table.js";
 import { requestLogTable } from "./0012-request-log-table.js";
 import { eventOutboxTables } from "./0013-event-outbox-tables.js";
 import { eventReceiverTables } from "./0014-event-receiver-tables.js";
+import { eventKeyRotation } from "./0015-event-key-rotation.js";
 import type { Migration } from "./migration.js";
 
 /**
@@ -36,4 +37,5 @@ export const sqlMigrations: readonly Migration[] = [
   requestLogTable,
   eventOutboxTables,
   eventReceiverTables,
+  eventKeyRotation,
 ];
