@@ -1,12 +1,14 @@
 /**
  * Organizations: list, create with a chosen id, suspend and resume; one organization's SCIM base
- * URL, compatibility profile and SCIM tokens (issue, rotate, revoke; each secret shown once).
+ * URL, compatibility profile, SCIM tokens (issue, rotate, revoke; each secret shown once) and
+ * RFC 9967 event receivers.
  */
 import { useState } from "preact/hooks";
 import { type Page, seg } from "./api-client.js";
 import { useApi } from "./context.js";
 import { CopyButton } from "./copy-button.js";
 import { ErrorNotice } from "./error-notice.js";
+import { EventReceiversSection } from "./event-receivers-section.js";
 import { type Organization, type ScimToken, scimBaseUrlOf, when } from "./organization.js";
 import { href, onLinkClick, type Place } from "./router.js";
 import { SecretOnce } from "./secret-once.js";
@@ -296,6 +298,7 @@ function OrganizationDetail({ id }: { readonly id: string }) {
           </table>
         </section>
       </section>
+      <EventReceiversSection orgId={id} />
     </>
   );
 }

@@ -21,7 +21,9 @@ export type AnalyticsAuditOperation =
   | "analytics.issueOrganizationToken"
   | "analytics.rotateOrganizationToken"
   | "analytics.revokeOrganizationToken"
-  | "analytics.rotateOperatorKey";
+  | "analytics.rotateOperatorKey"
+  | "analytics.addOrganizationEventReceiver"
+  | "analytics.removeOrganizationEventReceiver";
 
 /**
  * One analytics write and its outcome, `via: "analytics"`. `orgId` is the organization it
@@ -29,6 +31,7 @@ export type AnalyticsAuditOperation =
  * organizations; a create or report that failed names none); `tokenId` is the API key's id,
  * absent on the public route (accepting an invitation); `resourceType` is `Organization`,
  * `AdminUser`, `Campaign`, `AttackSimulation`, `ScimToken` (with the token's id as `resourceId`,
- * never its secret) or `ApiKey` (the operator key rotated, by the id of the key that asked).
+ * never its secret), `ApiKey` (the operator key rotated, by the id of the key that asked) or
+ * `EventReceiver` (an RFC 9967 receiver, by its id; never its `Authorization` value).
  */
 export type AnalyticsAuditEntry = AuditEntry<AnalyticsAuditOperation>;

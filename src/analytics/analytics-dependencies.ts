@@ -3,7 +3,7 @@
  * their defaults, and the background runner of report jobs.
  */
 import type { Request } from "express";
-import type { TokenStore } from "scimkit";
+import type { SecurityEventDelivery, TokenStore } from "scimkit";
 import type { AnalyticsStore, Operation } from "./analytics-store.js";
 import type { Invitation, StaticTokenDescription } from "./analytics-router-options.js";
 import type { ResolvedReportOptions } from "./report-options.js";
@@ -16,6 +16,10 @@ export interface AnalyticsDependencies {
   staticTokens(orgId: string): readonly StaticTokenDescription[];
   /** The SCIM base address of an organization, as the client reached us. */
   scimBaseUrl(orgId: string, request: Request): string;
+  /** The host's RFC 9967 delivery, whose receivers the event-receiver operations manage; absent when it has none. */
+  readonly securityEvents: SecurityEventDelivery | undefined;
+  /** Where poll receiver `receiverId` of `orgId` polls, as the client reaches us. */
+  securityEventPollUrl(orgId: string, receiverId: string, request: Request): string;
   /** The host's invitation hook; absent when it configured none. */
   readonly onInvitation: ((invitation: Invitation) => void | Promise<void>) | undefined;
   readonly invitationTtlMs: number;

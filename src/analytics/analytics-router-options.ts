@@ -3,7 +3,7 @@
  * tokens and addresses, how invitations reach people, and the router's limits.
  */
 import type { Request } from "express";
-import type { AuditSink, RateLimiter, ReadableRequestLog, TokenStore } from "scimkit";
+import type { AuditSink, RateLimiter, ReadableRequestLog, SecurityEventDelivery, TokenStore } from "scimkit";
 import type { AdminUser, AnalyticsStore } from "./analytics-store.js";
 import type { ReportOptions } from "./report-options.js";
 
@@ -88,7 +88,8 @@ export interface AnalyticsRouterOptions {
   /**
    * Receives every write — creating, changing and deleting organizations and admin users,
    * inviting, accepting an invitation, starting a report, issuing, rotating and revoking SCIM
-   * tokens, rotating the operator key — with its outcome, as an `AuditEntry`
+   * tokens, rotating the operator key, adding and removing event receivers (never their
+   * `Authorization` value) — with its outcome, as an `AuditEntry`
    * with `operation` `analytics.<operationId>`, `via: "analytics"`, the key's id as `tokenId`, and
    * the organization it concerns as `orgId` (`""` when it concerns none in particular). The same
    * `AuditSink` as the SCIM router's `onAudit`, so one trail (`memoryAuditTrail`,
@@ -109,6 +110,24 @@ export interface AnalyticsRouterOptions {
    * app.use("/analytics/v1", createAnalyticsRouter({ store: analytics, scimTokens, requestLog }));
    */
   readonly requestLog?: ReadableRequestLog;
+  /**
+   * The RFC 9967 delivery whose receivers `/organizations/{id}/event-receivers` manages (issue 20):
+   * the host's `securityEventDelivery(…)`, the one whose loop it runs. The router only registers,
+   * lists and removes receivers through it; it never starts the loop. Default: none, and those
+   * operations answer 404 saying the host delivers no security events.
+   *
+   * @example
+   * const delivery = securityEventDelivery({ outbox: store.events!, receivers, keys, issuer });
+   * app.use("/analytics/v1", createAnalyticsRouter({ store: analytics, scimTokens, securityEvents: delivery }));
+   */
+  readonly securityEvents?: SecurityEventDelivery;
+  /**
+   * Where poll receiver `receiverId` of `orgId` polls (RFC 8936 §2.4), shown with the receiver: the
+   * address the host mounted `securityEventPollEndpoint` at. Return `undefined` (or leave the option
+   * out) for the default: the origin the request reached us at, plus
+   * `/scim/Organizations/{orgId}/events/poll/{receiverId}` (docs/events.md).
+   */
+  readonly securityEventPollUrl?: (orgId: string, receiverId: string, request: Request) => string | undefined;
   /**
    * Bulk reports' lifetime, dedupe, per-organization bounds and the lease of their jobs (see
    * `ReportOptions`; every member has a default). Default: 24 h lifetime, identical requests

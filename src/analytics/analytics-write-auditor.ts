@@ -9,7 +9,7 @@ import type { ApiKeyCaller } from "./api-keys.js";
 
 /** What the trail says about the resource of one audited operation. */
 interface AuditedWrite {
-  readonly resourceType: "Organization" | "AdminUser" | "Campaign" | "AttackSimulation" | "ScimToken" | "ApiKey";
+  readonly resourceType: "Organization" | "AdminUser" | "Campaign" | "AttackSimulation" | "ScimToken" | "ApiKey" | "EventReceiver";
   /** Whether the path's `{id}` is an organization's, which is then the entry's `orgId`. */
   readonly pathIdIsOrganization?: true;
   /** The path parameter holding the resource's id, when it is not `{id}` (a token of the organization `{id}`). */
@@ -50,6 +50,14 @@ const AUDITED: Readonly<Record<string, AuditedWrite>> = {
   rotateOrganizationToken: { resourceType: "ScimToken", pathIdIsOrganization: true, resourceIdParam: "tokenId" },
   revokeOrganizationToken: { resourceType: "ScimToken", pathIdIsOrganization: true, resourceIdParam: "tokenId" },
   rotateOperatorKey: { resourceType: "ApiKey" },
+  // Only the receiver's id is read from the body, which never carries its `Authorization` value anyway.
+  addOrganizationEventReceiver: {
+    resourceType: "EventReceiver",
+    pathIdIsOrganization: true,
+    resourceIdParam: "receiverId",
+    idInBody: (body) => body["id"],
+  },
+  removeOrganizationEventReceiver: { resourceType: "EventReceiver", pathIdIsOrganization: true, resourceIdParam: "receiverId" },
 };
 
 /** The JSON body of a success, if `end` was given one. */

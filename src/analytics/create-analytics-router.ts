@@ -30,6 +30,7 @@ import { simulationHandlers } from "./routes/simulation-routes.js";
 import { tokenHandlers } from "./routes/token-routes.js";
 import { userHandlers } from "./routes/user-routes.js";
 import { directoryHandlers } from "./routes/directory-routes.js";
+import { eventReceiverHandlers } from "./routes/event-receiver-routes.js";
 import type { AnalyticsRouter } from "./analytics-router.js";
 import { reportWorker } from "./report-worker.js";
 import { sendJson } from "./send-json.js";
@@ -181,6 +182,10 @@ export function createAnalyticsRouter(options: AnalyticsRouterOptions): Analytic
     staticTokens: (orgId) => options.staticTokens?.(orgId) ?? [],
     scimBaseUrl: (orgId, request) =>
       options.scimBaseUrl?.(orgId, request) ?? `${requestOrigin(request)}/scim/Organizations/${encodeURIComponent(orgId)}/v2`,
+    securityEvents: options.securityEvents,
+    securityEventPollUrl: (orgId, receiverId, request) =>
+      options.securityEventPollUrl?.(orgId, receiverId, request) ??
+      `${requestOrigin(request)}/scim/Organizations/${encodeURIComponent(orgId)}/events/poll/${encodeURIComponent(receiverId)}`,
     onInvitation: options.onInvitation,
     invitationTtlMs: positiveNumber("invitationTtlMs", options.invitationTtlMs ?? 7 * DAY_MS),
     now,
@@ -195,6 +200,7 @@ export function createAnalyticsRouter(options: AnalyticsRouterOptions): Analytic
     ...documentHandlers(),
     ...organizationHandlers(dependencies),
     ...tokenHandlers(dependencies),
+    ...eventReceiverHandlers(dependencies),
     ...adminUserHandlers(dependencies),
     ...userHandlers(dependencies),
     ...campaignHandlers(dependencies),

@@ -79,3 +79,7 @@ export { CHOSEN_ORGANIZATION_ID_PATTERN } from "./definitions/analytics-schemas.
 export type { AnalyticsRouter } from "./analytics-router.js";
 export type { ReportOptions } from "./report-options.js";
 export type { ReportWorker } from "./report-worker.js";
+export { renderEventReceiver } from "./render-event-receiver.js";
+export type { RenderedEventReceiver } from "./render-event-receiver.js";
+export { eventReceiverInputErrors, fieldOfInvalidReceiver } from "./event-receiver-input.js";
+export type { EventReceiverInputError } from "./event-receiver-input.js";

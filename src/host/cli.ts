@@ -12,10 +12,19 @@ import type { HostCommand } from "./commands/host-command.js";
 import { migrateCommand } from "./commands/migrate-command.js";
 import { operatorKeyCommand } from "./commands/operator-key-command.js";
 import { orgsCommand } from "./commands/orgs-command.js";
+import { receiversCommand } from "./commands/receivers-command.js";
 import { serveCommand } from "./commands/serve-command.js";
 import { tokensCommand } from "./commands/tokens-command.js";
 
-const commands: readonly HostCommand[] = [serveCommand, migrateCommand, orgsCommand, tokensCommand, operatorKeyCommand, backupCommand];
+const commands: readonly HostCommand[] = [
+  serveCommand,
+  migrateCommand,
+  orgsCommand,
+  tokensCommand,
+  receiversCommand,
+  operatorKeyCommand,
+  backupCommand,
+];
 
 function usage(): string {
   const width = Math.max(...commands.map((command) => command.name.length));

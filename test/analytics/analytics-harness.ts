@@ -27,6 +27,11 @@ import { memoryStore } from "../../src/store/memory/memory-store.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
 import { sqlStore } from "../../src/store/sql/sql-store.js";
 import type { PostgresPool } from "kysely";
+import { eventSigningKeys } from "../../src/events/event-signing-keys.js";
+import { memoryEventReceiverStore, memorySigningKeyRepository } from "../../src/events/memory-event-receiver-store.js";
+import { securityEventDelivery, type SecurityEventDelivery } from "../../src/events/security-event-delivery.js";
+import { sqlEventReceiverStore, sqlSigningKeyRepository } from "../../src/store/sql/sql-event-receiver-store.js";
+import type { SqlStore } from "../../src/store/sql/sql-store.js";
 
 export const BASE = "/analytics/v1";
 export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
@@ -47,6 +52,8 @@ export type Json = Record<string, unknown>;
 /** The stores behind one app. */
 interface Stores {
   readonly resources: ResourceStore;
+  /** The SQL store behind `resources`, when it is one. */
+  readonly sql?: SqlStore;
   readonly scimTokens: TokenStore;
   readonly analytics: AnalyticsStore;
   /** Ends the connections the stores opened (a PostgreSQL pool); nothing for the others. */
@@ -63,12 +70,24 @@ export const storeKind: "memory" | "sqlite" = process.env["SCIMKIT_HTTP_STORE"] 
 async function openStores(now: () => Date, postgres: TestAppOptions["postgres"]): Promise<Stores> {
   if (postgres !== undefined) {
     const store = await sqlStore({ postgres: postgres.pool, tokens: { now } });
-    return { resources: store, scimTokens: store.tokens, analytics: await sqlAnalyticsStore(store), close: () => store.close() };
+    return {
+      resources: store,
+      sql: store,
+      scimTokens: store.tokens,
+      analytics: await sqlAnalyticsStore(store),
+      close: () => store.close(),
+    };
   }
   if (storeKind === "sqlite") {
     // On the event loop, as test/http/harness.ts says why.
     const store = await sqlStore({ sqlite: ":memory:", threads: false, tokens: { now } });
-    return { resources: store, scimTokens: store.tokens, analytics: await sqlAnalyticsStore(store), close: () => store.close() };
+    return {
+      resources: store,
+      sql: store,
+      scimTokens: store.tokens,
+      analytics: await sqlAnalyticsStore(store),
+      close: () => store.close(),
+    };
   }
   const resources = memoryStore();
   const scimTokens = createTokenStore({ now });
@@ -123,6 +142,8 @@ export interface AnalyticsTestApp extends Stores {
   readonly errors: unknown[];
   /** Every checked exchange. */
   readonly exchanges: Exchange[];
+  /** The RFC 9967 delivery given to the router, with `securityEvents: true`; its loop is never started. */
+  readonly securityEvents: SecurityEventDelivery | undefined;
   /** Sends a request below `/analytics/v1` (or to an absolute path) and checks the response against the document. */
   send(method: string, path: string, options?: RequestOptions): Promise<request.Response>;
   get(path: string, key?: string | null): Promise<request.Response>;
@@ -171,6 +192,26 @@ export interface TestAppOptions {
   readonly now?: string;
   /** Run on PostgreSQL over this pool (its `search_path` a test schema) instead of `storeKind`. */
   readonly postgres?: { readonly pool: PostgresPool };
+  /**
+   * Give the router a `securityEventDelivery` over the store's outbox, receivers and keys in the
+   * same storage (memory or SQL), and record SCIM writes' events (`durableEvents`). Default false.
+   */
+  readonly securityEvents?: boolean;
+}
+
+/** The delivery over `stores`' outbox, its receivers and keys in the same storage; the loop is the test's to run. */
+function deliveryOver(stores: Stores, onError: (error: unknown) => void): SecurityEventDelivery {
+  const outbox = stores.resources.events;
+  if (outbox === undefined) throw new Error("the test store has no event outbox");
+  const sql = stores.sql;
+  return securityEventDelivery({
+    outbox,
+    receivers: sql === undefined ? memoryEventReceiverStore() : sqlEventReceiverStore(sql.db, sql.dialect),
+    keys: eventSigningKeys(sql === undefined ? memorySigningKeyRepository() : sqlSigningKeyRepository(sql.db)),
+    issuer: (orgId) => `http://scim.test/scim/Organizations/${encodeURIComponent(orgId)}/v2`,
+    requestTimeoutMs: 5000,
+    onError,
+  });
 }
 
 /** Builds a fresh app with an operator key. */
@@ -181,6 +222,7 @@ export async function createAnalyticsTestApp(options: TestAppOptions = {}): Prom
   const errors: unknown[] = [];
   const exchanges: Exchange[] = [];
   const app = express();
+  const securityEvents = options.securityEvents === true ? deliveryOver(stores, (error) => errors.push(error)) : undefined;
   const router = createAnalyticsRouter({
     store: stores.analytics,
     scimTokens: stores.scimTokens,
@@ -192,6 +234,7 @@ export async function createAnalyticsTestApp(options: TestAppOptions = {}): Prom
     },
     now: () => clock.now(),
     cursorSecret: "test secret",
+    ...(securityEvents === undefined ? {} : { securityEvents }),
     ...options.router,
   });
   app.use(BASE, router);
@@ -203,6 +246,8 @@ export async function createAnalyticsTestApp(options: TestAppOptions = {}): Prom
       onError: (error) => errors.push(error),
       // The provisioning log the analytics router reads is the one this router writes.
       ...(options.router?.requestLog === undefined ? {} : { requestLog: options.router.requestLog }),
+      // The writes' events feed the delivery's outbox.
+      ...(securityEvents === undefined ? {} : { durableEvents: true }),
     }),
   );
   const operatorKey = (await issueApiKey(stores.analytics, { kind: "operator" })).key;
@@ -241,6 +286,7 @@ export async function createAnalyticsTestApp(options: TestAppOptions = {}): Prom
     invitations,
     errors,
     exchanges,
+    securityEvents,
     send,
     get: (path, key) => send("GET", path, key === undefined ? {} : { key }),
     post: (path, body, key) => send("POST", path, { ...(body === undefined ? {} : { body }), ...(key === undefined ? {} : { key }) }),

@@ -28,6 +28,8 @@ function validBody(operation: OperationDefinition, w: World): unknown {
       return { label: "Valid" };
     case "rotateOrganizationToken":
       return {};
+    case "addOrganizationEventReceiver":
+      return { url: "https://receiver.example.com/events" };
     default:
       return undefined;
   }
@@ -40,6 +42,9 @@ async function pathsOf(w: World): Promise<(operation: OperationDefinition, unkno
   await settle(w.t, operationId);
   const tokens = await w.t.get(`/organizations/${w.orgA.id}/tokens`);
   const tokenA = (tokens.body as { data: { id: string }[] }).data[0]?.id ?? "";
+  const receiver = await w.t.post(`/organizations/${w.orgA.id}/event-receivers`, { url: "https://a.example.com/events" });
+  expect(receiver.status).toBe(201);
+  const receiverA = (receiver.body as { id: string }).id;
   return (operation, unknown = false) => {
     const id = unknown
       ? UNKNOWN
@@ -52,7 +57,11 @@ async function pathsOf(w: World): Promise<(operation: OperationDefinition, unkno
             : operation.path.startsWith("/attack-simulations")
               ? w.simulationA.id
               : operationId;
-    return operation.path.replace("{id}", id).replace("{userId}", w.users.alice).replace("{tokenId}", tokenA);
+    return operation.path
+      .replace("{id}", id)
+      .replace("{userId}", w.users.alice)
+      .replace("{tokenId}", tokenA)
+      .replace("{receiverId}", receiverA);
   };
 }
 
@@ -63,7 +72,7 @@ async function send(w: World, operation: OperationDefinition, path: string, key:
 
 describe("every operation", POPULATED, () => {
   it("needs a valid key, unless it is public, and answers every failure with the same 401", async () => {
-    const w = await createWorld();
+    const w = await createWorld({ securityEvents: true });
     const path = await pathsOf(w);
     const protectedOperations = operations.filter((operation) => operation.access !== "public");
     expect(protectedOperations.length).toBeGreaterThan(20);
@@ -78,7 +87,7 @@ describe("every operation", POPULATED, () => {
   });
 
   it("refuses an unknown query parameter by name, before doing anything", async () => {
-    const w = await createWorld();
+    const w = await createWorld({ securityEvents: true });
     const path = await pathsOf(w);
     for (const operation of operations) {
       const response = await send(w, operation, `${path(operation)}?bogus=1`, w.t.operatorKey);
@@ -91,20 +100,20 @@ describe("every operation", POPULATED, () => {
   });
 
   it("answers 404 for unknown ids", async () => {
-    const w = await createWorld();
+    const w = await createWorld({ securityEvents: true });
     const path = await pathsOf(w);
     for (const operation of operations.filter((candidate) => candidate.pathParameters !== undefined)) {
       expectProblem(await send(w, operation, path(operation, true), w.t.operatorKey), 404, "not-found");
     }
-    // A known organization with an unknown token.
-    for (const operation of operations.filter((candidate) => candidate.path.includes("{tokenId}"))) {
-      const unknownToken = operation.path.replace("{id}", w.orgA.id).replace("{tokenId}", UNKNOWN);
-      expectProblem(await send(w, operation, unknownToken, w.t.operatorKey), 404, "not-found");
+    // A known organization with an unknown token or receiver.
+    for (const operation of operations.filter((candidate) => /\{(tokenId|receiverId)\}/.test(candidate.path))) {
+      const unknownChild = operation.path.replace("{id}", w.orgA.id).replace(/\{(tokenId|receiverId)\}/, UNKNOWN);
+      expectProblem(await send(w, operation, unknownChild, w.t.operatorKey), 404, "not-found");
     }
   });
 
   it("answers 404 to an admin of organization B for each of organization A's ids, as for unknown ones", async () => {
-    const w = await createWorld();
+    const w = await createWorld({ securityEvents: true });
     const path = await pathsOf(w);
     const scoped = operations.filter((operation) => operation.pathParameters !== undefined && operation.access !== "operator");
     expect(scoped.length).toBeGreaterThan(15);

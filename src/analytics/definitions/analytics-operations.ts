@@ -35,6 +35,15 @@ const tokenIdParameter: ParameterDefinition = {
 const STATIC_TOKEN_CONFLICT =
   "The token is static: it comes from the host's environment (`SCIMKIT_ORGS`), so it is changed there and takes effect when the service restarts; issue a token here and remove the static one instead.";
 
+/** An event receiver's id (a UUID v7, chosen by the receiver store). */
+const receiverIdParameter: ParameterDefinition = {
+  description: "The receiver's id, as listed. An unknown id is 404.",
+  schema: { type: "string", format: "uuid" },
+};
+
+const EVENT_RECEIVERS_NOT_FOUND =
+  "No such organization (or receiver) among those the caller may see, or the host delivers no security events (the `detail` says which).";
+
 /** A SCIM id in the directory: chosen by the SCIM store, so any non-empty text up to 256 characters. */
 function scimIdParameter(what: string): ParameterDefinition {
   return {
@@ -300,6 +309,60 @@ export const analyticsOperations = [
       "Addition to spec §4.6. Operator only. Replaces the operator key that makes the request with a new one, shown in this response only (`Cache-Control: no-store`); the old key answers 401 from the next request on. Other operator keys are left alone. A host that registers its operator key from the environment (`SCIMKIT_OPERATOR_KEY`) must be given the new key there, or it registers the old one again when it restarts.",
     access: "operator",
     responses: { 200: json("Rotated.", ref("OperatorKeyRotated")) },
+  },
+
+  // RFC 9967 event receivers (issue 20: addition to spec §4.6)
+  {
+    operationId: "listOrganizationEventReceivers",
+    method: "get",
+    path: "/organizations/{id}/event-receivers",
+    tag: "Event receivers",
+    summary: "List an organization's security event receivers",
+    description:
+      "Addition to spec §4.6 (issue 20). Every receiver of the organization's RFC 9967 Security Event Tokens, oldest first, with where its delivery stands: the last event it was given, failures in a row, the next attempt, the last failure, and how many SETs it accepted and rejected. Never the `Authorization` value it was registered with (`hasAuthorization` says whether there is one). 404 when the host delivers no security events.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter },
+    responses: { 200: json("The receivers.", ref("EventReceiverList")) },
+    problems: { 404: EVENT_RECEIVERS_NOT_FOUND },
+  },
+  {
+    operationId: "addOrganizationEventReceiver",
+    method: "post",
+    path: "/organizations/{id}/event-receivers",
+    tag: "Event receivers",
+    summary: "Register a security event receiver",
+    description:
+      'Addition to spec §4.6 (issue 20). A receiver of the organization\'s SETs: pushed to `url` (RFC 8935), or fetched by the receiver from the poll endpoint (RFC 8936, `delivery: "poll"`, which needs `authorization`). It gets the events recorded from now on, or every event still kept with `start: "beginning"`. Bad input is 400 naming the field.',
+    access: "write",
+    pathParameters: { id: organizationIdParameter },
+    body: { description: "The receiver: only `url` is required.", schema: ref("EventReceiverInput") },
+    responses: { 201: json("Registered.", ref("EventReceiver"), locationHeader("the receiver")) },
+    problems: { 404: EVENT_RECEIVERS_NOT_FOUND },
+  },
+  {
+    operationId: "getOrganizationEventReceiver",
+    method: "get",
+    path: "/organizations/{id}/event-receivers/{receiverId}",
+    tag: "Event receivers",
+    summary: "Get one security event receiver",
+    description: "Addition to spec §4.6 (issue 20): one receiver and its delivery state. Never its `Authorization` value.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter, receiverId: receiverIdParameter },
+    responses: { 200: json("The receiver.", ref("EventReceiver")) },
+    problems: { 404: EVENT_RECEIVERS_NOT_FOUND },
+  },
+  {
+    operationId: "removeOrganizationEventReceiver",
+    method: "delete",
+    path: "/organizations/{id}/event-receivers/{receiverId}",
+    tag: "Event receivers",
+    summary: "Remove a security event receiver",
+    description:
+      "Addition to spec §4.6 (issue 20). The receiver gets nothing more: a push under way may still arrive, and a poll receiver's next poll is 401.",
+    access: "write",
+    pathParameters: { id: organizationIdParameter, receiverId: receiverIdParameter },
+    responses: { 204: noContent },
+    problems: { 404: EVENT_RECEIVERS_NOT_FOUND },
   },
 
   // Provisioning log (issue 18: addition to spec §4.6)

@@ -4,7 +4,7 @@
  * responses are closed too, so the tests catch a field leaking out undocumented — clients should
  * still ignore fields they do not know, since later versions may add some.
  */
-import { IDENTITY_PROVIDERS, MAX_ROTATION_GRACE_SECONDS } from "scimkit";
+import { IDENTITY_PROVIDERS, MAX_ROTATION_GRACE_SECONDS, SECURITY_EVENT_URIS } from "scimkit";
 import { COMPATIBILITY_PROFILE_NAMES } from "scimkit/core";
 import { MAX_ORGANIZATION_DEPTH } from "../organization-tree-error.js";
 import type { JsonSchema } from "./operation-definition.js";
@@ -69,6 +69,80 @@ const scimToken: JsonSchema = {
     lastUsedAt: optionalTime("When its current secret last authenticated a SCIM request (to the minute)."),
     expiresAt: optionalTime("When it stops working; absent: it does not expire."),
     previousSecretValidUntil: optionalTime("Until when the secret replaced by the last rotation still works (its grace period)."),
+  },
+};
+
+/** Why a delivery to a receiver failed (`DeliveryFailure`), as the operator reads it. */
+const deliveryFailure: JsonSchema = {
+  type: "object",
+  description:
+    "The receiver's last failure: a push it refused or that did not arrive (retried with backoff), or a SET it rejected for good (RFC 8935 §2.4, RFC 8936 `setErrs`).",
+  required: ["at", "jti", "error"],
+  additionalProperties: false,
+  properties: {
+    at: { ...time, description: "When it failed." },
+    jti: { type: "string", description: "The `jti` of the SET that failed." },
+    status: { type: "integer", description: "The receiver's HTTP status; absent for a network failure or a timeout." },
+    error: {
+      type: "string",
+      description:
+        "The receiver's RFC 8935 §2.4 `err` (`invalid_key`, `authentication_failed`, …) when it gave one, else `timeout`, `network` or `http`.",
+    },
+    description: { type: "string", description: "The receiver's `description`, or the network error's message." },
+  },
+};
+
+/** An RFC 9967 receiver as the operator sees it: never the `Authorization` value it was registered with. */
+const eventReceiver: JsonSchema = {
+  type: "object",
+  description:
+    "A receiver of the organization's Security Event Tokens and where its delivery stands. The `Authorization` value it was registered with is never shown: `hasAuthorization` says whether it has one.",
+  required: [
+    "id",
+    "organizationId",
+    "url",
+    "delivery",
+    "events",
+    "form",
+    "audience",
+    "hasAuthorization",
+    "createdAt",
+    "position",
+    "attempts",
+    "delivered",
+    "rejected",
+  ],
+  additionalProperties: false,
+  properties: {
+    id: { type: "string", format: "uuid", description: "The receiver's id (UUID v7)." },
+    organizationId: { type: "string", description: "The organization whose events it receives." },
+    url: {
+      type: "string",
+      description: "Where SETs are pushed (RFC 8935); for a poll receiver, the receiver's own address, for the operator only.",
+    },
+    delivery: { type: "string", enum: ["push", "poll"], description: "`push`: we POST each SET; `poll`: it fetches them (RFC 8936)." },
+    events: {
+      type: "array",
+      items: { type: "string" },
+      description: "The RFC 9967 event URIs it gets; empty: every one scimkit sends.",
+    },
+    form: { type: "string", enum: ["full", "notice"], description: "`full`: the resource; `notice`: what changed, without values." },
+    audience: { type: "string", description: "The `aud` claim of its SETs." },
+    hasAuthorization: { type: "boolean", description: "Whether an `Authorization` value was registered with it (never shown)." },
+    label: { type: "string", description: "The operator's name for it." },
+    createdAt: { ...time, description: "When it was registered." },
+    pollUrl: {
+      type: "string",
+      format: "uri",
+      description: "Poll receivers: where the receiver POSTs its polls (RFC 8936 §2.4), with its `Authorization` value.",
+    },
+    position: count("The sequence number of the organization's last event it has been given or skipped."),
+    attempts: count("Failed attempts in a row at the event after `position`; 0 when the last one succeeded."),
+    nextAttemptAt: optionalTime("When the next push is tried, after a failure (exponential backoff); absent: due now."),
+    lastError: ref("DeliveryFailure"),
+    lastDeliveredAt: optionalTime("When it last accepted a SET."),
+    delivered: count("SETs it accepted."),
+    rejected: count("SETs it rejected for good (skipped after the failure was kept)."),
   },
 };
 
@@ -762,6 +836,63 @@ export const analyticsSchemas = {
     additionalProperties: false,
     properties: {
       apiKey: { type: "string", description: "Send as `Authorization: Bearer <apiKey>`; store it now, it is not shown again." },
+    },
+  },
+  EventReceiver: eventReceiver,
+  EventReceiverList: {
+    type: "object",
+    description: "Every security event receiver of the organization, oldest first. Never an `Authorization` value.",
+    required: ["data"],
+    additionalProperties: false,
+    properties: { data: { type: "array", items: ref("EventReceiver") } },
+  },
+  DeliveryFailure: deliveryFailure,
+  EventReceiverInput: {
+    type: "object",
+    description: "A receiver to register. Only `url` is required.",
+    required: ["url"],
+    additionalProperties: false,
+    properties: {
+      url: {
+        type: "string",
+        format: "uri",
+        maxLength: 2048,
+        description:
+          "Where SETs are pushed: an absolute `https:` URL (`http:` for a local receiver), without a user name or password (give those as `authorization`). For a poll receiver, its own address, for the operator (never called).",
+      },
+      delivery: {
+        type: "string",
+        enum: ["push", "poll"],
+        description: "`push` (default): we POST each SET (RFC 8935); `poll`: it fetches them (RFC 8936).",
+      },
+      events: {
+        type: "array",
+        items: { type: "string", enum: [...SECURITY_EVENT_URIS] },
+        uniqueItems: true,
+        maxItems: SECURITY_EVENT_URIS.length,
+        description: "The RFC 9967 event URIs to send, in the receiver's `form` where a URI has two; empty or absent: every one.",
+      },
+      form: { type: "string", enum: ["full", "notice"], description: "`notice` (default): what changed, no values; `full`: the resource." },
+      audience: {
+        type: "string",
+        minLength: 1,
+        maxLength: 2048,
+        pattern: WITHOUT_NUL_PATTERN,
+        description: "The `aud` claim of its SETs (RFC 8417 §2.2). Default: `url`.",
+      },
+      authorization: {
+        type: "string",
+        minLength: 1,
+        maxLength: 4096,
+        description:
+          "Push: the `Authorization` header value to send with each SET, if the receiver wants one. Poll (required): the value the receiver must send to poll. Printable ASCII; never shown again, nor written to the audit trail.",
+      },
+      label: { ...name, description: "A name for it, e.g. `SIEM`; 1–200 characters." },
+      start: {
+        type: "string",
+        enum: ["now", "beginning"],
+        description: "`now` (default): the events recorded from now on; `beginning`: every event the outbox still keeps.",
+      },
     },
   },
   User: user,

@@ -19,6 +19,8 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Operations: "Long-running requests (bulk reports): poll, then download.",
   Documentation: "This description.",
   "Provisioning log": "Each SCIM request an organization received and what was answered, secrets removed.",
+  "Event receivers":
+    "The services told of an organization's changes as signed Security Event Tokens (RFC 9967), pushed or polled, and where delivery to each stands.",
 };
 
 const DESCRIPTION = [

@@ -1,6 +1,6 @@
 /**
  * The audit trail of the writes the `scimkit` command makes (organizations, SCIM tokens, the
- * operator key), in the same trail as the hosts' SCIM and operator API writes (`scimkit_audit`),
+ * operator key, event receivers), in the same trail as the hosts' SCIM and operator API writes (`scimkit_audit`),
  * so an operator reading it at 3 a.m. sees a rotation done from a shell as well as one done over
  * HTTP. Entries say `via: "cli"` and carry no `tokenId`: whoever holds DATABASE_URL needs none.
  */
@@ -17,14 +17,16 @@ export type CliAuditOperation =
   | "cli.issueOrganizationToken"
   | "cli.rotateOrganizationToken"
   | "cli.revokeOrganizationToken"
-  | "cli.rotateOperatorKey";
+  | "cli.rotateOperatorKey"
+  | "cli.addOrganizationEventReceiver"
+  | "cli.removeOrganizationEventReceiver";
 
 /** What one command write is, for its entry. */
 export interface CommandWrite<T> {
   readonly operation: CliAuditOperation;
   /** The organization concerned; `""` for the operator key, which concerns none. */
   readonly orgId: string;
-  readonly resourceType: "Organization" | "ScimToken" | "ApiKey";
+  readonly resourceType: "Organization" | "ScimToken" | "ApiKey" | "EventReceiver";
   /** The resource's id when the command names it; else read from the result of a success. */
   readonly resourceId?: string | ((result: T) => string);
   /** The status the operator API answers the same success with (201 create, 200 change, 204 delete). */

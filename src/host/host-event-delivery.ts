@@ -1,0 +1,85 @@
+/**
+ * The host's RFC 9967 delivery (issue 20), built the same way by `scimkit serve` and by
+ * `scimkit receivers`: over the opened store's outbox, with receivers and signing keys in the
+ * same storage (`scimkit_event_receivers` and `scimkit_event_keys` on SQL, memory otherwise), and
+ * the host's addresses for the SETs' issuer, the JWKS and the poll endpoint. Building it starts
+ * nothing: the host calls `delivery.start()`, the command never does.
+ */
+import {
+  eventSigningKeys,
+  memoryEventReceiverStore,
+  memorySigningKeyRepository,
+  securityEventDelivery,
+  type EventSigningKeys,
+  type SecurityEventDelivery,
+  type SecurityEventDeliveryOptions,
+} from "scimkit";
+import { sqlEventReceiverStore, sqlSigningKeyRepository, type SqlStore } from "scimkit/sql";
+import type { ResourceStore } from "scimkit/store";
+
+/** Options of `hostEventDelivery`. */
+export interface HostEventDeliveryOptions
+  extends Pick<SecurityEventDeliveryOptions, "intervalMs" | "leaseMs" | "batchSize" | "requestTimeoutMs" | "backoff"> {
+  /** The address receivers reach the host at (`SCIMKIT_PUBLIC_URL`, no trailing slash), e.g. `https://scim.example.com`. */
+  readonly publicUrl: string;
+  /** Hears failures of the delivery loop (a database down). Default `console.error`. */
+  readonly onError?: (error: unknown) => void;
+  /** The HTTP client of pushes. Default: the global `fetch`. */
+  readonly fetch?: typeof fetch;
+}
+
+/** The delivery and the host's addresses that go with it. */
+export interface HostEventDelivery {
+  /** Push loop, poll and the receivers' API; not started. */
+  readonly delivery: SecurityEventDelivery;
+  /** The organizations' signing keys, for `securityEventJwks(keys)`. */
+  readonly keys: EventSigningKeys;
+  /** The `iss` of an organization's SETs: its SCIM base URL, `{publicUrl}/scim/Organizations/{orgId}/v2`. */
+  issuer(orgId: string): string;
+  /** Where the organization's JWKS is served: `{publicUrl}/scim/Organizations/{orgId}/events/jwks.json`. */
+  jwksUrl(orgId: string): string;
+  /**
+   * Where poll receiver `receiverId` polls: `{publicUrl}/scim/Organizations/{orgId}/events/poll/{receiverId}`,
+   * the analytics router's `securityEventPollUrl`.
+   */
+  pollUrl(orgId: string, receiverId: string): string;
+}
+
+/** Whether `store` is a `sqlStore` (its Kysely instance and dialect are what the SQL receiver store needs). */
+function isSqlStore(store: ResourceStore): store is SqlStore {
+  return "db" in store && "dialect" in store;
+}
+
+/**
+ * The delivery of `store`'s events. Throws when the store keeps no outbox (`ResourceStore.events`):
+ * there would be nothing to deliver.
+ *
+ * @example
+ * const events = hostEventDelivery(database.store, { publicUrl: "https://scim.example.com", onError });
+ * app.get("/scim/Organizations/:orgId/events/jwks.json", securityEventJwks(events.keys));
+ * app.post("/scim/Organizations/:orgId/events/poll/:receiverId", securityEventPollEndpoint(events.delivery));
+ * events.delivery.start();
+ */
+export function hostEventDelivery(store: ResourceStore, options: HostEventDeliveryOptions): HostEventDelivery {
+  const outbox = store.events;
+  if (outbox === undefined) throw new Error("scimkit: this store keeps no event outbox, so it has no security events to deliver.");
+  const { publicUrl, ...tuning } = options;
+  const organization = (orgId: string): string => `${publicUrl}/scim/Organizations/${encodeURIComponent(orgId)}`;
+  const sql = isSqlStore(store) ? store : undefined;
+  const keys = eventSigningKeys(sql === undefined ? memorySigningKeyRepository() : sqlSigningKeyRepository(sql.db));
+  const issuer = (orgId: string): string => `${organization(orgId)}/v2`;
+  const delivery = securityEventDelivery({
+    ...tuning,
+    outbox,
+    receivers: sql === undefined ? memoryEventReceiverStore() : sqlEventReceiverStore(sql.db, sql.dialect),
+    keys,
+    issuer,
+  });
+  return {
+    delivery,
+    keys,
+    issuer,
+    jwksUrl: (orgId) => `${organization(orgId)}/events/jwks.json`,
+    pollUrl: (orgId, receiverId) => `${organization(orgId)}/events/poll/${encodeURIComponent(receiverId)}`,
+  };
+}
