@@ -20,8 +20,11 @@ import type { ResourceStore } from "scimkit/store";
 /** Options of `hostEventDelivery`. */
 export interface HostEventDeliveryOptions
   extends Pick<SecurityEventDeliveryOptions, "intervalMs" | "leaseMs" | "batchSize" | "requestTimeoutMs" | "backoff"> {
-  /** The address receivers reach the host at (`SCIMKIT_PUBLIC_URL`, no trailing slash), e.g. `https://scim.example.com`. */
-  readonly publicUrl: string;
+  /**
+   * The address receivers reach the host at (`SCIMKIT_PUBLIC_URL`, no trailing slash), e.g.
+   * `https://scim.example.com`; a function when it is known only once the port is open.
+   */
+  readonly publicUrl: string | (() => string);
   /** Hears failures of the delivery loop (a database down). Default `console.error`. */
   readonly onError?: (error: unknown) => void;
   /** The HTTP client of pushes. Default: the global `fetch`. */
@@ -64,7 +67,8 @@ export function hostEventDelivery(store: ResourceStore, options: HostEventDelive
   const outbox = store.events;
   if (outbox === undefined) throw new Error("scimkit: this store keeps no event outbox, so it has no security events to deliver.");
   const { publicUrl, ...tuning } = options;
-  const organization = (orgId: string): string => `${publicUrl}/scim/Organizations/${encodeURIComponent(orgId)}`;
+  const base = typeof publicUrl === "string" ? () => publicUrl : publicUrl;
+  const organization = (orgId: string): string => `${base()}/scim/Organizations/${encodeURIComponent(orgId)}`;
   const sql = isSqlStore(store) ? store : undefined;
   const keys = eventSigningKeys(sql === undefined ? memorySigningKeyRepository() : sqlSigningKeyRepository(sql.db));
   const issuer = (orgId: string): string => `${organization(orgId)}/v2`;

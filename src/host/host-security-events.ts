@@ -12,6 +12,8 @@ export interface HostSecurityEvents {
   readonly delivery: SecurityEventDelivery;
   /** The organizations' SET signing keys, whose public halves the JWKS route serves. */
   readonly keys: EventSigningKeys;
+  /** Where poll receiver `receiverId` polls, as the operator API shows it; default: the request's own origin. */
+  readonly pollUrl?: (orgId: string, receiverId: string) => string;
   /** How often delivered events are pruned from the outbox, in milliseconds. Default 600,000 (10 minutes). */
   readonly pruneIntervalMs?: number;
 }

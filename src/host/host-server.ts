@@ -381,6 +381,9 @@ export function createHostApp(options: HostServerOptions): Express {
       ...(options.audit ? { onAudit: options.audit } : {}),
       // The log the SCIM router above writes: what an identity provider sent is read here.
       ...(options.requestLog ? { requestLog: options.requestLog } : {}),
+      // Receivers of the events the SCIM router above records, managed here.
+      ...(securityEvents ? { securityEvents: securityEvents.delivery } : {}),
+      ...(securityEvents?.pollUrl ? { securityEventPollUrl: securityEvents.pollUrl } : {}),
     });
     app.use("/analytics/v1", analyticsRouter);
     // Its report worker polls, heartbeats and purges in the background: stopped by stopHostApp.

@@ -23,6 +23,7 @@ import { gracefulShutdown } from "../graceful-shutdown.js";
 import { hostHealth } from "../host-health.js";
 import { inFlightCalls } from "../in-flight-calls.js";
 import { defaultConsoleDir } from "../console-routes.js";
+import { hostEventDelivery } from "../host-event-delivery.js";
 import { jsonLogLine, startHostServer } from "../host-server.js";
 import type { HostSettings } from "../host-settings.js";
 import { openHostStore, type HostStore } from "../open-host-store.js";
@@ -126,6 +127,16 @@ function provisioningLogLine(settings: HostSettings["requestLog"], analyticsUrl:
   return `Provisioning log: in the database, ${settings.maxAgeDays} days and at most ${settings.maxEntriesPerOrg} requests per organization (${read})`;
 }
 
+/** The banner's line on RFC 9967 events: where receivers are registered, and whose address SETs name. */
+function securityEventsLine(settings: HostSettings, analyticsUrl: string): string {
+  if (!settings.events.enabled) return "Security events (RFC 9967): off (SCIMKIT_EVENTS=off)";
+  const issuer =
+    settings.publicUrl === undefined
+      ? "; SETs name this process's own address as issuer: set SCIMKIT_PUBLIC_URL to the one receivers know"
+      : "";
+  return `Security events (RFC 9967): on; register receivers at ${analyticsUrl}/organizations/<id>/event-receivers or with scimkit receivers add${issuer}`;
+}
+
 /** Without a configured key: a new operator key shown once, or word that one exists. */
 async function generatedOperatorKey(analytics: AnalyticsStore): Promise<string> {
   // As for the demo token, only the digest is stored, so a key from an earlier start cannot be shown.
@@ -198,6 +209,17 @@ async function listen(settings: HostSettings, database: HostStore, auth: TokenVe
   // What requests do with the database, counted, so a shutdown closes it only once that is done.
   const calls = inFlightCalls();
   const oauth = await withOAuth(settings, database, calls.track(auth));
+  let port = settings.port;
+  // Built on the store itself, not the tracked one: the loop is stopped (stopBackground) before the store closes.
+  const events = settings.events.enabled
+    ? hostEventDelivery(database.store, {
+        // Without SCIMKIT_PUBLIC_URL, the address this process listens at, known once the port is open.
+        publicUrl: settings.publicUrl ?? (() => `http://localhost:${port}`),
+        leaseMs: settings.events.leaseMs,
+        backoff: { maxMs: settings.events.retryMaxMs },
+        onError: (error) => console.error(`security events: ${error instanceof Error ? error.message : String(error)}`),
+      })
+    : undefined;
   const host = await startHostServer({
     store: calls.track(database.store),
     auth: organizationSettings.activeOnly(oauth.auth),
@@ -232,7 +254,11 @@ async function listen(settings: HostSettings, database: HostStore, auth: TokenVe
     // The configured secret wins; otherwise the one the database keeps for every host on it.
     cursorSecret: settings.cursorSecret ?? (await database.cursorSecret()),
     ...(requestLog === undefined ? {} : { requestLog }),
+    ...(events === undefined
+      ? {}
+      : { securityEvents: { delivery: events.delivery, keys: events.keys, pollUrl: (orgId, receiverId) => events.pollUrl(orgId, receiverId) } }),
   });
+  port = host.port;
   // Armed before the first request can arrive, so a shutdown knows every request in flight.
   return { host, health, calls, shutdown: gracefulShutdown(host.server) };
 }
@@ -263,6 +289,7 @@ async function banner(
   say(consoleLine(at.analyticsUrl.replace(/\/analytics\/v1$/, "/console")));
   say(operatorKeyLine);
   say(provisioningLogLine(settings.requestLog, at.analyticsUrl));
+  say(securityEventsLine(settings, at.analyticsUrl));
   const { seeded } = prepared;
   if (seeded) {
     say(
