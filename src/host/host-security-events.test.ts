@@ -190,7 +190,11 @@ describe("the host's RFC 9967 delivery", () => {
     const host = hostOn(join(scratch, "down.db"));
     const at = await origin(host);
     const call = await acme(at);
-    const receiver = await startSetReceiver({ issuer: ISSUER, audience: AUDIENCE, jwksUrl: `${at}/scim/Organizations/acme/events/jwks.json` });
+    const receiver = await startSetReceiver({
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      jwksUrl: `${at}/scim/Organizations/acme/events/jwks.json`,
+    });
     receivers.push(receiver);
     await receiver.goOffline();
     const added = await analytics(at, "/organizations/acme/event-receivers", {

@@ -353,7 +353,8 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
   const eventsText = raw("SCIMKIT_EVENTS")?.toLowerCase();
   let eventsEnabled: boolean = hostSettingDefaults.events;
   if (eventsText === "on" || eventsText === "off") eventsEnabled = eventsText === "on";
-  else if (eventsText !== undefined) fail("SCIMKIT_EVENTS", eventsText, '"on" (record events and push them to registered receivers) or "off"');
+  else if (eventsText !== undefined)
+    fail("SCIMKIT_EVENTS", eventsText, '"on" (record events and push them to registered receivers) or "off"');
   const events = {
     enabled: eventsEnabled,
     leaseMs: whole("SCIMKIT_EVENT_LEASE_SECONDS", hostSettingDefaults.eventLeaseSeconds, 1, 3600) * 1000,

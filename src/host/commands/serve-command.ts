@@ -256,7 +256,13 @@ async function listen(settings: HostSettings, database: HostStore, auth: TokenVe
     ...(requestLog === undefined ? {} : { requestLog }),
     ...(events === undefined
       ? {}
-      : { securityEvents: { delivery: events.delivery, keys: events.keys, pollUrl: (orgId, receiverId) => events.pollUrl(orgId, receiverId) } }),
+      : {
+          securityEvents: {
+            delivery: events.delivery,
+            keys: events.keys,
+            pollUrl: (orgId, receiverId) => events.pollUrl(orgId, receiverId),
+          },
+        }),
   });
   port = host.port;
   // Armed before the first request can arrive, so a shutdown knows every request in flight.
