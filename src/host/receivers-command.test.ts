@@ -210,4 +210,30 @@ describe("scimkit receivers on SQLite", () => {
     expect(own.status).toBe(0);
     expect(own.stdout).toMatch(/^Usage: scimkit receivers/);
   });
+
+  it("rotates the organization's signing key: the new key signs, the old public key stays in the JWKS, and the trail says so", {
+    timeout: 180_000,
+  }, async () => {
+    const store = await sqlStore({ sqlite: database, threads: false });
+    try {
+      const before = hostEventDelivery(store, { publicUrl: "https://scim.example.com" });
+      const old = (await before.keys.signingKey("acme")).kid;
+      const rotated = await json<{ signingKey: { organization: string; kid: string } }>(["receivers", "rotate-key", "--org", "acme"], env);
+      expect(rotated.signingKey.organization).toBe("acme");
+      expect(rotated.signingKey.kid).not.toBe(old);
+      // A host that starts now (a fresh process reads the key from the database) signs with the new key.
+      const after = hostEventDelivery(store, { publicUrl: "https://scim.example.com" });
+      expect((await after.keys.signingKey("acme")).kid).toBe(rotated.signingKey.kid);
+      expect((await after.keys.jwks("acme")).keys.map((key) => key.kid)).toEqual([rotated.signingKey.kid, old]);
+      const trail = await sqlAuditTrail(store.db).list("acme");
+      expect(trail.find((entry) => entry.resourceType === "EventSigningKey")).toMatchObject({
+        operation: "cli.rotateOrganizationEventSigningKey",
+        resourceId: rotated.signingKey.kid,
+      });
+    } finally {
+      await store.close();
+    }
+    const unknown = await scimkit(["receivers", "rotate-key", "--org", "nobody"], env);
+    expect(unknown.status).toBe(1);
+  });
 });

@@ -19,14 +19,15 @@ export type CliAuditOperation =
   | "cli.revokeOrganizationToken"
   | "cli.rotateOperatorKey"
   | "cli.addOrganizationEventReceiver"
-  | "cli.removeOrganizationEventReceiver";
+  | "cli.removeOrganizationEventReceiver"
+  | "cli.rotateOrganizationEventSigningKey";
 
 /** What one command write is, for its entry. */
 export interface CommandWrite<T> {
   readonly operation: CliAuditOperation;
   /** The organization concerned; `""` for the operator key, which concerns none. */
   readonly orgId: string;
-  readonly resourceType: "Organization" | "ScimToken" | "ApiKey" | "EventReceiver";
+  readonly resourceType: "Organization" | "ScimToken" | "ApiKey" | "EventReceiver" | "EventSigningKey";
   /** The resource's id when the command names it; else read from the result of a success. */
   readonly resourceId?: string | ((result: T) => string);
   /** The status the operator API answers the same success with (201 create, 200 change, 204 delete). */

@@ -38,6 +38,8 @@ const USAGE = [
   "      --label <text>              What the receiver is",
   "      --from-beginning            Also every event still kept (default: from now on)",
   "  remove --org <id> <receiverId>  Remove a receiver: it gets nothing more",
+  "  rotate-key --org <id>           A new key signs the organization's SETs from now on; the old public",
+  "                                  key stays in its JWKS for 7 days, for SETs already sent",
   "",
   "Options:",
   "  --json      One JSON object on stdout, for scripts",
@@ -65,7 +67,7 @@ type AddOption = "url" | "poll" | "events" | "form" | "audience" | "authorizatio
 const ADD_OPTIONS: readonly AddOption[] = ["url", "poll", "events", "form", "audience", "authorization-env", "label", "from-beginning"];
 
 /** How many arguments each subcommand takes after its name. */
-const ARGUMENTS: Readonly<Record<string, readonly string[]>> = { list: [], add: [], remove: ["<receiverId>"] };
+const ARGUMENTS: Readonly<Record<string, readonly string[]>> = { list: [], add: [], remove: ["<receiverId>"], "rotate-key": [] };
 
 /** The option a member of the registration comes from, to name it in a refusal. */
 const OPTION_OF: Readonly<Record<keyof EventReceiverInput, string>> = {
@@ -149,7 +151,7 @@ function receiverLine(receiver: RenderedEventReceiver): string {
 
 export const receiversCommand: HostCommand = {
   name: "receivers",
-  summary: "list|add|remove --org <id>: an organization's RFC 9967 security event receivers",
+  summary: "list|add|remove|rotate-key --org <id>: an organization's RFC 9967 security event receivers and signing key",
   takesArguments: true,
   usage: USAGE,
   async run(args) {
@@ -230,6 +232,30 @@ export const receiversCommand: HostCommand = {
           );
           if (json) print({ removed: { organization: orgId, id: receiverId } });
           else console.log(`Receiver ${receiverId} of ${orgId} removed: it gets nothing more`);
+          return;
+        }
+        case "rotate-key": {
+          const key = await auditedCommandWrite(
+            audit,
+            {
+              operation: "cli.rotateOrganizationEventSigningKey",
+              orgId,
+              resourceType: "EventSigningKey",
+              resourceId: (result) => result.kid,
+              status: 200,
+            },
+            async () => {
+              await requireOrganization(analytics, orgId);
+              return events.keys.rotate(orgId);
+            },
+          );
+          // Hosts re-read the key within a minute (EventSigningKeysOptions.refreshMs); until then they
+          // may sign with the old one, which the JWKS still serves.
+          if (json) print({ signingKey: { organization: orgId, kid: key.kid } });
+          else
+            console.log(
+              `New signing key ${key.kid} for ${orgId}: hosts sign with it within a minute; the old public key stays in the JWKS`,
+            );
           return;
         }
       }
