@@ -227,7 +227,7 @@ describe("the host's RFC 9967 delivery", () => {
     expect(receiver.received).toHaveLength(9);
     for (const count of receiver.arrivals.values()) expect(count).toBe(1);
     const [kept, deleted] = ids as [string, string];
-    // A PATCH that deactivates is a patch and a deactivation (RFC 9967 §2.4.5), in that order.
+    // A PATCH that deactivates is reported as the patch (RFC 9967 §2.4.2), then the deactivation (§2.4.6).
     expect(historyOf(receiver, kept)).toEqual(["create:full cyd", "patch:full away", "patch:full away", "prov:deactivate"]);
     expect(historyOf(receiver, deleted)).toEqual([
       "create:full dee",
