@@ -3,7 +3,6 @@
  * `backup` on the database a real host serves, each change holding from the host's next request
  * on — on SQLite, and the token lifecycle again on PostgreSQL when one is configured.
  */
-import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,35 +10,7 @@ import { sqlAuditTrail, sqlStore } from "scimkit/sql";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestSchema, describePostgres, type TestSchema } from "../../src/store/sql/postgres-test-database.fixture.js";
 import { killHosts, startHost } from "./host-process.fixture.js";
-
-interface Run {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** `scimkit <args>` as a process, without blocking the test (a host may be answering meanwhile). */
-function scimkit(args: readonly string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--conditions=scimkit-source", "--import", "tsx", "src/host/cli.ts", ...args],
-      // Only what the test sets: no SCIMKIT_* of the shell running the tests.
-      { encoding: "utf8", env: { PATH: process.env["PATH"] ?? "", ...env }, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
-        resolve({ status: code, stdout, stderr });
-      },
-    );
-  });
-}
-
-/** Runs `scimkit <args> --json` expecting exit 0, and parses its one JSON object. */
-async function json<T>(args: readonly string[], env: Record<string, string>): Promise<T> {
-  const run = await scimkit([...args, "--json"], env);
-  expect(run.status, `${args.join(" ")}: ${run.stderr}`).toBe(0);
-  return JSON.parse(run.stdout) as T;
-}
+import { scimkit, scimkitJson as json } from "./scimkit-cli.fixture.js";
 
 interface Issued {
   readonly token: { readonly id: string; readonly prefix: string };

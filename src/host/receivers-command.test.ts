@@ -5,40 +5,13 @@
  * not there is exit 1; and the host's delivery built by `hostEventDelivery` on the same database
  * sees what the command registered.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sqlAuditTrail, sqlStore } from "scimkit/sql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hostEventDelivery } from "./host-event-delivery.js";
-
-interface Run {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** `scimkit <args>` as a process. */
-function scimkit(args: readonly string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--conditions=scimkit-source", "--import", "tsx", "src/host/cli.ts", ...args],
-      { encoding: "utf8", env: { PATH: process.env["PATH"] ?? "", ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
-        resolve({ status: code, stdout, stderr });
-      },
-    );
-  });
-}
-
-async function json<T>(args: readonly string[], env: Record<string, string>): Promise<T> {
-  const run = await scimkit([...args, "--json"], env);
-  expect(run.status, `${args.join(" ")}: ${run.stderr}`).toBe(0);
-  return JSON.parse(run.stdout) as T;
-}
+import { scimkit, scimkitJson as json } from "./scimkit-cli.fixture.js";
 
 const SECRET = "Bearer siem-secret-51d0e";
 const CREATE_FULL = "urn:ietf:params:scim:event:prov:create:full";
