@@ -17,7 +17,7 @@ import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { flags } from "../lib/bench-config.js";
-import { scimHeaders, seedUsers } from "../lib/control-client.js";
+import { scimHeaders, seedUsers, settle } from "../lib/control-client.js";
 import { cpuPerRequestUs, cpuShares, cpuSnapshot } from "../lib/cpu-accounting.js";
 import { drainTarget } from "../lib/drain-target.js";
 import { hasTaskset, pinSelf } from "../lib/machine-info.js";
@@ -67,6 +67,8 @@ for (const side of sides) {
   });
   targets.push(target);
   userIds.push(await seedUsers(target, 0, n, 10_000));
+  // As the main runner does: on PostgreSQL, ANALYZE, without which the planner plans for empty tables.
+  await settle(target);
   say(
     `${side.name}: ${side.root} (${formatVersion(sourceVersion(side.root))}) ${JSON.stringify(side.env)}, ${target.ready.description}, ${n} users`,
   );
