@@ -1,14 +1,16 @@
 /**
  * An organization's RFC 9967 event receivers (issue 20): each one's address, method, form, events,
  * delivery counts, attempts, next attempt, last delivery and last failure in plain words; a small
- * form to add one and a button to remove one. A host without security event delivery answers 404
- * "not configured": the section then says so instead.
+ * form to add one, a button to remove one, and one to read their state again; and the key that signs
+ * the SETs, with its JWKS URL and a rotation (`EventSigningKeyPanel`). A host without security event
+ * delivery answers 404 "not configured": the section then says so instead, and asks for no key.
  */
 import { useState } from "preact/hooks";
 import { ApiError, seg } from "./api-client.js";
 import { useApi } from "./context.js";
 import { CopyButton } from "./copy-button.js";
 import { ErrorNotice } from "./error-notice.js";
+import { EventSigningKeyPanel } from "./event-signing-key-panel.js";
 import {
   EVENT_KINDS,
   type EventKind,
@@ -102,6 +104,9 @@ export function EventReceiversSection({ orgId }: { readonly orgId: string }) {
       <p class="hint">
         Services told of every change as signed Security Event Tokens (RFC 9967): pushed to their URL, or fetched by them from a poll URL.
       </p>
+      {/* Once the receivers answered: a host that delivers no events is not asked for a key (a 404 more). */}
+      {receivers.value ? <EventSigningKeyPanel orgId={orgId} /> : null}
+      <h3>Receivers</h3>
       <form onSubmit={add} class="inline-form" data-testid="event-receiver-form">
         <div class="field">
           <label for="receiver-url">URL</label>
@@ -177,6 +182,11 @@ export function EventReceiversSection({ orgId }: { readonly orgId: string }) {
         </p>
       ) : null}
       <ErrorNotice error={error ?? receivers.error} />
+      <p>
+        <button type="button" class="secondary" onClick={() => receivers.reload()} disabled={receivers.loading}>
+          Refresh delivery state
+        </button>
+      </p>
       <section class="table-wrap" aria-label="Event receivers">
         <table>
           <thead>

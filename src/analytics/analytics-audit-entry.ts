@@ -23,7 +23,8 @@ export type AnalyticsAuditOperation =
   | "analytics.revokeOrganizationToken"
   | "analytics.rotateOperatorKey"
   | "analytics.addOrganizationEventReceiver"
-  | "analytics.removeOrganizationEventReceiver";
+  | "analytics.removeOrganizationEventReceiver"
+  | "analytics.rotateOrganizationEventSigningKey";
 
 /**
  * One analytics write and its outcome, `via: "analytics"`. `orgId` is the organization it
@@ -32,6 +33,7 @@ export type AnalyticsAuditOperation =
  * absent on the public route (accepting an invitation); `resourceType` is `Organization`,
  * `AdminUser`, `Campaign`, `AttackSimulation`, `ScimToken` (with the token's id as `resourceId`,
  * never its secret), `ApiKey` (the operator key rotated, by the id of the key that asked) or
- * `EventReceiver` (an RFC 9967 receiver, by its id; never its `Authorization` value).
+ * `EventReceiver` (an RFC 9967 receiver, by its id; never its `Authorization` value) or
+ * `EventSigningKey` (an organization's SET signing key rotated, by the new key's `kid`; never key material).
  */
 export type AnalyticsAuditEntry = AuditEntry<AnalyticsAuditOperation>;

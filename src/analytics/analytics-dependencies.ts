@@ -3,7 +3,7 @@
  * their defaults, and the background runner of report jobs.
  */
 import type { Request } from "express";
-import type { SecurityEventDelivery, TokenStore } from "scimkit";
+import type { EventSigningKeys, SecurityEventDelivery, TokenStore } from "scimkit";
 import type { AnalyticsStore, Operation } from "./analytics-store.js";
 import type { Invitation, StaticTokenDescription } from "./analytics-router-options.js";
 import type { ResolvedReportOptions } from "./report-options.js";
@@ -20,6 +20,10 @@ export interface AnalyticsDependencies {
   readonly securityEvents: SecurityEventDelivery | undefined;
   /** Where poll receiver `receiverId` of `orgId` polls, as the client reaches us. */
   securityEventPollUrl(orgId: string, receiverId: string, request: Request): string;
+  /** The organizations' SET signing keys, which the signing-key operations show and rotate; absent when the host gave none. */
+  readonly securityEventKeys: EventSigningKeys | undefined;
+  /** Where receivers fetch the JWKS of `orgId`, as the client reaches us. */
+  securityEventJwksUrl(orgId: string, request: Request): string;
   /** The host's invitation hook; absent when it configured none. */
   readonly onInvitation: ((invitation: Invitation) => void | Promise<void>) | undefined;
   readonly invitationTtlMs: number;

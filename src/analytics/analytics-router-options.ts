@@ -3,7 +3,7 @@
  * tokens and addresses, how invitations reach people, and the router's limits.
  */
 import type { Request } from "express";
-import type { AuditSink, RateLimiter, ReadableRequestLog, SecurityEventDelivery, TokenStore } from "scimkit";
+import type { AuditSink, EventSigningKeys, RateLimiter, ReadableRequestLog, SecurityEventDelivery, TokenStore } from "scimkit";
 import type { AdminUser, AnalyticsStore } from "./analytics-store.js";
 import type { ReportOptions } from "./report-options.js";
 
@@ -128,6 +128,24 @@ export interface AnalyticsRouterOptions {
    * `/scim/Organizations/{orgId}/events/poll/{receiverId}` (docs/events.md).
    */
   readonly securityEventPollUrl?: (orgId: string, receiverId: string, request: Request) => string | undefined;
+  /**
+   * The organizations' SET signing keys (issue 20) — the same `EventSigningKeys` the delivery in
+   * `securityEvents` signs with — which `/organizations/{id}/event-signing-key` shows (the signing
+   * key's `kid` and the public JWKS) and rotates. Needs `securityEvents` too: without either, those
+   * operations answer 404 saying security event delivery is not configured.
+   *
+   * @example
+   * const keys = eventSigningKeys(sqlSigningKeyRepository(store.db));
+   * const delivery = securityEventDelivery({ outbox: store.events!, receivers, keys, issuer });
+   * createAnalyticsRouter({ store: analytics, scimTokens, securityEvents: delivery, securityEventKeys: keys });
+   */
+  readonly securityEventKeys?: EventSigningKeys;
+  /**
+   * Where receivers fetch the JWKS of `orgId` (RFC 7517 §5), shown with its signing key: the address
+   * the host mounted `securityEventJwks` at. Return `undefined` (or leave the option out) for the
+   * default: the origin the request reached us at, plus `/scim/Organizations/{orgId}/events/jwks.json`.
+   */
+  readonly securityEventJwksUrl?: (orgId: string, request: Request) => string | undefined;
   /**
    * Bulk reports' lifetime, dedupe, per-organization bounds and the lease of their jobs (see
    * `ReportOptions`; every member has a default). Default: 24 h lifetime, identical requests

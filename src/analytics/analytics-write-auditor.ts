@@ -9,7 +9,15 @@ import type { ApiKeyCaller } from "./api-keys.js";
 
 /** What the trail says about the resource of one audited operation. */
 interface AuditedWrite {
-  readonly resourceType: "Organization" | "AdminUser" | "Campaign" | "AttackSimulation" | "ScimToken" | "ApiKey" | "EventReceiver";
+  readonly resourceType:
+    | "Organization"
+    | "AdminUser"
+    | "Campaign"
+    | "AttackSimulation"
+    | "ScimToken"
+    | "ApiKey"
+    | "EventReceiver"
+    | "EventSigningKey";
   /** Whether the path's `{id}` is an organization's, which is then the entry's `orgId`. */
   readonly pathIdIsOrganization?: true;
   /** The path parameter holding the resource's id, when it is not `{id}` (a token of the organization `{id}`). */
@@ -58,6 +66,13 @@ const AUDITED: Readonly<Record<string, AuditedWrite>> = {
     idInBody: (body) => body["id"],
   },
   removeOrganizationEventReceiver: { resourceType: "EventReceiver", pathIdIsOrganization: true, resourceIdParam: "receiverId" },
+  // The new key's id, from the body, which carries no key material anyway (a failure names no key).
+  rotateOrganizationEventSigningKey: {
+    resourceType: "EventSigningKey",
+    pathIdIsOrganization: true,
+    resourceIdParam: "kid",
+    idInBody: (body) => body["kid"],
+  },
 };
 
 /** The JSON body of a success, if `end` was given one. */

@@ -31,6 +31,7 @@ import { tokenHandlers } from "./routes/token-routes.js";
 import { userHandlers } from "./routes/user-routes.js";
 import { directoryHandlers } from "./routes/directory-routes.js";
 import { eventReceiverHandlers } from "./routes/event-receiver-routes.js";
+import { eventSigningKeyHandlers } from "./routes/event-signing-key-routes.js";
 import type { AnalyticsRouter } from "./analytics-router.js";
 import { reportWorker } from "./report-worker.js";
 import { sendJson } from "./send-json.js";
@@ -186,6 +187,10 @@ export function createAnalyticsRouter(options: AnalyticsRouterOptions): Analytic
     securityEventPollUrl: (orgId, receiverId, request) =>
       options.securityEventPollUrl?.(orgId, receiverId, request) ??
       `${requestOrigin(request)}/scim/Organizations/${encodeURIComponent(orgId)}/events/poll/${encodeURIComponent(receiverId)}`,
+    securityEventKeys: options.securityEventKeys,
+    securityEventJwksUrl: (orgId, request) =>
+      options.securityEventJwksUrl?.(orgId, request) ??
+      `${requestOrigin(request)}/scim/Organizations/${encodeURIComponent(orgId)}/events/jwks.json`,
     onInvitation: options.onInvitation,
     invitationTtlMs: positiveNumber("invitationTtlMs", options.invitationTtlMs ?? 7 * DAY_MS),
     now,
@@ -201,6 +206,7 @@ export function createAnalyticsRouter(options: AnalyticsRouterOptions): Analytic
     ...organizationHandlers(dependencies),
     ...tokenHandlers(dependencies),
     ...eventReceiverHandlers(dependencies),
+    ...eventSigningKeyHandlers(dependencies),
     ...adminUserHandlers(dependencies),
     ...userHandlers(dependencies),
     ...campaignHandlers(dependencies),

@@ -382,7 +382,10 @@ export function createHostApp(options: HostServerOptions): Express {
       // The log the SCIM router above writes: what an identity provider sent is read here.
       ...(options.requestLog ? { requestLog: options.requestLog } : {}),
       // Receivers of the events the SCIM router above records, managed here.
-      ...(securityEvents ? { securityEvents: securityEvents.delivery } : {}),
+      ...(securityEvents ? { securityEvents: securityEvents.delivery, securityEventKeys: securityEvents.keys } : {}),
+      ...(securityEvents && publicUrl !== undefined
+        ? { securityEventJwksUrl: (orgId: string) => `${publicUrl}/scim/Organizations/${encodeURIComponent(orgId)}/events/jwks.json` }
+        : {}),
       ...(securityEvents?.pollUrl ? { securityEventPollUrl: securityEvents.pollUrl } : {}),
     });
     app.use("/analytics/v1", analyticsRouter);

@@ -27,7 +27,7 @@ import { memoryStore } from "../../src/store/memory/memory-store.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
 import { sqlStore } from "../../src/store/sql/sql-store.js";
 import type { PostgresPool } from "kysely";
-import { eventSigningKeys } from "../../src/events/event-signing-keys.js";
+import { type EventSigningKeys, eventSigningKeys } from "../../src/events/event-signing-keys.js";
 import { memoryEventReceiverStore, memorySigningKeyRepository } from "../../src/events/memory-event-receiver-store.js";
 import { securityEventDelivery, type SecurityEventDelivery } from "../../src/events/security-event-delivery.js";
 import { sqlEventReceiverStore, sqlSigningKeyRepository } from "../../src/store/sql/sql-event-receiver-store.js";
@@ -144,6 +144,8 @@ export interface AnalyticsTestApp extends Stores {
   readonly exchanges: Exchange[];
   /** The RFC 9967 delivery given to the router, with `securityEvents: true`; its loop is never started. */
   readonly securityEvents: SecurityEventDelivery | undefined;
+  /** The signing keys given to the router (and the delivery), with `securityEvents: true`. */
+  readonly securityEventKeys: EventSigningKeys | undefined;
   /** Sends a request below `/analytics/v1` (or to an absolute path) and checks the response against the document. */
   send(method: string, path: string, options?: RequestOptions): Promise<request.Response>;
   get(path: string, key?: string | null): Promise<request.Response>;
@@ -199,19 +201,24 @@ export interface TestAppOptions {
   readonly securityEvents?: boolean;
 }
 
-/** The delivery over `stores`' outbox, its receivers and keys in the same storage; the loop is the test's to run. */
-function deliveryOver(stores: Stores, onError: (error: unknown) => void): SecurityEventDelivery {
+/**
+ * The delivery over `stores`' outbox, its receivers and keys in the same storage, and those keys;
+ * the loop is the test's to run.
+ */
+function deliveryOver(stores: Stores, onError: (error: unknown) => void): { delivery: SecurityEventDelivery; keys: EventSigningKeys } {
   const outbox = stores.resources.events;
   if (outbox === undefined) throw new Error("the test store has no event outbox");
   const sql = stores.sql;
-  return securityEventDelivery({
+  const keys = eventSigningKeys(sql === undefined ? memorySigningKeyRepository() : sqlSigningKeyRepository(sql.db));
+  const delivery = securityEventDelivery({
     outbox,
     receivers: sql === undefined ? memoryEventReceiverStore() : sqlEventReceiverStore(sql.db, sql.dialect),
-    keys: eventSigningKeys(sql === undefined ? memorySigningKeyRepository() : sqlSigningKeyRepository(sql.db)),
+    keys,
     issuer: (orgId) => `http://scim.test/scim/Organizations/${encodeURIComponent(orgId)}/v2`,
     requestTimeoutMs: 5000,
     onError,
   });
+  return { delivery, keys };
 }
 
 /** Builds a fresh app with an operator key. */
@@ -222,7 +229,8 @@ export async function createAnalyticsTestApp(options: TestAppOptions = {}): Prom
   const errors: unknown[] = [];
   const exchanges: Exchange[] = [];
   const app = express();
-  const securityEvents = options.securityEvents === true ? deliveryOver(stores, (error) => errors.push(error)) : undefined;
+  const events = options.securityEvents === true ? deliveryOver(stores, (error) => errors.push(error)) : undefined;
+  const securityEvents = events?.delivery;
   const router = createAnalyticsRouter({
     store: stores.analytics,
     scimTokens: stores.scimTokens,
@@ -234,7 +242,7 @@ export async function createAnalyticsTestApp(options: TestAppOptions = {}): Prom
     },
     now: () => clock.now(),
     cursorSecret: "test secret",
-    ...(securityEvents === undefined ? {} : { securityEvents }),
+    ...(events === undefined ? {} : { securityEvents: events.delivery, securityEventKeys: events.keys }),
     ...options.router,
   });
   app.use(BASE, router);
@@ -287,6 +295,7 @@ export async function createAnalyticsTestApp(options: TestAppOptions = {}): Prom
     errors,
     exchanges,
     securityEvents,
+    securityEventKeys: events?.keys,
     send,
     get: (path, key) => send("GET", path, key === undefined ? {} : { key }),
     post: (path, body, key) => send("POST", path, { ...(body === undefined ? {} : { body }), ...(key === undefined ? {} : { key }) }),

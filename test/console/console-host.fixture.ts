@@ -42,6 +42,10 @@ export async function startConsoleHost(): Promise<ConsoleHost> {
     SCIMKIT_RATE_LIMIT: "off",
     // The admin-user test accepts an invitation with the code the host logs, as a demo would.
     SCIMKIT_LOG_INVITATION_CODES: "true",
+    // RFC 9967 delivery (the default, said here because the tests rely on it): the host builds it
+    // with hostEventDelivery on this store, its own address as publicUrl, and runs the push loop
+    // until it is stopped; the console's Event receivers section is then configured.
+    SCIMKIT_EVENTS: "on",
   });
   const [, analyticsUrl = ""] = await host.waitFor(/^Analytics interface: (\S+) /);
   const [, simulationId = ""] = await host.waitFor(/^Demo attack simulation: \S+\/attack-simulations\/([^/]+)\/summary$/);

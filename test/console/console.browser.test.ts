@@ -17,6 +17,7 @@ import {
   startConsoleHost,
   watchViolations,
 } from "./console-host.fixture.js";
+import { startSetReceiver } from "../events/set-receiver.fixture.js";
 
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
@@ -39,7 +40,7 @@ async function newPage(width = 1280, height = 900): Promise<{ context: BrowserCo
   const context = await browser.newContext({ viewport: { width, height } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.origin });
   const page = await context.newPage();
-  // The console asks before revoking a token; the tests say yes.
+  // The console asks before revoking a token, removing a receiver or rotating a signing key; the tests say yes.
   page.on("dialog", (dialog) => void dialog.accept());
   return { context, page };
 }
@@ -326,13 +327,101 @@ describe("the operator console", () => {
     await context.close();
   }, 60_000);
 
+  it("shows a receiver's deliveries reach it, rotates the signing key and removes the receiver, without a CSP violation or a console error", async () => {
+    const analytics = async (method: string, path: string, body?: unknown): Promise<Response> =>
+      fetch(`${server.analyticsUrl}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${OPERATOR_KEY}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    expect((await analytics("POST", "/organizations", { name: "Tailspin", id: "tailspin" })).status).toBe(201);
+    const issued = await analytics("POST", "/organizations/tailspin/tokens", { label: "Entra" });
+    expect(issued.status).toBe(201);
+    const { secret } = (await issued.json()) as { secret: string };
+    const baseUrl = `${server.origin}/scim/Organizations/tailspin/v2`;
+    const jwksUrl = `${server.origin}/scim/Organizations/tailspin/events/jwks.json`;
+    // A real receiver that verifies every SET against the host's JWKS. Its audience is its own URL
+    // (a receiver's default), known once it listens: the fixture reads its options at each push.
+    const expected = { issuer: baseUrl, audience: "", jwksUrl };
+    const receiver = await startSetReceiver(expected);
+    expected.audience = receiver.url;
+    try {
+      const { context, page } = await newPage();
+      const watched = await watchViolations(page);
+      await signIn(page, server.origin);
+      await page.goto(`${server.origin}/console/organizations/tailspin`);
+      await signInIfAsked(page);
+      const section = page.getByTestId("event-receivers");
+      const keyId = section.getByTestId("event-signing-key-id");
+      const firstKid = (await keyId.textContent()) ?? "";
+      expect(firstKid).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await section.getByTestId("event-jwks-url").textContent()).toBe(jwksUrl);
+      await section.getByRole("button", { name: "Copy JWKS URL" }).click();
+      expect(await page.evaluate<string>("navigator.clipboard.readText()")).toBe(jwksUrl);
+
+      // Register the receiver through the form, then provision a user through SCIM.
+      await section.getByLabel("URL").fill(receiver.url);
+      await section.getByLabel("Label").fill("Audit sink");
+      await section.getByRole("button", { name: "Add receiver" }).click();
+      const row = section.getByTestId("event-receiver-row").filter({ hasText: "Audit sink" });
+      await row.waitFor();
+      const created = await scim(baseUrl, secret, "POST", "/Users", entraUser("ada@tailspin.example", "Ada", "Lovelace", "e-2001"));
+      expect(created.status).toBe(201);
+
+      // The host's delivery loop pushes it; the console shows it delivered once read again.
+      const counts = row.getByTestId("event-receiver-counts");
+      const delivered = async (): Promise<number> => Number(/(\d+) delivered/.exec((await counts.textContent()) ?? "")?.[1] ?? 0);
+      const deadline = Date.now() + 30_000;
+      while ((await delivered()) < 1) {
+        if (Date.now() > deadline) throw new Error(`no delivery shown in 30 s: ${await counts.textContent()}`);
+        await page.waitForTimeout(500);
+        await section.getByRole("button", { name: "Refresh delivery state" }).click();
+      }
+      expect(await row.getByTestId("event-receiver-state").textContent()).toContain("Delivering.");
+      expect(receiver.invalid).toEqual([]);
+      expect(receiver.received.length).toBeGreaterThanOrEqual(1);
+      expect(receiver.received.every((set) => set.kid === firstKid)).toBe(true);
+
+      // Rotate the signing key (after the confirmation the page asks for): a new id, the old key still served.
+      await section.getByRole("button", { name: "Rotate signing key" }).click();
+      await section.getByText("Signing key rotated").waitFor();
+      await keyId.filter({ hasNotText: firstKid }).waitFor();
+      const secondKid = (await keyId.textContent()) ?? "";
+      expect(secondKid).toMatch(/^[0-9a-f-]{36}$/);
+      expect(secondKid).not.toBe(firstKid);
+      const jwks = (await (await fetch(jwksUrl)).json()) as { keys: { kid: string; d?: string }[] };
+      expect(jwks.keys.map((key) => key.kid)).toEqual([secondKid, firstKid]);
+      expect(jwks.keys.some((key) => key.d !== undefined)).toBe(false);
+      await section.getByText("The JWKS also serves 1 replaced key").waitFor();
+
+      // Remove the receiver (the page asks first).
+      await row.getByRole("button", { name: "Remove Audit sink" }).click();
+      await row.waitFor({ state: "detached" });
+      expect(((await (await analytics("GET", "/organizations/tailspin/event-receivers")).json()) as { data: unknown[] }).data).toEqual([]);
+
+      expect(await watched.violations()).toEqual([]);
+      expect(watched.errors).toEqual([]);
+      await context.close();
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+
   it("fits a phone's screen: no page scrolls sideways", async () => {
     const { context, page } = await newPage(390, 844);
     await signIn(page, server.origin);
-    for (const path of ["/console/organizations", "/console/log?org=demo", "/console/directory?org=demo", "/console/training"]) {
+    for (const path of [
+      "/console/organizations",
+      "/console/organizations/demo",
+      "/console/log?org=demo",
+      "/console/directory?org=demo",
+      "/console/training",
+    ]) {
       await page.goto(`${server.origin}${path}`);
       await signInIfAsked(page);
       await page.getByRole("heading", { level: 1 }).waitFor();
+      // An organization's page: once its last section, with the long JWKS URL, has loaded.
+      if (path === "/console/organizations/demo") await page.getByTestId("event-jwks-url").waitFor();
       const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
       expect(overflow, path).toBeLessThanOrEqual(0);
     }

@@ -44,6 +44,9 @@ const receiverIdParameter: ParameterDefinition = {
 const EVENT_RECEIVERS_NOT_FOUND =
   "No such organization (or receiver) among those the caller may see, or the host delivers no security events (the `detail` says which).";
 
+const EVENT_SIGNING_KEY_NOT_FOUND =
+  "No such organization among those the caller may see, or the host delivers no security events (the `detail` says which).";
+
 /** A SCIM id in the directory: chosen by the SCIM store, so any non-empty text up to 256 characters. */
 function scimIdParameter(what: string): ParameterDefinition {
   return {
@@ -363,6 +366,33 @@ export const analyticsOperations = [
     pathParameters: { id: organizationIdParameter, receiverId: receiverIdParameter },
     responses: { 204: noContent },
     problems: { 404: EVENT_RECEIVERS_NOT_FOUND },
+  },
+
+  {
+    operationId: "getOrganizationEventSigningKey",
+    method: "get",
+    path: "/organizations/{id}/event-signing-key",
+    tag: "Event receivers",
+    summary: "The key that signs an organization's security events",
+    description:
+      "Addition to spec §4.6 (issue 20). The `kid` of the key that signs the organization's SETs from now on (made on first use), where receivers fetch its JWKS, and that JWKS (RFC 7517 §5): the signing key first, then the keys it replaced that are still within their retention, newest first. Public keys only. 404 when the host delivers no security events.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter },
+    responses: { 200: json("The signing key and the JWKS.", ref("EventSigningKey")) },
+    problems: { 404: EVENT_SIGNING_KEY_NOT_FOUND },
+  },
+  {
+    operationId: "rotateOrganizationEventSigningKey",
+    method: "post",
+    path: "/organizations/{id}/event-signing-key/rotate",
+    tag: "Event receivers",
+    summary: "Rotate an organization's security event signing key",
+    description:
+      "Addition to spec §4.6 (issue 20). A new key signs the organization's SETs from now on (other host processes switch within a minute); the replaced key stays in the JWKS for the retention (7 days by default), so SETs signed before still verify. Answers the new key's `kid`, never key material. 404 when the host delivers no security events.",
+    access: "write",
+    pathParameters: { id: organizationIdParameter },
+    responses: { 200: json("Rotated.", ref("EventSigningKeyRotated")) },
+    problems: { 404: EVENT_SIGNING_KEY_NOT_FOUND },
   },
 
   // Provisioning log (issue 18: addition to spec §4.6)

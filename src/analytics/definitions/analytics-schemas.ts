@@ -847,6 +847,50 @@ export const analyticsSchemas = {
     properties: { data: { type: "array", items: ref("EventReceiver") } },
   },
   DeliveryFailure: deliveryFailure,
+  EventSigningKey: {
+    type: "object",
+    description: "The key that signs the organization's SETs, and the public keys receivers verify them with.",
+    required: ["kid", "jwksUrl", "jwks"],
+    additionalProperties: false,
+    properties: {
+      kid: { type: "string", description: "The `kid` header of the SETs signed from now on." },
+      jwksUrl: { type: "string", format: "uri", description: "Where receivers fetch the JWKS below (no credentials needed)." },
+      jwks: {
+        type: "object",
+        description:
+          "The JWKS (RFC 7517 §5) as receivers get it: the signing key first, then the keys it replaced still within their retention, newest first.",
+        required: ["keys"],
+        additionalProperties: false,
+        properties: { keys: { type: "array", minItems: 1, items: ref("PublicJwk") } },
+      },
+    },
+  },
+  PublicJwk: {
+    type: "object",
+    description:
+      "A public key (RFC 7517 §4): the ES256 keys (RFC 7518 §6.2.1) SETs are signed with. Its members are listed, so a private one (`d`) is never in an answer.",
+    required: ["kty", "kid"],
+    additionalProperties: false,
+    properties: {
+      kty: { type: "string", description: "The key type: `EC`." },
+      kid: { type: "string", description: "The key's id, the `kid` header of the SETs it signed." },
+      crv: { type: "string", description: "The curve: `P-256`." },
+      x: { type: "string" },
+      y: { type: "string" },
+      alg: { type: "string", description: "`ES256`." },
+      use: { type: "string", description: "`sig`." },
+    },
+  },
+  EventSigningKeyRotated: {
+    type: "object",
+    description: "The new signing key, by its id. The replaced key stays in the JWKS for the retention.",
+    required: ["kid", "jwksUrl"],
+    additionalProperties: false,
+    properties: {
+      kid: { type: "string", description: "The `kid` header of the SETs signed from now on." },
+      jwksUrl: { type: "string", format: "uri", description: "Where receivers fetch the JWKS, which now lists the new key first." },
+    },
+  },
   EventReceiverInput: {
     type: "object",
     description: "A receiver to register. Only `url` is required.",

@@ -20,7 +20,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Documentation: "This description.",
   "Provisioning log": "Each SCIM request an organization received and what was answered, secrets removed.",
   "Event receivers":
-    "The services told of an organization's changes as signed Security Event Tokens (RFC 9967), pushed or polled, and where delivery to each stands.",
+    "The services told of an organization's changes as signed Security Event Tokens (RFC 9967), pushed or polled, where delivery to each stands, and the key that signs the SETs.",
 };
 
 const DESCRIPTION = [
