@@ -2,7 +2,7 @@
  * The SQL store's event outbox (`EventOutbox`) over `scimkit_events` (migration 13), and the append
  * its writes call inside their own transactions.
  */
-import { sql, type Kysely } from "kysely";
+import { CompiledQuery, sql, type Insertable, type Kysely } from "kysely";
 import type { ScimObject } from "../../scim/schema/normalize-value.js";
 import type { AppendEventsOptions, EventOutbox, OutboxEvent, OutboxEventInput, OutboxEventKey } from "../event-outbox.js";
 import { chunksOf } from "./chunks.js";
@@ -44,10 +44,97 @@ function eventOf(row: EventRow, dialect: SqlDialect): OutboxEvent {
   };
 }
 
+/** The columns of an inserted event, in the order of its bound values. */
+const insertColumns = [...eventColumns, "pending", "lease_until_ms"] as const satisfies readonly (keyof EventsTable)[];
+
+/** Most statement texts kept per database: one per kind and number of events a write records (rarely more than four). */
+const MAX_CACHED_STATEMENTS = 64;
+
+// Statement texts compiled once per database and run with `CompiledQuery.raw`: Kysely built and
+// compiled both statements of every write before, on the thread that also serves the requests.
+const statementTexts = new WeakMap<Kysely<SqlStoreDatabase>, Map<string, string>>();
+
+function cachedText(db: Kysely<SqlStoreDatabase>, key: string, compile: () => string): string {
+  let texts = statementTexts.get(db);
+  if (!texts) {
+    texts = new Map();
+    statementTexts.set(db, texts);
+  }
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = compile();
+    if (texts.size >= MAX_CACHED_STATEMENTS) texts.clear();
+    texts.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * Whether the dialect's write transactions exclude each other outright (SQLite's `BEGIN
+ * IMMEDIATE`, which is why it needs no row locks): then nothing commits between reading the
+ * organization's last sequence and inserting after it, and one statement does both.
+ */
+function writersExclude(dialect: SqlDialect): boolean {
+  return dialect.rowLock("update") === undefined;
+}
+
+/** The value of an event's `data` column. */
+function dataOf(dialect: SqlDialect, input: OutboxEventInput): unknown {
+  return dialect.toJson(input.memberIds ? { resource: input.resource, memberIds: [...input.memberIds] } : { resource: input.resource });
+}
+
+/**
+ * One statement that inserts `rows` events after the organization's last sequence, for a dialect
+ * whose writers exclude each other: the greater of the organization's last event and the floor
+ * `prune` leaves in `scimkit_event_sequences`, so a number is never handed out twice. Bound: org,
+ * recorded_at, pending, lease_until_ms, org, org, then per row jti, type, resource_type,
+ * resource_id, data.
+ */
+function exclusiveInsertText(db: Kysely<SqlStoreDatabase>, rows: number): string {
+  return cachedText(db, `exclusive:${rows}`, () => {
+    const values = Array.from({ length: rows }, (_, index) => sql`(${sql.lit(index + 1)}, ${sql.join([null, null, null, null, null])})`);
+    return sql`insert into scimkit_events (${sql.join(insertColumns.map((column) => sql.id(column)))})
+      select ${null}, base.last + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, ${null}, ${null}, ${null}
+      from (select case when e.last > s.last then e.last else s.last end as last
+        from (select coalesce(max(sequence), 0) as last from scimkit_events where org_id = ${null}) as e,
+          (select coalesce(max(last), 0) as last from scimkit_event_sequences where org_id = ${null}) as s) as base,
+        (values ${sql.join(values)}) as v
+      returning sequence`.compile(db).sql;
+  });
+}
+
+/** The sequence row's upsert: takes `n` numbers and returns the last. Bound: org, n, n. */
+function sequenceUpsertText(db: Kysely<SqlStoreDatabase>): string {
+  return cachedText(
+    db,
+    "sequence",
+    () =>
+      db
+        .insertInto("scimkit_event_sequences")
+        .values({ org_id: "", last: 0 })
+        .onConflict((conflict) => conflict.column("org_id").doUpdateSet({ last: sql<number>`scimkit_event_sequences.last + ${0}` }))
+        .returning("last")
+        .compile().sql,
+  );
+}
+
+/** A plain insert of `rows` events, bound as `insertColumns` row by row. */
+function insertText(db: Kysely<SqlStoreDatabase>, rows: number): string {
+  return cachedText(db, `insert:${rows}`, () => {
+    const row = Object.fromEntries(insertColumns.map((column) => [column, null])) as unknown as Insertable<EventsTable>;
+    return db
+      .insertInto("scimkit_events")
+      .values(Array.from({ length: rows }, () => row))
+      .compile().sql;
+  });
+}
+
 /**
  * Records `inputs` as the next events of `orgId` inside `trx`, a write transaction the caller owns,
- * and returns them as recorded. Takes the organization's sequence row last of all the write's
- * locks, so writes that share it queue for one short moment at the end and never deadlock on it.
+ * and returns them as recorded; the caller hands `inputs` over (they are not copied). Takes the
+ * organization's sequence row last of all the write's locks, so writes that share it queue for one
+ * short moment at the end and never deadlock on it. Where writers exclude each other (SQLite), one
+ * statement numbers and inserts the events, and the sequence row is left to `prune`.
  */
 export async function appendEvents(
   trx: Kysely<SqlStoreDatabase>,
@@ -58,35 +145,35 @@ export async function appendEvents(
   recordedAt: string,
 ): Promise<readonly OutboxEvent[]> {
   if (inputs.length === 0) return [];
-  const { last } = await trx
-    .insertInto("scimkit_event_sequences")
-    .values({ org_id: orgId, last: inputs.length })
-    .onConflict((conflict) => conflict.column("org_id").doUpdateSet({ last: sql<number>`scimkit_event_sequences.last + ${inputs.length}` }))
-    .returning("last")
-    .executeTakeFirstOrThrow();
-  const first = Number(last) - inputs.length + 1;
-  const recorded = inputs.map((input, index): OutboxEvent => ({ ...structuredClone(input), orgId, sequence: first + index, recordedAt }));
   const leaseUntilMs = Date.parse(options.leaseUntil);
+  const lease = Number.isFinite(leaseUntilMs) ? leaseUntilMs : 0;
+  const pending = options.pending ? 1 : 0;
+  const recorded: OutboxEvent[] = [];
+  if (writersExclude(dialect)) {
+    for (const chunk of chunksOf(inputs, Math.floor((dialect.maxParameters - 6) / 5))) {
+      const parameters: unknown[] = [orgId, recordedAt, pending, lease, orgId, orgId];
+      for (const input of chunk) parameters.push(input.jti, input.type, input.resourceType, input.resourceId, dataOf(dialect, input));
+      const { rows } = await trx.executeQuery<{ sequence: number | string }>(
+        CompiledQuery.raw(exclusiveInsertText(trx, chunk.length), parameters),
+      );
+      // RETURNING promises no order; the rows took consecutive numbers in the order of `chunk`.
+      const first = Math.min(...rows.map((row) => Number(row.sequence)));
+      for (const [index, input] of chunk.entries()) recorded.push({ ...input, orgId, sequence: first + index, recordedAt });
+    }
+    return recorded;
+  }
+  const { rows } = await trx.executeQuery<{ last: number | string }>(
+    CompiledQuery.raw(sequenceUpsertText(trx), [orgId, inputs.length, inputs.length]),
+  );
+  const first = Number(rows[0]?.last) - inputs.length + 1;
+  for (const [index, input] of inputs.entries()) recorded.push({ ...input, orgId, sequence: first + index, recordedAt });
   for (const chunk of chunksOf(recorded, Math.floor(dialect.maxParameters / COLUMNS_PER_EVENT))) {
-    await trx
-      .insertInto("scimkit_events")
-      .values(
-        chunk.map((event) => ({
-          org_id: orgId,
-          sequence: event.sequence,
-          jti: event.jti,
-          type: event.type,
-          resource_type: event.resourceType,
-          resource_id: event.resourceId,
-          data: dialect.toJson(
-            event.memberIds ? { resource: event.resource, memberIds: [...event.memberIds] } : { resource: event.resource },
-          ),
-          recorded_at: recordedAt,
-          pending: options.pending ? 1 : 0,
-          lease_until_ms: Number.isFinite(leaseUntilMs) ? leaseUntilMs : 0,
-        })),
-      )
-      .execute();
+    const parameters: unknown[] = [];
+    for (const event of chunk) {
+      parameters.push(orgId, event.sequence, event.jti, event.type, event.resourceType, event.resourceId);
+      parameters.push(dataOf(dialect, event), recordedAt, pending, lease);
+    }
+    await trx.executeQuery(CompiledQuery.raw(insertText(trx, chunk.length), parameters));
   }
   return recorded;
 }
@@ -108,9 +195,26 @@ export function sqlEventOutbox(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect
     }
   };
 
+  /**
+   * The greater of the organization's last event and its sequence row: the row is exact where
+   * appends update it, and a floor where they number after the last event (`writersExclude`).
+   */
+  const lastSequenceIn = async (executor: Kysely<SqlStoreDatabase>, orgId: string): Promise<number> => {
+    const row = await executor.selectFrom("scimkit_event_sequences").select("last").where("org_id", "=", orgId).executeTakeFirst();
+    const event = await executor
+      .selectFrom("scimkit_events")
+      .select("sequence")
+      .where("org_id", "=", orgId)
+      .orderBy("sequence", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return Math.max(row ? Number(row.last) : 0, event ? Number(event.sequence) : 0);
+  };
+
   return {
     append(orgId, events, options) {
-      return dialect.writeTransaction(db, (trx) => appendEvents(trx, dialect, orgId, events, options, now()));
+      // Copied: unlike a write's own events, these stay the caller's.
+      return dialect.writeTransaction(db, (trx) => appendEvents(trx, dialect, orgId, structuredClone(events), options, now()));
     },
 
     async read({ orgId, after, limit }) {
@@ -150,19 +254,30 @@ export function sqlEventOutbox(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect
       await updateByKey(db, events, { pending: 0 });
     },
 
-    async prune(orgId, through) {
-      const result = await db
-        .deleteFrom("scimkit_events")
-        .where("org_id", "=", orgId)
-        .where("sequence", "<=", through)
-        .where("pending", "=", 0)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
+    prune(orgId, through) {
+      return dialect.writeTransaction(db, async (trx) => {
+        if (writersExclude(dialect)) {
+          // Appends number after the last event left (`exclusiveInsertText`): the sequence row keeps
+          // the floor, so deleting the last events never hands their numbers out again.
+          const last = await lastSequenceIn(trx, orgId);
+          if (last > 0) {
+            await trx
+              .insertInto("scimkit_event_sequences")
+              .values({ org_id: orgId, last })
+              .onConflict((conflict) => conflict.column("org_id").doUpdateSet({ last }))
+              .execute();
+          }
+        }
+        const result = await trx
+          .deleteFrom("scimkit_events")
+          .where("org_id", "=", orgId)
+          .where("sequence", "<=", through)
+          .where("pending", "=", 0)
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      });
     },
 
-    async lastSequence(orgId) {
-      const row = await db.selectFrom("scimkit_event_sequences").select("last").where("org_id", "=", orgId).executeTakeFirst();
-      return row ? Number(row.last) : 0;
-    },
+    lastSequence: (orgId) => lastSequenceIn(db, orgId),
   };
 }
