@@ -47,18 +47,19 @@ function eventOf(row: EventRow, dialect: SqlDialect): OutboxEvent {
 /** The columns of an inserted event, in the order of its bound values. */
 const insertColumns = [...eventColumns, "pending", "lease_until_ms"] as const satisfies readonly (keyof EventsTable)[];
 
-/** Most statement texts kept per database: one per kind and number of events a write records (rarely more than four). */
+/** Most statement texts kept per dialect: one per kind and number of events a write records (rarely more than four). */
 const MAX_CACHED_STATEMENTS = 64;
 
-// Statement texts compiled once per database and run with `CompiledQuery.raw`: Kysely built and
-// compiled both statements of every write before, on the thread that also serves the requests.
-const statementTexts = new WeakMap<Kysely<SqlStoreDatabase>, Map<string, string>>();
+// Statement texts compiled once per dialect (each transaction is a Kysely instance of its own) and
+// run with `CompiledQuery.raw`: Kysely built and compiled both statements of every write before,
+// on the thread that also serves the requests.
+const statementTexts = new WeakMap<SqlDialect, Map<string, string>>();
 
-function cachedText(db: Kysely<SqlStoreDatabase>, key: string, compile: () => string): string {
-  let texts = statementTexts.get(db);
+function cachedText(dialect: SqlDialect, key: string, compile: () => string): string {
+  let texts = statementTexts.get(dialect);
   if (!texts) {
     texts = new Map();
-    statementTexts.set(db, texts);
+    statementTexts.set(dialect, texts);
   }
   let text = texts.get(key);
   if (text === undefined) {
@@ -78,9 +79,21 @@ function writersExclude(dialect: SqlDialect): boolean {
   return dialect.rowLock("update") === undefined;
 }
 
-/** The value of an event's `data` column. */
-function dataOf(dialect: SqlDialect, input: OutboxEventInput): unknown {
-  return dialect.toJson(input.memberIds ? { resource: input.resource, memberIds: [...input.memberIds] } : { resource: input.resource });
+/**
+ * The value of each event's `data` column. The events of one write usually carry one resource
+ * (`updated` and `deactivated` share it): serialized once.
+ */
+function dataOf(dialect: SqlDialect, inputs: readonly OutboxEventInput[]): unknown[] {
+  const byResource = new Map<ScimObject, unknown>();
+  return inputs.map((input) => {
+    if (input.memberIds) return dialect.toJson({ resource: input.resource, memberIds: [...input.memberIds] });
+    let data = byResource.get(input.resource);
+    if (data === undefined) {
+      data = dialect.toJson({ resource: input.resource });
+      byResource.set(input.resource, data);
+    }
+    return data;
+  });
 }
 
 /**
@@ -90,8 +103,8 @@ function dataOf(dialect: SqlDialect, input: OutboxEventInput): unknown {
  * recorded_at, pending, lease_until_ms, org, org, then per row jti, type, resource_type,
  * resource_id, data.
  */
-function exclusiveInsertText(db: Kysely<SqlStoreDatabase>, rows: number): string {
-  return cachedText(db, `exclusive:${rows}`, () => {
+function exclusiveInsertText(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect, rows: number): string {
+  return cachedText(dialect, `exclusive:${rows}`, () => {
     const values = Array.from({ length: rows }, (_, index) => sql`(${sql.lit(index + 1)}, ${sql.join([null, null, null, null, null])})`);
     return sql`insert into scimkit_events (${sql.join(insertColumns.map((column) => sql.id(column)))})
       select ${null}, base.last + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, ${null}, ${null}, ${null}
@@ -104,9 +117,9 @@ function exclusiveInsertText(db: Kysely<SqlStoreDatabase>, rows: number): string
 }
 
 /** The sequence row's upsert: takes `n` numbers and returns the last. Bound: org, n, n. */
-function sequenceUpsertText(db: Kysely<SqlStoreDatabase>): string {
+function sequenceUpsertText(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect): string {
   return cachedText(
-    db,
+    dialect,
     "sequence",
     () =>
       db
@@ -119,8 +132,8 @@ function sequenceUpsertText(db: Kysely<SqlStoreDatabase>): string {
 }
 
 /** A plain insert of `rows` events, bound as `insertColumns` row by row. */
-function insertText(db: Kysely<SqlStoreDatabase>, rows: number): string {
-  return cachedText(db, `insert:${rows}`, () => {
+function insertText(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect, rows: number): string {
+  return cachedText(dialect, `insert:${rows}`, () => {
     const row = Object.fromEntries(insertColumns.map((column) => [column, null])) as unknown as Insertable<EventsTable>;
     return db
       .insertInto("scimkit_events")
@@ -152,9 +165,12 @@ export async function appendEvents(
   if (writersExclude(dialect)) {
     for (const chunk of chunksOf(inputs, Math.floor((dialect.maxParameters - 6) / 5))) {
       const parameters: unknown[] = [orgId, recordedAt, pending, lease, orgId, orgId];
-      for (const input of chunk) parameters.push(input.jti, input.type, input.resourceType, input.resourceId, dataOf(dialect, input));
+      const data = dataOf(dialect, chunk);
+      for (const [index, input] of chunk.entries()) {
+        parameters.push(input.jti, input.type, input.resourceType, input.resourceId, data[index]);
+      }
       const { rows } = await trx.executeQuery<{ sequence: number | string }>(
-        CompiledQuery.raw(exclusiveInsertText(trx, chunk.length), parameters),
+        CompiledQuery.raw(exclusiveInsertText(trx, dialect, chunk.length), parameters),
       );
       // RETURNING promises no order; the rows took consecutive numbers in the order of `chunk`.
       const first = Math.min(...rows.map((row) => Number(row.sequence)));
@@ -163,17 +179,18 @@ export async function appendEvents(
     return recorded;
   }
   const { rows } = await trx.executeQuery<{ last: number | string }>(
-    CompiledQuery.raw(sequenceUpsertText(trx), [orgId, inputs.length, inputs.length]),
+    CompiledQuery.raw(sequenceUpsertText(trx, dialect), [orgId, inputs.length, inputs.length]),
   );
   const first = Number(rows[0]?.last) - inputs.length + 1;
   for (const [index, input] of inputs.entries()) recorded.push({ ...input, orgId, sequence: first + index, recordedAt });
   for (const chunk of chunksOf(recorded, Math.floor(dialect.maxParameters / COLUMNS_PER_EVENT))) {
     const parameters: unknown[] = [];
-    for (const event of chunk) {
+    const data = dataOf(dialect, chunk);
+    for (const [index, event] of chunk.entries()) {
       parameters.push(orgId, event.sequence, event.jti, event.type, event.resourceType, event.resourceId);
-      parameters.push(dataOf(dialect, event), recordedAt, pending, lease);
+      parameters.push(data[index], recordedAt, pending, lease);
     }
-    await trx.executeQuery(CompiledQuery.raw(insertText(trx, chunk.length), parameters));
+    await trx.executeQuery(CompiledQuery.raw(insertText(trx, dialect, chunk.length), parameters));
   }
   return recorded;
 }
