@@ -2,16 +2,13 @@
  * The SQL store's event outbox (`EventOutbox`) over `scimkit_events` (migration 13), and the append
  * its writes call inside their own transactions.
  */
-import { CompiledQuery, sql, type Insertable, type Kysely } from "kysely";
+import { CompiledQuery, sql, type Kysely } from "kysely";
 import type { ScimObject } from "../../scim/schema/normalize-value.js";
 import type { AppendEventsOptions, EventOutbox, OutboxEvent, OutboxEventInput, OutboxEventKey } from "../event-outbox.js";
 import { chunksOf } from "./chunks.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import { lockRows } from "./lock-rows.js";
 import type { EventsTable, SqlStoreDatabase } from "./sql-tables.js";
-
-/** Columns per event row: what a chunk of inserted rows divides the parameter limit by. */
-const COLUMNS_PER_EVENT = 10;
 
 const eventColumns = [
   "org_id",
@@ -116,29 +113,30 @@ function exclusiveInsertText(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect, 
   });
 }
 
-/** The sequence row's upsert: takes `n` numbers and returns the last. Bound: org, n, n. */
-function sequenceUpsertText(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect): string {
-  return cachedText(
-    dialect,
-    "sequence",
-    () =>
-      db
-        .insertInto("scimkit_event_sequences")
-        .values({ org_id: "", last: 0 })
-        .onConflict((conflict) => conflict.column("org_id").doUpdateSet({ last: sql<number>`scimkit_event_sequences.last + ${0}` }))
-        .returning("last")
-        .compile().sql,
-  );
-}
-
-/** A plain insert of `rows` events, bound as `insertColumns` row by row. */
-function insertText(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect, rows: number): string {
-  return cachedText(dialect, `insert:${rows}`, () => {
-    const row = Object.fromEntries(insertColumns.map((column) => [column, null])) as unknown as Insertable<EventsTable>;
-    return db
-      .insertInto("scimkit_events")
-      .values(Array.from({ length: rows }, () => row))
-      .compile().sql;
+/**
+ * One statement that takes the organization's next `rows` numbers (the upsert of its sequence row,
+ * which holds the row until commit) and inserts the events under them: a data-modifying `WITH`, so
+ * the row is held for this statement and the commit, not for two statements. Bound: org, n, n,
+ * org, recorded_at, pending, lease_until_ms, then per row jti, type, resource_type, resource_id,
+ * data. Casts, because a `VALUES` list types its parameters as text.
+ */
+function lockingInsertText(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect, rows: number): string {
+  return cachedText(dialect, `locking:${rows}`, () => {
+    const text = (value: null) => sql`cast(${value} as text)`;
+    const values = Array.from(
+      { length: rows },
+      (_, index) =>
+        sql`(${sql.lit(index + 1)}, ${text(null)}, ${text(null)}, ${text(null)}, ${text(null)}, cast(${null} as ${dialect.columnTypes.json}))`,
+    );
+    return sql`with taken as (
+        insert into scimkit_event_sequences (org_id, last) values (${null}, ${null})
+        on conflict (org_id) do update set last = scimkit_event_sequences.last + ${null}
+        returning last)
+      insert into scimkit_events (${sql.join(insertColumns.map((column) => sql.id(column)))})
+      select ${text(null)}, taken.last - ${sql.lit(rows)} + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6,
+        ${text(null)}, cast(${null} as integer), cast(${null} as ${dialect.columnTypes.counter})
+      from taken, (values ${sql.join(values)}) as v
+      returning sequence`.compile(db).sql;
   });
 }
 
@@ -147,7 +145,8 @@ function insertText(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect, rows: num
  * and returns them as recorded; the caller hands `inputs` over (they are not copied). Takes the
  * organization's sequence row last of all the write's locks, so writes that share it queue for one
  * short moment at the end and never deadlock on it. Where writers exclude each other (SQLite), one
- * statement numbers and inserts the events, and the sequence row is left to `prune`.
+ * statement numbers and inserts the events, and the sequence row is left to `prune`; elsewhere
+ * one statement takes the numbers from the sequence row and inserts.
  */
 export async function appendEvents(
   trx: Kysely<SqlStoreDatabase>,
@@ -178,19 +177,17 @@ export async function appendEvents(
     }
     return recorded;
   }
-  const { rows } = await trx.executeQuery<{ last: number | string }>(
-    CompiledQuery.raw(sequenceUpsertText(trx, dialect), [orgId, inputs.length, inputs.length]),
-  );
-  const first = Number(rows[0]?.last) - inputs.length + 1;
-  for (const [index, input] of inputs.entries()) recorded.push({ ...input, orgId, sequence: first + index, recordedAt });
-  for (const chunk of chunksOf(recorded, Math.floor(dialect.maxParameters / COLUMNS_PER_EVENT))) {
-    const parameters: unknown[] = [];
+  for (const chunk of chunksOf(inputs, Math.floor((dialect.maxParameters - 7) / 5))) {
+    const parameters: unknown[] = [orgId, chunk.length, chunk.length, orgId, recordedAt, pending, lease];
     const data = dataOf(dialect, chunk);
-    for (const [index, event] of chunk.entries()) {
-      parameters.push(orgId, event.sequence, event.jti, event.type, event.resourceType, event.resourceId);
-      parameters.push(data[index], recordedAt, pending, lease);
+    for (const [index, input] of chunk.entries()) {
+      parameters.push(input.jti, input.type, input.resourceType, input.resourceId, data[index]);
     }
-    await trx.executeQuery(CompiledQuery.raw(insertText(trx, dialect, chunk.length), parameters));
+    const { rows } = await trx.executeQuery<{ sequence: number | string }>(
+      CompiledQuery.raw(lockingInsertText(trx, dialect, chunk.length), parameters),
+    );
+    const first = Math.min(...rows.map((row) => Number(row.sequence)));
+    for (const [index, input] of chunk.entries()) recorded.push({ ...input, orgId, sequence: first + index, recordedAt });
   }
   return recorded;
 }
