@@ -8,9 +8,11 @@
  * `REQUEST_LOG` (`memory` | `sql`, unset for none) gives the host a provisioning log (issue 18),
  * so the runner can measure what the log costs. `DURABLE_EVENTS=off` hides the store's event outbox
  * (`ResourceStore.events`) from the router, so writes deliver their events in process only; `on`
- * (the default) leaves it, and the router records each write's events in its transaction (issue 20).
- * The host app always attaches an `onEvent` listener (here one that does nothing), so the events
- * are recorded pending and marked delivered after the listener ran.
+ * (the default) leaves it, and the router records each write's events in its transaction (issue 20)
+ * where it does so by default — the host passes no `durableEvents`, so until the default changes, `on`
+ * records nothing unless `create-scim-router.ts` is run with `durableEvents ?? true`. The host app
+ * always attaches an `onEvent` listener (here one that does nothing), so the events are recorded
+ * pending and marked delivered after the listener ran.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
