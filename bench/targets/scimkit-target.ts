@@ -6,7 +6,13 @@
  * each of two organizations: the measured one and a neighbour (the noisy-neighbour scenario).
  * Seeding goes through the `ResourceStore` API with the same normalization the router applies.
  * `REQUEST_LOG` (`memory` | `sql`, unset for none) gives the host a provisioning log (issue 18),
- * so the runner can measure what the log costs.
+ * so the runner can measure what the log costs. `DURABLE_EVENTS=off` hides the store's event outbox
+ * (`ResourceStore.events`) from the router, so writes deliver their events in process only; `on`
+ * (the default) leaves it, and the router records each write's events in its transaction (issue 20)
+ * where it does so by default — the host passes no `durableEvents`, so until the default changes, `on`
+ * records nothing unless `create-scim-router.ts` is run with `durableEvents ?? true`. The host app
+ * always attaches an `onEvent` listener (here one that does nothing), so the events are recorded
+ * pending and marked delivered after the listener ran.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -174,8 +180,17 @@ async function seedUser(orgId: string, i: number): Promise<string> {
 }
 
 const probe = createMetricsProbe();
+/** The store the router gets: without its outbox when `DURABLE_EVENTS=off`. */
+function routedStore(): ResourceStore {
+  const wanted = process.env["DURABLE_EVENTS"] ?? "on";
+  if (wanted === "on") return store;
+  if (wanted !== "off") throw new Error(`DURABLE_EVENTS must be on or off; got ${wanted}`);
+  const { events: _events, ...withoutOutbox } = store;
+  return withoutOutbox;
+}
+
 const app = createHostApp({
-  store,
+  store: routedStore(),
   auth: staticTokenVerifier({ [ORG]: TOKEN, [NEIGHBOUR_ORG]: NEIGHBOUR_TOKEN }),
   // Per-request log lines and event lines would measure the terminal, not scimkit.
   log: () => {},

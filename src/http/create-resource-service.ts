@@ -24,6 +24,7 @@ import { listResourcesPage } from "./list-resources-page.js";
 import { prepareWrite, withoutServerAttributes, withoutWriteOnly } from "./prepare-write.js";
 import { renderResourceInSlices } from "./render-resource.js";
 import { compatibilityOf } from "./resolve-compatibility.js";
+import { deliveredMarks } from "./delivered-marks.js";
 import { resourceEvents } from "./resource-events.js";
 import type { ResourceOutcome, ResourceService, ServiceContext } from "./resource-service.js";
 import { retryVersionConflicts } from "./retry-version-conflicts.js";
@@ -120,12 +121,16 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
     ),
   });
 
+  const outbox = config.events?.durable === false ? undefined : store.events;
+  const onEventsError = config.events?.onError ?? (() => {});
   const delivery: EventDelivery = {
-    outbox: config.events?.durable === false ? undefined : store.events,
+    outbox,
     emit: config.emit,
     listening: config.events?.listening ?? true,
     leaseMs: config.events?.leaseMs ?? 60_000,
-    onError: config.events?.onError ?? (() => {}),
+    onError: onEventsError,
+    // One transaction per batch of delivered events, not one per write (issue 20).
+    ...(outbox ? { marks: deliveredMarks(outbox, onEventsError) } : {}),
   };
 
   const read = async (context: ServiceContext, type: TypeHandler, id: string, members: boolean): Promise<StoredResource> => {

@@ -41,15 +41,24 @@ export function resourceEvents(
   const prefix = `${type.id.charAt(0).toLowerCase()}${type.id.slice(1)}`;
 
   // Every event of one write carries the write's method: the members of a create came with its POST.
+  // The events of one write share one rendering of the resource (`updated` with `deactivated`, …).
+  let rendered: { readonly stored: StoredResource; readonly resource: ScimObject } | undefined;
+  const render = (stored: StoredResource): ScimObject => {
+    if (rendered?.stored !== stored) {
+      // Never with members: a large group would have to be loaded and rendered for each event.
+      const { members: _members, ...withoutMembers } = stored;
+      rendered = { stored, resource: renderResource(registry, type.schema, context.baseUrl, withoutMembers) };
+    }
+    return rendered.resource;
+  };
+
   const event = (method: ScimWriteMethod, action: ScimEventAction, stored: StoredResource, memberIds?: readonly string[]): ScimEvent => {
-    // Never with members: a large group would have to be loaded and rendered for each event.
-    const { members: _members, ...withoutMembers } = stored;
     return {
       type: `${prefix}.${action}`,
       orgId: context.orgId,
       resourceType: type.id,
       id: stored.id,
-      resource: renderResource(registry, type.schema, context.baseUrl, withoutMembers),
+      resource: render(stored),
       ...(memberIds ? { memberIds } : {}),
       jti: uuidV7(),
       method,

@@ -183,9 +183,9 @@ export interface ScimRouterOptions {
    * Whether each write records its lifecycle events in the store's outbox (`ResourceStore.events`)
    * in the write's own transaction (issue 20), so an event is neither lost nor invented when the
    * process dies, and RFC 9967 delivery (`securityEventDelivery`) has them to send. Default false:
-   * events go to `onEvent` in process after the commit, as before. It costs each write an insert and
-   * a per-organization sequence update: about a third of SQLite's write throughput in the benchmark
-   * (bench/results/2026-11-24T14-41-42Z-alternating.json), to be reduced before it becomes the default.
+   * events go to `onEvent` in process after the commit, as before. It costs each write one more
+   * statement in its transaction: 10–19% of SQLite's write throughput and 35–45% of PostgreSQL's
+   * in the benchmark (bench/explanations.md, "Event outbox cost"), over the 10% it may cost as the default.
    */
   readonly durableEvents?: boolean;
   /**

@@ -5,6 +5,7 @@
  * straight from what the write returned, as before.
  */
 import type { EventOutbox, EventRecording, OutboxEvent, OutboxEventInput } from "../store/event-outbox.js";
+import type { DeliveredMarks } from "./delivered-marks.js";
 import type { ScimEvent, ScimWriteMethod } from "./scim-event.js";
 
 /** How the router delivers events; shared by every write of one router. */
@@ -19,6 +20,11 @@ export interface EventDelivery {
   readonly leaseMs: number;
   /** Receives a failure to mark events delivered: they are then delivered again, later. */
   readonly onError: (error: unknown) => void;
+  /**
+   * Where delivered events wait to be marked in batches (`deliveredMarks`); without it, each
+   * delivery marks its own events before it resolves (recovery, which claims in batches already).
+   */
+  readonly marks?: DeliveredMarks;
 }
 
 /** One write's events: what to attach to the store request, and what to call once it returned. */
@@ -66,6 +72,10 @@ export async function deliverRecorded(delivery: EventDelivery, recorded: readonl
   if (recorded.length === 0) return;
   for (const event of recorded) await delivery.emit(scimEventOf(event));
   if (!delivery.listening || !delivery.outbox) return;
+  if (delivery.marks) {
+    delivery.marks.note(recorded);
+    return;
+  }
   try {
     await delivery.outbox.markDelivered(recorded);
   } catch (error) {

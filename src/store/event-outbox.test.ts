@@ -167,6 +167,22 @@ function outboxChecks(open: () => Promise<ResourceStore>): void {
     await store.close?.();
   });
 
+  it("numbers on after a prune that deleted every event, and after the write that held the last number", async () => {
+    const store = await open();
+    const outbox = store.events;
+    if (!outbox) throw new Error("the store has no outbox");
+    await outbox.append("acme", [input("a", "1"), input("b", "2"), input("c", "3")], { pending: false, leaseUntil: PAST });
+    expect(await outbox.prune("acme", 3)).toBe(3);
+    expect(await outbox.read({ orgId: "acme", after: 0, limit: 10 })).toEqual([]);
+    expect(await outbox.lastSequence("acme")).toBe(3);
+    const next = await outbox.append("acme", [input("d", "4"), input("e", "4")], { pending: false, leaseUntil: PAST });
+    expect(next.map((event) => event.sequence)).toEqual([4, 5]);
+    expect(await outbox.prune("acme", 4)).toBe(1);
+    const [last] = await outbox.append("acme", [input("f", "5")], { pending: false, leaseUntil: PAST });
+    expect(last?.sequence).toBe(6);
+    await store.close?.();
+  });
+
   it("lets a pending event whose lease ended be claimed once per lease, and never once delivered", async () => {
     const store = await open();
     const outbox = store.events;

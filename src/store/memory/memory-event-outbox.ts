@@ -40,12 +40,27 @@ export function memoryEventOutbox(now: () => string): MemoryEventOutbox {
     }
     const recordedAt = now();
     const recorded: OutboxEvent[] = [];
+    // The events of one write usually carry one resource (`updated` and `deactivated`): copied once.
+    const copies = new Map<OutboxEventInput["resource"], OutboxEventInput["resource"]>();
     for (const input of inputs) {
-      if (byJti.has(jtiKey(orgId, input.jti))) throw new Error(`memoryStore: event ${input.jti} is already recorded`);
-      const event: OutboxEvent = { ...structuredClone(input), orgId, sequence: baseOf(orgId) + kept.length + 1, recordedAt };
+      const key = jtiKey(orgId, input.jti);
+      if (byJti.has(key)) throw new Error(`memoryStore: event ${input.jti} is already recorded`);
+      let resource = copies.get(input.resource);
+      if (resource === undefined) {
+        resource = structuredClone(input.resource);
+        copies.set(input.resource, resource);
+      }
+      const event: OutboxEvent = {
+        ...input,
+        resource,
+        ...(input.memberIds ? { memberIds: [...input.memberIds] } : {}),
+        orgId,
+        sequence: baseOf(orgId) + kept.length + 1,
+        recordedAt,
+      };
       const entry: Kept = { event, delivered: !options.pending, leaseUntil: options.leaseUntil };
       kept.push(entry);
-      byJti.set(jtiKey(orgId, input.jti), entry);
+      byJti.set(key, entry);
       if (options.pending) pending.add(entry);
       recorded.push(event);
     }
