@@ -45,6 +45,14 @@ export interface SecurityEventDeliveryOptions {
   /** How long one push may take, in milliseconds. Default 10,000. */
   readonly requestTimeoutMs?: number;
   readonly backoff?: BackoffOptions;
+  /**
+   * Attempts at a SET the receiver refuses with RFC 8935 §2.4 `invalid_key` before it counts as
+   * rejected for good. Default 10 (with the default backoff, about 13 minutes). A receiver caches
+   * our JWKS (jose's `createRemoteJWKSet` refetches at most every 30 s, others for minutes), so
+   * right after a key rotation it may refuse a SET signed with the new key that it will accept
+   * once it has fetched the JWKS again; every other 400 is final at once.
+   */
+  readonly invalidKeyAttempts?: number;
   /** Receives unexpected failures of the loop (a database down). Default `console.error`. */
   readonly onError?: (error: unknown) => void;
   /** The HTTP client. Default: the global `fetch`. */
@@ -140,7 +148,9 @@ function checkReceiver(input: EventReceiverInput): void {
 }
 
 /** The outcome of one push. */
-type PushOutcome = { readonly kind: "accepted" } | { readonly kind: "rejected" | "failed"; readonly failure: DeliveryFailure };
+type PushOutcome =
+  | { readonly kind: "accepted" }
+  | { readonly kind: "rejected" | "failed" | "keyRefused"; readonly failure: DeliveryFailure };
 
 /**
  * The delivery of `options.outbox`'s events to the receivers in `options.receivers`.
@@ -156,6 +166,7 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
   const requestTimeoutMs = positive("requestTimeoutMs", options.requestTimeoutMs, 10_000);
   const initialMs = positive("backoff.initialMs", options.backoff?.initialMs, 1000);
   const maxMs = positive("backoff.maxMs", options.backoff?.maxMs, 300_000);
+  const invalidKeyAttempts = positive("invalidKeyAttempts", options.invalidKeyAttempts, 10);
   const factor = positive("backoff.factor", options.backoff?.factor, 2);
   const onError = options.onError ?? ((error: unknown) => console.error(error));
   const send = options.fetch ?? fetch;
@@ -207,9 +218,11 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
       // Not the RFC 8935 §2.4 error object: the status and the text say enough.
     }
     const failure: DeliveryFailure = { at, jti: event.jti, status: response.status, error: err, ...(description ? { description } : {}) };
-    // RFC 8935 §2.4: a 400 says this SET is wrong (bad signature, wrong audience, …); sending it again
-    // would fail the same way and hold every later event back. Anything else may pass later.
-    return { kind: response.status === 400 ? "rejected" : "failed", failure };
+    // RFC 8935 §2.4: a 400 says this SET is wrong (wrong audience, issuer, …); sending it again
+    // would fail the same way and hold every later event back. Anything else may pass later, and
+    // so may `invalid_key` for a while (`invalidKeyAttempts`).
+    if (response.status !== 400) return { kind: "failed", failure };
+    return { kind: err === "invalid_key" ? "keyRefused" : "rejected", failure };
   };
 
   /** Whether `receiver` gets `event`, and under which URI. */
@@ -311,7 +324,9 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
             position = event.sequence;
             continue;
           }
-          const outcome = await push(receiver, event, await signFor(receiver, event, uri));
+          const pushed = await push(receiver, event, await signFor(receiver, event, uri));
+          const outcome: PushOutcome =
+            pushed.kind === "keyRefused" ? { ...pushed, kind: attempts + 1 >= invalidKeyAttempts ? "rejected" : "failed" } : pushed;
           if (outcome.kind === "failed") {
             attempts += 1;
             await receivers.saveProgress(receiver.orgId, receiver.id, {

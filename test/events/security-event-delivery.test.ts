@@ -192,8 +192,39 @@ describe("RFC 9967 delivery", () => {
     await call("PATCH", `/Users/${ann.id}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "title", value: "x" }] });
     await delivery.runOnce();
     const state = (await delivery.receivers("acme")).find((candidate) => candidate.id === wrong.id);
-    expect(state).toMatchObject({ rejected: 1, delivered: 0, position: 2, attempts: 0, lastError: { status: 400, error: "invalid_key" } });
+    expect(state).toMatchObject({
+      rejected: 1,
+      delivered: 0,
+      position: 2,
+      attempts: 0,
+      lastError: { status: 400, error: "invalid_audience" },
+    });
     expect(receiver.invalid.length).toBe(1);
+  });
+
+  it("tries a SET refused with invalid_key again, as a receiver's cached JWKS may not know a new key yet, then rejects it", async () => {
+    const { delivery, receiver, registered, call } = await world("full");
+    // Refused twice, then accepted: delivered, nothing rejected, the failures readable meanwhile.
+    receiver.refuseKeys = 2;
+    await call("POST", "/Users", { schemas: [USER], userName: "ann" });
+    await delivery.runOnce();
+    const refused = (await delivery.receivers("acme")).find((candidate) => candidate.id === registered.id);
+    expect(refused).toMatchObject({ position: 0, attempts: 1, rejected: 0, lastError: { status: 400, error: "invalid_key" } });
+    await deliverUntil(delivery, receiver, 1);
+    const delivered = (await delivery.receivers("acme")).find((candidate) => candidate.id === registered.id);
+    expect(delivered).toMatchObject({ position: 1, attempts: 0, rejected: 0, delivered: 1 });
+    // Refused past `invalidKeyAttempts` (10): rejected for good, and the next event goes on.
+    receiver.refuseKeys = 10;
+    await call("POST", "/Users", { schemas: [USER], userName: "bob" });
+    for (let pass = 0; pass < 10; pass++) {
+      await delivery.runOnce();
+      await new Promise((resolve) => setTimeout(resolve, 6));
+    }
+    const rejected = (await delivery.receivers("acme")).find((candidate) => candidate.id === registered.id);
+    expect(rejected).toMatchObject({ position: 2, attempts: 0, rejected: 1, delivered: 1, lastError: { error: "invalid_key" } });
+    await call("POST", "/Users", { schemas: [USER], userName: "cyd" });
+    await deliverUntil(delivery, receiver, 2);
+    expect(receiver.received).toHaveLength(2);
   });
 
   it("advertises the event URIs in /ServiceProviderConfig (RFC 9967 §4)", async () => {

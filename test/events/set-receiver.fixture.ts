@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
+import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
 
 export interface ReceivedSet {
   readonly jti: string;
@@ -25,6 +25,8 @@ export interface SetReceiver {
   readonly invalid: string[];
   /** While true, answers 503 without reading the SET. */
   down: boolean;
+  /** Pushes still to refuse with 400 `invalid_key` (RFC 8935 §2.4), as a receiver with a stale copy of the JWKS does. */
+  refuseKeys: number;
   /** When set, the next push is verified and kept, then left unanswered, and this is called. */
   holdNext: (() => void) | undefined;
   /** When set, the push whose SET is the `after`-th kept is left unanswered, and `onHeld` is called. */
@@ -60,6 +62,7 @@ export async function startSetReceiver(options: {
     refusedWhileDown: 0,
     invalid: [],
     down: false,
+    refuseKeys: 0,
     holdNext: undefined,
     hold: undefined,
     jwksUrl: options.jwksUrl,
@@ -97,6 +100,11 @@ export async function startSetReceiver(options: {
       reply(response, 400, { err: "invalid_request", description: "Content-Type must be application/secevent+jwt" });
       return;
     }
+    if (receiver.refuseKeys > 0) {
+      receiver.refuseKeys -= 1;
+      reply(response, 400, { err: "invalid_key", description: "No key of the issuer's JWKS (as cached here) has this kid." });
+      return;
+    }
     try {
       // RFC 8417 §2.3 typ; RFC 8935 §2.3: the receiver checks issuer and audience.
       const { payload, protectedHeader } = await jwtVerify(token, keySet(receiver.jwksUrl), {
@@ -123,7 +131,10 @@ export async function startSetReceiver(options: {
       reply(response, 202);
     } catch (error) {
       receiver.invalid.push(error instanceof Error ? error.message : String(error));
-      reply(response, 400, { err: "invalid_key", description: error instanceof Error ? error.message : String(error) });
+      // RFC 8935 §2.4's codes: the claim that failed, else the key or signature.
+      const claim = error instanceof errors.JWTClaimValidationFailed ? error.claim : undefined;
+      const err = claim === "aud" ? "invalid_audience" : claim === "iss" ? "invalid_issuer" : "invalid_key";
+      reply(response, 400, { err, description: error instanceof Error ? error.message : String(error) });
     }
   };
   const server = createServer((request, response) => {
