@@ -6,13 +6,11 @@
  * each of two organizations: the measured one and a neighbour (the noisy-neighbour scenario).
  * Seeding goes through the `ResourceStore` API with the same normalization the router applies.
  * `REQUEST_LOG` (`memory` | `sql`, unset for none) gives the host a provisioning log (issue 18),
- * so the runner can measure what the log costs. `DURABLE_EVENTS=off` hides the store's event outbox
- * (`ResourceStore.events`) from the router, so writes deliver their events in process only; `on`
- * (the default) leaves it, and the router records each write's events in its transaction (issue 20)
- * where it does so by default — the host passes no `durableEvents`, so until the default changes, `on`
- * records nothing unless `create-scim-router.ts` is run with `durableEvents ?? true`. The host app
- * always attaches an `onEvent` listener (here one that does nothing), so the events are recorded
- * pending and marked delivered after the listener ran.
+ * so the runner can measure what the log costs. `EVENTS=on` gives the host its RFC 9967 delivery
+ * (issue 20), as `scimkit serve` does by default: the router records each write's events in the
+ * write's transaction (`durableEvents`), pending until the host's `onEvent` listener (here one that
+ * does nothing) has run, and the push loop runs idle (no receiver). Unset or `off`: the library's
+ * default, events in process only — what the main benchmark measures.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -22,6 +20,8 @@ import express from "express";
 import { sql } from "kysely";
 import { v7 as uuidv7 } from "uuid";
 import { createHostApp } from "../../src/host/host-server.js";
+import { hostEventDelivery } from "../../src/host/host-event-delivery.js";
+import type { HostSecurityEvents } from "../../src/host/host-security-events.js";
 import { staticTokenVerifier } from "../../src/auth/static-token-verifier.js";
 import { unwrap } from "../../src/result.js";
 import { createResourceValidator } from "../../src/scim/schema/create-resource-validator.js";
@@ -180,17 +180,19 @@ async function seedUser(orgId: string, i: number): Promise<string> {
 }
 
 const probe = createMetricsProbe();
-/** The store the router gets: without its outbox when `DURABLE_EVENTS=off`. */
-function routedStore(): ResourceStore {
-  const wanted = process.env["DURABLE_EVENTS"] ?? "on";
-  if (wanted === "on") return store;
-  if (wanted !== "off") throw new Error(`DURABLE_EVENTS must be on or off; got ${wanted}`);
-  const { events: _events, ...withoutOutbox } = store;
-  return withoutOutbox;
+/** The host's delivery when `EVENTS=on`, as `scimkit serve` builds it; undefined otherwise. */
+function securityEventsOf(): HostSecurityEvents | undefined {
+  const wanted = process.env["EVENTS"] ?? "off";
+  if (wanted === "off") return undefined;
+  if (wanted !== "on") throw new Error(`EVENTS must be on or off; got ${wanted}`);
+  const events = hostEventDelivery(store, { publicUrl: "http://bench.invalid" });
+  return { delivery: events.delivery, keys: events.keys };
 }
+const securityEvents = securityEventsOf();
 
 const app = createHostApp({
-  store: routedStore(),
+  store,
+  ...(securityEvents === undefined ? {} : { securityEvents }),
   auth: staticTokenVerifier({ [ORG]: TOKEN, [NEIGHBOUR_ORG]: NEIGHBOUR_TOKEN }),
   // Per-request log lines and event lines would measure the terminal, not scimkit.
   log: () => {},
