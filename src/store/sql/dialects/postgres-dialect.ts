@@ -65,6 +65,9 @@ const storeHooks: Omit<SqlDialect, keyof FilterDialect> = {
   },
   ignoreConflicts: (query) => query.onConflict((conflict) => conflict.doNothing()),
   writeTransaction: (db, work) => retryTransient(() => db.transaction().execute(work), isTransient),
+  lazyCommit: async (trx) => {
+    await sql`set local synchronous_commit = off`.execute(trx);
+  },
   readTransaction: (db, work) =>
     retryTransient(
       () =>

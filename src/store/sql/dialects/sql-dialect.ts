@@ -106,6 +106,14 @@ export interface SqlDialect extends FilterDialect {
   writeTransaction<T>(db: Kysely<SqlStoreDatabase>, work: TransactionWork<T>): Promise<T>;
 
   /**
+   * Run first in a `writeTransaction` whose commit need not wait for the disk: the provisioning
+   * log's batches, whose last moments a crash of the database may lose as a crash of the process
+   * loses its buffer. PostgreSQL: `SET LOCAL synchronous_commit = off` (the commit is durable a
+   * fraction of a second later, never torn). Absent: the transaction commits as every other.
+   */
+  readonly lazyCommit?: (trx: Kysely<SqlStoreDatabase>) => Promise<void>;
+
+  /**
    * Runs `work` in a read-only transaction that sees one snapshot, so a page, its total and its
    * members agree (PostgreSQL: REPEATABLE READ, READ ONLY).
    */
