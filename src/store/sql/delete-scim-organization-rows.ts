@@ -8,9 +8,23 @@ import type { Kysely } from "kysely";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
 
+// What else of an organization the SCIM namespace keeps, each holding its users' data or its
+// secrets: the provisioning log (migration 12, bodies), the event outbox and its numbering
+// (13, 14: whole resources), its event receivers (their Authorization values) and its SET
+// signing key (15). None may outlive the organization.
+// Each with the SCIM migration that creates it.
+const ORGANIZATION_TABLES = [
+  ["scimkit_request_log", 12],
+  ["scimkit_events", 13],
+  ["scimkit_event_sequences", 13],
+  ["scimkit_event_receivers", 14],
+  ["scimkit_event_keys", 14],
+] as const;
+
 /**
  * Deletes every row of `orgId` in `scimkit_members`, `scimkit_unique_keys` and
- * `scimkit_resources`, children first — the foreign keys would cascade, but a set-wise delete per
+ * `scimkit_resources`, and in the provisioning log, the event outbox, the event receivers and
+ * the SET signing keys, children first — the foreign keys would cascade, but a set-wise delete per
  * table is one statement each instead of a cascade per resource — and returns how many resources
  * there were. Call it inside `SqlDialect.writeTransaction`. Tokens are the token store's and are
  * left to the caller. `dialect` is the store's (`SqlStore.dialect`): rows it derives from
@@ -25,6 +39,17 @@ export async function deleteScimOrganizationRows(
   dialect: Pick<SqlDialect, "indexResources">,
 ): Promise<number> {
   await dialect.indexResources?.(trx, { kind: "deleteOrganization", orgId });
+  // A database opened without the later migrations (`migrate: false`) lacks some of them.
+  const applied = await trx
+    .selectFrom("scimkit_migrations")
+    .select("version")
+    .where("namespace", "=", "scim")
+    .where("version", "in", [...new Set(ORGANIZATION_TABLES.map(([, version]) => version))])
+    .execute();
+  const versions = new Set(applied.map((row) => Number(row.version)));
+  for (const [table, version] of ORGANIZATION_TABLES) {
+    if (versions.has(version)) await trx.deleteFrom(table).where("org_id", "=", orgId).execute();
+  }
   await trx.deleteFrom("scimkit_members").where("org_id", "=", orgId).execute();
   await trx.deleteFrom("scimkit_unique_keys").where("org_id", "=", orgId).execute();
   const resources = await trx.deleteFrom("scimkit_resources").where("org_id", "=", orgId).executeTakeFirst();
