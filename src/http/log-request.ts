@@ -188,8 +188,6 @@ export function logRequest(
     throw new Error(`scimkit: requestLog.maxBodyBytes must be a non-negative integer; got ${String(log.maxBodyBytes)}.`);
   }
   const settings: LogSettings = { registry, secrets, maxBytes };
-  // Kept in UTF-16 units: at least `maxBytes` characters hold at least `maxBytes` bytes.
-  const keptCharacters = maxBytes;
   // Entries are built in batches on a later turn of the event loop: the entry never delays the
   // next request's read, and one timer serves every response that closed meanwhile.
   let closed: Watch[] = [];
@@ -225,7 +223,8 @@ export function logRequest(
       arrived: Date.now(),
       relativePath: request.path,
       durationMs: 0,
-      limit: keptCharacters,
+      // Kept in UTF-16 units: at least `maxBytes` characters hold at least `maxBytes` bytes.
+      limit: maxBytes,
       text: "",
       more: false,
     };

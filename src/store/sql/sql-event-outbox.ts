@@ -6,6 +6,7 @@ import { CompiledQuery, sql, type Kysely } from "kysely";
 import type { ScimObject } from "../../scim/schema/normalize-value.js";
 import type { AppendEventsOptions, EventOutbox, OutboxEvent, OutboxEventInput, OutboxEventKey } from "../event-outbox.js";
 import { chunksOf } from "./chunks.js";
+import { cachedStatementText } from "./statement-texts.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import { lockRows } from "./lock-rows.js";
 import type { EventsTable, SqlStoreDatabase } from "./sql-tables.js";
@@ -44,29 +45,6 @@ function eventOf(row: EventRow, dialect: SqlDialect): OutboxEvent {
 /** The columns of an inserted event, in the order of its bound values. */
 const insertColumns = [...eventColumns, "pending", "lease_until_ms"] as const satisfies readonly (keyof EventsTable)[];
 
-/** Most statement texts kept per dialect: one per kind and number of events a write records (rarely more than four). */
-const MAX_CACHED_STATEMENTS = 64;
-
-// Statement texts compiled once per dialect (each transaction is a Kysely instance of its own) and
-// run with `CompiledQuery.raw`: Kysely built and compiled both statements of every write before,
-// on the thread that also serves the requests.
-const statementTexts = new WeakMap<SqlDialect, Map<string, string>>();
-
-function cachedText(dialect: SqlDialect, key: string, compile: () => string): string {
-  let texts = statementTexts.get(dialect);
-  if (!texts) {
-    texts = new Map();
-    statementTexts.set(dialect, texts);
-  }
-  let text = texts.get(key);
-  if (text === undefined) {
-    text = compile();
-    if (texts.size >= MAX_CACHED_STATEMENTS) texts.clear();
-    texts.set(key, text);
-  }
-  return text;
-}
-
 /**
  * Whether the dialect's write transactions exclude each other outright (SQLite's `BEGIN
  * IMMEDIATE`, which is why it needs no row locks): then nothing commits between reading the
@@ -101,7 +79,7 @@ function dataOf(dialect: SqlDialect, inputs: readonly OutboxEventInput[]): unkno
  * resource_id, data.
  */
 function exclusiveInsertText(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect, rows: number): string {
-  return cachedText(dialect, `exclusive:${rows}`, () => {
+  return cachedStatementText(dialect, `event-outbox-exclusive:${rows}`, () => {
     const values = Array.from({ length: rows }, (_, index) => sql`(${sql.lit(index + 1)}, ${sql.join([null, null, null, null, null])})`);
     return sql`insert into scimkit_events (${sql.join(insertColumns.map((column) => sql.id(column)))})
       select ${null}, base.last + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, ${null}, ${null}, ${null}
@@ -121,7 +99,7 @@ function exclusiveInsertText(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect, 
  * data. Casts, because a `VALUES` list types its parameters as text.
  */
 function lockingInsertText(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect, rows: number): string {
-  return cachedText(dialect, `locking:${rows}`, () => {
+  return cachedStatementText(dialect, `event-outbox-locking:${rows}`, () => {
     const text = (value: null) => sql`cast(${value} as text)`;
     const values = Array.from(
       { length: rows },
@@ -160,32 +138,21 @@ export async function appendEvents(
   const leaseUntilMs = Date.parse(options.leaseUntil);
   const lease = Number.isFinite(leaseUntilMs) ? leaseUntilMs : 0;
   const pending = options.pending ? 1 : 0;
+  // Where writers exclude each other, one statement numbers after the last event; elsewhere one
+  // takes the numbers from the sequence row. Each binds its own values first, then five per event.
+  const exclusive = writersExclude(dialect);
   const recorded: OutboxEvent[] = [];
-  if (writersExclude(dialect)) {
-    for (const chunk of chunksOf(inputs, Math.floor((dialect.maxParameters - 6) / 5))) {
-      const parameters: unknown[] = [orgId, recordedAt, pending, lease, orgId, orgId];
-      const data = dataOf(dialect, chunk);
-      for (const [index, input] of chunk.entries()) {
-        parameters.push(input.jti, input.type, input.resourceType, input.resourceId, data[index]);
-      }
-      const { rows } = await trx.executeQuery<{ sequence: number | string }>(
-        CompiledQuery.raw(exclusiveInsertText(trx, dialect, chunk.length), parameters),
-      );
-      // RETURNING promises no order; the rows took consecutive numbers in the order of `chunk`.
-      const first = Math.min(...rows.map((row) => Number(row.sequence)));
-      for (const [index, input] of chunk.entries()) recorded.push({ ...input, orgId, sequence: first + index, recordedAt });
-    }
-    return recorded;
-  }
   for (const chunk of chunksOf(inputs, Math.floor((dialect.maxParameters - 7) / 5))) {
-    const parameters: unknown[] = [orgId, chunk.length, chunk.length, orgId, recordedAt, pending, lease];
+    const parameters: unknown[] = exclusive
+      ? [orgId, recordedAt, pending, lease, orgId, orgId]
+      : [orgId, chunk.length, chunk.length, orgId, recordedAt, pending, lease];
     const data = dataOf(dialect, chunk);
     for (const [index, input] of chunk.entries()) {
       parameters.push(input.jti, input.type, input.resourceType, input.resourceId, data[index]);
     }
-    const { rows } = await trx.executeQuery<{ sequence: number | string }>(
-      CompiledQuery.raw(lockingInsertText(trx, dialect, chunk.length), parameters),
-    );
+    const text = exclusive ? exclusiveInsertText(trx, dialect, chunk.length) : lockingInsertText(trx, dialect, chunk.length);
+    const { rows } = await trx.executeQuery<{ sequence: number | string }>(CompiledQuery.raw(text, parameters));
+    // RETURNING promises no order; the rows took consecutive numbers in the order of `chunk`.
     const first = Math.min(...rows.map((row) => Number(row.sequence)));
     for (const [index, input] of chunk.entries()) recorded.push({ ...input, orgId, sequence: first + index, recordedAt });
   }

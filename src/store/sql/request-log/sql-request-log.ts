@@ -9,6 +9,7 @@ import { CompiledQuery, type Insertable, type Kysely } from "kysely";
 import type { ReadableRequestLog, RequestLogPage, RequestLogQuery } from "../../../request-log/readable-request-log.js";
 import type { RequestLogEntry } from "../../../request-log/request-log.js";
 import { chunksOf } from "../chunks.js";
+import { cachedStatementText } from "../statement-texts.js";
 import type { SqlDialect } from "../dialects/sql-dialect.js";
 import { isConnectionFailure } from "../is-connection-failure.js";
 import type { RequestLogTable, SqlStoreDatabase } from "../sql-tables.js";
@@ -28,9 +29,6 @@ import { REQUEST_LOG_COLUMNS, requestLogEntrySize, requestLogRowValues } from ".
 export const DEFAULT_REQUEST_LOG_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Entries kept per organization unless `maxEntriesPerOrg` says otherwise. */
 export const DEFAULT_REQUEST_LOG_MAX_ENTRIES_PER_ORG = 100_000;
-
-// Statement texts kept, by row count: a busy log writes full batches, so few counts recur.
-const MAX_CACHED_STATEMENTS = 16;
 
 /** Where the log keeps its rows: the SQL store (`sqlStore(…)`), or its `db` and `dialect`. */
 export interface SqlRequestLogDatabase {
@@ -160,23 +158,17 @@ export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlReque
   const onError = options.onError ?? defaultOnError;
   const now = options.now ?? Date.now;
   const rowsPerStatement = Math.max(1, Math.floor(dialect.maxParameters / REQUEST_LOG_COLUMNS.length));
-  // The text of an insert of `rows` rows, compiled by Kysely once per count and reused: building
-  // and compiling a 500-row query on every flush cost more than the database's own insert.
-  const statements = new Map<number, string>();
-  const insertText = (rows: number): string => {
-    let text = statements.get(rows);
-    if (text === undefined) {
+  // The text of an insert of `rows` rows, compiled once per count: building and compiling a
+  // 500-row query on every flush cost more than the database's own insert.
+  const insertText = (rows: number): string =>
+    cachedStatementText(dialect, `request-log-insert:${rows}`, () => {
       // Only the statement's text is kept: the values are placeholders.
       const row = Object.fromEntries(REQUEST_LOG_COLUMNS.map((column) => [column, null])) as unknown as Insertable<RequestLogTable>;
-      text = db
+      return db
         .insertInto("scimkit_request_log")
         .values(Array.from({ length: rows }, () => row))
         .compile().sql;
-      if (statements.size >= MAX_CACHED_STATEMENTS) statements.clear();
-      statements.set(rows, text);
-    }
-    return text;
-  };
+    });
 
   let buffer: Pending[] = [];
   let bufferedBytes = 0;
