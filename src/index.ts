@@ -136,6 +136,7 @@ export type {
 } from "./events/security-event-delivery.js";
 export type {
   ClaimReceiversRequest,
+  EventReceiverKey,
   DeliveryFailure,
   DeliveryProgress,
   EventDeliveryMethod,

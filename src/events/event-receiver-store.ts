@@ -81,6 +81,12 @@ export interface DeliveryFailure {
   readonly description?: string;
 }
 
+/** Names one receiver: its organization and its id. */
+export interface EventReceiverKey {
+  readonly orgId: string;
+  readonly id: string;
+}
+
 /** What `EventReceiverStore.claimDue` asks for. */
 export interface ClaimReceiversRequest {
   /** ISO 8601 time now. */
@@ -89,6 +95,11 @@ export interface ClaimReceiversRequest {
   readonly leaseUntil: string;
   /** Most receivers to claim. */
   readonly limit: number;
+  /**
+   * Claim only receivers after this one in (organization, id) order: a pass walks every receiver
+   * once, claiming from where its last claim ended. Absent: from the first.
+   */
+  readonly after?: EventReceiverKey;
 }
 
 /** A delivery round's outcome for one receiver, written when the round ends. */
@@ -134,7 +145,12 @@ export interface EventReceiverStore {
   remove(orgId: string, id: string): Promise<boolean>;
   /**
    * Leases push receivers whose backoff has passed and whose lease has ended, until `leaseUntil`,
-   * and returns them (poll receivers are never claimed: they come to us). Two callers never hold one receiver at once while its lease lasts.
+   * and returns them in (organization, id) order after `request.after`, at most `limit` (poll
+   * receivers are never claimed: they come to us). Two callers never hold one receiver at once
+   * while its lease lasts. A store that sees the outbox (the SQL store: the same database; the
+   * memory store given `outbox`) claims only receivers with an event after their position, so an
+   * idle receiver costs nothing; one that cannot tell returns caught-up receivers too, and the
+   * delivery finds nothing for them once per pass.
    */
   claimDue(request: ClaimReceiversRequest): Promise<readonly EventReceiver[]>;
   /**

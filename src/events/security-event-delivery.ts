@@ -11,7 +11,14 @@
  * memory: they must outlive the process, and must not hold a connection or a timer per dead receiver.
  */
 import type { EventOutbox, OutboxEvent } from "../store/event-outbox.js";
-import type { DeliveryFailure, DeliveryProgress, EventReceiver, EventReceiverInput, EventReceiverStore } from "./event-receiver-store.js";
+import type {
+  DeliveryFailure,
+  DeliveryProgress,
+  EventReceiver,
+  EventReceiverInput,
+  EventReceiverKey,
+  EventReceiverStore,
+} from "./event-receiver-store.js";
 import type { EventSigningKeys } from "./event-signing-keys.js";
 import { securityEventClaims, signSecurityEvent } from "./security-event-token.js";
 import { isSecurityEventUri, securityEventUriOf } from "./security-event-uris.js";
@@ -109,11 +116,20 @@ export interface SecurityEventDelivery {
    * something prunes it.
    */
   prune(orgId: string): Promise<number>;
-  /** One pass: every due receiver gets what it can; resolves with the SETs accepted. */
+  /**
+   * One pass: every due receiver gets one round (up to `batchSize` of its events), none gets two;
+   * resolves with the SETs accepted.
+   */
   runOnce(): Promise<number>;
-  /** Runs a pass now and every `intervalMs` on an unref'd timer, one pass at a time. */
+  /**
+   * Runs a pass now and then one at a time on an unref'd timer: at once when a receiver was left
+   * with more than a round, else after `intervalMs`.
+   */
   start(): void;
-  /** Stops the timer and waits for the pass under way. */
+  /**
+   * Stops the timer and waits for the pass under way, which claims nothing more and ends each
+   * round after its current push (at most `requestTimeoutMs`).
+   */
   stop(): Promise<void>;
 }
 
@@ -147,6 +163,17 @@ function checkReceiver(input: EventReceiverInput): void {
   }
 }
 
+/** Receivers claimed at a time. */
+const CLAIM_LIMIT = 20;
+
+/** What a delivery round, or a pass of rounds, did. */
+interface Round {
+  /** SETs accepted. */
+  readonly accepted: number;
+  /** Whether a receiver has more to deliver than the round took. */
+  readonly more: boolean;
+}
+
 /** The outcome of one push. */
 type PushOutcome =
   | { readonly kind: "accepted" }
@@ -171,6 +198,9 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
   const onError = options.onError ?? ((error: unknown) => console.error(error));
   const send = options.fetch ?? fetch;
   const { outbox, receivers, keys } = options;
+
+  // Set by `stop()`: the pass under way claims nothing more and each round ends after its current push.
+  let stopping = false;
 
   const later = (ms: number): string => new Date(Date.now() + ms).toISOString();
   const backoffMs = (attempts: number): number => {
@@ -309,79 +339,110 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
     return { sets, moreAvailable };
   };
 
-  /** Delivers what `receiver` is due, saving after each event; resolves with the SETs accepted. */
-  const deliverTo = async (receiver: EventReceiver): Promise<number> => {
+  /**
+   * One round for `receiver`: delivers what one outbox read holds for it (`batchSize` events),
+   * saving after each event, then ends its lease. Resolves with the SETs accepted and whether more
+   * wait: a round is bounded, so a receiver with a long backlog does not hold a pass while the
+   * others wait, and picks up in the next pass.
+   */
+  const deliverTo = async (receiver: EventReceiver): Promise<Round> => {
     let position = receiver.position;
     let attempts = receiver.attempts;
     let accepted = 0;
+    let more = false;
     try {
-      for (;;) {
-        const events = await outbox.read({ orgId: receiver.orgId, after: position, limit: batchSize });
-        if (events.length === 0) break;
-        for (const event of events) {
-          const uri = uriFor(receiver, event);
-          if (uri === undefined) {
-            position = event.sequence;
-            continue;
-          }
-          const pushed = await push(receiver, event, await signFor(receiver, event, uri));
-          const outcome: PushOutcome =
-            pushed.kind === "keyRefused" ? { ...pushed, kind: attempts + 1 >= invalidKeyAttempts ? "rejected" : "failed" } : pushed;
-          if (outcome.kind === "failed") {
-            attempts += 1;
-            await receivers.saveProgress(receiver.orgId, receiver.id, {
-              position,
-              delivered: 0,
-              rejected: 0,
-              attempts,
-              lastError: outcome.failure,
-              nextAttemptAt: later(backoffMs(attempts)),
-            });
-            return accepted;
-          }
-          position = event.sequence;
-          attempts = 0;
-          const progress: DeliveryProgress =
-            outcome.kind === "accepted"
-              ? { position, delivered: 1, rejected: 0, attempts, lastDeliveredAt: new Date().toISOString(), leaseUntil: later(leaseMs) }
-              : { position, delivered: 0, rejected: 1, attempts, lastError: outcome.failure, leaseUntil: later(leaseMs) };
-          await receivers.saveProgress(receiver.orgId, receiver.id, progress);
-          if (outcome.kind === "accepted") accepted += 1;
+      const events = await outbox.read({ orgId: receiver.orgId, after: position, limit: batchSize });
+      for (const event of events) {
+        if (stopping) {
+          more = true;
+          break;
         }
+        const uri = uriFor(receiver, event);
+        if (uri === undefined) {
+          position = event.sequence;
+          continue;
+        }
+        const pushed = await push(receiver, event, await signFor(receiver, event, uri));
+        const outcome: PushOutcome =
+          pushed.kind === "keyRefused" ? { ...pushed, kind: attempts + 1 >= invalidKeyAttempts ? "rejected" : "failed" } : pushed;
+        if (outcome.kind === "failed") {
+          attempts += 1;
+          await receivers.saveProgress(receiver.orgId, receiver.id, {
+            position,
+            delivered: 0,
+            rejected: 0,
+            attempts,
+            lastError: outcome.failure,
+            nextAttemptAt: later(backoffMs(attempts)),
+          });
+          return { accepted, more: false };
+        }
+        position = event.sequence;
+        attempts = 0;
+        const progress: DeliveryProgress =
+          outcome.kind === "accepted"
+            ? { position, delivered: 1, rejected: 0, attempts, lastDeliveredAt: new Date().toISOString(), leaseUntil: later(leaseMs) }
+            : { position, delivered: 0, rejected: 1, attempts, lastError: outcome.failure, leaseUntil: later(leaseMs) };
+        await receivers.saveProgress(receiver.orgId, receiver.id, progress);
+        if (outcome.kind === "accepted") accepted += 1;
       }
+      more ||= events.length >= batchSize;
       await receivers.saveProgress(receiver.orgId, receiver.id, { position, delivered: 0, rejected: 0, attempts });
     } catch (error) {
       // The lease runs out and another pass takes the receiver up where it was saved.
       onError(error);
     }
-    return accepted;
+    return { accepted, more };
   };
 
-  const runOnce = async (): Promise<number> => {
-    let total = 0;
-    for (;;) {
-      const due = await receivers.claimDue({ now: new Date().toISOString(), leaseUntil: later(leaseMs), limit: 20 });
-      if (due.length === 0) return total;
+  /**
+   * One pass: walks the due receivers once in (organization, id) order, `CLAIM_LIMIT` at a time,
+   * each claim starting after the last receiver of the one before — so every due receiver gets a
+   * round, none gets two, and the pass ends. It stops claiming once `stop()` is called.
+   */
+  const pass = async (): Promise<Round> => {
+    let accepted = 0;
+    let more = false;
+    let after: EventReceiverKey | undefined;
+    while (!stopping) {
+      const due = await receivers.claimDue({
+        now: new Date().toISOString(),
+        leaseUntil: later(leaseMs),
+        limit: CLAIM_LIMIT,
+        ...(after === undefined ? {} : { after }),
+      });
+      const last = due.at(-1);
+      if (last === undefined) break;
       // Side by side: a receiver that times out holds up only itself.
-      const counts = await Promise.all(due.map(deliverTo));
-      total += counts.reduce((sum, count) => sum + count, 0);
-      if (due.length < 20) return total;
+      for (const round of await Promise.all(due.map(deliverTo))) {
+        accepted += round.accepted;
+        more ||= round.more;
+      }
+      if (due.length < CLAIM_LIMIT) break;
+      after = { orgId: last.orgId, id: last.id };
     }
+    return { accepted, more };
   };
+
+  const runOnce = async (): Promise<number> => (await pass()).accepted;
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
   let stopped = true;
   const tick = (): void => {
-    running = runOnce()
+    let again = false;
+    running = pass()
       .then(
-        () => undefined,
+        (round) => {
+          again = round.more;
+        },
         (error: unknown) => onError(error),
       )
       .finally(() => {
         running = undefined;
         if (stopped) return;
-        timer = setTimeout(tick, intervalMs);
+        // A receiver left with a backlog is taken up at once; otherwise the loop sleeps.
+        timer = setTimeout(tick, again ? 0 : intervalMs);
         timer.unref();
       });
   };
@@ -403,10 +464,12 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
     start() {
       if (!stopped) return;
       stopped = false;
+      stopping = false;
       tick();
     },
     async stop() {
       stopped = true;
+      stopping = true;
       if (timer) clearTimeout(timer);
       await running;
     },

@@ -75,7 +75,7 @@ export function hostEventDelivery(store: ResourceStore, options: HostEventDelive
   const delivery = securityEventDelivery({
     ...tuning,
     outbox,
-    receivers: sql === undefined ? memoryEventReceiverStore() : sqlEventReceiverStore(sql.db, sql.dialect),
+    receivers: sql === undefined ? memoryEventReceiverStore({ outbox }) : sqlEventReceiverStore(sql.db, sql.dialect),
     keys,
     issuer,
   });

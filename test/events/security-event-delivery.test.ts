@@ -5,6 +5,7 @@
  * is down gets everything in order when it returns, and its failures are readable meanwhile; a SET
  * the receiver rejects (400) is recorded and skipped.
  */
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
@@ -99,6 +100,51 @@ async function deliverUntil(delivery: SecurityEventDelivery, receiver: SetReceiv
   }
 }
 
+/** A receiver that accepts every push (202) and counts them by path, for many organizations at once. */
+async function countingReceiver(): Promise<{ readonly url: string; readonly pushes: Map<string, number>; total(): number }> {
+  const pushes = new Map<string, number>();
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => {
+      pushes.set(request.url ?? "", (pushes.get(request.url ?? "") ?? 0) + 1);
+      response.writeHead(202).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  cleanup.push(() => new Promise((resolve) => server.close(() => resolve())));
+  const total = (): number => [...pushes.values()].reduce((sum, count) => sum + count, 0);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, pushes, total };
+}
+
+/** 25 organizations with one push receiver each at `url`/<org>, after a tenant with 20 idle receivers, each organization with `events` events. */
+async function crowd(url: string, events: number) {
+  const store = memoryStore();
+  const outbox = store.events;
+  if (!outbox) throw new Error("the memory store has no outbox");
+  const delivery = securityEventDelivery({
+    outbox,
+    // Without the outbox: a store that cannot tell an idle receiver, the case the loop must survive.
+    receivers: memoryEventReceiverStore(),
+    keys: eventSigningKeys(memorySigningKeyRepository()),
+    issuer: (orgId) => `https://scim.test/${orgId}`,
+    intervalMs: 60_000,
+  });
+  for (let index = 0; index < 20; index += 1) await delivery.addReceiver("aaa", { url: `${url}/aaa/${index}` });
+  const orgs = Array.from({ length: 25 }, (_, index) => `org-${String(index).padStart(2, "0")}`);
+  for (const orgId of orgs) {
+    await delivery.addReceiver(orgId, { url: `${url}/${orgId}` });
+    const inputs = Array.from({ length: events }, (_, index) => ({
+      jti: crypto.randomUUID(),
+      type: "user.created",
+      resourceType: "User",
+      resourceId: `u${index}`,
+      resource: { schemas: [USER], id: `u${index}`, userName: `u${index}` },
+    }));
+    await outbox.append(orgId, inputs, { pending: false, leaseUntil: new Date(0).toISOString() });
+  }
+  return { delivery, orgs };
+}
+
 function eventUris(receiver: SetReceiver): string[] {
   return receiver.received.map((set) => Object.keys(set.claims["events"] as object)[0] ?? "");
 }
@@ -137,6 +183,28 @@ describe("RFC 9967 delivery", () => {
     expect(await delivery.runOnce()).toBe(1);
     expect(receiver.received.at(-1)?.claims["sub_id"]).toMatchObject({ format: "scim" });
     expect(events.at(-1)?.sequence).toBe(6);
+  });
+
+  it("serves every due receiver once in a pass, past a tenant with 20 idle receivers, and the pass ends", async () => {
+    const counting = await countingReceiver();
+    const { delivery, orgs } = await crowd(counting.url, 1);
+    expect(await delivery.runOnce()).toBe(25);
+    expect([...counting.pushes.keys()].sort()).toEqual(orgs.map((orgId) => `/${orgId}`));
+    expect(await delivery.runOnce()).toBe(0);
+    expect(counting.total()).toBe(25);
+  });
+
+  it("stops promptly while receivers are due: the pass claims nothing more and each round ends after its push", async () => {
+    const counting = await countingReceiver();
+    const { delivery } = await crowd(counting.url, 40);
+    delivery.start();
+    while (counting.total() === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await delivery.stop();
+    const atStop = counting.total();
+    // Receivers were still due: most of the 1,000 events were not pushed yet, and none is after the stop.
+    expect(atStop).toBeLessThan(25 * 40);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(counting.total()).toBe(atStop);
   });
 
   it("sends notices without values to a notice receiver", async () => {

@@ -117,7 +117,7 @@ export function sqlEventReceiverStore(
       const result = await db.deleteFrom("scimkit_event_receivers").where("org_id", "=", orgId).where("id", "=", id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
-    claimDue({ now: at, leaseUntil, limit }) {
+    claimDue({ now: at, leaseUntil, limit, after }) {
       const atMs = Date.parse(at);
       return dialect.writeTransaction(db, async (trx) => {
         const rows = await lockRows(
@@ -125,6 +125,24 @@ export function sqlEventReceiverStore(
             .where("delivery", "=", "push")
             .where("lease_until_ms", "<", atMs)
             .where("next_attempt_ms", "<=", atMs)
+            .$if(after !== undefined, (query) =>
+              query.where((eb) =>
+                eb.or([
+                  eb("org_id", ">", after?.orgId ?? ""),
+                  eb.and([eb("org_id", "=", after?.orgId ?? ""), eb("id", ">", after?.id ?? "")]),
+                ]),
+              ),
+            )
+            // Only receivers with something to deliver: an idle one is never leased, so a pass
+            // costs nothing for it and no write is made to say it is idle.
+            .where(({ exists, selectFrom }) =>
+              exists(
+                selectFrom("scimkit_events")
+                  .select(sql<number>`1`.as("one"))
+                  .whereRef("scimkit_events.org_id", "=", "scimkit_event_receivers.org_id")
+                  .whereRef("scimkit_events.sequence", ">", "scimkit_event_receivers.position"),
+              ),
+            )
             .orderBy("org_id")
             .orderBy("id")
             .limit(Math.max(1, limit)),
