@@ -123,11 +123,15 @@ export type {
   ReadEventsRequest,
 } from "./store/event-outbox.js";
 export {
+  DEFAULT_BACKLOG_MAX_AGE_MS,
+  DEFAULT_BACKLOG_MAX_EVENTS,
   InvalidEventReceiverError,
   securityEventDelivery,
 } from "./events/security-event-delivery.js";
 export type {
   BackoffOptions,
+  BacklogOptions,
+  PollBoundOptions,
   PollRequest,
   PollResponse,
   ReceiverStart,
@@ -145,8 +149,10 @@ export type {
   EventReceiverStore,
   RetiredSigningKey,
   SigningKeyRepository,
+  SkippedEvents,
   StoredSigningKey,
 } from "./events/event-receiver-store.js";
+export { MAX_FAILURE_DESCRIPTION_LENGTH, boundedDeliveryFailure } from "./events/bounded-delivery-failure.js";
 export { memoryEventReceiverStore, memorySigningKeyRepository } from "./events/memory-event-receiver-store.js";
 export type { MemoryEventReceiverStoreOptions } from "./events/memory-event-receiver-store.js";
 export { DEFAULT_KEY_RETENTION_MS, SECURITY_EVENT_ALGORITHM, eventSigningKeys } from "./events/event-signing-keys.js";

@@ -151,6 +151,38 @@ function receiverChecks(open: () => Promise<Opened>): void {
     await close();
   });
 
+  it("skips a lagging receiver forward only, counts what it lost, and no deliverer moves it back", async () => {
+    const { receivers, close } = await open();
+    const added = await receivers.add("acme", { url: "https://r.test/a" }, 2);
+    expect(added.dropped).toBe(0);
+    const failure = { at: NOW, jti: "j9", error: "dropped", description: "7 event(s) were dropped unsent" };
+    await receivers.skip("acme", added.id, { through: 9, failure });
+    expect(await receivers.get("acme", added.id)).toMatchObject({ position: 9, dropped: 7, lastError: failure });
+    // Not back: a skip to an earlier event, and a deliverer that read the receiver before the skip.
+    await receivers.skip("acme", added.id, { through: 5, failure: { ...failure, jti: "j5" } });
+    await receivers.saveProgress("acme", added.id, { position: 3, delivered: 1, rejected: 0, attempts: 0 });
+    expect(await receivers.get("acme", added.id)).toMatchObject({ position: 9, dropped: 7, delivered: 1, lastError: { jti: "j9" } });
+    await close();
+  });
+
+  it("cuts a stored failure's texts to their bounds", async () => {
+    const { receivers, close } = await open();
+    const added = await receivers.add("acme", { url: "https://r.test/a" }, 0);
+    const huge = "x".repeat(256 * 1024);
+    await receivers.saveProgress("acme", added.id, {
+      position: 0,
+      delivered: 0,
+      rejected: 1,
+      attempts: 0,
+      lastError: { at: NOW, jti: "j1", status: 400, error: huge, description: huge },
+    });
+    const { lastError } = (await receivers.get("acme", added.id)) ?? {};
+    expect(lastError?.description?.length).toBe(500);
+    expect(lastError?.error.length).toBe(100);
+    expect(lastError).toMatchObject({ at: NOW, jti: "j1", status: 400 });
+    await close();
+  });
+
   it("keeps an organization's first key", async () => {
     const { keys, close } = await open();
     expect(await keys.get("acme")).toBeUndefined();

@@ -65,6 +65,12 @@ export interface EventReceiver {
   readonly delivered: number;
   /** How many SETs it rejected for good (RFC 8935 §2.3, a 400): skipped after the failure was kept. */
   readonly rejected: number;
+  /**
+   * How many of the organization's events it never got because it lagged beyond the backlog the
+   * outbox keeps (`SecurityEventDeliveryOptions.backlog`): RFC 8935 and RFC 8936 have no way to
+   * tell a receiver of a gap, so it is told here and in `lastError`.
+   */
+  readonly dropped: number;
 }
 
 /** Why a push failed. */
@@ -112,7 +118,7 @@ export interface DeliveryProgress {
   readonly rejected: number;
   /** ISO 8601 time of the last accepted push of the round, if any. */
   readonly lastDeliveredAt?: string;
-  /** The failure that ended the round, or the last rejection. */
+  /** The failure that ended the round, or the last rejection; stores cut its texts (`boundedDeliveryFailure`). */
   readonly lastError?: DeliveryFailure;
   /** Failed attempts in a row at the new position (0 after a success). */
   readonly attempts: number;
@@ -123,6 +129,14 @@ export interface DeliveryProgress {
    * ends the lease.
    */
   readonly leaseUntil?: string;
+}
+
+/** What `EventReceiverStore.skip` records: events a lagging receiver will never get. */
+export interface SkippedEvents {
+  /** The sequence its position moves up to (never back): the last event dropped. */
+  readonly through: number;
+  /** What its `lastError` becomes, saying why. */
+  readonly failure: DeliveryFailure;
 }
 
 /**
@@ -155,9 +169,16 @@ export interface EventReceiverStore {
   claimDue(request: ClaimReceiversRequest): Promise<readonly EventReceiver[]>;
   /**
    * Saves progress (adding `delivered` and `rejected` to the totals) and ends the lease, or extends
-   * it to `progress.leaseUntil`.
+   * it to `progress.leaseUntil`. The position never moves back: a deliverer that read the receiver
+   * before a `skip` does not undo it.
    */
   saveProgress(orgId: string, id: string, progress: DeliveryProgress): Promise<void>;
+  /**
+   * Moves a receiver that lags behind `skipped.through` up to it, adds the events passed over to
+   * `dropped` and keeps `skipped.failure` as its last error, leaving its lease and backoff as they
+   * are; nothing when it is there already. The outbox prunes those events next.
+   */
+  skip(orgId: string, id: string, skipped: SkippedEvents): Promise<void>;
 }
 
 /** A key that signed an organization's SETs before a rotation: its public half stays in the JWKS for a while. */

@@ -4,6 +4,7 @@
  */
 import { v7 as uuidv7 } from "uuid";
 import type { EventOutbox } from "../store/event-outbox.js";
+import { boundedDeliveryFailure } from "./bounded-delivery-failure.js";
 import type { EventReceiver, EventReceiverStore, SigningKeyRepository, StoredSigningKey } from "./event-receiver-store.js";
 
 interface Kept {
@@ -50,6 +51,7 @@ export function memoryEventReceiverStore(options: MemoryEventReceiverStoreOption
         attempts: 0,
         delivered: 0,
         rejected: 0,
+        dropped: 0,
       };
       kept.set(key(orgId, receiver.id), { receiver, leaseUntil: "" });
       return receiver;
@@ -86,11 +88,11 @@ export function memoryEventReceiverStore(options: MemoryEventReceiverStoreOption
       const entry = kept.get(key(orgId, id));
       if (!entry) return;
       const { nextAttemptAt: _next, lastError: _error, lastDeliveredAt: _last, ...rest } = entry.receiver;
-      const lastError = progress.lastError ?? entry.receiver.lastError;
+      const lastError = progress.lastError === undefined ? entry.receiver.lastError : boundedDeliveryFailure(progress.lastError);
       const lastDeliveredAt = progress.lastDeliveredAt ?? entry.receiver.lastDeliveredAt;
       entry.receiver = {
         ...rest,
-        position: progress.position,
+        position: Math.max(entry.receiver.position, progress.position),
         attempts: progress.attempts,
         delivered: entry.receiver.delivered + progress.delivered,
         rejected: entry.receiver.rejected + progress.rejected,
@@ -99,6 +101,17 @@ export function memoryEventReceiverStore(options: MemoryEventReceiverStoreOption
         ...(lastDeliveredAt === undefined ? {} : { lastDeliveredAt }),
       };
       entry.leaseUntil = progress.leaseUntil ?? "";
+    },
+    async skip(orgId, id, { through, failure }) {
+      const entry = kept.get(key(orgId, id));
+      if (!entry || entry.receiver.position >= through) return;
+      const { receiver } = entry;
+      entry.receiver = {
+        ...receiver,
+        position: through,
+        dropped: receiver.dropped + (through - receiver.position),
+        lastError: boundedDeliveryFailure(failure),
+      };
     },
   };
 }

@@ -33,6 +33,32 @@ export interface BackoffOptions {
   readonly factor?: number;
 }
 
+/**
+ * How much of an organization's event history the outbox keeps for receivers that lag (a push
+ * receiver that is down, a poll receiver that stopped polling). Past it, `prune` drops the events
+ * anyway: each receiver behind them moves past them, counts them in `dropped`, and has its
+ * `lastError` say so.
+ */
+export interface BacklogOptions {
+  /** Most events kept per organization, counted back from its last. Default 10,000. */
+  readonly maxEvents?: number;
+  /** Longest an event is kept for a receiver that has not got it, in milliseconds. Default 7 days. */
+  readonly maxAgeMs?: number;
+}
+
+/** What one poll may return (RFC 8936 §2.4 lets the transmitter return fewer SETs than asked). */
+export interface PollBoundOptions {
+  /** Most SETs one answer holds, whatever `maxEvents` asks. Default 100. */
+  readonly maxEvents?: number;
+  /** Most bytes of SETs one answer holds (at least one SET is always sent). Default 524,288 (512 KB). */
+  readonly maxBytes?: number;
+}
+
+/** The default of `BacklogOptions.maxEvents`. */
+export const DEFAULT_BACKLOG_MAX_EVENTS = 10_000;
+/** The default of `BacklogOptions.maxAgeMs`: 7 days. */
+export const DEFAULT_BACKLOG_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
 /** Options of `securityEventDelivery`. */
 export interface SecurityEventDeliveryOptions {
   /** The store's outbox (`ResourceStore.events`). */
@@ -64,6 +90,10 @@ export interface SecurityEventDeliveryOptions {
   readonly onError?: (error: unknown) => void;
   /** The HTTP client. Default: the global `fetch`. */
   readonly fetch?: typeof fetch;
+  /** The history kept for lagging receivers; see `BacklogOptions`. */
+  readonly backlog?: BacklogOptions;
+  /** The size of one poll's answer; see `PollBoundOptions`. */
+  readonly poll?: PollBoundOptions;
 }
 
 /** Where a new receiver starts: after the organization's current last event, or at its first. */
@@ -112,8 +142,9 @@ export interface SecurityEventDelivery {
   /**
    * Deletes the events of `orgId` that every receiver has been given and no listener waits for
    * (`EventOutbox.prune` up to the lowest receiver position; all of them when it has no
-   * receiver), and resolves with how many. Run it now and then: the outbox keeps every event until
-   * something prunes it.
+   * receiver), and those beyond the backlog bound (`options.backlog`) whoever lags — moving the
+   * receivers behind them past them (`EventReceiverStore.skip`) — and resolves with how many. Run
+   * it now and then: the outbox keeps every event until something prunes it.
    */
   prune(orgId: string): Promise<number>;
   /**
@@ -195,6 +226,10 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
   const maxMs = positive("backoff.maxMs", options.backoff?.maxMs, 300_000);
   const invalidKeyAttempts = positive("invalidKeyAttempts", options.invalidKeyAttempts, 10);
   const factor = positive("backoff.factor", options.backoff?.factor, 2);
+  const backlogMaxEvents = positive("backlog.maxEvents", options.backlog?.maxEvents, DEFAULT_BACKLOG_MAX_EVENTS);
+  const backlogMaxAgeMs = positive("backlog.maxAgeMs", options.backlog?.maxAgeMs, DEFAULT_BACKLOG_MAX_AGE_MS);
+  const pollMaxEvents = positive("poll.maxEvents", options.poll?.maxEvents, 100);
+  const pollMaxBytes = positive("poll.maxBytes", options.poll?.maxBytes, 512 * 1024);
   const onError = options.onError ?? ((error: unknown) => console.error(error));
   const send = options.fetch ?? fetch;
   const { outbox, receivers, keys } = options;
@@ -276,7 +311,8 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
   const poll = async (orgId: string, id: string, request: PollRequest): Promise<PollResponse | undefined> => {
     const receiver = await receivers.get(orgId, id);
     if (receiver?.delivery !== "poll") return undefined;
-    const maxEvents = Math.max(0, Math.floor(request.maxEvents ?? 100));
+    // RFC 8936 §2.4: the transmitter may return fewer than `maxEvents`; it never returns more than its bound.
+    const maxEvents = Math.min(pollMaxEvents, Math.max(0, Math.floor(request.maxEvents ?? pollMaxEvents)));
     const errors = request.setErrs ?? {};
     const acknowledged = new Set([...(request.ack ?? []), ...Object.keys(errors)]);
     let position = receiver.position;
@@ -319,6 +355,7 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
     }
     const sets: Record<string, string> = {};
     let count = 0;
+    let bytes = 0;
     let after = position;
     let moreAvailable = false;
     collecting: for (;;) {
@@ -332,7 +369,14 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
           moreAvailable = true;
           break collecting;
         }
-        sets[event.jti] = await signFor(receiver, event, uri);
+        const token = await signFor(receiver, event, uri);
+        // At least one SET per answer, however large, or a receiver could never move on.
+        if (count > 0 && bytes + token.length > pollMaxBytes) {
+          moreAvailable = true;
+          break collecting;
+        }
+        sets[event.jti] = token;
+        bytes += token.length;
         count += 1;
       }
     }
@@ -426,6 +470,48 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
 
   const runOnce = async (): Promise<number> => (await pass()).accepted;
 
+  /**
+   * The last event of `orgId` beyond the backlog bound, at or after `from`: the newest that is
+   * over `backlogMaxEvents` back from `last` or older than `backlogMaxAgeMs`; `from` when none is.
+   * Reads forward from `from` only while events are too old, so at most `backlogMaxEvents` events.
+   */
+  const backlogBound = async (orgId: string, from: number, last: number): Promise<number> => {
+    let bound = Math.max(from, last - backlogMaxEvents);
+    const oldest = new Date(Date.now() - backlogMaxAgeMs).toISOString();
+    for (;;) {
+      const events = await outbox.read({ orgId, after: bound, limit: batchSize });
+      for (const event of events) {
+        if (event.recordedAt >= oldest) return bound;
+        bound = event.sequence;
+      }
+      if (events.length < batchSize) return bound;
+    }
+  };
+
+  const prune = async (orgId: string): Promise<number> => {
+    const all = await receivers.list(orgId);
+    const last = await outbox.lastSequence(orgId);
+    const lowest = Math.min(last, ...all.map((receiver) => receiver.position));
+    const through = await backlogBound(orgId, lowest, last);
+    const behind = all.filter((receiver) => receiver.position < through);
+    if (behind.length > 0) {
+      const [lastDropped] = await outbox.read({ orgId, after: through - 1, limit: 1 });
+      const at = new Date().toISOString();
+      for (const receiver of behind) {
+        await receivers.skip(orgId, receiver.id, {
+          through,
+          failure: {
+            at,
+            jti: lastDropped?.jti ?? "",
+            error: "dropped",
+            description: `${through - receiver.position} event(s) up to sequence ${through} were dropped unsent: the receiver lagged beyond the backlog kept for it (the newest ${backlogMaxEvents} events, none older than ${Math.round(backlogMaxAgeMs / 3_600_000)} h).`,
+          },
+        });
+      }
+    }
+    return outbox.prune(orgId, through);
+  };
+
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
   let stopped = true;
@@ -454,11 +540,7 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
     },
     receivers: (orgId) => receivers.list(orgId),
     poll,
-    async prune(orgId) {
-      const positions = (await receivers.list(orgId)).map((receiver) => receiver.position);
-      const through = positions.length === 0 ? await outbox.lastSequence(orgId) : Math.min(...positions);
-      return outbox.prune(orgId, through);
-    },
+    prune,
     removeReceiver: (orgId, id) => receivers.remove(orgId, id),
     runOnce,
     start() {

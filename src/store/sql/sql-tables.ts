@@ -228,6 +228,8 @@ export interface EventReceiversTable {
   readonly delivered: CounterColumn;
   readonly rejected: CounterColumn;
   readonly lease_until_ms: CounterColumn;
+  /** Events passed over as the receiver lagged beyond the backlog bound (migration 16). */
+  readonly dropped: CounterColumn;
 }
 
 /** Each organization's SET signing key (migration 14) and the keys it replaced (migration 15). Primary key `org_id`. */
