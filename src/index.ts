@@ -125,6 +125,7 @@ export type {
 export {
   DEFAULT_BACKLOG_MAX_AGE_MS,
   DEFAULT_BACKLOG_MAX_EVENTS,
+  DEFAULT_MAX_RECEIVERS_PER_ORGANIZATION,
   InvalidEventReceiverError,
   securityEventDelivery,
 } from "./events/security-event-delivery.js";
@@ -155,7 +156,12 @@ export type {
 export { MAX_FAILURE_DESCRIPTION_LENGTH, boundedDeliveryFailure } from "./events/bounded-delivery-failure.js";
 export { memoryEventReceiverStore, memorySigningKeyRepository } from "./events/memory-event-receiver-store.js";
 export type { MemoryEventReceiverStoreOptions } from "./events/memory-event-receiver-store.js";
-export { DEFAULT_KEY_RETENTION_MS, SECURITY_EVENT_ALGORITHM, eventSigningKeys } from "./events/event-signing-keys.js";
+export {
+  DEFAULT_KEY_RETENTION_MS,
+  DEFAULT_MAX_RETIRED_KEYS,
+  SECURITY_EVENT_ALGORITHM,
+  eventSigningKeys,
+} from "./events/event-signing-keys.js";
 export type {
   EventSigningKeys,
   EventSigningKeysOptions,

@@ -20,6 +20,7 @@ import type {
   EventReceiverStore,
 } from "./event-receiver-store.js";
 import type { EventSigningKeys } from "./event-signing-keys.js";
+import { hashToken, sameTokenHash, unmatchableTokenHash } from "../auth/hash-token.js";
 import { securityEventClaims, signSecurityEvent } from "./security-event-token.js";
 import { isSecurityEventUri, securityEventUriOf } from "./security-event-uris.js";
 
@@ -94,6 +95,11 @@ export interface SecurityEventDeliveryOptions {
   readonly backlog?: BacklogOptions;
   /** The size of one poll's answer; see `PollBoundOptions`. */
   readonly poll?: PollBoundOptions;
+  /**
+   * Most receivers one organization may register: each costs a push per event and a row, and
+   * holds the outbox back while it lags. Default 20.
+   */
+  readonly maxReceiversPerOrganization?: number;
 }
 
 /** Where a new receiver starts: after the organization's current last event, or at its first. */
@@ -102,7 +108,17 @@ export type ReceiverStart = "now" | "beginning";
 /** An invalid receiver registration: the message says what to change. */
 export class InvalidEventReceiverError extends Error {
   override readonly name = "InvalidEventReceiverError";
+  /** Set when the registration is refused because the organization is at a quota: the bound. */
+  readonly quota: number | undefined;
+
+  constructor(message: string, quota?: number) {
+    super(message);
+    this.quota = quota;
+  }
 }
+
+/** The default of `SecurityEventDeliveryOptions.maxReceiversPerOrganization`. */
+export const DEFAULT_MAX_RECEIVERS_PER_ORGANIZATION = 20;
 
 /** A poll (RFC 8936 §2.4): what the receiver acknowledges and asks for. */
 export interface PollRequest {
@@ -133,6 +149,12 @@ export interface SecurityEventDelivery {
   receivers(orgId: string): Promise<readonly EventReceiver[]>;
   /** Removes a receiver; false when there was none. */
   removeReceiver(orgId: string, id: string): Promise<boolean>;
+  /**
+   * Whether `authorization` is the `Authorization` value poll receiver `id` of `orgId` was
+   * registered with, compared as SHA-256 digests in constant time (the store keeps the digest);
+   * false for an unknown receiver, at the same cost.
+   */
+  authorizesPoll(orgId: string, id: string, authorization: string | undefined): Promise<boolean>;
   /**
    * A poll by poll receiver `id` of `orgId` (RFC 8936): applies its acknowledgements in order — the
    * position moves past every event up to the first one it has not acknowledged — and returns the
@@ -230,6 +252,7 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
   const backlogMaxAgeMs = positive("backlog.maxAgeMs", options.backlog?.maxAgeMs, DEFAULT_BACKLOG_MAX_AGE_MS);
   const pollMaxEvents = positive("poll.maxEvents", options.poll?.maxEvents, 100);
   const pollMaxBytes = positive("poll.maxBytes", options.poll?.maxBytes, 512 * 1024);
+  const maxReceivers = positive("maxReceiversPerOrganization", options.maxReceiversPerOrganization, DEFAULT_MAX_RECEIVERS_PER_ORGANIZATION);
   const onError = options.onError ?? ((error: unknown) => console.error(error));
   const send = options.fetch ?? fetch;
   const { outbox, receivers, keys } = options;
@@ -488,6 +511,15 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
     }
   };
 
+  const authorizesPoll = async (orgId: string, id: string, authorization: string | undefined): Promise<boolean> => {
+    const receiver = await receivers.get(orgId, id);
+    const expected = receiver?.delivery === "poll" && receiver.authorization ? receiver.authorization : undefined;
+    const given = hashToken(authorization ?? "");
+    // A receiver registered before digests were kept holds the value itself: compared as a digest too.
+    const stored = expected === undefined ? unmatchableTokenHash : /^[0-9a-f]{64}$/.test(expected) ? expected : hashToken(expected);
+    return sameTokenHash(given, stored) && expected !== undefined && authorization !== undefined;
+  };
+
   const prune = async (orgId: string): Promise<number> => {
     const all = await receivers.list(orgId);
     const last = await outbox.lastSequence(orgId);
@@ -536,8 +568,23 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
   return {
     async addReceiver(orgId, input, start = "now") {
       checkReceiver(input);
-      return receivers.add(orgId, input, start === "beginning" ? 0 : await outbox.lastSequence(orgId));
+      // Checked before anything is written. Two registrations at once may both pass: the bound
+      // is then passed by the few that raced, not by a flood.
+      if ((await receivers.list(orgId)).length >= maxReceivers) {
+        throw new InvalidEventReceiverError(
+          `The organization has ${maxReceivers} event receivers, the most this service allows (maxReceiversPerOrganization): remove one before registering another.`,
+          maxReceivers,
+        );
+      }
+      // A poll receiver's credential is kept as its digest, as tokens are: a copy of the store holds none.
+      const kept = input.delivery === "poll" && input.authorization ? { ...input, authorization: hashToken(input.authorization) } : input;
+      const added = await receivers.add(orgId, kept, start === "beginning" ? 0 : await outbox.lastSequence(orgId));
+      // The organization's signing key exists from its first receiver on, so the JWKS a receiver
+      // fetches before its first SET already holds it.
+      await keys.signingKey(orgId);
+      return added;
     },
+    authorizesPoll,
     receivers: (orgId) => receivers.list(orgId),
     poll,
     prune,

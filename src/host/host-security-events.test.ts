@@ -36,6 +36,8 @@ function hostOn(database: string): Host {
     SCIMKIT_PUBLIC_URL: PUBLIC_URL,
     SCIMKIT_EVENT_LEASE_SECONDS: "2",
     SCIMKIT_EVENT_RETRY_MAX_SECONDS: "2",
+    // The receivers listen on 127.0.0.1, which the receiver address rules refuse unless allowed.
+    SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS: "127.0.0.1",
   });
 }
 
@@ -113,20 +115,32 @@ function historyOf(receiver: SetReceiver, id: string): string[] {
 }
 
 describe("the host's RFC 9967 delivery", () => {
-  it("advertises events, and serves the JWKS of known organizations only", async () => {
+  it("advertises events, and answers the JWKS alike for an unknown organization and one without a key", async () => {
     const host = hostOn(join(scratch, "advertise.db"));
     const at = await origin(host);
     const call = await acme(at);
     await call("GET", "/Users");
     const config = (await (await fetch(`${at}/scim/Organizations/acme/v2/ServiceProviderConfig`)).json()) as Record<string, unknown>;
     expect(config["securityEvents"]).toBeDefined();
-    const jwks = await fetch(`${at}/scim/Organizations/acme/events/jwks.json`);
-    expect(jwks.status).toBe(200);
-    expect(((await jwks.json()) as { keys: unknown[] }).keys).toHaveLength(1);
-    // No key is made for an organization that does not exist.
-    const unknown = await fetch(`${at}/scim/Organizations/nobody/events/jwks.json`);
-    expect(unknown.status).toBe(404);
-    expect(((await unknown.json()) as { detail: string }).detail).toContain("nobody");
+    // No key before the first receiver: the same answer as for an organization that does not exist,
+    // and no key is made for either.
+    const answer = async (orgId: string) => {
+      const response = await fetch(`${at}/scim/Organizations/${orgId}/events/jwks.json`);
+      return { status: response.status, cacheControl: response.headers.get("cache-control"), body: await response.json() };
+    };
+    const nobody = await answer("nobody");
+    expect(nobody).toEqual({ status: 200, cacheControl: "no-store", body: { keys: [] } });
+    expect(await answer("acme")).toEqual(nobody);
+    expect(await answer("nobody")).toEqual(nobody);
+    const added = await analytics(at, "/organizations/acme/event-receivers", {
+      method: "POST",
+      body: JSON.stringify({ url: "https://receiver.test/acme", audience: AUDIENCE }),
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const keyed = await answer("acme");
+    expect(keyed.status).toBe(200);
+    expect((keyed.body as { keys: unknown[] }).keys).toHaveLength(1);
+    expect(keyed.cacheControl).toBe("public, max-age=300");
   }, 120_000);
 
   it("delivers every event exactly once by jti, in order per resource, after the host is SIGKILLed mid-push", async () => {

@@ -352,11 +352,7 @@ export function createHostApp(options: HostServerOptions): Express {
   );
   if (securityEvents) {
     const analyticsStore = options.analytics?.store;
-    // With the analytics interface, the organizations it knows; without, those with a receiver.
-    const exists = analyticsStore
-      ? async (orgId: string) => (await analyticsStore.getOrganization({ all: true }, orgId)) !== undefined
-      : async (orgId: string) => (await securityEvents.delivery.receivers(orgId)).length > 0;
-    app.use("/scim/Organizations/:orgId/events", securityEventRoutes(securityEvents, exists));
+    app.use("/scim/Organizations/:orgId/events", securityEventRoutes(securityEvents));
     const stop = runSecurityEvents(securityEvents, analyticsStore ? () => allOrganizationIds(analyticsStore) : async () => [], logError);
     addBackgroundWork(app, stop);
   }

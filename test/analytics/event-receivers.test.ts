@@ -223,6 +223,23 @@ function lifecycle(options: () => TestAppOptions): void {
     expect(t.errors).toEqual([]);
   });
 
+  it("refuses a receiver past the organization's quota (20) with a 409 naming the bound, and registers nothing", async () => {
+    const t = await app();
+    const org = await createOrganization(t, "Acme");
+    const other = await createOrganization(t, "Globex");
+    for (let index = 0; index < 20; index += 1) await add(t, org.id, { url: `https://siem.example.com/events/${index}` });
+    const refused = expectProblem(
+      await t.post(`/organizations/${org.id}/event-receivers`, { url: "https://siem.example.com/21" }),
+      409,
+      "conflict",
+    );
+    expect(refused.detail).toMatch(/20 event receivers, the most this service allows/);
+    expect(await list(t, org.id)).toHaveLength(20);
+    // Another organization's quota is its own.
+    await add(t, other.id, { url: "https://siem.example.com/globex" });
+    expect(t.errors).toEqual([]);
+  });
+
   it("lets an admin manage only its organizations' receivers (404 as for unknown ones), and a viewer only read", async () => {
     const t = await app();
     const orgA = await createOrganization(t, "Acme");

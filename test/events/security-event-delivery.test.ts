@@ -5,6 +5,7 @@
  * is down gets everything in order when it returns, and its failures are readable meanwhile; a SET
  * the receiver rejects (400) is recorded and skipped.
  */
+import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
@@ -284,7 +285,8 @@ describe("RFC 9967 delivery", () => {
     // Refused past `invalidKeyAttempts` (10): rejected for good, and the next event goes on.
     receiver.refuseKeys = 10;
     await call("POST", "/Users", { schemas: [USER], userName: "bob" });
-    for (let pass = 0; pass < 10; pass++) {
+    // Passes until the tenth refusal: a pass that comes before the backoff has passed tries nothing.
+    for (let pass = 0; pass < 200 && receiver.refuseKeys > 0; pass++) {
       await delivery.runOnce();
       await new Promise((resolve) => setTimeout(resolve, 6));
     }
@@ -310,6 +312,13 @@ describe("RFC 9967 delivery", () => {
       audience: AUDIENCE,
       form: "notice",
     });
+    // Kept as its SHA-256 digest, as tokens are: the store holds no usable credential.
+    const kept = (await delivery.receivers("acme")).find((receiver) => receiver.id === poller.id);
+    expect(kept?.authorization).toBe(createHash("sha256").update("Bearer poll-secret").digest("hex"));
+    expect(JSON.stringify(await delivery.receivers("acme"))).not.toContain("poll-secret");
+    expect(await delivery.authorizesPoll("acme", poller.id, "Bearer poll-secret")).toBe(true);
+    expect(await delivery.authorizesPoll("acme", poller.id, kept?.authorization)).toBe(false);
+    expect(await delivery.authorizesPoll("acme", "unknown", "Bearer poll-secret")).toBe(false);
     for (const userName of ["p1", "p2", "p3"]) await call("POST", "/Users", { schemas: [USER], userName });
     const jwks = createRemoteJWKSet(new URL(`${base}/keys/acme/jwks.json`));
     const poll = async (body: unknown, authorization = "Bearer poll-secret") =>
@@ -348,6 +357,17 @@ describe("RFC 9967 delivery", () => {
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ err: "invalid_request", description: expect.stringMatching(/ack/) });
     await expect(delivery.addReceiver("acme", { url: "https://p.test/", delivery: "poll" })).rejects.toThrow(/authorization/);
+  });
+
+  it("refuses a receiver past maxReceiversPerOrganization, naming the bound, per organization", async () => {
+    const { delivery } = await world();
+    // `world` registered one already.
+    for (let index = 1; index < 20; index += 1) await delivery.addReceiver("acme", { url: `https://r.test/${index}` });
+    const refused = delivery.addReceiver("acme", { url: "https://r.test/21" });
+    await expect(refused).rejects.toThrow(/20 event receivers, the most this service allows \(maxReceiversPerOrganization\)/);
+    await expect(refused).rejects.toMatchObject({ name: "InvalidEventReceiverError", quota: 20 });
+    expect(await delivery.receivers("acme")).toHaveLength(20);
+    await delivery.addReceiver("globex", { url: "https://r.test/globex" });
   });
 
   it("refuses a receiver it could never deliver to, saying why", async () => {
