@@ -64,7 +64,7 @@ export { expensiveWorkClassifier } from "./http/expensive-work-classifier.js";
 export type { ExpensiveWorkOptions } from "./http/expensive-work-classifier.js";
 export type { AuditEntry, AuditOperation, AuditSink } from "./audit/audit-sink.js";
 export type { AuditQuery, AuditRecord, AuditTrail } from "./audit/audit-trail.js";
-export { auditedId, handToSink, MAX_AUDITED_ID_LENGTH } from "./audit/hand-to-sink.js";
+export { auditedId, auditedTarget, handToSink, MAX_AUDITED_ID_LENGTH, MAX_AUDITED_TARGET_LENGTH } from "./audit/hand-to-sink.js";
 export { memoryAuditTrail } from "./audit/memory-audit-trail.js";
 export type { MemoryAuditTrailOptions } from "./audit/memory-audit-trail.js";
 export type { RequestBodyRefusal, RequestLog, RequestLogEntry } from "./request-log/request-log.js";

@@ -135,6 +135,9 @@ function lifecycle(options: () => TestAppOptions): void {
       ["analytics.removeOrganizationEventReceiver", "EventReceiver", added.id, "failure", 404],
     ]);
     expect(JSON.stringify(await trail.list(org.id))).not.toContain("receiver-secret");
+    // A registration's entry says where the organization's events go.
+    const targets = [...(await trail.list(org.id))].reverse().map((entry) => entry.target);
+    expect(targets.slice(1, 3)).toEqual(["https://siem.example.com/events", "https://other.example.com/set"]);
     expect(t.errors).toEqual([]);
   });
 

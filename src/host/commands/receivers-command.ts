@@ -199,6 +199,7 @@ export const receiversCommand: HostCommand = {
               orgId,
               resourceType: "EventReceiver",
               resourceId: (result) => result.id,
+              target: input.url,
               status: 201,
             },
             async () => {

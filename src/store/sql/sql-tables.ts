@@ -120,6 +120,8 @@ export interface AuditTable {
   /** The HTTP status: an `integer`, which both drivers return as a JavaScript number. */
   readonly status: number;
   readonly scim_type: string | null;
+  /** `AuditEntry.target` (migration 17). */
+  readonly target: string | null;
   /** `request` or `bulk`. */
   readonly via: string;
   readonly bulk_id: string | null;

@@ -17,6 +17,7 @@ import { eventOutboxTables } from "./0013-event-outbox-tables.js";
 import { eventReceiverTables } from "./0014-event-receiver-tables.js";
 import { eventKeyRotation } from "./0015-event-key-rotation.js";
 import { eventReceiverDropped } from "./0016-event-receiver-dropped.js";
+import { auditTarget } from "./0017-audit-target.js";
 import type { Migration } from "./migration.js";
 
 /**
@@ -40,4 +41,5 @@ export const sqlMigrations: readonly Migration[] = [
   eventReceiverTables,
   eventKeyRotation,
   eventReceiverDropped,
+  auditTarget,
 ];
