@@ -16,10 +16,14 @@ import {
 } from "scimkit";
 import { sqlEventReceiverStore, sqlSigningKeyRepository, type SqlStore } from "scimkit/sql";
 import type { ResourceStore } from "scimkit/store";
+import type { HostSettings } from "./host-settings.js";
 
 /** Options of `hostEventDelivery`. */
 export interface HostEventDeliveryOptions
-  extends Pick<SecurityEventDeliveryOptions, "intervalMs" | "leaseMs" | "batchSize" | "requestTimeoutMs" | "backoff"> {
+  extends Pick<
+    SecurityEventDeliveryOptions,
+    "intervalMs" | "leaseMs" | "batchSize" | "requestTimeoutMs" | "backoff" | "backlog" | "maxReceiversPerOrganization"
+  > {
   /**
    * The address receivers reach the host at (`SCIMKIT_PUBLIC_URL`, no trailing slash), e.g.
    * `https://scim.example.com`; a function when it is known only once the port is open.
@@ -46,6 +50,19 @@ export interface HostEventDelivery {
    * the analytics router's `securityEventPollUrl`.
    */
   pollUrl(orgId: string, receiverId: string): string;
+}
+
+/**
+ * The bounds of the host's settings (`SCIMKIT_EVENT_BACKLOG_*`, `SCIMKIT_EVENT_RECEIVERS_PER_ORGANIZATION`)
+ * as delivery options: the same for the server and for the `scimkit receivers` command.
+ */
+export function hostEventBounds(
+  events: Pick<HostSettings["events"], "backlogMaxEvents" | "backlogMaxAgeMs" | "maxReceiversPerOrganization">,
+): Pick<HostEventDeliveryOptions, "backlog" | "maxReceiversPerOrganization"> {
+  return {
+    backlog: { maxEvents: events.backlogMaxEvents, maxAgeMs: events.backlogMaxAgeMs },
+    maxReceiversPerOrganization: events.maxReceiversPerOrganization,
+  };
 }
 
 /** Whether `store` is a `sqlStore` (its Kysely instance and dialect are what the SQL receiver store needs). */

@@ -14,7 +14,7 @@ import {
   type AnalyticsStore,
   type RenderedEventReceiver,
 } from "scimkit/analytics";
-import { hostEventDelivery } from "../host-event-delivery.js";
+import { hostEventBounds, hostEventDelivery } from "../host-event-delivery.js";
 import type { HostCommand } from "./host-command.js";
 import { auditedCommandWrite } from "./audited-command-write.js";
 import { failure, usageError } from "./command-error.js";
@@ -178,7 +178,7 @@ export const receiversCommand: HostCommand = {
 
     await withCommandStore(async ({ store, analytics, audit }, settings) => {
       // The command never starts the loop: it only reads and changes the receivers the hosts deliver to.
-      const events = hostEventDelivery(store, { publicUrl: settings.publicUrl ?? "" });
+      const events = hostEventDelivery(store, { publicUrl: settings.publicUrl ?? "", ...hostEventBounds(settings.events) });
       const render = (receiver: Parameters<typeof renderEventReceiver>[0]) =>
         renderEventReceiver(receiver, events.pollUrl(receiver.orgId, receiver.id));
       switch (subcommand) {
