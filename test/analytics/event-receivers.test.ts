@@ -105,6 +105,7 @@ function lifecycle(options: () => TestAppOptions): void {
       attempts: 0,
       delivered: 0,
       rejected: 0,
+      dropped: 0,
     });
     expect(added).not.toHaveProperty("authorization");
     expect(added).not.toHaveProperty("pollUrl");
