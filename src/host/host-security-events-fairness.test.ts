@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type SetReceiver, startSetReceiver } from "../../test/events/set-receiver.fixture.js";
+import { operatorCall, until as waitUntil } from "./host-events.fixture.js";
 import { type Host, killHosts, startHost } from "./host-process.fixture.js";
 
 const OPERATOR_KEY = "operator-key-for-the-event-fairness-test-0123456789";
@@ -30,21 +31,12 @@ interface ReceiverState {
   readonly lastError?: unknown;
 }
 
-async function analytics(at: string, path: string, init: RequestInit = {}): Promise<{ readonly status: number; readonly body: unknown }> {
-  const response = await fetch(`${at}/analytics/v1${path}`, {
-    ...init,
-    headers: { Authorization: `Bearer ${OPERATOR_KEY}`, "Content-Type": "application/json", ...init.headers },
-  });
-  const text = await response.text();
-  return { status: response.status, body: text === "" ? undefined : JSON.parse(text) };
+function analytics(at: string, path: string, init: RequestInit = {}): Promise<{ readonly status: number; readonly body: unknown }> {
+  return operatorCall(at, OPERATOR_KEY, path, init);
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 90_000): Promise<void> {
+  return waitUntil(condition, what, timeoutMs);
 }
 
 /** One organization with its receiver, as registered through the operator API. */

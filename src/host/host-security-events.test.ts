@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type SetReceiver, startSetReceiver } from "../../test/events/set-receiver.fixture.js";
+import { operatorCall, until as waitUntil } from "./host-events.fixture.js";
 import { type Host, killHosts, startHost } from "./host-process.fixture.js";
 
 const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
@@ -48,13 +49,8 @@ async function origin(host: Host): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-async function analytics(at: string, path: string, init: RequestInit = {}): Promise<{ readonly status: number; readonly body: unknown }> {
-  const response = await fetch(`${at}/analytics/v1${path}`, {
-    ...init,
-    headers: { Authorization: `Bearer ${OPERATOR_KEY}`, "Content-Type": "application/json", ...init.headers },
-  });
-  const text = await response.text();
-  return { status: response.status, body: text === "" ? undefined : JSON.parse(text) };
+function analytics(at: string, path: string, init: RequestInit = {}): Promise<{ readonly status: number; readonly body: unknown }> {
+  return operatorCall(at, OPERATOR_KEY, path, init);
 }
 
 /** Creates organization `acme` and returns a SCIM client with its token. */
@@ -73,12 +69,8 @@ async function acme(at: string): Promise<(method: string, path: string, body?: u
   };
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  return waitUntil(condition, what, timeoutMs);
 }
 
 interface Receiver {
