@@ -170,11 +170,18 @@ function describeFirstSync(dialect: SqlDialect, open: () => Promise<{ readonly d
       }
       // The same e-mail in another organization is another person, and stays untouched.
       await sql`insert into users (org_id, email) values ('globex', ${people[0]!.email})`.execute(db);
-      const own = await sql<{ readonly id: number; readonly email: string }>`select id, email from users where org_id = 'acme' order by id`.execute(db);
+      const own = await sql<{
+        readonly id: number;
+        readonly email: string;
+      }>`select id, email from users where org_id = 'acme' order by id`.execute(db);
       const tokens = createTokenStore();
       const { token } = await tokens.issue("acme", { label: "entra" });
       const errors: unknown[] = [];
-      const app = await createApp(db, { auth: tokens, compatibility: "entra", existingUsers: "link", onError: (error) => errors.push(error) }, dialect);
+      const app = await createApp(
+        db,
+        { auth: tokens, compatibility: "entra", existingUsers: "link", onError: (error) => errors.push(error) },
+        dialect,
+      );
       const scim = (path: string) => `/scim/Organizations/acme/v2${path}`;
 
       for (const [index, person] of people.entries()) {
@@ -182,7 +189,10 @@ function describeFirstSync(dialect: SqlDialect, open: () => Promise<{ readonly d
         const appId = String(own.rows[index]!.id);
         // Entra's lookup, as its fixture sends it, for the lower-case name.
         const path = lookup.request.path.replace("Test_User_00aa00aa-bb11-cc22-dd33-44ee44ee44ee", userName);
-        const found = await request(app).get(scim(encodeRequestPath(path))).set("Authorization", `Bearer ${token}`).expect(200);
+        const found = await request(app)
+          .get(scim(encodeRequestPath(path)))
+          .set("Authorization", `Bearer ${token}`)
+          .expect(200);
         expect(found.body, userName).toMatchObject({ totalResults: 1, Resources: [{ id: appId, userName: person.email }] });
         // Entra's create, as its fixture sends it: linked to the application's row (200, its id).
         const body = {
@@ -201,14 +211,19 @@ function describeFirstSync(dialect: SqlDialect, open: () => Promise<{ readonly d
         expect(linked.body).toMatchObject({ id: appId, userName, externalId: `entra-${index}` });
       }
 
-      const counts = await sql<{ readonly org_id: string; readonly n: number | string }>`select org_id, count(*) as n from users group by org_id order by org_id`.execute(
-        db,
-      );
+      const counts = await sql<{
+        readonly org_id: string;
+        readonly n: number | string;
+      }>`select org_id, count(*) as n from users group by org_id order by org_id`.execute(db);
       expect(counts.rows.map((row) => [row.org_id, Number(row.n)])).toEqual([
         ["acme", people.length],
         ["globex", 1],
       ]);
-      const after = await sql<{ readonly id: number; readonly email: string; readonly scim_external_id: string | null }>`select id, email, scim_external_id from users order by id`.execute(db);
+      const after = await sql<{
+        readonly id: number;
+        readonly email: string;
+        readonly scim_external_id: string | null;
+      }>`select id, email, scim_external_id from users order by id`.execute(db);
       expect(after.rows.map((row) => [row.id, row.email, row.scim_external_id])).toEqual([
         ...own.rows.map((row, index) => [row.id, people[index]!.email.toLowerCase(), `entra-${index}`]),
         [expect.any(Number), people[0]!.email, null],
@@ -236,21 +251,18 @@ function describeFirstSync(dialect: SqlDialect, open: () => Promise<{ readonly d
       const { token } = await tokens.issue("acme", { label: "entra" });
       const app = await createApp(db, { auth: tokens, compatibility: "entra" }, dialect);
       const scim = (path: string) => `/scim/Organizations/acme/v2${path}`;
-      const user = await request(app)
-        .post(scim("/Users"))
-        .set("Authorization", `Bearer ${token}`)
-        .send({ schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: "ada.lovelace@example.com" });
-      expect(user.status, JSON.stringify(user.body)).toBe(409);
-      expect(user.body).toMatchObject({ scimType: "uniqueness", detail: expect.stringContaining("userName") });
-      const team = await request(app)
-        .post(scim("/Groups"))
-        .set("Authorization", `Bearer ${token}`)
-        .send({ schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "SUPPORT" });
-      expect(team.status, JSON.stringify(team.body)).toBe(409);
-      expect(team.body).toMatchObject({ scimType: "uniqueness", detail: expect.stringContaining("displayName") });
-      const counts = await sql<{ readonly users: number | string; readonly teams: number | string }>`select (select count(*) from users) as users, (select count(*) from teams) as teams`.execute(
-        db,
-      );
+      for (const [endpoint, body, attribute] of [
+        ["/Users", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:User"], userName: "ada.lovelace@example.com" }, "userName"],
+        ["/Groups", { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "SUPPORT" }, "displayName"],
+      ] as const) {
+        const refused = await request(app).post(scim(endpoint)).set("Authorization", `Bearer ${token}`).send(body);
+        expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+        expect(refused.body).toMatchObject({ scimType: "uniqueness", detail: expect.stringContaining(attribute) });
+      }
+      const counts = await sql<{
+        readonly users: number | string;
+        readonly teams: number | string;
+      }>`select (select count(*) from users) as users, (select count(*) from teams) as teams`.execute(db);
       expect(counts.rows.map((row) => [Number(row.users), Number(row.teams)])).toEqual([[1, 1]]);
     } finally {
       await close();

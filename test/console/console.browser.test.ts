@@ -36,6 +36,17 @@ afterAll(async () => {
   server?.stop();
 });
 
+/** Creates an organization through the analytics interface; answers its SCIM base URL and token. */
+async function createOrganization(name: string, id: string): Promise<{ baseUrl: string; token: string }> {
+  const created = await fetch(`${server.analyticsUrl}/organizations`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${OPERATOR_KEY}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ name, id }),
+  });
+  expect(created.status).toBe(201);
+  return ((await created.json()) as { scim: { baseUrl: string; token: string } }).scim;
+}
+
 /** A fresh browser context (its own sessionStorage) and page, with the clipboard allowed. */
 async function newPage(width = 1280, height = 900): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width, height } });
@@ -83,14 +94,14 @@ describe("the operator console", () => {
   // Issue 27, point 16: a person clicks from a loaded page; opening each address directly missed
   // that the Directory's Groups tab threw a TypeError over the users' rows still in the table.
   it("clicks through every section and the Directory's tabs from a loaded page: each shows its own rows, without a console error", async () => {
-    const created = await fetch(`${server.analyticsUrl}/organizations`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${OPERATOR_KEY}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ name: "Initech", id: "initech" }),
-    });
-    expect(created.status).toBe(201);
-    const { scim: access } = (await created.json()) as { scim: { baseUrl: string; token: string } };
-    const peter = await scim(access.baseUrl, access.token, "POST", "/Users", entraUser("peter@initech.example", "Peter", "Gibbons", "e-3001"));
+    const access = await createOrganization("Initech", "initech");
+    const peter = await scim(
+      access.baseUrl,
+      access.token,
+      "POST",
+      "/Users",
+      entraUser("peter@initech.example", "Peter", "Gibbons", "e-3001"),
+    );
     expect(peter.status).toBe(201);
     const peterId = ((await peter.json()) as { id: string }).id;
     const team = await scim(access.baseUrl, access.token, "POST", "/Groups", {
@@ -336,13 +347,7 @@ describe("the operator console", () => {
   }, 120_000);
 
   it("browses a group of 10,000 members a page at a time, and finds a user's groups by search", async () => {
-    const created = await fetch(`${server.analyticsUrl}/organizations`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${OPERATOR_KEY}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ name: "Fabrikam", id: "fabrikam" }),
-    });
-    expect(created.status).toBe(201);
-    const { scim: access } = (await created.json()) as { scim: { baseUrl: string; token: string } };
+    const access = await createOrganization("Fabrikam", "fabrikam");
     const ada = await scim(access.baseUrl, access.token, "POST", "/Users", entraUser("ada@fabrikam.example", "Ada", "Lovelace", "e-2001"));
     expect(ada.status).toBe(201);
     const adaId = ((await ada.json()) as { id: string }).id;

@@ -40,4 +40,3 @@ export function foldedColumnEquality(
   const folded = dialect.name === "sqlite" && isAscii(key) ? sql`lower(${column})` : dialect.lower(column);
   return sql<SqlBool>`${folded} = ${sql.val(key)}`;
 }
-
