@@ -8,7 +8,7 @@
 import express from "express";
 import { decodeJwt } from "jose";
 import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { accessTokenIssuer, generateSigningKey, type SigningKey } from "../../src/auth/access-token-issuer.js";
 import { clientCredentialsVerifier } from "../../src/auth/client-credentials-verifier.js";
 import { createTokenStore, type TokenStore } from "../../src/auth/hashed-token-store.js";
@@ -17,10 +17,10 @@ import { createScimRouter } from "../../src/http/create-scim-router.js";
 import type { RateLimiter } from "../../src/http/rate-limiter.js";
 import { tokenBucketLimiter } from "../../src/http/token-bucket-limiter.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
-import { createTestSchema, describePostgres, type TestSchema } from "../../src/store/sql/postgres-test-database.fixture.js";
+import { describePostgres } from "../../src/store/sql/postgres-test-database.fixture.js";
 import { sqlRateLimiter } from "../../src/store/sql/sql-rate-limiter.js";
 import { type SqlStore, sqlStore } from "../../src/store/sql/sql-store.js";
-import { expectScimError } from "./harness.js";
+import { expectScimError, postgresStores } from "./harness.js";
 
 const ISSUER = "https://scim.example.com";
 let signingKey: SigningKey;
@@ -246,21 +246,11 @@ if (process.env["SCIMKIT_HTTP_STORE"] === "sqlite") {
   });
 } else {
   describePostgres("access tokens bound to their client secret, token store on PostgreSQL", (url) => {
-    let schema: TestSchema | undefined;
-    const stores: SqlStore[] = [];
-    beforeAll(async () => {
-      schema = await createTestSchema(url);
-    });
-    afterAll(async () => {
-      await Promise.all(stores.map((store) => store.close()));
-      await schema?.drop();
-    });
+    const openStore = postgresStores(url);
     // A store per test, each on a pool of its own as a host process would have; the failure
     // counters of earlier tests (the same addresses) cleared.
     const open = async (time: Clock): Promise<SqlStore> => {
-      if (schema === undefined) throw new Error("the schema is made before the tests");
-      const store = await sqlStore({ postgres: schema.pool(), tokens: { now: time.now } });
-      stores.push(store);
+      const store = await openStore({ tokens: { now: time.now } });
       await store.db.deleteFrom("scimkit_rate_buckets").execute();
       return store;
     };
