@@ -28,6 +28,30 @@ export function failureKey(kind: string, ...parts: readonly string[]): string {
 }
 
 /**
+ * The part of source address `ip` a client is counted by: the address itself, but for IPv6 its
+ * /64 — one subscriber's network is a /64 at least (RFC 6177 §2, RFC 4291 §2.5.4 interface ids),
+ * so counting each of its 2^64 addresses apart would bound nothing.
+ *
+ * @example sourceOf("2001:db8:1:2:aaaa::7") // "2001:db8:1:2::/64"
+ */
+export function sourceOf(ip: string): string {
+  const address = ip.split("%")[0] ?? "";
+  // IPv4, and IPv4 as Node reports it on a dual-stack socket (::ffff:a.b.c.d), stay whole.
+  if (!address.includes(":") || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address)) return address;
+  const halves = address.split("::");
+  if (halves.length > 2) return address;
+  const groupsOf = (part: string | undefined): string[] => (part === undefined || part === "" ? [] : part.split(":"));
+  const head = groupsOf(halves[0]);
+  const tail = groupsOf(halves[1]);
+  // An embedded IPv4 address (RFC 4291 §2.2) stands for the last two groups.
+  const width = (groups: readonly string[]) => groups.reduce((sum, group) => sum + (group.includes(".") ? 2 : 1), 0);
+  const zeros = halves.length === 2 ? Math.max(0, 8 - width(head) - width(tail)) : 0;
+  const groups = [...head, ...Array.from({ length: zeros }, () => "0"), ...tail].slice(0, 4);
+  if (groups.some((group) => !/^[0-9a-f]{1,4}$/i.test(group))) return address;
+  return `${groups.map((group) => Number.parseInt(group, 16).toString(16)).join(":")}::/64`;
+}
+
+/**
  * Failures counted by `limiter` (each failure takes one of a key's allowance; a refusal is the
  * bound reached), with the keys it refused remembered here until their `Retry-After` so the next
  * attempt is refused without being tried. The memory held is at most `MAX_REFUSED_KEYS` refusals

@@ -15,7 +15,7 @@ import type { TokenRecord } from "../auth/token-record.js";
 import { isTokenRefusedError } from "../auth/token-refused-error.js";
 import type { Principal } from "../auth/token-verifier.js";
 import { asyncHandler } from "./async-handler.js";
-import { type AuthenticationFailureLimit, authenticationFailureLimit, failureKey } from "./authentication-failure-limit.js";
+import { type AuthenticationFailureLimit, authenticationFailureLimit, failureKey, sourceOf } from "./authentication-failure-limit.js";
 import { noStore, OAuthError, oauthErrorHandler } from "./oauth-error.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import { tokenBucketLimiter } from "./token-bucket-limiter.js";
@@ -42,7 +42,7 @@ export interface OAuthTokenRouterOptions {
   /**
    * Counts failed client authentications (a wrong or unknown client id or secret), under two keys:
    * the client (organization and `client_id`) and the source address (`request.ip`, as Express's
-   * `trust proxy` resolves it). A key it refuses is answered 429 `slow_down` with `Retry-After`,
+   * `trust proxy` resolves it; an IPv6 address counts by its /64). A key it refuses is answered 429 `slow_down` with `Retry-After`,
    * before its secret is checked, until its allowance has refilled. Default: a token bucket in
    * this process allowing 10 failures a minute per
    * key, in a burst of as many; several processes each count their own unless given a shared
@@ -74,9 +74,9 @@ function tooManyFailures(seconds: number): OAuthError {
   return new OAuthError(429, "slow_down", description, seconds);
 }
 
-/** The key of the request's source address for `failureLimiter`. */
+/** The key of the request's source address (an IPv6 client's /64) for `failureLimiter`. */
 function addressKey(request: Request): string {
-  return failureKey("address", request.ip ?? "");
+  return failureKey("address", sourceOf(request.ip ?? ""));
 }
 
 /**
