@@ -46,7 +46,9 @@ export interface OAuthTokenRouterOptions {
    * before its secret is checked, until its allowance has refilled. Default: a token bucket in
    * this process allowing 10 failures a minute per
    * key, in a burst of as many; several processes each count their own unless given a shared
-   * limiter (`sqlRateLimiter`). `false`: no bound.
+   * limiter (`sqlRateLimiter`); with one, a process that has not yet met a key's refusal checks
+   * one more attempt before it refuses too, so the bound on wrong secrets is the limit plus one
+   * per process. `false`: no bound.
    */
   readonly failureLimiter?: RateLimiter | false;
   /** Called with each unexpected error (answered with a bare 500). Default: `console.error`. */
