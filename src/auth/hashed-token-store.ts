@@ -4,7 +4,7 @@
  * 256-bit random values kept only as SHA-256 digests and compared in constant time.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { hashToken, sameTokenHash, unmatchableTokenHash } from "./hash-token.js";
+import { hashToken, sameTokenHash, secretIdOf, unmatchableTokenHash } from "./hash-token.js";
 import { memoryTokenRepository } from "./memory-token-repository.js";
 import type { StoredToken, TokenRepository } from "./token-repository.js";
 import type { TokenRecord } from "./token-record.js";
@@ -112,6 +112,7 @@ function publicRecord(stored: StoredToken, at: Date): TokenRecord {
     id: stored.id,
     orgId: stored.orgId,
     prefix: stored.prefix,
+    secretId: secretIdOf(stored.hash),
     createdAt: stored.createdAt,
   };
   if (stored.label !== undefined) record.label = stored.label;
@@ -121,6 +122,7 @@ function publicRecord(stored: StoredToken, at: Date): TokenRecord {
   // An ended grace period is history, not something the operator needs to act on.
   if (stored.previousSecretValidUntil !== undefined && isAfter(stored.previousSecretValidUntil, at)) {
     record.previousSecretValidUntil = stored.previousSecretValidUntil;
+    if (stored.previousHash !== undefined) record.previousSecretId = secretIdOf(stored.previousHash);
   }
   return record;
 }

@@ -6,21 +6,29 @@
 import type { ErrorRequestHandler, Request, Response } from "express";
 import { requestErrorOf } from "./request-error.js";
 
-/** The RFC 6749 §5.2 error codes the token endpoint answers with. */
-export type OAuthErrorCode = "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope";
+/**
+ * The RFC 6749 §5.2 error codes the token endpoint answers with, and `slow_down` (RFC 8628 §3.5,
+ * in the IANA OAuth Extensions Error registry) for a client over the bound on failed
+ * authentications: §5.2 has no code for "too many attempts", and `slow_down` is the registered
+ * token-endpoint error that says exactly that. It comes with HTTP 429 and `Retry-After` (RFC 6585 §4).
+ */
+export type OAuthErrorCode = "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope" | "slow_down";
 
 /** A refused token request: the RFC 6749 §5.2 code, the HTTP status and a sentence for the client's developer. */
 export class OAuthError extends Error {
   readonly status: number;
   readonly code: OAuthErrorCode;
   readonly description: string;
+  /** Whole seconds to wait before retrying, sent as `Retry-After`; with 429 `slow_down`. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(status: number, code: OAuthErrorCode, description: string) {
+  constructor(status: number, code: OAuthErrorCode, description: string, retryAfterSeconds?: number) {
     super(description);
     this.name = "OAuthError";
     this.status = status;
     this.code = code;
     this.description = description;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -34,6 +42,7 @@ function sendOAuthError(response: Response, error: OAuthError): void {
   noStore(response);
   // RFC 6749 §5.2: invalid_client is a 401 with a challenge of the scheme the client can use (§2.3.1).
   if (error.code === "invalid_client") response.set("WWW-Authenticate", 'Basic realm="OAuth", charset="UTF-8"');
+  if (error.retryAfterSeconds !== undefined) response.set("Retry-After", String(error.retryAfterSeconds));
   response.status(error.status).json({ error: error.code, error_description: error.description });
 }
 
