@@ -193,7 +193,7 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
   const invalidKeyAttempts = positive("invalidKeyAttempts", options.invalidKeyAttempts, 10);
   const factor = positive("backoff.factor", options.backoff?.factor, 2);
   const onError = options.onError ?? ((error: unknown) => console.error(error));
-  const addressPolicy = outboundAddressPolicy(options.receiverAddressPolicy);
+  const addressPolicy = outboundAddressPolicy({ allowSetting: "receiverAddressPolicy.allowHosts", ...options.receiverAddressPolicy });
   const post = pinnedPost(addressPolicy);
   const { outbox, receivers, keys } = options;
 
