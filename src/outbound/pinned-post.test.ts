@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { answeringServer, type AnsweringServer } from "./answering-server.fixture.js";
 import { OutboundAddressRefusedError, outboundAddressPolicy } from "./outbound-address-policy.js";
 import { pinnedPost, type PinnedPostRequest } from "./pinned-post.js";
 
@@ -9,23 +8,11 @@ afterEach(async () => {
   for (const close of servers.splice(0)) await close();
 });
 
-/** A server on 127.0.0.1 answering with `handle`, and the requests it got (method and path). */
-async function serve(handle: (request: IncomingMessage, response: ServerResponse) => void): Promise<{ port: number; hits: string[] }> {
-  const hits: string[] = [];
-  const server = createServer((request, response) => {
-    hits.push(`${request.method} ${request.url}`);
-    request.resume();
-    request.on("end", () => handle(request, response));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  servers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { port: (server.address() as AddressInfo).port, hits };
+/** A server on 127.0.0.1 answering with `reply`, closed after the test. */
+async function serve(reply: Parameters<typeof answeringServer>[0]): Promise<AnsweringServer> {
+  const server = await answeringServer(reply);
+  servers.push(() => server.close());
+  return server;
 }
 
 const request = (timeoutMs = 10_000): PinnedPostRequest => ({

@@ -6,8 +6,6 @@
  * words, never the receiver's body; the operator's `allowHosts` admits addresses and CIDR ranges.
  * Real HTTP servers on 127.0.0.1, the memory store's outbox.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type EventReceiverStore,
@@ -20,29 +18,18 @@ import {
 } from "scimkit";
 import { memoryStore } from "scimkit/memory";
 import type { EventOutbox } from "scimkit/store";
+import { answeringServer, type AnsweringServer } from "../../src/outbound/answering-server.fixture.js";
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-/** A receiver on 127.0.0.1 answering every request with `reply`; `hits` lists them. */
-async function server(reply: (request: IncomingMessage, response: ServerResponse) => void): Promise<{ port: number; hits: string[] }> {
-  const hits: string[] = [];
-  const listening = createServer((request, response) => {
-    hits.push(`${request.method} ${request.url}`);
-    request.resume();
-    request.on("end", () => reply(request, response));
-  });
-  await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));
-  cleanup.push(
-    () =>
-      new Promise<void>((resolve) => {
-        listening.closeAllConnections();
-        listening.close(() => resolve());
-      }),
-  );
-  return { port: (listening.address() as AddressInfo).port, hits };
+/** A receiver on 127.0.0.1 answering every push with `reply`, closed after the test. */
+async function server(reply: Parameters<typeof answeringServer>[0]): Promise<AnsweringServer> {
+  const answering = await answeringServer(reply);
+  cleanup.push(() => answering.close());
+  return answering;
 }
 
 interface World {
