@@ -77,7 +77,7 @@ export interface DeliveryFailure {
   readonly status?: number;
   /**
    * RFC 8935 §2.4 `err` when the receiver answered with a registered one, else a short cause:
-   * `"http"`, `"redirect"` (never followed), `"timeout"`, `"network"`, `"tls"`, `"address"` (the
+   * `"http"`, `"redirect"` (never followed), `"timeout"`, `"network"`, `"address"` (the
    * address policy refused the receiver's host). A poll receiver's own `setErrs` code as it sent it.
    */
   readonly error: string;

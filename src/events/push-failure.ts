@@ -4,7 +4,7 @@
  * the answer's body or a socket error's text were kept, a receiver URL would read back whatever
  * answers there (issue 27). So only the status, an RFC 8935 §2.4 error code from the registry —
  * protocol, not free text; its `description` is the receiver's own words and is dropped — and, for
- * a connection, "could not resolve", "could not connect", "TLS" or "timed out".
+ * a connection, "could not resolve", "could not connect" or "timed out".
  */
 import { OutboundAddressRefusedError } from "../outbound/outbound-address-policy.js";
 import type { DeliveryFailure } from "./event-receiver-store.js";
@@ -50,13 +50,11 @@ export function pushFailureOfAnswer(status: number, body: string): PushFailure {
   return { status, error: "http", description: `the receiver answered HTTP ${status}` };
 }
 
-/** The code of a TLS failure (certificate, handshake): the receiver is there but its certificate or protocol was refused. */
-const TLS_FAILURE = /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME_MISMATCH/;
-
 /**
  * A push that got no answer: the policy refused the address, the name did not resolve, the
- * connection failed or was refused (one cause, so the failure does not tell a closed port from a
- * filtered one), TLS failed, or `timeoutMs` passed.
+ * connection failed, or `timeoutMs` passed. Refused, reset, unreachable, a TLS failure and a
+ * protocol error are one cause: apart, they would tell a port that speaks TLS or something other
+ * than HTTP from a closed one, which makes a port scanner of a receiver URL.
  */
 export function pushFailureOfError(error: unknown, timeoutMs: number): PushFailure {
   if (error instanceof OutboundAddressRefusedError) return { error: "address", description: `the receiver URL's host ${error.message}` };
@@ -66,6 +64,8 @@ export function pushFailureOfError(error: unknown, timeoutMs: number): PushFailu
   const code = String((error as NodeJS.ErrnoException | undefined)?.code ?? "");
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA")
     return { error: "network", description: "could not resolve the receiver's host name" };
-  if (TLS_FAILURE.test(code)) return { error: "tls", description: "the receiver's TLS certificate or handshake was not accepted" };
-  return { error: "network", description: "could not connect to the receiver, or the connection broke before it answered" };
+  return {
+    error: "network",
+    description: "could not connect to the receiver, or the connection (or its TLS handshake) failed before it answered",
+  };
 }

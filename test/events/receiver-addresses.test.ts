@@ -242,7 +242,7 @@ describe("event receivers and the address rules", () => {
     const state = (await delivery.receivers("acme")).find((candidate) => candidate.id === receiver.id);
     expect(state?.lastError).toMatchObject({
       error: "network",
-      description: "could not connect to the receiver, or the connection broke before it answered",
+      description: "could not connect to the receiver, or the connection (or its TLS handshake) failed before it answered",
     });
     expect(JSON.stringify(state)).not.toMatch(/ECONNREFUSED/);
   });
