@@ -61,8 +61,6 @@ export interface SecurityEventDeliveryOptions {
    * once it has fetched the JWKS again; every other 400 is final at once.
    */
   readonly invalidKeyAttempts?: number;
-  /** Receives unexpected failures of the loop (a database down). Default `console.error`. */
-  readonly onError?: (error: unknown) => void;
   /**
    * The addresses push receivers may be at. By default none on loopback, private, link-local,
    * CGNAT, unique-local, metadata or other special-purpose addresses (`forbidden-address-ranges.ts`),
@@ -71,6 +69,8 @@ export interface SecurityEventDeliveryOptions {
    * `{ allowHosts: ["siem.corp.example", "10.0.0.0/8"] }`. Redirects are never followed.
    */
   readonly receiverAddressPolicy?: OutboundAddressPolicyOptions;
+  /** Receives unexpected failures of the loop (a database down). Default `console.error`. */
+  readonly onError?: (error: unknown) => void;
 }
 
 /** Where a new receiver starts: after the organization's current last event, or at its first. */
@@ -137,6 +137,16 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return value;
 }
 
+/** Refuses a push receiver whose URL's host the address policy refuses (after DNS), naming the rule. */
+async function checkReceiverAddress(policy: OutboundAddressPolicy, url: string): Promise<void> {
+  try {
+    await policy.check(new URL(url));
+  } catch (error) {
+    if (error instanceof OutboundAddressRefusedError) throw new InvalidEventReceiverError(`The receiver URL's host ${error.message}.`);
+    throw error;
+  }
+}
+
 function checkReceiver(input: EventReceiverInput): void {
   if (input.delivery !== undefined && input.delivery !== "push" && input.delivery !== "poll") {
     throw new InvalidEventReceiverError(`delivery must be "push" or "poll"; got ${JSON.stringify(input.delivery)}.`);
@@ -158,16 +168,6 @@ function checkReceiver(input: EventReceiverInput): void {
   }
   if (input.form !== undefined && input.form !== "full" && input.form !== "notice") {
     throw new InvalidEventReceiverError(`form must be "full" or "notice"; got ${JSON.stringify(input.form)}.`);
-  }
-}
-
-/** Refuses a push receiver whose URL's host the address policy refuses (after DNS), naming the rule. */
-async function checkReceiverAddress(policy: OutboundAddressPolicy, url: string): Promise<void> {
-  try {
-    await policy.check(new URL(url));
-  } catch (error) {
-    if (error instanceof OutboundAddressRefusedError) throw new InvalidEventReceiverError(`The receiver URL's host ${error.message}.`);
-    throw error;
   }
 }
 
