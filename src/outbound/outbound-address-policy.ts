@@ -6,7 +6,8 @@
  * policy's `lookup` resolves, checks and hands the socket exactly those, so a name cannot resolve
  * to a public address when checked and a private one when connected (DNS rebinding).
  */
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import type { LookupAddress } from "node:dns";
+import { lookup as dnsLookup } from "node:dns/promises";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { forbiddenRangeOf, type ForbiddenRange } from "./forbidden-address-ranges.js";
 
@@ -81,10 +82,10 @@ function parseAllowed(entry: string, addresses: BlockList, names: Set<string>): 
   if (extra !== undefined) throw invalid();
   let hostname = bareHost(host);
   if (isIP(hostname) !== 6) {
+    // A port, path, credentials or an empty name are not a host.
+    if (host === "" || /[/?#@:\s]/.test(host)) throw invalid();
     try {
-      const url = new URL(`http://${host}/`);
-      if (host === "" || /[/?#@:\s]/.test(host)) throw invalid();
-      hostname = bareHost(url.hostname);
+      hostname = bareHost(new URL(`http://${host}/`).hostname);
     } catch {
       throw invalid();
     }
@@ -139,9 +140,7 @@ export function outboundAddressPolicy(options: OutboundAddressPolicyOptions = {}
    * message: a tenant learns which rule its name broke, not what this network's DNS answers.
    */
   const resolve = async (host: string): Promise<LookupAddress[]> => {
-    const addresses = await new Promise<LookupAddress[]>((done, fail) =>
-      dnsLookup(host, { all: true }, (error, found) => (error ? fail(error) : done(found))),
-    );
+    const addresses = await dnsLookup(host, { all: true });
     if (allowedNames.has(host)) return addresses;
     for (const { address } of addresses) {
       const range = rangeOf(address);
