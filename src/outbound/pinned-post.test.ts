@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { answeringServer, type AnsweringServer } from "./answering-server.fixture.js";
-import { OutboundAddressRefusedError, outboundAddressPolicy } from "./outbound-address-policy.js";
+import { type OutboundAddressPolicy, OutboundAddressRefusedError, outboundAddressPolicy } from "./outbound-address-policy.js";
 import { pinnedPost, type PinnedPostRequest } from "./pinned-post.js";
 
 const servers: (() => Promise<void>)[] = [];
@@ -51,6 +51,25 @@ describe("a POST pinned to the addresses the policy checked", () => {
     const allowed = pinnedPost(outboundAddressPolicy({ allowHosts: ["127.0.0.0/8", "::1"] }));
     expect((await allowed(new URL(`http://localhost:${server.port}/ok`), request())).status).toBe(200);
     expect(server.hits).toEqual(["POST /ok"]);
+  });
+
+  it("connects to the addresses the policy's lookup gave, never to a second resolution of the name (DNS rebinding)", async () => {
+    const server = await serve((_, response) => response.end());
+    const policy = outboundAddressPolicy();
+    const looked: string[] = [];
+    // `rebind.invalid` resolves nowhere (RFC 6761 §6.4): reaching the server proves the socket used
+    // only this lookup's answer, which for the real policy is the addresses it checked.
+    const pinned: OutboundAddressPolicy = {
+      ...policy,
+      lookup: (hostname, options, callback) => {
+        looked.push(hostname);
+        if (options.all) callback(null, [{ address: "127.0.0.1", family: 4 }]);
+        else callback(null, "127.0.0.1", 4);
+      },
+    };
+    expect((await pinnedPost(pinned)(new URL(`http://rebind.invalid:${server.port}/pinned`), request())).status).toBe(200);
+    expect(looked).toEqual(["rebind.invalid"]);
+    expect(server.hits).toEqual(["POST /pinned"]);
   });
 
   it("reads at most maxResponseBytes of an answer", async () => {
