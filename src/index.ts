@@ -161,3 +161,5 @@ export { SECURITY_EVENT_URIS, isSecurityEventUri, securityEventUriOf } from "./e
 export type { SecurityEventForm, SecurityEventUri } from "./events/security-event-uris.js";
 export { securityEventJwks } from "./events/security-event-jwks.js";
 export { securityEventPollEndpoint } from "./events/security-event-poll-endpoint.js";
+export { OutboundAddressRefusedError, outboundAddressPolicy } from "./outbound/outbound-address-policy.js";
+export type { OutboundAddressPolicy, OutboundAddressPolicyOptions } from "./outbound/outbound-address-policy.js";

@@ -40,7 +40,7 @@ describe("readHostSettings", () => {
       cursorSecret: undefined,
       requestLog: { kind: "database", capacity: 1000, maxBodyBytes: 65_536, maxAgeDays: 7, maxEntriesPerOrg: 100_000 },
       oauthSigningKey: undefined,
-      events: { enabled: true, leaseMs: 30_000, retryMaxMs: 300_000 },
+      events: { enabled: true, leaseMs: 30_000, retryMaxMs: 300_000, receiverAllowHosts: [] },
     });
   });
 
@@ -74,6 +74,7 @@ describe("readHostSettings", () => {
       SCIMKIT_EVENTS: "on",
       SCIMKIT_EVENT_LEASE_SECONDS: "7",
       SCIMKIT_EVENT_RETRY_MAX_SECONDS: "60",
+      SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS: "127.0.0.1, 10.0.0.0/8,siem.corp.example",
     });
     expect(read).toEqual({
       port: 0,
@@ -96,8 +97,24 @@ describe("readHostSettings", () => {
       cursorSecret: TOKEN,
       requestLog: { kind: "memory", capacity: 250, maxBodyBytes: 16 * 1024, maxAgeDays: 7, maxEntriesPerOrg: 100_000 },
       oauthSigningKey: SIGNING_KEY,
-      events: { enabled: true, leaseMs: 7000, retryMaxMs: 60_000 },
+      events: {
+        enabled: true,
+        leaseMs: 7000,
+        retryMaxMs: 60_000,
+        receiverAllowHosts: ["127.0.0.1", "10.0.0.0/8", "siem.corp.example"],
+      },
     });
+  });
+
+  it("reads the hosts push receivers may be at despite the address rules, and refuses an entry that is none", () => {
+    const none = readHostSettings({});
+    expect(none.ok && none.settings.events.receiverAllowHosts).toEqual([]);
+    expect(errors({ SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS: "127.0.0.1,10.0.0.0/33" })).toEqual([
+      'SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS="127.0.0.1,10.0.0.0/33": expected a comma list of host names, IP addresses and CIDR ranges, e.g. 127.0.0.1,10.0.0.0/8,siem.corp.example (entry "10.0.0.0/33" is not a host name, an IP address or a CIDR range (e.g. 10.0.0.0/8))',
+    ]);
+    expect(errors({ SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS: "https://siem.example/" })).toHaveLength(1);
+    const off = readHostSettings({ SCIMKIT_EVENTS: "off", SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS: "127.0.0.1" });
+    expect(off.warnings).toEqual(["SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS is ignored: SCIMKIT_EVENTS is off"]);
   });
 
   it("turns security events off, warning of their figures then ignored, and refuses what it does not know", () => {

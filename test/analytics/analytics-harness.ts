@@ -199,13 +199,22 @@ export interface TestAppOptions {
    * same storage (memory or SQL), and record SCIM writes' events (`durableEvents`). Default false.
    */
   readonly securityEvents?: boolean;
+  /**
+   * The delivery's `receiverAddressPolicy.allowHosts`. Default `["127.0.0.1"]`: the tests'
+   * receivers listen there, which the address rules refuse unless allowed.
+   */
+  readonly receiverAllowHosts?: readonly string[];
 }
 
 /**
  * The delivery over `stores`' outbox, its receivers and keys in the same storage, and those keys;
  * the loop is the test's to run.
  */
-function deliveryOver(stores: Stores, onError: (error: unknown) => void): { delivery: SecurityEventDelivery; keys: EventSigningKeys } {
+function deliveryOver(
+  stores: Stores,
+  allowHosts: readonly string[],
+  onError: (error: unknown) => void,
+): { delivery: SecurityEventDelivery; keys: EventSigningKeys } {
   const outbox = stores.resources.events;
   if (outbox === undefined) throw new Error("the test store has no event outbox");
   const sql = stores.sql;
@@ -217,6 +226,7 @@ function deliveryOver(stores: Stores, onError: (error: unknown) => void): { deli
     issuer: (orgId) => `http://scim.test/scim/Organizations/${encodeURIComponent(orgId)}/v2`,
     requestTimeoutMs: 5000,
     onError,
+    receiverAddressPolicy: { allowHosts },
   });
   return { delivery, keys };
 }
@@ -229,7 +239,10 @@ export async function createAnalyticsTestApp(options: TestAppOptions = {}): Prom
   const errors: unknown[] = [];
   const exchanges: Exchange[] = [];
   const app = express();
-  const events = options.securityEvents === true ? deliveryOver(stores, (error) => errors.push(error)) : undefined;
+  const events =
+    options.securityEvents === true
+      ? deliveryOver(stores, options.receiverAllowHosts ?? ["127.0.0.1"], (error) => errors.push(error))
+      : undefined;
   const securityEvents = events?.delivery;
   const router = createAnalyticsRouter({
     store: stores.analytics,

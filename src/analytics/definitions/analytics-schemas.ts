@@ -86,9 +86,13 @@ const deliveryFailure: JsonSchema = {
     error: {
       type: "string",
       description:
-        "The receiver's RFC 8935 §2.4 `err` (`invalid_key`, `authentication_failed`, …) when it gave one, else `timeout`, `network` or `http`.",
+        "The receiver's RFC 8935 §2.4 `err` when it answered with a registered one (`invalid_key`, `authentication_failed`, …), else `http`, `redirect` (never followed), `timeout`, `network` or `address` (the service's address rules refused the receiver's host); a poll receiver's own `setErrs` code.",
     },
-    description: { type: "string", description: "The receiver's `description`, or the network error's message." },
+    description: {
+      type: "string",
+      description:
+        "What failed, in the service's own words, never the receiver's answer (issue 27); a poll receiver's own `setErrs` description.",
+    },
   },
 };
 
@@ -902,7 +906,7 @@ export const analyticsSchemas = {
         format: "uri",
         maxLength: 2048,
         description:
-          "Where SETs are pushed: an absolute `https:` URL (`http:` for a local receiver), without a user name or password (give those as `authorization`). For a poll receiver, its own address, for the operator (never called).",
+          "Where SETs are pushed: an absolute `https:` URL (`http:` for a local receiver), without a user name or password (give those as `authorization`). Its host may not be, nor resolve to, a loopback, private, link-local, CGNAT, unique-local, cloud metadata or other special-purpose address unless the operator allows it (400 naming the rule). For a poll receiver, its own address, for the operator (never called).",
       },
       delivery: {
         type: "string",

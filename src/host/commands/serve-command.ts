@@ -229,6 +229,7 @@ async function listen(settings: HostSettings, database: HostStore, auth: TokenVe
         publicUrl: settings.publicUrl ?? (() => `http://localhost:${port}`),
         leaseMs: settings.events.leaseMs,
         backoff: { maxMs: settings.events.retryMaxMs },
+        receiverAllowHosts: settings.events.receiverAllowHosts,
         onError: (error) => console.error(`security events: ${error instanceof Error ? error.message : String(error)}`),
       })
     : undefined;
