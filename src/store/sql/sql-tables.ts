@@ -178,6 +178,37 @@ export interface RequestLogTable {
   readonly response_body_truncated: number | null;
 }
 
+/**
+ * The sampled requests without a verified token (migration 16): one row per kept
+ * `UnauthenticatedRequestLogEntry`, apart from every organization's. Primary key `seq`.
+ */
+export interface UnauthenticatedLogTable {
+  /** UUID v7 given when the entry was recorded: orders the entries, and is the cursor. */
+  readonly seq: string;
+  /** The organization id the path claimed, which may not exist. */
+  readonly org_id: string;
+  readonly request_id: string;
+  readonly at: string;
+  /** `at` in milliseconds since the epoch: what retention by age compares. */
+  readonly at_ms: CounterColumn;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly scim_type: string | null;
+  readonly detail: string | null;
+  readonly duration_ms: number;
+  readonly client_address: string | null;
+  readonly user_agent: string | null;
+  readonly identity_provider: string;
+}
+
+/** Requests without a verified token the sample left out (migration 16), one row per minute. */
+export interface UnauthenticatedDropsTable {
+  /** The start of the minute, in milliseconds since the epoch. */
+  readonly window_ms: CounterColumn;
+  readonly dropped: CounterColumn;
+}
+
 /** Each organization's last event sequence (migration 13). Primary key `org_id`. */
 export interface EventSequencesTable {
   readonly org_id: string;
@@ -256,4 +287,6 @@ export interface SqlStoreDatabase {
   readonly scimkit_events: EventsTable;
   readonly scimkit_event_receivers: EventReceiversTable;
   readonly scimkit_event_keys: EventKeysTable;
+  readonly scimkit_unauthenticated_log: UnauthenticatedLogTable;
+  readonly scimkit_unauthenticated_drops: UnauthenticatedDropsTable;
 }
