@@ -125,7 +125,9 @@ describe("the host's provisioning log", () => {
     const wrongToken = await fetch(`${baseUrl}/Users?access_token=stolen-elsewhere`, {
       headers: { Authorization: "Bearer not-the-token", "X-Request-Id": "knock-north" },
     });
-    const madeUp = await fetch(`${(baseUrl ?? "").replace("/north/", "/made-up-org/")}/Users`, { headers: { "X-Request-Id": "knock-made-up" } });
+    const madeUp = await fetch(`${(baseUrl ?? "").replace("/north/", "/made-up-org/")}/Users`, {
+      headers: { "X-Request-Id": "knock-made-up" },
+    });
     expect([wrongToken.status, madeUp.status]).toEqual([401, 401]);
     // Answered at once; written to the database in the background, and flushed on the way out.
     first.child.kill("SIGTERM");

@@ -236,17 +236,15 @@ const unauthenticatedRequestLogEntry: JsonSchema = {
   },
 };
 
+const unauthenticatedRequestLogPage = listOf(
+  "UnauthenticatedRequestLogEntry",
+  "A page of the requests without a valid SCIM token the log kept, newest first, and the count of those it left out.",
+);
 const unauthenticatedRequestLogList: JsonSchema = {
-  type: "object",
-  description: "A page of the requests without a valid SCIM token the log kept, newest first, and the count of those it left out.",
+  ...unauthenticatedRequestLogPage,
   required: ["data", "nextCursor", "dropped", "droppedSince"],
-  additionalProperties: false,
   properties: {
-    data: { type: "array", items: ref("UnauthenticatedRequestLogEntry") },
-    nextCursor: {
-      type: ["string", "null"],
-      description: "Pass as `cursor` (with the same filters) for the next page; null on the last page.",
-    },
+    ...(unauthenticatedRequestLogPage["properties"] as JsonSchema),
     dropped: count("Requests without a valid token the sample left out since `droppedSince`, whatever organization they claimed."),
     droppedSince: { ...time, description: "Since when `dropped` counts: the host process's start, or the oldest time the log keeps." },
   },

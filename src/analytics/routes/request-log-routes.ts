@@ -89,60 +89,64 @@ function logQueryOf(query: AnalyticsCall["query"]): RequestLogQuery {
   };
 }
 
+/** The members of `entry` named in `members` that it has, in that order: nothing else a log keeps reaches a client. */
+function picked<T extends object>(entry: T, members: readonly (keyof T & string)[]): Record<string, unknown> {
+  const rendered: Record<string, unknown> = {};
+  for (const name of members) if (entry[name] !== undefined) rendered[name] = entry[name];
+  return rendered;
+}
+
+const UNAUTHENTICATED_MEMBERS = [
+  "requestId",
+  "orgId",
+  "at",
+  "method",
+  "path",
+  "status",
+  "scimType",
+  "detail",
+  "durationMs",
+  "clientAddress",
+  "userAgent",
+  "identityProvider",
+] as const satisfies readonly (keyof UnauthenticatedRequestLogEntry)[];
+
+const ENTRY_MEMBERS = [
+  "requestId",
+  "orgId",
+  "at",
+  "method",
+  "path",
+  "status",
+  "scimType",
+  "detail",
+  "durationMs",
+  "authenticated",
+  "tokenId",
+  "clientAddress",
+  "userAgent",
+  "identityProvider",
+  "resourceType",
+  "resourceId",
+  "bulkOperations",
+  "requestBody",
+  "requestBodyTruncated",
+  "requestBodyRefused",
+  "responseBody",
+  "responseBodyTruncated",
+] as const satisfies readonly (keyof RequestLogEntry)[];
+
 /**
  * An entry as the interface documents it (`RequestLogEntry` schema): the members of the
  * interface, picked one by one, so whatever else a log keeps beside them never reaches a client.
  */
 export function renderRequestLogEntry(entry: RequestLogEntry): Record<string, unknown> {
-  const rendered: Record<string, unknown> = {
-    requestId: entry.requestId,
-    orgId: entry.orgId,
-    at: entry.at,
-    method: entry.method,
-    path: entry.path,
-    status: entry.status,
-  };
-  if (entry.scimType !== undefined) rendered["scimType"] = entry.scimType;
-  if (entry.detail !== undefined) rendered["detail"] = entry.detail;
-  rendered["durationMs"] = entry.durationMs;
-  rendered["authenticated"] = entry.authenticated;
-  const optional = [
-    "tokenId",
-    "clientAddress",
-    "userAgent",
-    "identityProvider",
-    "resourceType",
-    "resourceId",
-    "bulkOperations",
-    "requestBody",
-    "requestBodyTruncated",
-    "requestBodyRefused",
-    "responseBody",
-    "responseBodyTruncated",
-  ] as const;
-  for (const name of optional) if (entry[name] !== undefined) rendered[name] = entry[name];
-  return rendered;
+  return picked(entry, ENTRY_MEMBERS);
 }
 
-/** An unauthenticated entry as the interface documents it: its members picked one by one, as `renderRequestLogEntry` does. */
+/** An unauthenticated entry as the interface documents it (`UnauthenticatedRequestLogEntry` schema), picked as `renderRequestLogEntry` does. */
 function renderUnauthenticatedEntry(entry: UnauthenticatedRequestLogEntry): Record<string, unknown> {
-  const rendered: Record<string, unknown> = {};
-  const members = [
-    "requestId",
-    "orgId",
-    "at",
-    "method",
-    "path",
-    "status",
-    "scimType",
-    "detail",
-    "durationMs",
-    "clientAddress",
-    "userAgent",
-    "identityProvider",
-  ] as const;
-  for (const name of members) if (entry[name] !== undefined) rendered[name] = entry[name];
-  return rendered;
+  return picked(entry, UNAUTHENTICATED_MEMBERS);
 }
 
 /** The handlers of the provisioning-log operations; `log` is the router's `requestLog`. */

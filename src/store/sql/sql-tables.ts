@@ -180,27 +180,26 @@ export interface RequestLogTable {
 
 /**
  * The sampled requests without a verified token (migration 16): one row per kept
- * `UnauthenticatedRequestLogEntry`, apart from every organization's. Primary key `seq`.
+ * `UnauthenticatedRequestLogEntry`, apart from every organization's, in the columns of
+ * `scimkit_request_log` such an entry has (`org_id` is the id the path claimed). Primary key `seq`.
  */
-export interface UnauthenticatedLogTable {
-  /** UUID v7 given when the entry was recorded: orders the entries, and is the cursor. */
-  readonly seq: string;
-  /** The organization id the path claimed, which may not exist. */
-  readonly org_id: string;
-  readonly request_id: string;
-  readonly at: string;
-  /** `at` in milliseconds since the epoch: what retention by age compares. */
-  readonly at_ms: CounterColumn;
-  readonly method: string;
-  readonly path: string;
-  readonly status: number;
-  readonly scim_type: string | null;
-  readonly detail: string | null;
-  readonly duration_ms: number;
-  readonly client_address: string | null;
-  readonly user_agent: string | null;
-  readonly identity_provider: string;
-}
+export type UnauthenticatedLogTable = Pick<
+  RequestLogTable,
+  | "seq"
+  | "org_id"
+  | "request_id"
+  | "at"
+  | "at_ms"
+  | "method"
+  | "path"
+  | "status"
+  | "scim_type"
+  | "detail"
+  | "duration_ms"
+  | "client_address"
+  | "user_agent"
+  | "identity_provider"
+>;
 
 /** Requests without a verified token the sample left out (migration 16), one row per minute. */
 export interface UnauthenticatedDropsTable {

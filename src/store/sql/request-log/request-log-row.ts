@@ -1,11 +1,12 @@
 /**
  * A `RequestLogEntry` as a row of `scimkit_request_log` and back: every member in a column of its
- * own, an absent optional member as null, so a read gives back the entry that was recorded.
+ * own, an absent optional member as null, so a read gives back the entry that was recorded. The
+ * columns an `UnauthenticatedRequestLogEntry` has are the same in `scimkit_unauthenticated_log`.
  */
 import type { Insertable, Selectable } from "kysely";
 import type { IdentityProvider } from "../../../request-log/identity-provider-of.js";
-import type { RequestBodyRefusal, RequestLogEntry } from "../../../request-log/request-log.js";
-import type { RequestLogTable } from "../sql-tables.js";
+import type { RequestBodyRefusal, RequestLogEntry, UnauthenticatedRequestLogEntry } from "../../../request-log/request-log.js";
+import type { RequestLogTable, UnauthenticatedLogTable } from "../sql-tables.js";
 
 // PostgreSQL cannot store U+0000 in text; a `detail` can echo one a client sent in a filter.
 // Both databases get the same replacement, so an entry reads back the same from either.
@@ -22,10 +23,14 @@ function flag(value: boolean | undefined): number | null {
 }
 
 /**
- * The row of `entry`, recorded as `seq` at `recordedAt` (milliseconds; the time an entry whose
- * `at` does not parse is filed under).
+ * The columns of `entry` both log tables have (`UnauthenticatedLogTable`), recorded as `seq` at
+ * `recordedAt` (milliseconds; the time an entry whose `at` does not parse is filed under).
  */
-export function requestLogRowOf(entry: RequestLogEntry, seq: string, recordedAt: number): Insertable<RequestLogTable> {
+export function sharedLogColumnsOf(
+  entry: UnauthenticatedRequestLogEntry,
+  seq: string,
+  recordedAt: number,
+): Insertable<UnauthenticatedLogTable> {
   const at = Date.parse(entry.at);
   return {
     org_id: text(entry.orgId),
@@ -39,11 +44,18 @@ export function requestLogRowOf(entry: RequestLogEntry, seq: string, recordedAt:
     scim_type: optionalText(entry.scimType),
     detail: optionalText(entry.detail),
     duration_ms: entry.durationMs,
-    authenticated: entry.authenticated ? 1 : 0,
-    token_id: optionalText(entry.tokenId),
     client_address: optionalText(entry.clientAddress),
     user_agent: optionalText(entry.userAgent),
     identity_provider: entry.identityProvider,
+  };
+}
+
+/** The row of `entry`, recorded as `seq` at `recordedAt` (see `sharedLogColumnsOf`). */
+export function requestLogRowOf(entry: RequestLogEntry, seq: string, recordedAt: number): Insertable<RequestLogTable> {
+  return {
+    ...sharedLogColumnsOf(entry, seq, recordedAt),
+    authenticated: entry.authenticated ? 1 : 0,
+    token_id: optionalText(entry.tokenId),
     resource_type: optionalText(entry.resourceType),
     resource_id: optionalText(entry.resourceId),
     bulk_operations: entry.bulkOperations ?? null,
@@ -99,9 +111,9 @@ export function requestLogEntrySize(entry: RequestLogEntry): number {
   return size;
 }
 
-/** The entry a row holds, frozen. */
-export function requestLogEntryOf(row: Selectable<RequestLogTable>): RequestLogEntry {
-  return Object.freeze({
+/** The members of the columns both log tables have (`sharedLogColumnsOf` read back), not frozen. */
+export function sharedLogMembersOf(row: Selectable<UnauthenticatedLogTable>): UnauthenticatedRequestLogEntry {
+  return {
     requestId: row.request_id,
     orgId: row.org_id,
     at: row.at,
@@ -111,11 +123,18 @@ export function requestLogEntryOf(row: Selectable<RequestLogTable>): RequestLogE
     ...(row.scim_type === null ? {} : { scimType: row.scim_type }),
     ...(row.detail === null ? {} : { detail: row.detail }),
     durationMs: Number(row.duration_ms),
-    authenticated: Number(row.authenticated) === 1,
-    ...(row.token_id === null ? {} : { tokenId: row.token_id }),
     ...(row.client_address === null ? {} : { clientAddress: row.client_address }),
     ...(row.user_agent === null ? {} : { userAgent: row.user_agent }),
     identityProvider: row.identity_provider as IdentityProvider,
+  };
+}
+
+/** The entry a row holds, frozen. */
+export function requestLogEntryOf(row: Selectable<RequestLogTable>): RequestLogEntry {
+  return Object.freeze({
+    ...sharedLogMembersOf(row),
+    authenticated: Number(row.authenticated) === 1,
+    ...(row.token_id === null ? {} : { tokenId: row.token_id }),
     ...(row.resource_type === null ? {} : { resourceType: row.resource_type }),
     ...(row.resource_id === null ? {} : { resourceId: row.resource_id }),
     ...(row.bulk_operations === null ? {} : { bulkOperations: Number(row.bulk_operations) }),

@@ -4,59 +4,18 @@
  * are few (a sample, kept to a small count after every write), so each statement here is a plain
  * one on a small table, never a hot path.
  */
-import { type Insertable, type Kysely, type Selectable, sql } from "kysely";
-import type { IdentityProvider } from "../../../request-log/identity-provider-of.js";
+import { type Kysely, sql } from "kysely";
 import type { UnauthenticatedRequestLogPage } from "../../../request-log/readable-request-log.js";
 import type { UnauthenticatedRequestLogEntry } from "../../../request-log/request-log.js";
 import { chunksOf } from "../chunks.js";
-import type { SqlStoreDatabase, UnauthenticatedLogTable } from "../sql-tables.js";
+import type { SqlStoreDatabase } from "../sql-tables.js";
+import { sharedLogColumnsOf, sharedLogMembersOf } from "./request-log-row.js";
 
 /** An unauthenticated entry waiting to be written, with the `seq` it was recorded as. */
 export interface PendingUnauthenticated {
   readonly entry: UnauthenticatedRequestLogEntry;
   readonly seq: string;
   readonly recordedAt: number;
-}
-
-// PostgreSQL cannot store U+0000 in text: both databases keep U+FFFD, as in the organizations' log.
-const text = (value: string): string => (value.includes("\u0000") ? value.replaceAll("\u0000", "\uFFFD") : value);
-const optionalText = (value: string | undefined): string | null => (value === undefined ? null : text(value));
-
-function rowOf({ entry, seq, recordedAt }: PendingUnauthenticated): Insertable<UnauthenticatedLogTable> {
-  const at = Date.parse(entry.at);
-  return {
-    seq,
-    org_id: text(entry.orgId),
-    request_id: text(entry.requestId),
-    at: text(entry.at),
-    at_ms: Number.isNaN(at) ? recordedAt : at,
-    method: text(entry.method),
-    path: text(entry.path),
-    status: entry.status,
-    scim_type: optionalText(entry.scimType),
-    detail: optionalText(entry.detail),
-    duration_ms: entry.durationMs,
-    client_address: optionalText(entry.clientAddress),
-    user_agent: optionalText(entry.userAgent),
-    identity_provider: entry.identityProvider,
-  };
-}
-
-function entryOf(row: Selectable<UnauthenticatedLogTable>): UnauthenticatedRequestLogEntry {
-  return Object.freeze({
-    requestId: row.request_id,
-    orgId: row.org_id,
-    at: row.at,
-    method: row.method,
-    path: row.path,
-    status: Number(row.status),
-    ...(row.scim_type === null ? {} : { scimType: row.scim_type }),
-    ...(row.detail === null ? {} : { detail: row.detail }),
-    durationMs: Number(row.duration_ms),
-    ...(row.client_address === null ? {} : { clientAddress: row.client_address }),
-    ...(row.user_agent === null ? {} : { userAgent: row.user_agent }),
-    identityProvider: row.identity_provider as IdentityProvider,
-  });
 }
 
 /** The columns of a row: what one row of an insert costs in parameters. */
@@ -76,7 +35,10 @@ export async function writeUnauthenticated(
   const { capacity, maxParameters } = limits;
   if (entries.length > 0) {
     for (const rows of chunksOf(entries, Math.max(1, Math.floor(maxParameters / COLUMNS)))) {
-      await trx.insertInto("scimkit_unauthenticated_log").values(rows.map(rowOf)).execute();
+      await trx
+        .insertInto("scimkit_unauthenticated_log")
+        .values(rows.map(({ entry, seq, recordedAt }) => sharedLogColumnsOf(entry, seq, recordedAt)))
+        .execute();
     }
     const boundary = await trx
       .selectFrom("scimkit_unauthenticated_log")
@@ -128,7 +90,7 @@ export async function listUnauthenticatedRows(
     .where("window_ms", ">=", since)
     .executeTakeFirst();
   const page = {
-    entries: rows.slice(0, query.limit).map(entryOf),
+    entries: rows.slice(0, query.limit).map((row) => Object.freeze(sharedLogMembersOf(row))),
     dropped: Number(counted?.dropped ?? 0),
     droppedSince: new Date(since).toISOString(),
   };
