@@ -178,15 +178,10 @@ export interface RequestLogTable {
   readonly response_body_truncated: number | null;
 }
 
-/**
- * The sampled requests without a verified token (migration 16): one row per kept
- * `UnauthenticatedRequestLogEntry`, apart from every organization's, in the columns of
- * `scimkit_request_log` such an entry has (`org_id` is the id the path claimed). Primary key `seq`.
- */
-export type UnauthenticatedLogTable = Pick<
+/** The columns of `scimkit_request_log` that `scimkit_unauthenticated_log` has too, under the same names. */
+export type SharedLogColumns = Pick<
   RequestLogTable,
   | "seq"
-  | "org_id"
   | "request_id"
   | "at"
   | "at_ms"
@@ -200,6 +195,15 @@ export type UnauthenticatedLogTable = Pick<
   | "user_agent"
   | "identity_provider"
 >;
+
+/**
+ * The sampled requests without a verified token (migration 16): one row per kept
+ * `UnauthenticatedRequestLogEntry`, apart from every organization's. Primary key `seq`.
+ */
+export interface UnauthenticatedLogTable extends SharedLogColumns {
+  /** The organization id the path claimed, which may not exist: no organization owns the row. */
+  readonly claimed_org_id: string;
+}
 
 /** Requests without a verified token the sample left out (migration 16), one row per minute. */
 export interface UnauthenticatedDropsTable {

@@ -3,7 +3,9 @@
  * from `scimkit_request_log` so that an outsider's requests, for any organization id real or made
  * up, never sit among an organization's entries nor push them out. `scimkit_unauthenticated_log`
  * holds the sampled entries (no bodies), keyed by a UUID v7 `seq` alone: `sqlRequestLog` keeps it
- * to a small count after every write, so nothing else needs an index. `scimkit_unauthenticated_drops`
+ * to a small count after every write, so nothing else needs an index. The organization id the path
+ * claimed is `claimed_org_id`, not `org_id`: no organization owns these rows (a deployment that
+ * partitions or distributes the tables keyed by `org_id` keeps this one whole, as the settings). `scimkit_unauthenticated_drops`
  * counts the requests the sample left out, one row per minute.
  */
 import { sql } from "kysely";
@@ -17,7 +19,7 @@ export const unauthenticatedRequestLogTables: Migration = {
     await trx.schema
       .createTable("scimkit_unauthenticated_log")
       .addColumn("seq", type.key, (column) => column.primaryKey())
-      .addColumn("org_id", type.key, (column) => column.notNull())
+      .addColumn("claimed_org_id", type.key, (column) => column.notNull())
       .addColumn("request_id", type.key, (column) => column.notNull())
       .addColumn("at", type.text, (column) => column.notNull())
       .addColumn("at_ms", type.counter, (column) => column.notNull())

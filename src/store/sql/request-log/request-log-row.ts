@@ -1,16 +1,19 @@
 /**
  * A `RequestLogEntry` as a row of `scimkit_request_log` and back: every member in a column of its
  * own, an absent optional member as null, so a read gives back the entry that was recorded. The
- * columns an `UnauthenticatedRequestLogEntry` has are the same in `scimkit_unauthenticated_log`.
+ * columns an `UnauthenticatedRequestLogEntry` has are the same in `scimkit_unauthenticated_log`,
+ * but for the organization's (`claimed_org_id` there).
  */
 import type { Insertable, Selectable } from "kysely";
 import type { IdentityProvider } from "../../../request-log/identity-provider-of.js";
 import type { RequestBodyRefusal, RequestLogEntry, UnauthenticatedRequestLogEntry } from "../../../request-log/request-log.js";
-import type { RequestLogTable, UnauthenticatedLogTable } from "../sql-tables.js";
+import type { RequestLogTable, SharedLogColumns } from "../sql-tables.js";
 
-// PostgreSQL cannot store U+0000 in text; a `detail` can echo one a client sent in a filter.
-// Both databases get the same replacement, so an entry reads back the same from either.
-function text(value: string): string {
+/**
+ * `value` as both databases store it. PostgreSQL cannot store U+0000 in text (a `detail` can echo
+ * one a client sent in a filter): both get U+FFFD, so an entry reads back the same from either.
+ */
+export function text(value: string): string {
   return value.includes("\u0000") ? value.replaceAll("\u0000", "\uFFFD") : value;
 }
 
@@ -23,17 +26,13 @@ function flag(value: boolean | undefined): number | null {
 }
 
 /**
- * The columns of `entry` both log tables have (`UnauthenticatedLogTable`), recorded as `seq` at
- * `recordedAt` (milliseconds; the time an entry whose `at` does not parse is filed under).
+ * The columns of `entry` both log tables have (`SharedLogColumns`; the organization's is named
+ * apart in each), recorded as `seq` at `recordedAt` (milliseconds; the time an entry whose `at`
+ * does not parse is filed under).
  */
-export function sharedLogColumnsOf(
-  entry: UnauthenticatedRequestLogEntry,
-  seq: string,
-  recordedAt: number,
-): Insertable<UnauthenticatedLogTable> {
+export function sharedLogColumnsOf(entry: UnauthenticatedRequestLogEntry, seq: string, recordedAt: number): Insertable<SharedLogColumns> {
   const at = Date.parse(entry.at);
   return {
-    org_id: text(entry.orgId),
     seq,
     request_id: text(entry.requestId),
     at: text(entry.at),
@@ -54,6 +53,7 @@ export function sharedLogColumnsOf(
 export function requestLogRowOf(entry: RequestLogEntry, seq: string, recordedAt: number): Insertable<RequestLogTable> {
   return {
     ...sharedLogColumnsOf(entry, seq, recordedAt),
+    org_id: text(entry.orgId),
     authenticated: entry.authenticated ? 1 : 0,
     token_id: optionalText(entry.tokenId),
     resource_type: optionalText(entry.resourceType),
@@ -112,10 +112,9 @@ export function requestLogEntrySize(entry: RequestLogEntry): number {
 }
 
 /** The members of the columns both log tables have (`sharedLogColumnsOf` read back), not frozen. */
-export function sharedLogMembersOf(row: Selectable<UnauthenticatedLogTable>): UnauthenticatedRequestLogEntry {
+export function sharedLogMembersOf(row: Selectable<SharedLogColumns>): Omit<UnauthenticatedRequestLogEntry, "orgId"> {
   return {
     requestId: row.request_id,
-    orgId: row.org_id,
     at: row.at,
     method: row.method,
     path: row.path,
@@ -133,6 +132,7 @@ export function sharedLogMembersOf(row: Selectable<UnauthenticatedLogTable>): Un
 export function requestLogEntryOf(row: Selectable<RequestLogTable>): RequestLogEntry {
   return Object.freeze({
     ...sharedLogMembersOf(row),
+    orgId: row.org_id,
     authenticated: Number(row.authenticated) === 1,
     ...(row.token_id === null ? {} : { tokenId: row.token_id }),
     ...(row.resource_type === null ? {} : { resourceType: row.resource_type }),

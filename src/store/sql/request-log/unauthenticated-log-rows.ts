@@ -9,7 +9,7 @@ import type { UnauthenticatedRequestLogPage } from "../../../request-log/readabl
 import type { UnauthenticatedRequestLogEntry } from "../../../request-log/request-log.js";
 import { chunksOf } from "../chunks.js";
 import type { SqlStoreDatabase } from "../sql-tables.js";
-import { sharedLogColumnsOf, sharedLogMembersOf } from "./request-log-row.js";
+import { sharedLogColumnsOf, sharedLogMembersOf, text } from "./request-log-row.js";
 
 /** An unauthenticated entry waiting to be written, with the `seq` it was recorded as. */
 export interface PendingUnauthenticated {
@@ -37,7 +37,9 @@ export async function writeUnauthenticated(
     for (const rows of chunksOf(entries, Math.max(1, Math.floor(maxParameters / COLUMNS)))) {
       await trx
         .insertInto("scimkit_unauthenticated_log")
-        .values(rows.map(({ entry, seq, recordedAt }) => sharedLogColumnsOf(entry, seq, recordedAt)))
+        .values(
+          rows.map(({ entry, seq, recordedAt }) => ({ ...sharedLogColumnsOf(entry, seq, recordedAt), claimed_org_id: text(entry.orgId) })),
+        )
         .execute();
     }
     const boundary = await trx
@@ -79,7 +81,7 @@ export async function listUnauthenticatedRows(
     throw new RangeError(`request log: cursor ${JSON.stringify(query.cursor)} is not one this log gave.`);
   let select = db.selectFrom("scimkit_unauthenticated_log").selectAll();
   if (query.cursor !== undefined) select = select.where("seq", "<", query.cursor);
-  if (query.orgId !== undefined) select = select.where("org_id", "=", query.orgId);
+  if (query.orgId !== undefined) select = select.where("claimed_org_id", "=", query.orgId);
   const rows = await select
     .orderBy("seq", "desc")
     .limit(query.limit + 1)
@@ -90,7 +92,7 @@ export async function listUnauthenticatedRows(
     .where("window_ms", ">=", since)
     .executeTakeFirst();
   const page = {
-    entries: rows.slice(0, query.limit).map((row) => Object.freeze(sharedLogMembersOf(row))),
+    entries: rows.slice(0, query.limit).map((row) => Object.freeze({ ...sharedLogMembersOf(row), orgId: row.claimed_org_id })),
     dropped: Number(counted?.dropped ?? 0),
     droppedSince: new Date(since).toISOString(),
   };
