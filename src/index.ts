@@ -67,8 +67,15 @@ export type { AuditQuery, AuditRecord, AuditTrail } from "./audit/audit-trail.js
 export { auditedId, handToSink, MAX_AUDITED_ID_LENGTH } from "./audit/hand-to-sink.js";
 export { memoryAuditTrail } from "./audit/memory-audit-trail.js";
 export type { MemoryAuditTrailOptions } from "./audit/memory-audit-trail.js";
-export type { RequestBodyRefusal, RequestLog, RequestLogEntry } from "./request-log/request-log.js";
-export type { ReadableRequestLog, RequestLogPage, RequestLogQuery, StatusClass } from "./request-log/readable-request-log.js";
+export type { RequestBodyRefusal, RequestLog, RequestLogEntry, UnauthenticatedRequestLogEntry } from "./request-log/request-log.js";
+export type {
+  ReadableRequestLog,
+  RequestLogPage,
+  RequestLogQuery,
+  StatusClass,
+  UnauthenticatedRequestLogPage,
+  UnauthenticatedRequestLogQuery,
+} from "./request-log/readable-request-log.js";
 export { memoryRequestLog } from "./request-log/memory-request-log.js";
 export type { MemoryRequestLogOptions } from "./request-log/memory-request-log.js";
 export { IDENTITY_PROVIDERS, identityProviderOf } from "./request-log/identity-provider-of.js";

@@ -159,10 +159,12 @@ export interface ScimRouterOptions {
    */
   readonly onAudit?: AuditSink;
   /**
-   * Receives the provisioning log: one entry per SCIM request of a resolved organization, after
-   * its response is sent, with bodies redacted and cut at `requestLog.maxBodyBytes` (default 64
-   * KiB). `memoryRequestLog({ capacity })` is the reference. A failing log goes to `onError` and
-   * never reaches the client. Default: none.
+   * Receives the provisioning log: one entry per SCIM request with a token verified for its
+   * organization, after its response is sent, with bodies redacted and cut at
+   * `requestLog.maxBodyBytes` (default 64 KiB); requests without one go to
+   * `requestLog.recordUnauthenticated`, if the log has it, never to an organization's entries.
+   * `memoryRequestLog({ capacity })` is the reference. A failing log goes to `onError` and never
+   * reaches the client. Default: none.
    */
   readonly requestLog?: RequestLog;
   /**

@@ -16,6 +16,7 @@ import { requestLogTable } from "./0012-request-log-table.js";
 import { eventOutboxTables } from "./0013-event-outbox-tables.js";
 import { eventReceiverTables } from "./0014-event-receiver-tables.js";
 import { eventKeyRotation } from "./0015-event-key-rotation.js";
+import { unauthenticatedRequestLogTables } from "./0016-unauthenticated-request-log-tables.js";
 import type { Migration } from "./migration.js";
 
 /**
@@ -38,4 +39,5 @@ export const sqlMigrations: readonly Migration[] = [
   eventOutboxTables,
   eventReceiverTables,
   eventKeyRotation,
+  unauthenticatedRequestLogTables,
 ];
