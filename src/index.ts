@@ -27,6 +27,7 @@ export { requestOrigin } from "./http/request-origin.js";
 export { jsonBodyParser } from "./http/json-body-parser.js";
 export type { BodyRefusal, JsonBodyParserOptions } from "./http/json-body-parser.js";
 export { requestErrorOf } from "./http/request-error.js";
+export { isPossibleId } from "./http/is-possible-id.js";
 export type { RequestError } from "./http/request-error.js";
 export { openCursor, sealCursor } from "./http/sealed-cursor.js";
 export type { CursorField } from "./http/sealed-cursor.js";
@@ -110,6 +111,7 @@ export { clientCredentialsVerifier } from "./auth/client-credentials-verifier.js
 export type { ClientCredentialsVerifierOptions } from "./auth/client-credentials-verifier.js";
 export { createOAuthTokenRouter } from "./http/create-oauth-token-router.js";
 export type { OAuthTokenRouterOptions } from "./http/create-oauth-token-router.js";
+export { oauthPathErrorHandler } from "./http/oauth-error.js";
 export { recoverPendingEvents } from "./http/event-recovery.js";
 export type { EventRecoveryOptions, RecoverPendingEventsOptions } from "./http/event-recovery.js";
 export type {

@@ -16,6 +16,7 @@ import { createScimRouter } from "scimkit";
 import { createOAuthTokenRouter, type OAuthTokenRouterOptions } from "scimkit";
 import { deferContinue } from "scimkit";
 import { scimErrorHandler } from "scimkit";
+import { isPossibleId, oauthPathErrorHandler, ScimError } from "scimkit";
 import type { RateLimiter } from "scimkit";
 import type { ReadableRequestLog } from "scimkit";
 import type { ScimEvent } from "scimkit";
@@ -31,6 +32,7 @@ import { SECURITY_EVENT_URIS } from "scimkit";
 import type { ResourceStore } from "scimkit/store";
 import { healthRoutes, type HostHealth } from "./host-health.js";
 import { consoleRoutes } from "./console-routes.js";
+import { hostErrorHandler, hostNotFound } from "./host-fallback.js";
 import { type HostSecurityEvents, runSecurityEvents, securityEventRoutes } from "./host-security-events.js";
 
 /** The analytics interface of the host (issue 6), mounted at `/analytics/v1`. */
@@ -353,16 +355,25 @@ export function createHostApp(options: HostServerOptions): Express {
   if (securityEvents) {
     const analyticsStore = options.analytics?.store;
     // With the analytics interface, the organizations it knows; without, those with a receiver.
+    // An id no store can hold (NUL: PostgreSQL refuses it) is no organization, and no store is asked.
     const exists = analyticsStore
-      ? async (orgId: string) => (await analyticsStore.getOrganization({ all: true }, orgId)) !== undefined
-      : async (orgId: string) => (await securityEvents.delivery.receivers(orgId)).length > 0;
+      ? async (orgId: string) => isPossibleId(orgId) && (await analyticsStore.getOrganization({ all: true }, orgId)) !== undefined
+      : async (orgId: string) => isPossibleId(orgId) && (await securityEvents.delivery.receivers(orgId)).length > 0;
     app.use("/scim/Organizations/:orgId/events", securityEventRoutes(securityEvents, exists));
     const stop = runSecurityEvents(securityEvents, analyticsStore ? () => allOrganizationIds(analyticsStore) : async () => [], logError);
     addBackgroundWork(app, stop);
   }
+  // Under /scim, a path no router serves is a SCIM 404.
+  app.use("/scim", (request, _response, next) => {
+    next(new ScimError(404, undefined, `There is no endpoint for ${request.method} ${request.path} on this service.`));
+  });
   // A malformed %-escape in :orgId fails in this app's layer, before the router: answer it in SCIM.
   app.use("/scim", scimErrorHandler());
-  if (options.oauth) app.use("/oauth/Organizations/:orgId", createOAuthTokenRouter({ ...options.oauth, onError: logError }));
+  if (options.oauth) {
+    app.use("/oauth/Organizations/:orgId", createOAuthTokenRouter({ ...options.oauth, onError: logError }));
+    // Likewise under /oauth, as RFC 6749 §5.2 errors.
+    app.use("/oauth", oauthPathErrorHandler());
+  }
   if (options.analytics) {
     const { store, scimTokens } = options.analytics;
     const analyticsRouter = createAnalyticsRouter({
@@ -393,6 +404,9 @@ export function createHostApp(options: HostServerOptions): Express {
     addBackgroundWork(app, () => analyticsRouter.close());
     if (options.consoleDir !== false) app.use("/console", consoleRoutes(options.consoleDir));
   }
+  // Whatever no surface answered: JSON, never Express's HTML page or a stack trace.
+  app.use(hostNotFound());
+  app.use(hostErrorHandler(logError));
   return app;
 }
 

@@ -4,7 +4,8 @@
  * client credentials grant") gets short-lived access tokens for the SCIM API instead of holding a
  * long-lived bearer token. Mount it with `:orgId` in the path:
  * `app.use("/oauth/Organizations/:orgId", createOAuthTokenRouter({ clients, issuer }))` serves
- * `POST …/token` and the public keys at `GET …/jwks`.
+ * `POST …/token` and the public keys at `GET …/jwks`, and `app.use("/oauth", oauthPathErrorHandler())`
+ * after it answers a malformed %-escape in `:orgId` as RFC 6749 §5.2 says.
  */
 import express, { type Request, type Router } from "express";
 import type { AccessTokenIssuer } from "../auth/access-token-issuer.js";
@@ -12,6 +13,7 @@ import { SCIM_SCOPE } from "../auth/access-token-issuer.js";
 import { isTokenRefusedError } from "../auth/token-refused-error.js";
 import type { Principal, TokenVerifier } from "../auth/token-verifier.js";
 import { asyncHandler } from "./async-handler.js";
+import { isPossibleId } from "./is-possible-id.js";
 import { noStore, OAuthError, oauthErrorHandler } from "./oauth-error.js";
 
 /** A token request is a handful of short parameters; anything bigger is not one. */
@@ -138,6 +140,8 @@ export function createOAuthTokenRouter(options: OAuthTokenRouterOptions): Router
       if (typeof orgId !== "string" || orgId === "") throw new Error("createOAuthTokenRouter: mount the router at a path with :orgId");
       const parameters = parametersOf(request);
       const client = credentialsOf(request, parameters);
+      // No client exists under an id no store can hold (PostgreSQL refuses NUL): unknown, like any other.
+      if (!isPossibleId(orgId)) throw invalidClient();
       let principal: Principal | null;
       try {
         principal = await clients.verify(client.secret, orgId, {

@@ -12,7 +12,16 @@ import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accessTokenIssuer, generateSigningKey } from "../../src/auth/access-token-issuer.js";
 import { createTokenStore } from "../../src/auth/hashed-token-store.js";
+import { eventSigningKeys, type EventSigningKeys } from "../../src/events/event-signing-keys.js";
+import { memoryEventReceiverStore, memorySigningKeyRepository } from "../../src/events/memory-event-receiver-store.js";
+import { securityEventDelivery, type SecurityEventDelivery } from "../../src/events/security-event-delivery.js";
+import { securityEventJwks } from "../../src/events/security-event-jwks.js";
+import { securityEventPollEndpoint } from "../../src/events/security-event-poll-endpoint.js";
+import { createOAuthTokenRouter } from "../../src/http/create-oauth-token-router.js";
+import { oauthPathErrorHandler } from "../../src/http/oauth-error.js";
+import type { EventOutbox } from "../../src/store/event-outbox.js";
 import type { TokenVerifier } from "../../src/auth/token-verifier.js";
 import { createScimRouter } from "../../src/http/create-scim-router.js";
 import { deferContinue } from "../../src/http/defer-continue.js";
@@ -358,3 +367,82 @@ describe("the body limit option", () => {
     expect(t.storeCalls).toEqual([]);
   });
 });
+
+/** The token endpoint and the events endpoints as an app mounts them, with what each asked its store. */
+async function outsideScimApp(clients: TokenVerifier): Promise<{ app: Express; asked: string[] }> {
+  const asked: string[] = [];
+  const recordingClients: TokenVerifier = {
+    verify: (token, orgId, context) => (asked.push(`verify ${orgId}`), clients.verify(token, orgId, context)),
+  };
+  const keys = eventSigningKeys(memorySigningKeyRepository());
+  const recordingKeys: EventSigningKeys = { ...keys, jwks: (orgId) => (asked.push(`jwks ${orgId}`), keys.jwks(orgId)) };
+  const receivers = memoryEventReceiverStore();
+  const delivery = securityEventDelivery({ outbox: memoryStore().events as EventOutbox, receivers, keys, issuer: (orgId) => orgId });
+  const recordingDelivery: SecurityEventDelivery = {
+    ...delivery,
+    receivers: (orgId) => (asked.push(`receivers ${orgId}`), delivery.receivers(orgId)),
+  };
+  const issuer = await accessTokenIssuer({ signingKey: await generateSigningKey(), issuer: "https://scim.example.com" });
+  const app = express();
+  app.use("/oauth/Organizations/:orgId", createOAuthTokenRouter({ clients: recordingClients, issuer }));
+  app.use("/oauth", oauthPathErrorHandler());
+  app.get("/events/:orgId/jwks.json", securityEventJwks(recordingKeys));
+  app.post("/events/:orgId/poll/:receiverId", securityEventPollEndpoint(recordingDelivery));
+  app.use("/events", scimErrorHandler());
+  return { app, asked };
+}
+
+function tokenRequest(app: Express, org: string): request.Test {
+  return request(app)
+    .post(`/oauth/Organizations/${org}/token`)
+    .set("Authorization", `Basic ${Buffer.from("client:secret").toString("base64")}`)
+    .type("form")
+    .send("grant_type=client_credentials");
+}
+
+async function expectOutsideScimAnswered(clients: TokenVerifier): Promise<void> {
+  const { app, asked } = await outsideScimApp(clients);
+  for (const org of ["%", "%zz", "a%", "%E0%A4%A"]) {
+    const response = await tokenRequest(app, org);
+    expect(response.status, response.text).toBe(400);
+    expect(response.body).toEqual({ error: "invalid_request", error_description: expect.stringMatching(/%-escape/) });
+    expect(response.headers["cache-control"]).toBe("no-store");
+    expectScimJson(await request(app).get(`/events/${org}/jwks.json`), 400, "invalidSyntax");
+  }
+  for (const org of ["%00", "a%00b"]) {
+    const token = await tokenRequest(app, org);
+    expect(token.status, token.text).toBe(401);
+    expect(token.body).toMatchObject({ error: "invalid_client" });
+    expectScimJson(await request(app).get(`/events/${org}/jwks.json`), 404);
+    const poll = await request(app).post(`/events/${org}/poll/r1`).set("Authorization", "Bearer x").send({});
+    expect(poll.status, poll.text).toBe(401);
+    expect(poll.body).toMatchObject({ err: "authentication_failed" });
+  }
+  const poll = await request(app).post("/events/acme/poll/a%00b").set("Authorization", "Bearer x").send({});
+  expect(poll.status, poll.text).toBe(401);
+  // None of it reached a store; an id it could hold still does.
+  expect(asked).toEqual([]);
+  expect((await request(app).get("/events/acme/jwks.json")).status).toBe(200);
+  expect(asked).toEqual(["jwks acme"]);
+}
+
+describe("the OAuth token endpoint and the security event endpoints, mounted by an app", () => {
+  it("a malformed escape in :orgId: their own 400, never Express's page; NUL: unknown, asking no store", async () => {
+    await expectOutsideScimAnswered(createTokenStore());
+  });
+});
+
+if (process.env["SCIMKIT_HTTP_STORE"] !== "sqlite") {
+  describePostgres("the OAuth token endpoint on PostgreSQL's token store", (url) => {
+    it("NUL in :orgId is invalid_client (401), not a 500", async () => {
+      const schema = await createTestSchema(url);
+      const store = await sqlStore({ postgres: schema.pool() });
+      try {
+        await expectOutsideScimAnswered(store.tokens);
+      } finally {
+        await store.close();
+        await schema.drop();
+      }
+    });
+  });
+}

@@ -200,7 +200,8 @@ describe("the bound on what is read of a refused body", () => {
 
   it("so is a chunked body over the limit: 413 once it has ended, and the connection serves the next request", async () => {
     const chunk = "x".repeat(50_000);
-    const chunked = `${chunk.length.toString(16)}\r\n${chunk}\r\n`.repeat(4) + "0\r\n\r\n";
+    const piece = `${chunk.length.toString(16)}\r\n${chunk}\r\n`;
+    const chunked = `${piece.repeat(4)}0\r\n\r\n`;
     const statuses = await twoRequests(port, chunkedHead() + chunked, t);
     expect(statuses).toEqual(["413", "200"]);
   });
