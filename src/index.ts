@@ -23,7 +23,7 @@ export { deferContinue } from "./http/defer-continue.js";
 // Plumbing of the SCIM router, shared with any API a host serves beside it (scimkit/analytics is one).
 export { asyncHandler } from "./http/async-handler.js";
 export { queryOf } from "./http/query-of.js";
-export { requestOrigin } from "./http/request-origin.js";
+export { PUBLIC_URL_SETTING, requestOrigin } from "./http/request-origin.js";
 export { jsonBodyParser } from "./http/json-body-parser.js";
 export type { BodyRefusal, JsonBodyParserOptions } from "./http/json-body-parser.js";
 export { requestErrorOf } from "./http/request-error.js";

@@ -16,7 +16,7 @@ import { createScimRouter } from "scimkit";
 import { createOAuthTokenRouter, type OAuthTokenRouterOptions } from "scimkit";
 import { deferContinue } from "scimkit";
 import { scimErrorHandler } from "scimkit";
-import { isPossibleId, oauthPathErrorHandler, ScimError } from "scimkit";
+import { isPossibleId, oauthPathErrorHandler, PUBLIC_URL_SETTING, ScimError } from "scimkit";
 import type { RateLimiter } from "scimkit";
 import type { ReadableRequestLog } from "scimkit";
 import type { ScimEvent } from "scimkit";
@@ -173,8 +173,10 @@ export interface HostServerOptions {
   readonly trustProxy?: boolean | number | string;
   /**
    * The address clients reach the host at (`SCIMKIT_PUBLIC_URL`), e.g. `https://scim.example.com`.
-   * When set, `Location` and `meta.location` are built from it for every organization, so a
-   * forged `Host` or `X-Forwarded-Host` header is never reflected. Default: the request's own.
+   * `Location`, `meta.location` and the analytics interface's links are built from it for every
+   * organization, so a forged `Host` or `X-Forwarded-Host` header is never reflected. Default:
+   * with `startHostServer`, `http://localhost:{port}`; an app from `createHostApp` alone, the
+   * request's own.
    */
   readonly publicUrl?: string;
   /**
@@ -321,6 +323,14 @@ export function createHostApp(options: HostServerOptions): Express {
   const app = express();
   app.disable("x-powered-by");
   if (options.trustProxy !== undefined) app.set("trust proxy", options.trustProxy);
+  // Every URL the routers build for a client starts with it: no `Host` header is reflected.
+  if (options.publicUrl !== undefined) app.set(PUBLIC_URL_SETTING, options.publicUrl);
+  // On every answer, whichever surface wrote it: no browser reads a JSON body that echoes client
+  // input (an error's detail, a name) as HTML or script.
+  app.use((_request, response, next) => {
+    response.setHeader("X-Content-Type-Options", "nosniff");
+    next();
+  });
   // Before the request log: an orchestrator probes every few seconds, and a line per probe would
   // drown the requests that matter. Outside the routers, so never rate-limited nor authenticated.
   app.use(healthRoutes(options.health, logError));
@@ -488,6 +498,9 @@ export async function startHostServer(
     });
   });
   const port = (server.address() as AddressInfo).port;
+  // Without SCIMKIT_PUBLIC_URL the host's own address, as its banner prints it, rather than
+  // whatever `Host` a client sends (issue 27): a deployment reached by another name sets it.
+  if (options.publicUrl === undefined) app.set(PUBLIC_URL_SETTING, `http://localhost:${port}`);
   return {
     server,
     port,
