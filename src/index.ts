@@ -20,6 +20,7 @@ export type { CompatibilityProfile, ResponseChoices, Tolerances } from "./scim/c
 export { createScimRouter } from "./http/create-scim-router.js";
 export { scimErrorHandler } from "./http/error-handler.js";
 export { deferContinue } from "./http/defer-continue.js";
+export { boundUnreadBody } from "./http/discard-request-body.js";
 // Plumbing of the SCIM router, shared with any API a host serves beside it (scimkit/analytics is one).
 export { asyncHandler } from "./http/async-handler.js";
 export { queryOf } from "./http/query-of.js";

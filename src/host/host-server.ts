@@ -14,7 +14,7 @@ import type { AuditSink } from "scimkit";
 import type { TokenStore } from "scimkit";
 import { createScimRouter } from "scimkit";
 import { createOAuthTokenRouter, type OAuthTokenRouterOptions } from "scimkit";
-import { deferContinue } from "scimkit";
+import { boundUnreadBody, deferContinue } from "scimkit";
 import { scimErrorHandler } from "scimkit";
 import { isPossibleId, oauthPathErrorHandler, PUBLIC_URL_SETTING, ScimError } from "scimkit";
 import type { RateLimiter } from "scimkit";
@@ -325,6 +325,8 @@ export function createHostApp(options: HostServerOptions): Express {
   if (options.trustProxy !== undefined) app.set("trust proxy", options.trustProxy);
   // Every URL the routers build for a client starts with it: no `Host` header is reflected.
   if (options.publicUrl !== undefined) app.set(PUBLIC_URL_SETTING, options.publicUrl);
+  // Every surface's: a body answered unread (401, 404) is read to its end by Node, so only up to a bound.
+  app.use(boundUnreadBody());
   // On every answer, whichever surface wrote it: no browser reads a JSON body that echoes client
   // input (an error's detail, a name) as HTML or script.
   app.use((_request, response, next) => {

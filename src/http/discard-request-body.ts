@@ -7,6 +7,10 @@
  * closed: a refused request is not a free bandwidth sink.
  */
 import type { IncomingMessage } from "node:http";
+import type { RequestHandler } from "express";
+
+/** Requests whose body is already counted against a bound. */
+const bounded = new WeakSet<IncomingMessage>();
 
 /** The fewest bytes of a refused body read and discarded, whatever the limit: a 6 MB body at a 1 MiB limit fits. */
 export const DISCARD_BYTES_FLOOR = 16 * 1024 * 1024;
@@ -25,6 +29,7 @@ export function discardBound(limit: number): number {
  * more than `timeFrom` bytes have arrived.
  */
 function closeBeyond(request: IncomingMessage, maxBytes: number, timeFrom: number): void {
+  bounded.add(request);
   let received = 0;
   let timer: NodeJS.Timeout | undefined;
   const startTimer = (): void => {
@@ -70,4 +75,24 @@ export function discardRequestBody(request: IncomingMessage, limit: number): voi
   closeBeyond(request, discardBound(limit), 0);
   // Nothing else reads it: without this a listener for `data` alone keeps a paused stream paused.
   request.resume();
+}
+
+/**
+ * Bounds the body of any request answered without reading it (a 401, a 404, a 429): Node reads
+ * such a body to its end to keep the connection, however long it is and however slowly it comes.
+ * Once the response has finished, at most `DISCARD_BYTES_FLOOR` more bytes are read, for at most
+ * `DISCARD_MS`; then the connection is closed. Mount it first.
+ */
+export function boundUnreadBody(): RequestHandler {
+  return (request, response, next) => {
+    // Before Node's own listener, which would discard the body unseen (and unbounded).
+    response.prependOnceListener("finish", () => {
+      // `readableFlowing` null: nothing has read, or begun to read, the body.
+      if (!request.complete && request.readableFlowing === null && !bounded.has(request)) {
+        closeBeyond(request, DISCARD_BYTES_FLOOR, 0);
+        request.resume();
+      }
+    });
+    next();
+  };
 }

@@ -94,9 +94,9 @@ interface RawOutcome {
 /**
  * Writes `head`, then `bodyBytes` of body in 64 KiB pieces, as fast as the server reads them,
  * until all are written or the server closes the connection; then waits for the server to close
- * it (or for `settle` to say the exchange is over).
+ * it — or, with `untilAllSent`, settles once the last byte is on its way.
  */
-function rawUpload(port: number, head: string, bodyBytes: number, settle: (text: string) => boolean): Promise<RawOutcome> {
+function rawUpload(port: number, head: string, bodyBytes: number, untilAllSent = false): Promise<RawOutcome> {
   return new Promise((resolve) => {
     const socket = connect(port, "127.0.0.1");
     const piece = Buffer.alloc(64 * 1024, "x");
@@ -118,10 +118,11 @@ function rawUpload(port: number, head: string, bodyBytes: number, settle: (text:
           return;
         }
       }
+      // Every byte taken by the server: it read the whole body, and closed nothing.
+      if (untilAllSent && !done && !socket.destroyed) socket.write(Buffer.alloc(0), () => finish(false));
     };
     socket.on("data", (chunk) => {
       text += chunk.toString("latin1");
-      if (settle(text)) finish(false);
     });
     socket.on("end", () => finish(true));
     socket.on("close", () => finish(true));
@@ -236,21 +237,30 @@ describe("the bound on what is read of a refused body", () => {
 
   it(`a body past the bound (${DISCARD_BYTES_FLOOR} bytes at a small limit) is cut off: the server closes the connection`, async () => {
     const declared = DISCARD_BYTES_FLOOR * 4;
-    const outcome = await rawUpload(port, head(declared), declared, () => false);
+    const outcome = await rawUpload(port, head(declared), declared, true);
     expect(outcome.text).toMatch(/^HTTP\/1\.1 413 /);
     expect(outcome.closedByServer).toBe(true);
     // It stopped reading once past the bound, long before the declared length.
     expect(outcome.bytesSent).toBeLessThan(declared);
   });
 
+  it("an unauthenticated POST of a large body: 401, and the server stops reading past the bound", async () => {
+    const declared = DISCARD_BYTES_FLOOR * 4;
+    const unauthenticated = head(declared).replace(/Authorization: [^\r]+\r\n/, "");
+    const outcome = await rawUpload(port, unauthenticated, declared, true);
+    expect(outcome.text).toMatch(/^HTTP\/1\.1 401 /);
+    expect(outcome.closedByServer).toBe(true);
+    expect(outcome.bytesSent).toBeLessThan(declared);
+  });
+
   it("a client that declares a large body and stalls is cut off by the time bound, after its 413", async () => {
-    const outcome = await rawUpload(port, head(50_000_000), 10, () => false);
+    const outcome = await rawUpload(port, head(50_000_000), 10);
     expect(outcome.text).toMatch(/^HTTP\/1\.1 413 /);
     expect(outcome.closedByServer).toBe(true);
   }, 30_000);
 
   it("with Expect: 100-continue the body is refused before it is sent: 413, no 100 Continue, the connection closed", async () => {
-    const outcome = await rawUpload(port, head(10_000_000_000, ["Expect: 100-continue"]), 0, () => false);
+    const outcome = await rawUpload(port, head(10_000_000_000, ["Expect: 100-continue"]), 0);
     expect(outcome.text).toMatch(/^HTTP\/1\.1 413 /);
     expect(outcome.text).not.toContain("100 Continue");
     expect(outcome.text).toMatch(/\r\nconnection: close\r\n/i);
