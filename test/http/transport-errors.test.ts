@@ -7,9 +7,8 @@
  * once, with `deferContinue` without `100 Continue` (bodies sent anyway: transport-large-body.test.ts).
  */
 import express, { type Express } from "express";
-import { createServer, request as httpRequest, type Server } from "node:http";
+import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
-import type { AddressInfo } from "node:net";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessTokenIssuer, generateSigningKey } from "../../src/auth/access-token-issuer.js";
@@ -24,7 +23,6 @@ import { oauthPathErrorHandler } from "../../src/http/oauth-error.js";
 import type { EventOutbox } from "../../src/store/event-outbox.js";
 import type { TokenVerifier } from "../../src/auth/token-verifier.js";
 import { createScimRouter } from "../../src/http/create-scim-router.js";
-import { deferContinue } from "../../src/http/defer-continue.js";
 import { scimErrorHandler } from "../../src/http/error-handler.js";
 import type { ScimRouterOptions } from "../../src/http/scim-router-options.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
@@ -33,6 +31,7 @@ import { createTestSchema, describePostgres } from "../../src/store/sql/postgres
 import { sqlStore } from "../../src/store/sql/sql-store.js";
 import { BULK_REQUEST_SCHEMA } from "./provisioning-helpers.js";
 import { ERROR_SCHEMA, GROUP_SCHEMA, PATCH_SCHEMA, USER_SCHEMA, userBody } from "./harness.js";
+import { type LoopbackServer, listenOnLoopback } from "./loopback-server.js";
 
 interface Recorded {
   readonly app: Express;
@@ -274,21 +273,16 @@ function rawExchange(port: number, head: string, body = "", ms = 2000): Promise<
 }
 
 describe("a Content-Length over the body limit", () => {
-  let server: Server;
+  let server: LoopbackServer;
   let port: number;
   let t: Recorded;
 
   beforeAll(async () => {
     t = await recordedApp({ router: { bodyLimit: "1kb", bulk: { maxPayloadSize: 2048 } } });
-    server = createServer(t.app);
-    server.on("checkContinue", deferContinue(t.app));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    port = (server.address() as AddressInfo).port;
+    server = await listenOnLoopback(t.app);
+    port = server.port;
   });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  afterAll(() => server.close());
 
   const head = (path: string, length: number, expect100: boolean): string =>
     [

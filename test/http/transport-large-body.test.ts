@@ -6,13 +6,12 @@
  * refused before it is sent.
  */
 import { execFile } from "node:child_process";
-import { createServer, type Server } from "node:http";
-import { connect, type AddressInfo } from "node:net";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DISCARD_BYTES_FLOOR } from "../../src/http/discard-request-body.js";
-import { deferContinue } from "../../src/http/defer-continue.js";
 import { scimErrorHandler } from "../../src/http/error-handler.js";
 import { USER_SCHEMA, createTestApp, type TestApp } from "./harness.js";
+import { type LoopbackServer, listenOnLoopback } from "./loopback-server.js";
 
 const SIX_MB = 6 * 1000 * 1000;
 
@@ -55,23 +54,17 @@ function fetchInAnotherProcess(url: string, token: string, bytes: number, times:
 }
 
 describe("a body over the limit, sent whole by Node's fetch to a real server", () => {
-  let server: Server;
+  let server: LoopbackServer;
   let origin: string;
   let t: TestApp;
 
   beforeAll(async () => {
     t = await createTestApp();
     t.app.use("/scim", scimErrorHandler());
-    server = createServer(t.app);
-    // As the host mounts it: `100 Continue` only for a body the app reads.
-    server.on("checkContinue", deferContinue(t.app));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await listenOnLoopback(t.app);
+    origin = server.origin;
   });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  afterAll(() => server.close());
 
   it("a 6 MB POST /Users is answered 413 with the SCIM error 20 times out of 20, never a network error", async () => {
     const outcomes = await fetchInAnotherProcess(`${origin}${t.base()}/Users`, t.token.acme, SIX_MB, 20);
@@ -154,21 +147,16 @@ function twoRequests(port: number, first: string, t: TestApp): Promise<(string |
 }
 
 describe("the bound on what is read of a refused body", () => {
-  let server: Server;
+  let server: LoopbackServer;
   let port: number;
   let t: TestApp;
 
   beforeAll(async () => {
     t = await createTestApp({ bodyLimit: "1kb" });
-    server = createServer(t.app);
-    server.on("checkContinue", deferContinue(t.app));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    port = (server.address() as AddressInfo).port;
+    server = await listenOnLoopback(t.app);
+    port = server.port;
   });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  afterAll(() => server.close());
 
   const chunkedHead = (): string =>
     [
@@ -268,19 +256,13 @@ describe("the bound on what is read of a refused body", () => {
   });
 
   it("without deferContinue, whose server sent 100 Continue itself, the body sent after it is read: 413, then the next request", async () => {
-    const plain = createServer(t.app);
-    await new Promise<void>((resolve) => plain.listen(0, "127.0.0.1", resolve));
+    const plain = await listenOnLoopback(t.app, { deferContinue: false });
     try {
       const length = 200_000;
-      const statuses = await twoRequests(
-        (plain.address() as AddressInfo).port,
-        head(length, ["Expect: 100-continue"]) + "x".repeat(length),
-        t,
-      );
+      const statuses = await twoRequests(plain.port, head(length, ["Expect: 100-continue"]) + "x".repeat(length), t);
       expect(statuses).toEqual(["100", "413", "200"]);
     } finally {
-      plain.closeAllConnections();
-      await new Promise<void>((resolve) => plain.close(() => resolve()));
+      await plain.close();
     }
   });
 });
