@@ -20,13 +20,15 @@ export type { CompatibilityProfile, ResponseChoices, Tolerances } from "./scim/c
 export { createScimRouter } from "./http/create-scim-router.js";
 export { scimErrorHandler } from "./http/error-handler.js";
 export { deferContinue } from "./http/defer-continue.js";
+export { boundUnreadBody } from "./http/discard-request-body.js";
 // Plumbing of the SCIM router, shared with any API a host serves beside it (scimkit/analytics is one).
 export { asyncHandler } from "./http/async-handler.js";
 export { queryOf } from "./http/query-of.js";
-export { requestOrigin } from "./http/request-origin.js";
+export { PUBLIC_URL_SETTING, requestOrigin } from "./http/request-origin.js";
 export { jsonBodyParser } from "./http/json-body-parser.js";
 export type { BodyRefusal, JsonBodyParserOptions } from "./http/json-body-parser.js";
 export { requestErrorOf } from "./http/request-error.js";
+export { isPossibleId } from "./http/is-possible-id.js";
 export type { RequestError } from "./http/request-error.js";
 export { openCursor, sealCursor } from "./http/sealed-cursor.js";
 export type { CursorField } from "./http/sealed-cursor.js";
@@ -117,6 +119,7 @@ export { clientCredentialsVerifier } from "./auth/client-credentials-verifier.js
 export type { ClientCredentialsVerifierOptions } from "./auth/client-credentials-verifier.js";
 export { createOAuthTokenRouter } from "./http/create-oauth-token-router.js";
 export type { OAuthTokenRouterOptions } from "./http/create-oauth-token-router.js";
+export { oauthPathErrorHandler } from "./http/oauth-error.js";
 export { recoverPendingEvents } from "./http/event-recovery.js";
 export type { EventRecoveryOptions, RecoverPendingEventsOptions } from "./http/event-recovery.js";
 export type {

@@ -3,16 +3,25 @@
  * receivers fetch the public keys that verify its SETs.
  */
 import type { RequestHandler } from "express";
+import { ScimError } from "../errors.js";
+import { isPossibleId } from "../http/is-possible-id.js";
 import type { EventSigningKeys } from "./event-signing-keys.js";
 
 /**
- * Answers `GET` with the JWKS of the organization in the route parameter `orgId`.
+ * Answers `GET` with the JWKS of the organization in the route parameter `orgId`; an id no
+ * organization can have (`isPossibleId`) goes to the error handler as a 404 `ScimError`.
  *
  * @example app.get("/scim/Organizations/:orgId/events/jwks.json", securityEventJwks(keys));
  */
 export function securityEventJwks(keys: EventSigningKeys): RequestHandler<{ orgId: string }> {
   return (request, response, next) => {
-    keys.jwks(request.params.orgId).then((jwks) => {
+    const { orgId } = request.params;
+    // No organization has such an id, and the key store must not be asked (PostgreSQL refuses NUL).
+    if (!isPossibleId(orgId)) {
+      next(new ScimError(404, undefined, "There is no such organization on this service."));
+      return;
+    }
+    keys.jwks(orgId).then((jwks) => {
       response.setHeader("Cache-Control", "public, max-age=300");
       response.json(jwks);
     }, next);

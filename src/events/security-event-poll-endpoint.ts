@@ -4,6 +4,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
+import { isPossibleId } from "../http/is-possible-id.js";
 import type { PollRequest, SecurityEventDelivery } from "./security-event-delivery.js";
 
 /** Largest poll body read: acknowledgements of a few thousand SETs. */
@@ -82,7 +83,10 @@ export function securityEventPollEndpoint(delivery: SecurityEventDelivery): Requ
   return (request, response, next) => {
     const handle = async (): Promise<void> => {
       const { orgId, receiverId } = request.params;
-      const receiver = (await delivery.receivers(orgId)).find((candidate) => candidate.id === receiverId && candidate.delivery === "poll");
+      // Ids no store can hold (PostgreSQL refuses NUL) name no receiver: the store is not asked.
+      const possible = isPossibleId(orgId) && isPossibleId(receiverId);
+      const receivers = possible ? await delivery.receivers(orgId) : [];
+      const receiver = receivers.find((candidate) => candidate.id === receiverId && candidate.delivery === "poll");
       const given = request.get("authorization");
       // Unknown receiver and wrong credentials look the same from outside.
       if (!receiver?.authorization || given === undefined || !sameSecret(given, receiver.authorization)) {

@@ -14,8 +14,9 @@ import type { AuditSink } from "scimkit";
 import type { TokenStore } from "scimkit";
 import { createScimRouter } from "scimkit";
 import { createOAuthTokenRouter, type OAuthTokenRouterOptions } from "scimkit";
-import { deferContinue } from "scimkit";
+import { boundUnreadBody, deferContinue } from "scimkit";
 import { scimErrorHandler } from "scimkit";
+import { isPossibleId, oauthPathErrorHandler, PUBLIC_URL_SETTING, ScimError } from "scimkit";
 import type { RateLimiter } from "scimkit";
 import type { ReadableRequestLog } from "scimkit";
 import type { ScimEvent } from "scimkit";
@@ -31,6 +32,7 @@ import { SECURITY_EVENT_URIS } from "scimkit";
 import type { ResourceStore } from "scimkit/store";
 import { healthRoutes, type HostHealth } from "./host-health.js";
 import { consoleRoutes } from "./console-routes.js";
+import { hostErrorHandler, hostNotFound } from "./host-fallback.js";
 import { type HostSecurityEvents, runSecurityEvents, securityEventRoutes } from "./host-security-events.js";
 
 /** The analytics interface of the host (issue 6), mounted at `/analytics/v1`. */
@@ -171,8 +173,10 @@ export interface HostServerOptions {
   readonly trustProxy?: boolean | number | string;
   /**
    * The address clients reach the host at (`SCIMKIT_PUBLIC_URL`), e.g. `https://scim.example.com`.
-   * When set, `Location` and `meta.location` are built from it for every organization, so a
-   * forged `Host` or `X-Forwarded-Host` header is never reflected. Default: the request's own.
+   * `Location`, `meta.location` and the analytics interface's links are built from it for every
+   * organization, so a forged `Host` or `X-Forwarded-Host` header is never reflected. Default:
+   * with `startHostServer`, `http://localhost:{port}`; an app from `createHostApp` alone, the
+   * request's own.
    */
   readonly publicUrl?: string;
   /**
@@ -319,6 +323,16 @@ export function createHostApp(options: HostServerOptions): Express {
   const app = express();
   app.disable("x-powered-by");
   if (options.trustProxy !== undefined) app.set("trust proxy", options.trustProxy);
+  // Every URL the routers build for a client starts with it: no `Host` header is reflected.
+  if (options.publicUrl !== undefined) app.set(PUBLIC_URL_SETTING, options.publicUrl);
+  // Every surface's: a body answered unread (401, 404) is read to its end by Node, so only up to a bound.
+  app.use(boundUnreadBody());
+  // On every answer, whichever surface wrote it: no browser reads a JSON body that echoes client
+  // input (an error's detail, a name) as HTML or script.
+  app.use((_request, response, next) => {
+    response.setHeader("X-Content-Type-Options", "nosniff");
+    next();
+  });
   // Before the request log: an orchestrator probes every few seconds, and a line per probe would
   // drown the requests that matter. Outside the routers, so never rate-limited nor authenticated.
   app.use(healthRoutes(options.health, logError));
@@ -353,16 +367,25 @@ export function createHostApp(options: HostServerOptions): Express {
   if (securityEvents) {
     const analyticsStore = options.analytics?.store;
     // With the analytics interface, the organizations it knows; without, those with a receiver.
+    // An id no store can hold (NUL: PostgreSQL refuses it) is no organization, and no store is asked.
     const exists = analyticsStore
-      ? async (orgId: string) => (await analyticsStore.getOrganization({ all: true }, orgId)) !== undefined
-      : async (orgId: string) => (await securityEvents.delivery.receivers(orgId)).length > 0;
+      ? async (orgId: string) => isPossibleId(orgId) && (await analyticsStore.getOrganization({ all: true }, orgId)) !== undefined
+      : async (orgId: string) => isPossibleId(orgId) && (await securityEvents.delivery.receivers(orgId)).length > 0;
     app.use("/scim/Organizations/:orgId/events", securityEventRoutes(securityEvents, exists));
     const stop = runSecurityEvents(securityEvents, analyticsStore ? () => allOrganizationIds(analyticsStore) : async () => [], logError);
     addBackgroundWork(app, stop);
   }
+  // Under /scim, a path no router serves is a SCIM 404.
+  app.use("/scim", (request, _response, next) => {
+    next(new ScimError(404, undefined, `There is no endpoint for ${request.method} ${request.path} on this service.`));
+  });
   // A malformed %-escape in :orgId fails in this app's layer, before the router: answer it in SCIM.
   app.use("/scim", scimErrorHandler());
-  if (options.oauth) app.use("/oauth/Organizations/:orgId", createOAuthTokenRouter({ ...options.oauth, onError: logError }));
+  if (options.oauth) {
+    app.use("/oauth/Organizations/:orgId", createOAuthTokenRouter({ ...options.oauth, onError: logError }));
+    // Likewise under /oauth, as RFC 6749 §5.2 errors.
+    app.use("/oauth", oauthPathErrorHandler());
+  }
   if (options.analytics) {
     const { store, scimTokens } = options.analytics;
     const analyticsRouter = createAnalyticsRouter({
@@ -393,6 +416,9 @@ export function createHostApp(options: HostServerOptions): Express {
     addBackgroundWork(app, () => analyticsRouter.close());
     if (options.consoleDir !== false) app.use("/console", consoleRoutes(options.consoleDir));
   }
+  // Whatever no surface answered: JSON, never Express's HTML page or a stack trace.
+  app.use(hostNotFound());
+  app.use(hostErrorHandler(logError));
   return app;
 }
 
@@ -474,6 +500,9 @@ export async function startHostServer(
     });
   });
   const port = (server.address() as AddressInfo).port;
+  // Without SCIMKIT_PUBLIC_URL the host's own address, as its banner prints it, rather than
+  // whatever `Host` a client sends (issue 27): a deployment reached by another name sets it.
+  if (options.publicUrl === undefined) app.set(PUBLIC_URL_SETTING, `http://localhost:${port}`);
   return {
     server,
     port,

@@ -8,6 +8,7 @@ import { createSchemaRegistry } from "../scim/schema/schema-registry.js";
 import { rfc7643Profile } from "../scim/schema/resource-profile.js";
 import { admitLargeBody } from "./admit-large-body.js";
 import { authenticate } from "./authenticate.js";
+import { boundUnreadBody } from "./discard-request-body.js";
 import { errorHandler } from "./error-handler.js";
 import { expensiveWorkClassifier } from "./expensive-work-classifier.js";
 import { fairShareGate } from "./fair-share-gate.js";
@@ -142,6 +143,8 @@ export function createScimRouter(options: ScimRouterOptions): Router {
   const router = express.Router({ mergeParams: true });
   // First of all: every answer from here on, errors included, names its request.
   router.use(assignRequestId());
+  // A body answered unread (401, 404, 429) is read to its end by Node: only up to a bound.
+  router.use(boundUnreadBody());
   if (options.requestLog) router.use(logRequest(options.requestLog, registry, secretAttributeNames(registry), onError));
   router.use(resolveOrganization(options));
   // The profile is chosen once per request: for the one route served without a token here, for

@@ -46,6 +46,18 @@ function sendOAuthError(response: Response, error: OAuthError): void {
   response.status(error.status).json({ error: error.code, error_description: error.description });
 }
 
+/** What Express raises for a request it could not read, as `invalid_request`; undefined for anything else. */
+function unreadableRequest(error: unknown): OAuthError | undefined {
+  const known = requestErrorOf(error);
+  if (known === undefined) return undefined;
+  // Express's router raises a URIError for a malformed %-escape in the path's `:orgId`.
+  const description =
+    error instanceof URIError
+      ? "The URL path holds a malformed %-escape: encode the organization id as UTF-8 percent-escapes (RFC 3986 §2.1)."
+      : "The request body could not be read: send a small application/x-www-form-urlencoded body in UTF-8.";
+  return new OAuthError(known.status, "invalid_request", description);
+}
+
 /**
  * The token endpoint's error handler: an `OAuthError` as RFC 6749 §5.2 says, a body Express could
  * not read (too large, a charset it does not decode) as `invalid_request`, and anything else as a
@@ -61,10 +73,9 @@ export function oauthErrorHandler(onError: (error: unknown, request: Request) =>
       sendOAuthError(response, error);
       return;
     }
-    const known = requestErrorOf(error);
-    if (known !== undefined) {
-      const description = "The request body could not be read: send a small application/x-www-form-urlencoded body in UTF-8.";
-      sendOAuthError(response, new OAuthError(known.status, "invalid_request", description));
+    const unreadable = unreadableRequest(error);
+    if (unreadable !== undefined) {
+      sendOAuthError(response, unreadable);
       return;
     }
     onError(error, request);
@@ -72,5 +83,28 @@ export function oauthErrorHandler(onError: (error: unknown, request: Request) =>
     response
       .status(500)
       .json({ error: "server_error", error_description: "The service failed to handle the request. It has been reported; retry later." });
+  };
+}
+
+/**
+ * The error handler an app mounts after the token router, at a path without parameters that
+ * covers it (`app.use("/oauth", oauthPathErrorHandler())`): Express decodes the mount path's
+ * `:orgId` in the app's own layer, so a malformed %-escape there (`/oauth/Organizations/%zz/token`)
+ * fails before the router runs, and without this handler Express answers with its HTML error
+ * page and a stack trace. It answers such errors, and any `OAuthError`, as RFC 6749 §5.2 says;
+ * every other error goes on to the app's next error handler, untouched.
+ *
+ * @example
+ * app.use("/oauth/Organizations/:orgId", createOAuthTokenRouter({ clients, issuer }));
+ * app.use("/oauth", oauthPathErrorHandler());
+ */
+export function oauthPathErrorHandler(): ErrorRequestHandler {
+  return (error, _request, response, next) => {
+    const answer = response.headersSent ? undefined : error instanceof OAuthError ? error : unreadableRequest(error);
+    if (answer === undefined) {
+      next(error);
+      return;
+    }
+    sendOAuthError(response, answer);
   };
 }
