@@ -16,11 +16,8 @@ import type { TokenRecord } from "../auth/token-record.js";
 import { isTokenRefusedError } from "../auth/token-refused-error.js";
 import type { Principal } from "../auth/token-verifier.js";
 import { asyncHandler } from "./async-handler.js";
-<<<<<<< HEAD
 import { type AuthenticationFailureLimit, authenticationFailureLimit, failureKey, sourceOf } from "./authentication-failure-limit.js";
-=======
 import { isPossibleId } from "./is-possible-id.js";
->>>>>>> fix/transport
 import { noStore, OAuthError, oauthErrorHandler } from "./oauth-error.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import { tokenBucketLimiter } from "./token-bucket-limiter.js";
@@ -212,7 +209,6 @@ export function createOAuthTokenRouter(options: OAuthTokenRouterOptions): Router
       const orgId = request.params["orgId"];
       if (typeof orgId !== "string" || orgId === "") throw new Error("createOAuthTokenRouter: mount the router at a path with :orgId");
       const parameters = parametersOf(request);
-<<<<<<< HEAD
       const address = addressKey(request);
       let client: ClientCredentials;
       try {
@@ -223,11 +219,8 @@ export function createOAuthTokenRouter(options: OAuthTokenRouterOptions): Router
       // Counted for every client id, issued or not, so a 429 tells nothing of which exist.
       const keys = [address, failureKey("client", orgId, client.clientId)];
       refuseIfWaiting(keys);
-=======
-      const client = credentialsOf(request, parameters);
       // No client exists under an id no store can hold (PostgreSQL refuses NUL): unknown, like any other.
-      if (!isPossibleId(orgId)) throw invalidClient();
->>>>>>> fix/transport
+      if (!isPossibleId(orgId)) throw await failed(keys);
       let principal: Principal | null;
       try {
         principal = await clients.verify(client.secret, orgId, {

@@ -21,6 +21,7 @@ import { securityEventPollEndpoint } from "../../src/events/security-event-poll-
 import { createOAuthTokenRouter } from "../../src/http/create-oauth-token-router.js";
 import { oauthPathErrorHandler } from "../../src/http/oauth-error.js";
 import type { EventOutbox } from "../../src/store/event-outbox.js";
+import type { TokenStore } from "../../src/auth/hashed-token-store.js";
 import type { TokenVerifier } from "../../src/auth/token-verifier.js";
 import { createScimRouter } from "../../src/http/create-scim-router.js";
 import { scimErrorHandler } from "../../src/http/error-handler.js";
@@ -362,11 +363,15 @@ describe("the body limit option", () => {
   });
 });
 
+/** What the token endpoint asks of its clients. */
+type OAuthClients = Pick<TokenStore, "verify" | "list">;
+
 /** The token endpoint and the events endpoints as an app mounts them, with what each asked its store. */
-async function outsideScimApp(clients: TokenVerifier): Promise<{ app: Express; asked: string[] }> {
+async function outsideScimApp(clients: OAuthClients): Promise<{ app: Express; asked: string[] }> {
   const asked: string[] = [];
-  const recordingClients: TokenVerifier = {
+  const recordingClients: OAuthClients = {
     verify: (token, orgId, context) => (asked.push(`verify ${orgId}`), clients.verify(token, orgId, context)),
+    list: (orgId) => (asked.push(`list ${orgId}`), clients.list(orgId)),
   };
   const keys = eventSigningKeys(memorySigningKeyRepository());
   const recordingKeys: EventSigningKeys = { ...keys, jwks: (orgId) => (asked.push(`jwks ${orgId}`), keys.jwks(orgId)) };
@@ -394,7 +399,7 @@ function tokenRequest(app: Express, org: string): request.Test {
     .send("grant_type=client_credentials");
 }
 
-async function expectOutsideScimAnswered(clients: TokenVerifier): Promise<void> {
+async function expectOutsideScimAnswered(clients: OAuthClients): Promise<void> {
   const { app, asked } = await outsideScimApp(clients);
   for (const org of ["%", "%zz", "a%", "%E0%A4%A"]) {
     const response = await tokenRequest(app, org);
