@@ -102,6 +102,15 @@ export interface AdminUser {
   readonly updatedAt: string;
 }
 
+/** Who gives an admin user its grants, when that is bounded (issue 27, item 4). */
+export interface GrantOptions {
+  /**
+   * The admin user whose own grants bound those given: no organization outside its scope, no
+   * subtree outside its own subtree grants. Absent: unbounded (the operator).
+   */
+  readonly grantedBy?: string;
+}
+
 /** Who an analytics API key speaks for. */
 export type KeySubject = { readonly kind: "operator" } | { readonly kind: "admin"; readonly adminUserId: string };
 
@@ -525,10 +534,20 @@ export interface AnalyticsStore extends AnalyticsDirectory {
   findAdminUserByEmail(email: string): Promise<AdminUser | undefined>;
   /**
    * Stores a new admin user with its pending invitation (the digest of the single-use code).
-   * Rejects with an error whose `code` is `"conflict"` when the e-mail is taken.
+   * Rejects with an error whose `code` is `"conflict"` when the e-mail is taken, and — with
+   * `options.grantedBy` — with a `GrantBeyondScopeError` when the user's grants lie beyond that
+   * admin user's (`grantsBeyond`), checked inside the write on the tree as it is there.
    */
-  createAdminUser(user: AdminUser, invitation: { readonly codeHash: string; readonly expiresAt: string }): Promise<void>;
-  /** Applies a change; `undefined` when not in scope. */
+  createAdminUser(
+    user: AdminUser,
+    invitation: { readonly codeHash: string; readonly expiresAt: string },
+    options?: GrantOptions,
+  ): Promise<void>;
+  /**
+   * Applies a change; `undefined` when not in scope. With `options.grantedBy`, a change of grants
+   * is refused with a `GrantBeyondScopeError` when the grants the user would end with lie beyond
+   * that admin user's own (`grantsBeyond`) — itself included — checked inside the write.
+   */
   updateAdminUser(
     scope: OrgScope,
     id: string,
@@ -540,6 +559,7 @@ export interface AnalyticsStore extends AnalyticsDirectory {
       readonly status?: AdminUserStatus;
       readonly updatedAt: string;
     },
+    options?: GrantOptions,
   ): Promise<AdminUser | undefined>;
   /** Deletes the admin user and its keys; false when not in scope. */
   deleteAdminUser(scope: OrgScope, id: string): Promise<boolean>;

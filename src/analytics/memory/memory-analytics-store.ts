@@ -26,6 +26,7 @@ import type {
 } from "../analytics-store.js";
 import { analyticsConflictError } from "../analytics-conflict-error.js";
 import { checkParentChain } from "../check-parent-chain.js";
+import { type Grants, grantsBeyond, refuseGrantsBeyond } from "../grants-beyond.js";
 import { MAX_ORGANIZATION_DEPTH, organizationTreeError } from "../organization-tree-error.js";
 import { rounded, simulationRates, summaryRate } from "../summary-rates.js";
 import { walkResources } from "./walk-resources.js";
@@ -213,6 +214,14 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
     return found.sort((a, b) => compareKeys(a.id, b.id));
   };
 
+  /** Throws when `granted` lies beyond the grants of admin user `grantorId` (none: nothing granted). */
+  const refuseBeyondGrantor = (grantorId: string | undefined, granted: Grants): void => {
+    if (grantorId === undefined) return;
+    const grantor = adminUsers.get(grantorId);
+    const own = { organizationIds: grantor?.organizationIds ?? [], subtreeOrganizationIds: grantor?.subtreeOrganizationIds ?? [] };
+    refuseGrantsBeyond(grantsBeyond(own, chainOf, granted));
+  };
+
   /** Removes every analytics record of `id` and strips it from admin users. */
   const deleteAnalyticsRecords = (id: string): void => {
     organizations.delete(id);
@@ -395,8 +404,12 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       return user === undefined ? undefined : plainCopy(user);
     },
 
-    async createAdminUser(user, invitation) {
+    async createAdminUser(user, invitation, options = {}) {
       const email = user.email.toLowerCase();
+      refuseBeyondGrantor(options.grantedBy, {
+        organizationIds: user.organizationIds,
+        subtreeOrganizationIds: user.subtreeOrganizationIds ?? [],
+      });
       if (adminIdByEmail.has(email)) throw analyticsConflictError("An admin user with this e-mail address exists");
       if (adminUsers.has(user.id)) throw new Error(`memoryAnalyticsStore: admin user ${user.id} exists`);
       if (invitations.has(invitation.codeHash)) throw new Error("memoryAnalyticsStore: an invitation with this code digest exists");
@@ -405,9 +418,17 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       invitations.set(invitation.codeHash, { adminUserId: user.id, expiresAt: invitation.expiresAt });
     },
 
-    async updateAdminUser(scope, id, change) {
+    async updateAdminUser(scope, id, change, options = {}) {
       const current = adminUsers.get(id);
       if (current === undefined || !seesAdminUser(scope, current)) return undefined;
+      if (change.organizationIds !== undefined || change.subtreeOrganizationIds !== undefined) {
+        const organizationIds = change.organizationIds ?? current.organizationIds;
+        const subtreeOrganizationIds = change.subtreeOrganizationIds ?? current.subtreeOrganizationIds ?? [];
+        refuseBeyondGrantor(options.grantedBy, {
+          organizationIds,
+          subtreeOrganizationIds: subtreeOrganizationIds.filter((orgId) => organizationIds.includes(orgId)),
+        });
+      }
       const next: AdminUser = {
         ...current,
         ...(change.role === undefined ? {} : { role: change.role }),
