@@ -493,8 +493,13 @@ export interface AnalyticsStore extends AnalyticsDirectory {
   /**
    * Stores a new organization; rejects when `id` exists, and with an `OrganizationTreeError` when
    * its `parentId` names no organization or would put it deeper than `MAX_ORGANIZATION_DEPTH`.
+   * With `options.clearLeftovers`, first removes in the same write everything that still carries
+   * the id — SCIM resources, SCIM tokens, analytics records — so a new organization inherits
+   * nothing from a deleted one of the same id (a token issued or a user written just as that
+   * delete committed can outlive it). Without it, SCIM data already there is adopted: a host
+   * registering the organizations it served before it had this store.
    */
-  createOrganization(organization: Organization): Promise<void>;
+  createOrganization(organization: Organization, options?: { readonly clearLeftovers?: boolean }): Promise<void>;
   /**
    * Applies a change (with `cascade`, its status to every descendant too); `undefined` when not
    * in scope. A new `parentId` is checked against the tree

@@ -271,10 +271,15 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       return [...found].sort(compareKeys);
     },
 
-    async createOrganization(organization) {
-      if (organizations.has(organization.id)) throw new Error(`memoryAnalyticsStore: organization ${organization.id} exists`);
+    async createOrganization(organization, options = {}) {
+      const { id } = organization;
+      if (organizations.has(id)) throw new Error(`memoryAnalyticsStore: organization ${id} exists`);
       if (organization.parentId !== undefined) checkParentChain(chainOf(organization.parentId), organization.parentId, 1);
-      organizations.set(organization.id, plainCopy(organization));
+      // Each clearing call does its work when called (as in deleteOrganization), so nothing runs
+      // between it and the new organization's appearance.
+      const cleared = options.clearLeftovers === true ? [deleteAnalyticsRecords(id), deleteScimResources(id), tokens.revokeAll(id)] : [];
+      organizations.set(id, plainCopy(organization));
+      await Promise.all(cleared);
     },
 
     async updateOrganization(scope, id, change) {
