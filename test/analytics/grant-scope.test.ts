@@ -14,13 +14,7 @@ import {
   type Json,
   type TestAppOptions,
 } from "./analytics-harness.js";
-import { provision, type Org } from "./analytics-world.js";
-
-async function create(t: AnalyticsTestApp, id: string, parentId?: string): Promise<Org> {
-  const response = await t.post("/organizations", { name: id, id, ...(parentId === undefined ? {} : { parentId }) });
-  expect(response.status, response.text).toBe(201);
-  return { id, scim: (response.body as { scim: Org["scim"] }).scim };
-}
+import { createInTree as create, provision } from "./analytics-world.js";
 
 /** Invites (by `inviterKey`, default the operator) and accepts an admin; its id and key. */
 async function admin(
