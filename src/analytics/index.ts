@@ -35,7 +35,7 @@ export type { AnalyticsAuditEntry, AnalyticsAuditOperation } from "./analytics-a
 export { activeOrganizationsOnly } from "./active-organizations-only.js";
 export { MAX_ORGANIZATION_DEPTH, describeTreeRefusal, isOrganizationTreeError, organizationTreeError } from "./organization-tree-error.js";
 export type { OrganizationTreeError, OrganizationTreeRefusal } from "./organization-tree-error.js";
-export { grantsBeyond, isGrantBeyondScopeError } from "./grants-beyond.js";
+export { grantsBeyond, isGrantBeyondScopeError, refuseGrantsBeyond } from "./grants-beyond.js";
 export type { GrantBeyond, GrantBeyondScopeError, Grants } from "./grants-beyond.js";
 export type {
   AdminRole,
