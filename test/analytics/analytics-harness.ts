@@ -204,6 +204,14 @@ export interface TestAppOptions {
    * receivers listen there, which the address rules refuse unless allowed.
    */
   readonly receiverAllowHosts?: readonly string[];
+  /**
+   * Wraps the analytics store and the SCIM token store before anything uses them — e.g. to make
+   * them slower, as a busy database is, so a race's window is wide enough to hit.
+   */
+  readonly wrap?: {
+    readonly analytics?: (store: AnalyticsStore) => AnalyticsStore;
+    readonly scimTokens?: (tokens: TokenStore) => TokenStore;
+  };
 }
 
 /**
@@ -234,7 +242,12 @@ function deliveryOver(
 /** Builds a fresh app with an operator key. */
 export async function createAnalyticsTestApp(options: TestAppOptions = {}): Promise<AnalyticsTestApp> {
   const clock = testClock(options.now ?? "2026-03-01T09:00:00.000Z");
-  const stores = await openStores(() => clock.now(), options.postgres);
+  const opened = await openStores(() => clock.now(), options.postgres);
+  const stores: Stores = {
+    ...opened,
+    analytics: options.wrap?.analytics?.(opened.analytics) ?? opened.analytics,
+    scimTokens: options.wrap?.scimTokens?.(opened.scimTokens) ?? opened.scimTokens,
+  };
   const invitations: Invitation[] = [];
   const errors: unknown[] = [];
   const exchanges: Exchange[] = [];
