@@ -49,7 +49,7 @@ describe("prepareWrite: the bounds before the work", () => {
     expect(normalized()).toBe(0);
   });
 
-  it("counts attributes named in any case and under an extension's URN, as normalization would read them", () => {
+  it("counts attributes named in any case, as normalization would read them", () => {
     const { handler, normalized } = counted("User");
     const phones = Array.from({ length: 1_001 }, (_, index) => ({ value: `+1${index}` }));
     const error = refusal(() =>
