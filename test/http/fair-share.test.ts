@@ -6,13 +6,17 @@
  */
 import { once } from "node:events";
 import { createServer, request as httpRequest, type ClientRequest } from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type request from "supertest";
 import { describe, expect, it } from "vitest";
 import { expensiveWorkClassifier } from "../../src/http/expensive-work-classifier.js";
 import type { ExpensiveWorkGate } from "../../src/http/expensive-work-gate.js";
 import { fairShareGate } from "../../src/http/fair-share-gate.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
+import { sqlStore } from "../../src/store/sql/sql-store.js";
 import type { ListRequest, ResourceStore } from "../../src/store/resource-store.js";
 import { createTestApp, defaultStore, expectScimError, PATCH_SCHEMA, userBody, type TestApp } from "./harness.js";
 
@@ -679,5 +683,44 @@ describe("a turn waited for too long", () => {
     expect((await a1).status).toBe(200);
     await until(() => counting.held("acme") === 0, "every turn is back");
     expect(held.log).toEqual(["write hold a1", "written hold a1"]);
+  });
+});
+
+describe("reads on a SQLite file never wait for the writer", () => {
+  it("answers another organization's GET, its token's lastUsedAt due, while a write transaction holds the one writer", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "scimkit-reads-"));
+    const store = await sqlStore({ sqlite: join(dir, "reads.db") });
+    try {
+      const t = await createTestApp({ store, auth: store.tokens });
+      const setup = (await store.tokens.issue("globex", { label: "setup" })).token;
+      const bob = (await t.post(`${t.base("globex")}/Users`, userBody("bob"), setup).expect(201)).body as { id: string };
+      // Never used: its first use records lastUsedAt, a write.
+      const fresh = (await store.tokens.issue("globex", { label: "fresh" })).token;
+      // The largest PATCH's write transaction, held open: the writer is busy until the test ends it.
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let entered: () => void = () => {};
+      const inside = new Promise<void>((resolve) => (entered = resolve));
+      const writing = store.dialect.writeTransaction(store.db, async () => {
+        entered();
+        await held;
+      });
+      await inside;
+      const order: string[] = [];
+      const read = t.get(`${t.base("globex")}/Users/${bob.id}`, fresh).then((response) => {
+        order.push(`read ${response.status}`);
+      });
+      await until(() => order.length > 0, "the read is answered while the writer is held");
+      release();
+      await writing;
+      await read;
+      expect(order).toEqual(["read 200"]);
+      // The use is recorded once the writer is free, and shown by the token list.
+      const listed = await store.tokens.list("globex");
+      expect(listed.find((token) => token.label === "fresh")?.lastUsedAt).toBeDefined();
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
