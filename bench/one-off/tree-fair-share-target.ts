@@ -15,6 +15,7 @@ import { v7 as uuidv7 } from "uuid";
 import { organizationScimSettings } from "../../src/analytics/organization-scim-settings.js";
 import { createHostApp } from "../../src/host/host-server.js";
 import { openHostStore } from "../../src/host/open-host-store.js";
+import { organizationRecord } from "../../src/host/organization-record.fixture.js";
 import { unwrap } from "../../src/result.js";
 import { createResourceValidator } from "../../src/scim/schema/create-resource-validator.js";
 import type { ScimObject } from "../../src/scim/schema/normalize-value.js";
@@ -59,15 +60,7 @@ async function seed(orgId: string, body: Record<string, unknown>): Promise<strin
 }
 
 const divisions = Array.from({ length: DIVISIONS }, (_, index) => `division-${index + 1}`);
-const at = new Date().toISOString();
-const organization = (id: string, parentId?: string) => ({
-  id,
-  name: id,
-  status: "active" as const,
-  createdAt: at,
-  updatedAt: at,
-  ...(parentId === undefined ? {} : { parentId }),
-});
+const organization = (id: string, parentId?: string) => organizationRecord(id, parentId);
 await analytics.createOrganization(organization("holding"));
 for (const orgId of divisions) await analytics.createOrganization(organization(orgId, "holding"));
 await analytics.createOrganization(organization("victim"));
@@ -108,7 +101,9 @@ server.keepAliveTimeout = 60_000;
 server.listen(0, "127.0.0.1", () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;
-  process.stdout.write(`${JSON.stringify({ treeReady: { port, tokens, divisions, victimIds, writerId, writerEmails: WRITER_EMAILS, seedMs, tree } })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ treeReady: { port, tokens, divisions, victimIds, writerId, writerEmails: WRITER_EMAILS, seedMs, tree } })}\n`,
+  );
 });
 
 const stop = async (): Promise<void> => {

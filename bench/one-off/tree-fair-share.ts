@@ -72,7 +72,9 @@ const ready = await new Promise<Ready>((resolveReady, reject) => {
   });
   child.once("exit", (code) => reject(new Error(`target exited with ${String(code)} before it was ready`)));
 });
-say(`seeded ${USERS} users over ${ready.divisions.length} organizations of one tree in ${(ready.seedMs / 1000).toFixed(1)} s; tree groups ${ready.tree ? "on" : "off"}`);
+say(
+  `seeded ${USERS} users over ${ready.divisions.length} organizations of one tree in ${(ready.seedMs / 1000).toFixed(1)} s; tree groups ${ready.tree ? "on" : "off"}`,
+);
 const origin = `http://127.0.0.1:${ready.port}`;
 const scim = (orgId: string): string => `/scim/Organizations/${orgId}/v2`;
 
@@ -120,7 +122,9 @@ async function victim(seconds: number): Promise<LoadStats> {
 }
 
 const show = (label: string, stats: LoadStats, alone?: LoadStats): string => {
-  const ratio = alone ? `  ${((100 * stats.rps) / alone.rps).toFixed(0)}% of alone, p99 ${(stats.p99Ms / alone.p99Ms).toFixed(1)}× alone` : "";
+  const ratio = alone
+    ? `  ${((100 * stats.rps) / alone.rps).toFixed(0)}% of alone, p99 ${(stats.p99Ms / alone.p99Ms).toFixed(1)}× alone`
+    : "";
   const errors = stats.errors > 0 ? `  errors ${stats.errors} ${JSON.stringify(stats.statusCodes)}` : "";
   return `${label}: ${Math.round(stats.rps)} req/s p50 ${stats.p50Ms.toFixed(1)} ms p99 ${stats.p99Ms.toFixed(1)} ms max ${stats.maxMs.toFixed(0)} ms${ratio}${errors}  (load ${load()})`;
 };
@@ -166,7 +170,9 @@ try {
   }
   if (PHASES.includes("patch")) {
     const bodies = ["home", "other"].map((type) => JSON.stringify(replaceEmailTypesBody(ready.writerEmails, 10_000, type)));
-    say(`largest PATCH: 10,000 operations, ${(Buffer.byteLength(bodies[0] as string) / 1024).toFixed(0)} KiB, on a user with ${ready.writerEmails} e-mails`);
+    say(
+      `largest PATCH: 10,000 operations, ${(Buffer.byteLength(bodies[0] as string) / 1024).toFixed(0)} KiB, on a user with ${ready.writerEmails} e-mails`,
+    );
     const alone = await victim(PATCH_SECONDS);
     say(show("victim alone", alone));
     const maxima: number[] = [];
@@ -174,13 +180,20 @@ try {
       let k = 0;
       const next = (): LoopRequest => {
         k += 1;
-        return { shape: "largest PATCH", method: "PATCH", path: `${scim("writer")}/Users/${ready.writerId}`, body: bodies[k % 2] as string };
+        return {
+          shape: "largest PATCH",
+          method: "PATCH",
+          path: `${scim("writer")}/Users/${ready.writerId}`,
+          body: bodies[k % 2] as string,
+        };
       };
       const [stats, seen] = await under([next], [ready.tokens["writer"] as string], PATCH_SECONDS);
       maxima.push(stats.maxMs);
       say(`${show(`victim under the largest PATCH, run ${run}`, stats, alone)}  — writer: ${seen}`);
     }
-    say(`slowest victim read per run (ms): ${maxima.map((ms) => ms.toFixed(0)).join(", ")}; over 250 ms in ${maxima.filter((ms) => ms >= 250).length} of ${maxima.length}`);
+    say(
+      `slowest victim read per run (ms): ${maxima.map((ms) => ms.toFixed(0)).join(", ")}; over 250 ms in ${maxima.filter((ms) => ms >= 250).length} of ${maxima.length}`,
+    );
   }
 } finally {
   child.kill("SIGTERM");

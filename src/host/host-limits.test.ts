@@ -21,6 +21,7 @@ import {
   type HostTimeouts,
   type RunningHost,
 } from "./host-server.js";
+import { organizationRecord } from "./organization-record.fixture.js";
 
 const TOKEN = "acme-host-limits-token";
 const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
@@ -134,19 +135,10 @@ describe("the host's request limits, by default", () => {
     const base = memoryStore();
     const scimTokens = createTokenStore();
     const analytics = memoryAnalyticsStore({ resources: base, tokens: scimTokens });
-    const at = new Date().toISOString();
-    const organization = (id: string, parentId?: string) => ({
-      id,
-      name: id,
-      status: "active" as const,
-      createdAt: at,
-      updatedAt: at,
-      ...(parentId === undefined ? {} : { parentId }),
-    });
-    await analytics.createOrganization(organization("holding"));
-    await analytics.createOrganization(organization("division-a", "holding"));
-    await analytics.createOrganization(organization("division-b", "holding"));
-    await analytics.createOrganization(organization("other"));
+    await analytics.createOrganization(organizationRecord("holding"));
+    await analytics.createOrganization(organizationRecord("division-a", "holding"));
+    await analytics.createOrganization(organizationRecord("division-b", "holding"));
+    await analytics.createOrganization(organizationRecord("other"));
     const tokens = { "division-a": "division-a-token", "division-b": "division-b-token", other: "other-token" };
     const host = await startHostServer({
       // Each sorted list waits in the store until the test opens it, so the test decides what runs when.

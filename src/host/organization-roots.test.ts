@@ -2,20 +2,14 @@ import { describe, expect, it } from "vitest";
 import { memoryAnalyticsStore, type AnalyticsStore } from "scimkit/analytics";
 import { createTokenStore } from "scimkit";
 import { memoryStore } from "scimkit/memory";
+import { organizationRecord } from "./organization-record.fixture.js";
 import { organizationRoots } from "./organization-roots.js";
 
 const AT = "2026-12-01T00:00:00.000Z";
 
 async function tree(): Promise<{ store: AnalyticsStore; reads: string[] }> {
   const inner = memoryAnalyticsStore({ resources: memoryStore(), tokens: createTokenStore() });
-  const organization = (id: string, parentId?: string) => ({
-    id,
-    name: id,
-    status: "active" as const,
-    createdAt: AT,
-    updatedAt: AT,
-    ...(parentId === undefined ? {} : { parentId }),
-  });
+  const organization = (id: string, parentId?: string) => organizationRecord(id, parentId, AT);
   await inner.createOrganization(organization("holding"));
   await inner.createOrganization(organization("europe", "holding"));
   await inner.createOrganization(organization("france", "europe"));
