@@ -13,9 +13,12 @@
  *
  *   npx tsx bench/one-off/tree-fair-share.ts [repo root of the code to measure, default this one]
  *
- * Environment: USERS (default 50,000, spread over the tree's eight organizations), SECONDS per
- * window (default 15), CONNECTIONS (default 8), PATCH_RUNS (default 8), PATCH_SECONDS (default 8),
- * TREE=off (no fair-share groups), PHASES=tree,patch.
+ * Windows alone and under load alternate (TREE_PAIRS pairs for the tree, one alone window before
+ * each PATCH run), so load from outside falls on both alike; the summary lines give medians.
+ *
+ * Environment: USERS (default 50,000, spread over the tree's eight organizations),
+ * SECONDS_PER_WINDOW (default 15), TREE_PAIRS (default 3), CONNECTIONS (default 8), PATCH_RUNS
+ * (default 8), PATCH_SECONDS (default 8), TREE=off (no fair-share groups), PHASES=tree,patch.
  */
 import { spawn } from "node:child_process";
 import { Agent, request as httpRequest } from "node:http";
@@ -40,6 +43,7 @@ const PATCH_RUNS = Number(process.env["PATCH_RUNS"] ?? 8);
 const PATCH_SECONDS = Number(process.env["PATCH_SECONDS"] ?? 8);
 const USERS = Number(process.env["USERS"] ?? 50_000);
 const PHASES = (process.env["PHASES"] ?? "tree,patch").split(",");
+const TREE_PAIRS = Number(process.env["TREE_PAIRS"] ?? 3);
 
 interface Ready {
   readonly port: number;
@@ -146,6 +150,10 @@ async function under(loops: readonly (() => LoopRequest)[], tokens: readonly str
 
 try {
   await victim(3);
+  const median = (values: readonly number[]): number => {
+    const sorted = [...values].sort((x, y) => x - y);
+    return sorted[Math.floor(sorted.length / 2)] as number;
+  };
   if (PHASES.includes("tree")) {
     const lists = pathologicalLists(USERS / ready.divisions.length);
     const loops = ready.divisions.map((orgId, index) => {
@@ -156,27 +164,39 @@ try {
         return { shape: list.name, method: "GET", path: `${scim(orgId)}/Users?${list.query}` };
       };
     });
-    const alone = await victim(SECONDS);
-    say(show("victim alone", alone));
-    const [tree, seen] = await under(
-      loops,
-      ready.divisions.map((orgId) => ready.tokens[orgId] as string),
-      SECONDS,
+    // Alone and under, alternated, so a neighbour's load on the machine falls on both alike.
+    const throughput: number[] = [];
+    const p99: number[] = [];
+    const maxima: number[] = [];
+    for (let pair = 1; pair <= TREE_PAIRS; pair++) {
+      const alone = await victim(SECONDS);
+      say(show(`pair ${pair}: victim alone`, alone));
+      const [tree, seen] = await under(
+        loops,
+        ready.divisions.map((orgId) => ready.tokens[orgId] as string),
+        SECONDS,
+      );
+      say(show(`pair ${pair}: victim under 8 organizations of one tree looping expensive lists`, tree, alone));
+      say(`  the tree's lists: ${seen}`);
+      throughput.push(tree.rps / alone.rps);
+      p99.push(tree.p99Ms / alone.p99Ms);
+      maxima.push(tree.maxMs);
+    }
+    say(
+      `tree: median throughput ${(100 * median(throughput)).toFixed(0)}% of alone (pairs: ${throughput.map((r) => `${(100 * r).toFixed(0)}%`).join(", ")}), ` +
+        `median p99 ${median(p99).toFixed(1)}× alone, slowest ${Math.max(...maxima).toFixed(0)} ms (per pair: ${maxima.map((ms) => ms.toFixed(0)).join(", ")})`,
     );
-    say(show("victim under 8 organizations of one tree looping expensive lists", tree, alone));
-    say(`  the tree's lists: ${seen}`);
-    const after = await victim(SECONDS);
-    say(show("victim alone again", after));
   }
   if (PHASES.includes("patch")) {
     const bodies = ["home", "other"].map((type) => JSON.stringify(replaceEmailTypesBody(ready.writerEmails, 10_000, type)));
     say(
       `largest PATCH: 10,000 operations, ${(Buffer.byteLength(bodies[0] as string) / 1024).toFixed(0)} KiB, on a user with ${ready.writerEmails} e-mails`,
     );
-    const alone = await victim(PATCH_SECONDS);
-    say(show("victim alone", alone));
     const maxima: number[] = [];
+    const aloneMaxima: number[] = [];
     for (let run = 1; run <= PATCH_RUNS; run++) {
+      const alone = await victim(PATCH_SECONDS);
+      aloneMaxima.push(alone.maxMs);
       let k = 0;
       const next = (): LoopRequest => {
         k += 1;
@@ -189,10 +209,13 @@ try {
       };
       const [stats, seen] = await under([next], [ready.tokens["writer"] as string], PATCH_SECONDS);
       maxima.push(stats.maxMs);
-      say(`${show(`victim under the largest PATCH, run ${run}`, stats, alone)}  — writer: ${seen}`);
+      say(
+        `${show(`run ${run}: victim under the largest PATCH`, stats, alone)}; alone just before: max ${alone.maxMs.toFixed(0)} ms — writer: ${seen}`,
+      );
     }
     say(
-      `slowest victim read per run (ms): ${maxima.map((ms) => ms.toFixed(0)).join(", ")}; over 250 ms in ${maxima.filter((ms) => ms >= 250).length} of ${maxima.length}`,
+      `patch: slowest victim read per run (ms): ${maxima.map((ms) => ms.toFixed(0)).join(", ")}; over 250 ms in ${maxima.filter((ms) => ms >= 250).length} of ${maxima.length}; ` +
+        `alone just before each: ${aloneMaxima.map((ms) => ms.toFixed(0)).join(", ")} (over 250 ms in ${aloneMaxima.filter((ms) => ms >= 250).length})`,
     );
   }
 } finally {
