@@ -1,6 +1,7 @@
 /**
- * `fairShareGate`: the reference `ExpensiveWorkGate`, a counting semaphore with a bounded FIFO
- * queue per organization and a duty cycle, in process memory.
+ * `fairShareGate`: the reference `ExpensiveWorkGate`, counting semaphores per organization, per
+ * group of organizations and for everyone, with a bounded FIFO queue per organization and a duty
+ * cycle per group, in process memory.
  */
 import { ScimError } from "../errors.js";
 import type { ExpensiveWorkGate, WorkPermit } from "./expensive-work-gate.js";
@@ -37,8 +38,8 @@ export interface FairShareGateOptions {
    */
   readonly maxQueued?: number;
   /**
-   * The most of the wall-clock time one organization's expensive work may hold while it loops,
-   * in (0, 1]. After a permit held `d` ms is released, the organization's next permit is granted
+   * The most of the wall-clock time one group's expensive work (an organization's, when it is its
+   * own group) may hold while it loops, in (0, 1]. After a permit held `d` ms is released, the group's next permit is granted
    * no earlier than `d × (1 / share − 1)` ms later, and other organizations' requests run in the
    * gap: a count alone never holds back a client that sends one request at a time, yet each of
    * its requests takes main-thread time (parsing, validation, rendering) no store thread can take
