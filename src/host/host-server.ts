@@ -10,6 +10,7 @@ import express, { type Express, type RequestHandler } from "express";
 import { createAnalyticsRouter } from "scimkit/analytics";
 import type { AnalyticsRouterOptions } from "scimkit/analytics";
 import type { AnalyticsStore } from "scimkit/analytics";
+import { organizationRoots } from "./organization-roots.js";
 import type { AuditSink } from "scimkit";
 import type { TokenStore } from "scimkit";
 import { createScimRouter } from "scimkit";
@@ -101,9 +102,10 @@ export interface HostLimits {
   /**
    * Expensive requests (scans, sorts, deep or large pages, Bulk) per organization at once, and
    * how many more may wait (429 with `Retry-After` beyond them), or `false` for no bound. Default:
-   * one at a time, 16 waiting, a rest three times as long as each was held (`share` 0.25),
-   * `startIndex` above 1,000, `count` above 200 and bodies over 64 KiB counted as expensive, in
-   * this process.
+   * one at a time per organization and per tree of organizations (its root, read from the
+   * analytics store and cached for a minute), three in all, 16 waiting, at most 10 s of waiting
+   * (then 429), a rest three times as long as each was held (`share` 0.25), `startIndex` above
+   * 1,000, `count` above 200 and bodies over 64 KiB counted as expensive, in this process.
    */
   readonly fairShare?: FairShareOptions | false;
 }
@@ -121,7 +123,19 @@ export const defaultHostLimits = {
   // cores, an organization looping scans leaves the rest to the others' lookups. Bodies over
   // 64 KiB take the turn before they are parsed. A quarter of the time for one organization's
   // expensive loop while others are served, the library's default (docs/security.md).
-  fairShare: { concurrency: 1, maxQueued: 16, share: 0.25, deepStartIndex: 1000, largeCount: 200, largeBody: 65_536 },
+  // One lane per tree of organizations too (its root, from the analytics store), and three
+  // expensive requests in all, so one of SQLite's four readers is always left to lookups.
+  fairShare: {
+    concurrency: 1,
+    groupConcurrency: 1,
+    maxRunning: 3,
+    maxQueued: 16,
+    share: 0.25,
+    maxWaitMs: 10_000,
+    deepStartIndex: 1000,
+    largeCount: 200,
+    largeBody: 65_536,
+  },
 } as const;
 
 /**
@@ -287,9 +301,11 @@ function hostRateLimiter(limits: HostLimits, namespace: "scim" | "analytics"): R
 /** The router options that carry `limits`, each default filled in. */
 function scimLimits(
   limits: HostLimits,
+  group: ((orgId: string) => string | Promise<string>) | undefined,
 ): Pick<ScimRouterOptions, "bodyLimit" | "filterLimits" | "bulk" | "paging" | "rateLimit" | "fairShare" | "writeLimits"> {
-  const { concurrency, maxQueued, deepStartIndex, largeCount } = defaultHostLimits.fairShare;
-  const { share, largeBody } = defaultHostLimits.fairShare;
+  const { concurrency, groupConcurrency, maxRunning, maxQueued, deepStartIndex, largeCount } = defaultHostLimits.fairShare;
+  const { share, maxWaitMs, largeBody } = defaultHostLimits.fairShare;
+  const chosenGroup = limits.fairShare === false ? undefined : (limits.fairShare?.group ?? group);
   const rateLimit = limits.rateLimit === undefined ? hostRateLimiter(limits, "scim") : limits.rateLimit;
   return {
     bodyLimit: limits.bodyLimit ?? defaultHostLimits.bodyLimit,
@@ -302,8 +318,10 @@ function scimLimits(
       limits.fairShare === false
         ? false
         : {
-            gate: limits.fairShare?.gate ?? fairShareGate({ concurrency, maxQueued, share }),
+            gate: limits.fairShare?.gate ?? fairShareGate({ concurrency, groupConcurrency, maxRunning, maxQueued, share }),
             classifier: limits.fairShare?.classifier ?? expensiveWorkClassifier({ deepStartIndex, largeCount, largeBody }),
+            maxWaitMs: limits.fairShare?.maxWaitMs ?? maxWaitMs,
+            ...(chosenGroup === undefined ? {} : { group: chosenGroup }),
           },
   };
 }
@@ -355,7 +373,8 @@ export function createHostApp(options: HostServerOptions): Express {
               : `event ${event.type} ${event.orgId} ${event.id}`,
           )),
       onError: logError,
-      ...scimLimits(options.limits ?? {}),
+      // With the analytics interface, the organizations of one tree share one fair share.
+      ...scimLimits(options.limits ?? {}, options.analytics ? organizationRoots(options.analytics.store) : undefined),
       // A function, not a template: the organization is %-encoded into the path it names.
       ...(publicUrl === undefined ? {} : { baseUrl: (_request: unknown, orgId: string) => scimBaseUrl(publicUrl, orgId) }),
       ...(options.cursorSecret === undefined ? {} : { cursorSecret: options.cursorSecret }),
