@@ -20,13 +20,15 @@ export type { CompatibilityProfile, ResponseChoices, Tolerances } from "./scim/c
 export { createScimRouter } from "./http/create-scim-router.js";
 export { scimErrorHandler } from "./http/error-handler.js";
 export { deferContinue } from "./http/defer-continue.js";
+export { boundUnreadBody } from "./http/discard-request-body.js";
 // Plumbing of the SCIM router, shared with any API a host serves beside it (scimkit/analytics is one).
 export { asyncHandler } from "./http/async-handler.js";
 export { queryOf } from "./http/query-of.js";
-export { requestOrigin } from "./http/request-origin.js";
+export { PUBLIC_URL_SETTING, requestOrigin } from "./http/request-origin.js";
 export { jsonBodyParser } from "./http/json-body-parser.js";
 export type { BodyRefusal, JsonBodyParserOptions } from "./http/json-body-parser.js";
 export { requestErrorOf } from "./http/request-error.js";
+export { isPossibleId } from "./http/is-possible-id.js";
 export type { RequestError } from "./http/request-error.js";
 export { openCursor, sealCursor } from "./http/sealed-cursor.js";
 export type { CursorField } from "./http/sealed-cursor.js";
@@ -67,8 +69,15 @@ export type { AuditQuery, AuditRecord, AuditTrail } from "./audit/audit-trail.js
 export { auditedId, auditedTarget, handToSink, MAX_AUDITED_ID_LENGTH, MAX_AUDITED_TARGET_LENGTH } from "./audit/hand-to-sink.js";
 export { memoryAuditTrail } from "./audit/memory-audit-trail.js";
 export type { MemoryAuditTrailOptions } from "./audit/memory-audit-trail.js";
-export type { RequestBodyRefusal, RequestLog, RequestLogEntry } from "./request-log/request-log.js";
-export type { ReadableRequestLog, RequestLogPage, RequestLogQuery, StatusClass } from "./request-log/readable-request-log.js";
+export type { RequestBodyRefusal, RequestLog, RequestLogEntry, UnauthenticatedRequestLogEntry } from "./request-log/request-log.js";
+export type {
+  ReadableRequestLog,
+  RequestLogPage,
+  RequestLogQuery,
+  StatusClass,
+  UnauthenticatedRequestLogPage,
+  UnauthenticatedRequestLogQuery,
+} from "./request-log/readable-request-log.js";
 export { memoryRequestLog } from "./request-log/memory-request-log.js";
 export type { MemoryRequestLogOptions } from "./request-log/memory-request-log.js";
 export { IDENTITY_PROVIDERS, identityProviderOf } from "./request-log/identity-provider-of.js";
@@ -110,6 +119,7 @@ export { clientCredentialsVerifier } from "./auth/client-credentials-verifier.js
 export type { ClientCredentialsVerifierOptions } from "./auth/client-credentials-verifier.js";
 export { createOAuthTokenRouter } from "./http/create-oauth-token-router.js";
 export type { OAuthTokenRouterOptions } from "./http/create-oauth-token-router.js";
+export { oauthPathErrorHandler } from "./http/oauth-error.js";
 export { recoverPendingEvents } from "./http/event-recovery.js";
 export type { EventRecoveryOptions, RecoverPendingEventsOptions } from "./http/event-recovery.js";
 export type {
@@ -174,3 +184,5 @@ export { SECURITY_EVENT_URIS, isSecurityEventUri, securityEventUriOf } from "./e
 export type { SecurityEventForm, SecurityEventUri } from "./events/security-event-uris.js";
 export { securityEventJwks } from "./events/security-event-jwks.js";
 export { securityEventPollEndpoint } from "./events/security-event-poll-endpoint.js";
+export { OutboundAddressRefusedError, outboundAddressPolicy } from "./outbound/outbound-address-policy.js";
+export type { OutboundAddressPolicy, OutboundAddressPolicyOptions } from "./outbound/outbound-address-policy.js";

@@ -91,9 +91,11 @@ export function DirectoryPage({ place }: { readonly place: Place }) {
             <button type="submit">Search</button>
           </form>
           <div class={user || group ? "split" : ""}>
+            {/* Keyed by the tab too: one list kept across tabs would hold the users it loaded while
+                rendering them with the group columns (a TypeError, issue 27), and its pages' cursors. */}
             {tab === "users" ? (
               <DirectoryList
-                key={`${org}|${search}`}
+                key={`users|${org}|${search}`}
                 kind="users"
                 columns={USER_COLUMNS}
                 org={org}
@@ -103,7 +105,7 @@ export function DirectoryPage({ place }: { readonly place: Place }) {
               />
             ) : (
               <DirectoryList
-                key={`${org}|${search}`}
+                key={`groups|${org}|${search}`}
                 kind="groups"
                 columns={GROUP_COLUMNS}
                 org={org}

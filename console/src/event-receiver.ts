@@ -55,6 +55,8 @@ export function failureInWords(failure: DeliveryFailure): string {
   if (failure.status === undefined) {
     if (failure.error === "timeout") return `It did not answer in time${said}.`;
     if (failure.error === "network") return `It could not be reached${said}.`;
+    // The service's address rules refused the receiver's host: nothing was sent; it is tried again.
+    if (failure.error === "address") return `Not pushed: its address is not allowed${said}.`;
     return `It refused SET ${failure.jti} (${failure.error})${said}; it was skipped.`;
   }
   if (failure.status === 400) return `It rejected SET ${failure.jti} for good (${failure.error})${said}; it was skipped.`;

@@ -2,12 +2,12 @@
  * The whole SCIM integration of the application: which column holds which SCIM attribute.
  */
 import type { Kysely } from "kysely";
-import { sqliteDialect, tableStore, type TableStore } from "scimkit/sql";
+import { sqliteDialect, tableStore, type SqlDialect, type TableStore } from "scimkit/sql";
 
-export function scimStore<DB>(db: Kysely<DB>): Promise<TableStore> {
+export function scimStore<DB>(db: Kysely<DB>, dialect: SqlDialect = sqliteDialect): Promise<TableStore> {
   return tableStore({
     kysely: db,
-    dialect: sqliteDialect,
+    dialect,
     organization: { column: "org_id" },
     users: {
       table: "users",

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { type Principal, type TokenVerifier, type VerifyContext, createScimRouter, createTokenStore } from "scimkit";
 import { memoryStore } from "scimkit/memory";
 import { activeOrganizationsOnly } from "./active-organizations-only.js";
+import { organizationScimSettings } from "./organization-scim-settings.js";
 import type { AnalyticsStore, OrganizationStatus } from "./analytics-store.js";
 import { memoryAnalyticsStore } from "./memory/memory-analytics-store.js";
 
@@ -53,9 +54,16 @@ describe("activeOrganizationsOnly", () => {
     expect(await auth.verify("good", "acme", CONTEXT)).toBeNull();
   });
 
-  it("leaves organizations the analytics store does not know unaffected", async () => {
-    const auth = activeOrganizationsOnly(acceptingGood(), await storeWith({ acme: "suspended" }));
+  it("answers null for a token of an organization the analytics store does not have (deleted, or never created)", async () => {
+    const auth = activeOrganizationsOnly(acceptingGood(), await storeWith({ acme: "active" }));
+    expect(await auth.verify("good", "deleted", CONTEXT)).toBeNull();
+  });
+
+  it("serves organizations the store does not know when told to (a SCIM-only deployment)", async () => {
+    const store = await storeWith({ acme: "suspended" });
+    const auth = organizationScimSettings(store, { unknownOrganizations: "serve" }).activeOnly(acceptingGood());
     expect(await auth.verify("good", "scim-only", CONTEXT)).toEqual({ orgId: "scim-only", tokenId: "t1" });
+    expect(await auth.verify("good", "acme", CONTEXT)).toBeNull();
   });
 
   it("keeps a wrong token null and does not read the analytics store for it", async () => {

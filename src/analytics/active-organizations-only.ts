@@ -9,10 +9,11 @@ import { organizationScimSettings } from "./organization-scim-settings.js";
 
 /**
  * Wraps a SCIM `TokenVerifier` so that, on an organization the analytics store knows as
- * `suspended`, every token verifies to `null` — the router's ordinary 401, the same body as a
- * wrong token, so a client learns nothing it could not learn from a revoked one. Organizations
- * the analytics store does not know are unaffected, so a SCIM-only deployment that never
- * registers its organizations there keeps working.
+ * `suspended` — or does not know at all (deleted, or never created: issue 27, item 12) — every
+ * token verifies to `null`: the router's ordinary 401, the same body as a wrong token, so a
+ * client learns nothing it could not learn from a revoked one. A deployment that serves SCIM
+ * organizations it never registers there uses `organizationScimSettings(store, {
+ * unknownOrganizations: "serve" }).activeOnly(verifier)` instead.
  *
  * The status is read on every request (no cache), as `TokenVerifier` requires of revocation:
  * suspension and reactivation take effect on the next call, in every process sharing the store.

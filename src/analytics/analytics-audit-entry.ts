@@ -16,6 +16,7 @@ export type AnalyticsAuditOperation =
   | "analytics.updateAdminUser"
   | "analytics.deleteAdminUser"
   | "analytics.acceptInvitation"
+  | "analytics.createOrganizationReport"
   | "analytics.createCampaignReport"
   | "analytics.createSimulationReport"
   | "analytics.issueOrganizationToken"

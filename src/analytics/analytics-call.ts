@@ -25,8 +25,11 @@ export interface AnalyticsCall {
   readonly baseUrl: string;
   /** The page the query asks for (`limit`, and the position sealed in `cursor`); 400 `invalid-cursor` when it is not ours. */
   page(): PageRequest;
-  /** Sends `{ data, nextCursor }` for `page`, each item rendered by `render`. */
-  sendPage<T>(page: Page<T>, render: (item: T) => unknown): void;
+  /**
+   * Sends `{ data, nextCursor }` for `page`, each item rendered by `render`, and the members of
+   * `extra` beside them (a list's own counts).
+   */
+  sendPage<T>(page: Page<T>, render: (item: T) => unknown, extra?: Readonly<Record<string, unknown>>): void;
 }
 
 /** Handles one operation. */

@@ -102,6 +102,15 @@ export interface AdminUser {
   readonly updatedAt: string;
 }
 
+/** Who gives an admin user its grants, when that is bounded (issue 27, item 4). */
+export interface GrantOptions {
+  /**
+   * The admin user whose own grants bound those given: no organization outside its scope, no
+   * subtree outside its own subtree grants. Absent: unbounded (the operator).
+   */
+  readonly grantedBy?: string;
+}
+
 /** Who an analytics API key speaks for. */
 export type KeySubject = { readonly kind: "operator" } | { readonly kind: "admin"; readonly adminUserId: string };
 
@@ -484,8 +493,13 @@ export interface AnalyticsStore extends AnalyticsDirectory {
   /**
    * Stores a new organization; rejects when `id` exists, and with an `OrganizationTreeError` when
    * its `parentId` names no organization or would put it deeper than `MAX_ORGANIZATION_DEPTH`.
+   * With `options.clearLeftovers`, first removes in the same write everything that still carries
+   * the id — SCIM resources, SCIM tokens, analytics records — so a new organization inherits
+   * nothing from a deleted one of the same id (a token issued or a user written just as that
+   * delete committed can outlive it). Without it, SCIM data already there is adopted: a host
+   * registering the organizations it served before it had this store.
    */
-  createOrganization(organization: Organization): Promise<void>;
+  createOrganization(organization: Organization, options?: { readonly clearLeftovers?: boolean }): Promise<void>;
   /**
    * Applies a change (with `cascade`, its status to every descendant too); `undefined` when not
    * in scope. A new `parentId` is checked against the tree
@@ -525,10 +539,20 @@ export interface AnalyticsStore extends AnalyticsDirectory {
   findAdminUserByEmail(email: string): Promise<AdminUser | undefined>;
   /**
    * Stores a new admin user with its pending invitation (the digest of the single-use code).
-   * Rejects with an error whose `code` is `"conflict"` when the e-mail is taken.
+   * Rejects with an error whose `code` is `"conflict"` when the e-mail is taken, and — with
+   * `options.grantedBy` — with a `GrantBeyondScopeError` when the user's grants lie beyond that
+   * admin user's (`grantsBeyond`), checked inside the write on the tree as it is there.
    */
-  createAdminUser(user: AdminUser, invitation: { readonly codeHash: string; readonly expiresAt: string }): Promise<void>;
-  /** Applies a change; `undefined` when not in scope. */
+  createAdminUser(
+    user: AdminUser,
+    invitation: { readonly codeHash: string; readonly expiresAt: string },
+    options?: GrantOptions,
+  ): Promise<void>;
+  /**
+   * Applies a change; `undefined` when not in scope. With `options.grantedBy`, a change of grants
+   * is refused with a `GrantBeyondScopeError` when the grants the user would end with lie beyond
+   * that admin user's own (`grantsBeyond`) — itself included — checked inside the write.
+   */
   updateAdminUser(
     scope: OrgScope,
     id: string,
@@ -540,6 +564,7 @@ export interface AnalyticsStore extends AnalyticsDirectory {
       readonly status?: AdminUserStatus;
       readonly updatedAt: string;
     },
+    options?: GrantOptions,
   ): Promise<AdminUser | undefined>;
   /** Deletes the admin user and its keys; false when not in scope. */
   deleteAdminUser(scope: OrgScope, id: string): Promise<boolean>;

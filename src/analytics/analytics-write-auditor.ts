@@ -48,6 +48,7 @@ const AUDITED: Readonly<Record<string, AuditedWrite>> = {
   updateAdminUser: { resourceType: "AdminUser" },
   deleteAdminUser: { resourceType: "AdminUser" },
   acceptInvitation: { resourceType: "AdminUser", idInBody: (body) => field(body["adminUser"], "id") },
+  createOrganizationReport: { resourceType: "Organization", pathIdIsOrganization: true },
   createCampaignReport: { resourceType: "Campaign", orgInBody: reportOrganization },
   createSimulationReport: { resourceType: "AttackSimulation", orgInBody: reportOrganization },
   // Only the token's id is read from the body: the secret beside it never reaches the trail.
@@ -89,6 +90,16 @@ function bodyOf(chunk: unknown): Readonly<Record<string, unknown>> {
   }
 }
 
+/**
+ * Marks `response` as answering a request that started nothing new — a report start given the
+ * identical request's operation — so `analyticsWriteAuditor` records nothing for it: the trail
+ * holds the start that created the operation, and a viewer polling a report must not write a row
+ * per poll (issue 27).
+ */
+export function markRepeatedRequest(response: Response): void {
+  (response.locals as { analyticsRepeated?: boolean }).analyticsRepeated = true;
+}
+
 /** Whether `operationId` is one `analyticsWriteAuditor` records. */
 export function isAuditedOperation(operationId: string): boolean {
   return Object.hasOwn(AUDITED, operationId);
@@ -127,6 +138,7 @@ export function analyticsWriteAuditor(
       const status = response.statusCode;
       const success = status >= 200 && status < 300;
       if (!success && caller === undefined) return end(...args);
+      if (success && (response.locals as { analyticsRepeated?: boolean }).analyticsRepeated === true) return end(...args);
       const body = success ? bodyOf(args[0]) : {};
       // The operator key's rotation names the key that asked (the new one's id is not for the trail to hand out).
       const resourceId =

@@ -147,7 +147,8 @@ function operationChain(
         scope: await callerScope(caller, dependencies.store),
         baseUrl: `${requestOrigin(request)}${request.baseUrl}`,
         page: () => pageRequestOf(binding),
-        sendPage: (page, render) => sendJson(response, 200, { data: page.items.map(render), nextCursor: nextCursorOf(binding, page.next) }),
+        sendPage: (page, render, extra) =>
+          sendJson(response, 200, { data: page.items.map(render), nextCursor: nextCursorOf(binding, page.next), ...extra }),
       };
       await handler(call);
     }),

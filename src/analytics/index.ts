@@ -35,9 +35,12 @@ export type { AnalyticsAuditEntry, AnalyticsAuditOperation } from "./analytics-a
 export { activeOrganizationsOnly } from "./active-organizations-only.js";
 export { MAX_ORGANIZATION_DEPTH, describeTreeRefusal, isOrganizationTreeError, organizationTreeError } from "./organization-tree-error.js";
 export type { OrganizationTreeError, OrganizationTreeRefusal } from "./organization-tree-error.js";
+export { grantsBeyond, isGrantBeyondScopeError, refuseGrantsBeyond } from "./grants-beyond.js";
+export type { GrantBeyond, GrantBeyondScopeError, Grants } from "./grants-beyond.js";
 export type {
   AdminRole,
   AdminUser,
+  GrantOptions,
   AdminUserStatus,
   AnalyticsStore,
   AttackSimulation,

@@ -18,14 +18,22 @@ export interface OrganizationScimDefaults {
   readonly compatibility?: CompatibilityProfileName;
   /** Default `"conflict"`. */
   readonly existingUsers?: ExistingUserPolicy;
+  /**
+   * What `activeOnly` does with a token of an organization the store does not have: `"refuse"`
+   * (default) answers `null`, so a token left over from a deleted organization (issued or used as
+   * its delete committed) never works; `"serve"` lets it through, for a deployment that serves
+   * SCIM organizations it never registers in the analytics store.
+   */
+  readonly unknownOrganizations?: "refuse" | "serve";
 }
 
 /** The router options an organization's record decides; pass them to `createScimRouter`. */
 export interface OrganizationScimSettings {
   /**
-   * Wraps a SCIM `TokenVerifier` so that every token of a `suspended` organization verifies to
-   * `null` (the router's ordinary 401). The token is verified first, so an unauthenticated caller
-   * cannot make the service read the analytics store.
+   * Wraps a SCIM `TokenVerifier` so that every token of a `suspended` organization — or of one the
+   * store does not have, unless `unknownOrganizations: "serve"` — verifies to `null` (the router's
+   * ordinary 401). The token is verified first, so an unauthenticated caller cannot make the
+   * service read the analytics store.
    */
   activeOnly(verifier: TokenVerifier): TokenVerifier;
   /** `ScimRouterOptions.compatibility`: the organization's profile, or the default. */
@@ -45,6 +53,7 @@ export interface OrganizationScimSettings {
 export function organizationScimSettings(store: AnalyticsStore, defaults: OrganizationScimDefaults = {}): OrganizationScimSettings {
   // One read per request however many settings it asks for: keyed by the request object, gone with it.
   const read = new WeakMap<Request, { readonly orgId: string; readonly organization: Promise<Organization | undefined> }>();
+  const serveUnknown = defaults.unknownOrganizations === "serve";
   const organizationOf = (orgId: string, request: Request): Promise<Organization | undefined> => {
     const known = read.get(request);
     if (known !== undefined && known.orgId === orgId) return known.organization;
@@ -61,7 +70,8 @@ export function organizationScimSettings(store: AnalyticsStore, defaults: Organi
           // Read afresh on every call, never from the request's memo: `TokenVerifier` wants a
           // suspension to hold from the very next call, whoever reuses a context object.
           const organization = await store.getOrganization(EVERYTHING, orgId);
-          return organization?.status === "suspended" ? null : principal;
+          if (organization === undefined) return serveUnknown ? principal : null;
+          return organization.status === "suspended" ? null : principal;
         },
       };
     },

@@ -3,6 +3,7 @@
  * router, the analytics router, or an API of the host's sharing the same trail: entries frozen,
  * ids bounded, and a failing sink reported, never failing the request (the write is decided).
  */
+import { isPossibleId } from "../http/is-possible-id.js";
 import type { AuditEntry, AuditSink } from "./audit-sink.js";
 
 /** Longest id an entry keeps: a server-assigned id is far shorter, a longer one names nothing. */
@@ -10,13 +11,14 @@ export const MAX_AUDITED_ID_LENGTH = 256;
 
 /**
  * `value` as an entry's `resourceId` (or `bulkId`): a non-empty string of at most
- * `MAX_AUDITED_ID_LENGTH` characters, else undefined, so a client cannot write megabytes into the
- * trail through a path.
+ * `MAX_AUDITED_ID_LENGTH` characters that a store can hold (`isPossibleId`: no NUL, which
+ * PostgreSQL refuses), else undefined, so a client cannot write megabytes into the trail through
+ * a path, nor make the entry fail to be written.
  *
  * @example auditedId(request.params.id) // "2819c223…", or undefined for "" and for 300 characters
  */
 export function auditedId(value: unknown): string | undefined {
-  return typeof value === "string" && value.length > 0 && value.length <= MAX_AUDITED_ID_LENGTH ? value : undefined;
+  return typeof value === "string" && value.length > 0 && value.length <= MAX_AUDITED_ID_LENGTH && isPossibleId(value) ? value : undefined;
 }
 
 /** Longest `AuditEntry.target` kept: longer than any URL a receiver registration accepts. */

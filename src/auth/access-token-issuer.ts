@@ -12,6 +12,12 @@ export const SCIM_SCOPE = "scim";
 /** The claim naming the organization a scimkit access token acts for. */
 export const ORGANIZATION_CLAIM = "org_id";
 
+/**
+ * The claim naming the client secret that obtained a scimkit access token (`TokenRecord.secretId`):
+ * a private claim (RFC 7519 §4.3), so the token verifies only while that secret is current.
+ */
+export const SECRET_ID_CLAIM = "client_secret_id";
+
 /** RFC 9068 §2.1: the `typ` of a JWT access token, so no other JWT signed by the key passes for one. */
 export const ACCESS_TOKEN_TYPE = "at+jwt";
 
@@ -56,6 +62,13 @@ export interface AccessTokenGrant {
   readonly orgId: string;
   /** The client it is issued to (its `sub` and `client_id`). */
   readonly clientId: string;
+  /** The id of the client secret that authenticated (`TokenRecord.secretId`), carried as `client_secret_id`. */
+  readonly secretId: string;
+  /**
+   * ISO 8601 time the token must not outlive, e.g. the expiry of the secret that obtained it:
+   * `exp` is the earlier of this and the configured lifetime. Absent: the lifetime alone.
+   */
+  readonly notAfter?: string;
 }
 
 /** A freshly signed access token and what the token endpoint says of it (RFC 6749 §5.1). */
@@ -78,7 +91,7 @@ export interface AccessTokenIssuer {
   readonly algorithm: string;
   /** The public key, as the JWKS to serve and to verify tokens with (no private part). */
   readonly jwks: JSONWebKeySet;
-  /** Signs a token for `grant`, valid from now for the configured lifetime. */
+  /** Signs a token for `grant`, valid from now for the configured lifetime, or until `grant.notAfter` when sooner. */
   issue(grant: AccessTokenGrant): Promise<IssuedAccessToken>;
 }
 
@@ -103,8 +116,8 @@ function publicJwk(jwk: JWK, algorithm: string, kid: string): JWK {
 
 /**
  * An issuer of access tokens signed with `options.signingKey`: RFC 9068 JWTs with `typ` `at+jwt`,
- * `iss`, `aud`, `sub` and `client_id` (the client), `org_id` (the organization), `scope` `scim`,
- * `iat`, `exp` and a random `jti`. Rejects a key that is not a private EC P-256, Ed25519 or RSA key.
+ * `iss`, `aud`, `sub` and `client_id` (the client), `client_secret_id` (the secret that obtained
+ * it), `org_id` (the organization), `scope` `scim`, `iat`, `exp` and a random `jti`. Rejects a key that is not a private EC P-256, Ed25519 or RSA key.
  *
  * @example
  * const issuer = await accessTokenIssuer({ signingKey: JSON.parse(process.env.SCIMKIT_OAUTH_SIGNING_KEY!), issuer: "https://scim.example.com" });
@@ -132,18 +145,25 @@ export async function accessTokenIssuer(options: AccessTokenIssuerOptions): Prom
     algorithm,
     jwks: { keys: [publicJwk(jwk, algorithm, kid)] },
     async issue(grant) {
-      if (grant.orgId === "" || grant.clientId === "") throw new Error("accessTokenIssuer: orgId and clientId are required");
+      if (grant.orgId === "" || grant.clientId === "" || grant.secretId === "") {
+        throw new Error("accessTokenIssuer: orgId, clientId and secretId are required");
+      }
       const issuedAt = Math.floor(now().getTime() / 1000);
-      const accessToken = await new SignJWT({ client_id: grant.clientId, [ORGANIZATION_CLAIM]: grant.orgId, scope: SCIM_SCOPE })
+      const notAfter = grant.notAfter === undefined ? Number.POSITIVE_INFINITY : Math.floor(Date.parse(grant.notAfter) / 1000);
+      if (Number.isNaN(notAfter)) throw new Error("accessTokenIssuer: notAfter must be an ISO 8601 time");
+      // A token never outlives the secret that obtained it: its expiry ends the access it gave.
+      const expiresAt = Math.max(issuedAt, Math.min(issuedAt + lifetimeSeconds, notAfter));
+      const claims = { client_id: grant.clientId, [SECRET_ID_CLAIM]: grant.secretId, [ORGANIZATION_CLAIM]: grant.orgId, scope: SCIM_SCOPE };
+      const accessToken = await new SignJWT(claims)
         .setProtectedHeader({ alg: algorithm, kid, typ: ACCESS_TOKEN_TYPE })
         .setIssuer(options.issuer)
         .setAudience(audience)
         .setSubject(grant.clientId)
         .setIssuedAt(issuedAt)
-        .setExpirationTime(issuedAt + lifetimeSeconds)
+        .setExpirationTime(expiresAt)
         .setJti(randomUUID())
         .sign(privateKey);
-      return { accessToken, expiresIn: lifetimeSeconds, scope: SCIM_SCOPE };
+      return { accessToken, expiresIn: expiresAt - issuedAt, scope: SCIM_SCOPE };
     },
   };
 }

@@ -18,6 +18,25 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
+/** Distinguishes secret ids from every other use of SHA-256 over a token digest. */
+const SECRET_ID_CONTEXT = "scimkit secret id\n";
+
+/**
+ * A non-secret id of the secret whose digest is `hash` (as `hashToken` made it): 128 bits of
+ * SHA-256 over the digest, base64url. It names one secret — a rotation gives a new one — and,
+ * being one-way over a 256-bit random secret, tells nothing of it; the OAuth access tokens carry
+ * it to say which secret obtained them.
+ *
+ * @example secretIdOf(hashToken(token)) // "q0n3…" (22 characters)
+ */
+export function secretIdOf(hash: string): string {
+  return createHash("sha256")
+    .update(SECRET_ID_CONTEXT + hash, "utf8")
+    .digest()
+    .subarray(0, 16)
+    .toString("base64url");
+}
+
 /**
  * Whether two hex SHA-256 digests are equal, compared with `crypto.timingSafeEqual` so the time
  * taken does not depend on where they differ. A value that is not a well-formed digest equals

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { hashToken } from "./hash-token.js";
+import { hashToken, secretIdOf } from "./hash-token.js";
 import { createTokenStore, type TokenStoreOptions } from "./hashed-token-store.js";
 import { memoryTokenRepository } from "./memory-token-repository.js";
 import type { StoredToken, TokenRepository } from "./token-repository.js";
@@ -57,6 +57,7 @@ describe("createTokenStore: issue and verify", () => {
       orgId: "acme",
       label: "Entra",
       prefix: token.slice(0, "scimkit_".length + 4),
+      secretId: secretIdOf(hashToken(token)),
       createdAt: "2025-03-01T10:00:00.000Z",
     });
     expect(Object.keys(record)).not.toContain("hash");
@@ -213,7 +214,7 @@ describe("createTokenStore: secrets are never kept or shown", () => {
     const tokens = createTokenStore({ repository: withExtras });
     await tokens.issue("acme", { label: "Entra" });
     const [record] = await tokens.list("acme");
-    expect(Object.keys(record ?? {}).sort()).toEqual(["createdAt", "id", "label", "orgId", "prefix"]);
+    expect(Object.keys(record ?? {}).sort()).toEqual(["createdAt", "id", "label", "orgId", "prefix", "secretId"]);
   });
 });
 
@@ -240,9 +241,11 @@ describe("createTokenStore: rotate", () => {
       orgId: "acme",
       label: "Entra",
       prefix: rotated!.token.slice(0, "scimkit_".length + 4),
+      secretId: secretIdOf(hashToken(rotated!.token)),
       createdAt: "2025-03-01T10:00:00.000Z",
       rotatedAt: "2025-03-01T10:00:05.000Z",
     });
+    expect(rotated!.record.secretId).not.toBe(old.record.secretId);
   });
 
   it("is undefined for an unknown token id", async () => {
@@ -397,6 +400,8 @@ describe("createTokenStore: rotation grace", () => {
     const old = await tokens.issue("acme");
     const rotated = await tokens.rotate("acme", old.record.id, { graceSeconds: 30 });
     expect(rotated?.record.previousSecretValidUntil).toBe("2025-03-01T10:00:30.000Z");
+    // The replaced secret keeps its id while it verifies, so what it obtained stays valid as long.
+    expect(rotated?.record.previousSecretId).toBe(old.record.secretId);
     time.advance(29_999);
     expect(await tokens.verify(old.token, "acme", request)).toEqual({ orgId: "acme", tokenId: old.record.id });
     expect(await tokens.verify(old.token, "globex", request)).toBeNull();
@@ -407,6 +412,7 @@ describe("createTokenStore: rotation grace", () => {
     expect(await tokens.verify(rotated!.token, "acme", request)).not.toBeNull();
     // An ended grace period is not listed.
     expect((await tokens.list("acme"))[0]?.previousSecretValidUntil).toBeUndefined();
+    expect((await tokens.list("acme"))[0]?.previousSecretId).toBeUndefined();
   });
 
   it("never lets the replaced secret outlive its own expiry", async () => {

@@ -4,7 +4,7 @@
  * 256-bit random values kept only as SHA-256 digests and compared in constant time.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { hashToken, sameTokenHash, unmatchableTokenHash } from "./hash-token.js";
+import { hashToken, sameTokenHash, secretIdOf, unmatchableTokenHash } from "./hash-token.js";
 import { memoryTokenRepository } from "./memory-token-repository.js";
 import type { StoredToken, TokenRepository } from "./token-repository.js";
 import type { TokenRecord } from "./token-record.js";
@@ -112,6 +112,7 @@ function publicRecord(stored: StoredToken, at: Date): TokenRecord {
     id: stored.id,
     orgId: stored.orgId,
     prefix: stored.prefix,
+    secretId: secretIdOf(stored.hash),
     createdAt: stored.createdAt,
   };
   if (stored.label !== undefined) record.label = stored.label;
@@ -121,6 +122,7 @@ function publicRecord(stored: StoredToken, at: Date): TokenRecord {
   // An ended grace period is history, not something the operator needs to act on.
   if (stored.previousSecretValidUntil !== undefined && isAfter(stored.previousSecretValidUntil, at)) {
     record.previousSecretValidUntil = stored.previousSecretValidUntil;
+    if (stored.previousHash !== undefined) record.previousSecretId = secretIdOf(stored.previousHash);
   }
   return record;
 }
@@ -186,6 +188,29 @@ export function createTokenStore(options: TokenStoreOptions = {}): TokenStore {
     return at.getTime() - Date.parse(lastUsedAt) < resolutionMs;
   }
 
+  // Uses being written, by organization and digest. `verify` never waits for the write: on a
+  // SQLite file it would queue behind whatever write transaction holds the one writer (a large
+  // PATCH of another organization), and a read must never wait for a write (issue 27, point 14).
+  // `list` waits for its organization's, so it shows a use as soon as `verify` has answered.
+  const recording = new Map<string, Promise<void>>();
+
+  function recordUse(orgId: string, hash: string, at: string): void {
+    const key = `${orgId}\u0000${hash}`;
+    if (recording.has(key)) return;
+    const written = repository
+      .markUsed(orgId, hash, at)
+      // `lastUsedAt` is informational: a failed write costs the request nothing, and the next
+      // use after the resolution tries again.
+      .catch(() => undefined)
+      .finally(() => recording.delete(key));
+    recording.set(key, written);
+  }
+
+  async function usesWritten(orgId: string): Promise<void> {
+    const prefix = `${orgId}\u0000`;
+    await Promise.all([...recording].filter(([key]) => key.startsWith(prefix)).map(([, written]) => written));
+  }
+
   return {
     async issue(orgId, issueOptions = {}) {
       requireOrgId(orgId);
@@ -206,6 +231,7 @@ export function createTokenStore(options: TokenStoreOptions = {}): TokenStore {
     },
 
     async list(orgId) {
+      await usesWritten(orgId);
       const at = now();
       return (await repository.listByOrg(orgId)).map((stored) => publicRecord(stored, at));
     },
@@ -259,7 +285,7 @@ export function createTokenStore(options: TokenStoreOptions = {}): TokenStore {
       // A replaced secret verifies only inside the grace period its rotation gave it.
       if (!current && (found.previousSecretValidUntil === undefined || !isAfter(found.previousSecretValidUntil, at))) return null;
       // lastUsedAt is the current secret's: uses of the replaced one within its grace leave it alone.
-      if (current && trackLastUsed && !usedRecently(found.lastUsedAt, at)) await repository.markUsed(orgId, hash, at.toISOString());
+      if (current && trackLastUsed && !usedRecently(found.lastUsedAt, at)) recordUse(orgId, hash, at.toISOString());
       return principalOf(found);
     },
   };

@@ -1,8 +1,11 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { type JWTPayload, SignJWT } from "jose";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type JwksServer, signToken, startJwksServer, type TestKey, testKey } from "./jwks-server.fixture.js";
 import { type JwtVerifierOptions, jwtVerifier } from "./jwt-verifier.js";
 import { TokenRefusedError } from "./token-refused-error.js";
+import { TokenVerificationUnavailableError } from "./token-verification-unavailable-error.js";
 import type { VerifyContext } from "./token-verifier.js";
 
 const ISSUER = "https://login.example.com/";
@@ -45,7 +48,7 @@ function claims(org = "acme", extra: JWTPayload = {}): JWTPayload {
   return { iss: ISSUER, aud: AUDIENCE, sub: "client-7", client_id: "client-7", org_id: org, iat, exp: iat + 600, scope: "scim", ...extra };
 }
 
-async function verifierOn(jwks: JwksServer, options: Partial<JwtVerifierOptions> = {}) {
+async function verifierOn(jwks: Pick<JwksServer, "url">, options: Partial<JwtVerifierOptions> = {}) {
   return jwtVerifier({ jwksUrl: jwks.url, issuer: ISSUER, audience: AUDIENCE, organizationClaim: "org_id", ...options });
 }
 
@@ -266,37 +269,162 @@ describe("jwtVerifier: key rotation", () => {
     expect(jwks.fetches).toBe(1);
   });
 
-  it("treats a key set that cannot be loaded as an infrastructure failure, not the token's fault", async () => {
-    const jwks = await server([ec]);
-    jwks.failWith(503);
-    const auth = await verifierOn(jwks);
-    const error = await auth.verify(await signToken(ec, claims()), "acme", request).then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
-    expect(error).toBeInstanceOf(Error);
-    expect(error).not.toBeInstanceOf(TokenRefusedError);
-    expect(String(error)).toMatch(/key set could not be loaded/);
-    // Once the server is back, the same token verifies.
-    jwks.failWith(200);
-    expect(await auth.verify(await signToken(ec, claims()), "acme", request)).not.toBeNull();
-  });
-
-  it("treats an unreachable key set server as an infrastructure failure", async () => {
-    const jwks = await server([ec]);
-    const url = jwks.url;
-    await jwks.close();
-    servers = [];
-    const auth = jwtVerifier({ jwksUrl: url, issuer: ISSUER, audience: AUDIENCE, organizationClaim: "org_id", jwksTimeoutSeconds: 2 });
-    await expect(auth.verify(await signToken(ec, claims()), "acme", request)).rejects.toSatisfy(
-      (error: unknown) => error instanceof Error && !(error instanceof TokenRefusedError),
-    );
-  });
-
   it("verifies against a fixed key set without fetching anything", async () => {
     const auth = jwtVerifier({ jwks: { keys: [ec.publicJwk] }, issuer: ISSUER, audience: AUDIENCE, organizationClaim: "org_id" });
     expect(await auth.verify(await signToken(ec, claims()), "acme", request)).not.toBeNull();
     expect(await refusalOf(auth.verify(await signToken(rotated, claims()), "acme", request))).toEqual(INVALID);
+  });
+});
+
+describe("jwtVerifier: the authorization server's outage (issue 27 item 9)", () => {
+  /** A clock the verifier and the tokens share, moved by the test: the cache ages without waiting. */
+  function clock() {
+    let at = Date.now();
+    return {
+      now: () => new Date(at),
+      advance(seconds: number) {
+        at += seconds * 1000;
+      },
+      /** Claims of a good token issued at this clock's now. */
+      claims(): JWTPayload {
+        const iat = Math.floor(at / 1000);
+        return { ...claims(), iat, exp: iat + 3600 };
+      },
+    };
+  }
+
+  async function outageVerifier(jwks: JwksServer, time: ReturnType<typeof clock>) {
+    const reported: unknown[] = [];
+    const auth = await verifierOn(jwks, { now: time.now, onKeySetError: (error) => reported.push(error) });
+    return { auth, reported };
+  }
+
+  /** What each of `count` concurrent verifications of `token` settled as. */
+  async function outcomes(auth: Awaited<ReturnType<typeof outageVerifier>>["auth"], token: string, count: number) {
+    const settled = await Promise.allSettled(Array.from({ length: count }, () => auth.verify(token, "acme", request)));
+    return settled.map((result) =>
+      result.status === "fulfilled"
+        ? "verified"
+        : result.reason instanceof TokenVerificationUnavailableError
+          ? "unavailable"
+          : String(result.reason),
+    );
+  }
+
+  it("with a cold cache, 300 requests during an outage make one fetch and are unavailable (503), never a failure", async () => {
+    const jwks = await server([ec]);
+    jwks.failWith(503);
+    const time = clock();
+    const { auth, reported } = await outageVerifier(jwks, time);
+    const token = await signToken(ec, time.claims());
+    expect(new Set(await outcomes(auth, token, 150))).toEqual(new Set(["unavailable"]));
+    expect(new Set(await outcomes(auth, token, 150))).toEqual(new Set(["unavailable"]));
+    expect(jwks.fetches).toBe(1);
+    expect(reported).toHaveLength(1);
+    expect(String(reported[0])).toMatch(/key set could not be loaded from http:\/\/127\.0\.0\.1:\d+\/\.well-known\/jwks\.json: .*503/);
+    const error = await auth.verify(token, "acme", request).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(TokenVerificationUnavailableError);
+    expect((error as TokenVerificationUnavailableError).retryAfterSeconds).toBe(1);
+    expect(String(error)).toMatch(/keys could not be fetched/);
+  });
+
+  it("backs off exponentially between fetches while the server fails, up to jwksRetryMaxSeconds, and recovers", async () => {
+    const jwks = await server([ec]);
+    jwks.failWith(502);
+    const time = clock();
+    const auth = await verifierOn(jwks, { now: time.now, jwksRetryMaxSeconds: 4, onKeySetError: () => undefined });
+    const token = await signToken(ec, time.claims());
+    const fetchesAfter = async (seconds: number): Promise<number> => {
+      time.advance(seconds);
+      await outcomes(auth, token, 20);
+      return jwks.fetches;
+    };
+    // Waits of 1, 2, 4, then 4 (the cap) seconds between fetches.
+    expect([await fetchesAfter(0), await fetchesAfter(0.9), await fetchesAfter(0.1)]).toEqual([1, 1, 2]);
+    expect([await fetchesAfter(1.9), await fetchesAfter(0.1)]).toEqual([2, 3]);
+    expect([await fetchesAfter(3.9), await fetchesAfter(0.1)]).toEqual([3, 4]);
+    expect([await fetchesAfter(3.9), await fetchesAfter(0.1)]).toEqual([4, 5]);
+    jwks.failWith(200);
+    time.advance(4);
+    expect(new Set(await outcomes(auth, token, 20))).toEqual(new Set(["verified"]));
+    expect(jwks.fetches).toBe(6);
+  });
+
+  it("keeps verifying with the last good key set after it aged, fetching at most once per backoff", async () => {
+    const jwks = await server([ec]);
+    const time = clock();
+    const { auth } = await outageVerifier(jwks, time);
+    expect(await auth.verify(await signToken(ec, time.claims()), "acme", request)).not.toBeNull();
+    jwks.failWith(503);
+    // Well past the cache's 600 s: the set is due for a fetch, and the fetch fails.
+    time.advance(601);
+    const token = await signToken(ec, time.claims());
+    expect(new Set(await outcomes(auth, token, 300))).toEqual(new Set(["verified"]));
+    expect(jwks.fetches).toBe(2);
+    time.advance(1);
+    expect(new Set(await outcomes(auth, token, 10))).toEqual(new Set(["verified"]));
+    expect(jwks.fetches).toBe(3);
+  });
+
+  it("answers a key the last good set lacks as unavailable during the outage, and as invalid once the server answers", async () => {
+    const jwks = await server([ec]);
+    const time = clock();
+    const { auth } = await outageVerifier(jwks, time);
+    expect(await auth.verify(await signToken(ec, time.claims()), "acme", request)).not.toBeNull();
+    jwks.failWith(503);
+    time.advance(31);
+    const fromNewKey = await signToken(rotated, time.claims());
+    expect(await outcomes(auth, fromNewKey, 1)).toEqual(["unavailable"]);
+    expect(jwks.fetches).toBe(2);
+    jwks.failWith(200);
+    time.advance(31);
+    expect(await refusalOf(auth.verify(fromNewKey, "acme", request))).toEqual(INVALID);
+    expect(jwks.fetches).toBe(3);
+  });
+
+  it("makes one fetch for many concurrent first requests", async () => {
+    const jwks = await server([ec]);
+    const time = clock();
+    const { auth } = await outageVerifier(jwks, time);
+    expect(new Set(await outcomes(auth, await signToken(ec, time.claims()), 50))).toEqual(new Set(["verified"]));
+    expect(jwks.fetches).toBe(1);
+  });
+
+  it("treats an unreachable server like a failing one: unavailable, not a failure of the service", async () => {
+    const jwks = await server([ec]);
+    const url = jwks.url;
+    await jwks.close();
+    servers = [];
+    const reported: unknown[] = [];
+    const auth = jwtVerifier({
+      jwksUrl: url,
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      organizationClaim: "org_id",
+      jwksTimeoutSeconds: 2,
+      onKeySetError: (error) => reported.push(error),
+    });
+    await expect(auth.verify(await signToken(ec, claims()), "acme", request)).rejects.toBeInstanceOf(TokenVerificationUnavailableError);
+    expect(reported).toHaveLength(1);
+  });
+
+  it("refuses a key set larger than 512 KiB without keeping it", async () => {
+    const big = createServer((_request, response) => {
+      response
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ keys: [ec.publicJwk], pad: "x".repeat(600 * 1024) }));
+    });
+    await new Promise<void>((resolve) => big.listen(0, "127.0.0.1", resolve));
+    const reported: unknown[] = [];
+    try {
+      const { port } = big.address() as AddressInfo;
+      const auth = await verifierOn({ url: `http://127.0.0.1:${port}/jwks` }, { onKeySetError: (error) => reported.push(error) });
+      await expect(auth.verify(await signToken(ec, claims()), "acme", request)).rejects.toBeInstanceOf(TokenVerificationUnavailableError);
+      expect(String(reported[0])).toMatch(/larger than 524288 bytes/);
+    } finally {
+      big.closeAllConnections();
+      await new Promise((resolve) => big.close(resolve));
+    }
   });
 });
 

@@ -4,8 +4,10 @@
  * the algorithm against an allow-list, and one claim naming the organization the token acts for.
  * All of the cryptography is jose's (panva/jose); this file decides only what to accept.
  */
-import { createLocalJWKSet, createRemoteJWKSet, errors, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
+import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
+import { remoteKeySet } from "./remote-key-set.js";
 import { TokenRefusedError } from "./token-refused-error.js";
+import { isTokenVerificationUnavailableError } from "./token-verification-unavailable-error.js";
 import type { Principal, TokenVerifier, VerifyContext } from "./token-verifier.js";
 
 /** The algorithms accepted when `algorithms` is not given: the asymmetric ones every issuer offers. */
@@ -21,6 +23,12 @@ export interface JwtVerifierOptions {
    * cached for `jwksCacheMaxAgeSeconds`, and fetched again when a token names a key id (`kid`)
    * the cached set lacks — at most once per `jwksCooldownSeconds`, so the server's key rotation
    * is picked up and a stream of made-up key ids cannot make us hammer it. Use `https:`.
+   *
+   * During the server's outage the last key set fetched keeps verifying tokens, however old; one
+   * fetch at a time is made for all requests, and after a failed one the next waits 1 s, then
+   * twice as long each time, up to `jwksRetryMaxSeconds`. A token that cannot be checked meanwhile
+   * (no key set was ever fetched, or it names a key the last one lacks) is answered 503 with
+   * `Retry-After`, never 500; each failed fetch is reported once through `onKeySetError`.
    */
   readonly jwksUrl?: string | URL;
   /** A fixed key set (public keys only), for keys configured rather than fetched. */
@@ -65,8 +73,12 @@ export interface JwtVerifierOptions {
   readonly jwksCooldownSeconds?: number;
   /** With `jwksUrl`: seconds a fetched key set is used before it is fetched again. Default 600. */
   readonly jwksCacheMaxAgeSeconds?: number;
-  /** With `jwksUrl`: seconds to wait for the key set before the request fails. Default 5. */
+  /** With `jwksUrl`: seconds to wait for the key set before the fetch counts as failed. Default 5. */
   readonly jwksTimeoutSeconds?: number;
+  /** With `jwksUrl`: the longest wait between two fetches while the server keeps failing. Default 60. */
+  readonly jwksRetryMaxSeconds?: number;
+  /** With `jwksUrl`: told of each failed fetch of the key set, for the operator. Default `console.error`. */
+  readonly onKeySetError?: (error: unknown) => void;
   /** The clock. Default `() => new Date()`. */
   readonly now?: () => Date;
 }
@@ -86,8 +98,9 @@ function invalidToken(description: string): TokenRefusedError {
 }
 
 /**
- * The refusal for a jose error caused by the token, or undefined for a failure of ours (the key
- * set could not be fetched or read): those are thrown on, a 500 reported through `onError`.
+ * The refusal for a jose error caused by the token, or undefined for an unexpected failure of
+ * ours: those are thrown on, a 500 reported through `onError`. (A key set that cannot be fetched
+ * is neither: the key source answers it with `TokenVerificationUnavailableError`.)
  */
 function refusalOf(error: unknown): TokenRefusedError | undefined {
   // jose reports a token older than maxTokenAge as expired too, naming the iat claim.
@@ -157,10 +170,14 @@ function keySourceOf(options: JwtVerifierOptions): KeySource {
       throw new Error(`jwtVerifier: jwksUrl ${JSON.stringify(String(options.jwksUrl))} is not a URL`);
     }
     if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error("jwtVerifier: jwksUrl must be an https: URL");
-    const getKey = createRemoteJWKSet(url, {
-      cooldownDuration: secondsOption("jwksCooldownSeconds", options.jwksCooldownSeconds, 30) * 1000,
-      cacheMaxAge: secondsOption("jwksCacheMaxAgeSeconds", options.jwksCacheMaxAgeSeconds, 600) * 1000,
-      timeoutDuration: Math.round(secondsOption("jwksTimeoutSeconds", options.jwksTimeoutSeconds, 5) * 1000),
+    const now = options.now ?? (() => new Date());
+    const getKey = remoteKeySet(url, {
+      cooldownMs: secondsOption("jwksCooldownSeconds", options.jwksCooldownSeconds, 30) * 1000,
+      cacheMaxAgeMs: secondsOption("jwksCacheMaxAgeSeconds", options.jwksCacheMaxAgeSeconds, 600) * 1000,
+      timeoutMs: Math.round(secondsOption("jwksTimeoutSeconds", options.jwksTimeoutSeconds, 5) * 1000),
+      retryMaxMs: secondsOption("jwksRetryMaxSeconds", options.jwksRetryMaxSeconds, 60) * 1000,
+      now: () => now().getTime(),
+      onError: options.onKeySetError ?? ((error: unknown) => console.error("scimkit jwtVerifier:", error)),
     });
     return { kind: "keys", getKey };
   }
@@ -205,9 +222,11 @@ function algorithmsOf(options: JwtVerifierOptions, source: KeySource): string[] 
  * says nothing about the organization asked about.
  *
  * The key set failing to load (the server down, a timeout, a response that is not a key set) is
- * not the token's fault: it rejects with an `Error` (a 500, reported through `onError`), as the
- * `TokenVerifier` contract asks of infrastructure failures, so an outage of the authorization
- * server shows in the operator's reports instead of looking like every client's mistake.
+ * not the token's fault: tokens keep verifying against the last key set that loaded, and a token
+ * that cannot be checked without a newer one rejects with a `TokenVerificationUnavailableError`
+ * (503 with `Retry-After`), while each failed fetch is reported once through `onKeySetError`, so
+ * an outage of the authorization server shows in the operator's reports instead of looking like
+ * every client's mistake — and does not make every request hammer the server.
  *
  * `Principal.tokenId` is the client the token was issued to (`client_id`, `azp` or `sub`).
  * Throws at construction for options that would accept forged tokens (`none`, HMAC with a
@@ -249,10 +268,6 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     requiredClaims: ["exp"],
   };
 
-  // Said to the operator (onError), never to the client.
-  const failure =
-    options.jwksUrl === undefined ? "verification failed unexpectedly" : `the key set could not be loaded from ${String(options.jwksUrl)}`;
-
   async function verified(token: string): Promise<JWTPayload> {
     try {
       const currentDate = now();
@@ -262,9 +277,11 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
           : await jwtVerify(token, source.getKey, { ...verifyOptions, currentDate });
       return result.payload;
     } catch (error) {
+      if (isTokenVerificationUnavailableError(error)) throw error;
       const refusal = refusalOf(error);
       if (refusal !== undefined) throw refusal;
-      throw new Error(`jwtVerifier: could not verify a token: ${failure} (${String(error)})`, { cause: error });
+      // Said to the operator (onError), never to the client.
+      throw new Error(`jwtVerifier: could not verify a token: verification failed unexpectedly (${String(error)})`, { cause: error });
     }
   }
 

@@ -13,6 +13,13 @@ export interface TokenRecord {
    * @example "scimkit_q3Xz"
    */
   readonly prefix: string;
+  /**
+   * A non-secret id of the current secret (`secretIdOf` its digest), different after every
+   * rotation. The OAuth token endpoint writes it into each access token it issues, and those
+   * access tokens verify only while it is the current secret's id (or `previousSecretId` within
+   * the grace period): rotating or revoking the secret ends them at once, whatever the clocks say.
+   */
+  readonly secretId: string;
   /** ISO 8601 time the credential was issued. Rotation keeps it. */
   readonly createdAt: string;
   /** ISO 8601 time of the last rotation; absent when never rotated. */
@@ -34,4 +41,6 @@ export interface TokenRecord {
    * absent when there is none or it has ended.
    */
   readonly previousSecretValidUntil?: string;
+  /** The `secretId` of the secret replaced by the last rotation, while `previousSecretValidUntil` is. */
+  readonly previousSecretId?: string;
 }

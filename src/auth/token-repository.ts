@@ -5,8 +5,11 @@
  */
 import type { TokenRecord } from "./token-record.js";
 
-/** A token record as a repository holds it: the public record and the digest of the current secret. */
-export interface StoredToken extends TokenRecord {
+/**
+ * A token record as a repository holds it: the public record and the digest of the current
+ * secret. The secret ids of the public record are derived from the digests, never stored.
+ */
+export interface StoredToken extends Omit<TokenRecord, "secretId" | "previousSecretId"> {
   /** `hashToken(token)`: 64 lower-case hex characters, unique across all organizations. */
   readonly hash: string;
   /**

@@ -75,12 +75,16 @@ export interface TokenVerifier {
    *   instead of answering `null` — 401 `invalid_token` or 403 `insufficient_scope`. Its reason
    *   must depend on the token alone, never on `orgId`: a token of organization A on B's path is
    *   refused with exactly what a token nobody issued gets.
+   * - When the token cannot be checked for now — the keys it must be checked against cannot be
+   *   fetched — reject with a `TokenVerificationUnavailableError` (503 with `Retry-After`), not a
+   *   refusal (it is not the token's fault) nor a bare error (a 500 on every request of an outage).
    *
    * @param token The presented bearer token.
    * @param orgId The organization id from the URL.
    * @param request The request being authenticated, for verifiers with per-request policies.
    * @returns The principal, whose `orgId` equals `orgId`, or `null`.
-   * @throws TokenRefusedError to refuse with an RFC 6750 reason; anything else is a 500.
+   * @throws TokenRefusedError to refuse with an RFC 6750 reason; TokenVerificationUnavailableError
+   *   for a 503; anything else is a 500.
    */
   verify(token: string, orgId: string, request: VerifyContext): Promise<Principal | null>;
 }

@@ -81,9 +81,16 @@ export interface DeliveryFailure {
   readonly jti: string;
   /** The HTTP status, or absent for a network failure or timeout. */
   readonly status?: number;
-  /** RFC 8935 §2.4 `err` when the receiver gave one, else a short cause (`"timeout"`, `"network"`, `"http"`). */
+  /**
+   * RFC 8935 §2.4 `err` when the receiver answered with a registered one, else a short cause:
+   * `"http"`, `"redirect"` (never followed), `"timeout"`, `"network"`, `"address"` (the
+   * address policy refused the receiver's host). A poll receiver's own `setErrs` code as it sent it.
+   */
   readonly error: string;
-  /** The receiver's `description`, or the network error's message. */
+  /**
+   * What failed, in the service's own words — never the receiver's answer, which a receiver URL
+   * pointed at some other service would read back; a poll receiver's own `setErrs` description.
+   */
   readonly description?: string;
 }
 

@@ -10,6 +10,13 @@
  * Retries are a schedule kept with the receiver (`nextAttemptAt`), not a retry library's loop in
  * memory: they must outlive the process, and must not hold a connection or a timer per dead receiver.
  */
+import {
+  OutboundAddressRefusedError,
+  outboundAddressPolicy,
+  type OutboundAddressPolicy,
+  type OutboundAddressPolicyOptions,
+} from "../outbound/outbound-address-policy.js";
+import { pinnedPost } from "../outbound/pinned-post.js";
 import type { EventOutbox, OutboxEvent } from "../store/event-outbox.js";
 import type {
   DeliveryFailure,
@@ -21,6 +28,7 @@ import type {
 } from "./event-receiver-store.js";
 import type { EventSigningKeys } from "./event-signing-keys.js";
 import { hashToken, sameTokenHash, unmatchableTokenHash } from "../auth/hash-token.js";
+import { pushFailureOfAnswer, pushFailureOfError } from "./push-failure.js";
 import { securityEventClaims, signSecurityEvent } from "./security-event-token.js";
 import { isSecurityEventUri, securityEventUriOf } from "./security-event-uris.js";
 
@@ -87,10 +95,16 @@ export interface SecurityEventDeliveryOptions {
    * once it has fetched the JWKS again; every other 400 is final at once.
    */
   readonly invalidKeyAttempts?: number;
+  /**
+   * The addresses push receivers may be at. By default none on loopback, private, link-local,
+   * CGNAT, unique-local, metadata or other special-purpose addresses (`forbidden-address-ranges.ts`),
+   * checked after DNS at registration and at every push, which connects only to the addresses
+   * checked; `allowHosts` lets on-premises receivers through, e.g.
+   * `{ allowHosts: ["siem.corp.example", "10.0.0.0/8"] }`. Redirects are never followed.
+   */
+  readonly receiverAddressPolicy?: OutboundAddressPolicyOptions;
   /** Receives unexpected failures of the loop (a database down). Default `console.error`. */
   readonly onError?: (error: unknown) => void;
-  /** The HTTP client. Default: the global `fetch`. */
-  readonly fetch?: typeof fetch;
   /** The history kept for lagging receivers; see `BacklogOptions`. */
   readonly backlog?: BacklogOptions;
   /** The size of one poll's answer; see `PollBoundOptions`. */
@@ -192,6 +206,16 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return value;
 }
 
+/** Refuses a push receiver whose URL's host the address policy refuses (after DNS), naming the rule. */
+async function checkReceiverAddress(policy: OutboundAddressPolicy, url: string): Promise<void> {
+  try {
+    await policy.check(new URL(url));
+  } catch (error) {
+    if (error instanceof OutboundAddressRefusedError) throw new InvalidEventReceiverError(`The receiver URL's host ${error.message}.`);
+    throw error;
+  }
+}
+
 function checkReceiver(input: EventReceiverInput): void {
   if (input.delivery !== undefined && input.delivery !== "push" && input.delivery !== "poll") {
     throw new InvalidEventReceiverError(`delivery must be "push" or "poll"; got ${JSON.stringify(input.delivery)}.`);
@@ -254,7 +278,8 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
   const pollMaxBytes = positive("poll.maxBytes", options.poll?.maxBytes, 512 * 1024);
   const maxReceivers = positive("maxReceiversPerOrganization", options.maxReceiversPerOrganization, DEFAULT_MAX_RECEIVERS_PER_ORGANIZATION);
   const onError = options.onError ?? ((error: unknown) => console.error(error));
-  const send = options.fetch ?? fetch;
+  const addressPolicy = outboundAddressPolicy({ allowSetting: "receiverAddressPolicy.allowHosts", ...options.receiverAddressPolicy });
+  const post = pinnedPost(addressPolicy);
   const { outbox, receivers, keys } = options;
 
   // Set by `stop()`: the pass under way claims nothing more and each round ends after its current push.
@@ -267,13 +292,16 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
     return Math.round(base * (1 + Math.random() * 0.2));
   };
 
-  /** RFC 8935 §2: POST the SET; 202 is accepted; 400 with `err` is a rejection of this SET for good. */
+  /**
+   * RFC 8935 §2: POST the SET; 2xx is accepted; 400 is a rejection of this SET for good. The
+   * receiver's URL is the tenant's: the push goes only where the address policy lets it, and what
+   * is kept of a failure is `push-failure.ts`'s words, never the receiver's.
+   */
   const push = async (receiver: EventReceiver, event: OutboxEvent, token: string): Promise<PushOutcome> => {
     const at = new Date().toISOString();
-    let response: Response;
+    let answer: { readonly status: number; readonly body: string };
     try {
-      response = await send(receiver.url, {
-        method: "POST",
+      answer = await post(new URL(receiver.url), {
         headers: {
           "Content-Type": "application/secevent+jwt",
           Accept: "application/json",
@@ -281,36 +309,19 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
         },
         body: token,
         signal: AbortSignal.timeout(requestTimeoutMs),
+        // An RFC 8935 §2.4 error object is a few hundred bytes; a larger body is not one.
+        maxResponseBytes: 8192,
       });
     } catch (error) {
-      const timeout = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-      return {
-        kind: "failed",
-        failure: {
-          at,
-          jti: event.jti,
-          error: timeout ? "timeout" : "network",
-          description: error instanceof Error ? error.message : String(error),
-        },
-      };
+      return { kind: "failed", failure: { at, jti: event.jti, ...pushFailureOfError(error, requestTimeoutMs) } };
     }
-    const text = await response.text().catch(() => "");
-    if (response.status >= 200 && response.status < 300) return { kind: "accepted" };
-    let err = "http";
-    let description: string | undefined = text.slice(0, 500) || undefined;
-    try {
-      const body = JSON.parse(text) as { err?: unknown; description?: unknown };
-      if (typeof body.err === "string") err = body.err;
-      if (typeof body.description === "string") description = body.description;
-    } catch {
-      // Not the RFC 8935 §2.4 error object: the status and the text say enough.
-    }
-    const failure: DeliveryFailure = { at, jti: event.jti, status: response.status, error: err, ...(description ? { description } : {}) };
+    if (answer.status >= 200 && answer.status < 300) return { kind: "accepted" };
+    const failure: DeliveryFailure = { at, jti: event.jti, ...pushFailureOfAnswer(answer.status, answer.body) };
     // RFC 8935 §2.4: a 400 says this SET is wrong (wrong audience, issuer, …); sending it again
     // would fail the same way and hold every later event back. Anything else may pass later, and
     // so may `invalid_key` for a while (`invalidKeyAttempts`).
-    if (response.status !== 400) return { kind: "failed", failure };
-    return { kind: err === "invalid_key" ? "keyRefused" : "rejected", failure };
+    if (answer.status !== 400) return { kind: "failed", failure };
+    return { kind: failure.error === "invalid_key" ? "keyRefused" : "rejected", failure };
   };
 
   /** Whether `receiver` gets `event`, and under which URI. */
@@ -568,6 +579,8 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
   return {
     async addReceiver(orgId, input, start = "now") {
       checkReceiver(input);
+      // A poll receiver's URL is never requested: it names the receiver, nothing connects to it.
+      if (input.delivery !== "poll") await checkReceiverAddress(addressPolicy, input.url);
       // Checked before anything is written. Two registrations at once may both pass: the bound
       // is then passed by the few that raced, not by a flood.
       if ((await receivers.list(orgId)).length >= maxReceivers) {

@@ -4,6 +4,7 @@
  * whose digest the store keeps (`SecurityEventDelivery.authorizesPoll`).
  */
 import type { Request, RequestHandler, Response } from "express";
+import { isPossibleId } from "../http/is-possible-id.js";
 import type { PollRequest, SecurityEventDelivery } from "./security-event-delivery.js";
 
 /** Largest poll body read: acknowledgements of a few thousand SETs. */
@@ -77,8 +78,10 @@ export function securityEventPollEndpoint(delivery: SecurityEventDelivery): Requ
   return (request, response, next) => {
     const handle = async (): Promise<void> => {
       const { orgId, receiverId } = request.params;
+      // Ids no store can hold (PostgreSQL refuses NUL) name no receiver: the store is not asked.
+      const possible = isPossibleId(orgId) && isPossibleId(receiverId);
       // Unknown receiver and wrong credentials look the same from outside.
-      if (!(await delivery.authorizesPoll(orgId, receiverId, request.get("authorization")))) {
+      if (!possible || !(await delivery.authorizesPoll(orgId, receiverId, request.get("authorization")))) {
         refuse(response, { status: 401, err: "authentication_failed", description: "Unknown poll receiver or wrong Authorization." });
         return;
       }

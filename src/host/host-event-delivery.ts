@@ -31,8 +31,11 @@ export interface HostEventDeliveryOptions
   readonly publicUrl: string | (() => string);
   /** Hears failures of the delivery loop (a database down). Default `console.error`. */
   readonly onError?: (error: unknown) => void;
-  /** The HTTP client of pushes. Default: the global `fetch`. */
-  readonly fetch?: typeof fetch;
+  /**
+   * `SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS`: host names, addresses and CIDR ranges push receivers may
+   * be at although the address rules refuse them (on-premises receivers). Default: none.
+   */
+  readonly receiverAllowHosts?: readonly string[];
 }
 
 /** The delivery and the host's addresses that go with it. */
@@ -83,7 +86,7 @@ function isSqlStore(store: ResourceStore): store is SqlStore {
 export function hostEventDelivery(store: ResourceStore, options: HostEventDeliveryOptions): HostEventDelivery {
   const outbox = store.events;
   if (outbox === undefined) throw new Error("scimkit: this store keeps no event outbox, so it has no security events to deliver.");
-  const { publicUrl, ...tuning } = options;
+  const { publicUrl, receiverAllowHosts, ...tuning } = options;
   const base = typeof publicUrl === "string" ? () => publicUrl : publicUrl;
   const organization = (orgId: string): string => `${base()}/scim/Organizations/${encodeURIComponent(orgId)}`;
   const sql = isSqlStore(store) ? store : undefined;
@@ -95,6 +98,7 @@ export function hostEventDelivery(store: ResourceStore, options: HostEventDelive
     receivers: sql === undefined ? memoryEventReceiverStore({ outbox }) : sqlEventReceiverStore(sql.db, sql.dialect),
     keys,
     issuer,
+    receiverAddressPolicy: { allowHosts: receiverAllowHosts ?? [], allowSetting: "SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS" },
   });
   return {
     delivery,

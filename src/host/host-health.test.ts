@@ -120,7 +120,7 @@ describe("SCIMKIT_PUBLIC_URL", () => {
     expect(JSON.stringify(config.body)).not.toContain("evil.example");
   });
 
-  it("without it, Location follows the request's Host (the default the setting exists to replace)", async () => {
+  it("without it, an app from createHostApp alone follows the request's Host (startHostServer uses its own address: host-transport.test.ts)", async () => {
     const created = await request(app())
       .post("/scim/Organizations/acme/v2/Users")
       .set("Host", "evil.example")

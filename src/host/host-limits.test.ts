@@ -21,6 +21,7 @@ import {
   type HostTimeouts,
   type RunningHost,
 } from "./host-server.js";
+import { organizationRecord } from "./organization-record.fixture.js";
 
 const TOKEN = "acme-host-limits-token";
 const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
@@ -126,6 +127,58 @@ describe("the host's request limits, by default", () => {
     const statuses = (await Promise.all(replies)).map((reply) => reply.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(concurrency + maxQueued);
     expect(statuses.filter((status) => status === 429)).toHaveLength(1);
+  });
+
+  it("runs one expensive request per tree of organizations: a division's list waits for its sibling's, another tree's does not", async () => {
+    const opened = new Map<string, () => void>();
+    const started: string[] = [];
+    const base = memoryStore();
+    const scimTokens = createTokenStore();
+    const analytics = memoryAnalyticsStore({ resources: base, tokens: scimTokens });
+    await analytics.createOrganization(organizationRecord("holding"));
+    await analytics.createOrganization(organizationRecord("division-a", "holding"));
+    await analytics.createOrganization(organizationRecord("division-b", "holding"));
+    await analytics.createOrganization(organizationRecord("other"));
+    const tokens = { "division-a": "division-a-token", "division-b": "division-b-token", other: "other-token" };
+    const host = await startHostServer({
+      // Each sorted list waits in the store until the test opens it, so the test decides what runs when.
+      store: {
+        ...base,
+        list: async (request) => {
+          if (request.sort === undefined) return base.list(request);
+          started.push(request.orgId);
+          await new Promise<void>((resolve) => opened.set(request.orgId, resolve));
+          return base.list(request);
+        },
+      },
+      auth: staticTokenVerifier(tokens),
+      analytics: { store: analytics, scimTokens },
+      log: () => {},
+      onEvent: () => {},
+      port: 0,
+      limits: { rateLimit: false },
+    });
+    running.push(host);
+    const get = (orgId: keyof typeof tokens, query: string) =>
+      fetch(`${host.baseUrl(orgId)}/Users?${query}`, { headers: { Authorization: `Bearer ${tokens[orgId]}` } });
+    const waitFor = async (orgId: string): Promise<void> => {
+      for (let attempt = 0; attempt < 2000 && !opened.has(orgId); attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(opened.has(orgId)).toBe(true);
+    };
+    const first = get("division-a", "sortBy=userName");
+    await waitFor("division-a");
+    const sibling = get("division-b", "sortBy=userName");
+    const other = get("other", "sortBy=userName");
+    await waitFor("other");
+    // The waiting division's lookups are answered: only its expensive list waits, behind its sibling's.
+    expect((await get("division-b", "count=1")).status).toBe(200);
+    expect(started).toEqual(["division-a", "other"]);
+    opened.get("division-a")?.();
+    await waitFor("division-b");
+    opened.get("division-b")?.();
+    opened.get("other")?.();
+    expect((await Promise.all([first, sibling, other])).map((response) => response.status)).toEqual([200, 200, 200]);
+    expect(started).toEqual(["division-a", "other", "division-b"]);
   });
 
   it("bounds PATCH operations to 10,000, values per attribute to 1,000 and members per request to 20,000, naming the limit", async () => {

@@ -50,17 +50,28 @@ describe("the host's OAuth 2.0 token endpoint", () => {
       200,
     );
 
-    const wrong = await fetch(`${origin}/oauth/Organizations/demo/token`, {
-      method: "POST",
-      headers: {
-        Authorization: `Basic ${Buffer.from(`${clientId}:${secret}x`).toString("base64")}`,
-        "Content-Type": "application/x-www-form-urlencoded",
-      },
-      body: "grant_type=client_credentials",
-    });
+    const attempt = (password: string) =>
+      fetch(`${origin}/oauth/Organizations/demo/token`, {
+        method: "POST",
+        headers: {
+          Authorization: `Basic ${Buffer.from(`${clientId}:${password}`).toString("base64")}`,
+          "Content-Type": "application/x-www-form-urlencoded",
+        },
+        body: "grant_type=client_credentials",
+      });
+    const wrong = await attempt(`${secret}x`);
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("www-authenticate")).toBe('Basic realm="OAuth", charset="UTF-8"');
     expect((await wrong.json()) as unknown).toEqual({ error: "invalid_client", error_description: expect.any(String) });
+    // Wrong secrets are bounded (10 a minute per client and per address): then 429 slow_down, the right secret included.
+    const statuses: number[] = [];
+    for (let tries = 0; tries < 20 && statuses.at(-1) !== 429; tries += 1) statuses.push((await attempt(`${secret}x`)).status);
+    expect(statuses.slice(0, 9)).toEqual(Array.from({ length: 9 }, () => 401));
+    expect(statuses.at(-1)).toBe(429);
+    const slowed = await attempt(String(secret));
+    expect(slowed.status).toBe(429);
+    expect(Number(slowed.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect((await slowed.json()) as unknown).toEqual({ error: "slow_down", error_description: expect.any(String) });
 
     const jwks = await fetch(`${origin}/oauth/Organizations/demo/jwks`);
     const keys = ((await jwks.json()) as { keys: Record<string, unknown>[] }).keys;

@@ -121,6 +121,14 @@ describe("the host's provisioning log", () => {
       body: JSON.stringify({ schemas: [USER_SCHEMA], userName: "no-name@example.com" }),
     });
     expect(refused.status).toBe(400);
+    // Without a valid token, for north and for an organization that does not exist (issue 27).
+    const wrongToken = await fetch(`${baseUrl}/Users?access_token=stolen-elsewhere`, {
+      headers: { Authorization: "Bearer not-the-token", "X-Request-Id": "knock-north" },
+    });
+    const madeUp = await fetch(`${(baseUrl ?? "").replace("/north/", "/made-up-org/")}/Users`, {
+      headers: { "X-Request-Id": "knock-made-up" },
+    });
+    expect([wrongToken.status, madeUp.status]).toEqual([401, 401]);
     // Answered at once; written to the database in the background, and flushed on the way out.
     first.child.kill("SIGTERM");
     expect((await once(first.child, "exit"))[0]).toBe(0);
@@ -129,6 +137,19 @@ describe("the host's provisioning log", () => {
     const [, analyticsUrl] = await second.waitFor(/^Analytics interface: (\S+) /);
     const [entry] = await entriesOf(analyticsUrl, "north", "entra-kept-across-restart");
     expect(entry).toMatchObject({ orgId: "north", method: "POST", status: 400, identityProvider: "entra" });
+    // Neither request without a valid token is in an organization's log: they are in the operator's sample.
+    const north = await analytics(`${analyticsUrl}/organizations/north/request-log?requestId=knock-north`);
+    expect(north).toEqual({ status: 200, body: { data: [], nextCursor: null } });
+    expect((await analytics(`${analyticsUrl}/organizations/made-up-org/request-log`)).status).toBe(404);
+    const knocks = await analytics(`${analyticsUrl}/request-log/unauthenticated`);
+    expect(knocks.status).toBe(200);
+    const sample = knocks.body as { data: { requestId: string; orgId: string; path: string }[]; dropped: number };
+    expect(sample.data.map(({ requestId, orgId }) => [requestId, orgId])).toEqual([
+      ["knock-made-up", "made-up-org"],
+      ["knock-north", "north"],
+    ]);
+    expect(sample.dropped).toBe(0);
+    expect(JSON.stringify(sample)).not.toContain("stolen-elsewhere");
   }, 60_000);
 
   it("keeps no log with SCIMKIT_REQUEST_LOG=off, and the read API says so", async () => {

@@ -37,7 +37,7 @@ function hostOn(database: string): Host {
     SCIMKIT_PUBLIC_URL: PUBLIC_URL,
     SCIMKIT_EVENT_LEASE_SECONDS: "2",
     SCIMKIT_EVENT_RETRY_MAX_SECONDS: "2",
-    // The receivers listen on 127.0.0.1, which the receiver address rules refuse unless allowed.
+    // The test's receivers listen on 127.0.0.1, which the address rules refuse unless allowed.
     SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS: "127.0.0.1",
   });
 }

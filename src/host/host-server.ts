@@ -10,12 +10,14 @@ import express, { type Express, type RequestHandler } from "express";
 import { createAnalyticsRouter } from "scimkit/analytics";
 import type { AnalyticsRouterOptions } from "scimkit/analytics";
 import type { AnalyticsStore } from "scimkit/analytics";
+import { organizationRoots } from "./organization-roots.js";
 import type { AuditSink } from "scimkit";
 import type { TokenStore } from "scimkit";
 import { createScimRouter } from "scimkit";
 import { createOAuthTokenRouter, type OAuthTokenRouterOptions } from "scimkit";
-import { deferContinue } from "scimkit";
+import { boundUnreadBody, deferContinue } from "scimkit";
 import { scimErrorHandler } from "scimkit";
+import { oauthPathErrorHandler, PUBLIC_URL_SETTING, ScimError } from "scimkit";
 import type { RateLimiter } from "scimkit";
 import type { ReadableRequestLog } from "scimkit";
 import type { ScimEvent } from "scimkit";
@@ -31,6 +33,7 @@ import { SECURITY_EVENT_URIS } from "scimkit";
 import type { ResourceStore } from "scimkit/store";
 import { healthRoutes, type HostHealth } from "./host-health.js";
 import { consoleRoutes } from "./console-routes.js";
+import { hostErrorHandler, hostNotFound } from "./host-fallback.js";
 import { type HostSecurityEvents, runSecurityEvents, securityEventRoutes } from "./host-security-events.js";
 
 /** The analytics interface of the host (issue 6), mounted at `/analytics/v1`. */
@@ -99,9 +102,10 @@ export interface HostLimits {
   /**
    * Expensive requests (scans, sorts, deep or large pages, Bulk) per organization at once, and
    * how many more may wait (429 with `Retry-After` beyond them), or `false` for no bound. Default:
-   * one at a time, 16 waiting, a rest three times as long as each was held (`share` 0.25),
-   * `startIndex` above 1,000, `count` above 200 and bodies over 64 KiB counted as expensive, in
-   * this process.
+   * one at a time per organization and per tree of organizations (its root, read from the
+   * analytics store and cached for a minute), three in all, 16 waiting, at most 10 s of waiting
+   * (then 429), a rest three times as long as each was held (`share` 0.25), `startIndex` above
+   * 1,000, `count` above 200 and bodies over 64 KiB counted as expensive, in this process.
    */
   readonly fairShare?: FairShareOptions | false;
 }
@@ -119,7 +123,19 @@ export const defaultHostLimits = {
   // cores, an organization looping scans leaves the rest to the others' lookups. Bodies over
   // 64 KiB take the turn before they are parsed. A quarter of the time for one organization's
   // expensive loop while others are served, the library's default (docs/security.md).
-  fairShare: { concurrency: 1, maxQueued: 16, share: 0.25, deepStartIndex: 1000, largeCount: 200, largeBody: 65_536 },
+  // One lane per tree of organizations too (its root, from the analytics store), and three
+  // expensive requests in all, so one of SQLite's four readers is always left to lookups.
+  fairShare: {
+    concurrency: 1,
+    groupConcurrency: 1,
+    maxRunning: 3,
+    maxQueued: 16,
+    share: 0.25,
+    maxWaitMs: 10_000,
+    deepStartIndex: 1000,
+    largeCount: 200,
+    largeBody: 65_536,
+  },
 } as const;
 
 /**
@@ -171,8 +187,10 @@ export interface HostServerOptions {
   readonly trustProxy?: boolean | number | string;
   /**
    * The address clients reach the host at (`SCIMKIT_PUBLIC_URL`), e.g. `https://scim.example.com`.
-   * When set, `Location` and `meta.location` are built from it for every organization, so a
-   * forged `Host` or `X-Forwarded-Host` header is never reflected. Default: the request's own.
+   * `Location`, `meta.location` and the analytics interface's links are built from it for every
+   * organization, so a forged `Host` or `X-Forwarded-Host` header is never reflected. Default:
+   * with `startHostServer`, `http://localhost:{port}`; an app from `createHostApp` alone, the
+   * request's own.
    */
   readonly publicUrl?: string;
   /**
@@ -283,9 +301,11 @@ function hostRateLimiter(limits: HostLimits, namespace: "scim" | "analytics"): R
 /** The router options that carry `limits`, each default filled in. */
 function scimLimits(
   limits: HostLimits,
+  group: ((orgId: string) => string | Promise<string>) | undefined,
 ): Pick<ScimRouterOptions, "bodyLimit" | "filterLimits" | "bulk" | "paging" | "rateLimit" | "fairShare" | "writeLimits"> {
-  const { concurrency, maxQueued, deepStartIndex, largeCount } = defaultHostLimits.fairShare;
-  const { share, largeBody } = defaultHostLimits.fairShare;
+  const { concurrency, groupConcurrency, maxRunning, maxQueued, deepStartIndex, largeCount } = defaultHostLimits.fairShare;
+  const { share, maxWaitMs, largeBody } = defaultHostLimits.fairShare;
+  const chosenGroup = limits.fairShare === false ? undefined : (limits.fairShare?.group ?? group);
   const rateLimit = limits.rateLimit === undefined ? hostRateLimiter(limits, "scim") : limits.rateLimit;
   return {
     bodyLimit: limits.bodyLimit ?? defaultHostLimits.bodyLimit,
@@ -298,8 +318,10 @@ function scimLimits(
       limits.fairShare === false
         ? false
         : {
-            gate: limits.fairShare?.gate ?? fairShareGate({ concurrency, maxQueued, share }),
+            gate: limits.fairShare?.gate ?? fairShareGate({ concurrency, groupConcurrency, maxRunning, maxQueued, share }),
             classifier: limits.fairShare?.classifier ?? expensiveWorkClassifier({ deepStartIndex, largeCount, largeBody }),
+            maxWaitMs: limits.fairShare?.maxWaitMs ?? maxWaitMs,
+            ...(chosenGroup === undefined ? {} : { group: chosenGroup }),
           },
   };
 }
@@ -319,6 +341,16 @@ export function createHostApp(options: HostServerOptions): Express {
   const app = express();
   app.disable("x-powered-by");
   if (options.trustProxy !== undefined) app.set("trust proxy", options.trustProxy);
+  // Every URL the routers build for a client starts with it: no `Host` header is reflected.
+  if (options.publicUrl !== undefined) app.set(PUBLIC_URL_SETTING, options.publicUrl);
+  // Every surface's: a body answered unread (401, 404) is read to its end by Node, so only up to a bound.
+  app.use(boundUnreadBody());
+  // On every answer, whichever surface wrote it: no browser reads a JSON body that echoes client
+  // input (an error's detail, a name) as HTML or script.
+  app.use((_request, response, next) => {
+    response.setHeader("X-Content-Type-Options", "nosniff");
+    next();
+  });
   // Before the request log: an orchestrator probes every few seconds, and a line per probe would
   // drown the requests that matter. Outside the routers, so never rate-limited nor authenticated.
   app.use(healthRoutes(options.health, logError));
@@ -341,7 +373,8 @@ export function createHostApp(options: HostServerOptions): Express {
               : `event ${event.type} ${event.orgId} ${event.id}`,
           )),
       onError: logError,
-      ...scimLimits(options.limits ?? {}),
+      // With the analytics interface, the organizations of one tree share one fair share.
+      ...scimLimits(options.limits ?? {}, options.analytics ? organizationRoots(options.analytics.store) : undefined),
       // A function, not a template: the organization is %-encoded into the path it names.
       ...(publicUrl === undefined ? {} : { baseUrl: (_request: unknown, orgId: string) => scimBaseUrl(publicUrl, orgId) }),
       ...(options.cursorSecret === undefined ? {} : { cursorSecret: options.cursorSecret }),
@@ -356,9 +389,17 @@ export function createHostApp(options: HostServerOptions): Express {
     const stop = runSecurityEvents(securityEvents, analyticsStore ? () => allOrganizationIds(analyticsStore) : async () => [], logError);
     addBackgroundWork(app, stop);
   }
+  // Under /scim, a path no router serves is a SCIM 404.
+  app.use("/scim", (request, _response, next) => {
+    next(new ScimError(404, undefined, `There is no endpoint for ${request.method} ${request.path} on this service.`));
+  });
   // A malformed %-escape in :orgId fails in this app's layer, before the router: answer it in SCIM.
   app.use("/scim", scimErrorHandler());
-  if (options.oauth) app.use("/oauth/Organizations/:orgId", createOAuthTokenRouter({ ...options.oauth, onError: logError }));
+  if (options.oauth) {
+    app.use("/oauth/Organizations/:orgId", createOAuthTokenRouter({ ...options.oauth, onError: logError }));
+    // Likewise under /oauth, as RFC 6749 §5.2 errors.
+    app.use("/oauth", oauthPathErrorHandler());
+  }
   if (options.analytics) {
     const { store, scimTokens } = options.analytics;
     const analyticsRouter = createAnalyticsRouter({
@@ -389,6 +430,9 @@ export function createHostApp(options: HostServerOptions): Express {
     addBackgroundWork(app, () => analyticsRouter.close());
     if (options.consoleDir !== false) app.use("/console", consoleRoutes(options.consoleDir));
   }
+  // Whatever no surface answered: JSON, never Express's HTML page or a stack trace.
+  app.use(hostNotFound());
+  app.use(hostErrorHandler(logError));
   return app;
 }
 
@@ -470,6 +514,9 @@ export async function startHostServer(
     });
   });
   const port = (server.address() as AddressInfo).port;
+  // Without SCIMKIT_PUBLIC_URL the host's own address, as its banner prints it, rather than
+  // whatever `Host` a client sends (issue 27): a deployment reached by another name sets it.
+  if (options.publicUrl === undefined) app.set(PUBLIC_URL_SETTING, `http://localhost:${port}`);
   return {
     server,
     port,

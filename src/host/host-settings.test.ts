@@ -47,6 +47,7 @@ describe("readHostSettings", () => {
         backlogMaxEvents: 10_000,
         backlogMaxAgeMs: 7 * 86_400_000,
         maxReceiversPerOrganization: 20,
+        receiverAllowHosts: [],
       },
     });
   });
@@ -84,6 +85,7 @@ describe("readHostSettings", () => {
       SCIMKIT_EVENT_BACKLOG_EVENTS: "500",
       SCIMKIT_EVENT_BACKLOG_DAYS: "2",
       SCIMKIT_EVENT_RECEIVERS_PER_ORGANIZATION: "5",
+      SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS: "127.0.0.1, 10.0.0.0/8,siem.corp.example",
     });
     expect(read).toEqual({
       port: 0,
@@ -113,8 +115,20 @@ describe("readHostSettings", () => {
         backlogMaxEvents: 500,
         backlogMaxAgeMs: 2 * 86_400_000,
         maxReceiversPerOrganization: 5,
+        receiverAllowHosts: ["127.0.0.1", "10.0.0.0/8", "siem.corp.example"],
       },
     });
+  });
+
+  it("reads the hosts push receivers may be at despite the address rules, and refuses an entry that is none", () => {
+    const none = readHostSettings({});
+    expect(none.ok && none.settings.events.receiverAllowHosts).toEqual([]);
+    expect(errors({ SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS: "127.0.0.1,10.0.0.0/33" })).toEqual([
+      'SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS="127.0.0.1,10.0.0.0/33": expected a comma list of host names, IP addresses and CIDR ranges, e.g. 127.0.0.1,10.0.0.0/8,siem.corp.example (entry "10.0.0.0/33" is not a host name, an IP address or a CIDR range (e.g. 10.0.0.0/8))',
+    ]);
+    expect(errors({ SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS: "https://siem.example/" })).toHaveLength(1);
+    const off = readHostSettings({ SCIMKIT_EVENTS: "off", SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS: "127.0.0.1" });
+    expect(off.warnings).toEqual(["SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS is ignored: SCIMKIT_EVENTS is off"]);
   });
 
   it("turns security events off, warning of their figures then ignored, and refuses what it does not know", () => {

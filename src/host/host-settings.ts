@@ -6,7 +6,7 @@
  */
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
-import { parseOrganizationTokens } from "scimkit";
+import { outboundAddressPolicy, parseOrganizationTokens } from "scimkit";
 import type { SigningKey } from "scimkit";
 
 /** The host's settings, each default filled in. */
@@ -68,10 +68,11 @@ export interface HostSettings {
    * the store's outbox, and the host pushes them as signed SETs to the receivers operators
    * register; `off`: neither), `SCIMKIT_EVENT_LEASE_SECONDS` (how long a host that claimed a
    * receiver may go silent before another host pushes to it) and `SCIMKIT_EVENT_RETRY_MAX_SECONDS`
-   * (the longest wait between two attempts at a failing receiver);
-   * `SCIMKIT_EVENT_BACKLOG_EVENTS` and `SCIMKIT_EVENT_BACKLOG_DAYS` (how many events, and for how
-   * long, the outbox keeps for a receiver that lags before dropping them) and
-   * `SCIMKIT_EVENT_RECEIVERS_PER_ORGANIZATION` (the most receivers one organization may register).
+   * (the longest wait between two attempts at a failing receiver), `SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS`
+   * (host names, addresses and CIDR ranges push receivers may be at although the address rules
+   * refuse them: on-premises receivers); `SCIMKIT_EVENT_BACKLOG_EVENTS` and `SCIMKIT_EVENT_BACKLOG_DAYS`
+   * (how many events, and for how long, the outbox keeps for a receiver that lags before dropping
+   * them) and `SCIMKIT_EVENT_RECEIVERS_PER_ORGANIZATION` (the most receivers one organization may register).
    */
   readonly events: {
     readonly enabled: boolean;
@@ -80,6 +81,7 @@ export interface HostSettings {
     readonly backlogMaxEvents: number;
     readonly backlogMaxAgeMs: number;
     readonly maxReceiversPerOrganization: number;
+    readonly receiverAllowHosts: readonly string[];
   };
 }
 
@@ -153,6 +155,7 @@ export const hostVariables = [
   "SCIMKIT_EVENT_BACKLOG_EVENTS",
   "SCIMKIT_EVENT_BACKLOG_DAYS",
   "SCIMKIT_EVENT_RECEIVERS_PER_ORGANIZATION",
+  "SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS",
 ] as const;
 
 /** Variables of the test suite and tools, not the host's: no typo warning for them. */
@@ -367,6 +370,17 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
   if (eventsText === "on" || eventsText === "off") eventsEnabled = eventsText === "on";
   else if (eventsText !== undefined)
     fail("SCIMKIT_EVENTS", eventsText, '"on" (record events and push them to registered receivers) or "off"');
+  const allowText = raw("SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS");
+  const receiverAllowHosts = allowText === undefined ? [] : allowText.split(",").map((entry) => entry.trim());
+  try {
+    outboundAddressPolicy({ allowHosts: receiverAllowHosts });
+  } catch (error) {
+    fail(
+      "SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS",
+      allowText ?? "",
+      `a comma list of host names, IP addresses and CIDR ranges, e.g. 127.0.0.1,10.0.0.0/8,siem.corp.example (${error instanceof Error ? error.message.replace(/^scimkit: allowHosts /, "") : String(error)})`,
+    );
+  }
   const events = {
     enabled: eventsEnabled,
     leaseMs: whole("SCIMKIT_EVENT_LEASE_SECONDS", hostSettingDefaults.eventLeaseSeconds, 1, 3600) * 1000,
@@ -379,6 +393,7 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
       1,
       1000,
     ),
+    receiverAllowHosts,
   };
   if (!eventsEnabled) {
     for (const name of [
@@ -387,6 +402,7 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
       "SCIMKIT_EVENT_BACKLOG_EVENTS",
       "SCIMKIT_EVENT_BACKLOG_DAYS",
       "SCIMKIT_EVENT_RECEIVERS_PER_ORGANIZATION",
+      "SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS",
     ] as const) {
       if (raw(name) !== undefined) warnings.push(`${name} is ignored: SCIMKIT_EVENTS is off`);
     }

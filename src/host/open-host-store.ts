@@ -6,8 +6,6 @@
  * provisioned and deleting an organization clears both sides in one place.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import type { AnalyticsStore } from "scimkit/analytics";
 import { memoryAnalyticsStore } from "scimkit/analytics";
 import { sqlAnalyticsStore } from "scimkit/analytics";
@@ -20,6 +18,7 @@ import { sqlAuditTrail } from "scimkit/sql";
 import { sqlRateLimiter, sqlRequestLog, sqlStore, type SqlRequestLog, type SqlRequestLogOptions } from "scimkit/sql";
 import type { SqlStore } from "scimkit/sql";
 import { sql } from "kysely";
+import { ensurePrivateFile } from "./private-file.js";
 
 /** The resources, the tokens, the analytics, a description for the start-up banner, and how to close them. */
 export interface HostStore {
@@ -95,7 +94,8 @@ async function sqlHostStore(store: SqlStore, description: string, migrate: boole
 export const DEFAULT_DATABASE = "./data/scimkit.db";
 
 async function sqliteAt(path: string, migrate: boolean): Promise<HostStore> {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  // Readable by the host's user only, -wal and -shm files included (private-file.ts).
+  if (path !== ":memory:") ensurePrivateFile(path);
   return sqlHostStore(await sqlStore({ sqlite: path, migrate }), `SQLite ${path}`, migrate, false);
 }
 

@@ -165,6 +165,12 @@ describe("scimkit receivers on SQLite", () => {
       [[...add, "--url", "https://siem.example.com/", "--form", "summary"], /--form "summary": expected full or notice/],
       [["receivers", "list", "--org", "acme", "--url", "https://x.example/"], /takes no --url/],
       [["receivers", "remove", "--org", "acme"], /takes <receiverId>/],
+      // Issue 27: the address rules, after the WHATWG URL parser (2130706433 is 127.0.0.1) and DNS.
+      [
+        [...add, "--url", "http://2130706433:9/events"],
+        /--url: The receiver URL's host 127\.0\.0\.1 is a loopback address; ask the operator to allow it with SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS/,
+      ],
+      [[...add, "--url", "http://169.254.169.254/latest/"], /--url: .* is a cloud metadata service address/],
     ];
     for (const [args, message] of cases) {
       const run = await scimkit(args, withSecret);
@@ -172,6 +178,13 @@ describe("scimkit receivers on SQLite", () => {
       expect(run.stderr).toMatch(message);
       expect(run.stderr).toMatch(/Usage: scimkit receivers/);
     }
+    // The operator allows it: registered.
+    const allowed = await json<{ receiver: Receiver }>(["receivers", "add", "--org", "acme", "--url", "http://127.0.0.1:9/events"], {
+      ...env,
+      SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS: "127.0.0.1",
+    });
+    expect(allowed.receiver["url"]).toBe("http://127.0.0.1:9/events");
+    expect((await scimkit(["receivers", "remove", "--org", "acme", allowed.receiver.id], env)).status).toBe(0);
     const unknown = await scimkit(["receivers", "add", "--org", "nowhere", "--url", "https://siem.example.com/"], env);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toMatch(/there is no organization "nowhere"/);

@@ -6,9 +6,9 @@
  */
 import type { Request, RequestHandler, Response } from "express";
 import { ScimError } from "../errors.js";
-import { clientGoneSignal } from "./client-gone-signal.js";
 import type { WorkPermit } from "./expensive-work-gate.js";
 import { scimContext } from "./scim-request-context.js";
+import { bodyWaitMs, turnSignal } from "./turn-signal.js";
 import type { FairShare } from "./work-admission.js";
 import type { BodyWork } from "./work-classifier.js";
 
@@ -43,7 +43,7 @@ function holdUntilDone(response: Response, permit: WorkPermit): WorkPermit {
  * keeps it in the request context until the response ends. Mount after authentication and rate
  * limiting (only admitted clients queue) and before any body parser.
  */
-export function admitLargeBody({ gate, classifier }: FairShare): RequestHandler {
+export function admitLargeBody({ gate, classifier, maxWaitMs }: FairShare): RequestHandler {
   return (request, response, next) => {
     let work: BodyWork | undefined;
     try {
@@ -59,21 +59,30 @@ export function admitLargeBody({ gate, classifier }: FairShare): RequestHandler 
       next();
       return;
     }
-    const signal = clientGoneSignal(response);
-    gate.acquire(work.orgId, signal).then((granted) => {
-      const permit = holdUntilDone(response, granted);
-      if (response.destroyed) {
-        // Granted as the client left (the gate's contract lets that happen): nobody to serve.
-        permit.release();
-        next(
-          signal.aborted
-            ? signal.reason
-            : new ScimError(503, undefined, "The client disconnected before the request was read; it was not run."),
-        );
-        return;
-      }
-      scimContext(response).permit = permit;
-      next();
-    }, next);
+    // The body waits unread: the wait ends before the server's request timeout would (408).
+    const wait = turnSignal(response, bodyWaitMs(request, maxWaitMs));
+    const { signal } = wait;
+    gate.acquire(work.orgId, signal, scimContext(response).fairShareGroup ?? work.orgId).then(
+      (granted) => {
+        wait.done();
+        const permit = holdUntilDone(response, granted);
+        if (response.destroyed) {
+          // Granted as the client left (the gate's contract lets that happen): nobody to serve.
+          permit.release();
+          next(
+            signal.aborted
+              ? signal.reason
+              : new ScimError(503, undefined, "The client disconnected before the request was read; it was not run."),
+          );
+          return;
+        }
+        scimContext(response).permit = permit;
+        next();
+      },
+      (error: unknown) => {
+        wait.done();
+        next(error);
+      },
+    );
   };
 }

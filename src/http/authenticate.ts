@@ -3,10 +3,16 @@
  * needs `Authorization: Bearer <token>`, the scheme in any case. A verifier's `null` is always the
  * same 401, so a response never tells whether an organization exists or what its tokens are; a
  * verifier that refuses with a `TokenRefusedError` gets its RFC 6750 §3.1 reason sent, a reason
- * that by that error's contract depends on the token alone.
+ * that by that error's contract depends on the token alone; one that cannot check tokens for now
+ * (`TokenVerificationUnavailableError`: its authorization server is down) gets a 503 with
+ * `Retry-After`, which tells nothing of the token or the organization.
  */
 import type { RequestHandler } from "express";
 import { isTokenRefusedError, type TokenRefusedError } from "../auth/token-refused-error.js";
+import {
+  isTokenVerificationUnavailableError,
+  type TokenVerificationUnavailableError,
+} from "../auth/token-verification-unavailable-error.js";
 import type { TokenVerifier } from "../auth/token-verifier.js";
 import { ScimError } from "../errors.js";
 import { asyncHandler } from "./async-handler.js";
@@ -31,6 +37,11 @@ function refused(refusal: TokenRefusedError): ScimError {
     : new ScimError(401, undefined, `Authentication failed: ${refusal.description}`, [], { bearerError });
 }
 
+/** RFC 9110 §15.6.4: the verifier cannot check tokens for now (its authorization server is down); retry later. */
+function unavailable(error: TokenVerificationUnavailableError): ScimError {
+  return new ScimError(503, undefined, error.message, [], { retryAfter: error.retryAfterSeconds });
+}
+
 export function authenticate(verifier: TokenVerifier): RequestHandler {
   return asyncHandler(async (request, response, next) => {
     const context = scimContext(response);
@@ -45,6 +56,7 @@ export function authenticate(verifier: TokenVerifier): RequestHandler {
         ...(request.ip ? { ip: request.ip } : {}),
       });
     } catch (error) {
+      if (isTokenVerificationUnavailableError(error)) throw unavailable(error);
       throw isTokenRefusedError(error) ? refused(error) : error;
     }
     if (!principal || principal.orgId !== context.orgId) throw unauthorized();

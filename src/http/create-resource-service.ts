@@ -21,7 +21,7 @@ import { isPossibleId } from "./is-possible-id.js";
 import { keyedMutex } from "./keyed-mutex.js";
 import { createOrLink, existingUserPolicy, findUserToLink, linkLockKeys } from "./link-existing-user.js";
 import { listResourcesPage } from "./list-resources-page.js";
-import { prepareWrite, withoutServerAttributes, withoutWriteOnly } from "./prepare-write.js";
+import { checkPatchBounds, prepareWrite, withoutServerAttributes, withoutWriteOnly } from "./prepare-write.js";
 import { renderResourceInSlices } from "./render-resource.js";
 import { compatibilityOf } from "./resolve-compatibility.js";
 import { deliveredMarks } from "./delivered-marks.js";
@@ -327,17 +327,21 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
 
     async patch({ context, resourceType, id, body, ifMatch, members }) {
       const type = handler(resourceType);
+      const { maxPatchOperations, maxValues, maxMembers } = config.writeLimits;
+      const { tolerances } = compatibilityOf(context);
+      // The bounds the request's shape alone decides, before the resource is read or locked
+      // (architecture §4b: a bound is checked before the work it bounds).
+      checkPatchBounds(type, body, config.writeLimits, tolerances);
       return update(context, type, id, ifMatch, members, async (current) => {
         // Groups are patched without loading their members: member operations become a delta. The
         // engine pauses after each step, and a long request lets the event loop turn (architecture §4b).
-        const { maxPatchOperations, maxValues, maxMembers } = config.writeLimits;
         const steps = applyPatchStepwise(type.schema, { ...current.attributes, id: current.id }, body, {
           membersLoaded: !type.hasMembers,
           filterLimits: config.filterLimits,
           maxPatchOperations,
           maxValues,
           maxMembers,
-          tolerances: compatibilityOf(context).tolerances,
+          tolerances,
           // The engine compares what will be stored, so its flag is the one answer to "did the
           // attributes change?" (pruned by the profile, without writeOnly values).
           conform: (patched) => {

@@ -8,6 +8,7 @@ import { createSchemaRegistry } from "../scim/schema/schema-registry.js";
 import { rfc7643Profile } from "../scim/schema/resource-profile.js";
 import { admitLargeBody } from "./admit-large-body.js";
 import { authenticate } from "./authenticate.js";
+import { boundUnreadBody } from "./discard-request-body.js";
 import { errorHandler } from "./error-handler.js";
 import { expensiveWorkClassifier } from "./expensive-work-classifier.js";
 import { fairShareGate } from "./fair-share-gate.js";
@@ -25,7 +26,8 @@ import { scimBodyParser } from "./scim-body-parser.js";
 import type { ScimEvent } from "./scim-event.js";
 import { startEventRecovery } from "./event-recovery.js";
 import { resolveCompatibility } from "./resolve-compatibility.js";
-import { resolveOrganization, scimContext } from "./scim-request-context.js";
+import { resolveFairShareGroup } from "./resolve-fair-share-group.js";
+import { resolveOrganization } from "./scim-request-context.js";
 import type { ScimRouterOptions } from "./scim-router-options.js";
 import { servedRegistry } from "./served-registry.js";
 import { workAdmission } from "./work-admission.js";
@@ -44,6 +46,9 @@ function isDecodable(path: string): boolean {
     return false;
   }
 }
+
+/** How long a request waits for its fair-share turn unless `fairShare.maxWaitMs` says otherwise. */
+const DEFAULT_MAX_WAIT_MS = 10_000;
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   const chosen = value ?? fallback;
@@ -142,6 +147,8 @@ export function createScimRouter(options: ScimRouterOptions): Router {
   const router = express.Router({ mergeParams: true });
   // First of all: every answer from here on, errors included, names its request.
   router.use(assignRequestId());
+  // A body answered unread (401, 404, 429) is read to its end by Node: only up to a bound.
+  router.use(boundUnreadBody());
   if (options.requestLog) router.use(logRequest(options.requestLog, registry, secretAttributeNames(registry), onError));
   router.use(resolveOrganization(options));
   // The profile is chosen once per request: for the one route served without a token here, for
@@ -160,19 +167,19 @@ export function createScimRouter(options: ScimRouterOptions): Router {
   const fairShare =
     options.fairShare === false
       ? undefined
-      : { gate: options.fairShare?.gate ?? fairShareGate(), classifier: options.fairShare?.classifier ?? expensiveWorkClassifier() };
+      : {
+          gate: options.fairShare?.gate ?? fairShareGate(),
+          classifier: options.fairShare?.classifier ?? expensiveWorkClassifier(),
+          maxWaitMs: positive("fairShare.maxWaitMs", options.fairShare?.maxWaitMs, DEFAULT_MAX_WAIT_MS),
+        };
   const admission = workAdmission(fairShare);
   const auditor = options.onAudit ? createWriteAuditor(options.onAudit, service.handlers.values(), onError) : undefined;
 
   router.use(authenticate(options.auth));
-  const observe = fairShare?.gate.observe?.bind(fairShare.gate);
-  if (observe) {
-    router.use((_request, response, next) => {
-      observe(scimContext(response).orgId);
-      next();
-    });
-  }
   if (options.rateLimit) router.use(limitRate(options.rateLimit));
+  // After the rate limit, as the host's other functions: a group function may read a database.
+  const grouping = fairShare && options.fairShare !== false ? resolveFairShareGroup(fairShare.gate, options.fairShare?.group) : undefined;
+  if (grouping) router.use(grouping);
   // After the rate limit: a request over it never reaches the host's functions (which may read a database).
   if (compatibility) router.use(compatibility);
   const choosesExistingUsers = resolveExistingUsers(existingUsers);

@@ -8,6 +8,19 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 
+/** Requests whose client waits for the `100 Continue` that `deferContinue` has not sent yet. */
+const waiting = new WeakSet<IncomingMessage>();
+
+/**
+ * Whether `request`'s client holds its body back until `100 Continue`, which `deferContinue` has
+ * not sent: a final status answered now reaches it before any of the body. False for a request
+ * without `Expect: 100-continue`, and for one whose server sent `100 Continue` on its own (no
+ * `deferContinue`): that client is sending its body.
+ */
+export function awaitsContinue(request: IncomingMessage): boolean {
+  return waiting.has(request);
+}
+
 /** What `deferContinue` hands the request to: an Express app, or any Node request listener. */
 export type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -26,11 +39,15 @@ export function deferContinue(app: RequestListener): RequestListener {
   return (request, response) => {
     const read = request._read.bind(request);
     let asked = false;
+    waiting.add(request);
     request._read = (size: number): void => {
       if (!asked) {
         asked = true;
         // Also reached by Node draining an unread body after the response: no 100 then.
-        if (!response.headersSent && !response.writableEnded) response.writeContinue();
+        if (!response.headersSent && !response.writableEnded) {
+          response.writeContinue();
+          waiting.delete(request);
+        }
       }
       read(size);
     };

@@ -40,7 +40,8 @@ export interface ExpensiveWorkGate {
    *
    * Contract:
    * - Organizations are independent: however many requests of one organization run or wait, a
-   *   request of another organization is admitted by that organization's own count alone.
+   *   request of another organization is admitted by that organization's own count alone — and,
+   *   when the gate bounds groups, by its group's count, which other groups never touch.
    * - Waiting requests of one organization are admitted in the order they asked (FIFO).
    * - When the organization already has as many requests waiting as the gate allows, reject with
    *   a `ScimError` of status 429 or 503 carrying `retryAfter` and a `detail` the client's
@@ -51,11 +52,19 @@ export interface ExpensiveWorkGate {
    * - Every resolved permit is released exactly once by the router, also when the work fails or
    *   its client has gone; a permit resolved after its signal aborted must still count until then.
    *
+   * - `signal` also aborts when the router stops waiting for another reason (the request waited
+   *   `FairShareOptions.maxWaitMs`): its `reason` is then the 429 `ScimError` to answer with.
+   *
    * @param orgId The organization of the request, as the router resolved it.
-   * @param signal Aborted when the client disconnects before the response was sent.
+   * @param signal Aborted when the client disconnects before the response was sent, or when the
+   *   router gives up waiting.
+   * @param group The organization's fair-share group (`FairShareOptions.group`: for a host with
+   *   organization trees, the root of the organization's tree), so that many organizations of one
+   *   owner together take no more than a gate allows a group. Default: `orgId`, each organization
+   *   its own group. A gate may ignore it and count organizations only.
    * @returns The permit; the router calls `release()` when the work is done.
    */
-  acquire(orgId: string, signal?: AbortSignal): Promise<WorkPermit>;
+  acquire(orgId: string, signal?: AbortSignal, group?: string): Promise<WorkPermit>;
 
   /**
    * Told of every authenticated request, cheap ones included, before it is handled, so a gate
@@ -65,6 +74,8 @@ export interface ExpensiveWorkGate {
    * without it is told nothing.
    *
    * @param orgId The organization of the request, as the router resolved it.
+   * @param group Its fair-share group, as for `acquire`; default `orgId`. A rest then applies
+   *   only while another group is served: a tree's own organizations never slow it down.
    */
-  observe?(orgId: string): void;
+  observe?(orgId: string, group?: string): void;
 }

@@ -38,7 +38,7 @@ describe("fairShareGate", () => {
   });
 
   it("bounds each organization by its own count: another organization never waits", async () => {
-    const gate = fairShareGate({ concurrency: 2, share: 1 });
+    const gate = fairShareGate({ concurrency: 2, maxRunning: 4, share: 1 });
     const admitted: string[] = [];
     const a = [gate.acquire("a"), gate.acquire("a"), track(gate.acquire("a"), "a3", admitted)];
     const b = [track(gate.acquire("b"), "b1", admitted), track(gate.acquire("b"), "b2", admitted)];
@@ -351,6 +351,82 @@ describe("fairShareGate's duty cycle", () => {
     gate.observe?.("neighbour");
     // Waits its rest on a real timer, then runs.
     const next = await gate.acquire("a");
+    next.release();
+  });
+});
+
+describe("fairShareGate's groups and its bound on everyone", () => {
+  it("queues the request of a group beyond groupConcurrency, whichever of its organizations sends it, while another group runs", async () => {
+    const gate = fairShareGate({ groupConcurrency: 8, maxRunning: 10, share: 1 });
+    const admitted: string[] = [];
+    const divisions = Array.from({ length: 9 }, (_, index) => `division${index + 1}`);
+    const tree = divisions.map((orgId) => track(gate.acquire(orgId, undefined, "holding"), orgId, admitted));
+    const other = track(gate.acquire("neighbour", undefined, "neighbour"), "neighbour", admitted);
+    await settle();
+    expect(admitted).toEqual([...divisions.slice(0, 8), "neighbour"]);
+    (await tree[0])?.release();
+    await settle();
+    expect(admitted).toEqual([...divisions.slice(0, 8), "neighbour", "division9"]);
+    for (const permit of await Promise.all([...tree.slice(1), other])) permit.release();
+  });
+
+  it("counts a group's organizations as one by default: a second organization of the tree waits for the first", async () => {
+    const gate = fairShareGate({ share: 1 });
+    const admitted: string[] = [];
+    const first = await gate.acquire("division1", undefined, "holding");
+    const second = track(gate.acquire("division2", undefined, "holding"), "division2", admitted);
+    const other = track(gate.acquire("neighbour"), "neighbour", admitted);
+    await settle();
+    expect(admitted).toEqual(["neighbour"]);
+    first.release();
+    await settle();
+    expect(admitted).toEqual(["neighbour", "division2"]);
+    (await second).release();
+    (await other).release();
+  });
+
+  it("runs at most maxRunning expensive requests in all, and admits the next once one ends", async () => {
+    const gate = fairShareGate({ share: 1 });
+    const admitted: string[] = [];
+    const permits = ["a", "b", "c", "d"].map((orgId) => track(gate.acquire(orgId), orgId, admitted));
+    await settle();
+    // The default leaves the fourth SQLite reader to lookups.
+    expect(admitted).toEqual(["a", "b", "c"]);
+    (await permits[1])?.release();
+    await settle();
+    expect(admitted).toEqual(["a", "b", "c", "d"]);
+    for (const permit of await Promise.all([permits[0], permits[2], permits[3]])) permit?.release();
+  });
+
+  it("rests the group, not only the organization: the tree's next organization waits, another group does not", async () => {
+    const time = fakeTime();
+    const gate = fairShareGate({ share: 0.25, now: time.now, setTimer: time.setTimer });
+    const admitted: string[] = [];
+    const first = await gate.acquire("division1", undefined, "holding");
+    time.advance(100);
+    first.release();
+    gate.observe?.("neighbour");
+    const sibling = track(gate.acquire("division2", undefined, "holding"), "division2", admitted);
+    const other = track(gate.acquire("neighbour"), "neighbour", admitted);
+    await settle();
+    expect(admitted).toEqual(["neighbour"]);
+    time.advance(300);
+    await settle();
+    expect(admitted).toEqual(["neighbour", "division2"]);
+    (await sibling).release();
+    (await other).release();
+  });
+
+  it("never rests a tree whose own organizations are the only ones about", async () => {
+    const time = fakeTime();
+    const gate = fairShareGate({ share: 0.25, now: time.now, setTimer: time.setTimer });
+    const first = await gate.acquire("division1", undefined, "holding");
+    time.advance(100);
+    first.release();
+    // A sibling's cheap request is its own tree's: nobody else is being served.
+    gate.observe?.("division2", "holding");
+    const next = await gate.acquire("division2", undefined, "holding");
+    expect(time.pending()).toBe(0);
     next.release();
   });
 });

@@ -1,6 +1,7 @@
 /**
- * `fairShareGate`: the reference `ExpensiveWorkGate`, a counting semaphore with a bounded FIFO
- * queue per organization and a duty cycle, in process memory.
+ * `fairShareGate`: the reference `ExpensiveWorkGate`, counting semaphores per organization, per
+ * group of organizations and for everyone, with a bounded FIFO queue per organization and a duty
+ * cycle per group, in process memory.
  */
 import { ScimError } from "../errors.js";
 import type { ExpensiveWorkGate, WorkPermit } from "./expensive-work-gate.js";
@@ -15,14 +16,30 @@ export interface FairShareGateOptions {
    */
   readonly concurrency?: number;
   /**
+   * Expensive requests of one group (the `group` the router passes: for a host with organization
+   * trees, the root of the organization's tree) that run at the same time, whichever of its
+   * organizations sent them. Default `concurrency` (1): a company whose eight divisions are eight
+   * organizations takes the service's expensive capacity as one organization would, not eight times over. The
+   * duty cycle (`share`) is counted per group too. Without groups every organization is its own.
+   */
+  readonly groupConcurrency?: number;
+  /**
+   * Expensive requests of every organization together that run at the same time. Default 3 (or
+   * `concurrency`, when that is more): one fewer than a SQLite store's four reader threads, so a
+   * flood of scans from many organizations (or groups) always leaves a reader to the lookups,
+   * which never wait here. Raise it with the store's parallelism (PostgreSQL's pool of ten, a
+   * SQLite store with more readers).
+   */
+  readonly maxRunning?: number;
+  /**
    * Expensive requests of one organization that may wait beyond those running; one more is
    * refused with 429 and `Retry-After`. Default 16: with one running, the last of them waits for
    * sixteen scans, a few seconds at 100,000 users, still inside an identity provider's timeout.
    */
   readonly maxQueued?: number;
   /**
-   * The most of the wall-clock time one organization's expensive work may hold while it loops,
-   * in (0, 1]. After a permit held `d` ms is released, the organization's next permit is granted
+   * The most of the wall-clock time one group's expensive work (an organization's, when it is its
+   * own group) may hold while it loops, in (0, 1]. After a permit held `d` ms is released, the group's next permit is granted
    * no earlier than `d × (1 / share − 1)` ms later, and other organizations' requests run in the
    * gap: a count alone never holds back a client that sends one request at a time, yet each of
    * its requests takes main-thread time (parsing, validation, rendering) no store thread can take
@@ -47,19 +64,25 @@ export interface FairShareGateOptions {
 }
 
 interface Waiter {
+  readonly orgId: string;
+  readonly group: string;
   readonly admit: (permit: WorkPermit) => void;
   readonly signal: AbortSignal | undefined;
   readonly onAbort: () => void;
 }
 
-/** One organization's running count, its queue and its rest; dropped when all three are over. */
-interface Lane {
+/** One organization's running and waiting counts; dropped when both are 0. */
+interface OrgLane {
   running: number;
-  readonly waiting: Waiter[];
+  waiting: number;
+}
+
+/** One group's running and waiting counts and its rest; dropped when all three are over. */
+interface GroupLane {
+  running: number;
+  waiting: number;
   /** The time (of `now`) before which no permit is granted: the rest after the last release. */
   restUntil: number;
-  /** Cancels the timer that ends the rest for the head of the queue; set while one is pending. */
-  cancelTimer: (() => void) | undefined;
 }
 
 /** `Retry-After` bounds: a whole second at least (RFC 9110 §10.2.3), a minute at most. */
@@ -67,6 +90,8 @@ const MIN_RETRY_SECONDS = 1;
 const MAX_RETRY_SECONDS = 60;
 /** Weight of the newest duration in the running average. */
 const SMOOTHING = 0.2;
+/** Organizations whose group the gate remembers for `observe`; beyond it the memory starts over. */
+const REMEMBERED_GROUPS = 10_000;
 
 function positiveInteger(name: string, value: number | undefined, fallback: number, minimum: number): number {
   const chosen = value ?? fallback;
@@ -91,19 +116,19 @@ function unrefTimer(callback: () => void, ms: number): () => void {
 }
 
 /**
- * How recently another organization must have been seen for a rest to apply: about the gap
- * between two requests of an identity provider that is provisioning, so a neighbour counts as
- * present while it sends, and an organization alone is never slowed for nobody.
+ * How recently another group must have been seen for a rest to apply: about the gap between two
+ * requests of an identity provider that is provisioning, so a neighbour counts as present while it
+ * sends, and an organization alone is never slowed for nobody.
  */
 export const ACTIVE_WINDOW_MS = 1_000;
 
-/** An organization and when it was last seen. */
+/** A group and when it was last seen. */
 interface Sighting {
-  orgId: string;
+  group: string;
   at: number;
 }
 
-/** Idle lanes kept only for their rest are swept once the map has grown past this many. */
+/** Idle groups kept only for their rest are swept once the map has grown past this many. */
 const SWEEP_FLOOR = 64;
 
 function plural(count: number, noun: string): string {
@@ -111,73 +136,110 @@ function plural(count: number, noun: string): string {
 }
 
 /**
- * At most `concurrency` expensive requests per organization at once, up to `maxQueued` more
- * waiting in arrival order, the rest refused with 429. After each permit the organization rests
- * in proportion to how long it was held (`share`), so a client that loops expensive requests one
- * at a time still leaves the others their part of the process; a request that arrives during the
- * rest waits in the queue like any other. A waiting request whose client disconnects leaves the
- * queue. The counts live in this process: with N processes behind a load balancer an organization
- * may run up to N × `concurrency`; implement `ExpensiveWorkGate` over a shared semaphore when
- * that matters.
+ * At most `concurrency` expensive requests per organization, `groupConcurrency` per group and
+ * `maxRunning` in all at once, up to `maxQueued` more per organization waiting in arrival order,
+ * the rest refused with 429. After each permit its group rests in proportion to how long it was
+ * held (`share`), so a client that loops expensive requests one at a time — or eight clients of
+ * eight organizations of one tree — still leave the others their part of the process; a request
+ * that arrives during the rest waits in the queue like any other. A waiting request whose client
+ * disconnects leaves the queue. The counts live in this process: with N processes behind a load
+ * balancer an organization may run up to N × `concurrency`; implement `ExpensiveWorkGate` over a
+ * shared semaphore when that matters.
  *
  * @example
  * createScimRouter({ store, auth, fairShare: { gate: fairShareGate({ concurrency: 1, maxQueued: 16, share: 0.25 }) } });
  */
 export function fairShareGate(options: FairShareGateOptions = {}): ExpensiveWorkGate {
   const concurrency = positiveInteger("concurrency", options.concurrency, 1, 1);
+  const groupConcurrency = positiveInteger("groupConcurrency", options.groupConcurrency, concurrency, 1);
+  const maxRunning = positiveInteger("maxRunning", options.maxRunning, Math.max(3, concurrency), 1);
   const maxQueued = positiveInteger("maxQueued", options.maxQueued, 16, 0);
   const share = shareOf(options.share);
   // Milliseconds of rest per millisecond held: 1 at the default share, 0 when the cycle is off.
   const restPerHeld = 1 / share - 1;
   const now = options.now ?? (() => performance.now());
   const setTimer = options.setTimer ?? unrefTimer;
-  const lanes = new Map<string, Lane>();
+  const orgs = new Map<string, OrgLane>();
+  const groups = new Map<string, GroupLane>();
+  // Every waiting request in arrival order; each organization's and each group's in theirs.
+  let queue: Waiter[] = [];
+  let running = 0;
   let sweepAt = SWEEP_FLOOR;
-  // The two organizations seen last, distinct: enough to answer "was anyone else here lately?"
-  // in O(1), whatever the number of organizations.
+  // The group of each organization that asked for a turn, so `observe`, told organizations only,
+  // can tell one group's organizations from another's.
+  const groupOf = new Map<string, string>();
+  // The two groups seen last, distinct: enough to answer "was anyone else here lately?" in O(1),
+  // whatever the number of organizations.
   let latest: Sighting | undefined;
   let previous: Sighting | undefined;
+  // The one timer that ends the earliest rest a waiting request is held back by.
+  let timer: { readonly due: number; readonly cancel: () => void } | undefined;
 
-  const observe = (orgId: string): void => {
+  const see = (group: string): void => {
     const at = now();
-    if (latest?.orgId === orgId) latest.at = at;
+    if (latest?.group === group) latest.at = at;
     else {
       previous = latest;
-      latest = { orgId, at };
+      latest = { group, at };
     }
   };
 
-  /** Whether an organization other than `orgId` was seen within `ACTIVE_WINDOW_MS`. */
-  const othersActive = (orgId: string): boolean => {
+  /** Whether a group other than `group` was seen within `ACTIVE_WINDOW_MS`. */
+  const othersActive = (group: string): boolean => {
     const since = now() - ACTIVE_WINDOW_MS;
-    return [latest, previous].some((seen) => seen !== undefined && seen.orgId !== orgId && seen.at >= since);
+    return [latest, previous].some((seen) => seen !== undefined && seen.group !== group && seen.at >= since);
   };
 
   /** How long `lane` must still rest before its next permit: 0 when over, or when it is alone. */
-  const restLeft = (orgId: string, lane: Lane): number => {
+  const restLeft = (group: string, lane: GroupLane): number => {
     const left = lane.restUntil - now();
-    return left > 0 && othersActive(orgId) ? left : 0;
+    return left > 0 && othersActive(group) ? left : 0;
   };
   // How long a permit is held, on average over every organization: the basis of `Retry-After`.
   let averageMs: number | undefined;
 
-  /** Forgets `lane` once nothing runs, waits or rests in it; its timer goes with its queue. */
-  const dropIfIdle = (orgId: string, lane: Lane): void => {
-    if (lane.waiting.length === 0 && lane.cancelTimer !== undefined) {
-      lane.cancelTimer();
-      lane.cancelTimer = undefined;
+  const orgLane = (orgId: string): OrgLane => {
+    let lane = orgs.get(orgId);
+    if (lane === undefined) {
+      lane = { running: 0, waiting: 0 };
+      orgs.set(orgId, lane);
     }
-    if (lane.running === 0 && lane.waiting.length === 0 && lane.restUntil <= now() && lanes.get(orgId) === lane) lanes.delete(orgId);
+    return lane;
   };
 
-  /** Drops every lane that only remembered a rest now over, so organizations seen once cost nothing. */
+  const groupLane = (group: string): GroupLane => {
+    let lane = groups.get(group);
+    if (lane === undefined) {
+      if (groups.size >= sweepAt) sweep();
+      lane = { running: 0, waiting: 0, restUntil: Number.NEGATIVE_INFINITY };
+      groups.set(group, lane);
+    }
+    return lane;
+  };
+
+  /** Forgets lanes once nothing runs, waits or rests in them. */
+  const dropIfIdle = (orgId: string, group: string): void => {
+    const org = orgs.get(orgId);
+    if (org !== undefined && org.running === 0 && org.waiting === 0) orgs.delete(orgId);
+    const lane = groups.get(group);
+    if (lane !== undefined && lane.running === 0 && lane.waiting === 0 && lane.restUntil <= now()) groups.delete(group);
+  };
+
+  /** Drops every group that only remembered a rest now over, so groups seen once cost nothing. */
   const sweep = (): void => {
-    for (const [orgId, lane] of lanes) dropIfIdle(orgId, lane);
-    sweepAt = Math.max(SWEEP_FLOOR, lanes.size * 2);
+    for (const [group, lane] of groups) {
+      if (lane.running === 0 && lane.waiting === 0 && lane.restUntil <= now()) groups.delete(group);
+    }
+    sweepAt = Math.max(SWEEP_FLOOR, groups.size * 2);
   };
 
-  const permit = (orgId: string, lane: Lane): WorkPermit => {
+  const permit = (orgId: string, group: string): WorkPermit => {
     const started = now();
+    const org = orgLane(orgId);
+    const lane = groupLane(group);
+    org.running += 1;
+    lane.running += 1;
+    running += 1;
     let released = false;
     return {
       release() {
@@ -187,42 +249,84 @@ export function fairShareGate(options: FairShareGateOptions = {}): ExpensiveWork
         const held = Math.max(0, ended - started);
         averageMs = averageMs === undefined ? held : averageMs + SMOOTHING * (held - averageMs);
         lane.restUntil = Math.max(lane.restUntil, ended + held * restPerHeld);
+        org.running -= 1;
         lane.running -= 1;
-        admitWaiting(orgId, lane);
+        running -= 1;
+        drain();
+        dropIfIdle(orgId, group);
       },
     };
   };
 
-  const admitWaiting = (orgId: string, lane: Lane): void => {
-    while (lane.running < concurrency && lane.waiting.length > 0) {
-      const rest = restLeft(orgId, lane);
-      if (rest > 0) {
-        // One timer per lane: the head of the queue is admitted when the rest is over.
-        lane.cancelTimer ??= setTimer(() => {
-          lane.cancelTimer = undefined;
-          admitWaiting(orgId, lane);
-        }, rest);
-        return;
-      }
-      const next = lane.waiting.shift();
-      if (next === undefined) break;
-      next.signal?.removeEventListener("abort", next.onAbort);
-      lane.running += 1;
-      next.admit(permit(orgId, lane));
-    }
-    dropIfIdle(orgId, lane);
+  /** Whether a request of `orgId` in `group` could run now but for the group's rest; its rest, or -1 when it cannot. */
+  const restBefore = (orgId: string, group: string): number => {
+    const org = orgs.get(orgId);
+    const lane = groups.get(group);
+    if (running >= maxRunning || (org?.running ?? 0) >= concurrency || (lane?.running ?? 0) >= groupConcurrency) return -1;
+    return lane === undefined ? 0 : restLeft(group, lane);
   };
 
-  const refusal = (lane: Lane): ScimError => {
+  /**
+   * Admits, in arrival order, every waiting request whose organization, group and the whole gate
+   * have room and whose group's rest is over; one held back holds back the later ones of its
+   * organization and group, so each keeps its order. Then sets the timer for the earliest rest.
+   */
+  const drain = (): void => {
+    const kept: Waiter[] = [];
+    const heldOrgs = new Set<string>();
+    const heldGroups = new Set<string>();
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const waiter of queue) {
+      if (heldOrgs.has(waiter.orgId) || heldGroups.has(waiter.group)) {
+        kept.push(waiter);
+        continue;
+      }
+      const rest = restBefore(waiter.orgId, waiter.group);
+      if (rest !== 0) {
+        if (rest > 0) earliest = Math.min(earliest, rest);
+        heldOrgs.add(waiter.orgId);
+        heldGroups.add(waiter.group);
+        kept.push(waiter);
+        continue;
+      }
+      waiter.signal?.removeEventListener("abort", waiter.onAbort);
+      orgLane(waiter.orgId).waiting -= 1;
+      groupLane(waiter.group).waiting -= 1;
+      waiter.admit(permit(waiter.orgId, waiter.group));
+    }
+    queue = kept;
+    schedule(earliest);
+  };
+
+  /** Keeps one timer, due when the earliest rest a waiting request is held back by ends. */
+  const schedule = (inMs: number): void => {
+    const due = now() + inMs;
+    if (timer !== undefined && (queue.length === 0 || timer.due > due)) {
+      timer.cancel();
+      timer = undefined;
+    }
+    if (timer !== undefined || !Number.isFinite(inMs) || queue.length === 0) return;
+    timer = {
+      due,
+      cancel: setTimer(() => {
+        timer = undefined;
+        drain();
+      }, inMs),
+    };
+  };
+
+  const refusal = (orgId: string, group: string): ScimError => {
+    const org = orgLane(orgId);
+    const lane = groupLane(group);
     // Everyone ahead must finish first: the queue drains `concurrency` requests per average hold
     // and the rest that follows it, after the rest already under way.
     const rest = Math.max(0, lane.restUntil - now());
-    const estimate = (rest + ((averageMs ?? 1000) * (1 + restPerHeld) * (lane.waiting.length + 1)) / concurrency) / 1000;
+    const estimate = (rest + ((averageMs ?? 1000) * (1 + restPerHeld) * (org.waiting + 1)) / concurrency) / 1000;
     const seconds = Math.min(MAX_RETRY_SECONDS, Math.max(MIN_RETRY_SECONDS, Math.ceil(estimate)));
     return new ScimError(
       429,
       undefined,
-      `This organization already has ${plural(lane.running, "expensive request")} running and ${lane.waiting.length} waiting, ` +
+      `This organization already has ${plural(org.running, "expensive request")} running and ${org.waiting} waiting, ` +
         `the most this service admits (lists that filter without an index or sort, deep startIndex or large count pages, /Bulk, large bodies). ` +
         `Retry after ${plural(seconds, "second")}, send such requests one at a time, or page with a cursor; ` +
         `lookups by id, userName or externalId never wait. An operator can raise the limit with the router's fairShare option.`,
@@ -232,38 +336,50 @@ export function fairShareGate(options: FairShareGateOptions = {}): ExpensiveWork
   };
 
   return {
-    observe,
-    acquire(orgId: string, signal?: AbortSignal): Promise<WorkPermit> {
+    observe(orgId: string, group?: string): void {
+      see(group ?? groupOf.get(orgId) ?? orgId);
+    },
+    acquire(orgId: string, signal?: AbortSignal, group: string = orgId): Promise<WorkPermit> {
       if (signal?.aborted) return Promise.reject(signal.reason);
-      observe(orgId);
-      let lane = lanes.get(orgId);
-      if (lane === undefined) {
-        if (lanes.size >= sweepAt) sweep();
-        lane = { running: 0, waiting: [], restUntil: Number.NEGATIVE_INFINITY, cancelTimer: undefined };
-        lanes.set(orgId, lane);
+      if (groupOf.get(orgId) !== group) {
+        if (groupOf.size >= REMEMBERED_GROUPS) groupOf.clear();
+        groupOf.set(orgId, group);
       }
-      if (lane.running < concurrency && lane.waiting.length === 0 && restLeft(orgId, lane) === 0) {
-        lane.running += 1;
-        return Promise.resolve(permit(orgId, lane));
+      see(group);
+      const org = orgLane(orgId);
+      const lane = groupLane(group);
+      if (org.waiting === 0 && lane.waiting === 0 && restBefore(orgId, group) === 0) return Promise.resolve(permit(orgId, group));
+      if (org.waiting >= maxQueued) {
+        const error = refusal(orgId, group);
+        dropIfIdle(orgId, group);
+        return Promise.reject(error);
       }
-      if (lane.waiting.length >= maxQueued) return Promise.reject(refusal(lane));
-      const queue = lane;
       const queued = new Promise<WorkPermit>((resolve, reject) => {
         const waiter: Waiter = {
+          orgId,
+          group,
           admit: resolve,
           signal,
           onAbort: () => {
-            const at = queue.waiting.indexOf(waiter);
-            if (at >= 0) queue.waiting.splice(at, 1);
-            dropIfIdle(orgId, queue);
+            const at = queue.indexOf(waiter);
+            if (at >= 0) {
+              queue.splice(at, 1);
+              orgLane(orgId).waiting -= 1;
+              groupLane(group).waiting -= 1;
+            }
+            // Its place may have held back later requests of its organization or group.
+            drain();
+            dropIfIdle(orgId, group);
             reject(signal?.reason);
           },
         };
         signal?.addEventListener("abort", waiter.onAbort, { once: true });
-        queue.waiting.push(waiter);
+        queue.push(waiter);
+        org.waiting += 1;
+        lane.waiting += 1;
       });
       // A free place held back only by the rest: start the timer that ends it.
-      admitWaiting(orgId, queue);
+      drain();
       return queued;
     },
   };

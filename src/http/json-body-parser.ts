@@ -3,9 +3,13 @@
  * analytics router): the media types it reads, any charset parameter, a size limit refused on
  * the declared length before a byte is read, and a body-less request left without a body on
  * Express 4 and 5 alike. Refusals are the caller's errors, so each API answers in its own format.
+ * A body refused for its size is still read, up to a bound (`discard-request-body.ts`), unless
+ * the client waits for `100 Continue` before sending it.
  */
 import express, { type RequestHandler } from "express";
 import { parseByteLimit } from "./byte-limit.js";
+import { awaitsContinue } from "./defer-continue.js";
+import { boundRequestBody, discardRequestBody } from "./discard-request-body.js";
 
 /** Why `jsonBodyParser` refused a request, for the caller to render. */
 export type BodyRefusal =
@@ -60,8 +64,14 @@ export function jsonBodyParser(options: JsonBodyParserOptions): RequestHandler {
     // rejected a malformed or repeated Content-Length already.
     const declared = request.headers["content-length"];
     if (declared !== undefined && Number(declared) > maxBytes) {
-      // The body was not read, so the connection cannot carry another request: RFC 9112 §9.6.
-      response.set("Connection", "close");
+      if (awaitsContinue(request)) {
+        // RFC 9110 §10.1.1: the client holds the body back until `100 Continue`, which the final
+        // status replaces; the connection closes (RFC 9112 §9.6) in case it sends the body anyway.
+        response.set("Connection", "close");
+      } else {
+        // The client is sending the body: closing now would reset its upload before it reads the 413.
+        discardRequestBody(request, maxBytes);
+      }
       next(options.refuse({ status: 413, limit: maxBytes }));
       return;
     }
@@ -71,6 +81,8 @@ export function jsonBodyParser(options: JsonBodyParserOptions): RequestHandler {
       next(options.refuse({ status: 415, mediaType: header === undefined ? "" : mediaTypeOf(header) }));
       return;
     }
+    // Express's parser reads a chunked body past the limit to its end before it answers 413.
+    if (request.headers["transfer-encoding"] !== undefined) boundRequestBody(request, maxBytes);
     parse(request, response, next);
   };
 }

@@ -9,8 +9,10 @@
 import type { Request, RequestHandler, Response } from "express";
 import { auditedId } from "../audit/hand-to-sink.js";
 import { identityProviderOf } from "../request-log/identity-provider-of.js";
+import { boundUnauthenticatedEntry } from "../request-log/bound-unauthenticated-entry.js";
 import { maskSecretsInText } from "../request-log/mask-secrets-in-text.js";
 import { mayHoldSecret, redactBody, truncateUtf8 } from "../request-log/redact-body.js";
+import { redactQuery } from "../request-log/redact-query.js";
 import type { RequestLog, RequestLogEntry } from "../request-log/request-log.js";
 import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
 import { refusedRequestBodyOf } from "./refused-request-body.js";
@@ -141,7 +143,7 @@ function buildEntry(watch: Watch, context: ScimRequestContext, settings: LogSett
     orgId: context.orgId,
     at: new Date(watch.arrived).toISOString(),
     method: request.method,
-    path: request.originalUrl,
+    path: redactQuery(request.originalUrl, secrets),
     status,
     durationMs: watch.durationMs,
     authenticated,
@@ -199,7 +201,10 @@ export function logRequest(
         const context = (watch.response.locals as { scim?: ScimRequestContext }).scim;
         // No resolved organization: nothing to file the entry under.
         if (!context) continue;
-        const pending = log.record(buildEntry(watch, context, settings));
+        const entry = buildEntry(watch, context, settings);
+        // Without a verified token, whoever sent it could be anyone: never in the organization's
+        // entries (issue 27), only in the log's own bounded space for them, if it has one.
+        const pending = entry.authenticated ? log.record(entry) : log.recordUnauthenticated?.(boundUnauthenticatedEntry(entry));
         if (pending) pending.catch((error: unknown) => onError(error, watch.request));
       } catch (error) {
         onError(error, watch.request);

@@ -4,8 +4,11 @@
  * member ids apart, within the router's write limits.
  */
 import type { Tolerances } from "../scim/compatibility/compatibility-profile.js";
-import { ScimError, ScimType, invalidValueError } from "../errors.js";
+import { ScimError, ScimType, invalidValueError, type ValidationIssue } from "../errors.js";
 import { unwrap } from "../result.js";
+import { patchBounds } from "../scim/patch/patch-bounds.js";
+import { parsePatchRequest } from "../scim/patch/patch-request.js";
+import { flattenInput } from "../scim/schema/normalize-resource.js";
 import { isPlainObject, type ScimObject } from "../scim/schema/normalize-value.js";
 import type { ResourceSchema } from "../scim/schema/schema-registry.js";
 import { valueCountIssues } from "../scim/schema/value-count-issues.js";
@@ -82,9 +85,54 @@ function assertMemberValues(type: TypeHandler, body: unknown): void {
   });
 }
 
+/**
+ * The values of each multi-valued attribute and the member ids a raw body carries, within
+ * `limits`: counted on the body as sent, before it is normalized (architecture §4b: a bound is
+ * checked before the work it bounds), so a body of ten thousand e-mails is refused for its count
+ * without normalizing one of them. Members are counted as distinct ids.
+ */
+function assertRawCounts(type: TypeHandler, body: unknown, limits: WriteLimits, tolerances: Tolerances | undefined): void {
+  if (!isPlainObject(body)) return;
+  const issues: ValidationIssue[] = [];
+  for (const { key, path, value } of flattenInput(type.schema, body, tolerances).entries) {
+    if (!path.attribute.multiValued || path.subAttribute || !Array.isArray(value)) continue;
+    if (type.hasMembers && !path.extension && path.attribute.name === "members") {
+      // An id that is not a string is refused later, with its own message; here it counts once.
+      const ids = new Set(
+        value.map((element, index) => {
+          const id = isPlainObject(element) ? memberValueOf(element) : element;
+          return typeof id === "string" ? id : `\u0000${index}`;
+        }),
+      );
+      if (ids.size > limits.maxMembers) {
+        throw new ScimError(413, undefined, `The request names ${ids.size} members; the limit is ${limits.maxMembers} (maxMembers).`);
+      }
+    } else if (value.length > limits.maxValues) {
+      issues.push({ path: key, message: `holds ${value.length} values; the limit is ${limits.maxValues} (maxValues)` });
+    }
+  }
+  if (issues.length > 0) throw invalidValueError(issues);
+}
+
+/** The `value` of a member element, its key in any case. */
+function memberValueOf(element: ScimObject): unknown {
+  return Object.entries(element).find(([name]) => name.toLowerCase() === "value")?.[1];
+}
+
+/**
+ * A PATCH body's operations within `limits` by their shape alone — their number, the values they
+ * carry per multi-valued attribute, the members they name — before the resource is read or any
+ * operation applied (400 or 413 naming the limit, as the engine would after applying them).
+ */
+export function checkPatchBounds(type: TypeHandler, body: unknown, limits: WriteLimits, tolerances?: Tolerances): void {
+  const operations = unwrap(parsePatchRequest(body, limits.maxPatchOperations, tolerances));
+  unwrap(patchBounds(type.schema, operations, limits, tolerances));
+}
+
 /** A POST or PUT body → what to store, within `limits` (400 `invalidValue` or 413 naming the limit). */
 export function prepareWrite(type: TypeHandler, body: unknown, limits: WriteLimits, tolerances?: Tolerances): PreparedWrite {
   assertMemberValues(type, body);
+  assertRawCounts(type, body, limits, tolerances);
   const prepared = unwrap(type.validator.prepare(body, tolerances));
   const { maxValues, maxMembers } = limits;
   const issues = valueCountIssues(type.schema, prepared, maxValues, (attribute) => type.hasMembers && attribute.name === "members");

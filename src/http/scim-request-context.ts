@@ -26,6 +26,11 @@ export interface ScimRequestContext extends ServiceContext {
    * gate again, which at one permit per organization would wait for itself.
    */
   permit?: WorkPermit;
+  /**
+   * The organization's fair-share group (`FairShareOptions.group`), resolved once after
+   * authentication when the router has a group function; absent: the organization is its own.
+   */
+  fairShareGroup?: string;
 }
 
 /** The context `resolveOrganization` stored for this request. */

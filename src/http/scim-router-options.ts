@@ -45,7 +45,7 @@ export interface FairShareOptions {
    * Admits each organization's expensive requests. Default `fairShareGate()`: one at a time per
    * organization, 16 more waiting in arrival order, beyond that 429 with `Retry-After`, and after
    * each a rest three times as long as it was held while other organizations are served
-   * (`share` 0.25); counted in this process.
+   * (`share` 0.25), one at a time per `group` too, and 3 at most in all; counted in this process.
    */
   readonly gate?: ExpensiveWorkGate;
   /**
@@ -55,6 +55,26 @@ export interface FairShareOptions {
    * before the body is read; the turn lasts until the response ends).
    */
   readonly classifier?: WorkClassifier;
+  /**
+   * The organization's fair-share group: organizations of one group share the gate's bound on
+   * expensive work (`fairShareGate`'s `groupConcurrency` and its duty cycle) as well as each
+   * having its own. A host whose organizations form trees (a company's divisions) answers the root
+   * of the organization's tree, so eight divisions looping scans take what one organization
+   * would, not eight times as much. Asked once per authenticated request, cheap ones included:
+   * answer from a cache (a string, not a promise, when cached), and refresh it when the tree
+   * changes; a throw or rejection is a 500 for `onError`, an empty string means the organization
+   * alone. Default: every organization is its own group.
+   *
+   * @example
+   * fairShare: { group: (orgId) => roots.get(orgId) ?? loadRoot(orgId) }
+   */
+  readonly group?: (orgId: string) => string | Promise<string>;
+  /**
+   * How long a request waits for its turn before it is answered 429 with `Retry-After`, in
+   * milliseconds. Default 10,000. A write whose large body waits unread waits at most half the
+   * HTTP server's `requestTimeout` too, so it gets the 429 rather than Node's bare 408.
+   */
+  readonly maxWaitMs?: number;
 }
 
 export interface ScimRouterOptions {
@@ -159,10 +179,12 @@ export interface ScimRouterOptions {
    */
   readonly onAudit?: AuditSink;
   /**
-   * Receives the provisioning log: one entry per SCIM request of a resolved organization, after
-   * its response is sent, with bodies redacted and cut at `requestLog.maxBodyBytes` (default 64
-   * KiB). `memoryRequestLog({ capacity })` is the reference. A failing log goes to `onError` and
-   * never reaches the client. Default: none.
+   * Receives the provisioning log: one entry per SCIM request with a token verified for its
+   * organization, after its response is sent, with bodies redacted and cut at
+   * `requestLog.maxBodyBytes` (default 64 KiB); requests without one go to
+   * `requestLog.recordUnauthenticated`, if the log has it, never to an organization's entries.
+   * `memoryRequestLog({ capacity })` is the reference. A failing log goes to `onError` and never
+   * reaches the client. Default: none.
    */
   readonly requestLog?: RequestLog;
   /**

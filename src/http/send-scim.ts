@@ -1,6 +1,6 @@
 /**
- * Writes SCIM JSON responses: always `application/scim+json` (RFC 7644 §3.1), and the `ETag` of
- * a single resource (RFC 7644 §3.14).
+ * Writes SCIM JSON responses: always `application/scim+json` (RFC 7644 §3.1) with
+ * `X-Content-Type-Options: nosniff`, and the `ETag` of a single resource (RFC 7644 §3.14).
  */
 import type { Response } from "express";
 import { entityTag } from "../store/resource-view.js";
@@ -11,6 +11,15 @@ import { type JsonSink, writeJsonInPieces } from "./write-json-in-pieces.js";
 export const SCIM_CONTENT_TYPE = "application/scim+json; charset=utf-8";
 
 /**
+ * The headers of every SCIM body: its media type, and `nosniff` so that no browser reads a body
+ * that echoes client input (an error's detail, a display name) as anything but JSON.
+ */
+function setScimHeaders(response: Response): void {
+  response.setHeader("Content-Type", SCIM_CONTENT_TYPE);
+  response.setHeader("X-Content-Type-Options", "nosniff");
+}
+
+/**
  * Sends `body` as SCIM JSON with `status`. Written with `end` rather than `res.send`: `send` would
  * hash every list body for an ETag nobody asked for, and lists of 100 resources are the bulk of
  * what an identity provider reads. Resource ETags come from `meta.version` instead.
@@ -18,7 +27,7 @@ export const SCIM_CONTENT_TYPE = "application/scim+json; charset=utf-8";
 export function sendScim(response: Response, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   response.statusCode = status;
-  response.setHeader("Content-Type", SCIM_CONTENT_TYPE);
+  setScimHeaders(response);
   response.setHeader("Content-Length", Buffer.byteLength(text));
   noteResponseText(response, text);
   response.end(text);
@@ -35,7 +44,7 @@ export async function sendScimInSlices(response: Response, status: number, body:
     return;
   }
   response.statusCode = status;
-  response.setHeader("Content-Type", SCIM_CONTENT_TYPE);
+  setScimHeaders(response);
   // The provisioning log reads what is written through `noteResponseText`.
   const sink: JsonSink = {
     write: (text) => {

@@ -4,7 +4,7 @@
  * same words.
  */
 import { IDENTITY_PROVIDERS } from "./identity-provider-of.js";
-import type { RequestLogQuery } from "./readable-request-log.js";
+import type { RequestLogQuery, UnauthenticatedRequestLogQuery } from "./readable-request-log.js";
 
 /** Entries in a page unless the query says otherwise. */
 export const DEFAULT_REQUEST_LOG_LIMIT = 100;
@@ -54,4 +54,19 @@ export function checkRequestLogQuery(query: RequestLogQuery): CheckedRequestLogQ
   const from = timeOf("from", query.from);
   const to = timeOf("to", query.to);
   return { limit, ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+}
+
+/**
+ * The limit of an unauthenticated-log `query`, or a `RangeError` naming the first malformed member,
+ * in the words of `checkRequestLogQuery`. The cursor is the log's own business.
+ *
+ * @example checkUnauthenticatedQuery({ orgId: "acme", limit: 20 }) // 20
+ */
+export function checkUnauthenticatedQuery(query: UnauthenticatedRequestLogQuery): number {
+  if (query.orgId !== undefined && typeof query.orgId !== "string")
+    throw new RangeError(`request log: orgId must be a string; got ${JSON.stringify(query.orgId)}.`);
+  return checkRequestLogQuery({
+    ...(query.limit === undefined ? {} : { limit: query.limit }),
+    ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+  }).limit;
 }

@@ -22,6 +22,12 @@ describe("maskSecretsInText", () => {
     expect(maskSecretsInText('{"urn:example:ext:1.0:User:PIN": "9", x', secrets)).toBe('{"urn:example:ext:1.0:User:PIN": "[redacted]", x');
   });
 
+  it("masks a malformed PATCH operation's value when any of its Path/path members names a secret (issue 27)", () => {
+    const text = '{"Operations":[{"op":"replace","path":"displayName","Path":"password","value":"p1",}]';
+    const masked = maskSecretsInText(text, secrets);
+    expect(masked).toBe('{"Operations":[{"op":"replace","path":"displayName","Path":"password","value":"[redacted]",}]');
+  });
+
   it("masks a body cut off inside a secret's string", () => {
     expect(maskSecretsInText('{"userName":"a","password":"hunt', secrets)).toBe('{"userName":"a","password":"[redacted]"');
   });

@@ -3,7 +3,7 @@
  * answer "what exactly did the identity provider send, and what did we answer?".
  */
 import type { IdentityProvider } from "./identity-provider-of.js";
-import type { RequestLog, RequestLogEntry } from "./request-log.js";
+import type { RequestLog, RequestLogEntry, UnauthenticatedRequestLogEntry } from "./request-log.js";
 
 /** The first digit of an HTTP status: `2` for 2xx, … `5` for 5xx. */
 export type StatusClass = 1 | 2 | 3 | 4 | 5;
@@ -35,6 +35,30 @@ export interface RequestLogPage {
   readonly nextCursor?: string;
 }
 
+/** Which unauthenticated entries `ReadableRequestLog.listUnauthenticated` returns. */
+export interface UnauthenticatedRequestLogQuery {
+  /** Only entries whose path claimed this organization id (which may not exist). */
+  readonly orgId?: string;
+  /** Most entries in the page. Default 100, at most 1,000. */
+  readonly limit?: number;
+  /** `nextCursor` of the previous page: the page continues after its last entry. */
+  readonly cursor?: string;
+}
+
+/** One page of unauthenticated entries, newest first, and how many such requests were not kept. */
+export interface UnauthenticatedRequestLogPage {
+  readonly entries: readonly UnauthenticatedRequestLogEntry[];
+  /** Present when older matching entries may follow: pass it as `cursor` for the next page. */
+  readonly nextCursor?: string;
+  /**
+   * Unauthenticated requests the sample left out (past its budget per window) since `droppedSince`,
+   * whatever organization they claimed: the size of the noise the entries are a sample of.
+   */
+  readonly dropped: number;
+  /** ISO 8601 time from which `dropped` counts: the log's start, or the oldest time its retention keeps. */
+  readonly droppedSince: string;
+}
+
 /**
  * Keeps request-log entries and lists them per organization, newest first.
  *
@@ -50,4 +74,11 @@ export interface ReadableRequestLog extends RequestLog {
    * (an unparsable time, a limit outside 1–1,000, a cursor this log did not give).
    */
   list(orgId: string, query?: RequestLogQuery): Promise<RequestLogPage>;
+  /**
+   * Optional, with `recordUnauthenticated`. The unauthenticated entries kept (every claimed
+   * organization together, or the one `query.orgId` names), newest first, and the count of those
+   * not kept. For the host's operator only: they are outsiders' requests and may name any
+   * organization. Throws a `RangeError` naming the member for a malformed query.
+   */
+  listUnauthenticated?(query?: UnauthenticatedRequestLogQuery): Promise<UnauthenticatedRequestLogPage>;
 }

@@ -54,6 +54,29 @@ describe("redactBody", () => {
     });
   });
 
+  it("replaces every value of an operation when any of its Path/path members names a secret, whichever comes first (issue 27)", () => {
+    const body = {
+      Operations: [
+        { op: "replace", path: "displayName", Path: "password", value: "p1" },
+        { op: "replace", Path: "password", path: "displayName", Value: "p2", value: "p3" },
+        { op: "replace", PATH: "nickName", path: "PassWord", VALUE: "p4" },
+        { op: "replace", path: ["password"], value: "p5" },
+        { op: "replace", path: "displayName", Path: "nickName", value: { nested: { PASSWORD: "p6", Pin: "p7" } } },
+      ],
+    };
+    const redacted = JSON.stringify(redactBody(body, secrets));
+    for (const secret of ["p1", "p2", "p3", "p4", "p5", "p6", "p7"]) expect(redacted).not.toContain(`"${secret}"`);
+    expect(redactBody(body, secrets)).toMatchObject({
+      Operations: [
+        { path: "displayName", Path: "password", value: REDACTED },
+        { Value: REDACTED, value: REDACTED },
+        { VALUE: REDACTED },
+        { value: REDACTED },
+        { value: { nested: { PASSWORD: REDACTED, Pin: REDACTED } } },
+      ],
+    });
+  });
+
   it("leaves the body it was given unchanged", () => {
     const body = { password: "p" };
     redactBody(body, secrets);

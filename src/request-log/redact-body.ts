@@ -46,10 +46,17 @@ export function pathNamesSecret(path: string, secrets: ReadonlySet<string>): boo
   return (withoutLiterals.match(/[A-Za-z$][\w$-]*/g) ?? []).some((name) => isSecretName(name, secrets));
 }
 
+/** Whether a PATCH `path` member's value names a secret; one that is not a string does when its JSON names one. */
+function pathMayNameSecret(path: unknown, secrets: ReadonlySet<string>): boolean {
+  if (typeof path === "string") return pathNamesSecret(path, secrets);
+  return path !== undefined && mayHoldSecret(JSON.stringify(path) ?? "", secrets);
+}
+
 /**
  * A copy of `body` with every secret replaced by `"[redacted]"`: members named as a secret
- * attribute or like a credential, at any depth (Bulk `data` and extension objects included), and
- * the `value` of a PATCH operation whose `path` names one.
+ * attribute or like a credential, at any depth and in any case (Bulk `data` and extension objects
+ * included), and every `value` (any case) of a PATCH operation any of whose `path` members (any
+ * case) names one.
  *
  * @example redactBody({ userName: "a", password: "x" }, new Set(["password"])) // { userName: "a", password: "[redacted]" }
  */
@@ -57,9 +64,9 @@ export function redactBody(body: unknown, secrets: ReadonlySet<string>): unknown
   if (Array.isArray(body)) return body.map((item) => redactBody(item, secrets));
   if (body === null || typeof body !== "object") return body;
   const object = body as Record<string, unknown>;
-  const pathKey = Object.keys(object).find((key) => key.toLowerCase() === "path");
-  const path = pathKey === undefined ? undefined : object[pathKey];
-  const secretValue = typeof path === "string" && pathNamesSecret(path, secrets);
+  // Member names are case-insensitive (RFC 7643 §2.1): an operation may carry `Path` and `path`
+  // both, and a service may read either, so the value is a secret when any of them names one.
+  const secretValue = Object.keys(object).some((key) => key.toLowerCase() === "path" && pathMayNameSecret(object[key], secrets));
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(object)) {
     copy[key] = isSecretName(key, secrets) || (secretValue && key.toLowerCase() === "value") ? REDACTED : redactBody(value, secrets);

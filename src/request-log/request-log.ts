@@ -15,13 +15,20 @@ import type { IdentityProvider } from "./identity-provider-of.js";
 export interface RequestLogEntry {
   /** The request's `X-Request-Id`: the client's own when it sent a sane one, else ours (UUID v7). */
   readonly requestId: string;
-  /** The organization the request was addressed to (from its path), verified or not (see `authenticated`). */
+  /**
+   * The organization the request was addressed to (from its path). Verified in the organization's
+   * own log; as claimed in an `UnauthenticatedRequestLogEntry`.
+   */
   readonly orgId: string;
   /** ISO 8601 time the request arrived. */
   readonly at: string;
   /** The HTTP method. */
   readonly method: string;
-  /** Path and query as the client sent them, from the app's root (`/scim/Organizations/acme/v2/Users?filter=…`). */
+  /**
+   * Path and query from the app's root (`/scim/Organizations/acme/v2/Users?filter=…`), the query
+   * redacted by `redactQuery`: the SCIM query parameters kept as sent (unless one names a secret),
+   * every other parameter's value replaced by `[redacted]`.
+   */
   readonly path: string;
   /** The HTTP status of the response. */
   readonly status: number;
@@ -32,8 +39,9 @@ export interface RequestLogEntry {
   /** Milliseconds from the request's arrival to the end of its response. */
   readonly durationMs: number;
   /**
-   * Whether the bearer token was verified for `orgId`. False for a 401 and for the unauthenticated
-   * `/ServiceProviderConfig`: those entries carry no bodies (see `RequestLog.record`).
+   * Whether the bearer token was verified for `orgId`: always true in an organization's log. A
+   * request without a verified token (a 401, the unauthenticated `/ServiceProviderConfig`) goes to
+   * `RequestLog.recordUnauthenticated` instead, as an `UnauthenticatedRequestLogEntry`.
    */
   readonly authenticated: boolean;
   /** `Principal.tokenId` of the verified token, when the verifier gives one. Never the token nor its hash. */
@@ -73,6 +81,29 @@ export interface RequestLogEntry {
 }
 
 /**
+ * A request that came without a verified token (a 401, or the unauthenticated
+ * `/ServiceProviderConfig`), for any organization id, real or made up: who knocked, not what they
+ * sent. No bodies, no token id. `orgId` is the one the path claimed. A log keeps these apart from
+ * every organization's entries, in a small space of their own (`recordUnauthenticated`), with its
+ * texts cut: `path` and `detail` at 512 characters, `userAgent` at 256, `orgId` and `requestId` at 128.
+ */
+export type UnauthenticatedRequestLogEntry = Pick<
+  RequestLogEntry,
+  | "requestId"
+  | "orgId"
+  | "at"
+  | "method"
+  | "path"
+  | "status"
+  | "scimType"
+  | "detail"
+  | "durationMs"
+  | "clientAddress"
+  | "userAgent"
+  | "identityProvider"
+>;
+
+/**
  * Why the body parser refused a request body: `invalidJson` (400, malformed JSON), `tooLarge` (413,
  * over the router's `bodyLimit` or Bulk's `maxPayloadSize`), `unsupportedMediaType` (415, a
  * Content-Type, charset or Content-Encoding not read) or `incomplete` (400, the body ended before
@@ -98,13 +129,12 @@ export interface RequestLog {
    * Keeps one entry.
    *
    * Contract:
-   * - Called once per SCIM request whose organization the router resolved, after its response
-   *   has finished (or its connection closed): the response never waits for the log. Requests
-   *   whose path names no possible organization are not logged: there is no organization to file
-   *   them under.
-   * - Called for unauthenticated requests (401) too, since they are what an integrator debugs
-   *   when a token is wrong, but without bodies: whoever knows an organization's URL could
-   *   otherwise write into its log.
+   * - Called once per SCIM request with a token verified for its organization, after its
+   *   response has finished (or its connection closed): the response never waits for the log.
+   * - Never called for a request without a verified token (a 401, for a real organization or a
+   *   made-up one): anyone could write those, so they never reach an organization's entries nor
+   *   push them out (see `recordUnauthenticated`). Requests whose path names no possible
+   *   organization are not logged at all.
    * - A throw or rejection never reaches the client (the response is gone); it goes to the
    *   router's `onError`.
    * - The entry is frozen; keep it as it is.
@@ -112,4 +142,19 @@ export interface RequestLog {
    * @param entry The request and its answer.
    */
   record(entry: RequestLogEntry): void | Promise<void>;
+  /**
+   * Optional. Keeps one request that came without a verified token, in a space apart from every
+   * organization's entries. A log without this method is never given such requests.
+   *
+   * Contract:
+   * - Called once per such request after its response, as `record` is; the entry names the
+   *   organization the path claimed, which may not exist.
+   * - Anyone on the network decides how many of these arrive: the log must keep a bounded number
+   *   (a small capacity, a sample per time window) and count what it did not keep, and must never
+   *   let them evict an organization's entries.
+   * - A throw or rejection goes to the router's `onError`. The entry is frozen.
+   *
+   * @param entry Who knocked, without bodies.
+   */
+  recordUnauthenticated?(entry: UnauthenticatedRequestLogEntry): void | Promise<void>;
 }

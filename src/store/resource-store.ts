@@ -32,6 +32,12 @@ export interface UniqueKey {
   readonly attribute: string;
   /** The normalized value to compare exactly: NFC, lower-cased unless caseExact. */
   readonly value: string;
+  /**
+   * Whether the attribute is caseExact, so `value` kept its case; absent means false, as for
+   * `userName` and `displayName`. A store comparing the key with a column the application wrote
+   * itself (`tableStore`) folds that column unless this is true.
+   */
+  readonly caseExact?: boolean;
 }
 
 /** A member of a group as stored: its service id and the type the store found it to be. */

@@ -20,7 +20,8 @@ export function uniqueKeysOf(schema: ResourceSchema, attributes: ScimObject): Un
   for (const path of uniquePaths(schema)) {
     const value = readAttribute(attributes, path);
     if (typeof value !== "string") continue;
-    keys.push({ attribute: formatPath(path), value: uniqueValue(value, path.attribute.caseExact) });
+    const { caseExact } = path.attribute;
+    keys.push({ attribute: formatPath(path), value: uniqueValue(value, caseExact), ...(caseExact ? { caseExact } : {}) });
   }
   return keys;
 }

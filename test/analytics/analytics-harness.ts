@@ -199,13 +199,30 @@ export interface TestAppOptions {
    * same storage (memory or SQL), and record SCIM writes' events (`durableEvents`). Default false.
    */
   readonly securityEvents?: boolean;
+  /**
+   * The delivery's `receiverAddressPolicy.allowHosts`. Default `["127.0.0.1"]`: the tests'
+   * receivers listen there, which the address rules refuse unless allowed.
+   */
+  readonly receiverAllowHosts?: readonly string[];
+  /**
+   * Wraps the analytics store and the SCIM token store before anything uses them — e.g. to make
+   * them slower, as a busy database is, so a race's window is wide enough to hit.
+   */
+  readonly wrap?: {
+    readonly analytics?: (store: AnalyticsStore) => AnalyticsStore;
+    readonly scimTokens?: (tokens: TokenStore) => TokenStore;
+  };
 }
 
 /**
  * The delivery over `stores`' outbox, its receivers and keys in the same storage, and those keys;
  * the loop is the test's to run.
  */
-function deliveryOver(stores: Stores, onError: (error: unknown) => void): { delivery: SecurityEventDelivery; keys: EventSigningKeys } {
+function deliveryOver(
+  stores: Stores,
+  allowHosts: readonly string[],
+  onError: (error: unknown) => void,
+): { delivery: SecurityEventDelivery; keys: EventSigningKeys } {
   const outbox = stores.resources.events;
   if (outbox === undefined) throw new Error("the test store has no event outbox");
   const sql = stores.sql;
@@ -217,6 +234,7 @@ function deliveryOver(stores: Stores, onError: (error: unknown) => void): { deli
     issuer: (orgId) => `http://scim.test/scim/Organizations/${encodeURIComponent(orgId)}/v2`,
     requestTimeoutMs: 5000,
     onError,
+    receiverAddressPolicy: { allowHosts },
   });
   return { delivery, keys };
 }
@@ -224,12 +242,20 @@ function deliveryOver(stores: Stores, onError: (error: unknown) => void): { deli
 /** Builds a fresh app with an operator key. */
 export async function createAnalyticsTestApp(options: TestAppOptions = {}): Promise<AnalyticsTestApp> {
   const clock = testClock(options.now ?? "2026-03-01T09:00:00.000Z");
-  const stores = await openStores(() => clock.now(), options.postgres);
+  const opened = await openStores(() => clock.now(), options.postgres);
+  const stores: Stores = {
+    ...opened,
+    analytics: options.wrap?.analytics?.(opened.analytics) ?? opened.analytics,
+    scimTokens: options.wrap?.scimTokens?.(opened.scimTokens) ?? opened.scimTokens,
+  };
   const invitations: Invitation[] = [];
   const errors: unknown[] = [];
   const exchanges: Exchange[] = [];
   const app = express();
-  const events = options.securityEvents === true ? deliveryOver(stores, (error) => errors.push(error)) : undefined;
+  const events =
+    options.securityEvents === true
+      ? deliveryOver(stores, options.receiverAllowHosts ?? ["127.0.0.1"], (error) => errors.push(error))
+      : undefined;
   const securityEvents = events?.delivery;
   const router = createAnalyticsRouter({
     store: stores.analytics,

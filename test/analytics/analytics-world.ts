@@ -46,6 +46,15 @@ export async function createOrganization(t: AnalyticsTestApp, name: string): Pro
   return { id: body.organization.id, scim: body.scim };
 }
 
+/** Creates organization `id` under `parentId` (a root without); returns its SCIM credentials. */
+export async function createInTree(t: AnalyticsTestApp, id: string, parentId?: string): Promise<Org> {
+  const response = await t.post("/organizations", { name: id, id, ...(parentId === undefined ? {} : { parentId }) });
+  expect(response.status, response.text).toBe(201);
+  const body = response.body as { organization: Json; scim: { baseUrl: string; token: string } };
+  expect(body.organization["parentId"]).toBe(parentId);
+  return { id, scim: body.scim };
+}
+
 /** Provisions a learner through SCIM; returns its SCIM id. */
 export async function provision(t: AnalyticsTestApp, org: Org, userName: string, extra: Json = {}): Promise<string> {
   const response = await t.send("POST", `/scim/Organizations/${org.id}/v2/Users`, {

@@ -122,6 +122,28 @@ describe("onAudit", POPULATED, () => {
     expect(w.t.errors).toEqual([]);
   });
 
+  it("records a report start once: a viewer repeating the identical bulk-report request writes no further entry", async () => {
+    const trail = memoryAuditTrail();
+    const w = await createWorld({ router: { onAudit: trail } });
+    const viewer = await keyIdOf(w.t, w.keys.viewerA);
+    const reports = [`/campaigns/${w.campaignA.id}/users/bulk-report`, `/organizations/${w.orgA.id}/users/bulk-report`];
+    const before = (await trail.list(w.orgA.id)).length;
+    for (const path of reports) {
+      const first = await w.t.get(path, w.keys.viewerA);
+      expect(first.status).toBe(202);
+      // Repeated at once (202 while it runs, 200 if it is done already) and once it is done (200): the same operation.
+      expect([200, 202]).toContain((await w.t.get(path, w.keys.viewerA)).status);
+      await settle(w.t, (first.body as { operation: { id: string } }).operation.id);
+      for (let repeat = 0; repeat < 5; repeat += 1) expect((await w.t.get(path, w.keys.viewerA)).status).toBe(200);
+    }
+    const entries = plain(await trail.list(w.orgA.id)).slice(before);
+    expect(entries).toEqual([
+      expect.objectContaining({ tokenId: viewer, operation: "analytics.createCampaignReport", status: 202 }),
+      expect.objectContaining({ tokenId: viewer, operation: "analytics.createOrganizationReport", resourceId: w.orgA.id, status: 202 }),
+    ]);
+    expect(w.t.errors).toEqual([]);
+  });
+
   it("hands the entry to the sink before the response is sent, and a failing sink fails nothing", async () => {
     const seen: AuditEntry[] = [];
     let fail = false;

@@ -16,16 +16,7 @@ import {
   type AnalyticsTestApp,
   type Json,
 } from "./analytics-harness.js";
-import { adminWithKey, provision, type Org } from "./analytics-world.js";
-
-/** Creates organization `id` under `parentId` (a root without); returns its SCIM credentials. */
-async function create(t: AnalyticsTestApp, id: string, parentId?: string): Promise<Org> {
-  const response = await t.post("/organizations", { name: id, id, ...(parentId === undefined ? {} : { parentId }) });
-  expect(response.status, response.text).toBe(201);
-  const body = response.body as { organization: Json; scim: { baseUrl: string; token: string } };
-  expect(body.organization["parentId"]).toBe(parentId);
-  return { id, scim: body.scim };
-}
+import { adminWithKey, createInTree as create, provision, type Org } from "./analytics-world.js";
 
 /** A company with two divisions. */
 async function company(t: AnalyticsTestApp) {

@@ -123,12 +123,13 @@ function readApi(options: () => TestAppOptions): void {
     const refused = await scim(t, acme, "GET", "/Users", { token: "not-a-token" });
     expect(refused.status).toBe(401);
     expect((await scim(t, globex, "POST", "/Users", { body: { schemas: [USER_SCHEMA], userName: "dave@example.com" } })).status).toBe(201);
-    await settled(log, acme.id, 3);
+    await settled(log, acme.id, 2);
     await settled(log, globex.id, 1);
 
     const page = await list(t, acme.id);
     expect(page.nextCursor).toBeNull();
-    expect(page.data.map((entry) => entry["requestId"])).toEqual([refused.requestId, patched.requestId, "okta-create-1"]);
+    // The request without a valid token is not the organization's (issue 27): anyone could have sent it.
+    expect(page.data.map((entry) => entry["requestId"])).toEqual([patched.requestId, "okta-create-1"]);
     expect(page.data.every((entry) => entry["orgId"] === acme.id)).toBe(true);
 
     const found = await list(t, acme.id, "requestId=okta-create-1");
@@ -158,9 +159,11 @@ function readApi(options: () => TestAppOptions): void {
     expect(failure).toMatchObject({ method: "PATCH", status: 400, identityProvider: "entra", resourceId: alice });
     expect(typeof failure["scimType"]).toBe("string");
     expect(String(failure["detail"]).length).toBeGreaterThan(0);
-    // An unauthenticated request is logged for its organization, without bodies.
-    const unauthenticated = page.data[0] ?? {};
-    expect(unauthenticated).toMatchObject({ status: 401, authenticated: false });
+    // It is in the operator's sample of unauthenticated requests instead, without bodies.
+    const knocks = await t.get(`/request-log/unauthenticated?organizationId=${encodeURIComponent(acme.id)}`);
+    expect(knocks.status, knocks.text).toBe(200);
+    const [unauthenticated] = (knocks.body as Listed).data;
+    expect(unauthenticated).toMatchObject({ requestId: refused.requestId, orgId: acme.id, status: 401 });
     expect(unauthenticated).not.toHaveProperty("requestBody");
     expect(unauthenticated).not.toHaveProperty("responseBody");
 
@@ -313,6 +316,52 @@ function readApi(options: () => TestAppOptions): void {
     expect(leap.detail).toMatch(/^from: /);
   });
 
+  it("shows the operator alone the sample of requests without a valid token, with the count of those left out (issue 27)", async () => {
+    const log = memoryRequestLog({ capacity: 100, unauthenticatedCapacity: 5, unauthenticatedPerMinute: 3 });
+    const t = await app(log);
+    const acme = await createOrganization(t, "Acme");
+    const adminA = await adminWithKey(t, "admin-knocks@example.com", "admin", [acme.id]);
+    const viewerA = await adminWithKey(t, "viewer-knocks@example.com", "viewer", [acme.id]);
+    const madeUp = { ...acme, id: "made-up-organization" };
+    const sent: string[] = [];
+    for (let index = 0; index < 5; index++) {
+      const response = await scim(t, index % 2 === 0 ? madeUp : acme, "GET", "/Users?access_token=stolen-1", { token: "not-a-token" });
+      expect(response.status).toBe(401);
+      sent.push(response.requestId);
+    }
+    for (let attempt = 0; attempt < 500 && (await log.listUnauthenticated?.())?.entries.length !== 3; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    // Nothing under the made-up id, for the operator either, and nothing in acme's log.
+    expectProblem(await t.get(`/organizations/${madeUp.id}/request-log`), 404, "not-found");
+    expect((await list(t, acme.id)).data).toEqual([]);
+
+    const response = await t.get("/request-log/unauthenticated?limit=2");
+    expect(response.status, response.text).toBe(200);
+    const first = response.body as Listed & { dropped: number; droppedSince: string };
+    expect(first.data.map((entry) => entry["requestId"])).toEqual([sent[2], sent[1]]);
+    expect(first.dropped).toBe(2);
+    expect(Date.parse(first.droppedSince)).not.toBeNaN();
+    expect(first.data[0]).toMatchObject({
+      orgId: madeUp.id,
+      status: 401,
+      path: `/scim/Organizations/${madeUp.id}/v2/Users?access_token=[redacted]`,
+    });
+    expect(JSON.stringify(first)).not.toContain("stolen-1");
+    const second = (await t.get(`/request-log/unauthenticated?limit=2&cursor=${encodeURIComponent(first.nextCursor ?? "")}`))
+      .body as Listed;
+    expect(second.data.map((entry) => entry["requestId"])).toEqual([sent[0]]);
+    expect(second.nextCursor).toBeNull();
+    const onlyAcme = (await t.get(`/request-log/unauthenticated?organizationId=${encodeURIComponent(acme.id)}`)).body as Listed;
+    expect(onlyAcme.data.map((entry) => entry["requestId"])).toEqual([sent[1]]);
+
+    // Outsiders' requests may name any organization: not for an organization's admins or viewers.
+    expectProblem(await t.get("/request-log/unauthenticated", adminA.key), 403, "forbidden");
+    expectProblem(await t.get("/request-log/unauthenticated", viewerA.key), 403, "forbidden");
+    expectProblem(await t.get("/request-log/unauthenticated", null), 401, "unauthorized");
+    expectInvalidFields(await t.get("/request-log/unauthenticated?limit=0"), ["limit"]);
+  });
+
   it("answers 404 saying the host keeps no provisioning log when it has none", async () => {
     const t = await app(undefined);
     const acme = await createOrganization(t, "Acme");
@@ -320,6 +369,7 @@ function readApi(options: () => TestAppOptions): void {
     expect(none.detail).toMatch(/keeps no provisioning log/);
     // The same for every organization, so it tells nothing about which exist.
     expect(expectProblem(await t.get(`/organizations/${UNKNOWN}/request-log`), 404, "not-found")).toEqual(none);
+    expect(expectProblem(await t.get("/request-log/unauthenticated"), 404, "not-found")).toEqual(none);
     // SCIM is served as ever.
     expect((await scim(t, acme, "GET", "/Users")).status).toBe(200);
   });

@@ -46,6 +46,8 @@ export async function startConsoleHost(): Promise<ConsoleHost> {
     // with hostEventDelivery on this store, its own address as publicUrl, and runs the push loop
     // until it is stopped; the console's Event receivers section is then configured.
     SCIMKIT_EVENTS: "on",
+    // The test's receiver listens on 127.0.0.1, which the address rules refuse unless allowed.
+    SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS: "127.0.0.1",
   });
   const [, analyticsUrl = ""] = await host.waitFor(/^Analytics interface: (\S+) /);
   const [, simulationId = ""] = await host.waitFor(/^Demo attack simulation: \S+\/attack-simulations\/([^/]+)\/summary$/);

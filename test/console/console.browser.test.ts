@@ -3,11 +3,12 @@
  * against the host process `npm start` runs, on SQLite. The console is built first if it is missing
  * (build-console.global-setup.ts).
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ConsoleHost,
   entraUser,
+  GROUP_SCHEMA,
   launchChromium,
   OPERATOR_KEY,
   PATCH_SCHEMA,
@@ -34,6 +35,17 @@ afterAll(async () => {
   await browser?.close();
   server?.stop();
 });
+
+/** Creates an organization through the analytics interface; answers its SCIM base URL and token. */
+async function createOrganization(name: string, id: string): Promise<{ baseUrl: string; token: string }> {
+  const created = await fetch(`${server.analyticsUrl}/organizations`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${OPERATOR_KEY}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ name, id }),
+  });
+  expect(created.status).toBe(201);
+  return ((await created.json()) as { scim: { baseUrl: string; token: string } }).scim;
+}
 
 /** A fresh browser context (its own sessionStorage) and page, with the clipboard allowed. */
 async function newPage(width = 1280, height = 900): Promise<{ context: BrowserContext; page: Page }> {
@@ -78,6 +90,95 @@ describe("the operator console", () => {
     expect(watched.errors).toEqual([]);
     await context.close();
   }, 60_000);
+
+  // Issue 27, point 16: a person clicks from a loaded page; opening each address directly missed
+  // that the Directory's Groups tab threw a TypeError over the users' rows still in the table.
+  it("clicks through every section and the Directory's tabs from a loaded page: each shows its own rows, without a console error", async () => {
+    const access = await createOrganization("Initech", "initech");
+    const peter = await scim(
+      access.baseUrl,
+      access.token,
+      "POST",
+      "/Users",
+      entraUser("peter@initech.example", "Peter", "Gibbons", "e-3001"),
+    );
+    expect(peter.status).toBe(201);
+    const peterId = ((await peter.json()) as { id: string }).id;
+    const team = await scim(access.baseUrl, access.token, "POST", "/Groups", {
+      schemas: [GROUP_SCHEMA],
+      displayName: "TPS reports",
+      externalId: "g-tps",
+      members: [{ value: peterId }],
+    });
+    expect(team.status).toBe(201);
+
+    const { context, page } = await newPage();
+    const watched = await watchViolations(page);
+    // A page error fails the wait in progress at once, naming the error, rather than its timeout.
+    const pageError = new Promise<never>((_, reject) => page.on("pageerror", (error) => reject(error)));
+    pageError.catch(() => undefined);
+    const see = (locator: Locator) => Promise.race([locator.waitFor(), pageError]);
+    await signIn(page, server.origin);
+    const sections = page.getByRole("navigation", { name: "Sections" });
+    const heading = (name: string) => see(page.getByRole("heading", { level: 1, name }));
+
+    // Organizations, then the organization's own page: the organization follows into every section.
+    await heading("Organizations");
+    await page.getByRole("region", { name: "Organizations" }).getByRole("link", { name: "Initech" }).click();
+    await heading("Initech");
+    await see(page.getByRole("region", { name: "SCIM tokens" }).getByRole("row").nth(1));
+
+    await sections.getByRole("link", { name: "Provisioning log" }).click();
+    await heading("Provisioning log");
+    const requests = page.getByRole("region", { name: "Requests" });
+    await see(requests.getByRole("button", { name: /POST \/Groups/ }));
+    await see(requests.getByRole("button", { name: /POST \/Users/ }));
+
+    await sections.getByRole("link", { name: "Directory" }).click();
+    await heading("Directory");
+    const tabs = page.getByRole("navigation", { name: "What to list" });
+    const users = page.getByRole("region", { name: "Users" });
+    const groups = page.getByRole("region", { name: "Groups" });
+    /** The rows of the list in view, as text, once its own rows are there. */
+    const showsUsers = async () => {
+      await see(users.getByRole("button", { name: "peter@initech.example" }));
+      expect(await groups.count()).toBe(0);
+      expect(await users.locator("tbody tr").allTextContents()).toEqual([expect.stringContaining("peter@initech.example")]);
+    };
+    const showsGroups = async () => {
+      await see(groups.getByRole("button", { name: "TPS reports" }));
+      expect(await users.count()).toBe(0);
+      expect(await groups.locator("tbody tr").allTextContents()).toEqual([expect.stringMatching(/^TPS reportsg-tps1$/)]);
+    };
+    await showsUsers();
+    // Back and forth, as a person does, each time from a loaded list.
+    for (const [tab, shows] of [
+      ["Groups", showsGroups],
+      ["Users", showsUsers],
+      ["Groups", showsGroups],
+    ] as const) {
+      await tabs.getByRole("link", { name: tab }).click();
+      await shows();
+      expect(await tabs.getByRole("link", { name: tab }).getAttribute("aria-current")).toBe("page");
+    }
+    // A group's members, then that member's page: each panel its own.
+    await groups.getByRole("button", { name: "TPS reports" }).click();
+    await page.getByTestId("members").getByRole("button", { name: "peter@initech.example" }).click();
+    await expect(page.getByTestId("user-groups").textContent()).resolves.toContain("TPS reports");
+    await showsUsers();
+
+    await sections.getByRole("link", { name: "Training" }).click();
+    await heading("Training");
+    await see(page.getByRole("img", { name: "Completed learners over time (cumulative)" }));
+
+    await sections.getByRole("link", { name: "Organizations" }).click();
+    await heading("Organizations");
+    await see(page.getByRole("region", { name: "Organizations" }).getByRole("link", { name: "Initech" }));
+
+    expect(watched.errors).toEqual([]);
+    expect(await watched.violations()).toEqual([]);
+    await context.close();
+  }, 120_000);
 
   it("signs in with the keyboard alone, with the focus visible, and refuses a wrong key saying why", async () => {
     const { context, page } = await newPage();
@@ -246,13 +347,7 @@ describe("the operator console", () => {
   }, 120_000);
 
   it("browses a group of 10,000 members a page at a time, and finds a user's groups by search", async () => {
-    const created = await fetch(`${server.analyticsUrl}/organizations`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${OPERATOR_KEY}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ name: "Fabrikam", id: "fabrikam" }),
-    });
-    expect(created.status).toBe(201);
-    const { scim: access } = (await created.json()) as { scim: { baseUrl: string; token: string } };
+    const access = await createOrganization("Fabrikam", "fabrikam");
     const ada = await scim(access.baseUrl, access.token, "POST", "/Users", entraUser("ada@fabrikam.example", "Ada", "Lovelace", "e-2001"));
     expect(ada.status).toBe(201);
     const adaId = ((await ada.json()) as { id: string }).id;

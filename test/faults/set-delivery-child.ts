@@ -21,6 +21,8 @@ const delivery = securityEventDelivery({
   intervalMs: 50,
   leaseMs: 300,
   backoff: { initialMs: 10, maxMs: 50 },
+  // The test's receiver listens on 127.0.0.1.
+  receiverAddressPolicy: { allowHosts: ["127.0.0.1"] },
 });
 const app = express();
 app.get("/keys/:orgId/jwks.json", securityEventJwks(keys));

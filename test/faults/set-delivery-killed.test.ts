@@ -82,6 +82,8 @@ describe("RFC 9967 delivery across a SIGKILL", () => {
       receivers: sqlEventReceiverStore(store.db, store.dialect),
       keys: eventSigningKeys(sqlSigningKeyRepository(store.db)),
       issuer: () => ISSUER,
+      // The test's receiver listens on 127.0.0.1.
+      receiverAddressPolicy: { allowHosts: ["127.0.0.1"] },
     });
     const registered = await registry.addReceiver("acme", { url: receiver.url, audience: AUDIENCE, form: "full" });
 

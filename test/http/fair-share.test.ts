@@ -4,14 +4,19 @@
  * organization's, and cheap lookups never wait at all. A store wrapper holds expensive lists open
  * until the test lets them finish, so every assertion is about order, never about time.
  */
-import { request as httpRequest, type ClientRequest } from "node:http";
+import { once } from "node:events";
+import { createServer, request as httpRequest, type ClientRequest } from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type request from "supertest";
 import { describe, expect, it } from "vitest";
 import { expensiveWorkClassifier } from "../../src/http/expensive-work-classifier.js";
 import type { ExpensiveWorkGate } from "../../src/http/expensive-work-gate.js";
 import { fairShareGate } from "../../src/http/fair-share-gate.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
+import { sqlStore } from "../../src/store/sql/sql-store.js";
 import type { ListRequest, ResourceStore } from "../../src/store/resource-store.js";
 import { createTestApp, defaultStore, expectScimError, PATCH_SCHEMA, userBody, type TestApp } from "./harness.js";
 
@@ -113,9 +118,9 @@ function countingGate(inner: ExpensiveWorkGate): CountingGate {
   const bump = (counts: Map<string, number>, orgId: string, by = 1): void => void counts.set(orgId, (counts.get(orgId) ?? 0) + by);
   return {
     gate: {
-      acquire(orgId, signal) {
+      acquire(orgId, signal, group) {
         bump(asked, orgId);
-        return inner.acquire(orgId, signal).then(
+        return inner.acquire(orgId, signal, group).then(
           (permit) => {
             bump(held, orgId);
             return {
@@ -284,7 +289,7 @@ describe("fair share between organizations", () => {
     const observed: string[] = [];
     const inner = fairShareGate();
     const gate: ExpensiveWorkGate = {
-      acquire: (orgId, signal) => inner.acquire(orgId, signal),
+      acquire: (orgId, signal, group) => inner.acquire(orgId, signal, group),
       observe: (orgId) => void observed.push(orgId),
     };
     const t = await createTestApp({ fairShare: { gate } });
@@ -512,5 +517,210 @@ describe("fair share of large bodies, judged on the headers", () => {
     await off.patch(`/Users/${other.id}`, titlePatch("g1")).expect(200);
     held.release("f1");
     expect((await first).status).toBe(200);
+  });
+});
+
+/** A token of organization `orgId` in the app's token store. */
+async function tokenOf(t: TestApp, orgId: string): Promise<string> {
+  return (await t.tokens.issue(orgId, { label: "tests" })).token;
+}
+
+describe("fair share of organization trees, and capacity kept for cheap work", () => {
+  it("bounds expensive work per group: the 9th list of one tree waits while another organization's list and every lookup proceed", async () => {
+    const held = holdingStore(await defaultStore());
+    const counting = countingGate(fairShareGate({ groupConcurrency: 8, maxRunning: 10, share: 1 }));
+    const divisions = Array.from({ length: 9 }, (_, index) => `division${index + 1}`);
+    const asked: string[] = [];
+    const t = await createTestApp({
+      store: held.store,
+      fairShare: {
+        gate: counting.gate,
+        group: (orgId) => {
+          asked.push(orgId);
+          return orgId.startsWith("division") ? "holding" : orgId;
+        },
+      },
+    });
+    const ids = await seeded(t);
+    const tokens = new Map<string, string>();
+    for (const orgId of divisions) tokens.set(orgId, await tokenOf(t, orgId));
+    const listOf = (orgId: string) => start(t.get(`${t.base(orgId)}${titled(orgId)}`, tokens.get(orgId)));
+
+    const running = divisions.slice(0, 8).map(listOf);
+    await until(
+      () => divisions.slice(0, 8).every((orgId) => held.log.includes(`start ${orgId}`)),
+      "eight lists of the tree reach the store",
+    );
+    const ninth = listOf("division9");
+    await until(() => counting.asked("division9") === 1, "the tree's ninth list asks for a turn");
+
+    // Another organization's expensive list runs beside the tree's eight; lookups never wait.
+    const other = start(t.get(`${t.base("globex")}${titled("b1")}`, t.token.globex));
+    await until(() => held.log.includes("start b1"), "globex's list reaches the store");
+    await t.get(`${t.base("globex")}/Users/${ids.globex}`, t.token.globex).expect(200);
+    await t.get(`${t.base("division9")}/Users?filter=${encodeURIComponent('userName eq "nobody"')}`, tokens.get("division9")).expect(200);
+    expect(held.log).not.toContain("start division9");
+
+    held.release("division1");
+    await until(() => held.log.includes("start division9"), "the ninth list runs once one of the tree's is done");
+    for (const orgId of divisions.slice(1)) held.release(orgId);
+    held.release("b1");
+    const responses = await Promise.all([...running, ninth, other]);
+    expect(responses.map((response) => response.status)).toEqual(Array.from({ length: 10 }, () => 200));
+    expect(held.log.indexOf("end division1")).toBeLessThan(held.log.indexOf("start division9"));
+    // Asked once per authenticated request, cheap ones included.
+    expect(asked.filter((orgId) => orgId === "division9")).toHaveLength(2);
+    expect(t.errors).toEqual([]);
+  });
+
+  it("keeps capacity for cheap work: with three expensive lists running, a fourth organization's waits and every lookup is answered", async () => {
+    const held = holdingStore(await defaultStore());
+    const counting = countingGate(fairShareGate({ share: 1 }));
+    const t = await createTestApp({ store: held.store, fairShare: { gate: counting.gate } });
+    const ids = await seeded(t);
+    const orgs = ["acme", "globex", "initech", "umbrella"];
+    const tokens = new Map<string, string>([
+      ["acme", t.token.acme],
+      ["globex", t.token.globex],
+      ["initech", await tokenOf(t, "initech")],
+      ["umbrella", await tokenOf(t, "umbrella")],
+    ]);
+    const listOf = (orgId: string) => start(t.get(`${t.base(orgId)}${titled(orgId)}`, tokens.get(orgId)));
+    const lists = orgs.slice(0, 3).map(listOf);
+    await until(() => orgs.slice(0, 3).every((orgId) => held.log.includes(`start ${orgId}`)), "three lists reach the store");
+    const fourth = listOf("umbrella");
+    await until(() => counting.asked("umbrella") === 1, "the fourth organization's list asks for a turn");
+    await t.get(`/Users/${ids.acme}`).expect(200);
+    await t.get(`${t.base("umbrella")}/Users?count=5`, tokens.get("umbrella")).expect(200);
+    expect(held.log).not.toContain("start umbrella");
+
+    held.release("globex");
+    await until(() => held.log.includes("start umbrella"), "the fourth list runs once another is done");
+    for (const orgId of ["acme", "initech", "umbrella"]) held.release(orgId);
+    expect((await Promise.all([...lists, fourth])).map((response) => response.status)).toEqual([200, 200, 200, 200]);
+  });
+
+  it("answers 500 for onError when the group function fails, and never asks the gate", async () => {
+    const counting = countingGate(fairShareGate());
+    const t = await createTestApp({
+      fairShare: {
+        gate: counting.gate,
+        group: async () => {
+          throw new Error("the organization tree is unreachable");
+        },
+      },
+    });
+    expectScimError(await t.get("/Users?sortBy=userName"), 500);
+    expect(t.errors).toHaveLength(1);
+    expect(counting.asked("acme")).toBe(0);
+  });
+});
+
+describe("a turn waited for too long", () => {
+  it("answers a queued expensive list 429 with Retry-After once it waited maxWaitMs, and the queue goes on", async () => {
+    const held = holdingStore(await defaultStore());
+    const counting = countingGate(fairShareGate({ share: 1 }));
+    const t = await createTestApp({ store: held.store, fairShare: { gate: counting.gate, maxWaitMs: 1 } });
+    await seeded(t);
+    const a1 = start(t.get(titled("a1")));
+    await until(() => held.log.includes("start a1"), "acme's list reaches the store");
+    // a1 is held until this answer came: the wait can only end by the bound.
+    const waited = await t.get(titled("a2"));
+    const { detail } = expectScimError(waited, 429);
+    expect(Number(waited.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    expect(detail).toMatch(/waited 1 s for its turn/);
+    expect(detail).toContain("fairShare.maxWaitMs");
+    expect(counting.turnedAway("acme")).toBe(1);
+    held.release("a1");
+    expect((await a1).status).toBe(200);
+    expect(held.log).not.toContain("start a2");
+    expect(t.errors).toEqual([]);
+  });
+
+  it("answers a large write waiting unread for its turn 429, before the server's requestTimeout would answer 408", async () => {
+    const { t, held, counting } = await largeBodyApp();
+    const ids = await seeded(t);
+    const a1 = start(t.patch(`/Users/${ids.acme}`, titlePatch("hold a1")));
+    await until(() => held.log.includes("write hold a1"), "acme's first large write reaches the store");
+
+    // Node answers 408 to a request whose body has not arrived within requestTimeout; this
+    // write's body is never sent, so only the router's 429, at half that time, can come first.
+    const server = createServer({ requestTimeout: 2_000, connectionsCheckingInterval: 50 }, t.app).listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const { port } = server.address() as AddressInfo;
+    const queued = httpRequest({
+      host: "127.0.0.1",
+      port,
+      method: "PATCH",
+      path: `${t.base()}/Users/${ids.acme}`,
+      headers: {
+        Authorization: `Bearer ${t.token.acme}`,
+        "Content-Type": "application/scim+json",
+        "Content-Length": String(4 * LARGE_BODY),
+      },
+    });
+    queued.on("error", () => {});
+    const answered = new Promise<{ status: number; retryAfter: string | undefined; body: string }>((resolve) => {
+      queued.on("response", (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          body += chunk;
+        });
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, retryAfter: response.headers["retry-after"], body }));
+      });
+    });
+    queued.flushHeaders();
+    const answer = await answered;
+    expect(answer.status).toBe(429);
+    expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect((JSON.parse(answer.body) as { detail: string }).detail).toMatch(/waited 1 s for its turn/);
+    queued.destroy();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+
+    held.release("a1");
+    expect((await a1).status).toBe(200);
+    await until(() => counting.held("acme") === 0, "every turn is back");
+    expect(held.log).toEqual(["write hold a1", "written hold a1"]);
+  });
+});
+
+describe("reads on a SQLite file never wait for the writer", () => {
+  it("answers another organization's GET, its token's lastUsedAt due, while a write transaction holds the one writer", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "scimkit-reads-"));
+    const store = await sqlStore({ sqlite: join(dir, "reads.db") });
+    try {
+      const t = await createTestApp({ store, auth: store.tokens });
+      const setup = (await store.tokens.issue("globex", { label: "setup" })).token;
+      const bob = (await t.post(`${t.base("globex")}/Users`, userBody("bob"), setup).expect(201)).body as { id: string };
+      // Never used: its first use records lastUsedAt, a write.
+      const fresh = (await store.tokens.issue("globex", { label: "fresh" })).token;
+      // The largest PATCH's write transaction, held open: the writer is busy until the test ends it.
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let entered: () => void = () => {};
+      const inside = new Promise<void>((resolve) => (entered = resolve));
+      const writing = store.dialect.writeTransaction(store.db, async () => {
+        entered();
+        await held;
+      });
+      await inside;
+      const order: string[] = [];
+      const read = t.get(`${t.base("globex")}/Users/${bob.id}`, fresh).then((response) => {
+        order.push(`read ${response.status}`);
+      });
+      await until(() => order.length > 0, "the read is answered while the writer is held");
+      release();
+      await writing;
+      await read;
+      expect(order).toEqual(["read 200"]);
+      // The use is recorded once the writer is free, and shown by the token list.
+      const listed = await store.tokens.list("globex");
+      expect(listed.find((token) => token.label === "fresh")?.lastUsedAt).toBeDefined();
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

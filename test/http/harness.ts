@@ -11,7 +11,7 @@ import type { ScimEvent } from "../../src/http/scim-event.js";
 import type { ScimRouterOptions } from "../../src/http/scim-router-options.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
 import { createTestSchema, describePostgres, type TestSchema } from "../../src/store/sql/postgres-test-database.fixture.js";
-import { sqlStore, type SqlStore } from "../../src/store/sql/sql-store.js";
+import { sqlStore, type SqlStore, type SqlStoreOptions } from "../../src/store/sql/sql-store.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
 
 export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
@@ -129,7 +129,7 @@ export function expectScimError(response: request.Response, status: number, scim
  * each on a pool of its own as a separate process would have; closes them and drops the schema
  * after the block.
  */
-export function postgresStores(url: string): () => Promise<SqlStore> {
+export function postgresStores(url: string): (options?: { readonly tokens?: SqlStoreOptions["tokens"] }) => Promise<SqlStore> {
   let schema: TestSchema | undefined;
   const stores: SqlStore[] = [];
   beforeAll(async () => {
@@ -139,9 +139,9 @@ export function postgresStores(url: string): () => Promise<SqlStore> {
     await Promise.all(stores.map((store) => store.close()));
     await schema?.drop();
   });
-  return async () => {
+  return async (options = {}) => {
     if (!schema) throw new Error("postgresStores: open stores inside a test, after the schema is made");
-    const store = await sqlStore({ postgres: schema.pool() });
+    const store = await sqlStore({ ...options, postgres: schema.pool() });
     stores.push(store);
     return store;
   };

@@ -27,8 +27,8 @@ afterEach(async () => {
   jwks = undefined;
 });
 
-function claims(org: string, extra: JWTPayload = {}): JWTPayload {
-  const iat = Math.floor(Date.now() / 1000);
+function claims(org: string, extra: JWTPayload = {}, nowMs = Date.now()): JWTPayload {
+  const iat = Math.floor(nowMs / 1000);
   return {
     iss: ISSUER,
     aud: AUDIENCE,
@@ -42,7 +42,15 @@ function claims(org: string, extra: JWTPayload = {}): JWTPayload {
   };
 }
 
-async function jwtApp(options: { readonly requiredScope?: string; readonly cooldown?: number } = {}) {
+async function jwtApp(
+  options: {
+    readonly requiredScope?: string;
+    readonly cooldown?: number;
+    readonly cacheMaxAgeSeconds?: number;
+    readonly now?: () => Date;
+    readonly onKeySetError?: (error: unknown) => void;
+  } = {},
+) {
   jwks = await startJwksServer([current]);
   const auth = jwtVerifier({
     jwksUrl: jwks.url,
@@ -51,6 +59,9 @@ async function jwtApp(options: { readonly requiredScope?: string; readonly coold
     organizationClaim: "org_id",
     jwksCooldownSeconds: options.cooldown ?? 0,
     ...(options.requiredScope === undefined ? {} : { requiredScope: options.requiredScope }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.cacheMaxAgeSeconds === undefined ? {} : { jwksCacheMaxAgeSeconds: options.cacheMaxAgeSeconds }),
+    ...(options.onKeySetError === undefined ? {} : { onKeySetError: options.onKeySetError }),
   });
   return { t: await createTestApp({ auth }), jwks };
 }
@@ -154,16 +165,44 @@ describe("jwtVerifier behind createScimRouter", () => {
     await t.get("/Users", await signToken(current, claims("acme"))).expect(200);
   });
 
-  it("answers 500 and reports through onError when the JWKS cannot be fetched, and recovers", async () => {
-    const { t, jwks: server } = await jwtApp();
+  it("answers 503 with Retry-After, never 500, while the JWKS cannot be fetched: 300 requests, one fetch; then recovers", async () => {
+    const time = { at: Date.now() };
+    const reported: unknown[] = [];
+    const { t, jwks: server } = await jwtApp({ now: () => new Date(time.at), onKeySetError: (error) => reported.push(error) });
     server.failWith(502);
-    const token = await signToken(current, claims("acme"));
+    const token = await signToken(current, claims("acme", {}, time.at));
+    const statuses = new Set<number>();
+    for (let batch = 0; batch < 10; batch += 1) {
+      const responses = await Promise.all(Array.from({ length: 30 }, () => t.get("/Users", token)));
+      for (const response of responses) statuses.add(response.status);
+    }
+    expect([...statuses]).toEqual([503]);
+    expect(server.fetches).toBe(1);
+    expect(reported).toHaveLength(1);
     const response = await t.get("/Users", token);
-    expectScimError(response, 500);
+    expect(expectScimError(response, 503).detail).toMatch(/authorization server's keys could not be fetched/);
+    expect(response.headers["retry-after"]).toBe("1");
     expect(response.headers["www-authenticate"]).toBeUndefined();
-    expect(t.errors).toHaveLength(1);
-    expect(String(t.errors[0])).toMatch(/key set could not be loaded/);
+    expect(t.errors).toEqual([]);
     server.failWith(200);
+    time.at += 1000;
     await t.get("/Users", token).expect(200);
+    expect(server.fetches).toBe(2);
+  });
+
+  it("keeps accepting valid tokens on the last good key set once it aged and the JWKS fails", async () => {
+    // A cache that ages at once, on the real clock: every request finds the key set due for a fetch.
+    const { t, jwks: server } = await jwtApp({ cacheMaxAgeSeconds: 0, onKeySetError: () => undefined });
+    await t.get("/Users", await signToken(current, claims("acme"))).expect(200);
+    server.failWith(503);
+    const token = await signToken(current, claims("acme"));
+    const responses = await Promise.all(Array.from({ length: 30 }, () => t.get("/Users", token)));
+    expect(new Set(responses.map((response) => response.status))).toEqual(new Set([200]));
+    // One fetch, then one per backoff (1, 2, 4 s…): however slow the machine, far fewer than 30.
+    expect(server.fetches).toBeGreaterThanOrEqual(2);
+    expect(server.fetches).toBeLessThanOrEqual(5);
+    // A made-up key during the outage cannot be checked: 503, not 401 nor 500.
+    expectScimError(await t.get("/Users", await signToken(next, claims("acme"))), 503);
+    expect(t.errors).toEqual([]);
   });
 });

@@ -197,6 +197,37 @@ describe("the token endpoint: refusals (RFC 6749 §5.2)", () => {
   });
 });
 
+describe("the token endpoint: failed authentications", () => {
+  it("answers 429 slow_down with Retry-After by default once a client has failed 10 times in a minute", async () => {
+    const { app, acme } = await oauthApp();
+    const statuses: number[] = [];
+    // The default refills one failure every 6 s: 20 attempts cannot all pass unless they took a minute.
+    for (let attempt = 0; attempt < 20 && statuses.at(-1) !== 429; attempt += 1) {
+      statuses.push((await tokenRequest(app).set("Authorization", basic(acme.id, "wrong")).send("grant_type=client_credentials")).status);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array.from({ length: 10 }, () => 401));
+    expect(statuses.at(-1)).toBe(429);
+    const refused = await tokenRequest(app).set("Authorization", basic(acme.id, acme.secret)).send("grant_type=client_credentials");
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ error: "slow_down", error_description: expect.any(String) });
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+  });
+
+  it("counts nothing with failureLimiter false", async () => {
+    const clients = createTokenStore();
+    const issuer = await accessTokenIssuer({ signingKey, issuer: ISSUER });
+    const app = express();
+    app.use("/oauth/Organizations/:orgId", createOAuthTokenRouter({ clients, issuer, failureLimiter: false }));
+    const { record, token } = await clients.issue("acme");
+    for (let attempt = 0; attempt < 12; attempt += 1) {
+      expect((await tokenRequest(app).set("Authorization", basic(record.id, "wrong")).send("grant_type=client_credentials")).status).toBe(
+        401,
+      );
+    }
+    await tokenRequest(app).set("Authorization", basic(record.id, token)).send("grant_type=client_credentials").expect(200);
+  });
+});
+
 describe("access tokens on the SCIM router", () => {
   async function accessToken(
     app: express.Express,
@@ -282,7 +313,7 @@ describe("access tokens on the SCIM router", () => {
   it("refuses a token signed by another key, even with our kid", async () => {
     const { app } = await oauthApp();
     const other = await accessTokenIssuer({ signingKey: { ...(await generateSigningKey()), kid: signingKey.kid }, issuer: ISSUER });
-    const { accessToken: forged } = await other.issue({ orgId: "acme", clientId: "x" });
+    const { accessToken: forged } = await other.issue({ orgId: "acme", clientId: "x", secretId: "x" });
     const response = await request(app).get("/scim/Organizations/acme/v2/Users").set("Authorization", `Bearer ${forged}`);
     expectScimError(response, 401);
     expect(response.headers["www-authenticate"]).toBe(

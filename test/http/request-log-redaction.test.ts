@@ -42,6 +42,13 @@ const SECRETS = {
   writeOnlyAttribute: "code-recovery-2Ko8",
   writeOnlyPatch: "code-recovery-patch-7Ai3",
   wrongBearerToken: "bearer-wrong-4Sd6",
+  // Issue 27: a token in the query, on an authenticated request and on a 401 naming acme.
+  queryAccessToken: "tok-query-5Rb2",
+  unauthenticatedQueryToken: "tok-query-401-8Mx4",
+  queryClientSecret: "secret-query-6Tn1",
+  // Issue 27: a PATCH operation with both `path` and `Path`, only the second naming the password.
+  patchDuplicatePathPassword: "pw-patch-dup-path-3Fz9",
+  patchDuplicatePathUpperFirst: "pw-patch-dup-path-upper-1Qw5",
 } as const;
 
 function registry() {
@@ -106,6 +113,20 @@ async function sendSecrets(
     })
     .expect(200);
   await t
+    .patch(`/Users/${id}`, {
+      schemas: [PATCH_SCHEMA],
+      // The service reads `path` (RFC 7644 §3.5.2's spelling) when both are there: the password is set.
+      Operations: [{ op: "replace", Path: "displayName", path: "password", value: SECRETS.patchDuplicatePathPassword }],
+    })
+    .expect(200);
+  await t
+    .patch(`/Users/${id}`, {
+      schemas: [PATCH_SCHEMA],
+      Operations: [{ op: "replace", PATH: "nickName", path: "PassWord", VALUE: SECRETS.patchDuplicatePathUpperFirst }],
+    })
+    .expect(200);
+  await t.get(`/Users?access_token=${SECRETS.queryAccessToken}&client_secret=${SECRETS.queryClientSecret}&count=1`).expect(200);
+  await t
     .post("/Bulk", {
       schemas: [BULK_SCHEMA],
       Operations: [
@@ -123,6 +144,7 @@ async function sendSecrets(
     "/Users",
     userBody("carol", { accessToken: SECRETS.accessToken, apiKey: SECRETS.apiKey, clientSecret: SECRETS.clientSecret }),
   );
+  await request(t.app).get(`${t.base()}/Users?access_token=${SECRETS.unauthenticatedQueryToken}`).expect(401);
   await request(t.app)
     .post(`${t.base()}/Users`)
     .set("Authorization", `Bearer ${SECRETS.wrongBearerToken}`)
@@ -130,7 +152,8 @@ async function sendSecrets(
     .send(JSON.stringify(userBody("mallory", { password: SECRETS.unauthenticatedPassword })))
     .expect(401);
   await t.get(`/Users/${id}`).expect(200);
-  return { clientRequestId, sent: 12 };
+  // 14 with a valid token, in acme's log; 2 without, in the log's unauthenticated space.
+  return { clientRequestId, sent: 14 };
 }
 
 async function allEntries(log: ReadableRequestLog, orgId: string): Promise<RequestLogEntry[]> {
@@ -147,11 +170,13 @@ async function settle(log: ReadableRequestLog, count: number): Promise<RequestLo
   throw new Error(`expected ${count} entries`);
 }
 
-/** Every column of every row of `scimkit_request_log`, as text. */
+/** Every column of every row of `scimkit_request_log` and of `scimkit_unauthenticated_log`, as text. */
 async function rawRows(store: SqlStore): Promise<string> {
   const result = await sql<Record<string, unknown>>`select * from scimkit_request_log`.execute(store.db);
+  const unauthenticated = await sql<Record<string, unknown>>`select * from scimkit_unauthenticated_log`.execute(store.db);
   expect(result.rows.length).toBeGreaterThan(0);
-  return result.rows.map((row) => Object.values(row).map(String).join("\u0001")).join("\n");
+  expect(unauthenticated.rows.length).toBe(2);
+  return [...result.rows, ...unauthenticated.rows].map((row) => Object.values(row).map(String).join("\u0001")).join("\n");
 }
 
 function checkRedaction(name: string, open: () => Promise<LogUnderTest>): void {
@@ -173,6 +198,7 @@ function checkRedaction(name: string, open: () => Promise<LogUnderTest>): void {
       }
       // The secrets were there to leak: the bodies that carried them are kept, redacted.
       expect(raw).toContain("[redacted]");
+      expect(raw).toContain("access_token=[redacted]");
       expect(raw).toMatch(/userName\\?":\\?"alice/);
       const found = (await underTest.log.list("acme", { requestId: clientRequestId })).entries;
       expect(found).toHaveLength(1);
@@ -194,7 +220,12 @@ describe("the provisioning log's redaction, read raw", () => {
     const log = memoryRequestLog({ capacity: 1000 });
     return {
       log,
-      raw: async () => JSON.stringify([...(await allEntries(log, "acme")), ...(await allEntries(log, "globex"))]),
+      raw: async () =>
+        JSON.stringify([
+          ...(await allEntries(log, "acme")),
+          ...(await allEntries(log, "globex")),
+          ...((await log.listUnauthenticated?.({ limit: 1000 }))?.entries ?? []),
+        ]),
       close: async () => {},
     };
   });

@@ -12,7 +12,7 @@ import { attribute } from "../../src/scim/schema/attribute-definition.js";
 import { createSchemaRegistry } from "../../src/scim/schema/schema-registry.js";
 import { tokenBucketLimiter } from "../../src/http/token-bucket-limiter.js";
 import { memoryRequestLog } from "../../src/request-log/memory-request-log.js";
-import type { RequestLog, RequestLogEntry } from "../../src/request-log/request-log.js";
+import type { RequestLog, RequestLogEntry, UnauthenticatedRequestLogEntry } from "../../src/request-log/request-log.js";
 import { PATCH_SCHEMA, USER_SCHEMA, createTestApp, expectScimError, userBody } from "./harness.js";
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -143,26 +143,63 @@ describe("the provisioning log", () => {
     expect(log.entries[1]).toMatchObject({ status: 400, scimType: "invalidValue", identityProvider: "entra" });
   });
 
-  it("records unauthenticated requests without bodies or token id, and not those of no possible organization", async () => {
+  it("hands unauthenticated requests to recordUnauthenticated, never to record, without bodies or token id (issue 27)", async () => {
     const log = collectingLog();
-    const t = await createTestApp({ requestLog: log });
+    const knocks: UnauthenticatedRequestLogEntry[] = [];
+    const t = await createTestApp({
+      requestLog: { ...log, record: log.record, recordUnauthenticated: (entry) => void knocks.push(entry) },
+    });
     await request(t.app)
-      .post(`${t.base()}/Users`)
+      .post(`${t.base()}/Users?access_token=${"leaked-token-1"}`)
       .set("Authorization", "Bearer wrong")
+      .set("User-Agent", "U".repeat(2000))
       .send(userBody("mallory", { password: SECRET }))
+      .expect(401);
+    await request(t.app)
+      .get(`${t.base("made-up-org")}/Users`)
       .expect(401);
     await request(t.app)
       .get(`${t.base("o".repeat(300))}/Users`)
       .expect(404);
     await t.get("/Users").expect(200);
-    await log.settle(2);
-    expect(log.entries).toHaveLength(2);
-    const [refused] = log.entries;
-    expect(refused).toMatchObject({ status: 401, authenticated: false, orgId: "acme" });
-    expect(refused).not.toHaveProperty("requestBody");
-    expect(refused).not.toHaveProperty("responseBody");
-    expect(refused).not.toHaveProperty("tokenId");
-    expect(JSON.stringify(log.entries)).not.toContain("wrong");
+    await log.settle(1);
+    for (let turn = 0; turn < 100 && knocks.length < 2; turn++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(log.entries.map((entry) => entry.status)).toEqual([200]);
+    expect(knocks.map((entry) => [entry.orgId, entry.status])).toEqual([
+      ["acme", 401],
+      ["made-up-org", 401],
+    ]);
+    const [refused] = knocks;
+    expect(Object.keys(refused ?? {}).sort()).toEqual(
+      [
+        "at",
+        "clientAddress",
+        "detail",
+        "durationMs",
+        "identityProvider",
+        "method",
+        "orgId",
+        "path",
+        "requestId",
+        "status",
+        "userAgent",
+      ].sort(),
+    );
+    expect(refused?.userAgent).toHaveLength(256);
+    expect(refused?.path).toBe(`${t.base()}/Users?access_token=[redacted]`);
+    expect(JSON.stringify(knocks)).not.toContain("wrong");
+    expect(JSON.stringify(knocks)).not.toContain(SECRET);
+    expect(JSON.stringify(knocks)).not.toContain("leaked-token-1");
+  });
+
+  it("keeps only the SCIM query parameters of a request's path, every other value masked (issue 27)", async () => {
+    const log = collectingLog();
+    const t = await createTestApp({ requestLog: log });
+    await t.get("/Users?filter=userName%20eq%20%22a%22&count=5&access_token=tok-9&Client_Secret=cs-9&debug=1").expect(200);
+    await log.settle(1);
+    expect(log.entries[0]?.path).toBe(
+      `${t.base()}/Users?filter=userName%20eq%20%22a%22&count=5&access_token=[redacted]&Client_Secret=[redacted]&debug=[redacted]`,
+    );
   });
 
   it("never keeps a password: not from a POST body, a PUT body, a PATCH value, a PATCH path, nor a Bulk operation", async () => {

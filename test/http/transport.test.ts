@@ -5,6 +5,7 @@
  */
 import request from "supertest";
 import { describe, expect, it } from "vitest";
+import { PUBLIC_URL_SETTING } from "../../src/http/request-origin.js";
 import { GROUP_SCHEMA, PATCH_SCHEMA, createTestApp, expectScimError, userBody, type TestApp } from "./harness.js";
 
 interface Resource {
@@ -232,6 +233,8 @@ describe("responses", () => {
     for (const [index, response] of responses.entries()) {
       expect(String(response.headers["content-type"]), `response ${index}`).toMatch(/^application\/scim\+json/);
       expect(() => JSON.parse(response.text) as unknown).not.toThrow();
+      // No browser may read a body echoing client input as HTML (issue 27).
+      expect(response.headers["x-content-type-options"], `response ${index}`).toBe("nosniff");
     }
   });
 
@@ -327,6 +330,24 @@ describe("responses", () => {
     const body = response.body as Resource;
     expect(body.meta.location).toBe(`http://direct.test/scim/Organizations/acme/v2/Users/${body.id}`);
     expect(response.headers["location"]).toBe(body.meta.location);
+  });
+
+  it("builds every URL from the app's PUBLIC_URL_SETTING, whatever Host and a trusted X-Forwarded-Host say", async () => {
+    const t = await createTestApp({}, (app) => {
+      app.set("trust proxy", true);
+      app.set(PUBLIC_URL_SETTING, "https://scim.example.com/prefix/");
+    });
+    const response = await t
+      .post("/Users", userBody("ann"))
+      .set("Host", "attacker.example")
+      .set("X-Forwarded-Proto", "http")
+      .set("X-Forwarded-Host", "attacker.example")
+      .expect(201);
+    const body = response.body as Resource;
+    expect(body.meta.location).toBe(`https://scim.example.com/prefix/scim/Organizations/acme/v2/Users/${body.id}`);
+    expect(response.headers["location"]).toBe(body.meta.location);
+    const read = await t.get(`/Users/${body.id}`).set("Host", "other.example").expect(200);
+    expect((read.body as Resource).meta.location).toBe(body.meta.location);
   });
 
   it("lets a configured baseUrl win over forwarded headers", async () => {

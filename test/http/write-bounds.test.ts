@@ -348,3 +348,91 @@ describe("writeLimits", () => {
     );
   });
 });
+
+/**
+ * A bound is checked before the work it bounds (issue 27, point 11): a request over a write limit
+ * is refused on its shape, before the resource is read, locked or any value normalized. The store
+ * is told of every call the router makes, so "no work" is "no call", not a duration.
+ */
+describe("a write over a limit is refused before any work", () => {
+  async function watched(options: Partial<ScimRouterOptions> = {}): Promise<{ t: TestApp; calls: string[]; arm(): void }> {
+    let armed = false;
+    const calls: string[] = [];
+    const store = await observedStore((method, request) => {
+      if (armed) calls.push(`${method} ${String(request["orgId"])}`);
+    });
+    const t = await createTestApp({ store, ...options });
+    return { t, calls, arm: () => void (armed = true) };
+  }
+
+  it("refuses a PATCH adding 9,999 e-mails with 400 naming maxValues, without reading the user", async () => {
+    const { t, calls, arm } = await watched();
+    const created = await createUser(t, "bjensen");
+    arm();
+    const body = { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "emails", value: emails(9_999, "a") }] };
+    const refused = expectScimError(await t.patch(`/Users/${created["id"]}`, body), 400, "invalidValue");
+    expect(refused.detail).toBe("Operations[0]: emails: carries 9999 values; the limit is 1000 (maxValues)");
+    expect(calls).toEqual([]);
+  });
+
+  it("refuses 2,000 operations that each add one e-mail, at the one that carries the 1,001st, without reading the user", async () => {
+    const { t, calls, arm } = await watched();
+    const created = await createUser(t, "bjensen");
+    arm();
+    const operations = emails(2_000, "a").map((email) => ({ op: "add", path: "emails", value: [email] }));
+    const refused = expectScimError(await t.patch(`/Users/${created["id"]}`, { schemas: [PATCH_SCHEMA], Operations: operations }), 400);
+    expect(refused.detail).toBe(
+      "Operations[1000]: emails: carries, with the operations before it, 1001 values; the limit is 1000 (maxValues)",
+    );
+    expect(calls).toEqual([]);
+    // A replace starts the count again: 900 then 900 is within the limit.
+    const replaced = [
+      { op: "add", path: "emails", value: emails(900, "b") },
+      { op: "replace", path: "emails", value: emails(900, "c") },
+    ];
+    await t.patch(`/Users/${created["id"]}`, { schemas: [PATCH_SCHEMA], Operations: replaced }).expect(200);
+  });
+
+  it("refuses a path-less PATCH carrying 1,001 phone numbers, without reading the user", async () => {
+    const { t, calls, arm } = await watched();
+    const created = await createUser(t, "bjensen");
+    arm();
+    const phoneNumbers = Array.from({ length: 1_001 }, (_, index) => ({ value: `+1555${index}`, type: "work" }));
+    const body = { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", value: { phoneNumbers } }] };
+    expectScimError(await t.patch(`/Users/${created["id"]}`, body), 400, "invalidValue");
+    expect(calls).toEqual([]);
+  });
+
+  it("refuses a PATCH naming 20,001 members with 413 naming maxMembers, without reading the group", async () => {
+    const { t, calls, arm } = await watched({ bodyLimit: "4mb" });
+    const group = (await t.post("/Groups", { schemas: [GROUP_SCHEMA], displayName: "all" }).expect(201)).body as Json;
+    arm();
+    const members = Array.from({ length: 20_001 }, (_, index) => ({ value: `m${index}` }));
+    const body = { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "members", value: members }] };
+    const refused = expectScimError(await t.patch(`/Groups/${group["id"]}`, body), 413);
+    expect(refused.detail).toBe("Operations[0]: the request names 20001 members; the limit is 20000 (maxMembers).");
+    expect(calls).toEqual([]);
+  });
+
+  it("refuses the same PATCH inside /Bulk before reading the user, and runs the next operation", async () => {
+    const { t, calls, arm } = await watched({ bodyLimit: "4mb", bulk: { maxPayloadSize: 4_000_000 } });
+    const created = await createUser(t, "bjensen");
+    arm();
+    const response = await t
+      .post("/Bulk", {
+        schemas: [BULK_REQUEST_SCHEMA],
+        Operations: [
+          {
+            method: "PATCH",
+            path: `/Users/${created["id"]}`,
+            data: { schemas: [PATCH_SCHEMA], Operations: [{ op: "add", path: "emails", value: emails(9_999, "a") }] },
+          },
+          { method: "POST", path: "/Users", bulkId: "next", data: userWith("next", emails(1)) },
+        ],
+      })
+      .expect(200);
+    const statuses = ((response.body as Json)["Operations"] as Json[]).map((operation) => operation["status"]);
+    expect(statuses).toEqual(["400", "201"]);
+    expect(calls.filter((call) => call.startsWith("get ") || call.startsWith("update "))).toEqual([]);
+  });
+});

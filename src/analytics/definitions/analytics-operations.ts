@@ -438,6 +438,27 @@ export const analyticsOperations = [
       404: "No such organization among those the caller may see, or the host keeps no provisioning log (the `detail` says which).",
     },
   },
+  {
+    operationId: "listUnauthenticatedRequestLog",
+    method: "get",
+    path: "/request-log/unauthenticated",
+    tag: "Provisioning log",
+    summary: "Requests that came without a valid SCIM token (operator only)",
+    description:
+      "Addition to spec §4.6 (issue 27). Anyone on the network can send SCIM requests without a valid token, naming any organization id, real or made up: they never enter an organization's provisioning log. The log keeps a sample of them apart — 60 a minute per host process, the newest 1,000 in all (for a day on a database) — without bodies, the path (query values other than SCIM parameters masked) cut at 512 characters and the `User-Agent` at 256; `dropped` counts those the sample left out since `droppedSince`. Operator only: the entries are outsiders' and may name any organization. 404 when the host keeps no provisioning log.",
+    access: "operator",
+    query: {
+      organizationId: {
+        description: "Only requests whose path claimed this organization id (which may not exist).",
+        schema: { type: "string", minLength: 1, maxLength: 128, pattern: WITHOUT_NUL_PATTERN },
+      },
+      ...paging,
+    },
+    responses: {
+      200: json("A page of the sample, newest first, and the count of what it left out.", ref("UnauthenticatedRequestLogList")),
+    },
+    problems: { 404: "The host keeps no provisioning log, or its log keeps no unauthenticated requests." },
+  },
 
   // Admin users
   {

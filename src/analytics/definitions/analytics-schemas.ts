@@ -86,9 +86,13 @@ const deliveryFailure: JsonSchema = {
     error: {
       type: "string",
       description:
-        "The receiver's RFC 8935 §2.4 `err` (`invalid_key`, `authentication_failed`, …) when it gave one, else `timeout`, `network` or `http`.",
+        "The receiver's RFC 8935 §2.4 `err` when it answered with a registered one (`invalid_key`, `authentication_failed`, …), else `http`, `redirect` (never followed), `timeout`, `network` or `address` (the service's address rules refused the receiver's host); a poll receiver's own `setErrs` code.",
     },
-    description: { type: "string", description: "The receiver's `description`, or the network error's message." },
+    description: {
+      type: "string",
+      description:
+        "What failed, in the service's own words, never the receiver's answer (issue 27); a poll receiver's own `setErrs` description.",
+    },
   },
 };
 
@@ -182,14 +186,18 @@ const requestLogEntry: JsonSchema = {
     orgId: organizationId,
     at: { ...time, description: "When the request arrived." },
     method: { type: "string", description: "The HTTP method." },
-    path: { type: "string", description: "Path and query as the client sent them." },
+    path: {
+      type: "string",
+      description: "Path and query: the SCIM query parameters as sent, every other parameter's value masked (`[redacted]`).",
+    },
     status: { type: "integer", minimum: 100, maximum: 599, description: "The HTTP status of the response." },
     scimType: { type: "string", description: "The `scimType` of an error response (RFC 7644 §3.12)." },
     detail: { type: "string", description: "The `detail` of an error response (RFC 7644 §3.12)." },
     durationMs: { type: "number", minimum: 0, description: "Milliseconds from the request's arrival to the end of its response." },
     authenticated: {
       type: "boolean",
-      description: "Whether the bearer token was verified for the organization. Unauthenticated entries carry no bodies.",
+      description:
+        "Whether the bearer token was verified for the organization: always true here, since requests without a valid token are kept apart (`GET /request-log/unauthenticated`, operator only).",
     },
     tokenId: {
       type: "string",
@@ -211,6 +219,42 @@ const requestLogEntry: JsonSchema = {
     },
     responseBody: { type: "string", description: "The response body, redacted; absent without one and when unauthenticated." },
     responseBodyTruncated: { type: "boolean", description: "Whether `responseBody` was cut at the host's size limit." },
+  },
+};
+
+/** One request without a valid SCIM token (`UnauthenticatedRequestLogEntry`, issue 27): who knocked, never what they sent. */
+const unauthenticatedRequestLogEntry: JsonSchema = {
+  type: "object",
+  description: "One request that came without a valid SCIM token. No bodies, no token id; each text cut.",
+  required: ["requestId", "orgId", "at", "method", "path", "status", "durationMs", "identityProvider"],
+  additionalProperties: false,
+  properties: {
+    requestId: { type: "string", description: "The request's `X-Request-Id`." },
+    orgId: { type: "string", description: "The organization id the path claimed, which may not exist." },
+    at: { ...time, description: "When the request arrived." },
+    method: { type: "string", description: "The HTTP method." },
+    path: { type: "string", description: "Path and query, values of other than SCIM parameters masked, at most 512 characters." },
+    status: { type: "integer", minimum: 100, maximum: 599, description: "The HTTP status of the response." },
+    scimType: { type: "string", description: "The `scimType` of an error response (RFC 7644 §3.12)." },
+    detail: { type: "string", description: "The `detail` of an error response (RFC 7644 §3.12), at most 512 characters." },
+    durationMs: { type: "number", minimum: 0, description: "Milliseconds from the request's arrival to the end of its response." },
+    clientAddress: { type: "string", description: "The client's address." },
+    userAgent: { type: "string", description: "The `User-Agent` header, at most 256 characters." },
+    identityProvider: { type: "string", enum: [...IDENTITY_PROVIDERS], description: "The identity provider recognised from `userAgent`." },
+  },
+};
+
+const unauthenticatedRequestLogPage = listOf(
+  "UnauthenticatedRequestLogEntry",
+  "A page of the requests without a valid SCIM token the log kept, newest first, and the count of those it left out.",
+);
+const unauthenticatedRequestLogList: JsonSchema = {
+  ...unauthenticatedRequestLogPage,
+  required: ["data", "nextCursor", "dropped", "droppedSince"],
+  properties: {
+    ...(unauthenticatedRequestLogPage["properties"] as JsonSchema),
+    dropped: count("Requests without a valid token the sample left out since `droppedSince`, whatever organization they claimed."),
+    droppedSince: { ...time, description: "Since when `dropped` counts: the host process's start, or the oldest time the log keeps." },
   },
 };
 
@@ -715,6 +759,8 @@ export const analyticsSchemas = {
   },
   RequestLogEntry: requestLogEntry,
   RequestLogList: listOf("RequestLogEntry", "A page of the provisioning log, newest first."),
+  UnauthenticatedRequestLogEntry: unauthenticatedRequestLogEntry,
+  UnauthenticatedRequestLogList: unauthenticatedRequestLogList,
   AdminUser: adminUser,
   AdminUserList: listOf("AdminUser", "A page of admin users, by id."),
   AdminUserInvite: {
@@ -906,7 +952,7 @@ export const analyticsSchemas = {
         format: "uri",
         maxLength: 2048,
         description:
-          "Where SETs are pushed: an absolute `https:` URL (`http:` for a local receiver), without a user name or password (give those as `authorization`). For a poll receiver, its own address, for the operator (never called).",
+          "Where SETs are pushed: an absolute `https:` URL (`http:` for a local receiver), without a user name or password (give those as `authorization`). Its host may not be, nor resolve to, a loopback, private, link-local, CGNAT, unique-local, cloud metadata or other special-purpose address unless the operator allows it (400 naming the rule). For a poll receiver, its own address, for the operator (never called).",
       },
       delivery: {
         type: "string",

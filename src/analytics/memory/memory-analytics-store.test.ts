@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTokenStore } from "scimkit";
 import { memoryStore } from "scimkit/memory";
-import type { ResourceStore } from "scimkit/store";
+import { eventLoopSlice, type EventLoopSlice, type ResourceStore } from "scimkit/store";
 import { userAttributes, uniqueKeys } from "../scim-attributes.fixture.js";
 import type { AnalyticsStore, Organization } from "../analytics-store.js";
 import { describeAnalyticsStoreConformance } from "scimkit/testkit";
@@ -239,4 +239,53 @@ describe("memoryAnalyticsStore: learners", () => {
       expect(rest.items.map((learner) => learner.id)).toEqual(["u01200", "u01600", "u02000", "u02400"]);
     });
   }
+});
+
+describe("memoryAnalyticsStore over a large subtree (issue 27)", () => {
+  /** A company with `divisions` divisions, a learner in each, and the store's slices as `slice` gives them. */
+  async function company(divisions: number, slice?: () => EventLoopSlice) {
+    const resources = memoryStore();
+    const analytics = memoryAnalyticsStore({
+      resources,
+      tokens: createTokenStore(),
+      ...(slice === undefined ? {} : { eventLoopSlice: slice }),
+    });
+    await analytics.createOrganization({ ...acme, id: "root" });
+    for (let index = 0; index < divisions; index += 1) {
+      const id = `division-${String(index).padStart(4, "0")}`;
+      await analytics.createOrganization({ ...acme, id, parentId: "root" });
+      await addUser(resources, id, `u${index}`);
+    }
+    return analytics;
+  }
+
+  it("gives the event loop turns while it sums a subtree, so other work runs before it finishes", async () => {
+    const analytics = await company(40, () => eventLoopSlice(0));
+    const order: string[] = [];
+    const summary = analytics.treeSummary({ all: true }, "root", { asOf: T1 }).then((result) => {
+      order.push("summary");
+      return result;
+    });
+    setImmediate(() => order.push("another request"));
+    const result = await summary;
+    expect(order).toEqual(["another request", "summary"]);
+    expect(result?.organizations).toHaveLength(41);
+    expect(result?.totals.learners).toBe(40);
+  });
+
+  it("answers a scope of 2,001 organizations by lookup: the subtree, its summary and its lists as before", async () => {
+    const analytics = await company(2000);
+    const scope = { orgIds: [...(await analytics.listSubtreeIds(["root"]))] };
+    expect(scope.orgIds).toHaveLength(2001);
+    const page = await analytics.listOrganizations(scope, { limit: 5, after: "division-1997" });
+    expect(page.items.map((organization) => organization.id)).toEqual(["division-1998", "division-1999", "root"]);
+    const summary = await analytics.treeSummary(scope, "root", { asOf: T1 });
+    expect(summary?.totals.learners).toBe(2000);
+    expect(summary?.organizations.map((row) => row.orgId).slice(0, 2)).toEqual(["division-0000", "division-0001"]);
+    // Moving a division away takes it out of the subtree at once: the index of children follows the tree.
+    await analytics.createOrganization({ ...acme, id: "elsewhere" });
+    await analytics.updateOrganization({ all: true }, "division-0000", { parentId: "elsewhere", updatedAt: T1 });
+    expect(await analytics.listSubtreeIds(["elsewhere"])).toEqual(["division-0000", "elsewhere"]);
+    expect(await analytics.listSubtreeIds(["root"])).toHaveLength(2000);
+  });
 });

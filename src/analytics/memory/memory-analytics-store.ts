@@ -4,7 +4,7 @@
  * kept here: they are read through the `ResourceStore` API from the SCIM users themselves.
  */
 import type { TokenStore } from "scimkit";
-import type { ResourceStore, StoredResource } from "scimkit/store";
+import { eventLoopSlice, pauseIfDue, type EventLoopSlice, type ResourceStore, type StoredResource } from "scimkit/store";
 import type {
   AdminUser,
   AnalyticsStore,
@@ -26,6 +26,7 @@ import type {
 } from "../analytics-store.js";
 import { analyticsConflictError } from "../analytics-conflict-error.js";
 import { checkParentChain } from "../check-parent-chain.js";
+import { type Grants, grantsBeyond, refuseGrantsBeyond } from "../grants-beyond.js";
 import { MAX_ORGANIZATION_DEPTH, organizationTreeError } from "../organization-tree-error.js";
 import { rounded, simulationRates, summaryRate } from "../summary-rates.js";
 import { walkResources } from "./walk-resources.js";
@@ -47,6 +48,12 @@ export interface MemoryAnalyticsStoreOptions {
    * the system clock.
    */
   readonly now?: () => Date;
+  /**
+   * The slice clock of long reads (a subtree's summary): they give the event loop a turn whenever
+   * a slice is spent, so other requests are not held behind them. Default `eventLoopSlice()` (4 ms
+   * slices); a test passes `() => eventLoopSlice(0)` to make every check a turn.
+   */
+  readonly eventLoopSlice?: () => EventLoopSlice;
 }
 
 /** Users read per request while walking an organization's SCIM users for a learner list. */
@@ -71,12 +78,29 @@ interface Owned<T> {
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
+/**
+ * A scope's ids as a set, made once per scope object (a request's): a caller with a subtree of
+ * thousands of organizations costs one lookup per check, not a scan of its list (issue 27).
+ */
+const scopeSets = new WeakMap<OrgScope, ReadonlySet<string>>();
+
+function scopeSet(scope: { readonly orgIds: readonly string[] }): ReadonlySet<string> {
+  let set = scopeSets.get(scope);
+  if (set === undefined) {
+    set = new Set(scope.orgIds);
+    scopeSets.set(scope, set);
+  }
+  return set;
+}
+
 function sees(scope: OrgScope, orgId: string): boolean {
-  return "all" in scope || scope.orgIds.includes(orgId);
+  return "all" in scope || scopeSet(scope).has(orgId);
 }
 
 function seesAdminUser(scope: OrgScope, user: AdminUser): boolean {
-  return "all" in scope || user.organizationIds.some((orgId) => scope.orgIds.includes(orgId));
+  if ("all" in scope) return true;
+  const visible = scopeSet(scope);
+  return user.organizationIds.some((orgId) => visible.has(orgId));
 }
 
 /** `user` with `organizationIds` and `subtreeOrganizationIds` as given, sorted; no subtree member when none. */
@@ -127,6 +151,7 @@ function sortedValues<T>(map: ReadonlyMap<string, T>): T[] {
 export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): AnalyticsStore {
   const { resources, tokens } = options;
   const now = options.now ?? (() => new Date());
+  const newSlice = options.eventLoopSlice ?? (() => eventLoopSlice());
 
   const organizations = new Map<string, Organization>();
   const adminUsers = new Map<string, AdminUser>();
@@ -200,22 +225,49 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
     return chain;
   };
 
+  /** Each parent's children, built on first use after a change of the tree (issue 27: no scan per level). */
+  let children: Map<string, string[]> | undefined;
+  const childrenOf = (id: string): readonly string[] => {
+    if (children === undefined) {
+      children = new Map();
+      for (const organization of organizations.values()) {
+        if (organization.parentId === undefined) continue;
+        const siblings = children.get(organization.parentId);
+        if (siblings === undefined) children.set(organization.parentId, [organization.id]);
+        else siblings.push(organization.id);
+      }
+    }
+    return children.get(id) ?? [];
+  };
+  /** Every write of `organizations` goes through here, so the index of children is never stale. */
+  const putOrganization = (organization: Organization): void => {
+    organizations.set(organization.id, organization);
+    children = undefined;
+  };
+
   /** `id` and its descendants with their level below `id` (1 for `id`), in id order. */
   const subtreeOf = (id: string): { readonly id: string; readonly level: number }[] => {
     if (!organizations.has(id)) return [];
     const found = [{ id, level: 1 }];
     for (let index = 0; index < found.length; index += 1) {
       const parent = found[index] as { readonly id: string; readonly level: number };
-      for (const organization of organizations.values()) {
-        if (organization.parentId === parent.id) found.push({ id: organization.id, level: parent.level + 1 });
-      }
+      for (const child of childrenOf(parent.id)) found.push({ id: child, level: parent.level + 1 });
     }
     return found.sort((a, b) => compareKeys(a.id, b.id));
+  };
+
+  /** Throws when `granted` lies beyond the grants of admin user `grantorId` (none: nothing granted). */
+  const refuseBeyondGrantor = (grantorId: string | undefined, granted: Grants): void => {
+    if (grantorId === undefined) return;
+    const grantor = adminUsers.get(grantorId);
+    const own = { organizationIds: grantor?.organizationIds ?? [], subtreeOrganizationIds: grantor?.subtreeOrganizationIds ?? [] };
+    refuseGrantsBeyond(grantsBeyond(own, chainOf, granted));
   };
 
   /** Removes every analytics record of `id` and strips it from admin users. */
   const deleteAnalyticsRecords = (id: string): void => {
     organizations.delete(id);
+    children = undefined;
     for (const [userId, user] of adminUsers) {
       if (user.organizationIds.includes(id)) {
         const kept = user.organizationIds.filter((orgId) => orgId !== id);
@@ -262,10 +314,15 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       return [...found].sort(compareKeys);
     },
 
-    async createOrganization(organization) {
-      if (organizations.has(organization.id)) throw new Error(`memoryAnalyticsStore: organization ${organization.id} exists`);
+    async createOrganization(organization, options = {}) {
+      const { id } = organization;
+      if (organizations.has(id)) throw new Error(`memoryAnalyticsStore: organization ${id} exists`);
       if (organization.parentId !== undefined) checkParentChain(chainOf(organization.parentId), organization.parentId, 1);
-      organizations.set(organization.id, plainCopy(organization));
+      // Each clearing call does its work when called (as in deleteOrganization), so nothing runs
+      // between it and the new organization's appearance.
+      const cleared = options.clearLeftovers === true ? [deleteAnalyticsRecords(id), deleteScimResources(id), tokens.revokeAll(id)] : [];
+      putOrganization(plainCopy(organization));
+      await Promise.all(cleared);
     },
 
     async updateOrganization(scope, id, change) {
@@ -289,13 +346,12 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
         ...(nextParentId === undefined ? {} : { parentId: nextParentId }),
         updatedAt: change.updatedAt,
       };
-      organizations.set(id, next);
+      putOrganization(next);
       const { status } = change;
       if (change.cascade === true && status !== undefined) {
         for (const member of subtreeOf(id)) {
           const descendant = organizations.get(member.id);
-          if (descendant !== undefined && member.id !== id)
-            organizations.set(member.id, { ...descendant, status, updatedAt: change.updatedAt });
+          if (descendant !== undefined && member.id !== id) putOrganization({ ...descendant, status, updatedAt: change.updatedAt });
         }
       }
       return plainCopy(next);
@@ -317,24 +373,20 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
 
     async treeSummary(scope, orgId, options) {
       if (!organizations.has(orgId) || !sees(scope, orgId)) return undefined;
+      const slice = newSlice();
       const members = subtreeOf(orgId)
         .map((member) => member.id)
         .filter((id) => sees(scope, id));
+      const figuresOf = new Map(
+        members.map((id) => [
+          id,
+          { orgId: id, learners: 0, activeLearners: 0, enrolled: 0, completed: 0, overdue: 0, sent: 0, clicked: 0, reported: 0 },
+        ]),
+      );
       const people = new Set<string>();
       const activePeople = new Set<string>();
-      const rows = [];
-      for (const id of members) {
-        const figures = {
-          orgId: id,
-          learners: 0,
-          activeLearners: 0,
-          enrolled: 0,
-          completed: 0,
-          overdue: 0,
-          sent: 0,
-          clicked: 0,
-          reported: 0,
-        };
+      for (const figures of figuresOf.values()) {
+        const id = figures.orgId;
         for await (const user of usersOf(id, undefined)) {
           const person = workEmailOf(user) ?? `id:${id}/${user.id}`;
           const active = learnerOf(id, user).active;
@@ -344,25 +396,32 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
             figures.activeLearners += 1;
             activePeople.add(person);
           }
+          await pauseIfDue(slice);
         }
-        for (const byUser of enrolments.values()) {
-          for (const { orgId: owner, value } of byUser.values()) {
-            if (owner !== id) continue;
-            figures.enrolled += 1;
-            if (value.status === "completed") figures.completed += 1;
-            if (isOverdue(value, campaigns.get(value.campaignId), options.asOf)) figures.overdue += 1;
-          }
-        }
-        for (const byUser of recipients.values()) {
-          for (const { orgId: owner, value } of byUser.values()) {
-            if (owner !== id) continue;
-            if (value.sentAt !== undefined) figures.sent += 1;
-            if (value.clickedAt !== undefined) figures.clicked += 1;
-            if (value.reportedAt !== undefined) figures.reported += 1;
-          }
-        }
-        rows.push(figures);
       }
+      // One pass over each table, each row counted for its organization when that is a member:
+      // not a pass per member, which a subtree of thousands made thousands of passes.
+      for (const byUser of enrolments.values()) {
+        for (const { orgId: owner, value } of byUser.values()) {
+          const figures = figuresOf.get(owner);
+          if (figures === undefined) continue;
+          figures.enrolled += 1;
+          if (value.status === "completed") figures.completed += 1;
+          if (isOverdue(value, campaigns.get(value.campaignId), options.asOf)) figures.overdue += 1;
+        }
+        await pauseIfDue(slice);
+      }
+      for (const byUser of recipients.values()) {
+        for (const { orgId: owner, value } of byUser.values()) {
+          const figures = figuresOf.get(owner);
+          if (figures === undefined) continue;
+          if (value.sentAt !== undefined) figures.sent += 1;
+          if (value.clickedAt !== undefined) figures.clicked += 1;
+          if (value.reportedAt !== undefined) figures.reported += 1;
+        }
+        await pauseIfDue(slice);
+      }
+      const rows = [...figuresOf.values()];
       const totals = { learners: 0, activeLearners: 0, enrolled: 0, completed: 0, overdue: 0, sent: 0, clicked: 0, reported: 0 };
       for (const { orgId: _orgId, ...figures } of rows) {
         for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += figures[key];
@@ -395,8 +454,12 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       return user === undefined ? undefined : plainCopy(user);
     },
 
-    async createAdminUser(user, invitation) {
+    async createAdminUser(user, invitation, options = {}) {
       const email = user.email.toLowerCase();
+      refuseBeyondGrantor(options.grantedBy, {
+        organizationIds: user.organizationIds,
+        subtreeOrganizationIds: user.subtreeOrganizationIds ?? [],
+      });
       if (adminIdByEmail.has(email)) throw analyticsConflictError("An admin user with this e-mail address exists");
       if (adminUsers.has(user.id)) throw new Error(`memoryAnalyticsStore: admin user ${user.id} exists`);
       if (invitations.has(invitation.codeHash)) throw new Error("memoryAnalyticsStore: an invitation with this code digest exists");
@@ -405,9 +468,17 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       invitations.set(invitation.codeHash, { adminUserId: user.id, expiresAt: invitation.expiresAt });
     },
 
-    async updateAdminUser(scope, id, change) {
+    async updateAdminUser(scope, id, change, options = {}) {
       const current = adminUsers.get(id);
       if (current === undefined || !seesAdminUser(scope, current)) return undefined;
+      if (change.organizationIds !== undefined || change.subtreeOrganizationIds !== undefined) {
+        const organizationIds = change.organizationIds ?? current.organizationIds;
+        const subtreeOrganizationIds = change.subtreeOrganizationIds ?? current.subtreeOrganizationIds ?? [];
+        refuseBeyondGrantor(options.grantedBy, {
+          organizationIds,
+          subtreeOrganizationIds: subtreeOrganizationIds.filter((orgId) => organizationIds.includes(orgId)),
+        });
+      }
       const next: AdminUser = {
         ...current,
         ...(change.role === undefined ? {} : { role: change.role }),

@@ -17,9 +17,10 @@ import {
 } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
-import type { AdminRole, AdminUser, AdminUserStatus, OrgScope } from "../analytics-store.js";
+import type { AdminRole, AdminUser, AdminUserStatus, GrantOptions, OrgScope } from "../analytics-store.js";
 import { newApiKey } from "../api-keys.js";
 import { callerScope } from "../caller-scope.js";
+import { isGrantBeyondScopeError } from "../grants-beyond.js";
 import { renderAdminUser } from "../render-resources.js";
 import { sendJson, sendNoContent } from "../send-json.js";
 
@@ -80,28 +81,50 @@ async function requireVisible(dependencies: AnalyticsDependencies, scope: OrgSco
 }
 
 /**
- * The subtree grants of a request: sorted, each one of the granted `organizationIds`, and — for
- * an admin caller — each a subtree the caller sees whole (issue 17), so a grant never reaches
- * past the caller's own. 400 naming each that is not.
+ * The subtree grants of a request: sorted, each one of the granted `organizationIds`. 400 naming
+ * each that is not. Whether the caller may give them is the store's to decide, inside its write.
  */
-async function checkedSubtreeIds(
-  dependencies: AnalyticsDependencies,
-  scope: OrgScope,
-  subtreeIds: readonly string[] | undefined,
-  organizationIds: readonly string[],
-): Promise<string[] | undefined> {
+function checkedSubtreeIds(subtreeIds: readonly string[] | undefined, organizationIds: readonly string[]): string[] | undefined {
   if (subtreeIds === undefined) return undefined;
   const errors: ProblemFieldError[] = [];
-  const visible = "all" in scope ? undefined : new Set(scope.orgIds);
   for (const [index, id] of subtreeIds.entries()) {
     if (!organizationIds.includes(id)) {
       errors.push({ field: `/subtreeOrganizationIds/${index}`, message: "is not one of the admin user's organizationIds" });
-    } else if (visible !== undefined && !(await dependencies.store.listSubtreeIds([id])).every((member) => visible.has(member))) {
-      errors.push({ field: `/subtreeOrganizationIds/${index}`, message: "has organizations below it that you may not see" });
     }
   }
   if (errors.length > 0) throw invalidRequest(errors);
   return normalizedIds(subtreeIds);
+}
+
+/**
+ * The admin caller whose grants bound those it gives (issue 27, item 4): an admin — itself
+ * included — never grants an organization outside its scope nor a subtree it does not hold.
+ */
+function grantOptions(call: Pick<AnalyticsCall, "caller">): GrantOptions {
+  return call.caller?.kind === "admin" ? { grantedBy: call.caller.adminUser.id } : {};
+}
+
+/**
+ * `work`, with the store's refusal of a grant beyond the caller's own as a 400 naming each grant
+ * in the request's sorted lists (`organizationIds`, `subtreeOrganizationIds`).
+ */
+async function grantChecked<T>(organizationIds: readonly string[], subtreeIds: readonly string[], work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isGrantBeyondScopeError(error)) throw error;
+    throw invalidRequest(
+      error.beyond.map(({ kind, orgId }) =>
+        kind === "subtree"
+          ? {
+              field: `/subtreeOrganizationIds/${Math.max(subtreeIds.indexOf(orgId), 0)}`,
+              message:
+                "is not within a subtree you hold: you may grant a subtree only of an organization at or below one of your own subtree grants",
+            }
+          : { field: `/organizationIds/${Math.max(organizationIds.indexOf(orgId), 0)}`, message: "is not an organization you may see" },
+      ),
+    );
+  }
 }
 
 /**
@@ -147,7 +170,8 @@ export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUse
       sendJson(call.response, 200, renderAdminUser(await visibleAdminUser(dependencies, call), call.scope));
     },
 
-    async inviteAdminUser({ response, body, scope, baseUrl }) {
+    async inviteAdminUser(call) {
+      const { response, body, scope, baseUrl } = call;
       const onInvitation = dependencies.onInvitation;
       if (onInvitation === undefined) {
         throw notImplemented(
@@ -163,7 +187,7 @@ export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUse
       const email = input.email.toLowerCase();
       const organizationIds = normalizedIds(input.organizationIds);
       await requireVisible(dependencies, scope, organizationIds);
-      const subtreeOrganizationIds = await checkedSubtreeIds(dependencies, scope, input.subtreeOrganizationIds, organizationIds);
+      const subtreeOrganizationIds = checkedSubtreeIds(input.subtreeOrganizationIds, organizationIds);
       const existing = await store.findAdminUserByEmail(email);
       if (existing !== undefined) {
         // Issue 19: only an admin user the caller may see is named; any other collision gets the
@@ -191,7 +215,9 @@ export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUse
       };
       const code = invitationCode(user.id);
       try {
-        await store.createAdminUser(user, { codeHash: hashToken(code), expiresAt });
+        await grantChecked(organizationIds, subtreeOrganizationIds ?? [], () =>
+          store.createAdminUser(user, { codeHash: hashToken(code), expiresAt }, grantOptions(call)),
+        );
       } catch (error) {
         // Two invitations of one e-mail at once: the store's unique e-mail decides.
         if (isConflict(error)) throw emailTaken(email);
@@ -220,24 +246,26 @@ export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUse
       await requireManageable(dependencies, call, target);
       const organizationIds = change.organizationIds === undefined ? undefined : normalizedIds(change.organizationIds);
       if (organizationIds !== undefined) await requireVisible(dependencies, call.scope, organizationIds);
-      const subtreeOrganizationIds = await checkedSubtreeIds(
-        dependencies,
-        call.scope,
-        change.subtreeOrganizationIds,
-        organizationIds ?? target.organizationIds,
-      );
+      const subtreeOrganizationIds = checkedSubtreeIds(change.subtreeOrganizationIds, organizationIds ?? target.organizationIds);
       if (change.status !== undefined && target.status === "invited") {
         throw conflict(
           "This admin user is still invited: it becomes active by accepting its invitation, and an invitation is withdrawn by deleting the admin user.",
         );
       }
-      const updated = await store.updateAdminUser(call.scope, target.id, {
-        ...(change.role === undefined ? {} : { role: change.role }),
-        ...(organizationIds === undefined ? {} : { organizationIds }),
-        ...(subtreeOrganizationIds === undefined ? {} : { subtreeOrganizationIds }),
-        ...(change.status === undefined ? {} : { status: change.status }),
-        updatedAt: now().toISOString(),
-      });
+      const updated = await grantChecked(organizationIds ?? [], subtreeOrganizationIds ?? [], () =>
+        store.updateAdminUser(
+          call.scope,
+          target.id,
+          {
+            ...(change.role === undefined ? {} : { role: change.role }),
+            ...(organizationIds === undefined ? {} : { organizationIds }),
+            ...(subtreeOrganizationIds === undefined ? {} : { subtreeOrganizationIds }),
+            ...(change.status === undefined ? {} : { status: change.status }),
+            updatedAt: now().toISOString(),
+          },
+          grantOptions(call),
+        ),
+      );
       if (updated === undefined) throw noSuchAdminUser();
       sendJson(call.response, 200, renderAdminUser(updated, call.scope));
     },

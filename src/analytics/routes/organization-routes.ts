@@ -12,6 +12,7 @@ import { describeTreeRefusal, isOrganizationTreeError } from "../organization-tr
 import { renderOrganization } from "../render-resources.js";
 import { organizationUsersReport } from "../report-kinds.js";
 import { sendJson, sendNoContent } from "../send-json.js";
+import { issueWhileExists } from "../issue-while-exists.js";
 import { startReport } from "./start-report.js";
 
 type OrganizationHandlers = Pick<
@@ -28,6 +29,11 @@ type OrganizationHandlers = Pick<
 const noSuchOrganization = (): Error => notFound("There is no organization with this id among those you may see.");
 // Only the operator creates organizations and it sees them all, so this says nothing it could not list.
 const idTaken = (): Error => conflict("An organization with this id exists; choose another id, or leave `id` out for a new UUID.");
+
+const deletedMeanwhile = (): Error =>
+  conflict(
+    "The organization was deleted (with its parent's subtree, or by id) while it was being created; create it again if it is still wanted.",
+  );
 
 /**
  * `work`, with a store's refusal of a tree change as the problem a client can act on: an unknown
@@ -82,13 +88,14 @@ export function organizationHandlers(dependencies: AnalyticsDependencies): Organ
       // Checked against every organization, whatever the caller's scope: an id is one path for all.
       if (id !== undefined && (await store.getOrganization({ all: true }, id)) !== undefined) throw idTaken();
       try {
-        await treeChecked(() => store.createOrganization(organization));
+        await treeChecked(() => store.createOrganization(organization, { clearLeftovers: true }));
       } catch (error) {
         // A concurrent create with the same id: the store's key refused ours.
         if (id !== undefined && (await store.getOrganization({ all: true }, id)) !== undefined) throw idTaken();
         throw error;
       }
-      const issued = await scimTokens.issue(organization.id, { label: "issued when the organization was created" });
+      const issued = await issueWhileExists(dependencies, organization, { label: "issued when the organization was created" });
+      if (issued === undefined) throw deletedMeanwhile();
       response.setHeader("Location", `${baseUrl}/organizations/${encodeURIComponent(organization.id)}`);
       // The body holds a credential: no cache may keep it (RFC 9111 §5.2.2.5).
       response.setHeader("Cache-Control", "no-store");

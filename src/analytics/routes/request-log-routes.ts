@@ -2,6 +2,8 @@
  * The provisioning log of an organization (issue 18: addition to spec §4.6): what its identity
  * provider sent and what the service answered, read from the host's `ReadableRequestLog` by the
  * operator and the organization's admins — the same scope as every `/organizations/{id}/…` route.
+ * And the sample of requests that came without a valid token (issue 27), kept apart from every
+ * organization's log: the operator's alone, since they are outsiders' and may name any organization.
  *
  * The log's own cursor travels inside the interface's sealed cursor (page-cursor.ts) rather than
  * as it is: a cursor then holds only with the organization and filters it was given for (replayed
@@ -9,12 +11,19 @@
  * a different list from an arbitrary point), and a log swapped behind the router (memory for SQL)
  * meets only cursors the router vouches for.
  */
-import type { IdentityProvider, ReadableRequestLog, RequestLogEntry, RequestLogQuery, StatusClass } from "scimkit";
+import type {
+  IdentityProvider,
+  ReadableRequestLog,
+  RequestLogEntry,
+  RequestLogQuery,
+  StatusClass,
+  UnauthenticatedRequestLogEntry,
+} from "scimkit";
 import { invalidCursor, invalidRequest, notFound } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
 
-type RequestLogHandlers = Pick<AnalyticsHandlers, "listOrganizationRequestLog">;
+type RequestLogHandlers = Pick<AnalyticsHandlers, "listOrganizationRequestLog" | "listUnauthenticatedRequestLog">;
 
 const noSuchOrganization = (): Error => notFound("There is no organization with this id among those you may see.");
 
@@ -33,6 +42,7 @@ const PARAMETER_OF_MEMBER: Readonly<Record<string, string>> = {
   requestId: "requestId",
   limit: "limit",
   cursor: "cursor",
+  orgId: "organizationId",
 };
 
 /**
@@ -79,42 +89,67 @@ function logQueryOf(query: AnalyticsCall["query"]): RequestLogQuery {
   };
 }
 
+/** The members of `entry` named in `members` that it has, in that order: nothing else a log keeps reaches a client. */
+function picked<T extends object>(entry: T, members: readonly (keyof T & string)[]): Record<string, unknown> {
+  const rendered: Record<string, unknown> = {};
+  for (const name of members) if (entry[name] !== undefined) rendered[name] = entry[name];
+  return rendered;
+}
+
+const UNAUTHENTICATED_MEMBERS = [
+  "requestId",
+  "orgId",
+  "at",
+  "method",
+  "path",
+  "status",
+  "scimType",
+  "detail",
+  "durationMs",
+  "clientAddress",
+  "userAgent",
+  "identityProvider",
+] as const satisfies readonly (keyof UnauthenticatedRequestLogEntry)[];
+
+const ENTRY_MEMBERS = [
+  "requestId",
+  "orgId",
+  "at",
+  "method",
+  "path",
+  "status",
+  "scimType",
+  "detail",
+  "durationMs",
+  "authenticated",
+  "tokenId",
+  "clientAddress",
+  "userAgent",
+  "identityProvider",
+  "resourceType",
+  "resourceId",
+  "bulkOperations",
+  "requestBody",
+  "requestBodyTruncated",
+  "requestBodyRefused",
+  "responseBody",
+  "responseBodyTruncated",
+] as const satisfies readonly (keyof RequestLogEntry)[];
+
 /**
  * An entry as the interface documents it (`RequestLogEntry` schema): the members of the
  * interface, picked one by one, so whatever else a log keeps beside them never reaches a client.
  */
 export function renderRequestLogEntry(entry: RequestLogEntry): Record<string, unknown> {
-  const rendered: Record<string, unknown> = {
-    requestId: entry.requestId,
-    orgId: entry.orgId,
-    at: entry.at,
-    method: entry.method,
-    path: entry.path,
-    status: entry.status,
-  };
-  if (entry.scimType !== undefined) rendered["scimType"] = entry.scimType;
-  if (entry.detail !== undefined) rendered["detail"] = entry.detail;
-  rendered["durationMs"] = entry.durationMs;
-  rendered["authenticated"] = entry.authenticated;
-  const optional = [
-    "tokenId",
-    "clientAddress",
-    "userAgent",
-    "identityProvider",
-    "resourceType",
-    "resourceId",
-    "bulkOperations",
-    "requestBody",
-    "requestBodyTruncated",
-    "requestBodyRefused",
-    "responseBody",
-    "responseBodyTruncated",
-  ] as const;
-  for (const name of optional) if (entry[name] !== undefined) rendered[name] = entry[name];
-  return rendered;
+  return picked(entry, ENTRY_MEMBERS);
 }
 
-/** The handler of the provisioning-log operation; `log` is the router's `requestLog`. */
+/** An unauthenticated entry as the interface documents it (`UnauthenticatedRequestLogEntry` schema), picked as `renderRequestLogEntry` does. */
+function renderUnauthenticatedEntry(entry: UnauthenticatedRequestLogEntry): Record<string, unknown> {
+  return picked(entry, UNAUTHENTICATED_MEMBERS);
+}
+
+/** The handlers of the provisioning-log operations; `log` is the router's `requestLog`. */
 export function requestLogHandlers(dependencies: AnalyticsDependencies, log: ReadableRequestLog | undefined): RequestLogHandlers {
   const { store } = dependencies;
   return {
@@ -139,6 +174,29 @@ export function requestLogHandlers(dependencies: AnalyticsDependencies, log: Rea
       call.sendPage(
         { items: listed.entries, ...(listed.nextCursor === undefined ? {} : { next: listed.nextCursor }) },
         renderRequestLogEntry,
+      );
+    },
+
+    async listUnauthenticatedRequestLog(call) {
+      const listUnauthenticated = log?.listUnauthenticated?.bind(log);
+      if (listUnauthenticated === undefined) throw noLog();
+      const page = call.page();
+      const orgId = call.query["organizationId"];
+      let listed: Awaited<ReturnType<typeof listUnauthenticated>>;
+      try {
+        listed = await listUnauthenticated({
+          ...(typeof orgId === "string" ? { orgId } : {}),
+          limit: page.limit,
+          ...(page.after === undefined ? {} : { cursor: page.after }),
+        });
+      } catch (error) {
+        if (error instanceof RangeError) throw refusedQuery(error);
+        throw error;
+      }
+      call.sendPage(
+        { items: listed.entries, ...(listed.nextCursor === undefined ? {} : { next: listed.nextCursor }) },
+        renderUnauthenticatedEntry,
+        { dropped: listed.dropped, droppedSince: listed.droppedSince },
       );
     },
   };

@@ -10,6 +10,7 @@ import { v7 } from "uuid";
 import type { AnalyticsCall } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
 import { reportLimit } from "../analytics-problem.js";
+import { markRepeatedRequest } from "../analytics-write-auditor.js";
 import type { Operation, ReportStart } from "../analytics-store.js";
 import { renderOperation } from "../render-resources.js";
 import type { ReportKind } from "../report-kinds.js";
@@ -80,6 +81,8 @@ export async function startReport(
   });
   if (start.outcome === "refused") refusal(dependencies, subject.orgId, start, now);
   if (start.outcome === "created") dependencies.startReport(start.operation);
+  // Audited once, as the operation is made once: the repeats of an identical request are not.
+  else markRepeatedRequest(call.response);
   const body = renderOperation(start.operation, call.baseUrl);
   call.response.setHeader("Location", `${call.baseUrl}/operations/${start.operation.id}`);
   // RFC 9110 §15.3.3: 202 while the report is still being built (a new one, or an identical

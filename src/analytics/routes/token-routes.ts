@@ -10,7 +10,9 @@ import type { Response } from "express";
 import { conflict, invalidRequest, notFound, unauthorized } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
+import type { Organization } from "../analytics-store.js";
 import { newApiKey } from "../api-keys.js";
+import { issueWhileExists } from "../issue-while-exists.js";
 import { renderIssuedToken, renderStaticToken, type RenderedScimToken } from "../render-scim-token.js";
 import { sendJson, sendNoContent } from "../send-json.js";
 
@@ -50,10 +52,14 @@ export function tokenHandlers(dependencies: AnalyticsDependencies): TokenHandler
   const { store, scimTokens, staticTokens, now } = dependencies;
 
   /** The organization `{id}` of the path, or 404 when the caller may not see it (as for any organization). */
-  async function organizationOf({ params, scope }: AnalyticsCall): Promise<string> {
+  async function visibleOrganization({ params, scope }: AnalyticsCall): Promise<Organization> {
     const organization = await store.getOrganization(scope, params["id"] ?? "");
     if (organization === undefined) throw noSuchOrganization();
-    return organization.id;
+    return organization;
+  }
+
+  async function organizationOf(call: AnalyticsCall): Promise<string> {
+    return (await visibleOrganization(call)).id;
   }
 
   function staticTokensOf(orgId: string): readonly RenderedScimToken[] {
@@ -73,13 +79,16 @@ export function tokenHandlers(dependencies: AnalyticsDependencies): TokenHandler
     },
 
     async issueOrganizationToken(call) {
-      const orgId = await organizationOf(call);
+      const organization = await visibleOrganization(call);
+      const orgId = organization.id;
       const body = call.body as { readonly label?: string; readonly expiresAt?: string };
       const expiresAt = futureExpiry(body.expiresAt, now());
-      const issued = await scimTokens.issue(orgId, {
+      const issued = await issueWhileExists(dependencies, organization, {
         ...(body.label === undefined ? {} : { label: body.label.trim() }),
         ...(expiresAt === undefined ? {} : { expiresAt }),
       });
+      // Deleted between the read above and the token's write: as if it had been before.
+      if (issued === undefined) throw noSuchOrganization();
       call.response.setHeader(
         "Location",
         `${call.baseUrl}/organizations/${encodeURIComponent(orgId)}/tokens/${encodeURIComponent(issued.record.id)}`,

@@ -9,6 +9,8 @@ import type { AdminUsersTable, AnalyticsDatabase, ApiKeysTable } from "./analyti
 import { analyticsWriteTransaction } from "./analytics-write-transaction.js";
 import { withRowLock } from "./with-row-lock.js";
 import { analyticsConflictError } from "../analytics-conflict-error.js";
+import { type Grants, grantsBeyond, refuseGrantsBeyond } from "../grants-beyond.js";
+import { lockChains } from "./organization-tree.js";
 import type { AdminRole, AdminUser, AdminUserStatus, AnalyticsStore, OrgScope, StoredApiKey } from "../analytics-store.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
 import { scopeOrgIds } from "./scope-org-ids.js";
@@ -28,12 +30,6 @@ type AdminUserMembers =
   | "hasOperatorKey";
 
 type AdminUsersFrom = ExpressionBuilder<AnalyticsDatabase & { u: AdminUsersTable }, "u">;
-
-/** An admin user's grants: the organizations, and those of them granted with their subtree. */
-interface Grants {
-  readonly organizationIds: readonly string[];
-  readonly subtreeOrganizationIds: readonly string[];
-}
 
 const NO_GRANTS: Grants = { organizationIds: [], subtreeOrganizationIds: [] };
 
@@ -118,6 +114,25 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
       .execute();
   };
 
+  /**
+   * Throws when `granted` lies beyond the grants of admin user `grantorId`, read with the chains
+   * of every organization involved inside `trx` — the chains locked first, as a move locks them,
+   * so neither a move nor a change of the grantor's grants slips between the check and the write.
+   */
+  const refuseBeyondGrantor = async (trx: Kysely<AnalyticsDatabase>, grantorId: string | undefined, granted: Grants): Promise<void> => {
+    if (grantorId === undefined) return;
+    const ids = [...new Set([...granted.organizationIds, ...granted.subtreeOrganizationIds])];
+    const chains = await lockChains(trx, dialect, ids);
+    const grantorRow = await withRowLock(
+      trx.selectFrom("scimkit_admin_users as u").selectAll("u").where("u.id", "=", grantorId),
+      dialect,
+      "reference",
+    ).executeTakeFirst();
+    const grantor = grantorRow === undefined ? undefined : await one(trx, grantorRow);
+    const own = { organizationIds: grantor?.organizationIds ?? [], subtreeOrganizationIds: grantor?.subtreeOrganizationIds ?? [] };
+    refuseGrantsBeyond(grantsBeyond(own, (id) => chains.get(id) ?? [], granted));
+  };
+
   return {
     async listAdminUsers(scope, page, filter = {}) {
       let query = inScope(db, scope);
@@ -150,9 +165,13 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
       return one(db, row);
     },
 
-    createAdminUser(user, invitation) {
+    createAdminUser(user, invitation, options = {}) {
       return analyticsWriteTransaction(db, dialect, async (trx) => {
         const email = user.email.toLowerCase();
+        await refuseBeyondGrantor(trx, options.grantedBy, {
+          organizationIds: user.organizationIds,
+          subtreeOrganizationIds: user.subtreeOrganizationIds ?? [],
+        });
         const insert = trx.insertInto("scimkit_admin_users").values({
           id: user.id,
           email,
@@ -187,11 +206,22 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
       });
     },
 
-    updateAdminUser(scope, id, change) {
+    updateAdminUser(scope, id, change, options = {}) {
       return analyticsWriteTransaction(db, dialect, async (trx) => {
         const query = inScope(trx, scope)?.where("u.id", "=", id);
         const row = query ? await withRowLock(query, dialect, "update").executeTakeFirst() : undefined;
         if (!row) return undefined;
+        let grants: Grants | undefined;
+        if (change.organizationIds !== undefined || change.subtreeOrganizationIds !== undefined) {
+          const current = await one(trx, row);
+          const organizationIds = change.organizationIds ?? current?.organizationIds ?? [];
+          // A grant that stays keeps its subtree unless the change says otherwise.
+          const subtreeOrganizationIds = (change.subtreeOrganizationIds ?? current?.subtreeOrganizationIds ?? []).filter((orgId) =>
+            organizationIds.includes(orgId),
+          );
+          grants = { organizationIds, subtreeOrganizationIds };
+          await refuseBeyondGrantor(trx, options.grantedBy, grants);
+        }
         const next: Selectable<AdminUsersTable> = {
           ...row,
           ...(change.role === undefined ? {} : { role: change.role }),
@@ -203,14 +233,9 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
           .set({ role: next.role, status: next.status, updated_at: next.updated_at })
           .where("id", "=", id)
           .execute();
-        if (change.organizationIds !== undefined || change.subtreeOrganizationIds !== undefined) {
-          const current = await one(trx, row);
-          const organizationIds = change.organizationIds ?? current?.organizationIds ?? [];
-          // A grant that stays keeps its subtree unless the change says otherwise.
-          const subtreeOrganizationIds =
-            change.subtreeOrganizationIds ?? (current?.subtreeOrganizationIds ?? []).filter((orgId) => organizationIds.includes(orgId));
+        if (grants !== undefined) {
           await trx.deleteFrom("scimkit_admin_user_organizations").where("admin_user_id", "=", id).execute();
-          await linkOrganizations(trx, id, { organizationIds, subtreeOrganizationIds });
+          await linkOrganizations(trx, id, grants);
         }
         return one(trx, next);
       });

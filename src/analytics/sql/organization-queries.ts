@@ -3,7 +3,7 @@
  * row of it — SCIM and analytics — in one write transaction.
  */
 import type { Kysely, Selectable } from "kysely";
-import { deleteScimOrganizationRows, type SqlDialect } from "scimkit/sql";
+import { deleteScimOrganizationRows, type SqlDialect, type SqlStoreDatabase } from "scimkit/sql";
 import { analyticsWriteTransaction } from "./analytics-write-transaction.js";
 import { withRowLock } from "./with-row-lock.js";
 import type { AnalyticsDatabase, OrganizationsTable } from "./analytics-tables.js";
@@ -85,15 +85,17 @@ export function organizationQueries(
       return subtreeIds(db, rootIds);
     },
 
-    async createOrganization(organization) {
-      const { parentId } = organization;
-      if (parentId !== undefined) {
-        return analyticsWriteTransaction(db, dialect, async (trx) => {
-          checkParentChain(await lockChain(trx, dialect, parentId), parentId, 1);
-          await insertOrganization(trx, organization);
-        });
+    async createOrganization(organization, options = {}) {
+      const { id, parentId } = organization;
+      if (parentId === undefined && options.clearLeftovers !== true) {
+        await insertOrganization(db, organization);
+        return;
       }
-      await insertOrganization(db, organization);
+      return analyticsWriteTransaction(db, dialect, async (trx, scim) => {
+        if (parentId !== undefined) checkParentChain(await lockChain(trx, dialect, parentId), parentId, 1);
+        if (options.clearLeftovers === true) await deleteOrganizationData(trx, scim, dialect, [id]);
+        await insertOrganization(trx, organization);
+      });
     },
 
     updateOrganization(scope, id, change) {
@@ -149,6 +151,8 @@ export function organizationQueries(
         // Locked in id order as a move locks, first, so a child created or moved in meanwhile is
         // seen or refused; a subtree that is only the organization costs one row lock.
         const members = (await lockSubtree(trx, dialect, id)).map((member) => member.id);
+        // Deleted meanwhile by another delete: nothing left to lock, and no `in ()` to build.
+        if (members.length === 0) return false;
         const query = inScope(trx, scope)?.where("id", "=", id);
         // The delete lock makes a concurrent update of the organization wait, then find it gone.
         const row = query ? await withRowLock(query, dialect, "delete").executeTakeFirst() : undefined;
@@ -157,10 +161,7 @@ export function organizationQueries(
           throw organizationTreeError({ kind: "has-children", children: await countChildren(trx, id) });
         }
         // One transaction (issue 6: "in one transaction"): a failure anywhere leaves all of it.
-        await deleteAnalyticsOrganizationRows(trx, members);
-        // The SCIM tables are the SCIM store's to know: it deletes an organization at a time.
-        for (const member of members) await deleteScimOrganizationRows(scim, member, dialect);
-        await trx.deleteFrom("scimkit_tokens").where("org_id", "in", members).execute();
+        await deleteOrganizationData(trx, scim, dialect, members);
         // One statement, so the parent references inside the subtree are checked once all are gone.
         await trx.deleteFrom("scimkit_organizations").where("id", "in", members).execute();
         return true;
@@ -177,4 +178,20 @@ async function countChildren(db: Kysely<AnalyticsDatabase>, id: string): Promise
     .where("parent_id", "=", id)
     .executeTakeFirstOrThrow();
   return Number(row.children);
+}
+
+/**
+ * Everything of the organizations `orgIds` but their own rows — analytics rows, SCIM resources
+ * (the SCIM store's to know, an organization at a time) and SCIM tokens — inside `trx`.
+ */
+async function deleteOrganizationData(
+  trx: Kysely<AnalyticsDatabase>,
+  scim: Kysely<SqlStoreDatabase>,
+  dialect: SqlDialect,
+  orgIds: readonly string[],
+): Promise<void> {
+  if (orgIds.length === 0) return;
+  await deleteAnalyticsOrganizationRows(trx, orgIds);
+  for (const orgId of orgIds) await deleteScimOrganizationRows(scim, orgId, dialect);
+  await trx.deleteFrom("scimkit_tokens").where("org_id", "in", orgIds).execute();
 }

@@ -29,6 +29,19 @@ function chainOf(id: string): RawBuilder<unknown> {
 }
 
 /**
+ * `ids` and each one's ancestors as a recursive CTE named `chains(start, id, parent_id, level)`:
+ * level 1 is `start` itself. `ids` must not be empty.
+ */
+function chainsOf(ids: readonly string[]): RawBuilder<unknown> {
+  return sql`with recursive chains(start, id, parent_id, level) as (
+    select id, id, parent_id, 1 from scimkit_organizations where id in (${sql.join(ids)})
+    union all
+    select c.start, o.id, o.parent_id, c.level + 1 from scimkit_organizations o join chains c on o.id = c.parent_id
+    where c.level < ${WALK_LIMIT}
+  )`;
+}
+
+/**
  * `ids` and their descendants as a recursive CTE named `subtree(id, level)`: level 1 is a root
  * itself. `ids` must not be empty.
  */
@@ -119,4 +132,27 @@ export async function lockSubtree(
 ): Promise<{ readonly id: string; readonly level: number }[]> {
   await lockRows(trx, dialect, subtreeOf([id]), "subtree");
   return subtreeRows(trx, id);
+}
+
+/**
+ * Locks the chains of `ids` (each organization and its ancestors) in one statement until the
+ * transaction ends, then reads them again: each id's chain from itself up to its root, as
+ * `chainIds` gives it once every racing change sharing a row has committed — an id with no
+ * organization has an empty chain. What a grant is decided on (`grantsBeyond`): a move of any
+ * organization on a chain locks that row too, so it waits for the grant or the grant for it.
+ *
+ * @example (await lockChains(trx, dialect, ["acme-emea"])).get("acme-emea") // ["acme-emea", "acme"]
+ */
+export async function lockChains(
+  trx: Kysely<AnalyticsDatabase>,
+  dialect: SqlDialect,
+  ids: readonly string[],
+): Promise<ReadonlyMap<string, readonly string[]>> {
+  const chains = new Map<string, string[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return chains;
+  await lockRows(trx, dialect, chainsOf(ids), "chains");
+  const { rows } = await sql<{ readonly start: string; readonly id: string }>`${chainsOf(ids)}
+    select start, id from chains order by start, level`.execute(trx);
+  for (const row of rows) chains.get(row.start)?.push(row.id);
+  return chains;
 }

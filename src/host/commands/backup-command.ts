@@ -6,6 +6,7 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { sqlitePathOf } from "../open-host-store.js";
+import { ensurePrivateFile } from "../private-file.js";
 import type { HostCommand } from "./host-command.js";
 import { failure, usageError } from "./command-error.js";
 import { parseCommandArgs } from "./parse-command-args.js";
@@ -83,6 +84,8 @@ export const backupCommand: HostCommand = {
       if (values.force !== true) throw failure(`${file} exists; add --force to overwrite it`);
       rmSync(file);
     }
+    // The copy holds what the database does: readable by this user only, as the database is.
+    ensurePrivateFile(file);
     const Database = await sqliteDatabase();
     const database = new Database(source, { readonly: true, fileMustExist: true });
     try {

@@ -201,7 +201,7 @@ export const orgsCommand: HostCommand = {
           const issued = await auditedCommandWrite(audit, { ...write, resourceId: organization.id }, async () => {
             if ((await analytics.getOrganization({ all: true }, organization.id)) !== undefined) throw taken();
             try {
-              await treeChecked(() => analytics.createOrganization(organization));
+              await treeChecked(() => analytics.createOrganization(organization, { clearLeftovers: true }));
             } catch (error) {
               // A concurrent create with the same id: the store's key refused ours.
               if ((await analytics.getOrganization({ all: true }, organization.id)) !== undefined) throw taken();

@@ -46,7 +46,9 @@ const USAGE = [
   "  -h, --help  Show this text",
   "",
   "The store is the one DATABASE_URL names, as for `scimkit serve`. SCIMKIT_PUBLIC_URL makes a poll",
-  "receiver's poll URL absolute.",
+  "receiver's poll URL absolute. A push receiver's URL may not resolve to a loopback, private,",
+  "link-local, CGNAT, unique-local or metadata address unless SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS allows",
+  "its host (as for `scimkit serve`), e.g. SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS=127.0.0.1,10.0.0.0/8.",
 ].join("\n");
 
 const OPTIONS = {
@@ -178,7 +180,11 @@ export const receiversCommand: HostCommand = {
 
     await withCommandStore(async ({ store, analytics, audit }, settings) => {
       // The command never starts the loop: it only reads and changes the receivers the hosts deliver to.
-      const events = hostEventDelivery(store, { publicUrl: settings.publicUrl ?? "", ...hostEventBounds(settings.events) });
+      const events = hostEventDelivery(store, {
+        publicUrl: settings.publicUrl ?? "",
+        receiverAllowHosts: settings.events.receiverAllowHosts,
+        ...hostEventBounds(settings.events),
+      });
       const render = (receiver: Parameters<typeof renderEventReceiver>[0]) =>
         renderEventReceiver(receiver, events.pollUrl(receiver.orgId, receiver.id));
       switch (subcommand) {

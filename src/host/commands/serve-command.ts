@@ -194,7 +194,19 @@ async function withOAuth(
   if (settings.oauthSigningKey === undefined) return { auth };
   const issuer = await accessTokenIssuer({ signingKey: settings.oauthSigningKey, issuer: settings.publicUrl ?? "scimkit" });
   const clients = { verify: auth.verify.bind(auth), list: (orgId: string) => database.tokens.list(orgId) };
-  return { auth: clientCredentialsVerifier({ clients, issuer }), oauth: { clients: database.tokens, issuer } };
+  // On PostgreSQL every host counts failed client authentications in one place, at the token
+  // endpoint's default bound (10 a minute per client and per address); elsewhere each its own.
+  const failureLimiter = database.sharedRateLimiter?.("oauth-failures", { requestsPerSecond: 10 / 60, burst: 10 });
+  return {
+    auth: clientCredentialsVerifier({ clients, issuer }),
+    oauth: { clients: database.tokens, issuer, ...(failureLimiter === undefined ? {} : { failureLimiter }) },
+  };
+}
+
+/** The token endpoint's clients, a suspended organization's refused: its clients get no access tokens either. */
+function activeClients(clients: OAuthTokenRouterOptions["clients"], settings: ReturnType<typeof organizationScimSettings>) {
+  const active = settings.activeOnly(clients);
+  return { verify: active.verify.bind(active), list: (orgId: string) => clients.list(orgId) };
 }
 
 /** Opens the port: the app over `database`, its requests tracked for a graceful shutdown. */
@@ -218,14 +230,14 @@ async function listen(settings: HostSettings, database: HostStore, auth: TokenVe
         leaseMs: settings.events.leaseMs,
         backoff: { maxMs: settings.events.retryMaxMs },
         ...hostEventBounds(settings.events),
+        receiverAllowHosts: settings.events.receiverAllowHosts,
         onError: (error) => console.error(`security events: ${error instanceof Error ? error.message : String(error)}`),
       })
     : undefined;
   const host = await startHostServer({
     store: calls.track(database.store),
     auth: organizationSettings.activeOnly(oauth.auth),
-    // A suspended organization's clients get no access tokens either.
-    ...(oauth.oauth === undefined ? {} : { oauth: { ...oauth.oauth, clients: organizationSettings.activeOnly(oauth.oauth.clients) } }),
+    ...(oauth.oauth === undefined ? {} : { oauth: { ...oauth.oauth, clients: activeClients(oauth.oauth.clients, organizationSettings) } }),
     compatibility: organizationSettings.compatibility,
     existingUsers: organizationSettings.existingUsers,
     analytics: {

@@ -19,6 +19,7 @@ import { expandOperation } from "./expand-operation.js";
 import { isEmptyMembershipDelta, type MembershipDelta } from "./membership-delta.js";
 import { createMembershipDeltaBuilder, type MembershipDeltaBuilder } from "./membership-delta-builder.js";
 import { abortInvalidValue } from "./patch-failure.js";
+import { patchBounds } from "./patch-bounds.js";
 import { parsePatchRequest, type PatchOperation } from "./patch-request.js";
 import type { PatchStep } from "./patch-step.js";
 
@@ -194,6 +195,9 @@ export function* applyPatchStepwise(
   const tolerances = options.tolerances ?? ALL_TOLERANCES;
   const operations = parsePatchRequest(body, options.maxPatchOperations, tolerances);
   if (!operations.ok) return operations;
+  // What the request carries is bounded before any of it is normalized or applied.
+  const bounded = patchBounds(schema, operations.value, options, tolerances);
+  if (!bounded.ok) return bounded;
   // Reading every operation is a pass over the whole request: a pause of its own.
   yield;
   const membersLoaded = options.membersLoaded ?? true;

@@ -20,7 +20,7 @@ describeAuditTrailBehaviour("sqlAuditTrail on SQLite", async () => ({
 }));
 
 describe("sqlAuditTrail on SQLite: the table", () => {
-  it("is created by migration 6 (with migration 17's target) and holds ids, outcomes and targets, nothing else", async () => {
+  it("is created by migration 6 (with migration 18's target) and holds ids, outcomes and targets, nothing else", async () => {
     const store = await freshStore();
     await sqlAuditTrail(store.db).record(fullEntry("acme", 3));
     const rows = await store.db.selectFrom("scimkit_audit").selectAll().execute();

@@ -82,6 +82,30 @@ function rateLimiterChecks(open: () => Promise<SqlStore>): void {
     expect(next.filter((decision) => decision.allowed)).toHaveLength(1);
   });
 
+  it("keeps only the keys seen within one refill: a new key deletes its namespace's full buckets", { timeout: 30_000 }, async () => {
+    const namespace = `prune-${clock}`;
+    const store = await open();
+    opened.push(store);
+    const limiter = sqlRateLimiter(store, { requestsPerSecond: 1, burst: 10, namespace, now: () => clock });
+    const other = sqlRateLimiter(store, { requestsPerSecond: 1, burst: 10, namespace: `${namespace}x`, now: () => clock });
+    const rows = async (prefix: string) =>
+      (await store.db.selectFrom("scimkit_rate_buckets").select("key").execute())
+        .map((row) => row.key)
+        .filter((key) => key.startsWith(prefix))
+        .sort();
+    for (let key = 0; key < 50; key++) await limiter.take(`made-up-${key}`);
+    await other.take("kept");
+    expect(await rows(`${namespace}:`)).toHaveLength(50);
+    // Nine seconds on, one key is touched; ten seconds after the others (a whole refill), a new key comes.
+    clock += 9000;
+    await limiter.take("made-up-0");
+    clock += 1000;
+    await limiter.take("new");
+    expect(await rows(`${namespace}:`)).toEqual([`${namespace}:made-up-0`, `${namespace}:new`]);
+    // Another namespace's rows, even one whose name starts with this one's, are left alone.
+    expect(await rows(`${namespace}x:`)).toEqual([`${namespace}x:kept`]);
+  });
+
   it("refuses bad options with the option named", async () => {
     const store = await open();
     opened.push(store);

@@ -4,7 +4,7 @@
  * (issue 19). A host does not write per request: it leases a few tokens at a time from the
  * shared bucket and spends them locally, synchronously, until they run out or the lease ends.
  */
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { RATE_ALLOWED, type RateDecision, type RateLimiter } from "../../http/rate-limiter.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
@@ -63,6 +63,11 @@ const MILLI = 1000;
  * nothing, locally or from the bucket; a refused key is refused locally until the bucket will have
  * refilled, so a client hammering past its limit costs no write per request either.
  *
+ * The table holds the keys seen within one refill of the bucket (`burst / requestsPerSecond`
+ * seconds), not every key ever seen: a full bucket is the same as none, so when a host adds a key
+ * it deletes its namespace's rows untouched for that long, at most once per that interval. Keys
+ * an unauthenticated client picks (a source address, a made-up client id) are kept as long.
+ *
  * @example
  * const store = await sqlStore({ postgres: process.env.DATABASE_URL });
  * createScimRouter({ store, auth: store.tokens, rateLimit: sqlRateLimiter(store, { requestsPerSecond: 100 }) });
@@ -88,6 +93,10 @@ export function sqlRateLimiter(store: SqlRateLimiterDatabase, options: SqlRateLi
   const milliPerMs = rate; // rate per second × 1000 milli-tokens ÷ 1000 ms
   const locals = new Map<string, Local>();
   let sweepAt = SWEEP_FLOOR;
+  // A bucket untouched for this long has refilled: its row says nothing a missing one would not.
+  const refillMs = Math.ceil((burst / rate) * 1000);
+  const prefix = `${namespace}:`;
+  let prunedAt = Number.NEGATIVE_INFINITY;
 
   /**
    * Takes up to `leaseSize` whole tokens from the shared bucket; resolves with those taken and the
@@ -101,6 +110,15 @@ export function sqlRateLimiter(store: SqlRateLimiterDatabase, options: SqlRateLi
       const select = trx.selectFrom("scimkit_rate_buckets").select(["milli_tokens", "at_ms"]).where("key", "=", key);
       let row = await (lock === undefined ? select : select.modifyEnd(lock)).executeTakeFirst();
       if (row === undefined) {
+        if (at - prunedAt >= refillMs) {
+          prunedAt = at;
+          // substr, not LIKE or a range: exact in every collation, `_` and `%` included.
+          await trx
+            .deleteFrom("scimkit_rate_buckets")
+            .where(sql<boolean>`substr(${sql.ref("key")}, 1, ${prefix.length}) = ${prefix}`)
+            .where("at_ms", "<=", at - refillMs)
+            .execute();
+        }
         // The first host to see the key creates it full; a concurrent first loses the insert and locks the winner's row.
         await dialect
           .ignoreConflicts(trx.insertInto("scimkit_rate_buckets").values({ key, milli_tokens: burstMilli, at_ms: at }))

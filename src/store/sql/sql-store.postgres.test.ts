@@ -126,6 +126,8 @@ describePostgres("sql store on PostgreSQL", (url) => {
           "scimkit_resources",
           "scimkit_settings",
           "scimkit_tokens",
+          "scimkit_unauthenticated_drops",
+          "scimkit_unauthenticated_log",
           "scimkit_unique_keys",
         ]);
       } finally {

@@ -120,7 +120,7 @@ export interface AuditTable {
   /** The HTTP status: an `integer`, which both drivers return as a JavaScript number. */
   readonly status: number;
   readonly scim_type: string | null;
-  /** `AuditEntry.target` (migration 17). */
+  /** `AuditEntry.target` (migration 18). */
   readonly target: string | null;
   /** `request` or `bulk`. */
   readonly via: string;
@@ -180,6 +180,40 @@ export interface RequestLogTable {
   readonly response_body_truncated: number | null;
 }
 
+/** The columns of `scimkit_request_log` that `scimkit_unauthenticated_log` has too, under the same names. */
+export type SharedLogColumns = Pick<
+  RequestLogTable,
+  | "seq"
+  | "request_id"
+  | "at"
+  | "at_ms"
+  | "method"
+  | "path"
+  | "status"
+  | "scim_type"
+  | "detail"
+  | "duration_ms"
+  | "client_address"
+  | "user_agent"
+  | "identity_provider"
+>;
+
+/**
+ * The sampled requests without a verified token (migration 16): one row per kept
+ * `UnauthenticatedRequestLogEntry`, apart from every organization's. Primary key `seq`.
+ */
+export interface UnauthenticatedLogTable extends SharedLogColumns {
+  /** The organization id the path claimed, which may not exist: no organization owns the row. */
+  readonly claimed_org_id: string;
+}
+
+/** Requests without a verified token the sample left out (migration 16), one row per minute. */
+export interface UnauthenticatedDropsTable {
+  /** The start of the minute, in milliseconds since the epoch. */
+  readonly window_ms: CounterColumn;
+  readonly dropped: CounterColumn;
+}
+
 /** Each organization's last event sequence (migration 13). Primary key `org_id`. */
 export interface EventSequencesTable {
   readonly org_id: string;
@@ -230,7 +264,7 @@ export interface EventReceiversTable {
   readonly delivered: CounterColumn;
   readonly rejected: CounterColumn;
   readonly lease_until_ms: CounterColumn;
-  /** Events passed over as the receiver lagged beyond the backlog bound (migration 16). */
+  /** Events passed over as the receiver lagged beyond the backlog bound (migration 17). */
   readonly dropped: CounterColumn;
 }
 
@@ -260,4 +294,6 @@ export interface SqlStoreDatabase {
   readonly scimkit_events: EventsTable;
   readonly scimkit_event_receivers: EventReceiversTable;
   readonly scimkit_event_keys: EventKeysTable;
+  readonly scimkit_unauthenticated_log: UnauthenticatedLogTable;
+  readonly scimkit_unauthenticated_drops: UnauthenticatedDropsTable;
 }

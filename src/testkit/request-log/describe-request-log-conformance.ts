@@ -2,7 +2,8 @@
  * The request-log conformance kit (issue 18, architecture §6.6): every check of the
  * `ReadableRequestLog` contract as vitest tests — listing, filters, cursor pages, isolation between
  * organizations, malformed queries — and of what a durable log adds: retention by age and by count
- * per organization, a bounded buffer that drops and counts, nothing lost on close. Run by scimkit
+ * per organization, a bounded buffer that drops and counts, nothing lost on close; and of the
+ * space for requests without a verified token (issue 27): apart, sampled, capped, counted. Run by scimkit
  * on `memoryRequestLog` and `sqlRequestLog` (SQLite and PostgreSQL), usable by anyone who writes
  * another log.
  */
@@ -17,6 +18,7 @@ import { bufferingSuite } from "./suites/buffering.js";
 import { listingSuite } from "./suites/listing.js";
 import { KIT_EPOCH } from "./suites/request-log-helpers.js";
 import { retentionSuite } from "./suites/retention.js";
+import { unauthenticatedSuite } from "./suites/unauthenticated.js";
 
 /** Options of `describeRequestLogConformance`. */
 export interface RequestLogConformanceOptions {
@@ -30,13 +32,27 @@ export interface RequestLogConformanceOptions {
 }
 
 /** The suites, in report order. */
-export const requestLogConformanceSuites: readonly RequestLogConformanceSuite[] = [listingSuite, retentionSuite, bufferingSuite];
+export const requestLogConformanceSuites: readonly RequestLogConformanceSuite[] = [
+  listingSuite,
+  retentionSuite,
+  bufferingSuite,
+  unauthenticatedSuite,
+];
 
 /** Every check name of the kit: the keys `RequestLogConformanceOptions.skip` accepts. */
 export const requestLogConformanceTestNames: readonly string[] = kitCheckNames(requestLogConformanceSuites);
 
-/** The settings the kit makes its logs with: one minute of age, 5 entries per organization, a buffer of 20. */
-const SETTINGS = { maxAgeMs: 60_000, maxEntriesPerOrg: 5, bufferCapacity: 20 } as const;
+/**
+ * The settings the kit makes its logs with: one minute of age, 5 entries per organization, a
+ * buffer of 20; 10 unauthenticated entries in all, 4 a minute.
+ */
+const SETTINGS = {
+  maxAgeMs: 60_000,
+  maxEntriesPerOrg: 5,
+  bufferCapacity: 20,
+  unauthenticatedCapacity: 10,
+  unauthenticatedPerMinute: 4,
+} as const;
 
 interface Fixture {
   readonly underTest: RequestLogUnderTest;

@@ -19,6 +19,10 @@ export interface RequestLogConformanceSettings {
   readonly maxEntriesPerOrg: number;
   /** Entries the log may hold unwritten; past it, `record` drops and counts. */
   readonly bufferCapacity: number;
+  /** Requests without a verified token kept in all (`recordUnauthenticated`), newest first. */
+  readonly unauthenticatedCapacity: number;
+  /** Requests without a verified token kept per minute of the clock; the rest are counted as dropped. */
+  readonly unauthenticatedPerMinute: number;
 }
 
 /** What the kit's factory returns: a log holding nothing yet, and its handles. */

@@ -16,8 +16,9 @@ import { requestLogTable } from "./0012-request-log-table.js";
 import { eventOutboxTables } from "./0013-event-outbox-tables.js";
 import { eventReceiverTables } from "./0014-event-receiver-tables.js";
 import { eventKeyRotation } from "./0015-event-key-rotation.js";
-import { eventReceiverDropped } from "./0016-event-receiver-dropped.js";
-import { auditTarget } from "./0017-audit-target.js";
+import { unauthenticatedRequestLogTables } from "./0016-unauthenticated-request-log-tables.js";
+import { eventReceiverDropped } from "./0017-event-receiver-dropped.js";
+import { auditTarget } from "./0018-audit-target.js";
 import type { Migration } from "./migration.js";
 
 /**
@@ -40,6 +41,7 @@ export const sqlMigrations: readonly Migration[] = [
   eventOutboxTables,
   eventReceiverTables,
   eventKeyRotation,
+  unauthenticatedRequestLogTables,
   eventReceiverDropped,
   auditTarget,
 ];

@@ -1,15 +1,19 @@
 /**
  * A `RequestLogEntry` as a row of `scimkit_request_log` and back: every member in a column of its
- * own, an absent optional member as null, so a read gives back the entry that was recorded.
+ * own, an absent optional member as null, so a read gives back the entry that was recorded. The
+ * columns an `UnauthenticatedRequestLogEntry` has are the same in `scimkit_unauthenticated_log`,
+ * but for the organization's (`claimed_org_id` there).
  */
 import type { Insertable, Selectable } from "kysely";
 import type { IdentityProvider } from "../../../request-log/identity-provider-of.js";
-import type { RequestBodyRefusal, RequestLogEntry } from "../../../request-log/request-log.js";
-import type { RequestLogTable } from "../sql-tables.js";
+import type { RequestBodyRefusal, RequestLogEntry, UnauthenticatedRequestLogEntry } from "../../../request-log/request-log.js";
+import type { RequestLogTable, SharedLogColumns } from "../sql-tables.js";
 
-// PostgreSQL cannot store U+0000 in text; a `detail` can echo one a client sent in a filter.
-// Both databases get the same replacement, so an entry reads back the same from either.
-function text(value: string): string {
+/**
+ * `value` as both databases store it. PostgreSQL cannot store U+0000 in text (a `detail` can echo
+ * one a client sent in a filter): both get U+FFFD, so an entry reads back the same from either.
+ */
+export function text(value: string): string {
   return value.includes("\u0000") ? value.replaceAll("\u0000", "\uFFFD") : value;
 }
 
@@ -22,13 +26,13 @@ function flag(value: boolean | undefined): number | null {
 }
 
 /**
- * The row of `entry`, recorded as `seq` at `recordedAt` (milliseconds; the time an entry whose
- * `at` does not parse is filed under).
+ * The columns of `entry` both log tables have (`SharedLogColumns`; the organization's is named
+ * apart in each), recorded as `seq` at `recordedAt` (milliseconds; the time an entry whose `at`
+ * does not parse is filed under).
  */
-export function requestLogRowOf(entry: RequestLogEntry, seq: string, recordedAt: number): Insertable<RequestLogTable> {
+export function sharedLogColumnsOf(entry: UnauthenticatedRequestLogEntry, seq: string, recordedAt: number): Insertable<SharedLogColumns> {
   const at = Date.parse(entry.at);
   return {
-    org_id: text(entry.orgId),
     seq,
     request_id: text(entry.requestId),
     at: text(entry.at),
@@ -39,11 +43,19 @@ export function requestLogRowOf(entry: RequestLogEntry, seq: string, recordedAt:
     scim_type: optionalText(entry.scimType),
     detail: optionalText(entry.detail),
     duration_ms: entry.durationMs,
-    authenticated: entry.authenticated ? 1 : 0,
-    token_id: optionalText(entry.tokenId),
     client_address: optionalText(entry.clientAddress),
     user_agent: optionalText(entry.userAgent),
     identity_provider: entry.identityProvider,
+  };
+}
+
+/** The row of `entry`, recorded as `seq` at `recordedAt` (see `sharedLogColumnsOf`). */
+export function requestLogRowOf(entry: RequestLogEntry, seq: string, recordedAt: number): Insertable<RequestLogTable> {
+  return {
+    ...sharedLogColumnsOf(entry, seq, recordedAt),
+    org_id: text(entry.orgId),
+    authenticated: entry.authenticated ? 1 : 0,
+    token_id: optionalText(entry.tokenId),
     resource_type: optionalText(entry.resourceType),
     resource_id: optionalText(entry.resourceId),
     bulk_operations: entry.bulkOperations ?? null,
@@ -99,11 +111,10 @@ export function requestLogEntrySize(entry: RequestLogEntry): number {
   return size;
 }
 
-/** The entry a row holds, frozen. */
-export function requestLogEntryOf(row: Selectable<RequestLogTable>): RequestLogEntry {
-  return Object.freeze({
+/** The members of the columns both log tables have (`sharedLogColumnsOf` read back), not frozen. */
+export function sharedLogMembersOf(row: Selectable<SharedLogColumns>): Omit<UnauthenticatedRequestLogEntry, "orgId"> {
+  return {
     requestId: row.request_id,
-    orgId: row.org_id,
     at: row.at,
     method: row.method,
     path: row.path,
@@ -111,11 +122,19 @@ export function requestLogEntryOf(row: Selectable<RequestLogTable>): RequestLogE
     ...(row.scim_type === null ? {} : { scimType: row.scim_type }),
     ...(row.detail === null ? {} : { detail: row.detail }),
     durationMs: Number(row.duration_ms),
-    authenticated: Number(row.authenticated) === 1,
-    ...(row.token_id === null ? {} : { tokenId: row.token_id }),
     ...(row.client_address === null ? {} : { clientAddress: row.client_address }),
     ...(row.user_agent === null ? {} : { userAgent: row.user_agent }),
     identityProvider: row.identity_provider as IdentityProvider,
+  };
+}
+
+/** The entry a row holds, frozen. */
+export function requestLogEntryOf(row: Selectable<RequestLogTable>): RequestLogEntry {
+  return Object.freeze({
+    ...sharedLogMembersOf(row),
+    orgId: row.org_id,
+    authenticated: Number(row.authenticated) === 1,
+    ...(row.token_id === null ? {} : { tokenId: row.token_id }),
     ...(row.resource_type === null ? {} : { resourceType: row.resource_type }),
     ...(row.resource_id === null ? {} : { resourceId: row.resource_id }),
     ...(row.bulk_operations === null ? {} : { bulkOperations: Number(row.bulk_operations) }),

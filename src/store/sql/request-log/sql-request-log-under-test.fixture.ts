@@ -16,6 +16,8 @@ export async function sqlRequestLogUnderTest(
 ): Promise<RequestLogUnderTest> {
   if (!store) throw new Error("the store did not open (see beforeAll)");
   await store.db.deleteFrom("scimkit_request_log").execute();
+  await store.db.deleteFrom("scimkit_unauthenticated_log").execute();
+  await store.db.deleteFrom("scimkit_unauthenticated_drops").execute();
   const failures: unknown[] = [];
   const open = (): SqlRequestLog =>
     sqlRequestLog(store, {
@@ -23,6 +25,8 @@ export async function sqlRequestLogUnderTest(
       maxAgeMs: settings.maxAgeMs,
       maxEntriesPerOrg: settings.maxEntriesPerOrg,
       bufferCapacity: settings.bufferCapacity,
+      unauthenticatedCapacity: settings.unauthenticatedCapacity,
+      unauthenticatedPerMinute: settings.unauthenticatedPerMinute,
       flushIntervalMs: 3_600_000,
       retentionIntervalMs: 3_600_000,
       // Small statements, so the sweeps of the kit's few rows take several.

@@ -6,8 +6,21 @@
  * and by count per organization runs on another timer, in small deletes.
  */
 import { CompiledQuery, type Insertable, type Kysely } from "kysely";
-import type { ReadableRequestLog, RequestLogPage, RequestLogQuery } from "../../../request-log/readable-request-log.js";
-import type { RequestLogEntry } from "../../../request-log/request-log.js";
+import { boundUnauthenticatedEntry } from "../../../request-log/bound-unauthenticated-entry.js";
+import { checkUnauthenticatedQuery } from "../../../request-log/check-request-log-query.js";
+import type {
+  ReadableRequestLog,
+  RequestLogPage,
+  RequestLogQuery,
+  UnauthenticatedRequestLogPage,
+  UnauthenticatedRequestLogQuery,
+} from "../../../request-log/readable-request-log.js";
+import type { RequestLogEntry, UnauthenticatedRequestLogEntry } from "../../../request-log/request-log.js";
+import {
+  DEFAULT_UNAUTHENTICATED_CAPACITY,
+  DEFAULT_UNAUTHENTICATED_PER_MINUTE,
+  unauthenticatedSample,
+} from "../../../request-log/unauthenticated-sample.js";
 import { chunksOf } from "../chunks.js";
 import { cachedStatementText } from "../statement-texts.js";
 import type { SqlDialect } from "../dialects/sql-dialect.js";
@@ -24,11 +37,19 @@ import {
   requestLogOrganizations,
 } from "./request-log-retention.js";
 import { REQUEST_LOG_COLUMNS, requestLogEntrySize, requestLogRowValues } from "./request-log-row.js";
+import {
+  deleteUnauthenticatedBefore,
+  listUnauthenticatedRows,
+  type PendingUnauthenticated,
+  writeUnauthenticated,
+} from "./unauthenticated-log-rows.js";
 
 /** Seven days: long enough to debug last week's provisioning run. */
 export const DEFAULT_REQUEST_LOG_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Entries kept per organization unless `maxEntriesPerOrg` says otherwise. */
 export const DEFAULT_REQUEST_LOG_MAX_ENTRIES_PER_ORG = 100_000;
+/** One day: how long requests without a verified token, and the count of those not kept, are kept. */
+export const DEFAULT_UNAUTHENTICATED_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /** Where the log keeps its rows: the SQL store (`sqlStore(…)`), or its `db` and `dialect`. */
 export interface SqlRequestLogDatabase {
@@ -46,6 +67,16 @@ export interface SqlRequestLogOptions {
   readonly maxAgeMs?: number;
   /** Each organization's newest entries kept; older ones are deleted. Default 100,000; `Infinity` keeps them. */
   readonly maxEntriesPerOrg?: number;
+  /**
+   * Requests without a verified token kept, every claimed organization together, in a table of
+   * their own (`scimkit_unauthenticated_log`); the oldest are deleted at every write past it.
+   * Default 1,000.
+   */
+  readonly unauthenticatedCapacity?: number;
+  /** Requests without a verified token each process keeps per minute; the rest are counted as dropped. Default 60. */
+  readonly unauthenticatedPerMinute?: number;
+  /** Requests without a verified token, and the counts of those dropped, older than this are deleted. Default 1 day. */
+  readonly unauthenticatedMaxAgeMs?: number;
   /**
    * Entries held in memory until written; when the buffer is full, new entries are dropped and
    * counted (`dropped`) rather than wait. Default 10,000.
@@ -90,6 +121,13 @@ export interface SqlRequestLog extends ReadableRequestLog {
    * buffered first, so an entry recorded before the call is in the answer.
    */
   list(orgId: string, query?: RequestLogQuery): Promise<RequestLogPage>;
+  /**
+   * Keeps a request without a verified token if the sample admits it (`unauthenticatedPerMinute`),
+   * else counts it; returns at once, as `record` does.
+   */
+  recordUnauthenticated(entry: UnauthenticatedRequestLogEntry): void;
+  /** The unauthenticated entries kept (`ReadableRequestLog.listUnauthenticated`), after writing what this process holds. */
+  listUnauthenticated(query?: UnauthenticatedRequestLogQuery): Promise<UnauthenticatedRequestLogPage>;
   /** Entries dropped since the log was opened: the buffer was full, the database refused them, or the log was closed. */
   readonly dropped: number;
   /** Entries recorded and not yet written. */
@@ -154,9 +192,15 @@ export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlReque
   const retentionIntervalMs = positive("retentionIntervalMs", options.retentionIntervalMs, 60_000);
   const retentionBatchSize = positive("retentionBatchSize", options.retentionBatchSize, 1000);
   const dropReportIntervalMs = positive("dropReportIntervalMs", options.dropReportIntervalMs, 60_000);
+  const unauthenticatedCapacity = positive("unauthenticatedCapacity", options.unauthenticatedCapacity, DEFAULT_UNAUTHENTICATED_CAPACITY);
+  const unauthenticatedMaxAgeMs = positive("unauthenticatedMaxAgeMs", options.unauthenticatedMaxAgeMs, DEFAULT_UNAUTHENTICATED_MAX_AGE_MS);
   if (options.maxBodyBytes !== undefined) positive("maxBodyBytes", options.maxBodyBytes, 0);
   const onError = options.onError ?? defaultOnError;
   const now = options.now ?? Date.now;
+  const sample = unauthenticatedSample(
+    positive("unauthenticatedPerMinute", options.unauthenticatedPerMinute, DEFAULT_UNAUTHENTICATED_PER_MINUTE),
+    now,
+  );
   const rowsPerStatement = Math.max(1, Math.floor(dialect.maxParameters / REQUEST_LOG_COLUMNS.length));
   // The text of an insert of `rows` rows, compiled once per count: building and compiling a
   // 500-row query on every flush cost more than the database's own insert.
@@ -171,6 +215,8 @@ export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlReque
     });
 
   let buffer: Pending[] = [];
+  // Requests without a verified token, apart: never in the organizations' buffer or table.
+  let unauthenticated: PendingUnauthenticated[] = [];
   let bufferedBytes = 0;
   let dropped = 0;
   let droppedUnreported = 0;
@@ -256,6 +302,32 @@ export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlReque
   };
 
   /**
+   * Writes the unauthenticated entries and drop counts held. When the database could not be
+   * reached they go back for the next flush (the newest `unauthenticatedCapacity` entries, all the
+   * counts); when it refused them, they are lost to `onError`: they are a sample of noise.
+   */
+  const writeUnauthenticatedHeld = async (): Promise<void> => {
+    const entries = unauthenticated;
+    const drops = sample.takeDrops();
+    if (entries.length === 0 && drops.size === 0) return;
+    unauthenticated = [];
+    try {
+      await dialect.writeTransaction(db, async (trx) => {
+        await dialect.lazyCommit?.(trx);
+        await writeUnauthenticated(trx, entries, drops, { capacity: unauthenticatedCapacity, maxParameters: dialect.maxParameters });
+      });
+    } catch (error) {
+      if (!isTransient(error)) {
+        onError(error);
+        return;
+      }
+      unauthenticated = [...entries, ...unauthenticated].slice(-unauthenticatedCapacity);
+      sample.putBackDrops(drops);
+      throw error;
+    }
+  };
+
+  /**
    * Writes what is buffered when its turn comes (one writer at a time, in the order the calls
    * came), so every entry recorded before the call. Not what arrives meanwhile: under a steady
    * stream of requests, "until the buffer is empty" might never come.
@@ -267,6 +339,7 @@ export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlReque
         for (let remaining = buffer.length; remaining > 0 && buffer.length > 0; remaining -= flushBatchSize) {
           await writeBatch(Math.min(remaining, flushBatchSize));
         }
+        await writeUnauthenticatedHeld();
       });
     flushing = run.catch(() => undefined);
     return run;
@@ -287,6 +360,7 @@ export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlReque
     const run = (async (): Promise<RequestLogRetentionResult> => {
       try {
         const deletedByAge = Number.isFinite(maxAgeMs) ? await deleteOlderThan(sweep, now() - maxAgeMs) : 0;
+        await deleteUnauthenticatedBefore(db, now() - unauthenticatedMaxAgeMs);
         let deletedByCount = 0;
         if (Number.isFinite(maxEntriesPerOrg)) {
           const orgIds = sweptAll ? [...organizations] : await requestLogOrganizations(db);
@@ -343,10 +417,30 @@ export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlReque
         }).unref();
       }
     },
+    recordUnauthenticated(entry) {
+      if (closed || !sample.admit()) return;
+      const bounded = boundUnauthenticatedEntry(entry);
+      unauthenticated.push({ entry: bounded, seq: uuidV7(), recordedAt: now() });
+      // Only the newest are kept anyway: a database that does not answer never grows this.
+      if (unauthenticated.length > unauthenticatedCapacity) unauthenticated.shift();
+    },
     async list(orgId, query = {}) {
       // A failure here is the background flush's to report; the query says whether the database answers.
       await flushAll().catch(() => undefined);
       return listRequestLogRows(db, orgId, query);
+    },
+    async listUnauthenticated(query = {}) {
+      const limit = checkUnauthenticatedQuery(query);
+      await flushAll().catch(() => undefined);
+      return listUnauthenticatedRows(
+        db,
+        {
+          limit,
+          ...(query.orgId === undefined ? {} : { orgId: query.orgId }),
+          ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+        },
+        now() - unauthenticatedMaxAgeMs,
+      );
     },
     async flush() {
       try {

@@ -17,13 +17,15 @@ import { compileFilterSql } from "../filter/compile-filter-sql.js";
 import { keysetAfterSql, orderBySql } from "../filter/sort-sql.js";
 import { totalFromPage } from "../list-resources.js";
 import type { SqlStoreDatabase } from "../sql-tables.js";
-import { childColumns, mappedColumns, type ChildColumns } from "./mapped-columns.js";
+import { uniqueValue } from "../../../scim/schema/unique-value.js";
+import { foldedColumnEquality } from "./folded-column-equality.js";
+import { childColumns, locationOfKey, mappedColumns, type ChildColumns } from "./mapped-columns.js";
 import { deleteChildRows, readChildRows, replaceChildRows } from "./child-table.js";
 import { memberTable, type MemberOperations } from "./member-table.js";
 import type { ColumnValue, GroupTableMapping, OrganizationMapping, TableMapping } from "./table-mapping.js";
 import { META_ALIAS, tableMeta, type TableMeta } from "./table-meta.js";
 import { idParameter, tableRowSource } from "./table-row-source.js";
-import { rowMapper } from "./table-row.js";
+import { rowMapper, valueAt } from "./table-row.js";
 import { TABLE_KEYS, TABLE_META } from "./table-side-tables.js";
 import { constraintViolation } from "./constraint-violation.js";
 
@@ -305,6 +307,36 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
     }
   };
 
+  /**
+   * Refuses `keys` another row of the table holds in its own column, compared as the key is
+   * (`foldedColumnEquality`): a row the application wrote itself has no key in `scimkit_table_keys`,
+   * and "Ada@Example.com" there is the same `userName` as "ada@example.com" (RFC 7643 §4.1.1).
+   * `self` is the row being written, and `kept` what it holds already: a key it keeps is never
+   * refused, so a user the application duplicated before can still be written (deprovisioned).
+   */
+  const refuseColumnClash = async (
+    trx: Kysely<SqlStoreDatabase>,
+    type: TypeTable,
+    scope: StoreScope,
+    keys: readonly UniqueKey[],
+    self?: { readonly id: string | number; readonly kept: ScimObject },
+  ): Promise<void> => {
+    for (const key of keys) {
+      const location = locationOfKey(key.attribute);
+      const mapped = type.columns.at(location);
+      if (!mapped || mapped.toColumn || mapped.type !== "string") continue;
+      const caseExact = key.caseExact === true;
+      const held = self === undefined ? undefined : valueAt(self.kept, location);
+      if (typeof held === "string" && uniqueValue(held, caseExact) === key.value) continue;
+      const column = sql.ref(`${ROW}.${mapped.column}`);
+      const others = self === undefined ? sql`` : sql` and ${idRef(type)} <> ${sql.val(self.id)}`;
+      const clash = await sql`select 1 as found from ${sql.table(type.mapping.table)} as ${sql.id(ROW)} where ${orgCondition(
+        scope.orgId,
+      )} and ${foldedColumnEquality(dialect, column, key.value, caseExact)}${others} limit 1`.execute(trx);
+      if (clash.rows.length > 0) throw uniquenessError(key.attribute);
+    }
+  };
+
   const releaseKeys = (trx: Kysely<SqlStoreDatabase>, scope: StoreScope, id: string) =>
     sql`delete from ${sql.table(TABLE_KEYS)} where org_id = ${sql.val(scope.orgId)} and resource_type = ${sql.val(scope.resourceType)} and id = ${sql.val(
       id,
@@ -459,6 +491,7 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
           // The core's id (a UUID v7) where the table takes one; an integer key is the database's to assign.
           if (type.mapping.id.kind !== "integer") fixed[type.mapping.id.column] = request.id;
           Object.assign(fixed, type.meta.rowValues({ version: 1, created: request.now, lastModified: request.now }));
+          await refuseColumnClash(trx, type, request, request.uniqueKeys);
           const row = await rowValues(trx, type, request.attributes, fixed);
           // Columns without a value are left out, so the application's defaults apply (`is_active default 1`).
           const names = Object.keys(row).filter((name) => row[name] !== null);
@@ -564,6 +597,7 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
               !deepEqual(type.mapper.kept(attributes, type.mapping.rest !== undefined), current.attributes));
           const version = Number(current.version) + 1;
           if (attributesChange) {
+            await refuseColumnClash(trx, type, request, request.uniqueKeys ?? [], { id, kept: current.attributes });
             const row = await rowValues(trx, type, attributes, type.meta.rowValues({ version, lastModified: request.now }));
             const names = Object.keys(row);
             await onTable(type, () =>

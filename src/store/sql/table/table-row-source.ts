@@ -28,6 +28,7 @@ import {
 } from "../filter/sql-candidates.js";
 import { anyOf, sqlCondition, type Condition } from "../filter/sql-condition.js";
 import type { CompileScope } from "../filter/sql-filter-context.js";
+import { foldedColumnEquality } from "./folded-column-equality.js";
 import { topLocation, type ChildColumns, type MappedColumn, type MappedColumns } from "./mapped-columns.js";
 import { TABLE_KEYS } from "./table-side-tables.js";
 import type { IdKind, MemberTableMapping } from "./table-mapping.js";
@@ -302,6 +303,7 @@ export function tableRowSource(options: TableRowSourceOptions): RowSource {
         return sqlCondition(sql<SqlBool>`${sql.ref(`${scope.resource}.${options.idColumn}`)} = ${sql.val(parameter)}`, false);
       }
       if (isUniqueAttribute(path.attribute)) {
+        const key = uniqueValue(value, path.attribute.caseExact);
         // `scimkit_table_keys` holds exactly `uniqueKeysOf(attributes)` (NFC, lower-cased unless
         // caseExact), so the lookup matches what `matchesFilter` matches, through its primary key.
         // The key's primary key names at most one holder: a scalar subquery, which both planners
@@ -309,14 +311,15 @@ export function tableRowSource(options: TableRowSourceOptions): RowSource {
         const keys = sql<SqlBool>`${sql.ref(`${scope.resource}.${options.idColumn}`)} = (select ${idFromText(scope, options.idKind, sql.ref("k.id"))} from ${sql.table(TABLE_KEYS)} as k where k.org_id = ${sql.val(
           options.orgId,
         )} and k.resource_type = ${sql.val(options.resourceType)} and k.attribute = ${sql.val(formatPath(path))} and k.value = ${sql.val(
-          uniqueValue(value, path.attribute.caseExact),
+          key,
         )})`;
         const mapped = columns.at(topLocation(path));
         if (!mapped || mapped.toColumn || mapped.type !== "string") return sqlCondition(keys, true);
-        // Rows the application wrote itself have no keys yet; the column's own index finds those
-        // holding exactly `value`, which match too (`matchesFilter` compares NFC, lower-cased).
-        const exact = sqlCondition(sql<SqlBool>`${sql.ref(`${scope.resource}.${mapped.column}`)} = ${sql.val(value)}`, true);
-        return anyOf([sqlCondition(keys, true), exact]);
+        // Rows the application wrote itself have no keys: their column, folded as the key is, finds
+        // them in any case (an index on the folded column serves it: `foldedColumnEquality`).
+        const column = sql.ref(`${scope.resource}.${mapped.column}`);
+        const folded = foldedColumnEquality(scope.dialect, column, key, path.attribute.caseExact);
+        return anyOf([sqlCondition(keys, true), sqlCondition(folded, true)]);
       }
       const mapped = columns.at(topLocation(path));
       // caseExact text in a plain column (`externalId`): `=` as is, so the column's index serves it.

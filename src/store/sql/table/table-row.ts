@@ -24,7 +24,8 @@ function isObject(value: unknown): value is ScimObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function valueAt(attributes: ScimObject, location: readonly string[]): unknown {
+/** The value at `location` in `attributes` (`MappedColumn.location`), or undefined. */
+export function valueAt(attributes: ScimObject, location: readonly string[]): unknown {
   let current: unknown = attributes;
   for (const step of location) current = isObject(current) ? current[step] : undefined;
   return current;

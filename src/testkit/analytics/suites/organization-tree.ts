@@ -20,7 +20,9 @@ import {
   addSimulation,
   completed,
   inProgress,
+  newId,
   only,
+  randomHash,
   time,
 } from "./helpers.js";
 
@@ -253,6 +255,78 @@ export const organizationTreeSuite: AnalyticsConformanceSuite = {
         expect(after).not.toHaveProperty("subtreeOrganizationIds");
         const plain = (await addAdminUser(context, { organizationIds: [amer.id] })).user;
         expect(await context.analytics.getAdminUser(ALL, plain.id)).not.toHaveProperty("subtreeOrganizationIds");
+      },
+    ),
+
+    analyticsConformanceTest(
+      "grantedBy bounds the grants of an invitation or a change by the granter's own, itself included (issue 27)",
+      async (context) => {
+        const { acme, emea, team } = await company(context);
+        const globex = await addOrganization(context, { id: "globex", name: "Globex" });
+        const flat = (await addAdminUser(context, { organizationIds: [globex.id, emea.id] })).user;
+        const cio = (await addAdminUser(context, { organizationIds: [acme.id], subtreeOrganizationIds: [acme.id] })).user;
+        const beyondOf = async (promise: Promise<unknown>) => {
+          const error: unknown = await promise.then(
+            () => undefined,
+            (reason: unknown) => reason,
+          );
+          expect(error, "the write was not refused").toBeInstanceOf(Error);
+          expect((error as { code?: unknown }).code).toBe("grant-beyond-scope");
+          return (error as { beyond: readonly unknown[] }).beyond;
+        };
+        const invite = (grantedBy: string, organizationIds: string[], subtreeOrganizationIds: string[] = []) => {
+          const id = newId();
+          const user = {
+            id,
+            email: `invited-${id}@example.test`,
+            role: "admin",
+            organizationIds,
+            ...(subtreeOrganizationIds.length === 0 ? {} : { subtreeOrganizationIds }),
+            status: "invited",
+            invitedAt: time(1),
+            invitationExpiresAt: time(100),
+            updatedAt: time(1),
+          } as const;
+          return context.analytics.createAdminUser(user, { codeHash: randomHash(), expiresAt: time(100) }, { grantedBy });
+        };
+        // Holding an organization is not holding its subtree, even one without descendants.
+        expect(await beyondOf(invite(flat.id, [globex.id], [globex.id]))).toEqual([{ kind: "subtree", orgId: globex.id }]);
+        expect(await beyondOf(invite(flat.id, [acme.id]))).toEqual([{ kind: "organization", orgId: acme.id }]);
+        expect(
+          await beyondOf(
+            context.analytics.updateAdminUser(
+              ALL,
+              flat.id,
+              { subtreeOrganizationIds: [globex.id], updatedAt: time(2) },
+              { grantedBy: flat.id },
+            ),
+          ),
+        ).toEqual([{ kind: "subtree", orgId: globex.id }]);
+        expect((await context.analytics.getAdminUser(ALL, flat.id))?.subtreeOrganizationIds).toBeUndefined();
+        // A subtree holder grants within it, to others and to itself; nothing changes beside it.
+        const widened = await context.analytics.updateAdminUser(
+          ALL,
+          cio.id,
+          { organizationIds: [acme.id, team.id], subtreeOrganizationIds: [acme.id, team.id], updatedAt: time(3) },
+          { grantedBy: cio.id },
+        );
+        expect(widened).toMatchObject({ organizationIds: [acme.id, team.id], subtreeOrganizationIds: [acme.id, team.id] });
+        expect(
+          await beyondOf(
+            context.analytics.updateAdminUser(
+              ALL,
+              cio.id,
+              { organizationIds: [acme.id, globex.id], updatedAt: time(4) },
+              { grantedBy: cio.id },
+            ),
+          ),
+        ).toEqual([{ kind: "organization", orgId: globex.id }]);
+        // Without grantedBy (the operator) nothing is bounded.
+        expect(
+          await context.analytics.updateAdminUser(ALL, flat.id, { subtreeOrganizationIds: [globex.id], updatedAt: time(5) }),
+        ).toMatchObject({
+          subtreeOrganizationIds: [globex.id],
+        });
       },
     ),
 

@@ -1,5 +1,5 @@
 /**
- * Version 17: what an audited write pointed at (issue 27). `scimkit_audit` gains `target`, the
+ * Version 18: what an audited write pointed at (issue 27). `scimkit_audit` gains `target`, the
  * outside address a write registered — an RFC 9967 event receiver's URL — so the trail says where
  * an organization's events were sent, not only which receiver id.
  */
@@ -7,7 +7,7 @@ import type { Migration } from "./migration.js";
 
 /** Adds `scimkit_audit.target`. */
 export const auditTarget: Migration = {
-  version: 17,
+  version: 18,
   name: "audit-target",
   async up(trx, { columnTypes: type }) {
     // Nullable: most writes point at nothing outside.
