@@ -396,14 +396,8 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
     receiverAllowHosts,
   };
   if (!eventsEnabled) {
-    for (const name of [
-      "SCIMKIT_EVENT_LEASE_SECONDS",
-      "SCIMKIT_EVENT_RETRY_MAX_SECONDS",
-      "SCIMKIT_EVENT_BACKLOG_EVENTS",
-      "SCIMKIT_EVENT_BACKLOG_DAYS",
-      "SCIMKIT_EVENT_RECEIVERS_PER_ORGANIZATION",
-      "SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS",
-    ] as const) {
+    // Every SCIMKIT_EVENT_* figure: each means nothing without the events.
+    for (const name of hostVariables.filter((variable) => variable.startsWith("SCIMKIT_EVENT_"))) {
       if (raw(name) !== undefined) warnings.push(`${name} is ignored: SCIMKIT_EVENTS is off`);
     }
   }
