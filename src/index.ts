@@ -66,7 +66,7 @@ export { expensiveWorkClassifier } from "./http/expensive-work-classifier.js";
 export type { ExpensiveWorkOptions } from "./http/expensive-work-classifier.js";
 export type { AuditEntry, AuditOperation, AuditSink } from "./audit/audit-sink.js";
 export type { AuditQuery, AuditRecord, AuditTrail } from "./audit/audit-trail.js";
-export { auditedId, handToSink, MAX_AUDITED_ID_LENGTH } from "./audit/hand-to-sink.js";
+export { auditedId, auditedTarget, handToSink, MAX_AUDITED_ID_LENGTH, MAX_AUDITED_TARGET_LENGTH } from "./audit/hand-to-sink.js";
 export { memoryAuditTrail } from "./audit/memory-audit-trail.js";
 export type { MemoryAuditTrailOptions } from "./audit/memory-audit-trail.js";
 export type { RequestBodyRefusal, RequestLog, RequestLogEntry, UnauthenticatedRequestLogEntry } from "./request-log/request-log.js";
@@ -133,11 +133,16 @@ export type {
   ReadEventsRequest,
 } from "./store/event-outbox.js";
 export {
+  DEFAULT_BACKLOG_MAX_AGE_MS,
+  DEFAULT_BACKLOG_MAX_EVENTS,
+  DEFAULT_MAX_RECEIVERS_PER_ORGANIZATION,
   InvalidEventReceiverError,
   securityEventDelivery,
 } from "./events/security-event-delivery.js";
 export type {
   BackoffOptions,
+  BacklogOptions,
+  PollBoundOptions,
   PollRequest,
   PollResponse,
   ReceiverStart,
@@ -146,6 +151,7 @@ export type {
 } from "./events/security-event-delivery.js";
 export type {
   ClaimReceiversRequest,
+  EventReceiverKey,
   DeliveryFailure,
   DeliveryProgress,
   EventDeliveryMethod,
@@ -154,11 +160,18 @@ export type {
   EventReceiverStore,
   RetiredSigningKey,
   SigningKeyRepository,
+  SkippedEvents,
   StoredSigningKey,
 } from "./events/event-receiver-store.js";
+export { MAX_FAILURE_DESCRIPTION_LENGTH, boundedDeliveryFailure } from "./events/bounded-delivery-failure.js";
 export { memoryEventReceiverStore, memorySigningKeyRepository } from "./events/memory-event-receiver-store.js";
 export type { MemoryEventReceiverStoreOptions } from "./events/memory-event-receiver-store.js";
-export { DEFAULT_KEY_RETENTION_MS, SECURITY_EVENT_ALGORITHM, eventSigningKeys } from "./events/event-signing-keys.js";
+export {
+  DEFAULT_KEY_RETENTION_MS,
+  DEFAULT_MAX_RETIRED_KEYS,
+  SECURITY_EVENT_ALGORITHM,
+  eventSigningKeys,
+} from "./events/event-signing-keys.js";
 export type {
   EventSigningKeys,
   EventSigningKeysOptions,

@@ -3,7 +3,7 @@
  * (`onAudit`) with its outcome — the same sink, and the same contract, as the SCIM router's.
  */
 import type { RequestHandler, Response } from "express";
-import { auditedId, handToSink, type AuditSink } from "scimkit";
+import { auditedId, auditedTarget, handToSink, type AuditSink } from "scimkit";
 import type { AnalyticsAuditEntry, AnalyticsAuditOperation } from "./analytics-audit-entry.js";
 import type { ApiKeyCaller } from "./api-keys.js";
 
@@ -26,6 +26,8 @@ interface AuditedWrite {
   readonly idInBody?: (body: Readonly<Record<string, unknown>>) => unknown;
   /** The organization a success answers with, when the path does not name it. */
   readonly orgInBody?: (body: Readonly<Record<string, unknown>>) => unknown;
+  /** The outside address a success registered (`AuditEntry.target`). */
+  readonly targetInBody?: (body: Readonly<Record<string, unknown>>) => unknown;
 }
 
 const field = (value: unknown, name: string): unknown =>
@@ -59,12 +61,13 @@ const AUDITED: Readonly<Record<string, AuditedWrite>> = {
   rotateOrganizationToken: { resourceType: "ScimToken", pathIdIsOrganization: true, resourceIdParam: "tokenId" },
   revokeOrganizationToken: { resourceType: "ScimToken", pathIdIsOrganization: true, resourceIdParam: "tokenId" },
   rotateOperatorKey: { resourceType: "ApiKey" },
-  // Only the receiver's id is read from the body, which never carries its `Authorization` value anyway.
+  // The receiver's id and URL are read from the body, which never carries its `Authorization` value anyway.
   addOrganizationEventReceiver: {
     resourceType: "EventReceiver",
     pathIdIsOrganization: true,
     resourceIdParam: "receiverId",
     idInBody: (body) => body["id"],
+    targetInBody: (body) => body["url"],
   },
   removeOrganizationEventReceiver: { resourceType: "EventReceiver", pathIdIsOrganization: true, resourceIdParam: "receiverId" },
   // The new key's id, from the body, which carries no key material anyway (a failure names no key).
@@ -141,12 +144,14 @@ export function analyticsWriteAuditor(
       const resourceId =
         pathResourceId ?? auditedId(audited.idInBody?.(body)) ?? (audited.resourceType === "ApiKey" ? caller?.keyId : undefined);
       const orgId = (audited.pathIdIsOrganization ? pathId : undefined) ?? auditedId(audited.orgInBody?.(body)) ?? "";
+      const target = auditedTarget(audited.targetInBody?.(body));
       const entry: AnalyticsAuditEntry = {
         orgId,
         ...(caller === undefined ? {} : { tokenId: caller.keyId }),
         operation,
         resourceType: audited.resourceType,
         ...(resourceId === undefined ? {} : { resourceId }),
+        ...(target === undefined ? {} : { target }),
         at: now().toISOString(),
         outcome: success ? "success" : "failure",
         status,

@@ -27,6 +27,7 @@ export interface RenderedEventReceiver {
   readonly lastDeliveredAt?: string;
   readonly delivered: number;
   readonly rejected: number;
+  readonly dropped: number;
 }
 
 /**
@@ -66,5 +67,6 @@ export function renderEventReceiver(receiver: EventReceiver, pollUrl?: string): 
     ...(receiver.lastDeliveredAt === undefined ? {} : { lastDeliveredAt: receiver.lastDeliveredAt }),
     delivered: receiver.delivered,
     rejected: receiver.rejected,
+    dropped: receiver.dropped,
   };
 }

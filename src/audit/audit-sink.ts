@@ -68,6 +68,11 @@ export interface AuditEntry<Operation extends string = string> {
   readonly via: string;
   /** The Bulk operation's `bulkId`, when the client gave one (at most 256 characters are kept). */
   readonly bulkId?: string;
+  /**
+   * The outside address the write pointed the service at, when it did: an RFC 9967 event
+   * receiver's URL. At most `MAX_AUDITED_TARGET_LENGTH` (2,048) characters are kept.
+   */
+  readonly target?: string;
 }
 
 /**

@@ -21,6 +21,7 @@ export function fullEntry(orgId: string, n: number): AuditEntry {
     scimType: "invalidVers",
     via: "bulk",
     bulkId: `op-${n}`,
+    target: `https://receiver.example/${n}`,
   };
 }
 

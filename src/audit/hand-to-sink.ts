@@ -21,6 +21,14 @@ export function auditedId(value: unknown): string | undefined {
   return typeof value === "string" && value.length > 0 && value.length <= MAX_AUDITED_ID_LENGTH && isPossibleId(value) ? value : undefined;
 }
 
+/** Longest `AuditEntry.target` kept: longer than any URL a receiver registration accepts. */
+export const MAX_AUDITED_TARGET_LENGTH = 2048;
+
+/** `value` as an entry's `target`: a non-empty string cut to `MAX_AUDITED_TARGET_LENGTH`, else undefined. */
+export function auditedTarget(value: unknown): string | undefined {
+  return typeof value === "string" && value.length > 0 ? value.slice(0, MAX_AUDITED_TARGET_LENGTH) : undefined;
+}
+
 /**
  * Hands `entry`, frozen, to `sink`, and resolves once the sink has settled; a sink that throws or
  * rejects goes to `onError` instead (the `AuditSink` contract: a rejection never fails the

@@ -5,6 +5,8 @@
  * a rotation replaces it only while it is the key the rotation read.
  */
 import { afterAll, describe, expect, it } from "vitest";
+import type { EventOutbox } from "../store/event-outbox.js";
+import { memoryStore } from "../store/memory/memory-store.js";
 import { createTestSchema, describePostgres, type TestSchema } from "../store/sql/postgres-test-database.fixture.js";
 import { sqlEventReceiverStore, sqlSigningKeyRepository } from "../store/sql/sql-event-receiver-store.js";
 import { sqlStore } from "../store/sql/sql-store.js";
@@ -16,9 +18,23 @@ const LATER = "2030-01-01T00:01:00.000Z";
 const MUCH_LATER = "2030-01-01T01:00:00.000Z";
 
 interface Opened {
+  /** The outbox whose events the receivers are due for (the store's own). */
+  readonly outbox: EventOutbox;
   readonly receivers: EventReceiverStore;
   readonly keys: SigningKeyRepository;
   close(): Promise<void>;
+}
+
+/** Records `count` events of `orgId`. */
+async function record(outbox: EventOutbox, orgId: string, count = 1): Promise<void> {
+  const inputs = Array.from({ length: count }, () => ({
+    jti: crypto.randomUUID(),
+    type: "user.created",
+    resourceType: "User",
+    resourceId: crypto.randomUUID(),
+    resource: { userName: "ann" },
+  }));
+  await outbox.append(orgId, inputs, { pending: false, leaseUntil: NOW });
 }
 
 function receiverChecks(open: () => Promise<Opened>): void {
@@ -58,7 +74,8 @@ function receiverChecks(open: () => Promise<Opened>): void {
   });
 
   it("leases a due receiver to one claimer, saves progress, and holds a receiver in backoff", async () => {
-    const { receivers, close } = await open();
+    const { outbox, receivers, close } = await open();
+    await record(outbox, "acme", 4);
     const added = await receivers.add("acme", { url: "https://r.test/a", form: "notice" }, 0);
     expect((await receivers.claimDue({ now: NOW, leaseUntil: LATER, limit: 10 })).map((receiver) => receiver.id)).toEqual([added.id]);
     expect(await receivers.claimDue({ now: NOW, leaseUntil: LATER, limit: 10 })).toEqual([]);
@@ -86,6 +103,83 @@ function receiverChecks(open: () => Promise<Opened>): void {
       nextAttemptAt: LATER,
     });
     expect(await receivers.claimDue({ now: MUCH_LATER, leaseUntil: MUCH_LATER, limit: 10 })).toHaveLength(1);
+    await close();
+  });
+
+  it("claims a receiver only while an event waits after its position", async () => {
+    const { outbox, receivers, close } = await open();
+    const added = await receivers.add("acme", { url: "https://r.test/a" }, 0);
+    // Nothing recorded yet: an idle receiver is not due, so a pass neither leases nor writes it.
+    expect(await receivers.claimDue({ now: NOW, leaseUntil: LATER, limit: 10 })).toEqual([]);
+    await record(outbox, "globex");
+    expect(await receivers.claimDue({ now: NOW, leaseUntil: LATER, limit: 10 })).toEqual([]);
+    await record(outbox, "acme", 2);
+    expect((await receivers.claimDue({ now: NOW, leaseUntil: LATER, limit: 10 })).map((receiver) => receiver.id)).toEqual([added.id]);
+    // Caught up and released: not due again until the next event.
+    await receivers.saveProgress("acme", added.id, { position: 2, delivered: 2, rejected: 0, attempts: 0 });
+    expect(await receivers.claimDue({ now: MUCH_LATER, leaseUntil: MUCH_LATER, limit: 10 })).toEqual([]);
+    await record(outbox, "acme");
+    expect(await receivers.claimDue({ now: NOW, leaseUntil: LATER, limit: 10 })).toHaveLength(1);
+    await close();
+  });
+
+  it("walks due receivers once in (organization, id) order from where the last claim ended", async () => {
+    const { outbox, receivers, close } = await open();
+    // 25 organizations sorting after a tenant with 20 receivers, as in issue 27.
+    const added = [];
+    for (let index = 0; index < 20; index += 1) added.push(await receivers.add("aaa", { url: `https://r.test/aaa/${index}` }, 0));
+    for (let index = 0; index < 25; index += 1) {
+      const orgId = `org-${String(index).padStart(2, "0")}`;
+      added.push(await receivers.add(orgId, { url: `https://r.test/${orgId}` }, 0));
+    }
+    for (const orgId of new Set(added.map((receiver) => receiver.orgId))) await record(outbox, orgId);
+    const walked: string[] = [];
+    let after: { orgId: string; id: string } | undefined;
+    for (let claims = 0; claims < 10; claims += 1) {
+      const due = await receivers.claimDue({ now: NOW, leaseUntil: LATER, limit: 20, ...(after ? { after } : {}) });
+      // Released at once, as a round that finds the receiver still has events would: still due.
+      for (const receiver of due)
+        await receivers.saveProgress(receiver.orgId, receiver.id, { position: 0, delivered: 0, rejected: 0, attempts: 0 });
+      walked.push(...due.map((receiver) => `${receiver.orgId}/${receiver.id}`));
+      const last = due.at(-1);
+      if (due.length < 20 || last === undefined) break;
+      after = { orgId: last.orgId, id: last.id };
+    }
+    const expected = added.map((receiver) => `${receiver.orgId}/${receiver.id}`);
+    expect(walked).toEqual([...expected].sort());
+    expect(new Set(walked).size).toBe(45);
+    await close();
+  });
+
+  it("skips a lagging receiver forward only, counts what it lost, and no deliverer moves it back", async () => {
+    const { receivers, close } = await open();
+    const added = await receivers.add("acme", { url: "https://r.test/a" }, 2);
+    expect(added.dropped).toBe(0);
+    const failure = { at: NOW, jti: "j9", error: "dropped", description: "7 event(s) were dropped unsent" };
+    await receivers.skip("acme", added.id, { through: 9, failure });
+    expect(await receivers.get("acme", added.id)).toMatchObject({ position: 9, dropped: 7, lastError: failure });
+    // Not back: a skip to an earlier event, and a deliverer that read the receiver before the skip.
+    await receivers.skip("acme", added.id, { through: 5, failure: { ...failure, jti: "j5" } });
+    await receivers.saveProgress("acme", added.id, { position: 3, delivered: 1, rejected: 0, attempts: 0 });
+    expect(await receivers.get("acme", added.id)).toMatchObject({ position: 9, dropped: 7, delivered: 1, lastError: { jti: "j9" } });
+    await close();
+  });
+
+  it("cuts a stored failure's texts to their bounds", async () => {
+    const { receivers, close } = await open();
+    const added = await receivers.add("acme", { url: "https://r.test/a" }, 0);
+    const huge = "x".repeat(256 * 1024);
+    await receivers.saveProgress("acme", added.id, {
+      position: 0,
+      delivered: 0,
+      rejected: 1,
+      attempts: 0,
+      lastError: { at: NOW, jti: "j1", status: 400, error: huge, description: huge },
+    });
+    const { lastError } = (await receivers.get("acme", added.id)) ?? {};
+    expect(lastError?.description?.length).toBe(500);
+    expect(lastError?.error.length).toBe(100);
+    expect(lastError).toMatchObject({ at: NOW, jti: "j1", status: 400 });
     await close();
   });
 
@@ -124,13 +218,19 @@ function receiverChecks(open: () => Promise<Opened>): void {
 }
 
 describe("event receivers: memory", () => {
-  receiverChecks(async () => ({ receivers: memoryEventReceiverStore(), keys: memorySigningKeyRepository(), close: async () => {} }));
+  receiverChecks(async () => {
+    const outbox = memoryStore().events;
+    if (!outbox) throw new Error("the memory store has no outbox");
+    return { outbox, receivers: memoryEventReceiverStore({ outbox }), keys: memorySigningKeyRepository(), close: async () => {} };
+  });
 });
 
 describe("event receivers: SQLite", () => {
   receiverChecks(async () => {
     const store = await sqlStore({ sqlite: ":memory:", threads: false });
+    if (!store.events) throw new Error("the SQL store has no outbox");
     return {
+      outbox: store.events,
       receivers: sqlEventReceiverStore(store.db, store.dialect),
       keys: sqlSigningKeyRepository(store.db),
       close: () => store.close(),
@@ -149,7 +249,11 @@ describePostgres("event receivers: PostgreSQL", (url) => {
     // One schema for the file: each test starts from empty tables.
     await store.db.deleteFrom("scimkit_event_receivers").execute();
     await store.db.deleteFrom("scimkit_event_keys").execute();
+    await store.db.deleteFrom("scimkit_events").execute();
+    await store.db.deleteFrom("scimkit_event_sequences").execute();
+    if (!store.events) throw new Error("the SQL store has no outbox");
     return {
+      outbox: store.events,
       receivers: sqlEventReceiverStore(store.db, store.dialect),
       keys: sqlSigningKeyRepository(store.db),
       close: () => store.close(),

@@ -65,6 +65,12 @@ export interface EventReceiver {
   readonly delivered: number;
   /** How many SETs it rejected for good (RFC 8935 §2.3, a 400): skipped after the failure was kept. */
   readonly rejected: number;
+  /**
+   * How many of the organization's events it never got because it lagged beyond the backlog the
+   * outbox keeps (`SecurityEventDeliveryOptions.backlog`): RFC 8935 and RFC 8936 have no way to
+   * tell a receiver of a gap, so it is told here and in `lastError`.
+   */
+  readonly dropped: number;
 }
 
 /** Why a push failed. */
@@ -88,6 +94,12 @@ export interface DeliveryFailure {
   readonly description?: string;
 }
 
+/** Names one receiver: its organization and its id. */
+export interface EventReceiverKey {
+  readonly orgId: string;
+  readonly id: string;
+}
+
 /** What `EventReceiverStore.claimDue` asks for. */
 export interface ClaimReceiversRequest {
   /** ISO 8601 time now. */
@@ -96,6 +108,11 @@ export interface ClaimReceiversRequest {
   readonly leaseUntil: string;
   /** Most receivers to claim. */
   readonly limit: number;
+  /**
+   * Claim only receivers after this one in (organization, id) order: a pass walks every receiver
+   * once, claiming from where its last claim ended. Absent: from the first.
+   */
+  readonly after?: EventReceiverKey;
 }
 
 /** A delivery round's outcome for one receiver, written when the round ends. */
@@ -108,7 +125,7 @@ export interface DeliveryProgress {
   readonly rejected: number;
   /** ISO 8601 time of the last accepted push of the round, if any. */
   readonly lastDeliveredAt?: string;
-  /** The failure that ended the round, or the last rejection. */
+  /** The failure that ended the round, or the last rejection; stores cut its texts (`boundedDeliveryFailure`). */
   readonly lastError?: DeliveryFailure;
   /** Failed attempts in a row at the new position (0 after a success). */
   readonly attempts: number;
@@ -119,6 +136,14 @@ export interface DeliveryProgress {
    * ends the lease.
    */
   readonly leaseUntil?: string;
+}
+
+/** What `EventReceiverStore.skip` records: events a lagging receiver will never get. */
+export interface SkippedEvents {
+  /** The sequence its position moves up to (never back): the last event dropped. */
+  readonly through: number;
+  /** What its `lastError` becomes, saying why. */
+  readonly failure: DeliveryFailure;
 }
 
 /**
@@ -141,14 +166,26 @@ export interface EventReceiverStore {
   remove(orgId: string, id: string): Promise<boolean>;
   /**
    * Leases push receivers whose backoff has passed and whose lease has ended, until `leaseUntil`,
-   * and returns them (poll receivers are never claimed: they come to us). Two callers never hold one receiver at once while its lease lasts.
+   * and returns them in (organization, id) order after `request.after`, at most `limit` (poll
+   * receivers are never claimed: they come to us). Two callers never hold one receiver at once
+   * while its lease lasts. A store that sees the outbox (the SQL store: the same database; the
+   * memory store given `outbox`) claims only receivers with an event after their position, so an
+   * idle receiver costs nothing; one that cannot tell returns caught-up receivers too, and the
+   * delivery finds nothing for them once per pass.
    */
   claimDue(request: ClaimReceiversRequest): Promise<readonly EventReceiver[]>;
   /**
    * Saves progress (adding `delivered` and `rejected` to the totals) and ends the lease, or extends
-   * it to `progress.leaseUntil`.
+   * it to `progress.leaseUntil`. The position never moves back: a deliverer that read the receiver
+   * before a `skip` does not undo it.
    */
   saveProgress(orgId: string, id: string, progress: DeliveryProgress): Promise<void>;
+  /**
+   * Moves a receiver that lags behind `skipped.through` up to it, adds the events passed over to
+   * `dropped` and keeps `skipped.failure` as its last error, leaving its lease and backoff as they
+   * are; nothing when it is there already. The outbox prunes those events next.
+   */
+  skip(orgId: string, id: string, skipped: SkippedEvents): Promise<void>;
 }
 
 /** A key that signed an organization's SETs before a rotation: its public half stays in the JWKS for a while. */

@@ -109,6 +109,34 @@ function rotationChecks(open: () => Promise<Opened>): void {
     await close();
   });
 
+  it("keeps at most maxRetiredKeys replaced keys (3 by default), however often it is rotated", async () => {
+    const { repositories, close } = await open();
+    const time = clock();
+    const keys = eventSigningKeys(repositories[0], { now: time.now });
+    const kids: string[] = [(await keys.signingKey("acme")).kid];
+    for (let rotation = 0; rotation < 12; rotation += 1) {
+      time.advance(1);
+      kids.push((await keys.rotate("acme")).kid);
+    }
+    // The signing key and the three it replaced last, newest first; nothing more is stored either.
+    expect(await kidsOf(keys, "acme")).toEqual(kids.slice(-4).reverse());
+    expect((await repositories[0].get("acme"))?.retired).toHaveLength(3);
+    const one = eventSigningKeys(repositories[0], { now: time.now, maxRetiredKeys: 1 });
+    expect(await kidsOf(one, "acme")).toEqual(kids.slice(-2).reverse());
+    await close();
+  });
+
+  it("answers an empty JWKS, and makes no key, for an organization without one, whether it exists or not", async () => {
+    const { repositories, close } = await open();
+    const keys = eventSigningKeys(repositories[0]);
+    expect(await keys.jwks("nobody")).toEqual({ keys: [] });
+    expect(await repositories[0].get("nobody")).toBeUndefined();
+    const kid = (await keys.signingKey("acme")).kid;
+    // Another process reads the key the first one made.
+    expect(await kidsOf(eventSigningKeys(repositories[1]), "acme")).toEqual([kid]);
+    await close();
+  });
+
   it("keeps a replaced key for the configured retention", async () => {
     const { repositories, close } = await open();
     const time = clock();

@@ -41,17 +41,28 @@ export interface EventSigningKeysOptions {
    * with the replaced key meanwhile, which the JWKS still serves). Default 60,000.
    */
   readonly refreshMs?: number;
+  /**
+   * Most replaced keys the JWKS keeps, newest first, whatever their retention: a rotation beyond it
+   * drops the oldest (a SET it signed no longer verifies), so rotating in a loop cannot grow the
+   * JWKS every receiver fetches. Default 3.
+   */
+  readonly maxRetiredKeys?: number;
   /** The clock, in milliseconds since the epoch. Default `Date.now`. */
   readonly now?: () => number;
 }
+
+/** The default of `EventSigningKeysOptions.maxRetiredKeys`. */
+export const DEFAULT_MAX_RETIRED_KEYS = 3;
 
 /** The organizations' signing keys. */
 export interface EventSigningKeys {
   /** The key that signs the SETs of `orgId`; made and stored on first use. */
   signingKey(orgId: string): Promise<SigningKey>;
   /**
-   * The JWKS of `orgId`: what a receiver fetches to verify its SETs (made on first use too) — the
-   * signing key first, then the keys it replaced within their retention, newest first.
+   * The JWKS of `orgId`: what a receiver fetches to verify its SETs — the signing key first, then
+   * the keys it replaced within their retention, newest first. Empty before the organization has
+   * a key (its first receiver or SET makes one), and for an organization that does not exist: the
+   * answer alone does not tell an outsider which.
    */
   jwks(orgId: string): Promise<{ readonly keys: readonly JWK[] }>;
   /**
@@ -104,12 +115,13 @@ async function newKey(orgId: string, createdAt: string, retired: readonly Retire
 export function eventSigningKeys(repository: SigningKeyRepository, options: EventSigningKeysOptions = {}): EventSigningKeys {
   const retentionMs = positive("retentionMs", options.retentionMs, DEFAULT_KEY_RETENTION_MS);
   const refreshMs = positive("refreshMs", options.refreshMs, 60_000);
+  const maxRetiredKeys = positive("maxRetiredKeys", options.maxRetiredKeys, DEFAULT_MAX_RETIRED_KEYS);
   const now = options.now ?? Date.now;
   const cache = new Map<string, Promise<Loaded>>();
 
-  /** The replaced keys still within their retention at `at`. */
+  /** The replaced keys still within their retention at `at`, at most `maxRetiredKeys` of them. */
   const kept = (retired: readonly RetiredSigningKey[], at: number): RetiredSigningKey[] =>
-    retired.filter((key) => Date.parse(key.retiredAt) + retentionMs > at);
+    retired.filter((key) => Date.parse(key.retiredAt) + retentionMs > at).slice(0, maxRetiredKeys);
 
   const use = async (stored: StoredSigningKey): Promise<Loaded> => {
     const key = await importJWK(JSON.parse(stored.privateJwk) as JWK, SECURITY_EVENT_ALGORITHM);
@@ -156,6 +168,8 @@ export function eventSigningKeys(repository: SigningKeyRepository, options: Even
       return (await entry(orgId)).signing;
     },
     async jwks(orgId) {
+      // Never made here: an unauthenticated reader must not make a key for every id it can think of.
+      if (!cache.has(orgId) && (await repository.get(orgId)) === undefined) return { keys: [] };
       const loaded = await entry(orgId);
       const retired = kept(loaded.retired, now()).map((key) => JSON.parse(key.publicJwk) as JWK);
       return { keys: [loaded.publicJwk, ...retired] };

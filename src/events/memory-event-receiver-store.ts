@@ -3,6 +3,8 @@
  * services; everything is lost with the process.
  */
 import { v7 as uuidv7 } from "uuid";
+import type { EventOutbox } from "../store/event-outbox.js";
+import { boundedDeliveryFailure } from "./bounded-delivery-failure.js";
 import type { EventReceiver, EventReceiverStore, SigningKeyRepository, StoredSigningKey } from "./event-receiver-store.js";
 
 interface Kept {
@@ -14,6 +16,17 @@ interface Kept {
 export interface MemoryEventReceiverStoreOptions {
   /** The clock. Default: the system's. */
   readonly now?: () => string;
+  /**
+   * The outbox the receivers' events are read from (`ResourceStore.events`): when given, a claim
+   * skips receivers with no event after their position, so idle receivers are never leased.
+   */
+  readonly outbox?: Pick<EventOutbox, "lastSequence">;
+}
+
+/** (organization, id) order, as the SQL store claims. */
+function byKey(a: EventReceiver, b: EventReceiver): number {
+  if (a.orgId !== b.orgId) return a.orgId < b.orgId ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** An empty receiver store in memory. */
@@ -38,6 +51,7 @@ export function memoryEventReceiverStore(options: MemoryEventReceiverStoreOption
         attempts: 0,
         delivered: 0,
         rejected: 0,
+        dropped: 0,
       };
       kept.set(key(orgId, receiver.id), { receiver, leaseUntil: "" });
       return receiver;
@@ -51,25 +65,34 @@ export function memoryEventReceiverStore(options: MemoryEventReceiverStoreOption
     async remove(orgId, id) {
       return kept.delete(key(orgId, id));
     },
-    async claimDue({ now: at, leaseUntil, limit }) {
-      const due: EventReceiver[] = [];
-      for (const entry of kept.values()) {
+    async claimDue({ now: at, leaseUntil, limit, after }) {
+      const candidates = [...kept.values()]
+        .filter(({ receiver }) => after === undefined || byKey(receiver, { ...receiver, ...after }) > 0)
+        .sort((a, b) => byKey(a.receiver, b.receiver));
+      const isDue = ({ receiver, leaseUntil: held }: Kept): boolean =>
+        receiver.delivery === "push" && held < at && (receiver.nextAttemptAt ?? "") <= at;
+      const due: Kept[] = [];
+      for (const entry of candidates) {
         if (due.length >= limit) break;
-        if (entry.receiver.delivery !== "push" || entry.leaseUntil >= at || (entry.receiver.nextAttemptAt ?? "") > at) continue;
-        entry.leaseUntil = leaseUntil;
-        due.push(entry.receiver);
+        if (!isDue(entry)) continue;
+        if (options.outbox && (await options.outbox.lastSequence(entry.receiver.orgId)) <= entry.receiver.position) continue;
+        due.push(entry);
       }
-      return due;
+      // Checked again and leased with no await between: a claim running beside this one may have
+      // leased one of them while this one awaited the outbox.
+      const claimed = due.filter(isDue);
+      for (const entry of claimed) entry.leaseUntil = leaseUntil;
+      return claimed.map((entry) => entry.receiver);
     },
     async saveProgress(orgId, id, progress) {
       const entry = kept.get(key(orgId, id));
       if (!entry) return;
       const { nextAttemptAt: _next, lastError: _error, lastDeliveredAt: _last, ...rest } = entry.receiver;
-      const lastError = progress.lastError ?? entry.receiver.lastError;
+      const lastError = progress.lastError === undefined ? entry.receiver.lastError : boundedDeliveryFailure(progress.lastError);
       const lastDeliveredAt = progress.lastDeliveredAt ?? entry.receiver.lastDeliveredAt;
       entry.receiver = {
         ...rest,
-        position: progress.position,
+        position: Math.max(entry.receiver.position, progress.position),
         attempts: progress.attempts,
         delivered: entry.receiver.delivered + progress.delivered,
         rejected: entry.receiver.rejected + progress.rejected,
@@ -78,6 +101,17 @@ export function memoryEventReceiverStore(options: MemoryEventReceiverStoreOption
         ...(lastDeliveredAt === undefined ? {} : { lastDeliveredAt }),
       };
       entry.leaseUntil = progress.leaseUntil ?? "";
+    },
+    async skip(orgId, id, { through, failure }) {
+      const entry = kept.get(key(orgId, id));
+      if (!entry || entry.receiver.position >= through) return;
+      const { receiver } = entry;
+      entry.receiver = {
+        ...receiver,
+        position: through,
+        dropped: receiver.dropped + (through - receiver.position),
+        lastError: boundedDeliveryFailure(failure),
+      };
     },
   };
 }

@@ -18,8 +18,16 @@ import {
 } from "../outbound/outbound-address-policy.js";
 import { pinnedPost } from "../outbound/pinned-post.js";
 import type { EventOutbox, OutboxEvent } from "../store/event-outbox.js";
-import type { DeliveryFailure, DeliveryProgress, EventReceiver, EventReceiverInput, EventReceiverStore } from "./event-receiver-store.js";
+import type {
+  DeliveryFailure,
+  DeliveryProgress,
+  EventReceiver,
+  EventReceiverInput,
+  EventReceiverKey,
+  EventReceiverStore,
+} from "./event-receiver-store.js";
 import type { EventSigningKeys } from "./event-signing-keys.js";
+import { hashToken, sameTokenHash, unmatchableTokenHash } from "../auth/hash-token.js";
 import { pushFailureOfAnswer, pushFailureOfError } from "./push-failure.js";
 import { securityEventClaims, signSecurityEvent } from "./security-event-token.js";
 import { isSecurityEventUri, securityEventUriOf } from "./security-event-uris.js";
@@ -33,6 +41,32 @@ export interface BackoffOptions {
   /** Default 2. */
   readonly factor?: number;
 }
+
+/**
+ * How much of an organization's event history the outbox keeps for receivers that lag (a push
+ * receiver that is down, a poll receiver that stopped polling). Past it, `prune` drops the events
+ * anyway: each receiver behind them moves past them, counts them in `dropped`, and has its
+ * `lastError` say so.
+ */
+export interface BacklogOptions {
+  /** Most events kept per organization, counted back from its last. Default 10,000. */
+  readonly maxEvents?: number;
+  /** Longest an event is kept for a receiver that has not got it, in milliseconds. Default 7 days. */
+  readonly maxAgeMs?: number;
+}
+
+/** What one poll may return (RFC 8936 §2.4 lets the transmitter return fewer SETs than asked). */
+export interface PollBoundOptions {
+  /** Most SETs one answer holds, whatever `maxEvents` asks. Default 100. */
+  readonly maxEvents?: number;
+  /** Most bytes of SETs one answer holds (at least one SET is always sent). Default 524,288 (512 KB). */
+  readonly maxBytes?: number;
+}
+
+/** The default of `BacklogOptions.maxEvents`. */
+export const DEFAULT_BACKLOG_MAX_EVENTS = 10_000;
+/** The default of `BacklogOptions.maxAgeMs`: 7 days. */
+export const DEFAULT_BACKLOG_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Options of `securityEventDelivery`. */
 export interface SecurityEventDeliveryOptions {
@@ -71,6 +105,15 @@ export interface SecurityEventDeliveryOptions {
   readonly receiverAddressPolicy?: OutboundAddressPolicyOptions;
   /** Receives unexpected failures of the loop (a database down). Default `console.error`. */
   readonly onError?: (error: unknown) => void;
+  /** The history kept for lagging receivers; see `BacklogOptions`. */
+  readonly backlog?: BacklogOptions;
+  /** The size of one poll's answer; see `PollBoundOptions`. */
+  readonly poll?: PollBoundOptions;
+  /**
+   * Most receivers one organization may register: each costs a push per event and a row, and
+   * holds the outbox back while it lags. Default 20.
+   */
+  readonly maxReceiversPerOrganization?: number;
 }
 
 /** Where a new receiver starts: after the organization's current last event, or at its first. */
@@ -79,7 +122,17 @@ export type ReceiverStart = "now" | "beginning";
 /** An invalid receiver registration: the message says what to change. */
 export class InvalidEventReceiverError extends Error {
   override readonly name = "InvalidEventReceiverError";
+  /** Set when the registration is refused because the organization is at a quota: the bound. */
+  readonly quota: number | undefined;
+
+  constructor(message: string, quota?: number) {
+    super(message);
+    this.quota = quota;
+  }
 }
+
+/** The default of `SecurityEventDeliveryOptions.maxReceiversPerOrganization`. */
+export const DEFAULT_MAX_RECEIVERS_PER_ORGANIZATION = 20;
 
 /** A poll (RFC 8936 §2.4): what the receiver acknowledges and asks for. */
 export interface PollRequest {
@@ -111,6 +164,12 @@ export interface SecurityEventDelivery {
   /** Removes a receiver; false when there was none. */
   removeReceiver(orgId: string, id: string): Promise<boolean>;
   /**
+   * Whether `authorization` is the `Authorization` value poll receiver `id` of `orgId` was
+   * registered with, compared as SHA-256 digests in constant time (the store keeps the digest);
+   * false for an unknown receiver, at the same cost.
+   */
+  authorizesPoll(orgId: string, id: string, authorization: string | undefined): Promise<boolean>;
+  /**
    * A poll by poll receiver `id` of `orgId` (RFC 8936): applies its acknowledgements in order — the
    * position moves past every event up to the first one it has not acknowledged — and returns the
    * next SETs. `undefined` when there is no such poll receiver.
@@ -119,15 +178,25 @@ export interface SecurityEventDelivery {
   /**
    * Deletes the events of `orgId` that every receiver has been given and no listener waits for
    * (`EventOutbox.prune` up to the lowest receiver position; all of them when it has no
-   * receiver), and resolves with how many. Run it now and then: the outbox keeps every event until
-   * something prunes it.
+   * receiver), and those beyond the backlog bound (`options.backlog`) whoever lags — moving the
+   * receivers behind them past them (`EventReceiverStore.skip`) — and resolves with how many. Run
+   * it now and then: the outbox keeps every event until something prunes it.
    */
   prune(orgId: string): Promise<number>;
-  /** One pass: every due receiver gets what it can; resolves with the SETs accepted. */
+  /**
+   * One pass: every due receiver gets one round (up to `batchSize` of its events), none gets two;
+   * resolves with the SETs accepted.
+   */
   runOnce(): Promise<number>;
-  /** Runs a pass now and every `intervalMs` on an unref'd timer, one pass at a time. */
+  /**
+   * Runs a pass now and then one at a time on an unref'd timer: at once when a receiver was left
+   * with more than a round, else after `intervalMs`.
+   */
   start(): void;
-  /** Stops the timer and waits for the pass under way. */
+  /**
+   * Stops the timer and waits for the pass under way, which claims nothing more and ends each
+   * round after its current push (at most `requestTimeoutMs`).
+   */
   stop(): Promise<void>;
 }
 
@@ -171,6 +240,17 @@ function checkReceiver(input: EventReceiverInput): void {
   }
 }
 
+/** Receivers claimed at a time. */
+const CLAIM_LIMIT = 20;
+
+/** What a delivery round, or a pass of rounds, did. */
+interface Round {
+  /** SETs accepted. */
+  readonly accepted: number;
+  /** Whether a receiver has more to deliver than the round took. */
+  readonly more: boolean;
+}
+
 /** The outcome of one push. */
 type PushOutcome =
   | { readonly kind: "accepted" }
@@ -192,10 +272,18 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
   const maxMs = positive("backoff.maxMs", options.backoff?.maxMs, 300_000);
   const invalidKeyAttempts = positive("invalidKeyAttempts", options.invalidKeyAttempts, 10);
   const factor = positive("backoff.factor", options.backoff?.factor, 2);
+  const backlogMaxEvents = positive("backlog.maxEvents", options.backlog?.maxEvents, DEFAULT_BACKLOG_MAX_EVENTS);
+  const backlogMaxAgeMs = positive("backlog.maxAgeMs", options.backlog?.maxAgeMs, DEFAULT_BACKLOG_MAX_AGE_MS);
+  const pollMaxEvents = positive("poll.maxEvents", options.poll?.maxEvents, 100);
+  const pollMaxBytes = positive("poll.maxBytes", options.poll?.maxBytes, 512 * 1024);
+  const maxReceivers = positive("maxReceiversPerOrganization", options.maxReceiversPerOrganization, DEFAULT_MAX_RECEIVERS_PER_ORGANIZATION);
   const onError = options.onError ?? ((error: unknown) => console.error(error));
   const addressPolicy = outboundAddressPolicy({ allowSetting: "receiverAddressPolicy.allowHosts", ...options.receiverAddressPolicy });
   const post = pinnedPost(addressPolicy);
   const { outbox, receivers, keys } = options;
+
+  // Set by `stop()`: the pass under way claims nothing more and each round ends after its current push.
+  let stopping = false;
 
   const later = (ms: number): string => new Date(Date.now() + ms).toISOString();
   const backoffMs = (attempts: number): number => {
@@ -257,7 +345,8 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
   const poll = async (orgId: string, id: string, request: PollRequest): Promise<PollResponse | undefined> => {
     const receiver = await receivers.get(orgId, id);
     if (receiver?.delivery !== "poll") return undefined;
-    const maxEvents = Math.max(0, Math.floor(request.maxEvents ?? 100));
+    // RFC 8936 §2.4: the transmitter may return fewer than `maxEvents`; it never returns more than its bound.
+    const maxEvents = Math.min(pollMaxEvents, Math.max(0, Math.floor(request.maxEvents ?? pollMaxEvents)));
     const errors = request.setErrs ?? {};
     const acknowledged = new Set([...(request.ack ?? []), ...Object.keys(errors)]);
     let position = receiver.position;
@@ -300,6 +389,7 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
     }
     const sets: Record<string, string> = {};
     let count = 0;
+    let bytes = 0;
     let after = position;
     let moreAvailable = false;
     collecting: for (;;) {
@@ -313,86 +403,175 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
           moreAvailable = true;
           break collecting;
         }
-        sets[event.jti] = await signFor(receiver, event, uri);
+        const token = await signFor(receiver, event, uri);
+        // At least one SET per answer, however large, or a receiver could never move on.
+        if (count > 0 && bytes + token.length > pollMaxBytes) {
+          moreAvailable = true;
+          break collecting;
+        }
+        sets[event.jti] = token;
+        bytes += token.length;
         count += 1;
       }
     }
     return { sets, moreAvailable };
   };
 
-  /** Delivers what `receiver` is due, saving after each event; resolves with the SETs accepted. */
-  const deliverTo = async (receiver: EventReceiver): Promise<number> => {
+  /**
+   * One round for `receiver`: delivers what one outbox read holds for it (`batchSize` events),
+   * saving after each event, then ends its lease. Resolves with the SETs accepted and whether more
+   * wait: a round is bounded, so a receiver with a long backlog does not hold a pass while the
+   * others wait, and picks up in the next pass.
+   */
+  const deliverTo = async (receiver: EventReceiver): Promise<Round> => {
     let position = receiver.position;
     let attempts = receiver.attempts;
     let accepted = 0;
+    let more = false;
     try {
-      for (;;) {
-        const events = await outbox.read({ orgId: receiver.orgId, after: position, limit: batchSize });
-        if (events.length === 0) break;
-        for (const event of events) {
-          const uri = uriFor(receiver, event);
-          if (uri === undefined) {
-            position = event.sequence;
-            continue;
-          }
-          const pushed = await push(receiver, event, await signFor(receiver, event, uri));
-          const outcome: PushOutcome =
-            pushed.kind === "keyRefused" ? { ...pushed, kind: attempts + 1 >= invalidKeyAttempts ? "rejected" : "failed" } : pushed;
-          if (outcome.kind === "failed") {
-            attempts += 1;
-            await receivers.saveProgress(receiver.orgId, receiver.id, {
-              position,
-              delivered: 0,
-              rejected: 0,
-              attempts,
-              lastError: outcome.failure,
-              nextAttemptAt: later(backoffMs(attempts)),
-            });
-            return accepted;
-          }
-          position = event.sequence;
-          attempts = 0;
-          const progress: DeliveryProgress =
-            outcome.kind === "accepted"
-              ? { position, delivered: 1, rejected: 0, attempts, lastDeliveredAt: new Date().toISOString(), leaseUntil: later(leaseMs) }
-              : { position, delivered: 0, rejected: 1, attempts, lastError: outcome.failure, leaseUntil: later(leaseMs) };
-          await receivers.saveProgress(receiver.orgId, receiver.id, progress);
-          if (outcome.kind === "accepted") accepted += 1;
+      const events = await outbox.read({ orgId: receiver.orgId, after: position, limit: batchSize });
+      for (const event of events) {
+        if (stopping) {
+          more = true;
+          break;
         }
+        const uri = uriFor(receiver, event);
+        if (uri === undefined) {
+          position = event.sequence;
+          continue;
+        }
+        const pushed = await push(receiver, event, await signFor(receiver, event, uri));
+        const outcome: PushOutcome =
+          pushed.kind === "keyRefused" ? { ...pushed, kind: attempts + 1 >= invalidKeyAttempts ? "rejected" : "failed" } : pushed;
+        if (outcome.kind === "failed") {
+          attempts += 1;
+          await receivers.saveProgress(receiver.orgId, receiver.id, {
+            position,
+            delivered: 0,
+            rejected: 0,
+            attempts,
+            lastError: outcome.failure,
+            nextAttemptAt: later(backoffMs(attempts)),
+          });
+          return { accepted, more: false };
+        }
+        position = event.sequence;
+        attempts = 0;
+        const progress: DeliveryProgress =
+          outcome.kind === "accepted"
+            ? { position, delivered: 1, rejected: 0, attempts, lastDeliveredAt: new Date().toISOString(), leaseUntil: later(leaseMs) }
+            : { position, delivered: 0, rejected: 1, attempts, lastError: outcome.failure, leaseUntil: later(leaseMs) };
+        await receivers.saveProgress(receiver.orgId, receiver.id, progress);
+        if (outcome.kind === "accepted") accepted += 1;
       }
+      more ||= events.length >= batchSize;
       await receivers.saveProgress(receiver.orgId, receiver.id, { position, delivered: 0, rejected: 0, attempts });
     } catch (error) {
       // The lease runs out and another pass takes the receiver up where it was saved.
       onError(error);
     }
-    return accepted;
+    return { accepted, more };
   };
 
-  const runOnce = async (): Promise<number> => {
-    let total = 0;
-    for (;;) {
-      const due = await receivers.claimDue({ now: new Date().toISOString(), leaseUntil: later(leaseMs), limit: 20 });
-      if (due.length === 0) return total;
+  /**
+   * One pass: walks the due receivers once in (organization, id) order, `CLAIM_LIMIT` at a time,
+   * each claim starting after the last receiver of the one before — so every due receiver gets a
+   * round, none gets two, and the pass ends. It stops claiming once `stop()` is called.
+   */
+  const pass = async (): Promise<Round> => {
+    let accepted = 0;
+    let more = false;
+    let after: EventReceiverKey | undefined;
+    while (!stopping) {
+      const due = await receivers.claimDue({
+        now: new Date().toISOString(),
+        leaseUntil: later(leaseMs),
+        limit: CLAIM_LIMIT,
+        ...(after === undefined ? {} : { after }),
+      });
+      const last = due.at(-1);
+      if (last === undefined) break;
       // Side by side: a receiver that times out holds up only itself.
-      const counts = await Promise.all(due.map(deliverTo));
-      total += counts.reduce((sum, count) => sum + count, 0);
-      if (due.length < 20) return total;
+      for (const round of await Promise.all(due.map(deliverTo))) {
+        accepted += round.accepted;
+        more ||= round.more;
+      }
+      if (due.length < CLAIM_LIMIT) break;
+      after = { orgId: last.orgId, id: last.id };
     }
+    return { accepted, more };
+  };
+
+  const runOnce = async (): Promise<number> => (await pass()).accepted;
+
+  /**
+   * The last event of `orgId` beyond the backlog bound, at or after `from`: the newest that is
+   * over `backlogMaxEvents` back from `last` or older than `backlogMaxAgeMs`; `from` when none is.
+   * Reads forward from `from` only while events are too old, so at most `backlogMaxEvents` events.
+   */
+  const backlogBound = async (orgId: string, from: number, last: number): Promise<number> => {
+    let bound = Math.max(from, last - backlogMaxEvents);
+    const oldest = new Date(Date.now() - backlogMaxAgeMs).toISOString();
+    for (;;) {
+      const events = await outbox.read({ orgId, after: bound, limit: batchSize });
+      for (const event of events) {
+        if (event.recordedAt >= oldest) return bound;
+        bound = event.sequence;
+      }
+      if (events.length < batchSize) return bound;
+    }
+  };
+
+  const authorizesPoll = async (orgId: string, id: string, authorization: string | undefined): Promise<boolean> => {
+    const receiver = await receivers.get(orgId, id);
+    const expected = receiver?.delivery === "poll" && receiver.authorization ? receiver.authorization : undefined;
+    const given = hashToken(authorization ?? "");
+    // A receiver registered before digests were kept holds the value itself: compared as a digest too.
+    const stored = expected === undefined ? unmatchableTokenHash : /^[0-9a-f]{64}$/.test(expected) ? expected : hashToken(expected);
+    return sameTokenHash(given, stored) && expected !== undefined && authorization !== undefined;
+  };
+
+  const prune = async (orgId: string): Promise<number> => {
+    const all = await receivers.list(orgId);
+    const last = await outbox.lastSequence(orgId);
+    const lowest = Math.min(last, ...all.map((receiver) => receiver.position));
+    const through = await backlogBound(orgId, lowest, last);
+    const behind = all.filter((receiver) => receiver.position < through);
+    if (behind.length > 0) {
+      const [lastDropped] = await outbox.read({ orgId, after: through - 1, limit: 1 });
+      const at = new Date().toISOString();
+      for (const receiver of behind) {
+        await receivers.skip(orgId, receiver.id, {
+          through,
+          failure: {
+            at,
+            jti: lastDropped?.jti ?? "",
+            error: "dropped",
+            description: `${through - receiver.position} event(s) up to sequence ${through} were dropped unsent: the receiver lagged beyond the backlog kept for it (the newest ${backlogMaxEvents} events, none older than ${Math.round(backlogMaxAgeMs / 3_600_000)} h).`,
+          },
+        });
+      }
+    }
+    return outbox.prune(orgId, through);
   };
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
   let stopped = true;
   const tick = (): void => {
-    running = runOnce()
+    let again = false;
+    running = pass()
       .then(
-        () => undefined,
+        (round) => {
+          again = round.more;
+        },
         (error: unknown) => onError(error),
       )
       .finally(() => {
         running = undefined;
         if (stopped) return;
-        timer = setTimeout(tick, intervalMs);
+        // A receiver left with a backlog is taken up at once; otherwise the loop sleeps.
+        timer = setTimeout(tick, again ? 0 : intervalMs);
         timer.unref();
       });
   };
@@ -402,24 +581,37 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
       checkReceiver(input);
       // A poll receiver's URL is never requested: it names the receiver, nothing connects to it.
       if (input.delivery !== "poll") await checkReceiverAddress(addressPolicy, input.url);
-      return receivers.add(orgId, input, start === "beginning" ? 0 : await outbox.lastSequence(orgId));
+      // Checked before anything is written. Two registrations at once may both pass: the bound
+      // is then passed by the few that raced, not by a flood.
+      if ((await receivers.list(orgId)).length >= maxReceivers) {
+        throw new InvalidEventReceiverError(
+          `The organization has ${maxReceivers} event receivers, the most this service allows (maxReceiversPerOrganization): remove one before registering another.`,
+          maxReceivers,
+        );
+      }
+      // A poll receiver's credential is kept as its digest, as tokens are: a copy of the store holds none.
+      const kept = input.delivery === "poll" && input.authorization ? { ...input, authorization: hashToken(input.authorization) } : input;
+      const added = await receivers.add(orgId, kept, start === "beginning" ? 0 : await outbox.lastSequence(orgId));
+      // The organization's signing key exists from its first receiver on, so the JWKS a receiver
+      // fetches before its first SET already holds it.
+      await keys.signingKey(orgId);
+      return added;
     },
+    authorizesPoll,
     receivers: (orgId) => receivers.list(orgId),
     poll,
-    async prune(orgId) {
-      const positions = (await receivers.list(orgId)).map((receiver) => receiver.position);
-      const through = positions.length === 0 ? await outbox.lastSequence(orgId) : Math.min(...positions);
-      return outbox.prune(orgId, through);
-    },
+    prune,
     removeReceiver: (orgId, id) => receivers.remove(orgId, id),
     runOnce,
     start() {
       if (!stopped) return;
       stopped = false;
+      stopping = false;
       tick();
     },
     async stop() {
       stopped = true;
+      stopping = true;
       if (timer) clearTimeout(timer);
       await running;
     },

@@ -8,8 +8,9 @@ import { isPossibleId } from "../http/is-possible-id.js";
 import type { EventSigningKeys } from "./event-signing-keys.js";
 
 /**
- * Answers `GET` with the JWKS of the organization in the route parameter `orgId`; an id no
- * organization can have (`isPossibleId`) goes to the error handler as a 404 `ScimError`.
+ * Answers `GET` with the JWKS of the organization in the route parameter `orgId`: an empty key set,
+ * alike, for an organization without a key and for one that does not exist; an id no organization
+ * can have (`isPossibleId`) goes to the error handler as a 404 `ScimError`.
  *
  * @example app.get("/scim/Organizations/:orgId/events/jwks.json", securityEventJwks(keys));
  */
@@ -22,7 +23,8 @@ export function securityEventJwks(keys: EventSigningKeys): RequestHandler<{ orgI
       return;
     }
     keys.jwks(orgId).then((jwks) => {
-      response.setHeader("Cache-Control", "public, max-age=300");
+      // An empty set is not kept: the organization's first key may be made the next moment.
+      response.setHeader("Cache-Control", jwks.keys.length > 0 ? "public, max-age=300" : "no-store");
       response.json(jwks);
     }, next);
   };

@@ -16,10 +16,14 @@ import {
 } from "scimkit";
 import { sqlEventReceiverStore, sqlSigningKeyRepository, type SqlStore } from "scimkit/sql";
 import type { ResourceStore } from "scimkit/store";
+import type { HostSettings } from "./host-settings.js";
 
 /** Options of `hostEventDelivery`. */
 export interface HostEventDeliveryOptions
-  extends Pick<SecurityEventDeliveryOptions, "intervalMs" | "leaseMs" | "batchSize" | "requestTimeoutMs" | "backoff"> {
+  extends Pick<
+    SecurityEventDeliveryOptions,
+    "intervalMs" | "leaseMs" | "batchSize" | "requestTimeoutMs" | "backoff" | "backlog" | "maxReceiversPerOrganization"
+  > {
   /**
    * The address receivers reach the host at (`SCIMKIT_PUBLIC_URL`, no trailing slash), e.g.
    * `https://scim.example.com`; a function when it is known only once the port is open.
@@ -51,6 +55,19 @@ export interface HostEventDelivery {
   pollUrl(orgId: string, receiverId: string): string;
 }
 
+/**
+ * The bounds of the host's settings (`SCIMKIT_EVENT_BACKLOG_*`, `SCIMKIT_EVENT_RECEIVERS_PER_ORGANIZATION`)
+ * as delivery options: the same for the server and for the `scimkit receivers` command.
+ */
+export function hostEventBounds(
+  events: Pick<HostSettings["events"], "backlogMaxEvents" | "backlogMaxAgeMs" | "maxReceiversPerOrganization">,
+): Pick<HostEventDeliveryOptions, "backlog" | "maxReceiversPerOrganization"> {
+  return {
+    backlog: { maxEvents: events.backlogMaxEvents, maxAgeMs: events.backlogMaxAgeMs },
+    maxReceiversPerOrganization: events.maxReceiversPerOrganization,
+  };
+}
+
 /** Whether `store` is a `sqlStore` (its Kysely instance and dialect are what the SQL receiver store needs). */
 function isSqlStore(store: ResourceStore): store is SqlStore {
   return "db" in store && "dialect" in store;
@@ -78,7 +95,7 @@ export function hostEventDelivery(store: ResourceStore, options: HostEventDelive
   const delivery = securityEventDelivery({
     ...tuning,
     outbox,
-    receivers: sql === undefined ? memoryEventReceiverStore() : sqlEventReceiverStore(sql.db, sql.dialect),
+    receivers: sql === undefined ? memoryEventReceiverStore({ outbox }) : sqlEventReceiverStore(sql.db, sql.dialect),
     keys,
     issuer,
     receiverAddressPolicy: { allowHosts: receiverAllowHosts ?? [], allowSetting: "SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS" },

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type SetReceiver, startSetReceiver } from "../../test/events/set-receiver.fixture.js";
+import { operatorCall, until as waitUntil } from "./host-events.fixture.js";
 import { type Host, killHosts, startHost } from "./host-process.fixture.js";
 
 const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
@@ -48,13 +49,8 @@ async function origin(host: Host): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-async function analytics(at: string, path: string, init: RequestInit = {}): Promise<{ readonly status: number; readonly body: unknown }> {
-  const response = await fetch(`${at}/analytics/v1${path}`, {
-    ...init,
-    headers: { Authorization: `Bearer ${OPERATOR_KEY}`, "Content-Type": "application/json", ...init.headers },
-  });
-  const text = await response.text();
-  return { status: response.status, body: text === "" ? undefined : JSON.parse(text) };
+function analytics(at: string, path: string, init: RequestInit = {}): Promise<{ readonly status: number; readonly body: unknown }> {
+  return operatorCall(at, OPERATOR_KEY, path, init);
 }
 
 /** Creates organization `acme` and returns a SCIM client with its token. */
@@ -73,12 +69,8 @@ async function acme(at: string): Promise<(method: string, path: string, body?: u
   };
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  return waitUntil(condition, what, timeoutMs);
 }
 
 interface Receiver {
@@ -115,20 +107,32 @@ function historyOf(receiver: SetReceiver, id: string): string[] {
 }
 
 describe("the host's RFC 9967 delivery", () => {
-  it("advertises events, and serves the JWKS of known organizations only", async () => {
+  it("advertises events, and answers the JWKS alike for an unknown organization and one without a key", async () => {
     const host = hostOn(join(scratch, "advertise.db"));
     const at = await origin(host);
     const call = await acme(at);
     await call("GET", "/Users");
     const config = (await (await fetch(`${at}/scim/Organizations/acme/v2/ServiceProviderConfig`)).json()) as Record<string, unknown>;
     expect(config["securityEvents"]).toBeDefined();
-    const jwks = await fetch(`${at}/scim/Organizations/acme/events/jwks.json`);
-    expect(jwks.status).toBe(200);
-    expect(((await jwks.json()) as { keys: unknown[] }).keys).toHaveLength(1);
-    // No key is made for an organization that does not exist.
-    const unknown = await fetch(`${at}/scim/Organizations/nobody/events/jwks.json`);
-    expect(unknown.status).toBe(404);
-    expect(((await unknown.json()) as { detail: string }).detail).toContain("nobody");
+    // No key before the first receiver: the same answer as for an organization that does not exist,
+    // and no key is made for either.
+    const answer = async (orgId: string) => {
+      const response = await fetch(`${at}/scim/Organizations/${orgId}/events/jwks.json`);
+      return { status: response.status, cacheControl: response.headers.get("cache-control"), body: await response.json() };
+    };
+    const nobody = await answer("nobody");
+    expect(nobody).toEqual({ status: 200, cacheControl: "no-store", body: { keys: [] } });
+    expect(await answer("acme")).toEqual(nobody);
+    expect(await answer("nobody")).toEqual(nobody);
+    const added = await analytics(at, "/organizations/acme/event-receivers", {
+      method: "POST",
+      body: JSON.stringify({ url: "https://receiver.test/acme", audience: AUDIENCE }),
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const keyed = await answer("acme");
+    expect(keyed.status).toBe(200);
+    expect((keyed.body as { keys: unknown[] }).keys).toHaveLength(1);
+    expect(keyed.cacheControl).toBe("public, max-age=300");
   }, 120_000);
 
   it("delivers every event exactly once by jti, in order per resource, after the host is SIGKILLed mid-push", async () => {

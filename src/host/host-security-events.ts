@@ -4,7 +4,7 @@
  * background work: the delivery loop that pushes (RFC 8935) and the pruning of delivered events.
  */
 import express, { type Router } from "express";
-import { type EventSigningKeys, ScimError, type SecurityEventDelivery, securityEventJwks, securityEventPollEndpoint } from "scimkit";
+import { type EventSigningKeys, type SecurityEventDelivery, securityEventJwks, securityEventPollEndpoint } from "scimkit";
 
 /** What the host needs to deliver security events. */
 export interface HostSecurityEvents {
@@ -21,20 +21,14 @@ export interface HostSecurityEvents {
 /**
  * `GET /scim/Organizations/{orgId}/events/jwks.json` and `POST …/events/poll/{receiverId}`, mounted
  * at `/scim/Organizations/:orgId/events`, beside the SCIM base URL rather than under it: neither is
- * a SCIM endpoint, and the SCIM router would ask for a bearer token a receiver does not hold.
- * `organizationExists` guards the JWKS: a key is made on an organization's first use, and an
- * unauthenticated reader must not make one for every id it can think of.
+ * a SCIM endpoint, and the SCIM router would ask for a bearer token a receiver does not hold. The
+ * JWKS makes no key (an organization's first receiver does) and answers an empty set alike for an
+ * organization without a key and for one that does not exist, so it tells an outsider nothing of
+ * which organizations there are beyond those that deliver events.
  */
-export function securityEventRoutes(events: HostSecurityEvents, organizationExists: (orgId: string) => Promise<boolean>): Router {
+export function securityEventRoutes(events: HostSecurityEvents): Router {
   const router = express.Router({ mergeParams: true });
-  const jwks = securityEventJwks(events.keys);
-  router.get("/jwks.json", (request, response, next) => {
-    const { orgId } = request.params as { readonly orgId: string };
-    organizationExists(orgId).then((exists) => {
-      if (!exists) return next(new ScimError(404, undefined, `There is no organization ${JSON.stringify(orgId)} on this service.`));
-      jwks(request as Parameters<typeof jwks>[0], response, next);
-    }, next);
-  });
+  router.get("/jwks.json", securityEventJwks(events.keys) as express.RequestHandler);
   router.post("/poll/:receiverId", securityEventPollEndpoint(events.delivery) as express.RequestHandler);
   return router;
 }

@@ -17,7 +17,7 @@ import { createScimRouter } from "scimkit";
 import { createOAuthTokenRouter, type OAuthTokenRouterOptions } from "scimkit";
 import { boundUnreadBody, deferContinue } from "scimkit";
 import { scimErrorHandler } from "scimkit";
-import { isPossibleId, oauthPathErrorHandler, PUBLIC_URL_SETTING, ScimError } from "scimkit";
+import { oauthPathErrorHandler, PUBLIC_URL_SETTING, ScimError } from "scimkit";
 import type { RateLimiter } from "scimkit";
 import type { ReadableRequestLog } from "scimkit";
 import type { ScimEvent } from "scimkit";
@@ -385,12 +385,7 @@ export function createHostApp(options: HostServerOptions): Express {
   );
   if (securityEvents) {
     const analyticsStore = options.analytics?.store;
-    // With the analytics interface, the organizations it knows; without, those with a receiver.
-    // An id no store can hold (NUL: PostgreSQL refuses it) is no organization, and no store is asked.
-    const exists = analyticsStore
-      ? async (orgId: string) => isPossibleId(orgId) && (await analyticsStore.getOrganization({ all: true }, orgId)) !== undefined
-      : async (orgId: string) => isPossibleId(orgId) && (await securityEvents.delivery.receivers(orgId)).length > 0;
-    app.use("/scim/Organizations/:orgId/events", securityEventRoutes(securityEvents, exists));
+    app.use("/scim/Organizations/:orgId/events", securityEventRoutes(securityEvents));
     const stop = runSecurityEvents(securityEvents, analyticsStore ? () => allOrganizationIds(analyticsStore) : async () => [], logError);
     addBackgroundWork(app, stop);
   }

@@ -40,7 +40,15 @@ describe("readHostSettings", () => {
       cursorSecret: undefined,
       requestLog: { kind: "database", capacity: 1000, maxBodyBytes: 65_536, maxAgeDays: 7, maxEntriesPerOrg: 100_000 },
       oauthSigningKey: undefined,
-      events: { enabled: true, leaseMs: 30_000, retryMaxMs: 300_000, receiverAllowHosts: [] },
+      events: {
+        enabled: true,
+        leaseMs: 30_000,
+        retryMaxMs: 300_000,
+        backlogMaxEvents: 10_000,
+        backlogMaxAgeMs: 7 * 86_400_000,
+        maxReceiversPerOrganization: 20,
+        receiverAllowHosts: [],
+      },
     });
   });
 
@@ -74,6 +82,9 @@ describe("readHostSettings", () => {
       SCIMKIT_EVENTS: "on",
       SCIMKIT_EVENT_LEASE_SECONDS: "7",
       SCIMKIT_EVENT_RETRY_MAX_SECONDS: "60",
+      SCIMKIT_EVENT_BACKLOG_EVENTS: "500",
+      SCIMKIT_EVENT_BACKLOG_DAYS: "2",
+      SCIMKIT_EVENT_RECEIVERS_PER_ORGANIZATION: "5",
       SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS: "127.0.0.1, 10.0.0.0/8,siem.corp.example",
     });
     expect(read).toEqual({
@@ -101,6 +112,9 @@ describe("readHostSettings", () => {
         enabled: true,
         leaseMs: 7000,
         retryMaxMs: 60_000,
+        backlogMaxEvents: 500,
+        backlogMaxAgeMs: 2 * 86_400_000,
+        maxReceiversPerOrganization: 5,
         receiverAllowHosts: ["127.0.0.1", "10.0.0.0/8", "siem.corp.example"],
       },
     });
@@ -123,6 +137,10 @@ describe("readHostSettings", () => {
     expect(off.warnings).toEqual(["SCIMKIT_EVENT_LEASE_SECONDS is ignored: SCIMKIT_EVENTS is off"]);
     expect(errors({ SCIMKIT_EVENTS: "yes" })).toEqual([
       'SCIMKIT_EVENTS="yes": expected "on" (record events and push them to registered receivers) or "off"',
+    ]);
+    expect(errors({ SCIMKIT_EVENT_RECEIVERS_PER_ORGANIZATION: "0", SCIMKIT_EVENT_BACKLOG_DAYS: "x" })).toEqual([
+      'SCIMKIT_EVENT_BACKLOG_DAYS="x": expected a whole number from 1 to 365',
+      'SCIMKIT_EVENT_RECEIVERS_PER_ORGANIZATION="0": expected a whole number from 1 to 1000',
     ]);
     expect(errors({ SCIMKIT_EVENT_RETRY_MAX_SECONDS: "0" })).toEqual([
       'SCIMKIT_EVENT_RETRY_MAX_SECONDS="0": expected a whole number from 1 to 86400',

@@ -70,12 +70,17 @@ export interface HostSettings {
    * receiver may go silent before another host pushes to it) and `SCIMKIT_EVENT_RETRY_MAX_SECONDS`
    * (the longest wait between two attempts at a failing receiver), `SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS`
    * (host names, addresses and CIDR ranges push receivers may be at although the address rules
-   * refuse them: on-premises receivers).
+   * refuse them: on-premises receivers); `SCIMKIT_EVENT_BACKLOG_EVENTS` and `SCIMKIT_EVENT_BACKLOG_DAYS`
+   * (how many events, and for how long, the outbox keeps for a receiver that lags before dropping
+   * them) and `SCIMKIT_EVENT_RECEIVERS_PER_ORGANIZATION` (the most receivers one organization may register).
    */
   readonly events: {
     readonly enabled: boolean;
     readonly leaseMs: number;
     readonly retryMaxMs: number;
+    readonly backlogMaxEvents: number;
+    readonly backlogMaxAgeMs: number;
+    readonly maxReceiversPerOrganization: number;
     readonly receiverAllowHosts: readonly string[];
   };
 }
@@ -106,6 +111,9 @@ export const hostSettingDefaults = {
   events: true,
   eventLeaseSeconds: 30,
   eventRetryMaxSeconds: 300,
+  eventBacklogEvents: 10_000,
+  eventBacklogDays: 7,
+  eventReceiversPerOrganization: 20,
 } as const;
 
 /** Secrets shorter than this are refused: 32 characters is 128 bits of hex, out of reach of guessing. */
@@ -144,6 +152,9 @@ export const hostVariables = [
   "SCIMKIT_EVENTS",
   "SCIMKIT_EVENT_LEASE_SECONDS",
   "SCIMKIT_EVENT_RETRY_MAX_SECONDS",
+  "SCIMKIT_EVENT_BACKLOG_EVENTS",
+  "SCIMKIT_EVENT_BACKLOG_DAYS",
+  "SCIMKIT_EVENT_RECEIVERS_PER_ORGANIZATION",
   "SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS",
 ] as const;
 
@@ -374,10 +385,19 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
     enabled: eventsEnabled,
     leaseMs: whole("SCIMKIT_EVENT_LEASE_SECONDS", hostSettingDefaults.eventLeaseSeconds, 1, 3600) * 1000,
     retryMaxMs: whole("SCIMKIT_EVENT_RETRY_MAX_SECONDS", hostSettingDefaults.eventRetryMaxSeconds, 1, 86_400) * 1000,
+    backlogMaxEvents: whole("SCIMKIT_EVENT_BACKLOG_EVENTS", hostSettingDefaults.eventBacklogEvents, 1, 10_000_000),
+    backlogMaxAgeMs: whole("SCIMKIT_EVENT_BACKLOG_DAYS", hostSettingDefaults.eventBacklogDays, 1, 365) * 86_400_000,
+    maxReceiversPerOrganization: whole(
+      "SCIMKIT_EVENT_RECEIVERS_PER_ORGANIZATION",
+      hostSettingDefaults.eventReceiversPerOrganization,
+      1,
+      1000,
+    ),
     receiverAllowHosts,
   };
   if (!eventsEnabled) {
-    for (const name of ["SCIMKIT_EVENT_LEASE_SECONDS", "SCIMKIT_EVENT_RETRY_MAX_SECONDS", "SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS"] as const) {
+    // Every SCIMKIT_EVENT_* figure: each means nothing without the events.
+    for (const name of hostVariables.filter((variable) => variable.startsWith("SCIMKIT_EVENT_"))) {
       if (raw(name) !== undefined) warnings.push(`${name} is ignored: SCIMKIT_EVENTS is off`);
     }
   }

@@ -105,6 +105,7 @@ function lifecycle(options: () => TestAppOptions): void {
       attempts: 0,
       delivered: 0,
       rejected: 0,
+      dropped: 0,
     });
     expect(added).not.toHaveProperty("authorization");
     expect(added).not.toHaveProperty("pollUrl");
@@ -135,6 +136,9 @@ function lifecycle(options: () => TestAppOptions): void {
       ["analytics.removeOrganizationEventReceiver", "EventReceiver", added.id, "failure", 404],
     ]);
     expect(JSON.stringify(await trail.list(org.id))).not.toContain("receiver-secret");
+    // A registration's entry says where the organization's events go.
+    const targets = [...(await trail.list(org.id))].reverse().map((entry) => entry.target);
+    expect(targets.slice(1, 3)).toEqual(["https://siem.example.com/events", "https://other.example.com/set"]);
     expect(t.errors).toEqual([]);
   });
 
@@ -222,6 +226,23 @@ function lifecycle(options: () => TestAppOptions): void {
       expect(response.text, JSON.stringify(body)).not.toContain("receiver-secret");
     }
     expect(await list(t, org.id)).toEqual([]);
+    expect(t.errors).toEqual([]);
+  });
+
+  it("refuses a receiver past the organization's quota (20) with a 409 naming the bound, and registers nothing", async () => {
+    const t = await app();
+    const org = await createOrganization(t, "Acme");
+    const other = await createOrganization(t, "Globex");
+    for (let index = 0; index < 20; index += 1) await add(t, org.id, { url: `https://siem.example.com/events/${index}` });
+    const refused = expectProblem(
+      await t.post(`/organizations/${org.id}/event-receivers`, { url: "https://siem.example.com/21" }),
+      409,
+      "conflict",
+    );
+    expect(refused.detail).toMatch(/20 event receivers, the most this service allows/);
+    expect(await list(t, org.id)).toHaveLength(20);
+    // Another organization's quota is its own.
+    await add(t, other.id, { url: "https://siem.example.com/globex" });
     expect(t.errors).toEqual([]);
   });
 

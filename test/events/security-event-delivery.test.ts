@@ -5,6 +5,8 @@
  * is down gets everything in order when it returns, and its failures are readable meanwhile; a SET
  * the receiver rejects (400) is recorded and skipped.
  */
+import { createHash } from "node:crypto";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
@@ -101,6 +103,52 @@ async function deliverUntil(delivery: SecurityEventDelivery, receiver: SetReceiv
   }
 }
 
+/** A receiver that accepts every push (202) and counts them by path, for many organizations at once. */
+async function countingReceiver(): Promise<{ readonly url: string; readonly pushes: Map<string, number>; total(): number }> {
+  const pushes = new Map<string, number>();
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => {
+      pushes.set(request.url ?? "", (pushes.get(request.url ?? "") ?? 0) + 1);
+      response.writeHead(202).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  cleanup.push(() => new Promise((resolve) => server.close(() => resolve())));
+  const total = (): number => [...pushes.values()].reduce((sum, count) => sum + count, 0);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, pushes, total };
+}
+
+/** 25 organizations with one push receiver each at `url`/<org>, after a tenant with 20 idle receivers, each organization with `events` events. */
+async function crowd(url: string, events: number) {
+  const store = memoryStore();
+  const outbox = store.events;
+  if (!outbox) throw new Error("the memory store has no outbox");
+  const delivery = securityEventDelivery({
+    outbox,
+    // Without the outbox: a store that cannot tell an idle receiver, the case the loop must survive.
+    receivers: memoryEventReceiverStore(),
+    keys: eventSigningKeys(memorySigningKeyRepository()),
+    issuer: (orgId) => `https://scim.test/${orgId}`,
+    intervalMs: 60_000,
+    receiverAddressPolicy: { allowHosts: ["127.0.0.1"] },
+  });
+  for (let index = 0; index < 20; index += 1) await delivery.addReceiver("aaa", { url: `${url}/aaa/${index}` });
+  const orgs = Array.from({ length: 25 }, (_, index) => `org-${String(index).padStart(2, "0")}`);
+  for (const orgId of orgs) {
+    await delivery.addReceiver(orgId, { url: `${url}/${orgId}` });
+    const inputs = Array.from({ length: events }, (_, index) => ({
+      jti: crypto.randomUUID(),
+      type: "user.created",
+      resourceType: "User",
+      resourceId: `u${index}`,
+      resource: { schemas: [USER], id: `u${index}`, userName: `u${index}` },
+    }));
+    await outbox.append(orgId, inputs, { pending: false, leaseUntil: new Date(0).toISOString() });
+  }
+  return { delivery, orgs };
+}
+
 function eventUris(receiver: SetReceiver): string[] {
   return receiver.received.map((set) => Object.keys(set.claims["events"] as object)[0] ?? "");
 }
@@ -139,6 +187,28 @@ describe("RFC 9967 delivery", () => {
     expect(await delivery.runOnce()).toBe(1);
     expect(receiver.received.at(-1)?.claims["sub_id"]).toMatchObject({ format: "scim" });
     expect(events.at(-1)?.sequence).toBe(6);
+  });
+
+  it("serves every due receiver once in a pass, past a tenant with 20 idle receivers, and the pass ends", async () => {
+    const counting = await countingReceiver();
+    const { delivery, orgs } = await crowd(counting.url, 1);
+    expect(await delivery.runOnce()).toBe(25);
+    expect([...counting.pushes.keys()].sort()).toEqual(orgs.map((orgId) => `/${orgId}`));
+    expect(await delivery.runOnce()).toBe(0);
+    expect(counting.total()).toBe(25);
+  });
+
+  it("stops promptly while receivers are due: the pass claims nothing more and each round ends after its push", async () => {
+    const counting = await countingReceiver();
+    const { delivery } = await crowd(counting.url, 40);
+    delivery.start();
+    while (counting.total() === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await delivery.stop();
+    const atStop = counting.total();
+    // Receivers were still due: most of the 1,000 events were not pushed yet, and none is after the stop.
+    expect(atStop).toBeLessThan(25 * 40);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(counting.total()).toBe(atStop);
   });
 
   it("sends notices without values to a notice receiver", async () => {
@@ -246,6 +316,13 @@ describe("RFC 9967 delivery", () => {
       audience: AUDIENCE,
       form: "notice",
     });
+    // Kept as its SHA-256 digest, as tokens are: the store holds no usable credential.
+    const kept = (await delivery.receivers("acme")).find((receiver) => receiver.id === poller.id);
+    expect(kept?.authorization).toBe(createHash("sha256").update("Bearer poll-secret").digest("hex"));
+    expect(JSON.stringify(await delivery.receivers("acme"))).not.toContain("poll-secret");
+    expect(await delivery.authorizesPoll("acme", poller.id, "Bearer poll-secret")).toBe(true);
+    expect(await delivery.authorizesPoll("acme", poller.id, kept?.authorization)).toBe(false);
+    expect(await delivery.authorizesPoll("acme", "unknown", "Bearer poll-secret")).toBe(false);
     for (const userName of ["p1", "p2", "p3"]) await call("POST", "/Users", { schemas: [USER], userName });
     const jwks = createRemoteJWKSet(new URL(`${base}/keys/acme/jwks.json`));
     const poll = async (body: unknown, authorization = "Bearer poll-secret") =>
@@ -284,6 +361,17 @@ describe("RFC 9967 delivery", () => {
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ err: "invalid_request", description: expect.stringMatching(/ack/) });
     await expect(delivery.addReceiver("acme", { url: "https://p.test/", delivery: "poll" })).rejects.toThrow(/authorization/);
+  });
+
+  it("refuses a receiver past maxReceiversPerOrganization, naming the bound, per organization", async () => {
+    const { delivery } = await world();
+    // `world` registered one already.
+    for (let index = 1; index < 20; index += 1) await delivery.addReceiver("acme", { url: `https://r.test/${index}` });
+    const refused = delivery.addReceiver("acme", { url: "https://r.test/21" });
+    await expect(refused).rejects.toThrow(/20 event receivers, the most this service allows \(maxReceiversPerOrganization\)/);
+    await expect(refused).rejects.toMatchObject({ name: "InvalidEventReceiverError", quota: 20 });
+    expect(await delivery.receivers("acme")).toHaveLength(20);
+    await delivery.addReceiver("globex", { url: "https://r.test/globex" });
   });
 
   it("refuses a receiver it could never deliver to, saying why", async () => {

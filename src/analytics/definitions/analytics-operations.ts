@@ -335,12 +335,15 @@ export const analyticsOperations = [
     tag: "Event receivers",
     summary: "Register a security event receiver",
     description:
-      'Addition to spec §4.6 (issue 20). A receiver of the organization\'s SETs: pushed to `url` (RFC 8935), or fetched by the receiver from the poll endpoint (RFC 8936, `delivery: "poll"`, which needs `authorization`). It gets the events recorded from now on, or every event still kept with `start: "beginning"`. Bad input is 400 naming the field.',
+      'Addition to spec §4.6 (issue 20). A receiver of the organization\'s SETs: pushed to `url` (RFC 8935), or fetched by the receiver from the poll endpoint (RFC 8936, `delivery: "poll"`, which needs `authorization`). It gets the events recorded from now on, or every event still kept with `start: "beginning"`. Bad input is 400 naming the field; an organization has at most as many receivers as the service allows (default 20), 409 beyond.',
     access: "write",
     pathParameters: { id: organizationIdParameter },
     body: { description: "The receiver: only `url` is required.", schema: ref("EventReceiverInput") },
     responses: { 201: json("Registered.", ref("EventReceiver"), locationHeader("the receiver")) },
-    problems: { 404: EVENT_RECEIVERS_NOT_FOUND },
+    problems: {
+      404: EVENT_RECEIVERS_NOT_FOUND,
+      409: "The organization has as many receivers as the service allows (the `detail` names the bound): remove one first.",
+    },
   },
   {
     operationId: "getOrganizationEventReceiver",

@@ -115,6 +115,7 @@ const eventReceiver: JsonSchema = {
     "attempts",
     "delivered",
     "rejected",
+    "dropped",
   ],
   additionalProperties: false,
   properties: {
@@ -147,6 +148,9 @@ const eventReceiver: JsonSchema = {
     lastDeliveredAt: optionalTime("When it last accepted a SET."),
     delivered: count("SETs it accepted."),
     rejected: count("SETs it rejected for good (skipped after the failure was kept)."),
+    dropped: count(
+      "Events it never got: it lagged beyond the backlog the service keeps (`SCIMKIT_EVENT_BACKLOG_EVENTS`, `SCIMKIT_EVENT_BACKLOG_DAYS`), and they were pruned; `lastError` says when.",
+    ),
   },
 };
 

@@ -14,7 +14,7 @@ import {
   type SecurityEventForm,
   type SecurityEventUri,
 } from "scimkit";
-import { invalidRequest, notFound } from "../analytics-problem.js";
+import { conflict, invalidRequest, notFound } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
 import { eventReceiverInputErrors, fieldOfInvalidReceiver } from "../event-receiver-input.js";
@@ -96,6 +96,7 @@ export function eventReceiverHandlers(dependencies: AnalyticsDependencies): Even
       try {
         receiver = await delivery.addReceiver(orgId, input, start ?? "now");
       } catch (error) {
+        if (error instanceof InvalidEventReceiverError && error.quota !== undefined) throw conflict(error.message);
         // The library's own checks, should they refuse what the schema and ours let through.
         if (error instanceof InvalidEventReceiverError)
           throw invalidRequest([{ field: `/${fieldOfInvalidReceiver(error)}`, message: error.message }]);

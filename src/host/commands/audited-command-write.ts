@@ -4,7 +4,7 @@
  * so an operator reading it at 3 a.m. sees a rotation done from a shell as well as one done over
  * HTTP. Entries say `via: "cli"` and carry no `tokenId`: whoever holds DATABASE_URL needs none.
  */
-import type { AuditSink } from "scimkit";
+import { type AuditSink, auditedTarget } from "scimkit";
 import { CommandError } from "./command-error.js";
 
 /** The operator API's operation names, after `cli.` (the trail's prefix for this writer). */
@@ -30,6 +30,8 @@ export interface CommandWrite<T> {
   readonly resourceType: "Organization" | "ScimToken" | "ApiKey" | "EventReceiver" | "EventSigningKey";
   /** The resource's id when the command names it; else read from the result of a success. */
   readonly resourceId?: string | ((result: T) => string);
+  /** The outside address the write points the service at (`AuditEntry.target`): a receiver's URL. */
+  readonly target?: string;
   /** The status the operator API answers the same success with (201 create, 200 change, 204 delete). */
   readonly status: 200 | 201 | 204;
 }
@@ -41,11 +43,13 @@ export interface CommandWrite<T> {
  * and a script that retried it would, say, issue a second token.
  */
 export async function auditedCommandWrite<T>(audit: AuditSink, write: CommandWrite<T>, work: () => Promise<T>): Promise<T> {
+  const target = auditedTarget(write.target);
   const entry = (outcome: "success" | "failure", status: number, resourceId: string | undefined) => ({
     orgId: write.orgId,
     operation: write.operation,
     resourceType: write.resourceType,
     ...(resourceId === undefined ? {} : { resourceId }),
+    ...(target === undefined ? {} : { target }),
     at: new Date().toISOString(),
     outcome,
     status,

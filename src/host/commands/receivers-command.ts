@@ -14,7 +14,7 @@ import {
   type AnalyticsStore,
   type RenderedEventReceiver,
 } from "scimkit/analytics";
-import { hostEventDelivery } from "../host-event-delivery.js";
+import { hostEventBounds, hostEventDelivery } from "../host-event-delivery.js";
 import type { HostCommand } from "./host-command.js";
 import { auditedCommandWrite } from "./audited-command-write.js";
 import { failure, usageError } from "./command-error.js";
@@ -183,6 +183,7 @@ export const receiversCommand: HostCommand = {
       const events = hostEventDelivery(store, {
         publicUrl: settings.publicUrl ?? "",
         receiverAllowHosts: settings.events.receiverAllowHosts,
+        ...hostEventBounds(settings.events),
       });
       const render = (receiver: Parameters<typeof renderEventReceiver>[0]) =>
         renderEventReceiver(receiver, events.pollUrl(receiver.orgId, receiver.id));
@@ -204,6 +205,7 @@ export const receiversCommand: HostCommand = {
               orgId,
               resourceType: "EventReceiver",
               resourceId: (result) => result.id,
+              target: input.url,
               status: 201,
             },
             async () => {

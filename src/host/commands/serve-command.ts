@@ -23,7 +23,7 @@ import { gracefulShutdown } from "../graceful-shutdown.js";
 import { hostHealth } from "../host-health.js";
 import { inFlightCalls } from "../in-flight-calls.js";
 import { defaultConsoleDir } from "../console-routes.js";
-import { hostEventDelivery } from "../host-event-delivery.js";
+import { hostEventBounds, hostEventDelivery } from "../host-event-delivery.js";
 import { jsonLogLine, startHostServer } from "../host-server.js";
 import type { HostSettings } from "../host-settings.js";
 import { openHostStore, type HostStore } from "../open-host-store.js";
@@ -229,6 +229,7 @@ async function listen(settings: HostSettings, database: HostStore, auth: TokenVe
         publicUrl: settings.publicUrl ?? (() => `http://localhost:${port}`),
         leaseMs: settings.events.leaseMs,
         backoff: { maxMs: settings.events.retryMaxMs },
+        ...hostEventBounds(settings.events),
         receiverAllowHosts: settings.events.receiverAllowHosts,
         onError: (error) => console.error(`security events: ${error instanceof Error ? error.message : String(error)}`),
       })

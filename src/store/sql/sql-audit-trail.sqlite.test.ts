@@ -20,7 +20,7 @@ describeAuditTrailBehaviour("sqlAuditTrail on SQLite", async () => ({
 }));
 
 describe("sqlAuditTrail on SQLite: the table", () => {
-  it("is created by migration 6 and holds ids and outcomes, nothing else", async () => {
+  it("is created by migration 6 (with migration 18's target) and holds ids, outcomes and targets, nothing else", async () => {
     const store = await freshStore();
     await sqlAuditTrail(store.db).record(fullEntry("acme", 3));
     const rows = await store.db.selectFrom("scimkit_audit").selectAll().execute();
@@ -37,6 +37,7 @@ describe("sqlAuditTrail on SQLite: the table", () => {
         "resource_type",
         "scim_type",
         "status",
+        "target",
         "token_id",
         "via",
       ].sort(),

@@ -23,6 +23,7 @@ function recordOf(row: Selectable<AuditTable>): AuditRecord {
     ...(row.scim_type === null ? {} : { scimType: row.scim_type }),
     via: row.via,
     ...(row.bulk_id === null ? {} : { bulkId: row.bulk_id }),
+    ...(row.target === null ? {} : { target: row.target }),
   };
 }
 
@@ -52,6 +53,7 @@ export function sqlAuditTrail(db: Kysely<SqlStoreDatabase>): AuditTrail {
           scim_type: entry.scimType ?? null,
           via: entry.via,
           bulk_id: entry.bulkId ?? null,
+          target: entry.target ?? null,
         })
         .execute();
     },

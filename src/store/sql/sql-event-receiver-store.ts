@@ -12,13 +12,15 @@ import type {
   SigningKeyRepository,
   StoredSigningKey,
 } from "../../events/event-receiver-store.js";
+import { boundedDeliveryFailure } from "../../events/bounded-delivery-failure.js";
 import { isSecurityEventUri, type SecurityEventForm } from "../../events/security-event-uris.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import { lockRows } from "./lock-rows.js";
 import type { EventReceiversTable, SqlStoreDatabase } from "./sql-tables.js";
 
-type ReceiverRow = Omit<EventReceiversTable, "position" | "next_attempt_ms" | "delivered" | "rejected" | "lease_until_ms"> & {
+type ReceiverRow = Omit<EventReceiversTable, "position" | "next_attempt_ms" | "delivered" | "rejected" | "lease_until_ms" | "dropped"> & {
   readonly position: number | string;
+  readonly dropped: number | string;
   readonly next_attempt_ms: number | string;
   readonly delivered: number | string;
   readonly rejected: number | string;
@@ -56,6 +58,7 @@ function receiverOf(row: ReceiverRow): EventReceiver {
     ...(row.last_delivered_at === null ? {} : { lastDeliveredAt: row.last_delivered_at }),
     delivered: Number(row.delivered),
     rejected: Number(row.rejected),
+    dropped: Number(row.dropped),
   };
 }
 
@@ -101,6 +104,7 @@ export function sqlEventReceiverStore(
           delivered: 0,
           rejected: 0,
           lease_until_ms: 0,
+          dropped: 0,
         })
         .execute();
       const added = await selectReceivers(db).where("org_id", "=", orgId).where("id", "=", id).executeTakeFirstOrThrow();
@@ -117,7 +121,7 @@ export function sqlEventReceiverStore(
       const result = await db.deleteFrom("scimkit_event_receivers").where("org_id", "=", orgId).where("id", "=", id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
-    claimDue({ now: at, leaseUntil, limit }) {
+    claimDue({ now: at, leaseUntil, limit, after }) {
       const atMs = Date.parse(at);
       return dialect.writeTransaction(db, async (trx) => {
         const rows = await lockRows(
@@ -125,6 +129,24 @@ export function sqlEventReceiverStore(
             .where("delivery", "=", "push")
             .where("lease_until_ms", "<", atMs)
             .where("next_attempt_ms", "<=", atMs)
+            .$if(after !== undefined, (query) =>
+              query.where((eb) =>
+                eb.or([
+                  eb("org_id", ">", after?.orgId ?? ""),
+                  eb.and([eb("org_id", "=", after?.orgId ?? ""), eb("id", ">", after?.id ?? "")]),
+                ]),
+              ),
+            )
+            // Only receivers with something to deliver: an idle one is never leased, so a pass
+            // costs nothing for it and no write is made to say it is idle.
+            .where(({ exists, selectFrom }) =>
+              exists(
+                selectFrom("scimkit_events")
+                  .select(sql<number>`1`.as("one"))
+                  .whereRef("scimkit_events.org_id", "=", "scimkit_event_receivers.org_id")
+                  .whereRef("scimkit_events.sequence", ">", "scimkit_event_receivers.position"),
+              ),
+            )
             .orderBy("org_id")
             .orderBy("id")
             .limit(Math.max(1, limit)),
@@ -146,17 +168,31 @@ export function sqlEventReceiverStore(
       await db
         .updateTable("scimkit_event_receivers")
         .set({
-          position: progress.position,
+          // Never back: a `skip` may have moved the receiver on while this deliverer pushed.
+          position: sql<number>`case when position > ${progress.position} then position else ${progress.position} end`,
           attempts: progress.attempts,
           next_attempt_ms: progress.nextAttemptAt === undefined ? 0 : Date.parse(progress.nextAttemptAt),
           delivered: sql<number>`delivered + ${progress.delivered}`,
           rejected: sql<number>`rejected + ${progress.rejected}`,
           lease_until_ms: progress.leaseUntil === undefined ? 0 : Date.parse(progress.leaseUntil),
-          ...(progress.lastError === undefined ? {} : { last_error: JSON.stringify(progress.lastError) }),
+          ...(progress.lastError === undefined ? {} : { last_error: JSON.stringify(boundedDeliveryFailure(progress.lastError)) }),
           ...(progress.lastDeliveredAt === undefined ? {} : { last_delivered_at: progress.lastDeliveredAt }),
         })
         .where("org_id", "=", orgId)
         .where("id", "=", id)
+        .execute();
+    },
+    async skip(orgId, id, { through, failure }) {
+      await db
+        .updateTable("scimkit_event_receivers")
+        .set({
+          dropped: sql<number>`dropped + (${through} - position)`,
+          position: through,
+          last_error: JSON.stringify(boundedDeliveryFailure(failure)),
+        })
+        .where("org_id", "=", orgId)
+        .where("id", "=", id)
+        .where("position", "<", through)
         .execute();
     },
   };

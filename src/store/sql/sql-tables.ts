@@ -120,6 +120,8 @@ export interface AuditTable {
   /** The HTTP status: an `integer`, which both drivers return as a JavaScript number. */
   readonly status: number;
   readonly scim_type: string | null;
+  /** `AuditEntry.target` (migration 18). */
+  readonly target: string | null;
   /** `request` or `bulk`. */
   readonly via: string;
   readonly bulk_id: string | null;
@@ -262,6 +264,8 @@ export interface EventReceiversTable {
   readonly delivered: CounterColumn;
   readonly rejected: CounterColumn;
   readonly lease_until_ms: CounterColumn;
+  /** Events passed over as the receiver lagged beyond the backlog bound (migration 17). */
+  readonly dropped: CounterColumn;
 }
 
 /** Each organization's SET signing key (migration 14) and the keys it replaced (migration 15). Primary key `org_id`. */

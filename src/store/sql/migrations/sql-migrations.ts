@@ -17,6 +17,8 @@ import { eventOutboxTables } from "./0013-event-outbox-tables.js";
 import { eventReceiverTables } from "./0014-event-receiver-tables.js";
 import { eventKeyRotation } from "./0015-event-key-rotation.js";
 import { unauthenticatedRequestLogTables } from "./0016-unauthenticated-request-log-tables.js";
+import { eventReceiverDropped } from "./0017-event-receiver-dropped.js";
+import { auditTarget } from "./0018-audit-target.js";
 import type { Migration } from "./migration.js";
 
 /**
@@ -40,4 +42,6 @@ export const sqlMigrations: readonly Migration[] = [
   eventReceiverTables,
   eventKeyRotation,
   unauthenticatedRequestLogTables,
+  eventReceiverDropped,
+  auditTarget,
 ];
