@@ -6,11 +6,20 @@ import type { Response } from "express";
 import type { ProblemDetails } from "./analytics-problem.js";
 import { PROBLEM_TYPE } from "./definitions/schema-validators.js";
 
+/**
+ * The headers of every analytics body: its media type, and `nosniff` so that no browser reads a
+ * body that echoes client input (a name, a problem's detail) as HTML or script.
+ */
+export function setBodyHeaders(response: Response, contentType: string): void {
+  response.setHeader("Content-Type", contentType);
+  response.setHeader("X-Content-Type-Options", "nosniff");
+}
+
 /** Sends `body` as `application/json` with `status`. */
 export function sendJson(response: Response, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   response.statusCode = status;
-  response.setHeader("Content-Type", "application/json; charset=utf-8");
+  setBodyHeaders(response, "application/json; charset=utf-8");
   response.setHeader("Content-Length", Buffer.byteLength(text));
   response.end(text);
 }
@@ -19,7 +28,7 @@ export function sendJson(response: Response, status: number, body: unknown): voi
 export function sendProblem(response: Response, problem: ProblemDetails): void {
   const text = JSON.stringify(problem);
   response.statusCode = problem.status;
-  response.setHeader("Content-Type", `${PROBLEM_TYPE}; charset=utf-8`);
+  setBodyHeaders(response, `${PROBLEM_TYPE}; charset=utf-8`);
   response.setHeader("Content-Length", Buffer.byteLength(text));
   response.end(text);
 }

@@ -8,6 +8,7 @@ import type { AnalyticsStore, Operation, ReportRow } from "./analytics-store.js"
 import { drainedOrClosed } from "scimkit";
 import { csvLine } from "./csv-line.js";
 import { reportKinds } from "./report-kinds.js";
+import { setBodyHeaders } from "./send-json.js";
 
 /** How the report is written. */
 export type ReportFormat = "json" | "csv";
@@ -36,10 +37,10 @@ export async function streamReport(response: Response, store: AnalyticsStore, op
   let first = true;
   if (format === "csv") {
     // RFC 4180 §3: the header parameter says the first line names the columns.
-    response.setHeader("Content-Type", "text/csv; charset=utf-8; header=present");
+    setBodyHeaders(response, "text/csv; charset=utf-8; header=present");
     if (columns !== undefined && !(await write(response, csvLine(columns)))) return;
   } else {
-    response.setHeader("Content-Type", "application/json; charset=utf-8");
+    setBodyHeaders(response, "application/json; charset=utf-8");
     if (!(await write(response, "["))) return;
   }
   for await (const rows of store.readReportRows(operation.id)) {

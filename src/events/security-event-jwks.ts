@@ -5,6 +5,7 @@
 import type { RequestHandler } from "express";
 import { ScimError } from "../errors.js";
 import { isPossibleId } from "../http/is-possible-id.js";
+import { setNoSniff } from "../http/no-sniff.js";
 import type { EventSigningKeys } from "./event-signing-keys.js";
 
 /**
@@ -16,6 +17,7 @@ import type { EventSigningKeys } from "./event-signing-keys.js";
  */
 export function securityEventJwks(keys: EventSigningKeys): RequestHandler<{ orgId: string }> {
   return (request, response, next) => {
+    setNoSniff(response);
     const { orgId } = request.params;
     // No organization has such an id, and the key store must not be asked (PostgreSQL refuses NUL).
     if (!isPossibleId(orgId)) {

@@ -5,6 +5,7 @@
  */
 import type { Request, RequestHandler, Response } from "express";
 import { isPossibleId } from "../http/is-possible-id.js";
+import { setNoSniff } from "../http/no-sniff.js";
 import type { PollRequest, SecurityEventDelivery } from "./security-event-delivery.js";
 
 /** Largest poll body read: acknowledgements of a few thousand SETs. */
@@ -18,6 +19,7 @@ interface PollRefusal {
 }
 
 function refuse(response: Response, refusal: PollRefusal): void {
+  setNoSniff(response);
   response.status(refusal.status).json({ err: refusal.err, description: refusal.description });
 }
 
@@ -91,6 +93,7 @@ export function securityEventPollEndpoint(delivery: SecurityEventDelivery): Requ
       if ("status" in poll) return refuse(response, poll);
       const answer = await delivery.poll(orgId, receiverId, poll);
       if (!answer) return refuse(response, { status: 401, err: "authentication_failed", description: "Unknown poll receiver." });
+      setNoSniff(response);
       response.status(200).json(answer);
     };
     handle().catch(next);

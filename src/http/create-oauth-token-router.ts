@@ -18,6 +18,7 @@ import type { Principal } from "../auth/token-verifier.js";
 import { asyncHandler } from "./async-handler.js";
 import { type AuthenticationFailureLimit, authenticationFailureLimit, failureKey, sourceOf } from "./authentication-failure-limit.js";
 import { isPossibleId } from "./is-possible-id.js";
+import { noSniff } from "./no-sniff.js";
 import { noStore, OAuthError, oauthErrorHandler } from "./oauth-error.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import { tokenBucketLimiter } from "./token-bucket-limiter.js";
@@ -175,6 +176,7 @@ export function createOAuthTokenRouter(options: OAuthTokenRouterOptions): Router
   const { clients, issuer } = options;
   const onError = options.onError ?? ((error: unknown) => console.error("scimkit oauth:", error));
   const router = express.Router({ mergeParams: true });
+  router.use(noSniff());
   const form = express.urlencoded({ extended: false, limit: MAX_BODY_BYTES, parameterLimit: MAX_PARAMETERS });
   const perMinute = DEFAULT_FAILED_AUTHENTICATIONS_PER_MINUTE;
   const failures: AuthenticationFailureLimit | undefined =

@@ -4,6 +4,7 @@
  * `invalid_client` a 401 with a `Basic` challenge.
  */
 import type { ErrorRequestHandler, Request, Response } from "express";
+import { setNoSniff } from "./no-sniff.js";
 import { requestErrorOf } from "./request-error.js";
 
 /**
@@ -40,6 +41,8 @@ export function noStore(response: Response): void {
 
 function sendOAuthError(response: Response, error: OAuthError): void {
   noStore(response);
+  // Also raised before the token router runs (a malformed escape in `:orgId`), so set here too.
+  setNoSniff(response);
   // RFC 6749 §5.2: invalid_client is a 401 with a challenge of the scheme the client can use (§2.3.1).
   if (error.code === "invalid_client") response.set("WWW-Authenticate", 'Basic realm="OAuth", charset="UTF-8"');
   if (error.retryAfterSeconds !== undefined) response.set("Retry-After", String(error.retryAfterSeconds));
@@ -80,6 +83,7 @@ export function oauthErrorHandler(onError: (error: unknown, request: Request) =>
     }
     onError(error, request);
     noStore(response);
+    setNoSniff(response);
     response
       .status(500)
       .json({ error: "server_error", error_description: "The service failed to handle the request. It has been reported; retry later." });

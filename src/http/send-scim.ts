@@ -5,6 +5,7 @@
 import type { Response } from "express";
 import { entityTag } from "../store/resource-view.js";
 import { hasLargeArray } from "./json-pieces.js";
+import { setNoSniff } from "./no-sniff.js";
 import { noteResponseText } from "./response-text-keeper.js";
 import { type JsonSink, writeJsonInPieces } from "./write-json-in-pieces.js";
 
@@ -16,7 +17,7 @@ export const SCIM_CONTENT_TYPE = "application/scim+json; charset=utf-8";
  */
 function setScimHeaders(response: Response): void {
   response.setHeader("Content-Type", SCIM_CONTENT_TYPE);
-  response.setHeader("X-Content-Type-Options", "nosniff");
+  setNoSniff(response);
 }
 
 /**

@@ -87,6 +87,15 @@ describe("URLs", POPULATED, () => {
     expect(head.status).toBe(200);
     expect(head.headers["content-type"]).toMatch(/^application\/json/);
   });
+
+  it("marks JSON answers and problems nosniff, mounted without the host (issue 27)", async () => {
+    const t = await createAnalyticsTestApp();
+    const list = await t.send("GET", "/organizations");
+    expect(list.status).toBe(200);
+    const problem = await t.send("GET", "/no-such-endpoint");
+    expect(problem.status).toBe(404);
+    for (const answer of [list, problem]) expect(answer.headers["x-content-type-options"]).toBe("nosniff");
+  });
 });
 
 describe("failures", POPULATED, () => {

@@ -421,8 +421,13 @@ async function expectOutsideScimAnswered(clients: OAuthClients): Promise<void> {
   expect(poll.status, poll.text).toBe(401);
   // None of it reached a store; an id it could hold still does.
   expect(asked).toEqual([]);
-  expect((await request(app).get("/events/acme/jwks.json")).status).toBe(200);
+  const jwks = await request(app).get("/events/acme/jwks.json");
+  expect(jwks.status).toBe(200);
   expect(asked).toEqual(["jwks acme"]);
+  // Mounted without the host, each still marks its JSON not to be sniffed (issue 27).
+  for (const answer of [jwks, poll, await tokenRequest(app, "acme"), await tokenRequest(app, "%zz")]) {
+    expect(answer.headers["x-content-type-options"], `${answer.status} ${answer.text}`).toBe("nosniff");
+  }
 }
 
 describe("the OAuth token endpoint and the security event endpoints, mounted by an app", () => {
