@@ -130,7 +130,10 @@ describe("the provisioning log", () => {
   it("records a failure's scimType and detail, and the id the path names", async () => {
     const log = collectingLog();
     const t = await createTestApp({ requestLog: log });
-    const detail = expectScimError(await t.patch("/Users/no-such-user", { schemas: [PATCH_SCHEMA], Operations: [] }), 404).detail;
+    const detail = expectScimError(
+      await t.patch("/Users/no-such-user", { schemas: [PATCH_SCHEMA], Operations: [{ op: "replace", path: "active", value: false }] }),
+      404,
+    ).detail;
     await t.post("/Users", { schemas: [USER_SCHEMA] }).set("User-Agent", "Microsoft.AAD.Provisioning");
     await log.settle(2);
     expect(log.entries[0]).toMatchObject({
