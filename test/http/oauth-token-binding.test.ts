@@ -241,7 +241,7 @@ describe("access tokens bound to their client secret, token store on SQLite", ()
 });
 
 if (process.env["SCIMKIT_HTTP_STORE"] === "sqlite") {
-  describe.skip("access tokens bound to their client secret, on PostgreSQL [skipped: the express5 and express4 projects run it]", () => {
+  describe.skip("access tokens bound to their client secret, on PostgreSQL [skipped because the express5 and express4 projects run it there]", () => {
     it("runs the checks", () => undefined);
   });
 } else {

@@ -22,6 +22,7 @@ import type {
 import { invalidCursor, invalidRequest, notFound } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
+import type { Page, PageRequest } from "../analytics-store.js";
 
 type RequestLogHandlers = Pick<AnalyticsHandlers, "listOrganizationRequestLog" | "listUnauthenticatedRequestLog">;
 
@@ -149,6 +150,24 @@ function renderUnauthenticatedEntry(entry: UnauthenticatedRequestLogEntry): Reco
   return picked(entry, UNAUTHENTICATED_MEMBERS);
 }
 
+/** One page of a log, asked with the interface's limit and cursor; a query the log refuses is a 400. */
+async function readLogPage<Listed>(
+  page: PageRequest,
+  read: (paging: { readonly limit: number; readonly cursor?: string }) => Promise<Listed>,
+): Promise<Listed> {
+  try {
+    return await read({ limit: page.limit, ...(page.after === undefined ? {} : { cursor: page.after }) });
+  } catch (error) {
+    if (error instanceof RangeError) throw refusedQuery(error);
+    throw error;
+  }
+}
+
+/** A log's page as `sendPage` takes it. */
+function itemsOf<Entry>(listed: { readonly entries: readonly Entry[]; readonly nextCursor?: string }): Page<Entry> {
+  return { items: listed.entries, ...(listed.nextCursor === undefined ? {} : { next: listed.nextCursor }) };
+}
+
 /** The handlers of the provisioning-log operations; `log` is the router's `requestLog`. */
 export function requestLogHandlers(dependencies: AnalyticsDependencies, log: ReadableRequestLog | undefined): RequestLogHandlers {
   const { store } = dependencies;
@@ -159,45 +178,18 @@ export function requestLogHandlers(dependencies: AnalyticsDependencies, log: Rea
       const organization = await store.getOrganization(call.scope, call.params["id"] ?? "");
       if (organization === undefined) throw noSuchOrganization();
       const query = logQueryOf(call.query);
-      const page = call.page();
-      let listed: Awaited<ReturnType<ReadableRequestLog["list"]>>;
-      try {
-        listed = await log.list(organization.id, {
-          ...query,
-          limit: page.limit,
-          ...(page.after === undefined ? {} : { cursor: page.after }),
-        });
-      } catch (error) {
-        if (error instanceof RangeError) throw refusedQuery(error);
-        throw error;
-      }
-      call.sendPage(
-        { items: listed.entries, ...(listed.nextCursor === undefined ? {} : { next: listed.nextCursor }) },
-        renderRequestLogEntry,
-      );
+      const listed = await readLogPage(call.page(), (paging) => log.list(organization.id, { ...query, ...paging }));
+      call.sendPage(itemsOf(listed), renderRequestLogEntry);
     },
 
     async listUnauthenticatedRequestLog(call) {
       const listUnauthenticated = log?.listUnauthenticated?.bind(log);
       if (listUnauthenticated === undefined) throw noLog();
-      const page = call.page();
       const orgId = call.query["organizationId"];
-      let listed: Awaited<ReturnType<typeof listUnauthenticated>>;
-      try {
-        listed = await listUnauthenticated({
-          ...(typeof orgId === "string" ? { orgId } : {}),
-          limit: page.limit,
-          ...(page.after === undefined ? {} : { cursor: page.after }),
-        });
-      } catch (error) {
-        if (error instanceof RangeError) throw refusedQuery(error);
-        throw error;
-      }
-      call.sendPage(
-        { items: listed.entries, ...(listed.nextCursor === undefined ? {} : { next: listed.nextCursor }) },
-        renderUnauthenticatedEntry,
-        { dropped: listed.dropped, droppedSince: listed.droppedSince },
+      const listed = await readLogPage(call.page(), (paging) =>
+        listUnauthenticated({ ...(typeof orgId === "string" ? { orgId } : {}), ...paging }),
       );
+      call.sendPage(itemsOf(listed), renderUnauthenticatedEntry, { dropped: listed.dropped, droppedSince: listed.droppedSince });
     },
   };
 }
