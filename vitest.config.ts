@@ -4,10 +4,7 @@ import { defineConfig } from "vitest/config";
 
 // HTTP tests run twice: once on Express 5 (the `express` devDependency) and once with every
 // import of "express" — ours included — resolved to Express 4 (`express4`, npm:express@4).
-const httpTests = ["test/http/**/*.test.ts", "test/idp/**/*.test.ts", "test/analytics/**/*.test.ts"];
-// The operator console in Debian's chromium (playwright-core), against a host process; the console
-// is built first when its build is missing or older than its sources.
-const browserTests = ["test/console/**/*.test.ts"];
+const httpTests = ["test/http/**/*.test.ts", "test/idp/**/*.test.ts"];
 const express4 = fileURLToPath(new URL("./node_modules/express4", import.meta.url));
 
 // `scimkit/…` imports (the examples, as a user's app) resolve by package self-reference to src/
@@ -25,12 +22,8 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
-          exclude: [...httpTests, ...browserTests, "**/node_modules/**"],
+          exclude: [...httpTests, "**/node_modules/**"],
         },
-      },
-      {
-        extends: true,
-        test: { name: "browser", include: browserTests, globalSetup: ["test/console/build-console.global-setup.ts"] },
       },
       { extends: true, test: { name: "express5", include: httpTests, env: { SCIMKIT_EXPRESS_MAJOR: "5" } } },
       // The same HTTP tests once more with the SQLite store behind the router.

@@ -1,4 +1,7 @@
-// `npm run build` (and so `npm pack`, through prepack): the package's dist/, from a clean slate.
+// `npm run build` (and so `npm pack`, through prepack): a package's dist/, from a clean slate —
+// the library's (`node scripts/build.mjs`, the repository root) or the service's
+// (`node scripts/build.mjs server`, which builds the library first: the service compiles against
+// the library's declarations in dist/, as it will against the installed package).
 //
 // 1. Remove dist/, so a file whose source was renamed or deleted is not packed with the rest.
 // 2. Compile src/ with tsc (tsconfig.build.json): ES modules, declarations, source maps.
@@ -8,15 +11,21 @@
 //    the ES module's namespace — the same module instance `import` gets, not a second copy of the
 //    package. On an older Node.js, where require(esm) throws ERR_REQUIRE_ESM, it throws an error that
 //    says what to do instead.
-// 5. Build the operator console (console/ → dist/console/, scripts/build-console.mjs), which the
-//    host serves at /console.
+// 5. The service only: build the operator console (server/console/ → server/dist/console/,
+//    server/scripts/build-console.mjs), which the host serves at /console.
 import { spawnSync } from "node:child_process";
-import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const repository = join(dirname(fileURLToPath(import.meta.url)), "..");
+const root = process.argv[2] ? join(repository, process.argv[2]) : repository;
+
+if (root !== repository) {
+  const library = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], { stdio: "inherit" });
+  if (library.status !== 0) process.exit(library.status ?? 1);
+}
 
 rmSync(join(root, "dist"), { recursive: true, force: true });
 
@@ -59,5 +68,8 @@ try {
 `;
 }
 
-const consoleBuilt = spawnSync(process.execPath, [join(root, "scripts", "build-console.mjs")], { stdio: "inherit" });
-if (consoleBuilt.status !== 0) process.exit(consoleBuilt.status ?? 1);
+const consoleBuild = join(root, "scripts", "build-console.mjs");
+if (existsSync(consoleBuild)) {
+  const consoleBuilt = spawnSync(process.execPath, [consoleBuild], { stdio: "inherit" });
+  if (consoleBuilt.status !== 0) process.exit(consoleBuilt.status ?? 1);
+}

@@ -1,5 +1,5 @@
 /**
- * `npm run soak`: the host server (`src/host/cli.ts serve`, a real process) under an
+ * `npm run soak`: the host server (`server/src/host/cli.ts serve`, a real process) under an
  * identity provider's mixed traffic for a long while, reporting the error rate, latency
  * percentiles and the host's RSS every 10 s, and failing when RSS keeps growing (`rss-growth.ts`)
  * or more than 0.1 % of requests fail. Not part of `npm test`.
@@ -100,7 +100,7 @@ async function main(): Promise<void> {
     `soak: ${seconds} s at ${requestsPerSecond} req/s over ${organizationCount} organizations, store ${databaseUrl.replace(/\/\/[^@/]*@/, "//…@")}`,
   );
 
-  const host = spawn(process.execPath, ["--conditions=scimkit-source", "--import", "tsx", "src/host/cli.ts", "serve"], {
+  const host = spawn(process.execPath, ["--conditions=scimkit-source", "--import", "tsx", "server/src/host/cli.ts", "serve"], {
     env: {
       ...process.env,
       PORT: "0",

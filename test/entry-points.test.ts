@@ -50,7 +50,7 @@ describe("the package's entry points", () => {
   it("are the seven the architecture names, each with a source and a built file", () => {
     expect(Object.keys(actual).sort()).toEqual([
       "scimkit",
-      "scimkit/analytics",
+      "@scimkit/server",
       "scimkit/core",
       "scimkit/memory",
       "scimkit/sql",

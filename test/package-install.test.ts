@@ -48,7 +48,7 @@ const entries: Record<string, string> = {
   "scimkit/memory": "memoryStore",
   // Loads its drivers (better-sqlite3, pg: optional peers, not installed here) only when a store is opened.
   "scimkit/sql": "sqlStore",
-  "scimkit/analytics": "createAnalyticsRouter",
+  "@scimkit/server": "createAnalyticsRouter",
   // scimkit/testkit is not loaded: it imports vitest, an optional peer installed by the apps that run it
   // (and the built testkit is exercised by this repository's own conformance tests). Its `require`
   // target is checked to resolve.

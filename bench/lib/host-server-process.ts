@@ -51,7 +51,7 @@ export async function startHostServer(options: HostServerOptions): Promise<Runni
   const logFile = join(options.logDir, `${options.logName}.log`);
   const fd = openSync(logFile, "w");
   const port = await freePort();
-  const child = spawn(process.execPath, ["--conditions=scimkit-source", "--import", "tsx", "src/host/cli.ts", "serve"], {
+  const child = spawn(process.execPath, ["--conditions=scimkit-source", "--import", "tsx", "server/src/host/cli.ts", "serve"], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env, PORT: String(port) },
     stdio: ["ignore", fd, fd],

@@ -1,9 +1,9 @@
 /**
  * `scimkit/testkit`: the conformance kits. Run `describeStoreConformance` in a vitest test file to
  * check a `ResourceStore` against the whole contract (architecture §3, §6.6), and
- * `describeAnalyticsStoreConformance` to check an `AnalyticsStore` (spec §4.6; the kit knows
- * `scimkit/analytics` by its public types only). Both run on one harness,
- * `describeConformanceKit`, which serves a kit of your own as well.
+ * `describeRequestLogConformance` to check a request log. Both run on one harness,
+ * `describeConformanceKit`, which serves a kit of your own as well (the service's analytics kit,
+ * `@scimkit/server/testkit`, is one).
  */
 export {
   describeStoreConformance,
@@ -14,18 +14,9 @@ export type { StoreConformanceOptions } from "./describe-store-conformance.js";
 export type { ConformanceContext, ConformanceSuite, ConformanceTest } from "./conformance-test.js";
 export { describeConformanceKit, kitCheckNames, kitSkipProblems } from "./describe-conformance-kit.js";
 export type { ConformanceKitRun, KitCheck, KitSuite } from "./describe-conformance-kit.js";
-export {
-  analyticsConformanceSuites,
-  analyticsConformanceTestNames,
-  describeAnalyticsStoreConformance,
-} from "./analytics/describe-analytics-store-conformance.js";
-export type { AnalyticsConformanceOptions } from "./analytics/describe-analytics-store-conformance.js";
-export type {
-  AnalyticsConformanceContext,
-  AnalyticsConformanceSuite,
-  AnalyticsConformanceTest,
-  AnalyticsStoreUnderTest,
-} from "./analytics/analytics-conformance-test.js";
+// Canonical input for a kit of your own that writes through a ResourceStore (the service's analytics kit is one).
+export { groupAttributes, uniqueKeys, userAttributes } from "./suites/helpers.js";
+export type { ResourceTypeId } from "./suites/helpers.js";
 export {
   describeRequestLogConformance,
   requestLogConformanceSuites,

@@ -1,0 +1,86 @@
+/**
+ * The analytics store on a schema whose tables are hash-partitioned by `org_id` where PostgreSQL
+ * allows it (docs/scaling.md): which analytics tables it refuses — every one whose primary key is
+ * its own id, not led by the organization — is pinned here, and the analytics conformance kit
+ * runs over the SCIM tables and `scimkit_admin_user_organizations` partitioned.
+ */
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { partitionByOrg, partitionsOf, type PartitionedSchema } from "../../../../src/store/sql/partition-by-org.fixture.js";
+import { createTestSchema, describePostgres, type TestSchema } from "../../../../src/store/sql/postgres-test-database.fixture.js";
+import { type SqlStore, sqlStore } from "scimkit/sql";
+import { describeAnalyticsStoreConformance } from "@scimkit/server/testkit";
+import { sqlAnalyticsStore } from "./sql-analytics-store.js";
+
+const PARTITIONS = 4;
+
+describePostgres("sql analytics store on PostgreSQL, tables hash-partitioned by org_id where they can be", (url) => {
+  let schema: TestSchema | undefined;
+  let store: SqlStore | undefined;
+  let outcome: PartitionedSchema | undefined;
+
+  beforeAll(async () => {
+    schema = await createTestSchema(url);
+    const migrating = await sqlStore({ postgres: schema.pool() });
+    await sqlAnalyticsStore(migrating);
+    await migrating.close();
+    outcome = await partitionByOrg(schema.pool(), schema.name, PARTITIONS);
+    store = await sqlStore({ postgres: schema.pool() });
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    await schema?.drop();
+  });
+
+  describe("the schema", () => {
+    it("partitions the SCIM tables and the admin users' organizations; PostgreSQL refuses the analytics tables keyed by their own id", async () => {
+      expect(outcome?.partitioned).toEqual([
+        "scimkit_admin_user_organizations",
+        "scimkit_audit",
+        "scimkit_event_keys",
+        "scimkit_event_receivers",
+        "scimkit_event_sequences",
+        "scimkit_events",
+        "scimkit_members",
+        "scimkit_request_log",
+        "scimkit_resources",
+        "scimkit_unique_keys",
+      ]);
+      // Findings (docs/scaling.md): each of these has a primary key without org_id.
+      expect(outcome?.refused.map(({ table, withoutOrgId }) => ({ table, withoutOrgId }))).toEqual([
+        { table: "scimkit_campaigns", withoutOrgId: ["scimkit_campaigns_pkey"] },
+        { table: "scimkit_enrolments", withoutOrgId: ["scimkit_enrolments_pk"] },
+        { table: "scimkit_feedback", withoutOrgId: ["scimkit_feedback_pkey"] },
+        { table: "scimkit_operations", withoutOrgId: ["scimkit_operations_pkey"] },
+        { table: "scimkit_simulation_recipients", withoutOrgId: ["scimkit_simulation_recipients_pk"] },
+        { table: "scimkit_simulations", withoutOrgId: ["scimkit_simulations_pkey"] },
+        { table: "scimkit_tokens", withoutOrgId: ["scimkit_tokens_hash"] },
+      ]);
+      for (const refusal of outcome?.refused ?? []) expect(refusal.error).toMatch(/must include all partitioning columns/);
+      const schemaNow = schema;
+      if (!schemaNow) throw new Error("the test schema was not created (see beforeAll)");
+      const partitioned = await partitionsOf(schemaNow.pool(), schemaNow.name);
+      expect(partitioned.map(({ table, strategy, key, partitions }) => ({ table, strategy, key, partitions: partitions.length }))).toEqual(
+        (outcome?.partitioned ?? []).map((table) => ({ table, strategy: "h", key: ["org_id"], partitions: PARTITIONS })),
+      );
+    });
+  });
+
+  describeAnalyticsStoreConformance("sql (PostgreSQL, partitioned by org_id where it can be)", async () => {
+    const opened = store;
+    if (!opened) throw new Error("the PostgreSQL store did not open (see beforeAll)");
+    return {
+      analytics: await sqlAnalyticsStore(opened),
+      resources: opened,
+      tokens: opened.tokens,
+      close: async () => {
+        // Partitions are emptied through their parents: truncating a parent truncates its partitions.
+        const tables = await sql<{ name: string }>`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = current_schema() and c.relkind in ('r', 'p') and not c.relispartition
+            and c.relname like 'scimkit\\_%' and c.relname <> 'scimkit_migrations'`.execute(opened.db);
+        await sql`truncate table ${sql.join(tables.rows.map((table) => sql.table(table.name)))}`.execute(opened.db);
+      },
+    };
+  });
+});

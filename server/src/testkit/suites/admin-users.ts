@@ -1,0 +1,225 @@
+/**
+ * Admin users and API keys: e-mail uniqueness regardless of case, scoping by shared
+ * organizations, paging and filters, and keys stored and found only by their digest.
+ */
+import { expect } from "vitest";
+import type { AdminUser } from "@scimkit/server";
+import { analyticsConformanceTest, type AnalyticsConformanceSuite } from "../analytics-conformance-test.js";
+import {
+  ALL,
+  addAdminUser,
+  addOrganization,
+  apiKey,
+  byId,
+  expectConflict,
+  idsOf,
+  newId,
+  only,
+  rejectionOf,
+  time,
+  walkPages,
+} from "./helpers.js";
+
+export const adminUsersSuite: AnalyticsConformanceSuite = {
+  title: "admin users and keys",
+  tests: [
+    analyticsConformanceTest("createAdminUser stores the user; getAdminUser and findAdminUserByEmail return it", async (context) => {
+      const acme = await addOrganization(context);
+      const { user } = await addAdminUser(context, { email: "ada@example.test", role: "viewer", organizationIds: [acme.id] });
+      expect(await context.analytics.getAdminUser(ALL, user.id)).toEqual(user);
+      expect(await context.analytics.getAdminUser(only(acme.id), user.id)).toEqual(user);
+      expect(await context.analytics.findAdminUserByEmail("ada@example.test")).toEqual(user);
+      expect(await context.analytics.findAdminUserByEmail("nobody@example.test")).toBeUndefined();
+      expect(await context.analytics.getAdminUser(ALL, newId())).toBeUndefined();
+    }),
+
+    analyticsConformanceTest("organizationIds are kept sorted", async (context) => {
+      const [first, second, third] = byId(
+        idsOf([await addOrganization(context), await addOrganization(context), await addOrganization(context)]),
+      );
+      if (!first || !second || !third) throw new Error("unreachable");
+      const { user } = await addAdminUser(context, { organizationIds: [third, first] });
+      expect((await context.analytics.getAdminUser(ALL, user.id))?.organizationIds).toEqual([first, third]);
+      const updated = await context.analytics.updateAdminUser(ALL, user.id, { organizationIds: [second, first], updatedAt: time(5) });
+      expect(updated?.organizationIds).toEqual([first, second]);
+    }),
+
+    analyticsConformanceTest("e-mail addresses are unique regardless of case and stored lower-cased", async (context) => {
+      const { user } = await addAdminUser(context, { email: "grace@example.test" });
+      await expectConflict(addAdminUser(context, { email: "grace@example.test" }));
+      await expectConflict(addAdminUser(context, { email: "Grace@Example.TEST" }));
+      expect(await context.analytics.findAdminUserByEmail("GRACE@example.test")).toEqual(user);
+      const { user: mixed } = await addAdminUser(context, { email: "Alan@Example.test" });
+      const stored = await context.analytics.getAdminUser(ALL, mixed.id);
+      expect(stored?.email).toBe("alan@example.test");
+      expect((await context.analytics.findAdminUserByEmail("alan@example.test"))?.id).toBe(mixed.id);
+      expect((await context.analytics.listAdminUsers(ALL, { limit: 10 })).items).toHaveLength(2);
+    }),
+
+    analyticsConformanceTest("listAdminUsers pages by id: limit, after, next absent on the last page", async (context) => {
+      const users: AdminUser[] = [];
+      for (let index = 0; index < 5; index += 1) users.push((await addAdminUser(context)).user);
+      const expected = byId(idsOf(users));
+      for (const limit of [1, 2, 5]) {
+        const walk = await walkPages(
+          (page) => context.analytics.listAdminUsers(ALL, page),
+          limit,
+          (user) => user.id,
+        );
+        expect(idsOf(walk.items), `limit ${limit}`).toEqual(expected);
+        expect(walk.requests, `limit ${limit}`).toBe(Math.ceil(5 / limit));
+      }
+      const walk = await walkPages(
+        (page) => context.analytics.listAdminUsers(ALL, page),
+        5,
+        (user) => user.id,
+      );
+      expect(walk.items).toEqual(expected.map((id) => users.find((user) => user.id === id)));
+    }),
+
+    analyticsConformanceTest("listAdminUsers filters by status, role and orgId, combined", async (context) => {
+      const acme = await addOrganization(context);
+      const globex = await addOrganization(context);
+      const a = (await addAdminUser(context, { role: "admin", status: "active", organizationIds: [acme.id] })).user;
+      const b = (await addAdminUser(context, { role: "viewer", status: "active", organizationIds: [acme.id, globex.id] })).user;
+      const c = (await addAdminUser(context, { role: "viewer", organizationIds: [globex.id] })).user;
+      const d = (await addAdminUser(context, { role: "admin", status: "disabled", organizationIds: [] })).user;
+      const list = async (filter: Parameters<typeof context.analytics.listAdminUsers>[2]) =>
+        idsOf((await context.analytics.listAdminUsers(ALL, { limit: 10 }, filter)).items);
+      expect(await list({ status: "active" })).toEqual(byId([a.id, b.id]));
+      expect(await list({ status: "invited" })).toEqual([c.id]);
+      expect(await list({ role: "admin" })).toEqual(byId([a.id, d.id]));
+      expect(await list({ orgId: globex.id })).toEqual(byId([b.id, c.id]));
+      expect(await list({ orgId: acme.id, role: "viewer" })).toEqual([b.id]);
+      expect(await list({ orgId: acme.id, status: "invited" })).toEqual([]);
+      expect(await list({})).toEqual(byId([a.id, b.id, c.id, d.id]));
+    }),
+
+    analyticsConformanceTest(
+      "an {orgIds} scope sees, updates and deletes only admin users sharing an organization with it",
+      async (context) => {
+        const acme = await addOrganization(context);
+        const globex = await addOrganization(context);
+        const initech = await addOrganization(context);
+        const acmeOnly = (await addAdminUser(context, { organizationIds: [acme.id] })).user;
+        const both = (await addAdminUser(context, { organizationIds: [acme.id, globex.id] })).user;
+        const globexOnly = (await addAdminUser(context, { organizationIds: [globex.id] })).user;
+        const none = (await addAdminUser(context, { organizationIds: [] })).user;
+        const scope = only(acme.id, initech.id);
+        const visible = idsOf((await context.analytics.listAdminUsers(scope, { limit: 10 })).items);
+        expect(visible).toEqual(byId([acmeOnly.id, both.id]));
+        const paged = await walkPages(
+          (page) => context.analytics.listAdminUsers(scope, page),
+          1,
+          (user) => user.id,
+        );
+        expect(idsOf(paged.items)).toEqual(visible);
+        expect(idsOf((await context.analytics.listAdminUsers(scope, { limit: 10 }, { orgId: globex.id })).items)).toEqual([both.id]);
+        for (const hidden of [globexOnly, none]) {
+          expect(await context.analytics.getAdminUser(scope, hidden.id)).toBeUndefined();
+          expect(await context.analytics.updateAdminUser(scope, hidden.id, { role: "viewer", updatedAt: time(9) })).toBeUndefined();
+          expect(await context.analytics.deleteAdminUser(scope, hidden.id)).toBe(false);
+          expect(await context.analytics.getAdminUser(ALL, hidden.id)).toEqual(hidden);
+        }
+        expect(await context.analytics.getAdminUser(scope, both.id)).toEqual(both);
+        expect(await context.analytics.listAdminUsers(only(), { limit: 10 })).toEqual({ items: [] });
+        expect(await context.analytics.getAdminUser(only(), acmeOnly.id)).toBeUndefined();
+        expect(idsOf((await context.analytics.listAdminUsers(ALL, { limit: 10 })).items)).toEqual(
+          byId([acmeOnly.id, both.id, globexOnly.id, none.id]),
+        );
+      },
+    ),
+
+    analyticsConformanceTest("updateAdminUser changes role, organizationIds and status and nothing else", async (context) => {
+      const acme = await addOrganization(context);
+      const { user } = await addAdminUser(context, { organizationIds: [acme.id], status: "active", activatedAt: time(2) });
+      const updated = await context.analytics.updateAdminUser(only(acme.id), user.id, { role: "viewer", updatedAt: time(10) });
+      expect(updated).toEqual({ ...user, role: "viewer", updatedAt: time(10) });
+      const disabled = await context.analytics.updateAdminUser(ALL, user.id, {
+        status: "disabled",
+        organizationIds: [],
+        updatedAt: time(11),
+      });
+      expect(disabled).toEqual({ ...user, role: "viewer", status: "disabled", organizationIds: [], updatedAt: time(11) });
+      expect(await context.analytics.getAdminUser(ALL, user.id)).toEqual(disabled);
+      expect(await context.analytics.getAdminUser(only(acme.id), user.id)).toBeUndefined();
+      expect(await context.analytics.updateAdminUser(ALL, newId(), { role: "admin", updatedAt: time(12) })).toBeUndefined();
+    }),
+
+    analyticsConformanceTest("deleteAdminUser removes the user and its keys and frees its e-mail", async (context) => {
+      const { user } = await addAdminUser(context, { email: "leaving@example.test", status: "active" });
+      const { user: other } = await addAdminUser(context, { status: "active" });
+      const key = apiKey({ kind: "admin", adminUserId: user.id });
+      const otherKey = apiKey({ kind: "admin", adminUserId: other.id });
+      await context.analytics.insertApiKey(key);
+      await context.analytics.insertApiKey(otherKey);
+      expect(await context.analytics.deleteAdminUser(ALL, user.id)).toBe(true);
+      expect(await context.analytics.getAdminUser(ALL, user.id)).toBeUndefined();
+      expect(await context.analytics.findAdminUserByEmail("leaving@example.test")).toBeUndefined();
+      expect(await context.analytics.findApiKeyByHash(key.hash)).toBeUndefined();
+      expect(await context.analytics.findApiKeyByHash(otherKey.hash)).toEqual(otherKey);
+      expect(await context.analytics.deleteAdminUser(ALL, user.id)).toBe(false);
+      const { user: again } = await addAdminUser(context, { email: "leaving@example.test" });
+      expect((await context.analytics.findAdminUserByEmail("leaving@example.test"))?.id).toBe(again.id);
+    }),
+
+    analyticsConformanceTest("insertApiKey and findApiKeyByHash round-trip; a digest is unique", async (context) => {
+      const { user } = await addAdminUser(context, { status: "active" });
+      const operator = apiKey({ kind: "operator" }, time(1));
+      const admin = apiKey({ kind: "admin", adminUserId: user.id }, time(2));
+      await context.analytics.insertApiKey(operator);
+      await context.analytics.insertApiKey(admin);
+      expect(await context.analytics.findApiKeyByHash(operator.hash)).toEqual(operator);
+      expect(await context.analytics.findApiKeyByHash(admin.hash)).toEqual(admin);
+      expect(await context.analytics.findApiKeyByHash("0".repeat(64))).toBeUndefined();
+      await rejectionOf(context.analytics.insertApiKey({ ...apiKey({ kind: "operator" }), hash: admin.hash }));
+      expect(await context.analytics.findApiKeyByHash(admin.hash)).toEqual(admin);
+    }),
+
+    analyticsConformanceTest("replaceApiKey swaps a key for another atomically, and does nothing for an unknown id", async (context) => {
+      const old = apiKey({ kind: "operator" }, time(1));
+      const other = apiKey({ kind: "operator" }, time(1));
+      await context.analytics.insertApiKey(old);
+      await context.analytics.insertApiKey(other);
+      const next = apiKey({ kind: "operator" }, time(2));
+      expect(await context.analytics.replaceApiKey(old.id, next)).toBe(true);
+      expect(await context.analytics.findApiKeyByHash(old.hash)).toBeUndefined();
+      expect(await context.analytics.findApiKeyByHash(next.hash)).toEqual(next);
+      expect(await context.analytics.findApiKeyByHash(other.hash)).toEqual(other);
+      const unused = apiKey({ kind: "operator" }, time(3));
+      expect(await context.analytics.replaceApiKey(old.id, unused)).toBe(false);
+      expect(await context.analytics.findApiKeyByHash(unused.hash)).toBeUndefined();
+      await rejectionOf(context.analytics.replaceApiKey(next.id, { ...apiKey({ kind: "operator" }), hash: other.hash }));
+      expect(await context.analytics.findApiKeyByHash(next.hash)).toEqual(next);
+    }),
+
+    analyticsConformanceTest(
+      "replaceOperatorKeys stores one operator key in place of all the others, keeps admin keys, and changes nothing when it rejects",
+      async (context) => {
+        const { user } = await addAdminUser(context, { status: "active" });
+        const admin = apiKey({ kind: "admin", adminUserId: user.id }, time(1));
+        const olds = [apiKey({ kind: "operator" }, time(1)), apiKey({ kind: "operator" }, time(1))];
+        for (const key of [admin, ...olds]) await context.analytics.insertApiKey(key);
+        const next = apiKey({ kind: "operator" }, time(2));
+        expect(await context.analytics.replaceOperatorKeys(next)).toBe(2);
+        for (const old of olds) expect(await context.analytics.findApiKeyByHash(old.hash)).toBeUndefined();
+        expect(await context.analytics.findApiKeyByHash(next.hash)).toEqual(next);
+        expect(await context.analytics.findApiKeyByHash(admin.hash)).toEqual(admin);
+        // A digest that exists, or an admin's key: refused, and the current operator key stays.
+        await rejectionOf(context.analytics.replaceOperatorKeys({ ...apiKey({ kind: "operator" }), hash: admin.hash }));
+        await rejectionOf(context.analytics.replaceOperatorKeys(apiKey({ kind: "admin", adminUserId: user.id })));
+        expect(await context.analytics.findApiKeyByHash(next.hash)).toEqual(next);
+        expect(await context.analytics.hasOperatorKey()).toBe(true);
+      },
+    ),
+
+    analyticsConformanceTest("hasOperatorKey is true once an operator key exists, and admin keys do not count", async (context) => {
+      expect(await context.analytics.hasOperatorKey()).toBe(false);
+      const { user } = await addAdminUser(context, { status: "active" });
+      await context.analytics.insertApiKey(apiKey({ kind: "admin", adminUserId: user.id }));
+      expect(await context.analytics.hasOperatorKey()).toBe(false);
+      await context.analytics.insertApiKey(apiKey({ kind: "operator" }));
+      expect(await context.analytics.hasOperatorKey()).toBe(true);
+    }),
+  ],
+};
