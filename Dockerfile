@@ -11,18 +11,18 @@ WORKDIR /app
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
+# Two packages (npm workspaces): the library at the root, the service in server/.
 COPY package.json package-lock.json ./
+COPY server/package.json ./server/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src
-# The operator console, built into dist/console by npm run build and served at /console.
-COPY console ./console
-RUN npm run build
-# Express and both database drivers are optional peers of the library but the host's own needs:
-# made dependencies of this copy so the prune keeps them (see the script).
-RUN node scripts/runtime-dependencies.mjs \
-  && npm prune --omit=dev --no-audit --no-fund
+# The service, with the operator console it builds into server/dist/console and serves at /console.
+COPY server ./server
+RUN npm run build --workspace=@scimkit/server
+# Express, both database drivers and ajv are the service's dependencies: the prune keeps them.
+RUN npm prune --omit=dev --no-audit --no-fund
 
 # --- run: the compiled host, as a non-root user, its data in a volume --------------------------
 FROM node:20-bookworm-slim
@@ -34,6 +34,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/server/package.json ./server/package.json
+COPY --from=build /app/server/dist ./server/dist
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
@@ -45,4 +47,4 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
 STOPSIGNAL SIGTERM
 # node itself is PID 1 (exec form, no shell, no npm): it receives the runtime's SIGTERM and
 # shuts down gracefully within SCIMKIT_SHUTDOWN_GRACE_MS (8 s here: inside `docker stop`'s 10 s).
-CMD ["node", "dist/host/cli.js", "serve"]
+CMD ["node", "server/dist/host/cli.js", "serve"]

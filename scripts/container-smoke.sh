@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Dockerfile's steps without docker (none on the CI machine): in a temporary directory, the
 # build stage (npm ci, build, runtime dependencies, prune) on the files the Dockerfile copies, then
-# the run stage (package.json, node_modules and dist/ only) with `node dist/host/cli.js serve`,
+# the run stage (package.json, node_modules and dist/ only) with `node server/dist/host/cli.js serve`,
 # probed as an operator would: /healthz, /readyz, a SCIM POST and GET with the printed demo token,
 # SIGTERM, exit code 0. Keep the commands in step with the Dockerfile.
 #
@@ -29,8 +29,10 @@ fail() {
 build="$work/build"
 mkdir -p "$build"
 cd "$build"
-# COPY package.json package-lock.json ./
+# COPY package.json package-lock.json ./ ; COPY server/package.json ./server/
 cp "$repo/package.json" "$repo/package-lock.json" .
+mkdir -p server
+cp "$repo/server/package.json" server/
 # RUN npm ci --no-audit --no-fund
 if [[ "${SMOKE_REUSE_NODE_MODULES:-}" == "1" ]]; then
   say "node_modules copied from $repo (instead of npm ci)"
@@ -40,14 +42,14 @@ else
   say "npm ci"
   npm ci --no-audit --no-fund --prefer-offline
 fi
-# COPY tsconfig.json tsconfig.build.json ./ ; COPY scripts ./scripts ; COPY src ./src ; COPY console ./console
+# COPY tsconfig.json tsconfig.build.json ./ ; COPY scripts ./scripts ; COPY src ./src ; COPY server ./server
 cp "$repo/tsconfig.json" "$repo/tsconfig.build.json" .
-cp -a "$repo/scripts" "$repo/src" "$repo/console" .
-# RUN npm run build
-say "npm run build"
-npm run build --silent
-# RUN node scripts/runtime-dependencies.mjs && npm prune --omit=dev --no-audit --no-fund
-node scripts/runtime-dependencies.mjs
+cp -a "$repo/scripts" "$repo/src" .
+(cd "$repo/server" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$build/server")
+# RUN npm run build --workspace=@scimkit/server
+say "npm run build --workspace=@scimkit/server"
+npm run build --silent --workspace=@scimkit/server
+# RUN npm prune --omit=dev --no-audit --no-fund
 npm prune --omit=dev --no-audit --no-fund
 
 # --- run stage (COPY --from=build package.json, node_modules, dist) ------------------------------
@@ -55,15 +57,18 @@ app="$work/app"
 mkdir -p "$app" "$work/data"
 cp "$build/package.json" "$app/"
 cp -a "$build/node_modules" "$build/dist" "$app/"
+mkdir -p "$app/server"
+cp "$build/server/package.json" "$app/server/"
+cp -a "$build/server/dist" "$app/server/"
 rm -rf "$build"
 cd "$app"
 port="$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')"
 base="http://127.0.0.1:$port"
-say "node dist/host/cli.js serve on port $port"
+say "node server/dist/host/cli.js serve on port $port"
 # ENV NODE_ENV=production SCIMKIT_SHUTDOWN_GRACE_MS=8000 PORT=8080 DATABASE_URL=sqlite:/data/scimkit.db
 # The run stage's environment only: nothing of this shell's SCIMKIT_* settings leaks in.
 env -i PATH="$PATH" HOME="$work" NODE_ENV=production SCIMKIT_SHUTDOWN_GRACE_MS=8000 PORT="$port" DATABASE_URL="sqlite:$work/data/scimkit.db" \
-  node dist/host/cli.js serve >"$work/server.log" 2>&1 &
+  node server/dist/host/cli.js serve >"$work/server.log" 2>&1 &
 server_pid=$!
 
 token=""

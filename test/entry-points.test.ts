@@ -8,14 +8,23 @@ import { describe, expect, it } from "vitest";
  * intended change, rewrite it with `SCIMKIT_UPDATE_ENTRY_POINTS=1 npx vitest run test/entry-points.test.ts`
  * and read its diff: that diff is the review of the surface.
  */
-const manifest = JSON.parse(readFileSync("package.json", "utf8")) as {
-  readonly exports: Record<string, string | { readonly "scimkit-source"?: string }>;
-};
+/** Both packages of the repository: the library at its root and the service in server/. */
+const packages = ["package.json", "server/package.json"].map((file) => ({
+  folder: file.replace(/package\.json$/, ""),
+  manifest: JSON.parse(readFileSync(file, "utf8")) as {
+    readonly name: string;
+    readonly exports: Record<string, string | { readonly "scimkit-source"?: string }>;
+  },
+}));
 const PINNED = "test/fixtures/entry-points.json";
 const pinned = JSON.parse(readFileSync(PINNED, "utf8")) as Record<string, { readonly values: string[]; readonly types: string[] }>;
 
-const sources = Object.entries(manifest.exports).flatMap(([subpath, target]) =>
-  typeof target === "object" && target["scimkit-source"] ? [[`scimkit${subpath.slice(1)}`, target["scimkit-source"]] as const] : [],
+const sources = packages.flatMap(({ folder, manifest }) =>
+  Object.entries(manifest.exports).flatMap(([subpath, target]) =>
+    typeof target === "object" && target["scimkit-source"]
+      ? [[`${manifest.name}${subpath.slice(1)}`, `${folder}${target["scimkit-source"].replace(/^\.\//, "")}`] as const]
+      : [],
+  ),
 );
 
 /** The exported names of each entry, split into values (what `import *` sees at run time) and types. */
@@ -47,10 +56,11 @@ describe("the package's entry points", () => {
   const actual = surface();
   if (process.env["SCIMKIT_UPDATE_ENTRY_POINTS"] === "1") writeFileSync(PINNED, `${JSON.stringify(actual, null, 2)}\n`);
 
-  it("are the seven the architecture names, each with a source and a built file", () => {
+  it("are the ones the architecture names, each with a source and a built file", () => {
     expect(Object.keys(actual).sort()).toEqual([
-      "scimkit",
       "@scimkit/server",
+      "@scimkit/server/testkit",
+      "scimkit",
       "scimkit/core",
       "scimkit/memory",
       "scimkit/sql",

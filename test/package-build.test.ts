@@ -20,8 +20,8 @@ describe("the built package", () => {
   /**
    * The built directory's package.json, as an installed package's: ES modules, named `scimkit`
    * with the exports map (targets under dist/ rewritten to the directory itself, no source
-   * condition), so that `scimkit/analytics`'s imports of `scimkit/sql` and the other entries
-   * resolve by self-reference to the built files, as they do in an installed package. This
+   * condition), so that the entries' imports of one another resolve by self-reference to the
+   * built files, as they do in an installed package. This
    * directory sits under node_modules, where Node looks no further for a package.json.
    */
   const writeBuiltManifest = (): void => {
@@ -50,11 +50,9 @@ describe("the built package", () => {
     expect(existsSync(join(outDir, "scim", "patch", "apply-patch.d.ts"))).toBe(true);
     // Test helpers stay out of the package.
     expect(existsSync(join(outDir, "scim", "sample-resources.fixture.js"))).toBe(false);
-    // The host server is compiled with the library (the `scimkit` command), its tests are not.
-    expect(existsSync(join(outDir, "host", "cli.js"))).toBe(true);
-    expect(existsSync(join(outDir, "host", "commands", "serve-command.js"))).toBe(true);
-    expect(existsSync(join(outDir, "host", "host-process.fixture.js"))).toBe(false);
-    expect(existsSync(join(outDir, "host", "host-server.test.js"))).toBe(false);
+    // The service (host, CLI, analytics interface, console) is its own package, @scimkit/server.
+    expect(existsSync(join(outDir, "host"))).toBe(false);
+    expect(existsSync(join(outDir, "analytics"))).toBe(false);
     // src/ is not shipped: a source map carries its sources, and no declaration map points at files that are not there.
     const map = JSON.parse(readFileSync(join(outDir, "index.js.map"), "utf8")) as { sourcesContent?: unknown[] };
     expect(map.sourcesContent?.[0]).toBe(readFileSync(join("src", "index.ts"), "utf8"));
@@ -82,7 +80,6 @@ describe("the built package", () => {
       "./store": "resourceView",
       "./memory": "memoryStore",
       "./testkit": "describeStoreConformance",
-      "./analytics": "createAnalyticsRouter",
     };
     for (const [subpath, name] of Object.entries(entries)) {
       const target = manifest.exports[subpath];
@@ -146,19 +143,5 @@ describe("the built package", () => {
     const core = probe(join("core", "index.js"));
     expect(core.express).toBe(false);
     expect(core.names).toEqual(CORE_NAMES);
-  });
-
-  it("loads the built scimkit/analytics in plain Node, its imports of scimkit/… resolved by self-reference", { timeout: 60_000 }, () => {
-    writeBuiltManifest();
-    const names = execFileSync(
-      process.execPath,
-      [
-        "--input-type=module",
-        "-e",
-        `const analytics = await import(${JSON.stringify(pathToFileURL(join(outDir, "analytics", "index.js")).href)}); console.log(typeof analytics.createAnalyticsRouter, typeof analytics.sqlAnalyticsStore);`,
-      ],
-      { encoding: "utf8" },
-    );
-    expect(names.trim()).toBe("function function");
   });
 });

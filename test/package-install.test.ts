@@ -6,10 +6,11 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
- * The package as a user gets it (issue 13, point 5): `npm pack` (whose prepack builds), the tarball
- * installed with Express into a fresh ES-module app and a fresh CommonJS app outside the repository,
- * and README.md's quick start run in each as written — `import` in one, `require` in the other —
- * serving a real SCIM request.
+ * The packages as a user gets them (issue 13, point 5; issue 28, point 1): both built, packed, and
+ * installed into fresh folders outside the repository — the library with Express into an
+ * ES-module app and a CommonJS app, where README.md's quick start runs as written (`import` in
+ * one, `require` in the other) serving a real SCIM request; the library and the service together
+ * into a third folder, whose `scimkit` command runs from the built files.
  */
 const run = promisify(execFile);
 const repository = resolve(".");
@@ -27,8 +28,8 @@ const pinned = (name: string): string => {
   if (!entry) throw new Error(`${name} is not in package-lock.json`);
   return `${name}@${entry.version}`;
 };
-// ajv and ajv-formats: the analytics interface's validators, on their way to optional peers; @types/express: a TypeScript user's.
-const companions = ["express", "ajv", "ajv-formats", "@types/express"].map(pinned);
+// @types/express: a TypeScript user's.
+const companions = ["express", "@types/express"].map(pinned);
 
 /** A README.md code block by the file name on its first line (`// server.mjs`), so the test runs what the README shows. */
 function readmeSnippet(file: string): string {
@@ -48,11 +49,15 @@ const entries: Record<string, string> = {
   "scimkit/memory": "memoryStore",
   // Loads its drivers (better-sqlite3, pg: optional peers, not installed here) only when a store is opened.
   "scimkit/sql": "sqlStore",
-  "@scimkit/server": "createAnalyticsRouter",
   // scimkit/testkit is not loaded: it imports vitest, an optional peer installed by the apps that run it
   // (and the built testkit is exercised by this repository's own conformance tests). Its `require`
   // target is checked to resolve.
 };
+
+interface Packed {
+  readonly filename: string;
+  readonly files: readonly { readonly path: string }[];
+}
 
 /** Node.js's own require(esm) (20.19+, 22.12+); without it, `require` takes the shim's error path. */
 const requiresEsm = (process.features as { require_module?: boolean }).require_module === true;
@@ -61,32 +66,42 @@ describe("the packed package, installed into fresh apps", () => {
   const root = mkdtempSync(join(tmpdir(), "scimkit-install-"));
   const esmApp = join(root, "esm-app");
   const cjsApp = join(root, "cjs-app");
-  let packed: { filename: string; files: { path: string }[] };
+  const serviceApp = join(root, "service");
+  let packed: Packed;
+  let packedService: Packed;
   const servers: ChildProcess[] = [];
 
   beforeAll(async () => {
-    const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", root], {
-      cwd: repository,
-      env: npmEnv,
-      maxBuffer: 64 << 20,
-    });
-    [packed] = JSON.parse(stdout) as [typeof packed];
+    // One build of both (the service's builds the library first), then each packed as built:
+    // `prepack` would build the library twice.
+    await run(process.execPath, ["scripts/build.mjs", "server"], { cwd: repository, env: npmEnv, maxBuffer: 64 << 20 });
+    const pack = async (...workspace: string[]): Promise<Packed> => {
+      const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", ...workspace, "--pack-destination", root], {
+        cwd: repository,
+        env: npmEnv,
+        maxBuffer: 64 << 20,
+      });
+      return (JSON.parse(stdout) as [Packed])[0];
+    };
+    packed = await pack();
+    packedService = await pack("--workspace=@scimkit/server");
     const tarball = join(root, packed.filename);
-    await Promise.all(
-      [
-        [esmApp, "module"],
-        [cjsApp, "commonjs"],
-      ].map(async ([app, type]) => {
-        mkdirSync(app!);
-        writeFileSync(join(app!, "package.json"), JSON.stringify({ name: `scimkit-${type}-app`, private: true, type }));
-        await run("npm", ["install", tarball, ...companions, "--no-audit", "--no-fund", "--prefer-offline"], {
-          cwd: app,
-          env: npmEnv,
-          maxBuffer: 64 << 20,
-        });
-      }),
-    );
-  }, 240_000);
+    const install = async (app: string, type: string, packages: readonly string[], ...flags: string[]): Promise<void> => {
+      mkdirSync(app);
+      writeFileSync(join(app, "package.json"), JSON.stringify({ name: `scimkit-${type}-app`, private: true, type }));
+      await run("npm", ["install", ...packages, "--no-audit", "--no-fund", "--prefer-offline", ...flags], {
+        cwd: app,
+        env: npmEnv,
+        maxBuffer: 64 << 20,
+      });
+    };
+    await Promise.all([
+      install(esmApp, "module", [tarball, ...companions]),
+      install(cjsApp, "commonjs", [tarball, ...companions]),
+      // Without install scripts: better-sqlite3 would compile for a minute, and the commands run here use `memory:`.
+      install(serviceApp, "module", [tarball, join(root, packedService.filename)], "--ignore-scripts"),
+    ]);
+  }, 360_000);
 
   afterAll(() => {
     for (const server of servers) server.kill();
@@ -94,29 +109,46 @@ describe("the packed package, installed into fresh apps", () => {
   });
 
   it("ships the build and the docs, not the sources, tests or fixtures", () => {
-    const paths = packed.files.map((file) => file.path);
-    expect(paths.filter((path) => path.startsWith("src/"))).toEqual([]);
-    expect(paths.filter((path) => /\.(test|fixture)\./.test(path))).toEqual([]);
-    // The operator console, built: the host serves it from beside its own compiled files.
-    expect(paths).toContain("dist/console/index.html");
-    expect(paths.filter((path) => path.startsWith("console/"))).toEqual([]);
-    const manifest = JSON.parse(readFileSync("package.json", "utf8")) as { exports: Record<string, string | Record<string, string>> };
-    for (const [subpath, target] of Object.entries(manifest.exports)) {
-      if (typeof target === "string") continue;
-      // Every condition but the repository's own one (`scimkit-source`, first, for tsc, vitest and tsx) names a shipped file.
-      expect(Object.keys(target)[0], subpath).toBe("scimkit-source");
-      for (const [condition, file] of Object.entries(target).slice(1))
-        expect(paths, `${subpath} ${condition}`).toContain(file.replace(/^\.\//, ""));
+    for (const [folder, tarball] of [
+      [".", packed],
+      ["server", packedService],
+    ] as const) {
+      const paths = tarball.files.map((file) => file.path);
+      expect(paths.filter((path) => path.startsWith("src/"))).toEqual([]);
+      expect(paths.filter((path) => /\.(test|fixture)\./.test(path))).toEqual([]);
+      expect(paths.filter((path) => path.startsWith("console/"))).toEqual([]);
+      const manifest = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as {
+        exports: Record<string, string | Record<string, string>>;
+      };
+      for (const [subpath, target] of Object.entries(manifest.exports)) {
+        if (typeof target === "string") continue;
+        // Every condition but the repository's own one (`scimkit-source`, first, for tsc, vitest and tsx) names a shipped file.
+        expect(Object.keys(target)[0], subpath).toBe("scimkit-source");
+        for (const [condition, file] of Object.entries(target).slice(1))
+          expect(paths, `${folder} ${subpath} ${condition}`).toContain(file.replace(/^\.\//, ""));
+      }
     }
+    // The library carries nothing of the service; the service carries the operator console, built:
+    // the host serves it from beside its own compiled files.
+    expect(packed.files.map((file) => file.path).filter((path) => /^dist\/(host|analytics|console)\//.test(path))).toEqual([]);
+    expect(packedService.files.map((file) => file.path)).toContain("dist/console/index.html");
   });
 
-  it("installs the scimkit command, which runs from the built files", { timeout: 60_000 }, async () => {
-    const bin = join(esmApp, "node_modules", ".bin", "scimkit");
-    expect((await run(bin, ["--version"], { cwd: esmApp })).stdout.trim()).toBe(JSON.parse(readFileSync("package.json", "utf8")).version);
-    // memory: needs neither optional driver, which these apps do not install.
-    const migrated = await run(bin, ["migrate"], { cwd: esmApp, env: { ...process.env, DATABASE_URL: "memory:" } });
+  it("imports the service's entries beside the library's in the service's folder", { timeout: 60_000 }, async () => {
+    const probe = `const server = await import("@scimkit/server"); const kit = await import.meta.resolve("@scimkit/server/testkit");
+      console.log(JSON.stringify({ router: typeof server.createAnalyticsRouter, sql: typeof server.sqlAnalyticsStore, kit: kit.endsWith("/dist/testkit/index.js") }));`;
+    expect(await node(serviceApp, ["--input-type=module", "-e", probe])).toEqual({ router: "function", sql: "function", kit: true });
+  });
+
+  it("installs the scimkit command with the service, which runs from the built files", { timeout: 60_000 }, async () => {
+    const bin = join(serviceApp, "node_modules", ".bin", "scimkit");
+    expect((await run(bin, ["--version"], { cwd: serviceApp })).stdout.trim()).toBe(
+      JSON.parse(readFileSync("server/package.json", "utf8")).version,
+    );
+    // memory: needs no database driver (installed here without their build scripts).
+    const migrated = await run(bin, ["migrate"], { cwd: serviceApp, env: { ...process.env, DATABASE_URL: "memory:" } });
     expect(migrated.stdout).toMatch(/up to date/);
-    const unknown = await run(bin, ["frobnicate"], { cwd: esmApp }).then(
+    const unknown = await run(bin, ["frobnicate"], { cwd: serviceApp }).then(
       () => ({ code: 0, stderr: "" }),
       (error: { code: number; stderr: string }) => error,
     );

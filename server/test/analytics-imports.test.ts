@@ -6,12 +6,10 @@ import { describe, expect, it } from "vitest";
 /**
  * Analytics is a client of scimkit's public API (issue 13, point 1): every import and re-export
  * of `src/analytics/` names a file of its own, a `node:` builtin, an npm package, or a scimkit
- * entry point by name — never a private file of the SCIM side. Its tests may also import shared
- * test fixtures (`*.fixture.ts`) and any entry. The rest of `src/` knows analytics by its public
- * types only (the analytics conformance kit in `scimkit/testkit`), so nothing of it — nor `ajv`,
- * a dependency of the analytics entry only (an optional peer) — loads with SCIM. Specifiers are
- * read with TypeScript's own pre-processor and parser, so comments and strings that look like
- * imports do not count.
+ * entry point by name — never a private file of the library. Its tests may also import shared
+ * test fixtures (`*.fixture.ts`) and any entry. The library knows nothing of the service (issue
+ * 28): nothing of it — nor `ajv`, the service's dependency — loads with SCIM. Specifiers are read
+ * with TypeScript's own pre-processor, so comments and strings that look like imports do not count.
  */
 const ANALYTICS = resolve("src/analytics");
 
@@ -29,33 +27,6 @@ function typeScriptFiles(directory: string): string[] {
 function specifiersOf(file: string): string[] {
   const info = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
   return info.importedFiles.map((imported) => imported.fileName);
-}
-
-/** The specifiers `file` imports or re-exports anything but types from (what loads at run time). */
-function valueImportsOf(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
-  return source.statements.flatMap((statement) => {
-    if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
-      const clause = statement.importClause;
-      const typesOnly =
-        clause !== undefined &&
-        (clause.isTypeOnly ||
-          (clause.name === undefined &&
-            clause.namedBindings !== undefined &&
-            ts.isNamedImports(clause.namedBindings) &&
-            clause.namedBindings.elements.every((element) => element.isTypeOnly)));
-      return typesOnly ? [] : [statement.moduleSpecifier.text];
-    }
-    if (ts.isExportDeclaration(statement) && statement.moduleSpecifier !== undefined && ts.isStringLiteral(statement.moduleSpecifier)) {
-      const typesOnly =
-        statement.isTypeOnly ||
-        (statement.exportClause !== undefined &&
-          ts.isNamedExports(statement.exportClause) &&
-          statement.exportClause.elements.every((element) => element.isTypeOnly));
-      return typesOnly ? [] : [statement.moduleSpecifier.text];
-    }
-    return [];
-  });
 }
 
 const isTest = (file: string): boolean => file.endsWith(".test.ts");
@@ -99,26 +70,19 @@ describe("src/analytics imports only the public API", () => {
     expect(refused).toEqual([]);
   });
 
-  it("nothing outside src/analytics imports ajv or ajv-formats", () => {
-    const outside = typeScriptFiles(resolve("src")).filter((file) => !isInside(file, ANALYTICS));
-    const refused = outside.flatMap((file) =>
+  // The library (the repository root's src/) is what the service is built on: it loads nothing of
+  // the service, by a relative path or by name, nor the service's validator (ajv).
+  it("the library imports nothing of the service, and no ajv", () => {
+    const library = resolve("..", "src");
+    const service = resolve(".");
+    const refused = typeScriptFiles(library).flatMap((file) =>
       specifiersOf(file)
-        .filter((specifier) => !specifier.startsWith(".") && ["ajv", "ajv-formats"].includes(packageOf(specifier)))
-        .map((specifier) => `${relative(".", file)}: "${specifier}"`),
-    );
-    expect(refused).toEqual([]);
-  });
-
-  // The host (src/host) is an application built on the package, as a user's is: it mounts analytics by name.
-  it("in the library outside src/analytics, only types come from scimkit/analytics, and no analytics file is imported", () => {
-    const outside = typeScriptFiles(resolve("src")).filter((file) => !isInside(file, ANALYTICS) && !isInside(file, resolve("src", "host")));
-    const refused = outside.flatMap((file) =>
-      valueImportsOf(file)
         .filter(
           (specifier) =>
-            (specifier.startsWith(".") && isInside(resolve(dirname(file), specifier), ANALYTICS)) || specifier === "@scimkit/server",
+            (specifier.startsWith(".") && isInside(resolve(dirname(file), specifier), service)) ||
+            ["ajv", "ajv-formats", "@scimkit/server"].includes(packageOf(specifier)),
         )
-        .map((specifier) => `${relative(".", file)}: "${specifier}"`),
+        .map((specifier) => `${relative(library, file)}: "${specifier}"`),
     );
     expect(refused).toEqual([]);
   });
