@@ -35,7 +35,7 @@ export type { CursorField } from "./http/sealed-cursor.js";
 export { drainedOrClosed } from "./http/drained-or-closed.js";
 export type { DrainableSink } from "./http/drained-or-closed.js";
 export type { BulkOptions, PagingOptions, ScimRouterOptions } from "./http/scim-router-options.js";
-export type { ExistingUserPolicy, ExistingUsersOption } from "./http/link-existing-user.js";
+export type { ExistingUserPolicy, ExistingUsersOption } from "./http/existing-user-policy.js";
 export { DEFAULT_WRITE_LIMITS } from "./http/write-limits.js";
 export type { WriteLimits } from "./http/write-limits.js";
 export type {

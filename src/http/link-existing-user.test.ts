@@ -14,8 +14,8 @@ import {
   findUserToLink,
   isExistingUsersOption,
   linkLockKeys,
-  type ExistingUserPolicy,
 } from "./link-existing-user.js";
+import type { ExistingUserPolicy } from "./existing-user-policy.js";
 import { createTypeHandler } from "./type-handler.js";
 
 const registry = createSchemaRegistry();

@@ -16,20 +16,10 @@ import type { ScimObject } from "../scim/schema/normalize-value.js";
 import type { ResolvedPath } from "../scim/schema/resolved-path.js";
 import { uniqueValue } from "../scim/schema/unique-value.js";
 import type { ResourceStore, StoredResource } from "../store/resource-store.js";
+import type { ExistingUserPolicy, ExistingUsersOption } from "./existing-user-policy.js";
 import type { ServiceContext } from "./resource-service.js";
 import { scimContext } from "./scim-request-context.js";
 import type { TypeHandler } from "./type-handler.js";
-
-/** What a POST of an existing user does: answer 409 `uniqueness`, or update and return that user. */
-export type ExistingUserPolicy = "conflict" | "link";
-
-/**
- * The router option: one policy for every organization, or a function choosing per organization
- * (it may read the organization's record: asked once per POST, after authentication).
- */
-export type ExistingUsersOption =
-  | ExistingUserPolicy
-  | ((orgId: string, request: Request) => ExistingUserPolicy | Promise<ExistingUserPolicy>);
 
 const POLICIES: ReadonlySet<string> = new Set(["conflict", "link"]);
 

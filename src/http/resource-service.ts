@@ -4,7 +4,7 @@
  * `createResourceService` builds it.
  */
 import type { CompatibilityProfile } from "../scim/compatibility/compatibility-profile.js";
-import type { ExistingUserPolicy } from "./link-existing-user.js";
+import type { ExistingUserPolicy } from "./existing-user-policy.js";
 import type { ScimObject } from "../scim/schema/normalize-value.js";
 import type { ListRequest, StoredResource } from "../store/resource-store.js";
 import type { WorkPermit } from "./expensive-work-gate.js";

@@ -6,7 +6,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { ScimError } from "../errors.js";
 import type { Principal } from "../auth/token-verifier.js";
 import type { CompatibilityProfile } from "../scim/compatibility/compatibility-profile.js";
-import type { ExistingUserPolicy } from "./link-existing-user.js";
+import type { ExistingUserPolicy } from "./existing-user-policy.js";
 import type { ServiceContext } from "./resource-service.js";
 import { defaultBaseUrl } from "./request-origin.js";
 import type { ScimRouterOptions } from "./scim-router-options.js";

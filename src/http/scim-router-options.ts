@@ -13,7 +13,7 @@ import type { ResourceProfile } from "../scim/schema/resource-profile.js";
 import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
 import type { ResourceStore, UnknownMemberPolicy } from "../store/resource-store.js";
 import type { ExpensiveWorkGate } from "./expensive-work-gate.js";
-import type { ExistingUsersOption } from "./link-existing-user.js";
+import type { ExistingUsersOption } from "./existing-user-policy.js";
 import type { RateLimiter } from "./rate-limiter.js";
 import type { ScimEventListener } from "./scim-event.js";
 import type { EventRecoveryOptions } from "./event-recovery.js";
