@@ -28,7 +28,7 @@ export { PUBLIC_URL_SETTING, requestOrigin } from "./http/request-origin.js";
 export { jsonBodyParser } from "./http/json-body-parser.js";
 export type { BodyRefusal, JsonBodyParserOptions } from "./http/json-body-parser.js";
 export { requestErrorOf } from "./http/request-error.js";
-export { isPossibleId } from "./http/is-possible-id.js";
+export { isPossibleId } from "./is-possible-id.js";
 export type { RequestError } from "./http/request-error.js";
 export { openCursor, sealCursor } from "./http/sealed-cursor.js";
 export type { CursorField } from "./http/sealed-cursor.js";
@@ -51,8 +51,8 @@ export type {
   ScimWriteMethod,
   UserEventType,
 } from "./http/scim-event.js";
-export { RATE_ALLOWED } from "./http/rate-limiter.js";
-export type { RateAllowed, RateDecision, RateLimiter, RateRefused } from "./http/rate-limiter.js";
+export { RATE_ALLOWED } from "./store/rate-limiter.js";
+export type { RateAllowed, RateDecision, RateLimiter, RateRefused } from "./store/rate-limiter.js";
 export { rateLimitStep } from "./http/limit-rate.js";
 export type { RateLimitStepOptions } from "./http/limit-rate.js";
 export { tokenBucketLimiter } from "./http/token-bucket-limiter.js";

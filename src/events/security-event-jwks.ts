@@ -4,7 +4,7 @@
  */
 import type { RequestHandler } from "express";
 import { ScimError } from "../errors.js";
-import { isPossibleId } from "../http/is-possible-id.js";
+import { isPossibleId } from "../is-possible-id.js";
 import { setNoSniff } from "../http/no-sniff.js";
 import type { EventSigningKeys } from "./event-signing-keys.js";
 

@@ -4,7 +4,7 @@
  * whose digest the store keeps (`SecurityEventDelivery.authorizesPoll`).
  */
 import type { Request, RequestHandler, Response } from "express";
-import { isPossibleId } from "../http/is-possible-id.js";
+import { isPossibleId } from "../is-possible-id.js";
 import { setNoSniff } from "../http/no-sniff.js";
 import type { PollRequest, SecurityEventDelivery } from "./security-event-delivery.js";
 

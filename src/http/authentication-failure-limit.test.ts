@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { authenticationFailureLimit, failureKey, sourceOf } from "./authentication-failure-limit.js";
-import { RATE_ALLOWED, type RateLimiter } from "./rate-limiter.js";
+import { RATE_ALLOWED, type RateLimiter } from "../store/rate-limiter.js";
 import { tokenBucketLimiter } from "./token-bucket-limiter.js";
 
 describe("authenticationFailureLimit", () => {

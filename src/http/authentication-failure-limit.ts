@@ -5,7 +5,7 @@
  * work is done for it, the right secret included, until its allowance has refilled.
  */
 import { createHash } from "node:crypto";
-import type { RateLimiter } from "./rate-limiter.js";
+import type { RateLimiter } from "../store/rate-limiter.js";
 
 /** Keys remembered as refused in this process at most; the oldest refusal is forgotten first. */
 const MAX_REFUSED_KEYS = 10_000;

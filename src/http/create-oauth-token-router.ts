@@ -17,10 +17,10 @@ import { isTokenRefusedError } from "../auth/token-refused-error.js";
 import type { Principal } from "../auth/token-verifier.js";
 import { asyncHandler } from "./async-handler.js";
 import { type AuthenticationFailureLimit, authenticationFailureLimit, failureKey, sourceOf } from "./authentication-failure-limit.js";
-import { isPossibleId } from "./is-possible-id.js";
+import { isPossibleId } from "../is-possible-id.js";
 import { noSniff } from "./no-sniff.js";
 import { noStore, OAuthError, oauthErrorHandler } from "./oauth-error.js";
-import type { RateLimiter } from "./rate-limiter.js";
+import type { RateLimiter } from "../store/rate-limiter.js";
 import { tokenBucketLimiter } from "./token-bucket-limiter.js";
 
 /** A token request is a handful of short parameters; anything bigger is not one. */

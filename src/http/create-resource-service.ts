@@ -17,7 +17,7 @@ import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
 import type { MembershipChange, ResourceStore, StoredResource, UnknownMemberPolicy, WriteResult } from "../store/resource-store.js";
 import { uniqueKeysOf } from "../store/unique-keys.js";
 import { matchesEntityTag } from "./entity-tags.js";
-import { isPossibleId } from "./is-possible-id.js";
+import { isPossibleId } from "../is-possible-id.js";
 import { keyedMutex } from "./keyed-mutex.js";
 import { createOrLink, existingUserPolicy, findUserToLink, linkLockKeys } from "./link-existing-user.js";
 import { listResourcesPage } from "./list-resources-page.js";

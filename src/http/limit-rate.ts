@@ -6,7 +6,7 @@
  */
 import type { NextFunction, RequestHandler, Response } from "express";
 import { ScimError } from "../errors.js";
-import type { RateDecision, RateLimiter, RateRefused } from "./rate-limiter.js";
+import type { RateDecision, RateLimiter, RateRefused } from "../store/rate-limiter.js";
 import { scimContext } from "./scim-request-context.js";
 
 function isPending(decision: RateDecision | Promise<RateDecision>): decision is Promise<RateDecision> {

@@ -11,7 +11,7 @@ import type { ServiceContext } from "./resource-service.js";
 import { defaultBaseUrl } from "./request-origin.js";
 import type { ScimRouterOptions } from "./scim-router-options.js";
 import type { WorkPermit } from "./expensive-work-gate.js";
-import { isPossibleId } from "./is-possible-id.js";
+import { isPossibleId } from "../is-possible-id.js";
 
 /** Per-request state: organization, base URL and, after authentication, the principal. */
 export interface ScimRequestContext extends ServiceContext {

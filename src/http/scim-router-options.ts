@@ -14,7 +14,7 @@ import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
 import type { ResourceStore, UnknownMemberPolicy } from "../store/resource-store.js";
 import type { ExpensiveWorkGate } from "./expensive-work-gate.js";
 import type { ExistingUsersOption } from "./existing-user-policy.js";
-import type { RateLimiter } from "./rate-limiter.js";
+import type { RateLimiter } from "../store/rate-limiter.js";
 import type { ScimEventListener } from "./scim-event.js";
 import type { EventRecoveryOptions } from "./event-recovery.js";
 import type { WorkClassifier } from "./work-classifier.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RATE_ALLOWED } from "./rate-limiter.js";
+import { RATE_ALLOWED } from "../store/rate-limiter.js";
 import { tokenBucketLimiter } from "./token-bucket-limiter.js";
 
 /** A settable monotonic clock in milliseconds. */

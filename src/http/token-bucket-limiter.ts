@@ -3,7 +3,7 @@
  * memory. Each request takes a token; tokens refill continuously at the sustained rate up to the
  * burst. Constant work per request: one map lookup and a little arithmetic.
  */
-import { RATE_ALLOWED, type RateDecision, type RateLimiter } from "./rate-limiter.js";
+import { RATE_ALLOWED, type RateDecision, type RateLimiter } from "../store/rate-limiter.js";
 
 /** Options of `tokenBucketLimiter`. */
 export interface TokenBucketOptions {

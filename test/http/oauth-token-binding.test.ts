@@ -14,7 +14,7 @@ import { clientCredentialsVerifier } from "../../src/auth/client-credentials-ver
 import { createTokenStore, type TokenStore } from "../../src/auth/hashed-token-store.js";
 import { createOAuthTokenRouter } from "../../src/http/create-oauth-token-router.js";
 import { createScimRouter } from "../../src/http/create-scim-router.js";
-import type { RateLimiter } from "../../src/http/rate-limiter.js";
+import type { RateLimiter } from "../../src/store/rate-limiter.js";
 import { tokenBucketLimiter } from "../../src/http/token-bucket-limiter.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
 import { describePostgres } from "../../src/store/sql/postgres-test-database.fixture.js";

@@ -2,6 +2,8 @@
  * The rate-limiting extension point: whether one more request of an organization may proceed
  * now. scimkit ships `tokenBucketLimiter()` (in process memory); a host running several processes
  * implements this over a shared counter (Redis, its database) so the limit holds across them.
+ * The contract sits with the store's because `sqlRateLimiter` implements it over the store's
+ * database, and the store imports nothing of the HTTP layer that asks it.
  */
 
 /** A request may proceed. One shared value, so the allowed path allocates nothing. */

@@ -5,6 +5,7 @@
  * UTF-8 (RFC 3629 §3): drivers replace it with U+FFFD, so `"\ud800"` would be looked up as `"\ufffd"`
  * — a different id. No organization or resource is ever stored under such an id, so a request
  * naming one is a 404 (or, before authentication, the same 404 as any unknown organization).
+ * The audit trail (`auditedId`) asks it too, so it sits below both, beside `errors.ts`.
  */
 
 // With the `u` flag a surrogate pair is one code point: only a lone surrogate is in \p{Cs}.
