@@ -1,7 +1,15 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
-import ts from "typescript";
+import { dirname, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import {
+  isFixture,
+  isInside,
+  isScimkit,
+  isTest,
+  packageOf,
+  specifiersOf,
+  typeScriptFiles,
+  valueImportsOf,
+} from "./import-graph.fixture.js";
 
 /**
  * Analytics is a client of scimkit's public API (issue 13, point 1): every import and re-export
@@ -17,53 +25,6 @@ const ANALYTICS = resolve("src/analytics");
 
 /** The entries the analytics library code may import, as a user's app would. */
 const PRODUCTION_ENTRIES = new Set(["scimkit", "scimkit/core", "scimkit/store", "scimkit/sql"]);
-
-function typeScriptFiles(directory: string): string[] {
-  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(directory, entry.name);
-    if (entry.isDirectory()) return typeScriptFiles(path);
-    return entry.name.endsWith(".ts") ? [path] : [];
-  });
-}
-
-function specifiersOf(file: string): string[] {
-  const info = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
-  return info.importedFiles.map((imported) => imported.fileName);
-}
-
-/** The specifiers `file` imports or re-exports anything but types from (what loads at run time). */
-function valueImportsOf(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
-  return source.statements.flatMap((statement) => {
-    if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
-      const clause = statement.importClause;
-      const typesOnly =
-        clause !== undefined &&
-        (clause.isTypeOnly ||
-          (clause.name === undefined &&
-            clause.namedBindings !== undefined &&
-            ts.isNamedImports(clause.namedBindings) &&
-            clause.namedBindings.elements.every((element) => element.isTypeOnly)));
-      return typesOnly ? [] : [statement.moduleSpecifier.text];
-    }
-    if (ts.isExportDeclaration(statement) && statement.moduleSpecifier !== undefined && ts.isStringLiteral(statement.moduleSpecifier)) {
-      const typesOnly =
-        statement.isTypeOnly ||
-        (statement.exportClause !== undefined &&
-          ts.isNamedExports(statement.exportClause) &&
-          statement.exportClause.elements.every((element) => element.isTypeOnly));
-      return typesOnly ? [] : [statement.moduleSpecifier.text];
-    }
-    return [];
-  });
-}
-
-const isTest = (file: string): boolean => file.endsWith(".test.ts");
-const isFixture = (file: string): boolean => file.endsWith(".fixture.ts");
-const isInside = (path: string, directory: string): boolean => path === directory || path.startsWith(directory + sep);
-const isScimkit = (specifier: string): boolean => specifier === "scimkit" || specifier.startsWith("scimkit/");
-const packageOf = (specifier: string): string =>
-  specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : (specifier.split("/")[0] ?? specifier);
 
 /** Why `specifier` may not be imported by `file`, or undefined when it may. */
 function refusal(file: string, specifier: string): string | undefined {
