@@ -18,26 +18,26 @@ export { COMPATIBILITY_PROFILES, compatibilityProfileNamed } from "./scim/compat
 export type { CompatibilityProfile, ResponseChoices, Tolerances } from "./scim/compatibility/compatibility-profile.js";
 
 export { createScimRouter } from "./http/create-scim-router.js";
-export { scimErrorHandler } from "./http/error-handler.js";
-export { deferContinue } from "./http/defer-continue.js";
-export { boundUnreadBody } from "./http/discard-request-body.js";
+export { scimErrorHandler } from "./http/error-rendering/error-handler.js";
+export { deferContinue } from "./http/body-parsing/defer-continue.js";
+export { boundUnreadBody } from "./http/body-parsing/discard-request-body.js";
 // Plumbing of the SCIM router, shared with any API a host serves beside it (scimkit/analytics is one).
-export { asyncHandler } from "./http/async-handler.js";
-export { queryOf } from "./http/query-of.js";
-export { PUBLIC_URL_SETTING, requestOrigin } from "./http/request-origin.js";
-export { jsonBodyParser } from "./http/json-body-parser.js";
-export type { BodyRefusal, JsonBodyParserOptions } from "./http/json-body-parser.js";
-export { requestErrorOf } from "./http/request-error.js";
-export { isPossibleId } from "./http/is-possible-id.js";
-export type { RequestError } from "./http/request-error.js";
-export { openCursor, sealCursor } from "./http/sealed-cursor.js";
-export type { CursorField } from "./http/sealed-cursor.js";
-export { drainedOrClosed } from "./http/drained-or-closed.js";
-export type { DrainableSink } from "./http/drained-or-closed.js";
+export { asyncHandler } from "./http/express-helpers/async-handler.js";
+export { queryOf } from "./http/express-helpers/query-of.js";
+export { PUBLIC_URL_SETTING, requestOrigin } from "./http/request-context/request-origin.js";
+export { jsonBodyParser } from "./http/body-parsing/json-body-parser.js";
+export type { BodyRefusal, JsonBodyParserOptions } from "./http/body-parsing/json-body-parser.js";
+export { requestErrorOf } from "./http/error-rendering/request-error.js";
+export { isPossibleId } from "./is-possible-id.js";
+export type { RequestError } from "./http/error-rendering/request-error.js";
+export { openCursor, sealCursor } from "./http/search/sealed-cursor.js";
+export type { CursorField } from "./http/search/sealed-cursor.js";
+export { drainedOrClosed } from "./http/sending/drained-or-closed.js";
+export type { DrainableSink } from "./http/sending/drained-or-closed.js";
 export type { BulkOptions, PagingOptions, ScimRouterOptions } from "./http/scim-router-options.js";
-export type { ExistingUserPolicy, ExistingUsersOption } from "./http/link-existing-user.js";
-export { DEFAULT_WRITE_LIMITS } from "./http/write-limits.js";
-export type { WriteLimits } from "./http/write-limits.js";
+export type { ExistingUserPolicy, ExistingUsersOption } from "./http/resource-service/existing-user-policy.js";
+export { DEFAULT_WRITE_LIMITS } from "./http/resource-service/write-limits.js";
+export type { WriteLimits } from "./http/resource-service/write-limits.js";
 export type {
   ActivationEventAction,
   GroupEventType,
@@ -50,20 +50,20 @@ export type {
   ScimEventListener,
   ScimWriteMethod,
   UserEventType,
-} from "./http/scim-event.js";
-export { RATE_ALLOWED } from "./http/rate-limiter.js";
-export type { RateAllowed, RateDecision, RateLimiter, RateRefused } from "./http/rate-limiter.js";
-export { rateLimitStep } from "./http/limit-rate.js";
-export type { RateLimitStepOptions } from "./http/limit-rate.js";
-export { tokenBucketLimiter } from "./http/token-bucket-limiter.js";
-export type { TokenBucketOptions } from "./http/token-bucket-limiter.js";
+} from "./http/lifecycle-events/scim-event.js";
+export { RATE_ALLOWED } from "./store/rate-limiter.js";
+export type { RateAllowed, RateDecision, RateLimiter, RateRefused } from "./store/rate-limiter.js";
+export { rateLimitStep } from "./http/rate-limits/limit-rate.js";
+export type { RateLimitStepOptions } from "./http/rate-limits/limit-rate.js";
+export { tokenBucketLimiter } from "./http/rate-limits/token-bucket-limiter.js";
+export type { TokenBucketOptions } from "./http/rate-limits/token-bucket-limiter.js";
 export type { FairShareOptions } from "./http/scim-router-options.js";
-export type { ExpensiveWorkGate, WorkPermit } from "./http/expensive-work-gate.js";
-export { fairShareGate } from "./http/fair-share-gate.js";
-export type { FairShareGateOptions } from "./http/fair-share-gate.js";
-export type { BodyWork, BulkWork, ListWork, ScimWork, WorkClassifier } from "./http/work-classifier.js";
-export { expensiveWorkClassifier } from "./http/expensive-work-classifier.js";
-export type { ExpensiveWorkOptions } from "./http/expensive-work-classifier.js";
+export type { ExpensiveWorkGate, WorkPermit } from "./http/fair-share/expensive-work-gate.js";
+export { fairShareGate } from "./http/fair-share/fair-share-gate.js";
+export type { FairShareGateOptions } from "./http/fair-share/fair-share-gate.js";
+export type { BodyWork, BulkWork, ListWork, ScimWork, WorkClassifier } from "./http/fair-share/work-classifier.js";
+export { expensiveWorkClassifier } from "./http/fair-share/expensive-work-classifier.js";
+export type { ExpensiveWorkOptions } from "./http/fair-share/expensive-work-classifier.js";
 export type { AuditEntry, AuditOperation, AuditSink } from "./audit/audit-sink.js";
 export type { AuditQuery, AuditRecord, AuditTrail } from "./audit/audit-trail.js";
 export { auditedId, auditedTarget, handToSink, MAX_AUDITED_ID_LENGTH, MAX_AUDITED_TARGET_LENGTH } from "./audit/hand-to-sink.js";
@@ -83,8 +83,8 @@ export type { MemoryRequestLogOptions } from "./request-log/memory-request-log.j
 export { IDENTITY_PROVIDERS, identityProviderOf } from "./request-log/identity-provider-of.js";
 export type { IdentityProvider } from "./request-log/identity-provider-of.js";
 export { REDACTED, redactBody, secretAttributeNames } from "./request-log/redact-body.js";
-export { isSaneRequestId, MAX_REQUEST_ID_LENGTH, REQUEST_ID_HEADER } from "./http/request-id.js";
-export { DEFAULT_MAX_LOGGED_BODY_BYTES } from "./http/log-request.js";
+export { isSaneRequestId, MAX_REQUEST_ID_LENGTH, REQUEST_ID_HEADER } from "./http/request-log/request-id.js";
+export { DEFAULT_MAX_LOGGED_BODY_BYTES } from "./http/request-log/log-request.js";
 
 export type { Principal, TokenVerifier, VerifyContext } from "./auth/token-verifier.js";
 export { createTokenStore, MAX_ROTATION_GRACE_SECONDS } from "./auth/hashed-token-store.js";
@@ -117,11 +117,11 @@ export type {
 } from "./auth/access-token-issuer.js";
 export { clientCredentialsVerifier } from "./auth/client-credentials-verifier.js";
 export type { ClientCredentialsVerifierOptions } from "./auth/client-credentials-verifier.js";
-export { createOAuthTokenRouter } from "./http/create-oauth-token-router.js";
-export type { OAuthTokenRouterOptions } from "./http/create-oauth-token-router.js";
-export { oauthPathErrorHandler } from "./http/oauth-error.js";
-export { recoverPendingEvents } from "./http/event-recovery.js";
-export type { EventRecoveryOptions, RecoverPendingEventsOptions } from "./http/event-recovery.js";
+export { createOAuthTokenRouter } from "./http/oauth/create-oauth-token-router.js";
+export type { OAuthTokenRouterOptions } from "./http/oauth/create-oauth-token-router.js";
+export { oauthPathErrorHandler } from "./http/oauth/oauth-error.js";
+export { recoverPendingEvents } from "./http/lifecycle-events/event-recovery.js";
+export type { EventRecoveryOptions, RecoverPendingEventsOptions } from "./http/lifecycle-events/event-recovery.js";
 export type {
   AppendEventsOptions,
   ClaimPendingRequest,
@@ -182,7 +182,7 @@ export { SECURITY_EVENT_TOKEN_TYPE, securityEventClaims, signSecurityEvent } fro
 export type { SecurityEventClaimsInput } from "./events/security-event-token.js";
 export { SECURITY_EVENT_URIS, isSecurityEventUri, securityEventUriOf } from "./events/security-event-uris.js";
 export type { SecurityEventForm, SecurityEventUri } from "./events/security-event-uris.js";
-export { securityEventJwks } from "./events/security-event-jwks.js";
-export { securityEventPollEndpoint } from "./events/security-event-poll-endpoint.js";
+export { securityEventJwks } from "./http/security-events/security-event-jwks.js";
+export { securityEventPollEndpoint } from "./http/security-events/security-event-poll-endpoint.js";
 export { OutboundAddressRefusedError, outboundAddressPolicy } from "./outbound/outbound-address-policy.js";
 export type { OutboundAddressPolicy, OutboundAddressPolicyOptions } from "./outbound/outbound-address-policy.js";

@@ -3,7 +3,7 @@
  * router, the analytics router, or an API of the host's sharing the same trail: entries frozen,
  * ids bounded, and a failing sink reported, never failing the request (the write is decided).
  */
-import { isPossibleId } from "../http/is-possible-id.js";
+import { isPossibleId } from "../is-possible-id.js";
 import type { AuditEntry, AuditSink } from "./audit-sink.js";
 
 /** Longest id an entry keeps: a server-assigned id is far shorter, a longer one names nothing. */

@@ -6,7 +6,7 @@
  */
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from "jose";
 import { describe, expect, it } from "vitest";
-import { serviceProviderConfig } from "../http/discovery-documents.js";
+import { serviceProviderConfig } from "../http/discovery/discovery-documents.js";
 import type { ScimObject } from "../scim/schema/normalize-value.js";
 import type { OutboxEvent } from "../store/event-outbox.js";
 import { eventSigningKeys } from "./event-signing-keys.js";

@@ -12,13 +12,13 @@ import type { FilterLimits } from "../scim/filter/parse-filter.js";
 import type { ResourceProfile } from "../scim/schema/resource-profile.js";
 import type { SchemaRegistry } from "../scim/schema/schema-registry.js";
 import type { ResourceStore, UnknownMemberPolicy } from "../store/resource-store.js";
-import type { ExpensiveWorkGate } from "./expensive-work-gate.js";
-import type { ExistingUsersOption } from "./link-existing-user.js";
-import type { RateLimiter } from "./rate-limiter.js";
-import type { ScimEventListener } from "./scim-event.js";
-import type { EventRecoveryOptions } from "./event-recovery.js";
-import type { WorkClassifier } from "./work-classifier.js";
-import type { WriteLimits } from "./write-limits.js";
+import type { ExpensiveWorkGate } from "./fair-share/expensive-work-gate.js";
+import type { ExistingUsersOption } from "./resource-service/existing-user-policy.js";
+import type { RateLimiter } from "../store/rate-limiter.js";
+import type { ScimEventListener } from "./lifecycle-events/scim-event.js";
+import type { EventRecoveryOptions } from "./lifecycle-events/event-recovery.js";
+import type { WorkClassifier } from "./fair-share/work-classifier.js";
+import type { WriteLimits } from "./resource-service/write-limits.js";
 
 /** Bulk limits (RFC 7644 §3.7.4), enforced and advertised in `/ServiceProviderConfig`. */
 export interface BulkOptions {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { AuditEntry, AuditSink } from "../../src/audit/audit-sink.js";
 import type { AuditRecord, AuditTrail } from "../../src/audit/audit-trail.js";
 import { memoryAuditTrail } from "../../src/audit/memory-audit-trail.js";
-import { tokenBucketLimiter } from "../../src/http/token-bucket-limiter.js";
+import { tokenBucketLimiter } from "../../src/http/rate-limits/token-bucket-limiter.js";
 import type { ScimRouterOptions } from "../../src/http/scim-router-options.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
 import { sqlAuditTrail } from "../../src/store/sql/sql-audit-trail.js";

@@ -6,7 +6,7 @@
  * and on PostgreSQL.
  */
 import { expect, it } from "vitest";
-import type { ResourceEventType } from "../../src/http/scim-event.js";
+import type { ResourceEventType } from "../../src/http/lifecycle-events/scim-event.js";
 import { attribute, type ResourceTypeDefinition, type SchemaDefinition } from "../../src/scim/schema/attribute-definition.js";
 import { createSchemaRegistry } from "../../src/scim/schema/schema-registry.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";

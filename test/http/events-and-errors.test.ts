@@ -5,7 +5,7 @@
  */
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import type { ScimEvent } from "../../src/http/scim-event.js";
+import type { ScimEvent } from "../../src/http/lifecycle-events/scim-event.js";
 import { specProfile } from "../../src/scim/schema/resource-profile.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
 import type { ResourceStore, StoredResource } from "../../src/store/resource-store.js";

@@ -7,7 +7,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createTokenStore, type TokenStore } from "../../src/auth/hashed-token-store.js";
 import { createScimRouter } from "../../src/http/create-scim-router.js";
-import type { ScimEvent } from "../../src/http/scim-event.js";
+import type { ScimEvent } from "../../src/http/lifecycle-events/scim-event.js";
 import type { ScimRouterOptions } from "../../src/http/scim-router-options.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
 import { createTestSchema, describePostgres, type TestSchema } from "../../src/store/sql/postgres-test-database.fixture.js";

@@ -7,8 +7,8 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createScimRouter } from "../../src/http/create-scim-router.js";
-import { RATE_ALLOWED, type RateDecision, type RateLimiter } from "../../src/http/rate-limiter.js";
-import { tokenBucketLimiter } from "../../src/http/token-bucket-limiter.js";
+import { RATE_ALLOWED, type RateDecision, type RateLimiter } from "../../src/store/rate-limiter.js";
+import { tokenBucketLimiter } from "../../src/http/rate-limits/token-bucket-limiter.js";
 import { memoryStore } from "../../src/store/memory/memory-store.js";
 import { createTokenStore } from "../../src/auth/hashed-token-store.js";
 import { PATCH_SCHEMA, createTestApp, expectScimError, userBody } from "./harness.js";

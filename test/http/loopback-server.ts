@@ -5,7 +5,7 @@
  */
 import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
-import { deferContinue } from "../../src/http/defer-continue.js";
+import { deferContinue } from "../../src/http/body-parsing/defer-continue.js";
 
 /** A listening server: its port, `http://127.0.0.1:{port}`, and how to stop it, open connections included. */
 export interface LoopbackServer {

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { accessTokenIssuer, type AccessTokenIssuer, generateSigningKey } from "../../src/auth/access-token-issuer.js";
 import { clientCredentialsVerifier } from "../../src/auth/client-credentials-verifier.js";
 import { createTokenStore } from "../../src/auth/hashed-token-store.js";
-import { createOAuthTokenRouter } from "../../src/http/create-oauth-token-router.js";
+import { createOAuthTokenRouter } from "../../src/http/oauth/create-oauth-token-router.js";
 import { createScimRouter } from "../../src/http/create-scim-router.js";
 import { defaultStore, expectScimError, userBody } from "./harness.js";
 

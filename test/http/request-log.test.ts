@@ -10,7 +10,7 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { attribute } from "../../src/scim/schema/attribute-definition.js";
 import { createSchemaRegistry } from "../../src/scim/schema/schema-registry.js";
-import { tokenBucketLimiter } from "../../src/http/token-bucket-limiter.js";
+import { tokenBucketLimiter } from "../../src/http/rate-limits/token-bucket-limiter.js";
 import { memoryRequestLog } from "../../src/request-log/memory-request-log.js";
 import type { RequestLog, RequestLogEntry, UnauthenticatedRequestLogEntry } from "../../src/request-log/request-log.js";
 import { PATCH_SCHEMA, USER_SCHEMA, createTestApp, expectScimError, userBody } from "./harness.js";

@@ -5,10 +5,10 @@
  * (RFC 7644 §4). On this project's store (memory or SQLite) and on PostgreSQL.
  */
 import { describe, expect, it } from "vitest";
-import { expensiveWorkClassifier } from "../../src/http/expensive-work-classifier.js";
-import type { ExpensiveWorkGate } from "../../src/http/expensive-work-gate.js";
-import { fairShareGate } from "../../src/http/fair-share-gate.js";
-import type { ScimWork } from "../../src/http/work-classifier.js";
+import { expensiveWorkClassifier } from "../../src/http/fair-share/expensive-work-classifier.js";
+import type { ExpensiveWorkGate } from "../../src/http/fair-share/expensive-work-gate.js";
+import { fairShareGate } from "../../src/http/fair-share/fair-share-gate.js";
+import type { ScimWork } from "../../src/http/fair-share/work-classifier.js";
 import { attribute, type ResourceTypeDefinition, type SchemaDefinition } from "../../src/scim/schema/attribute-definition.js";
 import { createSchemaRegistry } from "../../src/scim/schema/schema-registry.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";

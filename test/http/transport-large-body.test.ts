@@ -8,8 +8,8 @@
 import { execFile } from "node:child_process";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DISCARD_BYTES_FLOOR } from "../../src/http/discard-request-body.js";
-import { scimErrorHandler } from "../../src/http/error-handler.js";
+import { DISCARD_BYTES_FLOOR } from "../../src/http/body-parsing/discard-request-body.js";
+import { scimErrorHandler } from "../../src/http/error-rendering/error-handler.js";
 import { USER_SCHEMA, createTestApp, type TestApp } from "./harness.js";
 import { type LoopbackServer, listenOnLoopback } from "./loopback-server.js";
 

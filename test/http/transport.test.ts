@@ -5,7 +5,7 @@
  */
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { PUBLIC_URL_SETTING } from "../../src/http/request-origin.js";
+import { PUBLIC_URL_SETTING } from "../../src/http/request-context/request-origin.js";
 import { GROUP_SCHEMA, PATCH_SCHEMA, createTestApp, expectScimError, userBody, type TestApp } from "./harness.js";
 
 interface Resource {

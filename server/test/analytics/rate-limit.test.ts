@@ -5,8 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { hashToken } from "../../../src/auth/hash-token.js";
-import { RATE_ALLOWED, type RateLimiter } from "../../../src/http/rate-limiter.js";
-import { tokenBucketLimiter } from "../../../src/http/token-bucket-limiter.js";
+import { RATE_ALLOWED, type RateLimiter, tokenBucketLimiter } from "scimkit";
 import { POPULATED, createAnalyticsTestApp, expectProblem, type AnalyticsTestApp } from "./analytics-harness.js";
 import { adminWithKey, createOrganization } from "./analytics-world.js";
 

@@ -17,7 +17,7 @@ import type { AuditEntry } from "../../../src/audit/audit-sink.js";
 import { createTokenStore, type TokenStore } from "../../../src/auth/hashed-token-store.js";
 import { memoryTokenRepository } from "../../../src/auth/memory-token-repository.js";
 import type { TokenRepository } from "../../../src/auth/token-repository.js";
-import type { ScimEvent } from "../../../src/http/scim-event.js";
+import type { ScimEvent } from "../../../src/http/lifecycle-events/scim-event.js";
 import { memoryStore } from "../../../src/store/memory/memory-store.js";
 import type { ResourceStore } from "../../../src/store/resource-store.js";
 import { sqliteDialect } from "../../../src/store/sql/dialects/sqlite-dialect.js";

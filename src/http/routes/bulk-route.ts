@@ -1,14 +1,14 @@
 /** `POST /Bulk` (RFC 7644 §3.7), with its own body limit: the advertised `maxPayloadSize`. */
 import type { Request, Router } from "express";
-import { asyncHandler } from "../async-handler.js";
-import type { ResourceService } from "../resource-service.js";
-import { runBulk } from "../run-bulk.js";
-import { scimBodyParser } from "../scim-body-parser.js";
-import { scimContext } from "../scim-request-context.js";
-import { sendScim } from "../send-scim.js";
-import { withAdmission, workAdmission, type WorkAdmission } from "../work-admission.js";
-import type { BulkWork } from "../work-classifier.js";
-import type { WriteAuditor } from "../write-auditor.js";
+import { asyncHandler } from "../express-helpers/async-handler.js";
+import type { ResourceService } from "../resource-service/resource-service.js";
+import { runBulk } from "../bulk/run-bulk.js";
+import { scimBodyParser } from "../body-parsing/scim-body-parser.js";
+import { scimContext } from "../request-context/scim-request-context.js";
+import { sendScim } from "../sending/send-scim.js";
+import { withAdmission, workAdmission, type WorkAdmission } from "../fair-share/work-admission.js";
+import type { BulkWork } from "../fair-share/work-classifier.js";
+import type { WriteAuditor } from "../audit/write-auditor.js";
 
 /** The length of the body's `Operations` (any casing) for the classifier; `runBulk` validates the rest. */
 function operationCount(body: unknown): number {

@@ -7,12 +7,12 @@ import { ScimError } from "../../errors.js";
 import type { ScimObject } from "../../scim/schema/normalize-value.js";
 import type { ResourceProfile } from "../../scim/schema/resource-profile.js";
 import type { SchemaRegistry } from "../../scim/schema/schema-registry.js";
-import { resourceTypeDocuments, schemaDocuments, serviceProviderConfig, type ServiceFeatures } from "../discovery-documents.js";
-import { LIST_RESPONSE_SCHEMA } from "../list-response.js";
-import { refuseDiscoveryFilter } from "../refuse-discovery-filter.js";
-import { compatibilityOf } from "../resolve-compatibility.js";
-import { sendScim } from "../send-scim.js";
-import { scimContext } from "../scim-request-context.js";
+import { resourceTypeDocuments, schemaDocuments, serviceProviderConfig, type ServiceFeatures } from "../discovery/discovery-documents.js";
+import { LIST_RESPONSE_SCHEMA } from "../search/list-response.js";
+import { refuseDiscoveryFilter } from "../discovery/refuse-discovery-filter.js";
+import { compatibilityOf } from "../resource-service/resource-service.js";
+import { sendScim } from "../sending/send-scim.js";
+import { scimContext } from "../request-context/scim-request-context.js";
 
 function listResponse(resources: readonly ScimObject[]): ScimObject {
   return {

@@ -12,16 +12,16 @@ import type { Response, Router } from "express";
 import { eventLoopSlice, pauseIfDue } from "../../event-loop-slice.js";
 import { createProjection, type Projection } from "../../scim/schema/create-projection.js";
 import type { ScimObject } from "../../scim/schema/normalize-value.js";
-import { asyncHandler } from "../async-handler.js";
-import { listParametersFromBody, listParametersFromQuery, type ListParameters } from "../list-parameters.js";
-import type { ListPageConfig } from "../list-resources-page.js";
-import { listResponseBody } from "../list-response.js";
-import { queryOf } from "../query-of.js";
-import { scimContext } from "../scim-request-context.js";
-import { searchAllTypes } from "../search-all-types.js";
-import { sendScimInSlices } from "../send-scim.js";
-import type { TypeHandler } from "../type-handler.js";
-import { workAdmission, type WorkAdmission } from "../work-admission.js";
+import { asyncHandler } from "../express-helpers/async-handler.js";
+import { listParametersFromBody, listParametersFromQuery, type ListParameters } from "../search/list-parameters.js";
+import type { ListPageConfig } from "../search/list-resources-page.js";
+import { listResponseBody } from "../search/list-response.js";
+import { queryOf } from "../express-helpers/query-of.js";
+import { scimContext } from "../request-context/scim-request-context.js";
+import { searchAllTypes } from "../search/search-all-types.js";
+import { sendScimInSlices } from "../sending/send-scim.js";
+import type { TypeHandler } from "../resource-service/type-handler.js";
+import { workAdmission, type WorkAdmission } from "../fair-share/work-admission.js";
 
 /** Registers `GET /` and `POST /.search` on `router`, searching `types`. */
 export function registerRootSearchRoute(

@@ -5,7 +5,7 @@
  * shared bucket and spends them locally, synchronously, until they run out or the lease ends.
  */
 import { type Kysely, sql } from "kysely";
-import { RATE_ALLOWED, type RateDecision, type RateLimiter } from "../../http/rate-limiter.js";
+import { RATE_ALLOWED, type RateDecision, type RateLimiter } from "../rate-limiter.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
 
