@@ -4,7 +4,7 @@
  * call is refused — without revoking the tokens, so reactivating restores them unchanged.
  */
 import type { TokenVerifier } from "scimkit";
-import type { AnalyticsStore } from "./analytics-store.js";
+import type { OrganizationStore } from "./analytics-store.js";
 import { organizationScimSettings } from "./organization-scim-settings.js";
 
 /**
@@ -23,6 +23,6 @@ import { organizationScimSettings } from "./organization-scim-settings.js";
  * @example
  * app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth: activeOrganizationsOnly(tokens, analyticsStore) }));
  */
-export function activeOrganizationsOnly(verifier: TokenVerifier, store: AnalyticsStore): TokenVerifier {
+export function activeOrganizationsOnly(verifier: TokenVerifier, store: Pick<OrganizationStore, "getOrganization">): TokenVerifier {
   return organizationScimSettings(store).activeOnly(verifier);
 }

@@ -8,9 +8,13 @@ import type { AnalyticsStore, Operation } from "./analytics-store.js";
 import type { Invitation, StaticTokenDescription } from "./analytics-router-options.js";
 import type { ResolvedReportOptions } from "./report-options.js";
 
-/** The resolved options and services every handler may use. */
-export interface AnalyticsDependencies {
-  readonly store: AnalyticsStore;
+/**
+ * The resolved options and services every handler may use. `Store` is the part of the analytics
+ * store a group of handlers uses (`AnalyticsDependencies<OperationStore>`); the router passes it all.
+ */
+export interface AnalyticsDependencies<Store = AnalyticsStore> {
+  /** The analytics store, or the areas of it the handlers use. */
+  readonly store: Store;
   readonly scimTokens: TokenStore;
   /** The host's static tokens of an organization; none when it configured no hook. */
   staticTokens(orgId: string): readonly StaticTokenDescription[];

@@ -5,7 +5,7 @@
  * has checked that the organization is in the caller's scope before it calls any of these, as it
  * does for a campaign's enrolments.
  */
-import type { Page, PageRequest } from "./analytics-store.js";
+import type { Page, PageRequest } from "./page-request.js";
 
 /** A user as the directory list shows it: the attributes a person recognises it by. */
 export interface DirectoryUser {

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { v7 } from "uuid";
 import { hashToken, sameTokenHash, unmatchableTokenHash } from "scimkit";
-import type { AdminUser, AnalyticsStore, KeySubject, StoredApiKey } from "./analytics-store.js";
+import type { AdminUser, AdminUserStore, KeySubject, StoredApiKey } from "./analytics-store.js";
 
 /** The prefix of every issued key, so scanners and people recognise a leaked one. */
 export const API_KEY_PREFIX = "scimkit_ak_";
@@ -42,7 +42,11 @@ export function newApiKey(subject: KeySubject, createdAt: string): IssuedApiKey 
  * const { key } = await issueApiKey(store, { kind: "operator" });
  * console.log(`operator key (shown once): ${key}`);
  */
-export async function issueApiKey(store: AnalyticsStore, subject: KeySubject, now: Date = new Date()): Promise<IssuedApiKey> {
+export async function issueApiKey(
+  store: Pick<AdminUserStore, "insertApiKey">,
+  subject: KeySubject,
+  now: Date = new Date(),
+): Promise<IssuedApiKey> {
   const issued = newApiKey(subject, now.toISOString());
   await store.insertApiKey(issued.record);
   return issued;
@@ -53,7 +57,10 @@ export async function issueApiKey(store: AnalyticsStore, subject: KeySubject, no
  * not `active`, and malformed input all answer `undefined` after the same digest comparison, so
  * the answer's timing tells nothing about which it was.
  */
-export async function verifyApiKey(store: AnalyticsStore, key: string): Promise<ApiKeyCaller | undefined> {
+export async function verifyApiKey(
+  store: Pick<AdminUserStore, "findApiKeyByHash" | "getAdminUser">,
+  key: string,
+): Promise<ApiKeyCaller | undefined> {
   const hash = hashToken(key);
   const found = await store.findApiKeyByHash(hash);
   const matches = sameTokenHash(found?.hash ?? unmatchableTokenHash, hash);
@@ -71,7 +78,11 @@ export async function verifyApiKey(store: AnalyticsStore, key: string): Promise<
  *
  * @example await ensureOperatorKey(store, process.env.SCIMKIT_OPERATOR_KEY);
  */
-export async function ensureOperatorKey(store: AnalyticsStore, key: string, now: Date = new Date()): Promise<StoredApiKey> {
+export async function ensureOperatorKey(
+  store: Pick<AdminUserStore, "findApiKeyByHash" | "insertApiKey">,
+  key: string,
+  now: Date = new Date(),
+): Promise<StoredApiKey> {
   if (key.length < MIN_CONFIGURED_KEY_LENGTH || /\s/.test(key)) {
     throw new Error(
       `analytics: an operator key needs at least ${MIN_CONFIGURED_KEY_LENGTH} characters and no whitespace; generate one with issueApiKey or \`openssl rand -base64 32\`.`,

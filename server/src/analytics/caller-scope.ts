@@ -5,14 +5,14 @@
  * under a granted company is in scope from the next request on, and one moved out is not.
  */
 import type { ApiKeyCaller } from "./api-keys.js";
-import type { AnalyticsStore, OrgScope } from "./analytics-store.js";
+import type { OrganizationStore, OrgScope } from "./analytics-store.js";
 
 /**
  * `caller`'s scope; nothing without a caller. One store query for the subtrees of all grants.
  *
  * @example await callerScope(caller, store) // { orgIds: ["acme", "acme-amer", "acme-emea"] }
  */
-export async function callerScope(caller: ApiKeyCaller | undefined, store: Pick<AnalyticsStore, "listSubtreeIds">): Promise<OrgScope> {
+export async function callerScope(caller: ApiKeyCaller | undefined, store: Pick<OrganizationStore, "listSubtreeIds">): Promise<OrgScope> {
   if (caller === undefined) return { orgIds: [] };
   if (caller.kind === "operator") return { all: true };
   const { organizationIds, subtreeOrganizationIds = [] } = caller.adminUser;

@@ -6,7 +6,7 @@
  */
 import type { IssuedToken, IssueTokenOptions } from "scimkit";
 import type { AnalyticsDependencies } from "./analytics-dependencies.js";
-import type { Organization } from "./analytics-store.js";
+import type { Organization, OrganizationStore } from "./analytics-store.js";
 
 /**
  * Issues a token to `organization` and returns it, or revokes it and returns `undefined` when
@@ -19,7 +19,7 @@ import type { Organization } from "./analytics-store.js";
  * @example const issued = await issueWhileExists(dependencies, organization, { label: "Entra" }); if (!issued) throw notFound(…)
  */
 export async function issueWhileExists(
-  { store, scimTokens }: Pick<AnalyticsDependencies, "store" | "scimTokens">,
+  { store, scimTokens }: Pick<AnalyticsDependencies<Pick<OrganizationStore, "getOrganization">>, "store" | "scimTokens">,
   organization: Organization,
   options: IssueTokenOptions,
 ): Promise<IssuedToken | undefined> {

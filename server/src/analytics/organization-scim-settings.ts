@@ -8,7 +8,7 @@
 import type { Request } from "express";
 import type { ExistingUserPolicy, TokenVerifier } from "scimkit";
 import type { CompatibilityProfileName } from "scimkit/core";
-import type { AnalyticsStore, Organization, OrgScope } from "./analytics-store.js";
+import type { Organization, OrganizationStore, OrgScope } from "./analytics-store.js";
 
 const EVERYTHING: OrgScope = { all: true };
 
@@ -50,7 +50,10 @@ export interface OrganizationScimSettings {
  *   compatibility: settings.compatibility, existingUsers: settings.existingUsers,
  * }));
  */
-export function organizationScimSettings(store: AnalyticsStore, defaults: OrganizationScimDefaults = {}): OrganizationScimSettings {
+export function organizationScimSettings(
+  store: Pick<OrganizationStore, "getOrganization">,
+  defaults: OrganizationScimDefaults = {},
+): OrganizationScimSettings {
   // One read per request however many settings it asks for: keyed by the request object, gone with it.
   const read = new WeakMap<Request, { readonly orgId: string; readonly organization: Promise<Organization | undefined> }>();
   const serveUnknown = defaults.unknownOrganizations === "serve";

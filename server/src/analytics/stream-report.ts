@@ -4,7 +4,7 @@
  * never held in memory whole — as a JSON array or as CSV.
  */
 import type { Response } from "express";
-import type { AnalyticsStore, Operation, ReportRow } from "./analytics-store.js";
+import type { Operation, OperationStore, ReportRow } from "./analytics-store.js";
 import { drainedOrClosed } from "scimkit";
 import { csvLine } from "./csv-line.js";
 import { reportKinds } from "./report-kinds.js";
@@ -28,7 +28,12 @@ async function write(response: Response, chunk: string): Promise<boolean> {
  * reject; the caller passes them to Express, which ends the connection (the client then sees a
  * truncated body rather than a complete-looking one).
  */
-export async function streamReport(response: Response, store: AnalyticsStore, operation: Operation, format: ReportFormat): Promise<void> {
+export async function streamReport(
+  response: Response,
+  store: Pick<OperationStore, "readReportRows">,
+  operation: Operation,
+  format: ReportFormat,
+): Promise<void> {
   const fileName = `${operation.kind}-${operation.id}.${format}`;
   response.statusCode = 200;
   response.setHeader("Content-Disposition", `attachment; filename="${fileName}"`);

@@ -2,7 +2,7 @@
  * A list narrowed to one organization and its descendants (issue 17, item 4): `?organizationId=
  * acme&subtree=true` reads the company and its divisions, within what the caller may see.
  */
-import type { AnalyticsStore, OrgScope } from "./analytics-store.js";
+import type { OrganizationStore, OrgScope } from "./analytics-store.js";
 
 /**
  * `scope` narrowed to `orgId`'s subtree (one recursive query), or to nothing when the caller may
@@ -11,7 +11,7 @@ import type { AnalyticsStore, OrgScope } from "./analytics-store.js";
  *
  * @example const scope = await subtreeScope(store, call.scope, "acme") // { orgIds: ["acme", "acme-amer", "acme-emea"] }
  */
-export async function subtreeScope(store: Pick<AnalyticsStore, "listSubtreeIds">, scope: OrgScope, orgId: string): Promise<OrgScope> {
+export async function subtreeScope(store: Pick<OrganizationStore, "listSubtreeIds">, scope: OrgScope, orgId: string): Promise<OrgScope> {
   const visible = "all" in scope ? undefined : new Set(scope.orgIds);
   if (visible !== undefined && !visible.has(orgId)) return { orgIds: [] };
   const members = await store.listSubtreeIds([orgId]);

@@ -17,7 +17,15 @@ import {
 } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
-import type { AdminRole, AdminUser, AdminUserStatus, GrantOptions, OrgScope } from "../analytics-store.js";
+import type {
+  AdminRole,
+  AdminUser,
+  AdminUserStatus,
+  AdminUserStore,
+  GrantOptions,
+  OrganizationStore,
+  OrgScope,
+} from "../analytics-store.js";
 import { newApiKey } from "../api-keys.js";
 import { callerScope } from "../caller-scope.js";
 import { isGrantBeyondScopeError } from "../grants-beyond.js";
@@ -28,6 +36,9 @@ type AdminUserHandlers = Pick<
   AnalyticsHandlers,
   "listAdminUsers" | "getAdminUser" | "inviteAdminUser" | "updateAdminUser" | "deleteAdminUser" | "acceptInvitation"
 >;
+
+/** What the admin user handlers use: admin users, and organizations to check grants against. */
+type AdminUserDependencies = AnalyticsDependencies<AdminUserStore & OrganizationStore>;
 
 /** Random bytes in an invitation code's secret: 256 bits, 43 base64url characters. */
 const CODE_BYTES = 32;
@@ -70,7 +81,7 @@ function normalizedIds(ids: readonly string[]): string[] {
  * 400 naming each organization the caller may not see: one it may not see and one that does
  * not exist get the same answer, so the check reveals nothing.
  */
-async function requireVisible(dependencies: AnalyticsDependencies, scope: OrgScope, ids: readonly string[]): Promise<void> {
+async function requireVisible(dependencies: AdminUserDependencies, scope: OrgScope, ids: readonly string[]): Promise<void> {
   const errors: ProblemFieldError[] = [];
   for (const [index, id] of ids.entries()) {
     if ((await dependencies.store.getOrganization(scope, id)) === undefined) {
@@ -132,7 +143,7 @@ async function grantChecked<T>(organizationIds: readonly string[], subtreeIds: r
  * included — are within its own scope (issue 6, issue 17), so it can never act on someone who
  * also looks after an organization it cannot see.
  */
-async function requireManageable(dependencies: AnalyticsDependencies, call: AnalyticsCall, target: AdminUser): Promise<void> {
+async function requireManageable(dependencies: AdminUserDependencies, call: AnalyticsCall, target: AdminUser): Promise<void> {
   const { caller, scope } = call;
   if (caller?.kind !== "admin" || "all" in scope) return;
   const own = new Set(scope.orgIds);
@@ -144,14 +155,14 @@ async function requireManageable(dependencies: AnalyticsDependencies, call: Anal
   }
 }
 
-async function visibleAdminUser(dependencies: AnalyticsDependencies, call: AnalyticsCall): Promise<AdminUser> {
+async function visibleAdminUser(dependencies: AdminUserDependencies, call: AnalyticsCall): Promise<AdminUser> {
   const user = await dependencies.store.getAdminUser(call.scope, call.params["id"] ?? "");
   if (user === undefined) throw noSuchAdminUser();
   return user;
 }
 
 /** The handlers of the admin-user and invitation operations. */
-export function adminUserHandlers(dependencies: AnalyticsDependencies): AdminUserHandlers {
+export function adminUserHandlers(dependencies: AdminUserDependencies): AdminUserHandlers {
   const { store, now } = dependencies;
   return {
     async listAdminUsers(call) {

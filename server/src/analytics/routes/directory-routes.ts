@@ -6,8 +6,9 @@
  */
 import { notFound } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
-import type { DirectoryUserDetail } from "../analytics-directory.js";
+import type { AnalyticsDirectory, DirectoryUserDetail } from "../analytics-directory.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
+import type { OrganizationStore } from "../analytics-store.js";
 import { sendJson } from "../send-json.js";
 
 type DirectoryHandlers = Pick<
@@ -26,7 +27,7 @@ function renderDirectoryUser(user: DirectoryUserDetail): unknown {
 }
 
 /** The handlers of the directory operations. */
-export function directoryHandlers(dependencies: AnalyticsDependencies): DirectoryHandlers {
+export function directoryHandlers(dependencies: AnalyticsDependencies<AnalyticsDirectory & OrganizationStore>): DirectoryHandlers {
   const { store } = dependencies;
 
   /** The organization id of the path, or 404 when it is unknown or outside the caller's scope. */

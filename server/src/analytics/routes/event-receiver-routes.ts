@@ -17,6 +17,7 @@ import {
 import { conflict, invalidRequest, notFound } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
+import type { OrganizationStore } from "../analytics-store.js";
 import { eventReceiverInputErrors, fieldOfInvalidReceiver } from "../event-receiver-input.js";
 import { renderEventReceiver } from "../render-event-receiver.js";
 import { sendJson, sendNoContent } from "../send-json.js";
@@ -47,7 +48,7 @@ interface ReceiverBody {
 }
 
 /** The handlers of the event-receiver operations. */
-export function eventReceiverHandlers(dependencies: AnalyticsDependencies): EventReceiverHandlers {
+export function eventReceiverHandlers(dependencies: AnalyticsDependencies<OrganizationStore>): EventReceiverHandlers {
   const { store, securityEvents, securityEventPollUrl } = dependencies;
 
   /**

@@ -9,6 +9,7 @@ import type { EventSigningKeys } from "scimkit";
 import { notFound } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
+import type { OrganizationStore } from "../analytics-store.js";
 import { sendJson } from "../send-json.js";
 
 type EventSigningKeyHandlers = Pick<AnalyticsHandlers, "getOrganizationEventSigningKey" | "rotateOrganizationEventSigningKey">;
@@ -33,7 +34,7 @@ function publicOnly(key: object): Readonly<Record<string, unknown>> {
 }
 
 /** The handlers of the signing-key operations. */
-export function eventSigningKeyHandlers(dependencies: AnalyticsDependencies): EventSigningKeyHandlers {
+export function eventSigningKeyHandlers(dependencies: AnalyticsDependencies<OrganizationStore>): EventSigningKeyHandlers {
   const { store, securityEvents, securityEventKeys, securityEventJwksUrl } = dependencies;
 
   /**

@@ -5,7 +5,7 @@
 import { notFound, operationNotFinished } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
-import type { Operation } from "../analytics-store.js";
+import type { Operation, OperationStore } from "../analytics-store.js";
 import { renderOperation } from "../render-resources.js";
 import { sendJson } from "../send-json.js";
 import { streamReport, type ReportFormat } from "../stream-report.js";
@@ -17,7 +17,9 @@ function lifetime(milliseconds: number): string {
 }
 
 /** The handlers of the operation poll and download. */
-export function operationHandlers(dependencies: AnalyticsDependencies): Pick<AnalyticsHandlers, "getOperation" | "getOperationResult"> {
+export function operationHandlers(
+  dependencies: AnalyticsDependencies<OperationStore>,
+): Pick<AnalyticsHandlers, "getOperation" | "getOperationResult"> {
   const { store } = dependencies;
 
   async function operationOf(call: AnalyticsCall): Promise<Operation> {

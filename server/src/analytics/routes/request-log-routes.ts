@@ -22,6 +22,7 @@ import type {
 import { invalidCursor, invalidRequest, notFound } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
+import type { OrganizationStore } from "../analytics-store.js";
 import type { Page, PageRequest } from "../analytics-store.js";
 
 type RequestLogHandlers = Pick<AnalyticsHandlers, "listOrganizationRequestLog" | "listUnauthenticatedRequestLog">;
@@ -169,7 +170,10 @@ function itemsOf<Entry>(listed: { readonly entries: readonly Entry[]; readonly n
 }
 
 /** The handlers of the provisioning-log operations; `log` is the router's `requestLog`. */
-export function requestLogHandlers(dependencies: AnalyticsDependencies, log: ReadableRequestLog | undefined): RequestLogHandlers {
+export function requestLogHandlers(
+  dependencies: AnalyticsDependencies<OrganizationStore>,
+  log: ReadableRequestLog | undefined,
+): RequestLogHandlers {
   const { store } = dependencies;
   return {
     async listOrganizationRequestLog(call) {

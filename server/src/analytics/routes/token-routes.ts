@@ -10,7 +10,7 @@ import type { Response } from "express";
 import { conflict, invalidRequest, notFound, unauthorized } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
-import type { Organization } from "../analytics-store.js";
+import type { AdminUserStore, Organization, OrganizationStore } from "../analytics-store.js";
 import { newApiKey } from "../api-keys.js";
 import { issueWhileExists } from "../issue-while-exists.js";
 import { renderIssuedToken, renderStaticToken, type RenderedScimToken } from "../render-scim-token.js";
@@ -48,7 +48,7 @@ function futureExpiry(value: unknown, now: Date): string | undefined {
 }
 
 /** The handlers of the token operations. */
-export function tokenHandlers(dependencies: AnalyticsDependencies): TokenHandlers {
+export function tokenHandlers(dependencies: AnalyticsDependencies<AdminUserStore & OrganizationStore>): TokenHandlers {
   const { store, scimTokens, staticTokens, now } = dependencies;
 
   /** The organization `{id}` of the path, or 404 when the caller may not see it (as for any organization). */

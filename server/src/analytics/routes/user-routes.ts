@@ -4,12 +4,12 @@
  */
 import type { AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
-import type { LearnerFilter } from "../analytics-store.js";
+import type { LearnerFilter, LearnerStore, OrganizationStore } from "../analytics-store.js";
 import { renderUser } from "../render-resources.js";
 import { subtreeScope } from "../subtree-scope.js";
 
 /** The handler of the learner list. */
-export function userHandlers(dependencies: AnalyticsDependencies): Pick<AnalyticsHandlers, "listUsers"> {
+export function userHandlers(dependencies: AnalyticsDependencies<LearnerStore & OrganizationStore>): Pick<AnalyticsHandlers, "listUsers"> {
   return {
     async listUsers(call) {
       const { organizationId, active, department, subtree } = call.query as {
