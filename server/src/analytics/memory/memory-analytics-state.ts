@@ -1,0 +1,90 @@
+/**
+ * What the memory analytics store holds: its maps, one per kind of record, and the services it
+ * reads and clears SCIM data through. Every area of the store (`memoryOrganizations`,
+ * `memoryAdminUsers`, …) is a set of functions over this one object, so a record an area writes
+ * is the record another reads — an organization delete reaches every map.
+ */
+import type { TokenStore } from "scimkit";
+import { eventLoopSlice, type EventLoopSlice, type ResourceStore } from "scimkit/store";
+import type {
+  AdminUser,
+  AttackSimulation,
+  Campaign,
+  Enrolment,
+  FeedbackComment,
+  Operation,
+  Organization,
+  ReportRow,
+  SimulationRecipient,
+  StoredApiKey,
+} from "../analytics-store.js";
+import type { MemoryAnalyticsStoreOptions } from "./memory-analytics-store.js";
+
+/** A record with the organization it belongs to, so an organization delete finds it. */
+export interface Owned<T> {
+  /** The organization of the record. */
+  readonly orgId: string;
+  /** The record, the store's own copy. */
+  readonly value: T;
+}
+
+/** The maps and services of one memory analytics store. */
+export interface MemoryAnalyticsState {
+  /** The SCIM resources: learners and the directory are read from them. */
+  readonly resources: ResourceStore;
+  /** The SCIM tokens, revoked with their organization. */
+  readonly tokens: Pick<TokenStore, "revokeAll">;
+  /** The clock of the writes without a time of their own. */
+  readonly now: () => Date;
+  /** A new slice clock for a long read. */
+  readonly newSlice: () => EventLoopSlice;
+  /** Organizations by id; written only through `putOrganization`, which keeps `children` fresh. */
+  readonly organizations: Map<string, Organization>;
+  /** Each parent's children, built on first use after a change of the tree; undefined when stale. */
+  children: Map<string, string[]> | undefined;
+  /** Admin users by id. */
+  readonly adminUsers: Map<string, AdminUser>;
+  /** Admin user ids by lower-cased e-mail. */
+  readonly adminIdByEmail: Map<string, string>;
+  /** Pending invitations by code digest. */
+  readonly invitations: Map<string, { readonly adminUserId: string; readonly expiresAt: string }>;
+  /** API keys by digest. */
+  readonly apiKeys: Map<string, StoredApiKey>;
+  /** Campaigns by id. */
+  readonly campaigns: Map<string, Campaign>;
+  /** campaign id → user id → enrolment. */
+  readonly enrolments: Map<string, Map<string, Owned<Enrolment>>>;
+  /** Simulations by id. */
+  readonly simulations: Map<string, AttackSimulation>;
+  /** simulation id → user id → recipient. */
+  readonly recipients: Map<string, Map<string, Owned<SimulationRecipient>>>;
+  /** `"<kind>:<id>"` of the subject → comment id → comment. */
+  readonly feedback: Map<string, Map<string, Owned<FeedbackComment>>>;
+  /** Operations by id. */
+  readonly operations: Map<string, Operation>;
+  /** Report rows by operation id, in order. */
+  readonly reportRows: Map<string, ReportRow[]>;
+}
+
+/** An empty store's state over `options`' services, defaults applied. */
+export function memoryAnalyticsState(options: MemoryAnalyticsStoreOptions): MemoryAnalyticsState {
+  return {
+    resources: options.resources,
+    tokens: options.tokens,
+    now: options.now ?? (() => new Date()),
+    newSlice: options.eventLoopSlice ?? (() => eventLoopSlice()),
+    organizations: new Map(),
+    children: undefined,
+    adminUsers: new Map(),
+    adminIdByEmail: new Map(),
+    invitations: new Map(),
+    apiKeys: new Map(),
+    campaigns: new Map(),
+    enrolments: new Map(),
+    simulations: new Map(),
+    recipients: new Map(),
+    feedback: new Map(),
+    operations: new Map(),
+    reportRows: new Map(),
+  };
+}
