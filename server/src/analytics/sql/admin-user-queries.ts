@@ -3,139 +3,30 @@
  * `scimkit_admin_user_organizations`, `scimkit_invitations`, `scimkit_api_keys`). Secrets are
  * SHA-256 digests only, looked up by unique indexes.
  */
-import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type { SqlDialect } from "scimkit/sql";
-import type { AdminUsersTable, AnalyticsDatabase, ApiKeysTable } from "./analytics-tables.js";
+import type { AdminUsersTable, AnalyticsDatabase } from "./analytics-tables.js";
 import { analyticsWriteTransaction } from "./analytics-write-transaction.js";
 import { withRowLock } from "./with-row-lock.js";
 import { analyticsConflictError } from "../analytics-conflict-error.js";
-import { type Grants, grantsBeyond, refuseGrantsBeyond } from "../grants-beyond.js";
-import { lockChains } from "./organization-tree.js";
-import type { AdminRole, AdminUser, AdminUserStatus, AnalyticsStore, OrgScope, StoredApiKey } from "../analytics-store.js";
+import type { Grants } from "../grants-beyond.js";
+import type { AdminUserStore } from "../analytics-store.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
-import { scopeOrgIds } from "./scope-org-ids.js";
-
-type AdminUserMembers =
-  | "listAdminUsers"
-  | "getAdminUser"
-  | "findAdminUserByEmail"
-  | "createAdminUser"
-  | "updateAdminUser"
-  | "deleteAdminUser"
-  | "acceptInvitation"
-  | "insertApiKey"
-  | "replaceApiKey"
-  | "replaceOperatorKeys"
-  | "findApiKeyByHash"
-  | "hasOperatorKey";
-
-type AdminUsersFrom = ExpressionBuilder<AnalyticsDatabase & { u: AdminUsersTable }, "u">;
-
-const NO_GRANTS: Grants = { organizationIds: [], subtreeOrganizationIds: [] };
-
-function adminUserOf(row: Selectable<AdminUsersTable>, grants: Grants): AdminUser {
-  return {
-    id: row.id,
-    email: row.email,
-    role: row.role as AdminRole,
-    // Sorted as JavaScript sorts, which the contract promises, whatever the database's collation.
-    organizationIds: [...grants.organizationIds].sort(),
-    ...(grants.subtreeOrganizationIds.length === 0 ? {} : { subtreeOrganizationIds: [...grants.subtreeOrganizationIds].sort() }),
-    status: row.status as AdminUserStatus,
-    invitedAt: row.invited_at,
-    ...(row.invitation_expires_at === null ? {} : { invitationExpiresAt: row.invitation_expires_at }),
-    ...(row.activated_at === null ? {} : { activatedAt: row.activated_at }),
-    updatedAt: row.updated_at,
-  };
-}
-
-function apiKeyOf(row: Selectable<ApiKeysTable>): StoredApiKey {
-  return {
-    id: row.id,
-    subject:
-      row.subject_kind === "admin" && row.admin_user_id !== null ? { kind: "admin", adminUserId: row.admin_user_id } : { kind: "operator" },
-    hash: row.hash,
-    createdAt: row.created_at,
-  };
-}
+import {
+  adminUsersInScope,
+  linkOrganizations,
+  oneAdminUser,
+  refuseBeyondGrantor,
+  sharesOrganization,
+  withOrganizations,
+} from "./admin-user-rows.js";
+import { apiKeyQueries, insertKey } from "./api-key-queries.js";
 
 /** The admin user, key and invitation members of `AnalyticsStore` over `db`. */
-export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDialect): Pick<AnalyticsStore, AdminUserMembers> {
-  /** Whether the admin user `u` looks after one of `orgIds`. */
-  const sharesOrganization = (eb: AdminUsersFrom, orgIds: readonly string[]) =>
-    eb.exists(
-      eb
-        .selectFrom("scimkit_admin_user_organizations as l")
-        .select("l.org_id")
-        .whereRef("l.admin_user_id", "=", "u.id")
-        .where("l.org_id", "in", orgIds),
-    );
-
-  /** The admin users `scope` may see, or undefined when it sees none. */
-  const inScope = (on: Kysely<AnalyticsDatabase>, scope: OrgScope) => {
-    const ids = scopeOrgIds(scope);
-    if (ids?.length === 0) return undefined;
-    const query = on.selectFrom("scimkit_admin_users as u").selectAll("u");
-    return ids === undefined ? query : query.where((eb) => sharesOrganization(eb, ids));
-  };
-
-  /** The users of `rows` with their organizations, read in one query. */
-  const withOrganizations = async (on: Kysely<AnalyticsDatabase>, rows: readonly Selectable<AdminUsersTable>[]): Promise<AdminUser[]> => {
-    if (rows.length === 0) return [];
-    const links = await on
-      .selectFrom("scimkit_admin_user_organizations")
-      .select(["admin_user_id", "org_id", "subtree"])
-      .where(
-        "admin_user_id",
-        "in",
-        rows.map((row) => row.id),
-      )
-      .execute();
-    const byUser = new Map<string, { organizationIds: string[]; subtreeOrganizationIds: string[] }>();
-    for (const link of links) {
-      const grants = byUser.get(link.admin_user_id) ?? { organizationIds: [], subtreeOrganizationIds: [] };
-      grants.organizationIds.push(link.org_id);
-      if (Number(link.subtree) === 1) grants.subtreeOrganizationIds.push(link.org_id);
-      byUser.set(link.admin_user_id, grants);
-    }
-    return rows.map((row) => adminUserOf(row, byUser.get(row.id) ?? NO_GRANTS));
-  };
-
-  const one = async (on: Kysely<AnalyticsDatabase>, row: Selectable<AdminUsersTable> | undefined): Promise<AdminUser | undefined> =>
-    row ? (await withOrganizations(on, [row]))[0] : undefined;
-
-  const linkOrganizations = async (trx: Kysely<AnalyticsDatabase>, adminUserId: string, grants: Grants): Promise<void> => {
-    const unique = [...new Set(grants.organizationIds)];
-    if (unique.length === 0) return;
-    const subtree = new Set(grants.subtreeOrganizationIds);
-    await trx
-      .insertInto("scimkit_admin_user_organizations")
-      .values(unique.map((orgId) => ({ admin_user_id: adminUserId, org_id: orgId, subtree: subtree.has(orgId) ? 1 : 0 })))
-      .execute();
-  };
-
-  /**
-   * Throws when `granted` lies beyond the grants of admin user `grantorId`, read with the chains
-   * of every organization involved inside `trx` — the chains locked first, as a move locks them,
-   * so neither a move nor a change of the grantor's grants slips between the check and the write.
-   */
-  const refuseBeyondGrantor = async (trx: Kysely<AnalyticsDatabase>, grantorId: string | undefined, granted: Grants): Promise<void> => {
-    if (grantorId === undefined) return;
-    const ids = [...new Set([...granted.organizationIds, ...granted.subtreeOrganizationIds])];
-    const chains = await lockChains(trx, dialect, ids);
-    const grantorRow = await withRowLock(
-      trx.selectFrom("scimkit_admin_users as u").selectAll("u").where("u.id", "=", grantorId),
-      dialect,
-      "reference",
-    ).executeTakeFirst();
-    const grantor = grantorRow === undefined ? undefined : await one(trx, grantorRow);
-    const own = { organizationIds: grantor?.organizationIds ?? [], subtreeOrganizationIds: grantor?.subtreeOrganizationIds ?? [] };
-    refuseGrantsBeyond(grantsBeyond(own, (id) => chains.get(id) ?? [], granted));
-  };
-
+export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDialect): AdminUserStore {
   return {
     async listAdminUsers(scope, page, filter = {}) {
-      let query = inScope(db, scope);
+      let query = adminUsersInScope(db, scope);
       if (!query) return { items: [] };
       const { status, role, orgId } = filter;
       if (status !== undefined) query = query.where("u.status", "=", status);
@@ -153,7 +44,7 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
     },
 
     async getAdminUser(scope, id) {
-      return one(db, await inScope(db, scope)?.where("u.id", "=", id).executeTakeFirst());
+      return oneAdminUser(db, await adminUsersInScope(db, scope)?.where("u.id", "=", id).executeTakeFirst());
     },
 
     async findAdminUserByEmail(email) {
@@ -162,13 +53,13 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
         .selectAll("u")
         .where("u.email", "=", email.toLowerCase())
         .executeTakeFirst();
-      return one(db, row);
+      return oneAdminUser(db, row);
     },
 
     createAdminUser(user, invitation, options = {}) {
       return analyticsWriteTransaction(db, dialect, async (trx) => {
         const email = user.email.toLowerCase();
-        await refuseBeyondGrantor(trx, options.grantedBy, {
+        await refuseBeyondGrantor(trx, dialect, options.grantedBy, {
           organizationIds: user.organizationIds,
           subtreeOrganizationIds: user.subtreeOrganizationIds ?? [],
         });
@@ -208,19 +99,19 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
 
     updateAdminUser(scope, id, change, options = {}) {
       return analyticsWriteTransaction(db, dialect, async (trx) => {
-        const query = inScope(trx, scope)?.where("u.id", "=", id);
+        const query = adminUsersInScope(trx, scope)?.where("u.id", "=", id);
         const row = query ? await withRowLock(query, dialect, "update").executeTakeFirst() : undefined;
         if (!row) return undefined;
         let grants: Grants | undefined;
         if (change.organizationIds !== undefined || change.subtreeOrganizationIds !== undefined) {
-          const current = await one(trx, row);
+          const current = await oneAdminUser(trx, row);
           const organizationIds = change.organizationIds ?? current?.organizationIds ?? [];
           // A grant that stays keeps its subtree unless the change says otherwise.
           const subtreeOrganizationIds = (change.subtreeOrganizationIds ?? current?.subtreeOrganizationIds ?? []).filter((orgId) =>
             organizationIds.includes(orgId),
           );
           grants = { organizationIds, subtreeOrganizationIds };
-          await refuseBeyondGrantor(trx, options.grantedBy, grants);
+          await refuseBeyondGrantor(trx, dialect, options.grantedBy, grants);
         }
         const next: Selectable<AdminUsersTable> = {
           ...row,
@@ -237,13 +128,13 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
           await trx.deleteFrom("scimkit_admin_user_organizations").where("admin_user_id", "=", id).execute();
           await linkOrganizations(trx, id, grants);
         }
-        return one(trx, next);
+        return oneAdminUser(trx, next);
       });
     },
 
     deleteAdminUser(scope, id) {
       return analyticsWriteTransaction(db, dialect, async (trx) => {
-        const query = inScope(trx, scope)?.where("u.id", "=", id);
+        const query = adminUsersInScope(trx, scope)?.where("u.id", "=", id);
         const row = query ? await withRowLock(query, dialect, "delete").executeTakeFirst() : undefined;
         if (!row) return false;
         // Explicit rather than by cascade, so the keys go even where foreign keys are not enforced.
@@ -289,56 +180,10 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
           .selectAll("u")
           .where("u.id", "=", invitation.admin_user_id)
           .executeTakeFirst();
-        return one(trx, row);
+        return oneAdminUser(trx, row);
       });
     },
 
-    async insertApiKey(key) {
-      await insertKey(db, key);
-    },
-
-    replaceApiKey(id, key) {
-      // One transaction: the old key is gone exactly when the new one exists.
-      return analyticsWriteTransaction(db, dialect, async (trx) => {
-        const deleted = await trx.deleteFrom("scimkit_api_keys").where("id", "=", id).executeTakeFirst();
-        if (deleted.numDeletedRows === 0n) return false;
-        await insertKey(trx, key);
-        return true;
-      });
-    },
-
-    replaceOperatorKeys(key) {
-      if (key.subject.kind !== "operator") return Promise.reject(new TypeError("replaceOperatorKeys: the key is not an operator key"));
-      return analyticsWriteTransaction(db, dialect, async (trx) => {
-        const deleted = await trx.deleteFrom("scimkit_api_keys").where("subject_kind", "=", "operator").executeTakeFirst();
-        await insertKey(trx, key);
-        return Number(deleted.numDeletedRows);
-      });
-    },
-
-    async findApiKeyByHash(hash) {
-      // The unique index on the digest answers this with one probe.
-      const row = await db.selectFrom("scimkit_api_keys").selectAll().where("hash", "=", hash).executeTakeFirst();
-      return row ? apiKeyOf(row) : undefined;
-    },
-
-    async hasOperatorKey() {
-      const row = await db.selectFrom("scimkit_api_keys").select("id").where("subject_kind", "=", "operator").limit(1).executeTakeFirst();
-      return row !== undefined;
-    },
+    ...apiKeyQueries(db, dialect),
   };
-}
-
-/** Stores `key`; the unique digest index rejects a digest that exists. */
-async function insertKey(on: Kysely<AnalyticsDatabase>, key: StoredApiKey): Promise<void> {
-  await on
-    .insertInto("scimkit_api_keys")
-    .values({
-      id: key.id,
-      hash: key.hash,
-      subject_kind: key.subject.kind,
-      admin_user_id: key.subject.kind === "admin" ? key.subject.adminUserId : null,
-      created_at: key.createdAt,
-    })
-    .execute();
 }
