@@ -1,0 +1,123 @@
+/**
+ * A read-modify-write of one resource (architecture §4b): after this process's earlier writes to
+ * it, again when another process wrote in between, with its events delivered once the lock is
+ * released. PUT, PATCH and a POST that links an existing user all write through here.
+ */
+import type { ScimObject } from "../../scim/schema/normalize-value.js";
+import { isEmptyMembershipDelta, type MembershipDelta } from "../../scim/patch/membership-delta.js";
+import type { MembershipChange, StoredResource, WriteResult } from "../../store/resource-store.js";
+import { uniqueKeysOf } from "../../store/unique-keys.js";
+import type { ScimEvent } from "../lifecycle-events/scim-event.js";
+import { appendAndDeliver, writeEvents } from "../lifecycle-events/write-events.js";
+import { checkIfMatch, notFound, outcomeOf, readResource } from "./read-resource.js";
+import { resourceEvents } from "./resource-events.js";
+import type { ResourceOutcome, ServiceContext } from "./resource-service.js";
+import type { ResourceServiceState } from "./resource-service-state.js";
+import { retryVersionConflicts } from "./retry-version-conflicts.js";
+import type { TypeHandler } from "./type-handler.js";
+
+/** What an update writes, computed from the resource as stored. */
+export interface UpdatePlan {
+  /** The new attributes, canonical and without the server's own. */
+  readonly attributes: ScimObject;
+  /** Whether they differ from the stored ones: decided once, by whoever computed them. */
+  readonly attributesChanged: boolean;
+  /** The change to the members, for a type with members. */
+  readonly membership: MembershipDelta | undefined;
+}
+
+/** The events of an update: `updated` by default, `linked` for a POST that linked (called even when nothing changed). */
+export type UpdateEvents = (
+  before: ScimObject,
+  after: StoredResource,
+  attributesChanged: boolean,
+  membership: MembershipChange | undefined,
+) => ScimEvent[];
+
+/**
+ * Runs `work` after this process's earlier writes to the resource. Keyed by organization, type and
+ * id: the same id in two organizations is two resources. Not a locked read in the store contract
+ * (SELECT … FOR UPDATE): every adapter would have to run the core's PATCH inside its own
+ * transaction, holding a connection through validation, which a store whose statements run in a
+ * worker thread cannot; the version check already makes a race between processes safe, and only
+ * needs retrying.
+ */
+export function serialized<T>(
+  state: ResourceServiceState,
+  context: ServiceContext,
+  type: TypeHandler,
+  id: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  return state.writing.run(JSON.stringify([context.orgId, type.id, id]), work);
+}
+
+/**
+ * Runs a read-modify-write of one resource after this process's earlier writes to it, and again
+ * when another process wrote in between. With the client's `If-Match`, a conflict is its 412.
+ */
+function readModifyWrite<T>(
+  state: ResourceServiceState,
+  context: ServiceContext,
+  type: TypeHandler,
+  id: string,
+  ifMatch: string | undefined,
+  attempt: () => Promise<T>,
+): Promise<T> {
+  return serialized(state, context, type, id, () => (ifMatch === undefined ? retryVersionConflicts(attempt) : attempt()));
+}
+
+/** Writes new attributes and/or a membership delta computed from the current resource. */
+export async function updateResource(
+  state: ResourceServiceState,
+  context: ServiceContext,
+  type: TypeHandler,
+  id: string,
+  ifMatch: string | undefined,
+  members: boolean,
+  plan: (current: StoredResource) => Promise<UpdatePlan>,
+  eventsOf: UpdateEvents = resourceEvents(state.registry, type, context).updated,
+): Promise<ResourceOutcome> {
+  const { store, delivery } = state;
+  const { stored, deliver } = await readModifyWrite(
+    state,
+    context,
+    type,
+    id,
+    ifMatch,
+    async (): Promise<{ stored: StoredResource; deliver: () => Promise<void> }> => {
+      const current = await readResource(state, context, type, id, false);
+      checkIfMatch(ifMatch, current);
+      const { attributes, attributesChanged, membership } = await plan(current);
+      const membershipChanges = membership !== undefined && !isEmptyMembershipDelta(membership);
+      if (!attributesChanged && !membershipChanges) {
+        const unchanged = members && type.hasMembers ? await readResource(state, context, type, id, true) : current;
+        const events = eventsOf(current.attributes, current, false, undefined);
+        return { stored: unchanged, deliver: () => appendAndDeliver(delivery, context.orgId, events) };
+      }
+      const written = writeEvents(delivery, (result: WriteResult) =>
+        eventsOf(current.attributes, result.resource, attributesChanged, result.membership),
+      );
+      const result = await store.update({
+        orgId: context.orgId,
+        resourceType: type.id,
+        id,
+        now: new Date().toISOString(),
+        // Membership deltas commute, so they need no version; attribute writes do, or a
+        // concurrent change between our read and this write would be silently undone.
+        ...(attributesChanged || ifMatch !== undefined ? { expectedVersion: current.version } : {}),
+        ...(attributesChanged ? { attributes, uniqueKeys: uniqueKeysOf(type.schema, attributes) } : {}),
+        ...(membershipChanges ? { membership } : {}),
+        unknownMembers: state.config.unknownMembers,
+        members: members && type.hasMembers,
+        ...(written.recording ? { events: written.recording } : {}),
+      });
+      if (!result) throw notFound(type, id);
+      return { stored: result.resource, deliver: () => written.deliver(result) };
+    },
+  );
+  // After the lock: a slow listener, or a response of 100,000 members, delays only its own
+  // request, not the next write to the resource.
+  await deliver();
+  return outcomeOf(state, context, type, stored);
+}
