@@ -17,20 +17,17 @@ import {
   type OutboundAddressPolicyOptions,
 } from "../outbound/outbound-address-policy.js";
 import { pinnedPost } from "../outbound/pinned-post.js";
-import type { EventOutbox, OutboxEvent } from "../store/event-outbox.js";
-import type {
-  DeliveryFailure,
-  DeliveryProgress,
-  EventReceiver,
-  EventReceiverInput,
-  EventReceiverKey,
-  EventReceiverStore,
-} from "./event-receiver-store.js";
+import type { EventOutbox } from "../store/event-outbox.js";
+import type { EventReceiver, EventReceiverInput, EventReceiverStore } from "./event-receiver-store.js";
 import type { EventSigningKeys } from "./event-signing-keys.js";
-import { hashToken, sameTokenHash, unmatchableTokenHash } from "../auth/hash-token.js";
-import { pushFailureOfAnswer, pushFailureOfError } from "./push-failure.js";
-import { securityEventClaims, signSecurityEvent } from "./security-event-token.js";
-import { isSecurityEventUri, securityEventUriOf } from "./security-event-uris.js";
+import { hashToken } from "../auth/hash-token.js";
+import { deliveryPass } from "./delivery-pass.js";
+import { authorizesPoll, type PollRequest, type PollResponse, pollSecurityEvents } from "./poll-security-events.js";
+import { pruneOutbox } from "./prune-outbox.js";
+import type { SecurityEventDeliveryState } from "./security-event-delivery-state.js";
+import { isSecurityEventUri } from "./security-event-uris.js";
+
+export type { PollRequest, PollResponse } from "./poll-security-events.js";
 
 /** Exponential backoff of a failing receiver: `initialMs × factor^(attempts−1)`, at most `maxMs`, with up to 20 % jitter. */
 export interface BackoffOptions {
@@ -134,24 +131,6 @@ export class InvalidEventReceiverError extends Error {
 /** The default of `SecurityEventDeliveryOptions.maxReceiversPerOrganization`. */
 export const DEFAULT_MAX_RECEIVERS_PER_ORGANIZATION = 20;
 
-/** A poll (RFC 8936 §2.4): what the receiver acknowledges and asks for. */
-export interface PollRequest {
-  /** The `jti`s of SETs it has received and keeps. */
-  readonly ack?: readonly string[];
-  /** SETs it received and refuses, by `jti`, with why (RFC 8936 §2.4.4): acknowledged too, and kept as the last failure. */
-  readonly setErrs?: Readonly<Record<string, { readonly err: string; readonly description?: string }>>;
-  /** Most SETs to return; 0 only acknowledges. Default 100. */
-  readonly maxEvents?: number;
-}
-
-/** The answer to a poll (RFC 8936 §2.5). */
-export interface PollResponse {
-  /** SETs by `jti`, oldest first: the ones not acknowledged yet, again until they are. */
-  readonly sets: Readonly<Record<string, string>>;
-  /** Whether more are waiting beyond `maxEvents`. */
-  readonly moreAvailable: boolean;
-}
-
 /** The delivery loop and the receivers' API. */
 export interface SecurityEventDelivery {
   /**
@@ -240,21 +219,42 @@ function checkReceiver(input: EventReceiverInput): void {
   }
 }
 
-/** Receivers claimed at a time. */
-const CLAIM_LIMIT = 20;
-
-/** What a delivery round, or a pass of rounds, did. */
-interface Round {
-  /** SETs accepted. */
-  readonly accepted: number;
-  /** Whether a receiver has more to deliver than the round took. */
-  readonly more: boolean;
+/**
+ * The state of the delivery `options` describe, each default applied and each figure checked (in
+ * this order, so the first bad one is the one reported).
+ */
+function deliveryState(options: SecurityEventDeliveryOptions): SecurityEventDeliveryState & {
+  readonly maxReceivers: number;
+  readonly addressPolicy: OutboundAddressPolicy;
+} {
+  const figures = {
+    leaseMs: positive("leaseMs", options.leaseMs, 30_000),
+    batchSize: positive("batchSize", options.batchSize, 100),
+    requestTimeoutMs: positive("requestTimeoutMs", options.requestTimeoutMs, 10_000),
+    initialMs: positive("backoff.initialMs", options.backoff?.initialMs, 1000),
+    maxMs: positive("backoff.maxMs", options.backoff?.maxMs, 300_000),
+    invalidKeyAttempts: positive("invalidKeyAttempts", options.invalidKeyAttempts, 10),
+    factor: positive("backoff.factor", options.backoff?.factor, 2),
+    backlogMaxEvents: positive("backlog.maxEvents", options.backlog?.maxEvents, DEFAULT_BACKLOG_MAX_EVENTS),
+    backlogMaxAgeMs: positive("backlog.maxAgeMs", options.backlog?.maxAgeMs, DEFAULT_BACKLOG_MAX_AGE_MS),
+    pollMaxEvents: positive("poll.maxEvents", options.poll?.maxEvents, 100),
+    pollMaxBytes: positive("poll.maxBytes", options.poll?.maxBytes, 512 * 1024),
+    maxReceivers: positive("maxReceiversPerOrganization", options.maxReceiversPerOrganization, DEFAULT_MAX_RECEIVERS_PER_ORGANIZATION),
+  };
+  const onError = options.onError ?? ((error: unknown) => console.error(error));
+  const addressPolicy = outboundAddressPolicy({ allowSetting: "receiverAddressPolicy.allowHosts", ...options.receiverAddressPolicy });
+  return {
+    ...figures,
+    outbox: options.outbox,
+    receivers: options.receivers,
+    keys: options.keys,
+    issuer: options.issuer,
+    onError,
+    addressPolicy,
+    post: pinnedPost(addressPolicy),
+    stopping: false,
+  };
 }
-
-/** The outcome of one push. */
-type PushOutcome =
-  | { readonly kind: "accepted" }
-  | { readonly kind: "rejected" | "failed" | "keyRefused"; readonly failure: DeliveryFailure };
 
 /**
  * The delivery of `options.outbox`'s events to the receivers in `options.receivers`.
@@ -265,307 +265,21 @@ type PushOutcome =
  */
 export function securityEventDelivery(options: SecurityEventDeliveryOptions): SecurityEventDelivery {
   const intervalMs = positive("intervalMs", options.intervalMs, 1000);
-  const leaseMs = positive("leaseMs", options.leaseMs, 30_000);
-  const batchSize = positive("batchSize", options.batchSize, 100);
-  const requestTimeoutMs = positive("requestTimeoutMs", options.requestTimeoutMs, 10_000);
-  const initialMs = positive("backoff.initialMs", options.backoff?.initialMs, 1000);
-  const maxMs = positive("backoff.maxMs", options.backoff?.maxMs, 300_000);
-  const invalidKeyAttempts = positive("invalidKeyAttempts", options.invalidKeyAttempts, 10);
-  const factor = positive("backoff.factor", options.backoff?.factor, 2);
-  const backlogMaxEvents = positive("backlog.maxEvents", options.backlog?.maxEvents, DEFAULT_BACKLOG_MAX_EVENTS);
-  const backlogMaxAgeMs = positive("backlog.maxAgeMs", options.backlog?.maxAgeMs, DEFAULT_BACKLOG_MAX_AGE_MS);
-  const pollMaxEvents = positive("poll.maxEvents", options.poll?.maxEvents, 100);
-  const pollMaxBytes = positive("poll.maxBytes", options.poll?.maxBytes, 512 * 1024);
-  const maxReceivers = positive("maxReceiversPerOrganization", options.maxReceiversPerOrganization, DEFAULT_MAX_RECEIVERS_PER_ORGANIZATION);
-  const onError = options.onError ?? ((error: unknown) => console.error(error));
-  const addressPolicy = outboundAddressPolicy({ allowSetting: "receiverAddressPolicy.allowHosts", ...options.receiverAddressPolicy });
-  const post = pinnedPost(addressPolicy);
+  const state = deliveryState(options);
   const { outbox, receivers, keys } = options;
-
-  // Set by `stop()`: the pass under way claims nothing more and each round ends after its current push.
-  let stopping = false;
-
-  const later = (ms: number): string => new Date(Date.now() + ms).toISOString();
-  const backoffMs = (attempts: number): number => {
-    const base = Math.min(maxMs, initialMs * factor ** Math.max(0, attempts - 1));
-    // Jitter: receivers that failed together do not all come back at the same instant.
-    return Math.round(base * (1 + Math.random() * 0.2));
-  };
-
-  /**
-   * RFC 8935 §2: POST the SET; 2xx is accepted; 400 is a rejection of this SET for good. The
-   * receiver's URL is the tenant's: the push goes only where the address policy lets it, and what
-   * is kept of a failure is `push-failure.ts`'s words, never the receiver's.
-   */
-  const push = async (receiver: EventReceiver, event: OutboxEvent, token: string): Promise<PushOutcome> => {
-    const at = new Date().toISOString();
-    let answer: { readonly status: number; readonly body: string };
-    try {
-      answer = await post(new URL(receiver.url), {
-        headers: {
-          "Content-Type": "application/secevent+jwt",
-          Accept: "application/json",
-          ...(receiver.authorization ? { Authorization: receiver.authorization } : {}),
-        },
-        body: token,
-        signal: AbortSignal.timeout(requestTimeoutMs),
-        // An RFC 8935 §2.4 error object is a few hundred bytes; a larger body is not one.
-        maxResponseBytes: 8192,
-      });
-    } catch (error) {
-      return { kind: "failed", failure: { at, jti: event.jti, ...pushFailureOfError(error, requestTimeoutMs) } };
-    }
-    if (answer.status >= 200 && answer.status < 300) return { kind: "accepted" };
-    const failure: DeliveryFailure = { at, jti: event.jti, ...pushFailureOfAnswer(answer.status, answer.body) };
-    // RFC 8935 §2.4: a 400 says this SET is wrong (wrong audience, issuer, …); sending it again
-    // would fail the same way and hold every later event back. Anything else may pass later, and
-    // so may `invalid_key` for a while (`invalidKeyAttempts`).
-    if (answer.status !== 400) return { kind: "failed", failure };
-    return { kind: failure.error === "invalid_key" ? "keyRefused" : "rejected", failure };
-  };
-
-  /** Whether `receiver` gets `event`, and under which URI. */
-  const uriFor = (receiver: EventReceiver, event: OutboxEvent) => {
-    const uri = securityEventUriOf(event, receiver.form);
-    return uri !== undefined && (receiver.events.length === 0 || receiver.events.includes(uri)) ? uri : undefined;
-  };
-
-  const signFor = async (receiver: EventReceiver, event: OutboxEvent, uri: NonNullable<ReturnType<typeof uriFor>>): Promise<string> => {
-    const key = await keys.signingKey(receiver.orgId);
-    const claims = securityEventClaims(event, {
-      issuer: options.issuer(receiver.orgId),
-      audience: receiver.audience,
-      uri,
-      form: receiver.form,
-      issuedAt: Math.floor(Date.now() / 1000),
-    });
-    return signSecurityEvent(claims, key);
-  };
-
-  const poll = async (orgId: string, id: string, request: PollRequest): Promise<PollResponse | undefined> => {
-    const receiver = await receivers.get(orgId, id);
-    if (receiver?.delivery !== "poll") return undefined;
-    // RFC 8936 §2.4: the transmitter may return fewer than `maxEvents`; it never returns more than its bound.
-    const maxEvents = Math.min(pollMaxEvents, Math.max(0, Math.floor(request.maxEvents ?? pollMaxEvents)));
-    const errors = request.setErrs ?? {};
-    const acknowledged = new Set([...(request.ack ?? []), ...Object.keys(errors)]);
-    let position = receiver.position;
-    let delivered = 0;
-    let rejected = 0;
-    let lastError: DeliveryFailure | undefined;
-    // RFC 8936 §2.4: acknowledged SETs are not sent again. The position moves only past a prefix
-    // of acknowledged (or unwanted) events, so one left out is sent again, and the order holds.
-    acknowledging: while (acknowledged.size > 0) {
-      const events = await outbox.read({ orgId, after: position, limit: batchSize });
-      if (events.length === 0) break;
-      for (const event of events) {
-        if (uriFor(receiver, event) !== undefined) {
-          if (!acknowledged.has(event.jti)) break acknowledging;
-          const error = errors[event.jti];
-          if (error) {
-            rejected += 1;
-            lastError = {
-              at: new Date().toISOString(),
-              jti: event.jti,
-              error: error.err,
-              ...(error.description ? { description: error.description } : {}),
-            };
-          } else {
-            delivered += 1;
-          }
-        }
-        position = event.sequence;
-      }
-    }
-    if (position !== receiver.position) {
-      await receivers.saveProgress(orgId, id, {
-        position,
-        delivered,
-        rejected,
-        attempts: 0,
-        ...(delivered > 0 ? { lastDeliveredAt: new Date().toISOString() } : {}),
-        ...(lastError ? { lastError } : {}),
-      });
-    }
-    const sets: Record<string, string> = {};
-    let count = 0;
-    let bytes = 0;
-    let after = position;
-    let moreAvailable = false;
-    collecting: for (;;) {
-      const events = await outbox.read({ orgId, after, limit: batchSize });
-      if (events.length === 0) break;
-      for (const event of events) {
-        after = event.sequence;
-        const uri = uriFor(receiver, event);
-        if (uri === undefined) continue;
-        if (count >= maxEvents) {
-          moreAvailable = true;
-          break collecting;
-        }
-        const token = await signFor(receiver, event, uri);
-        // At least one SET per answer, however large, or a receiver could never move on.
-        if (count > 0 && bytes + token.length > pollMaxBytes) {
-          moreAvailable = true;
-          break collecting;
-        }
-        sets[event.jti] = token;
-        bytes += token.length;
-        count += 1;
-      }
-    }
-    return { sets, moreAvailable };
-  };
-
-  /**
-   * One round for `receiver`: delivers what one outbox read holds for it (`batchSize` events),
-   * saving after each event, then ends its lease. Resolves with the SETs accepted and whether more
-   * wait: a round is bounded, so a receiver with a long backlog does not hold a pass while the
-   * others wait, and picks up in the next pass.
-   */
-  const deliverTo = async (receiver: EventReceiver): Promise<Round> => {
-    let position = receiver.position;
-    let attempts = receiver.attempts;
-    let accepted = 0;
-    let more = false;
-    try {
-      const events = await outbox.read({ orgId: receiver.orgId, after: position, limit: batchSize });
-      for (const event of events) {
-        if (stopping) {
-          more = true;
-          break;
-        }
-        const uri = uriFor(receiver, event);
-        if (uri === undefined) {
-          position = event.sequence;
-          continue;
-        }
-        const pushed = await push(receiver, event, await signFor(receiver, event, uri));
-        const outcome: PushOutcome =
-          pushed.kind === "keyRefused" ? { ...pushed, kind: attempts + 1 >= invalidKeyAttempts ? "rejected" : "failed" } : pushed;
-        if (outcome.kind === "failed") {
-          attempts += 1;
-          await receivers.saveProgress(receiver.orgId, receiver.id, {
-            position,
-            delivered: 0,
-            rejected: 0,
-            attempts,
-            lastError: outcome.failure,
-            nextAttemptAt: later(backoffMs(attempts)),
-          });
-          return { accepted, more: false };
-        }
-        position = event.sequence;
-        attempts = 0;
-        const progress: DeliveryProgress =
-          outcome.kind === "accepted"
-            ? { position, delivered: 1, rejected: 0, attempts, lastDeliveredAt: new Date().toISOString(), leaseUntil: later(leaseMs) }
-            : { position, delivered: 0, rejected: 1, attempts, lastError: outcome.failure, leaseUntil: later(leaseMs) };
-        await receivers.saveProgress(receiver.orgId, receiver.id, progress);
-        if (outcome.kind === "accepted") accepted += 1;
-      }
-      more ||= events.length >= batchSize;
-      await receivers.saveProgress(receiver.orgId, receiver.id, { position, delivered: 0, rejected: 0, attempts });
-    } catch (error) {
-      // The lease runs out and another pass takes the receiver up where it was saved.
-      onError(error);
-    }
-    return { accepted, more };
-  };
-
-  /**
-   * One pass: walks the due receivers once in (organization, id) order, `CLAIM_LIMIT` at a time,
-   * each claim starting after the last receiver of the one before — so every due receiver gets a
-   * round, none gets two, and the pass ends. It stops claiming once `stop()` is called.
-   */
-  const pass = async (): Promise<Round> => {
-    let accepted = 0;
-    let more = false;
-    let after: EventReceiverKey | undefined;
-    while (!stopping) {
-      const due = await receivers.claimDue({
-        now: new Date().toISOString(),
-        leaseUntil: later(leaseMs),
-        limit: CLAIM_LIMIT,
-        ...(after === undefined ? {} : { after }),
-      });
-      const last = due.at(-1);
-      if (last === undefined) break;
-      // Side by side: a receiver that times out holds up only itself.
-      for (const round of await Promise.all(due.map(deliverTo))) {
-        accepted += round.accepted;
-        more ||= round.more;
-      }
-      if (due.length < CLAIM_LIMIT) break;
-      after = { orgId: last.orgId, id: last.id };
-    }
-    return { accepted, more };
-  };
-
-  const runOnce = async (): Promise<number> => (await pass()).accepted;
-
-  /**
-   * The last event of `orgId` beyond the backlog bound, at or after `from`: the newest that is
-   * over `backlogMaxEvents` back from `last` or older than `backlogMaxAgeMs`; `from` when none is.
-   * Reads forward from `from` only while events are too old, so at most `backlogMaxEvents` events.
-   */
-  const backlogBound = async (orgId: string, from: number, last: number): Promise<number> => {
-    let bound = Math.max(from, last - backlogMaxEvents);
-    const oldest = new Date(Date.now() - backlogMaxAgeMs).toISOString();
-    for (;;) {
-      const events = await outbox.read({ orgId, after: bound, limit: batchSize });
-      for (const event of events) {
-        if (event.recordedAt >= oldest) return bound;
-        bound = event.sequence;
-      }
-      if (events.length < batchSize) return bound;
-    }
-  };
-
-  const authorizesPoll = async (orgId: string, id: string, authorization: string | undefined): Promise<boolean> => {
-    const receiver = await receivers.get(orgId, id);
-    const expected = receiver?.delivery === "poll" && receiver.authorization ? receiver.authorization : undefined;
-    const given = hashToken(authorization ?? "");
-    // A receiver registered before digests were kept holds the value itself: compared as a digest too.
-    const stored = expected === undefined ? unmatchableTokenHash : /^[0-9a-f]{64}$/.test(expected) ? expected : hashToken(expected);
-    return sameTokenHash(given, stored) && expected !== undefined && authorization !== undefined;
-  };
-
-  const prune = async (orgId: string): Promise<number> => {
-    const all = await receivers.list(orgId);
-    const last = await outbox.lastSequence(orgId);
-    const lowest = Math.min(last, ...all.map((receiver) => receiver.position));
-    const through = await backlogBound(orgId, lowest, last);
-    const behind = all.filter((receiver) => receiver.position < through);
-    if (behind.length > 0) {
-      const [lastDropped] = await outbox.read({ orgId, after: through - 1, limit: 1 });
-      const at = new Date().toISOString();
-      for (const receiver of behind) {
-        await receivers.skip(orgId, receiver.id, {
-          through,
-          failure: {
-            at,
-            jti: lastDropped?.jti ?? "",
-            error: "dropped",
-            description: `${through - receiver.position} event(s) up to sequence ${through} were dropped unsent: the receiver lagged beyond the backlog kept for it (the newest ${backlogMaxEvents} events, none older than ${Math.round(backlogMaxAgeMs / 3_600_000)} h).`,
-          },
-        });
-      }
-    }
-    return outbox.prune(orgId, through);
-  };
+  const { maxReceivers, addressPolicy } = state;
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
   let stopped = true;
   const tick = (): void => {
     let again = false;
-    running = pass()
+    running = deliveryPass(state)
       .then(
         (round) => {
           again = round.more;
         },
-        (error: unknown) => onError(error),
+        (error: unknown) => state.onError(error),
       )
       .finally(() => {
         running = undefined;
@@ -597,21 +311,21 @@ export function securityEventDelivery(options: SecurityEventDeliveryOptions): Se
       await keys.signingKey(orgId);
       return added;
     },
-    authorizesPoll,
+    authorizesPoll: (orgId, id, authorization) => authorizesPoll(state, orgId, id, authorization),
     receivers: (orgId) => receivers.list(orgId),
-    poll,
-    prune,
+    poll: (orgId, id, request) => pollSecurityEvents(state, orgId, id, request),
+    prune: (orgId) => pruneOutbox(state, orgId),
     removeReceiver: (orgId, id) => receivers.remove(orgId, id),
-    runOnce,
+    runOnce: async () => (await deliveryPass(state)).accepted,
     start() {
       if (!stopped) return;
       stopped = false;
-      stopping = false;
+      state.stopping = false;
       tick();
     },
     async stop() {
       stopped = true;
-      stopping = true;
+      state.stopping = true;
       if (timer) clearTimeout(timer);
       await running;
     },
