@@ -5,7 +5,7 @@
  * writes the buffer in batches (multi-row inserts, one transaction per batch). Retention by age
  * and by count per organization runs on another timer, in small deletes.
  */
-import { CompiledQuery, type Insertable, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import { boundUnauthenticatedEntry } from "../../../request-log/bound-unauthenticated-entry.js";
 import { checkUnauthenticatedQuery } from "../../../request-log/check-request-log-query.js";
 import type {
@@ -21,28 +21,16 @@ import {
   DEFAULT_UNAUTHENTICATED_PER_MINUTE,
   unauthenticatedSample,
 } from "../../../request-log/unauthenticated-sample.js";
-import { chunksOf } from "../chunks.js";
-import { cachedStatementText } from "../statement-texts.js";
 import type { SqlDialect } from "../dialects/sql-dialect.js";
-import { isConnectionFailure } from "../is-connection-failure.js";
-import type { RequestLogTable, SqlStoreDatabase } from "../sql-tables.js";
+import type { SqlStoreDatabase } from "../sql-tables.js";
 import { uuidV7 } from "../../../uuid-v7.js";
+import { enforceRequestLogRetention } from "./enforce-request-log-retention.js";
+import { backgroundFlush, flushAll } from "./flush-request-log.js";
 import { listRequestLogRows } from "./list-request-log-rows.js";
-import { RequestLogOverflowError } from "./request-log-overflow-error.js";
-import {
-  deleteBeyondCount,
-  deleteOlderThan,
-  type RequestLogRetentionResult,
-  type RequestLogSweep,
-  requestLogOrganizations,
-} from "./request-log-retention.js";
-import { REQUEST_LOG_COLUMNS, requestLogEntrySize, requestLogRowValues } from "./request-log-row.js";
-import {
-  deleteUnauthenticatedBefore,
-  listUnauthenticatedRows,
-  type PendingUnauthenticated,
-  writeUnauthenticated,
-} from "./unauthenticated-log-rows.js";
+import { drop, type RequestLogBuffer, reportDrops, take } from "./request-log-buffer.js";
+import type { RequestLogRetentionResult } from "./request-log-retention.js";
+import { REQUEST_LOG_COLUMNS, requestLogEntrySize } from "./request-log-row.js";
+import { listUnauthenticatedRows } from "./unauthenticated-log-rows.js";
 
 /** Seven days: long enough to debug last week's provisioning run. */
 export const DEFAULT_REQUEST_LOG_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -143,13 +131,6 @@ export interface SqlRequestLog extends ReadableRequestLog {
   close(): Promise<void>;
 }
 
-interface Pending {
-  readonly entry: RequestLogEntry;
-  readonly seq: string;
-  readonly recordedAt: number;
-  readonly size: number;
-}
-
 function positive(name: string, value: number | undefined, fallback: number, allowInfinity = false): number {
   const chosen = value ?? fallback;
   const ok = allowInfinity && chosen === Number.POSITIVE_INFINITY ? true : Number.isInteger(chosen) && chosen >= 1;
@@ -157,31 +138,15 @@ function positive(name: string, value: number | undefined, fallback: number, all
   return chosen;
 }
 
-// Worth writing again at the next flush rather than dropping: the database could not be reached,
-// or was busy (SQLite's write lock held by another process past its timeout; PostgreSQL's
-// serialization failure or deadlock).
-function isTransient(error: unknown): boolean {
-  if (isConnectionFailure(error)) return true;
-  const code = typeof error === "object" && error !== null ? (error as { readonly code?: unknown }).code : undefined;
-  return typeof code === "string" && (/^SQLITE_(BUSY|LOCKED)/.test(code) || code === "40001" || code === "40P01");
-}
-
 const defaultOnError = (error: unknown): void => {
   console.error("scimkit: provisioning log:", error);
 };
 
-/**
- * A `ReadableRequestLog` on `scimkit_request_log` of the store's database.
- *
- * @example
- * const store = await sqlStore({ postgres: process.env.DATABASE_URL });
- * const requestLog = sqlRequestLog(store, { maxAgeMs: 3 * 24 * 3600_000 });
- * app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth: store.tokens, requestLog }));
- * // on shutdown:
- * await requestLog.close();
- * await store.close();
- */
-export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlRequestLogOptions = {}): SqlRequestLog {
+/** An empty buffer over `database`, `options` checked (in this order, so the first bad one is the one reported). */
+function requestLogBuffer(
+  database: SqlRequestLogDatabase,
+  options: SqlRequestLogOptions,
+): RequestLogBuffer & { readonly flushIntervalMs: number; readonly retentionIntervalMs: number } {
   const { db, dialect } = database;
   const maxAgeMs = positive("maxAgeMs", options.maxAgeMs, DEFAULT_REQUEST_LOG_MAX_AGE_MS, true);
   const maxEntriesPerOrg = positive("maxEntriesPerOrg", options.maxEntriesPerOrg, DEFAULT_REQUEST_LOG_MAX_ENTRIES_PER_ORG, true);
@@ -195,243 +160,109 @@ export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlReque
   const unauthenticatedCapacity = positive("unauthenticatedCapacity", options.unauthenticatedCapacity, DEFAULT_UNAUTHENTICATED_CAPACITY);
   const unauthenticatedMaxAgeMs = positive("unauthenticatedMaxAgeMs", options.unauthenticatedMaxAgeMs, DEFAULT_UNAUTHENTICATED_MAX_AGE_MS);
   if (options.maxBodyBytes !== undefined) positive("maxBodyBytes", options.maxBodyBytes, 0);
-  const onError = options.onError ?? defaultOnError;
   const now = options.now ?? Date.now;
   const sample = unauthenticatedSample(
     positive("unauthenticatedPerMinute", options.unauthenticatedPerMinute, DEFAULT_UNAUTHENTICATED_PER_MINUTE),
     now,
   );
-  const rowsPerStatement = Math.max(1, Math.floor(dialect.maxParameters / REQUEST_LOG_COLUMNS.length));
-  // The text of an insert of `rows` rows, compiled once per count: building and compiling a
-  // 500-row query on every flush cost more than the database's own insert.
-  const insertText = (rows: number): string =>
-    cachedStatementText(dialect, `request-log-insert:${rows}`, () => {
-      // Only the statement's text is kept: the values are placeholders.
-      const row = Object.fromEntries(REQUEST_LOG_COLUMNS.map((column) => [column, null])) as unknown as Insertable<RequestLogTable>;
-      return db
-        .insertInto("scimkit_request_log")
-        .values(Array.from({ length: rows }, () => row))
-        .compile().sql;
-    });
-
-  let buffer: Pending[] = [];
-  // Requests without a verified token, apart: never in the organizations' buffer or table.
-  let unauthenticated: PendingUnauthenticated[] = [];
-  let bufferedBytes = 0;
-  let dropped = 0;
-  let droppedUnreported = 0;
-  let lastDropReport: number | undefined;
-  let closed = false;
-  let flushing: Promise<void> = Promise.resolve();
-  let flushSoon = false;
-  // Organizations written to since the last sweep: only they can have grown past the count. The
-  // first sweep of the process checks every organization, for what earlier processes wrote.
-  let written = new Set<string>();
-  let sweptAll = false;
-  let sweeping: Promise<RequestLogRetentionResult> | undefined;
-
-  const drop = (count: number): void => {
-    dropped += count;
-    droppedUnreported += count;
+  return {
+    db,
+    dialect,
+    settings: {
+      maxAgeMs,
+      maxEntriesPerOrg,
+      bufferCapacity,
+      maxBufferedBytes,
+      flushBatchSize,
+      retentionBatchSize,
+      dropReportIntervalMs,
+      unauthenticatedCapacity,
+      unauthenticatedMaxAgeMs,
+      rowsPerStatement: Math.max(1, Math.floor(dialect.maxParameters / REQUEST_LOG_COLUMNS.length)),
+    },
+    flushIntervalMs,
+    retentionIntervalMs,
+    onError: options.onError ?? defaultOnError,
+    now,
+    sample,
+    entries: [],
+    unauthenticated: [],
+    bufferedBytes: 0,
+    dropped: 0,
+    droppedUnreported: 0,
+    lastDropReport: undefined,
+    closed: false,
+    flushing: Promise.resolve(),
+    flushSoon: false,
+    written: new Set(),
+    sweptAll: false,
+    sweeping: undefined,
   };
+}
 
-  const reportDrops = (): void => {
-    if (droppedUnreported === 0) return;
-    const at = now();
-    if (lastDropReport !== undefined && at - lastDropReport < dropReportIntervalMs) return;
-    lastDropReport = at;
-    const error = new RequestLogOverflowError(droppedUnreported, dropped);
-    droppedUnreported = 0;
-    onError(error);
-  };
+/**
+ * A `ReadableRequestLog` on `scimkit_request_log` of the store's database.
+ *
+ * @example
+ * const store = await sqlStore({ postgres: process.env.DATABASE_URL });
+ * const requestLog = sqlRequestLog(store, { maxAgeMs: 3 * 24 * 3600_000 });
+ * app.use("/scim/Organizations/:orgId/v2", createScimRouter({ store, auth: store.tokens, requestLog }));
+ * // on shutdown:
+ * await requestLog.close();
+ * await store.close();
+ */
+export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlRequestLogOptions = {}): SqlRequestLog {
+  const buffer = requestLogBuffer(database, options);
+  const { db, now, sample, settings } = buffer;
+  const { bufferCapacity, maxBufferedBytes, flushBatchSize, unauthenticatedCapacity, unauthenticatedMaxAgeMs } = settings;
 
-  const take = (count: number): Pending[] => {
-    const batch = buffer.slice(0, count);
-    buffer = buffer.slice(count);
-    for (const pending of batch) bufferedBytes -= pending.size;
-    return batch;
-  };
-
-  const putBack = (batch: readonly Pending[]): void => {
-    // Back at the front, in order, as far as there is room: the oldest entries go to the database first.
-    const room = Math.max(0, bufferCapacity - buffer.length);
-    const kept = batch.slice(0, room);
-    drop(batch.length - kept.length);
-    buffer = [...kept, ...buffer];
-    for (const pending of kept) bufferedBytes += pending.size;
-  };
-
-  const insert = (batch: readonly Pending[]): Promise<void> =>
-    dialect.writeTransaction(db, async (trx) => {
-      // The batch's commit does not wait for the disk (PostgreSQL). Measured with the log on ÷ off:
-      // PATCH and PUT kept 86–87% of their throughput when it waited, 91–93% when it did not
-      // (bench/explanations.md); a database crash may then lose the last moment of the log.
-      await dialect.lazyCommit?.(trx);
-      for (const rows of chunksOf(batch, rowsPerStatement)) {
-        const parameters = rows.flatMap((pending) => requestLogRowValues(pending.entry, pending.seq, pending.recordedAt));
-        await trx.executeQuery(CompiledQuery.raw(insertText(rows.length), parameters));
-      }
-    });
-
-  const writeBatch = async (size: number): Promise<void> => {
-    const batch = take(size);
-    if (batch.length === 0) return;
-    try {
-      await insert(batch);
-    } catch (error) {
-      if (isTransient(error)) {
-        putBack(batch);
-        throw error;
-      }
-      // The database refused the batch: one at a time, so one entry it cannot take (a value too
-      // large for the column, say) costs that entry alone.
-      onError(error);
-      for (const pending of batch) {
-        try {
-          await insert([pending]);
-        } catch (single) {
-          if (isTransient(single)) {
-            putBack(batch.slice(batch.indexOf(pending)));
-            throw single;
-          }
-          drop(1);
-        }
-      }
-    }
-    for (const pending of batch) written.add(pending.entry.orgId);
-  };
-
-  /**
-   * Writes the unauthenticated entries and drop counts held. When the database could not be
-   * reached they go back for the next flush (the newest `unauthenticatedCapacity` entries, all the
-   * counts); when it refused them, they are lost to `onError`: they are a sample of noise.
-   */
-  const writeUnauthenticatedHeld = async (): Promise<void> => {
-    const entries = unauthenticated;
-    const drops = sample.takeDrops();
-    if (entries.length === 0 && drops.size === 0) return;
-    unauthenticated = [];
-    try {
-      await dialect.writeTransaction(db, async (trx) => {
-        await dialect.lazyCommit?.(trx);
-        await writeUnauthenticated(trx, entries, drops, { capacity: unauthenticatedCapacity, maxParameters: dialect.maxParameters });
-      });
-    } catch (error) {
-      if (!isTransient(error)) {
-        onError(error);
-        return;
-      }
-      unauthenticated = [...entries, ...unauthenticated].slice(-unauthenticatedCapacity);
-      sample.putBackDrops(drops);
-      throw error;
-    }
-  };
-
-  /**
-   * Writes what is buffered when its turn comes (one writer at a time, in the order the calls
-   * came), so every entry recorded before the call. Not what arrives meanwhile: under a steady
-   * stream of requests, "until the buffer is empty" might never come.
-   */
-  const flushAll = (): Promise<void> => {
-    const run = flushing
-      .catch(() => undefined)
-      .then(async () => {
-        for (let remaining = buffer.length; remaining > 0 && buffer.length > 0; remaining -= flushBatchSize) {
-          await writeBatch(Math.min(remaining, flushBatchSize));
-        }
-        await writeUnauthenticatedHeld();
-      });
-    flushing = run.catch(() => undefined);
-    return run;
-  };
-
-  const backgroundFlush = (): void => {
-    flushAll()
-      .catch(onError)
-      .finally(reportDrops)
-      .catch(() => undefined);
-  };
-
-  const enforceRetention = (): Promise<RequestLogRetentionResult> => {
-    if (sweeping) return sweeping;
-    const sweep: RequestLogSweep = { db, batchSize: retentionBatchSize, stopped: () => closed };
-    const organizations = written;
-    written = new Set();
-    const run = (async (): Promise<RequestLogRetentionResult> => {
-      try {
-        const deletedByAge = Number.isFinite(maxAgeMs) ? await deleteOlderThan(sweep, now() - maxAgeMs) : 0;
-        await deleteUnauthenticatedBefore(db, now() - unauthenticatedMaxAgeMs);
-        let deletedByCount = 0;
-        if (Number.isFinite(maxEntriesPerOrg)) {
-          const orgIds = sweptAll ? [...organizations] : await requestLogOrganizations(db);
-          for (const orgId of orgIds) {
-            if (closed) break;
-            deletedByCount += await deleteBeyondCount(sweep, orgId, maxEntriesPerOrg);
-          }
-        }
-        sweptAll = true;
-        return { deletedByAge, deletedByCount };
-      } catch (error) {
-        for (const orgId of organizations) written.add(orgId);
-        throw error;
-      }
-    })();
-    sweeping = run;
-    // Cleared once settled, never before it is set (a sweep with both limits off settles at once).
-    const done = (): void => {
-      if (sweeping === run) sweeping = undefined;
-    };
-    run.then(done, done);
-    return run;
-  };
-
-  const flushTimer = setInterval(backgroundFlush, flushIntervalMs);
+  const flushTimer = setInterval(() => backgroundFlush(buffer), buffer.flushIntervalMs);
   flushTimer.unref();
   const retentionTimer = setInterval(() => {
-    enforceRetention().catch(onError);
-  }, retentionIntervalMs);
+    enforceRequestLogRetention(buffer).catch(buffer.onError);
+  }, buffer.retentionIntervalMs);
   retentionTimer.unref();
 
   return {
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     get dropped() {
-      return dropped;
+      return buffer.dropped;
     },
     get buffered() {
-      return buffer.length;
+      return buffer.entries.length;
     },
     record(entry) {
       const size = requestLogEntrySize(entry);
-      if (closed || buffer.length >= bufferCapacity || bufferedBytes + size > maxBufferedBytes) {
-        drop(1);
+      if (buffer.closed || buffer.entries.length >= bufferCapacity || buffer.bufferedBytes + size > maxBufferedBytes) {
+        drop(buffer, 1);
         return;
       }
       // The seq is taken now, not at the write: entries list in the order they were recorded.
-      buffer.push({ entry, seq: uuidV7(), recordedAt: now(), size });
-      bufferedBytes += size;
-      if (buffer.length >= flushBatchSize && !flushSoon) {
-        flushSoon = true;
+      buffer.entries.push({ entry, seq: uuidV7(), recordedAt: now(), size });
+      buffer.bufferedBytes += size;
+      if (buffer.entries.length >= flushBatchSize && !buffer.flushSoon) {
+        buffer.flushSoon = true;
         setImmediate(() => {
-          flushSoon = false;
-          backgroundFlush();
+          buffer.flushSoon = false;
+          backgroundFlush(buffer);
         }).unref();
       }
     },
     recordUnauthenticated(entry) {
-      if (closed || !sample.admit()) return;
+      if (buffer.closed || !sample.admit()) return;
       const bounded = boundUnauthenticatedEntry(entry);
-      unauthenticated.push({ entry: bounded, seq: uuidV7(), recordedAt: now() });
+      buffer.unauthenticated.push({ entry: bounded, seq: uuidV7(), recordedAt: now() });
       // Only the newest are kept anyway: a database that does not answer never grows this.
-      if (unauthenticated.length > unauthenticatedCapacity) unauthenticated.shift();
+      if (buffer.unauthenticated.length > unauthenticatedCapacity) buffer.unauthenticated.shift();
     },
     async list(orgId, query = {}) {
       // A failure here is the background flush's to report; the query says whether the database answers.
-      await flushAll().catch(() => undefined);
+      await flushAll(buffer).catch(() => undefined);
       return listRequestLogRows(db, orgId, query);
     },
     async listUnauthenticated(query = {}) {
       const limit = checkUnauthenticatedQuery(query);
-      await flushAll().catch(() => undefined);
+      await flushAll(buffer).catch(() => undefined);
       return listUnauthenticatedRows(
         db,
         {
@@ -444,29 +275,29 @@ export function sqlRequestLog(database: SqlRequestLogDatabase, options: SqlReque
     },
     async flush() {
       try {
-        await flushAll();
+        await flushAll(buffer);
       } finally {
-        reportDrops();
+        reportDrops(buffer);
       }
     },
-    enforceRetention,
+    enforceRetention: () => enforceRequestLogRetention(buffer),
     async close() {
-      if (closed) return;
-      closed = true;
+      if (buffer.closed) return;
+      buffer.closed = true;
       clearInterval(flushTimer);
       clearInterval(retentionTimer);
-      await sweeping?.catch(() => undefined);
+      await buffer.sweeping?.catch(() => undefined);
       try {
-        await flushAll();
+        await flushAll(buffer);
       } catch (error) {
         // Nothing will write them now.
-        drop(buffer.length);
-        take(buffer.length);
+        drop(buffer, buffer.entries.length);
+        take(buffer, buffer.entries.length);
         throw error;
       } finally {
         // The last report: no interval to wait for.
-        lastDropReport = undefined;
-        reportDrops();
+        buffer.lastDropReport = undefined;
+        reportDrops(buffer);
       }
     },
   };
