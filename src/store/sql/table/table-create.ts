@@ -11,7 +11,8 @@ import { deleteMeta, writeMeta } from "./table-meta-writes.js";
 import { readOne, withMembers } from "./table-read.js";
 import { rowValues, writeChildren } from "./table-row-values.js";
 import { onTable } from "./table-sql.js";
-import { idOf, notServed, servesOrg, type TableStoreState, translated } from "./table-store-state.js";
+import { withTranslatedErrors } from "../with-translated-errors.js";
+import { idOf, notServed, servesOrg, type TableStoreState } from "./table-store-state.js";
 import { claimKeys, refuseColumnClash, releaseKeys } from "./table-unique-keys.js";
 
 /** `ResourceStore.create` over the state's tables. */
@@ -20,7 +21,7 @@ export function createInTable(state: TableStoreState, request: CreateRequest): P
   const type = state.tables.get(request.resourceType);
   if (!type || (request.members !== undefined && !type.members)) return Promise.reject(notServed(request.resourceType));
   if (!servesOrg(state, request.orgId)) return Promise.reject(notServed(`organization ${request.orgId}'s`));
-  return translated(state, () =>
+  return withTranslatedErrors(state.dialect, () =>
     dialect.writeTransaction(db, async (trx): Promise<WriteResult> => {
       // Members first, the group second: the lock order every writer follows.
       const known =

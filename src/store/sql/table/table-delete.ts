@@ -11,7 +11,8 @@ import { bumpGroup, deleteMeta } from "./table-meta-writes.js";
 import { readOne } from "./table-read.js";
 import { TABLE_KEYS, TABLE_META } from "./table-side-tables.js";
 import { byId, lockRow, orgCondition, ROW } from "./table-sql.js";
-import { idOf, servesOrg, type TableStoreState, translated, type TypeTable } from "./table-store-state.js";
+import { withTranslatedErrors } from "../with-translated-errors.js";
+import { idOf, servesOrg, type TableStoreState, type TypeTable } from "./table-store-state.js";
 import { releaseKeys } from "./table-unique-keys.js";
 
 /** `ResourceStore.delete` over the state's tables. */
@@ -21,7 +22,7 @@ export function deleteFromTable(state: TableStoreState, request: DeleteRequest):
   const type = state.tables.get(request.resourceType);
   const id = type && idOf(type, request.id);
   if (!type || id === undefined || !servesOrg(state, request.orgId)) return Promise.resolve(false);
-  return translated(state, () =>
+  return withTranslatedErrors(state.dialect, () =>
     dialect.writeTransaction(db, async (trx) => {
       if (!(await lockRow(state, trx, type, request, id, "delete"))) return false;
       if (request.expectedVersion !== undefined) {
@@ -55,7 +56,7 @@ export function deleteFromTable(state: TableStoreState, request: DeleteRequest):
 export function deleteTableOrganization(state: TableStoreState, orgId: string): Promise<number> {
   const { dialect, db, organization, users } = state;
   const groupsTable = state.groups;
-  return translated(state, () =>
+  return withTranslatedErrors(state.dialect, () =>
     dialect.writeTransaction(db, async (trx) => {
       if (!("column" in organization)) return 0;
       const inOrg = (type: TypeTable) =>

@@ -11,7 +11,8 @@ import { totalFromPage } from "../list-resources.js";
 import type { SqlStoreDatabase } from "../sql-tables.js";
 import { resourcesOf } from "./table-read.js";
 import { ROW, selectRows, sourceFor } from "./table-sql.js";
-import { servesOrg, type TableStoreState, translated } from "./table-store-state.js";
+import { withTranslatedErrors } from "../with-translated-errors.js";
+import { servesOrg, type TableStoreState } from "./table-store-state.js";
 
 /** `ResourceStore.list` over the state's tables. */
 export async function listTable(state: TableStoreState, request: ListRequest): Promise<ListResult> {
@@ -49,5 +50,5 @@ export async function listTable(state: TableStoreState, request: ListRequest): P
   // Child rows and members are read in the page's snapshot, so they agree with it even while
   // others write; a page of the table's own rows alone needs no transaction (as in the SQL store).
   const rowsOnly = type.children.length === 0 && !(request.members && type.members);
-  return translated(state, () => (rowsOnly ? read(db) : dialect.readTransaction(db, read)));
+  return withTranslatedErrors(state.dialect, () => (rowsOnly ? read(db) : dialect.readTransaction(db, read)));
 }

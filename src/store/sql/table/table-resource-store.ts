@@ -13,7 +13,8 @@ import { createInTable } from "./table-create.js";
 import { deleteFromTable, deleteTableOrganization } from "./table-delete.js";
 import { listTable } from "./table-list.js";
 import { readOne, withMembers } from "./table-read.js";
-import { idOf, servesOrg, type TableResourceStoreOptions, tableStoreState, translated } from "./table-store-state.js";
+import { withTranslatedErrors } from "../with-translated-errors.js";
+import { idOf, servesOrg, type TableResourceStoreOptions, tableStoreState } from "./table-store-state.js";
 import { updateInTable } from "./table-update.js";
 
 /**
@@ -40,8 +41,8 @@ export function tableResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
       const type = state.tables.get(request.resourceType);
       const id = type && idOf(type, request.id);
       if (!type || id === undefined || !servesOrg(state, request.orgId)) return Promise.resolve(undefined);
-      if (!request.members || !type.members) return translated(state, () => readOne(state, db, type, request, id));
-      return translated(state, () =>
+      if (!request.members || !type.members) return withTranslatedErrors(state.dialect, () => readOne(state, db, type, request, id));
+      return withTranslatedErrors(state.dialect, () =>
         dialect.readTransaction(db, async (trx) => {
           const resource = await readOne(state, trx, type, request, id);
           return resource && withMembers(trx, type, resource, true);

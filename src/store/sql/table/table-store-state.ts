@@ -135,12 +135,3 @@ export function notServed(resourceType: string): ScimError {
   // RFC 7644 §3.12: 501 for an operation the service does not support.
   return new ScimError(501, undefined, `This service does not keep ${resourceType} resources`);
 }
-
-/** Runs `operation`, its database errors translated as the dialect does (a 503 for an outage). */
-export async function translated<T>(state: TableStoreState, operation: () => Promise<T>): Promise<T> {
-  try {
-    return await operation();
-  } catch (error) {
-    throw state.dialect.translateError ? state.dialect.translateError(error) : error;
-  }
-}

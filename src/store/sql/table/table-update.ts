@@ -12,7 +12,8 @@ import { setRowMeta, writeMeta } from "./table-meta-writes.js";
 import { NEVER_WRITTEN, readOne, withMembers } from "./table-read.js";
 import { rowValues, writeChildren } from "./table-row-values.js";
 import { byId, lockRow, onTable, orgCondition, ROW } from "./table-sql.js";
-import { idOf, notServed, servesOrg, type TableStoreState, translated } from "./table-store-state.js";
+import { withTranslatedErrors } from "../with-translated-errors.js";
+import { idOf, notServed, servesOrg, type TableStoreState } from "./table-store-state.js";
 import { claimKeys, refuseColumnClash, releaseKeys } from "./table-unique-keys.js";
 
 /** `ResourceStore.update` over the state's tables. */
@@ -24,7 +25,7 @@ export function updateInTable(state: TableStoreState, request: UpdateRequest): P
   const delta = request.membership;
   const members = type.members;
   if (delta && !members) return Promise.reject(notServed(`member lists of ${request.resourceType}`));
-  return translated(state, () =>
+  return withTranslatedErrors(state.dialect, () =>
     dialect.writeTransaction(db, async (trx): Promise<WriteResult | undefined> => {
       // Members first, the group second: the lock order every writer follows.
       const adding = delta === undefined ? [] : delta.kind === "replace" ? delta.ids : delta.add;
