@@ -2,6 +2,7 @@
  * The console's only way to the server: the analytics interface at `/analytics/v1`, with the
  * signed-in key as `Authorization: Bearer` (never a cookie, so a cross-site request carries nothing).
  */
+import type { OrganizationList } from "./analytics-api-types.js";
 
 /** A problem (RFC 9457) the analytics interface answered, or a network failure (status 0). */
 export class ApiError extends Error {
@@ -15,11 +16,8 @@ export class ApiError extends Error {
   }
 }
 
-/** A page of a list operation. */
-export interface Page<T> {
-  readonly data: readonly T[];
-  readonly nextCursor: string | null;
-}
+/** A page of a list operation: the shape the `…List` schemas share, with items `T`. */
+export type Page<T> = Omit<OrganizationList, "data"> & { readonly data: readonly T[] };
 
 /** Query parameters; undefined and empty values are left out. */
 export type Query = Readonly<Record<string, string | number | boolean | undefined>>;

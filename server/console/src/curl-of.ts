@@ -2,7 +2,7 @@
  * A request of the provisioning log as a curl command, to replay it by hand. The token is a
  * placeholder (the log never has it) and redacted values stay redacted.
  */
-import type { RequestLogEntry } from "./request-log-entry.js";
+import type { RequestLogEntry } from "./analytics-api-types.js";
 
 /** `text` in single quotes for a POSIX shell. */
 function quoted(text: string): string {

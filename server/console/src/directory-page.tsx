@@ -4,36 +4,13 @@
  * at a time (the server pages in the database, so a group of 100,000 stays fast).
  */
 import { useState } from "preact/hooks";
+import type { DirectoryGroup, DirectoryMemberList, DirectoryUser, DirectoryUserDetail } from "./analytics-api-types.js";
 import { type Page, seg } from "./api-client.js";
 import { useApi } from "./context.js";
 import { ErrorNotice } from "./error-notice.js";
 import { OrganizationPicker } from "./organization-picker.js";
 import { href, navigate, type Place } from "./router.js";
 import { useAsync } from "./use-async.js";
-
-interface DirectoryUser {
-  readonly id: string;
-  readonly userName: string;
-  readonly displayName?: string;
-  readonly externalId?: string;
-  readonly active: boolean;
-}
-
-interface DirectoryGroup {
-  readonly id: string;
-  readonly displayName: string;
-  readonly externalId?: string;
-  readonly memberCount: number;
-}
-
-interface Member {
-  readonly id: string;
-  readonly type: string;
-  readonly display?: string;
-  readonly userName?: string;
-}
-
-type UserDetail = DirectoryUser & { readonly groups?: readonly { id: string; displayName: string }[] } & Record<string, unknown>;
 
 const PAGE = 50;
 const MEMBERS_PAGE = 100;
@@ -245,14 +222,14 @@ const USER_COLUMNS: readonly [Column<DirectoryUser>, ...Column<DirectoryUser>[]]
 ];
 
 const GROUP_COLUMNS: readonly [Column<DirectoryGroup>, ...Column<DirectoryGroup>[]] = [
-  { heading: "displayName", cell: (group) => group.displayName },
+  { heading: "displayName", cell: (group) => group.displayName ?? "—" },
   { heading: "externalId", cell: (group) => group.externalId ?? "—" },
   { heading: "Members", cell: (group) => group.memberCount.toLocaleString() },
 ];
 
 function UserPanel({ org, id, onGroup }: { readonly org: string; readonly id: string; readonly onGroup: (id: string) => void }) {
   const api = useApi();
-  const user = useAsync(() => api.get<UserDetail>(`/organizations/${seg(org)}/directory/users/${seg(id)}`), [api, org, id]);
+  const user = useAsync(() => api.get<DirectoryUserDetail>(`/organizations/${seg(org)}/directory/users/${seg(id)}`), [api, org, id]);
   const { groups, ...resource } = user.value ?? {};
   return (
     <section class="panel detail" aria-labelledby="user-title">
@@ -285,7 +262,7 @@ function MembersPanel({ org, id, onUser }: { readonly org: string; readonly id: 
   const pages = usePages();
   const members = useAsync(
     () =>
-      api.get<Page<Member>>(`/organizations/${seg(org)}/directory/groups/${seg(id)}/members`, {
+      api.get<DirectoryMemberList>(`/organizations/${seg(org)}/directory/groups/${seg(id)}/members`, {
         limit: MEMBERS_PAGE,
         cursor: pages.cursor,
       }),

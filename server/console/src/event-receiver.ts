@@ -1,37 +1,9 @@
 /**
- * An RFC 9967 event receiver as the analytics interface answers it (`EventReceiver`, issue 20),
- * and its delivery state in words an operator can act on.
+ * An RFC 9967 event receiver as the analytics interface answers it (`EventReceiver`, issue 20):
+ * its event URIs, and its delivery state in words an operator can act on.
  */
 
-/** Why the receiver's last delivery failed. */
-export interface DeliveryFailure {
-  readonly at: string;
-  readonly jti: string;
-  readonly status?: number;
-  readonly error: string;
-  readonly description?: string;
-}
-
-export interface EventReceiver {
-  readonly id: string;
-  readonly organizationId: string;
-  readonly url: string;
-  readonly delivery: "push" | "poll";
-  readonly events: readonly string[];
-  readonly form: "full" | "notice";
-  readonly audience: string;
-  readonly hasAuthorization: boolean;
-  readonly label?: string;
-  readonly createdAt: string;
-  readonly pollUrl?: string;
-  readonly position: number;
-  readonly attempts: number;
-  readonly nextAttemptAt?: string;
-  readonly lastError?: DeliveryFailure;
-  readonly lastDeliveredAt?: string;
-  readonly delivered: number;
-  readonly rejected: number;
-}
+import type { DeliveryFailure, EventReceiver } from "./analytics-api-types.js";
 
 const PROV = "urn:ietf:params:scim:event:prov:";
 

@@ -11,15 +11,8 @@ import { useApi } from "./context.js";
 import { CopyButton } from "./copy-button.js";
 import { ErrorNotice } from "./error-notice.js";
 import { EventSigningKeyPanel } from "./event-signing-key-panel.js";
-import {
-  EVENT_KINDS,
-  type EventKind,
-  type EventReceiver,
-  eventKindOf,
-  eventUriOf,
-  failureInWords,
-  stateInWords,
-} from "./event-receiver.js";
+import type { EventReceiver, EventReceiverList } from "./analytics-api-types.js";
+import { EVENT_KINDS, type EventKind, eventKindOf, eventUriOf, failureInWords, stateInWords } from "./event-receiver.js";
 import { when } from "./organization.js";
 import { toError, useAsync } from "./use-async.js";
 
@@ -31,7 +24,7 @@ function notConfigured(error: Error | undefined): boolean {
 export function EventReceiversSection({ orgId }: { readonly orgId: string }) {
   const api = useApi();
   const path = `/organizations/${seg(orgId)}/event-receivers`;
-  const receivers = useAsync(() => api.get<{ data: readonly EventReceiver[] }>(path), [api, path]);
+  const receivers = useAsync(() => api.get<EventReceiverList>(path), [api, path]);
   const [url, setUrl] = useState("");
   const [delivery, setDelivery] = useState<EventReceiver["delivery"]>("push");
   const [form, setForm] = useState<EventReceiver["form"]>("notice");

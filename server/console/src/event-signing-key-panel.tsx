@@ -5,21 +5,12 @@
  * already signed still verify; the panel says so. Shown only where the host delivers events.
  */
 import { useState } from "preact/hooks";
+import type { EventSigningKey, EventSigningKeyRotated } from "./analytics-api-types.js";
 import { seg } from "./api-client.js";
 import { useApi } from "./context.js";
 import { CopyButton } from "./copy-button.js";
 import { ErrorNotice } from "./error-notice.js";
 import { toError, useAsync } from "./use-async.js";
-
-/** `GET /organizations/{id}/event-signing-key`. */
-interface EventSigningKey {
-  /** The `kid` of the key that signs from now on. */
-  readonly kid: string;
-  /** Where receivers fetch the public keys. */
-  readonly jwksUrl: string;
-  /** The public keys: the signing one first, then those it replaced, still within their retention. */
-  readonly jwks: { readonly keys: readonly { readonly kid?: string }[] };
-}
 
 export function EventSigningKeyPanel({ orgId }: { readonly orgId: string }) {
   const api = useApi();
@@ -38,7 +29,7 @@ export function EventSigningKeyPanel({ orgId }: { readonly orgId: string }) {
     setError(undefined);
     setSaid("");
     try {
-      const answer = await api.post<{ kid: string }>(`${path}/rotate`, {});
+      const answer = await api.post<EventSigningKeyRotated>(`${path}/rotate`, {});
       setSaid(`Signing key rotated: events are now signed with ${answer.kid}.`);
       key.reload();
     } catch (caught) {

@@ -1,8 +1,7 @@
 /** The organization a page is about: a labelled select over the organizations the key sees. */
-import type { Page } from "./api-client.js";
 import { useApi } from "./context.js";
 import { ErrorNotice } from "./error-notice.js";
-import type { Organization } from "./organization.js";
+import type { OrganizationList } from "./analytics-api-types.js";
 import { useAsync } from "./use-async.js";
 
 export function OrganizationPicker({
@@ -15,7 +14,7 @@ export function OrganizationPicker({
   readonly id: string;
 }) {
   const api = useApi();
-  const organizations = useAsync(() => api.get<Page<Organization>>("/organizations", { limit: 1000 }), [api]);
+  const organizations = useAsync(() => api.get<OrganizationList>("/organizations", { limit: 1000 }), [api]);
   const list = organizations.value?.data ?? [];
   return (
     <div class="field">

@@ -4,12 +4,20 @@
  * RFC 9967 event receivers.
  */
 import { useState } from "preact/hooks";
-import { type Page, seg } from "./api-client.js";
+import type {
+  Organization,
+  OrganizationCreated,
+  OrganizationList as OrganizationPage,
+  Token,
+  TokenIssued,
+  TokenList,
+} from "./analytics-api-types.js";
+import { seg } from "./api-client.js";
 import { useApi } from "./context.js";
 import { CopyButton } from "./copy-button.js";
 import { ErrorNotice } from "./error-notice.js";
 import { EventReceiversSection } from "./event-receivers-section.js";
-import { type Organization, type ScimToken, scimBaseUrlOf, when } from "./organization.js";
+import { scimBaseUrlOf, when } from "./organization.js";
 import { href, onLinkClick, type Place } from "./router.js";
 import { SecretOnce } from "./secret-once.js";
 import { toError, useAsync } from "./use-async.js";
@@ -21,17 +29,12 @@ export function OrganizationsPage({ place }: { readonly place: Place }) {
   return id === undefined ? <OrganizationList /> : <OrganizationDetail id={decodeURIComponent(id)} />;
 }
 
-interface Created {
-  readonly organization: Organization;
-  readonly scim: { readonly baseUrl: string; readonly token: string };
-}
-
 function OrganizationList() {
   const api = useApi();
-  const list = useAsync(() => api.get<Page<Organization>>("/organizations", { limit: 1000 }), [api]);
+  const list = useAsync(() => api.get<OrganizationPage>("/organizations", { limit: 1000 }), [api]);
   const [name, setName] = useState("");
   const [id, setId] = useState("");
-  const [created, setCreated] = useState<Created>();
+  const [created, setCreated] = useState<OrganizationCreated>();
   const [error, setError] = useState<Error>();
   const [busy, setBusy] = useState(false);
   const create = async (event: Event): Promise<void> => {
@@ -39,7 +42,10 @@ function OrganizationList() {
     setBusy(true);
     setError(undefined);
     try {
-      const answer = await api.post<Created>("/organizations", { name: name.trim(), ...(id.trim() === "" ? {} : { id: id.trim() }) });
+      const answer = await api.post<OrganizationCreated>("/organizations", {
+        name: name.trim(),
+        ...(id.trim() === "" ? {} : { id: id.trim() }),
+      });
       setCreated(answer);
       setName("");
       setId("");
@@ -150,7 +156,7 @@ function OrganizationList() {
 function OrganizationDetail({ id }: { readonly id: string }) {
   const api = useApi();
   const organization = useAsync(() => api.get<Organization>(`/organizations/${seg(id)}`), [api, id]);
-  const tokens = useAsync(() => api.get<Page<ScimToken>>(`/organizations/${seg(id)}/tokens`), [api, id]);
+  const tokens = useAsync(() => api.get<TokenList>(`/organizations/${seg(id)}/tokens`), [api, id]);
   const [secret, setSecret] = useState<{ title: string; value: string }>();
   const [label, setLabel] = useState("");
   const [error, setError] = useState<Error>();
@@ -170,20 +176,20 @@ function OrganizationDetail({ id }: { readonly id: string }) {
   const issue = (event: Event): void => {
     event.preventDefault();
     void act(async () => {
-      const answer = await api.post<{ token: ScimToken; secret: string }>(`/organizations/${seg(id)}/tokens`, {
+      const answer = await api.post<TokenIssued>(`/organizations/${seg(id)}/tokens`, {
         ...(label.trim() === "" ? {} : { label: label.trim() }),
       });
       setSecret({ title: `New token ${answer.token.label ?? answer.token.id}`, value: answer.secret });
       setLabel("");
     }, "Token issued.");
   };
-  const rotate = (token: ScimToken): void => {
+  const rotate = (token: Token): void => {
     void act(async () => {
-      const answer = await api.post<{ token: ScimToken; secret: string }>(`/organizations/${seg(id)}/tokens/${seg(token.id)}/rotate`, {});
+      const answer = await api.post<TokenIssued>(`/organizations/${seg(id)}/tokens/${seg(token.id)}/rotate`, {});
       setSecret({ title: `New secret of ${token.label ?? token.id}`, value: answer.secret });
     }, "Token rotated: the old secret is refused from the next request on.");
   };
-  const revoke = (token: ScimToken): void => {
+  const revoke = (token: Token): void => {
     if (!confirm(`Revoke ${token.label ?? token.id}? Requests with it are refused from the next one on.`)) return;
     void act(() => api.delete(`/organizations/${seg(id)}/tokens/${seg(token.id)}`), "Token revoked.");
   };

@@ -1,31 +1,7 @@
-/** An entry of the provisioning log as the read API renders it (scimkit's `RequestLogEntry`). */
-export interface RequestLogEntry {
-  readonly requestId: string;
-  readonly orgId: string;
-  readonly at: string;
-  readonly method: string;
-  readonly path: string;
-  readonly status: number;
-  readonly scimType?: string;
-  readonly detail?: string;
-  readonly durationMs: number;
-  readonly authenticated: boolean;
-  readonly tokenId?: string;
-  readonly clientAddress?: string;
-  readonly userAgent?: string;
-  readonly identityProvider: string;
-  readonly resourceType?: string;
-  readonly resourceId?: string;
-  readonly bulkOperations?: number;
-  readonly requestBody?: string;
-  readonly requestBodyTruncated?: boolean;
-  readonly requestBodyRefused?: RequestBodyRefusal;
-  readonly responseBody?: string;
-  readonly responseBodyTruncated?: boolean;
-}
+import type { RequestLogEntry } from "./analytics-api-types.js";
 
 /** Why the service refused a request body (scimkit's `RequestBodyRefusal`). */
-export type RequestBodyRefusal = "invalidJson" | "tooLarge" | "unsupportedMediaType" | "incomplete";
+export type RequestBodyRefusal = NonNullable<RequestLogEntry["requestBodyRefused"]>;
 
 /** What the request pane says of a body the service refused, in the operator's words. */
 export function refusalText(refusal: RequestBodyRefusal): string {
@@ -41,7 +17,16 @@ export function refusalText(refusal: RequestBodyRefusal): string {
   }
 }
 
-export const IDENTITY_PROVIDERS = ["entra", "okta", "onelogin", "google", "jumpcloud", "ping", "other"] as const;
+/** The identity providers the log tells apart, for its filter. */
+export const IDENTITY_PROVIDERS = [
+  "entra",
+  "okta",
+  "onelogin",
+  "google",
+  "jumpcloud",
+  "ping",
+  "other",
+] as const satisfies readonly RequestLogEntry["identityProvider"][];
 
 /** A body as indented JSON when it parses (a truncated one does not), else as it is. */
 export function pretty(body: string | undefined): string {

@@ -4,14 +4,15 @@
  * entry's request and response side by side, its error explained, and a curl to replay it.
  */
 import { useEffect, useState } from "preact/hooks";
-import { type Page, type Query, seg } from "./api-client.js";
+import { type Query, seg } from "./api-client.js";
 import { useApi } from "./context.js";
 import { CopyButton } from "./copy-button.js";
 import { curlOf } from "./curl-of.js";
 import { ErrorNotice } from "./error-notice.js";
 import { OrganizationPicker } from "./organization-picker.js";
 import { when } from "./organization.js";
-import { IDENTITY_PROVIDERS, pretty, type RequestLogEntry, refusalText } from "./request-log-entry.js";
+import type { RequestLogEntry, RequestLogList } from "./analytics-api-types.js";
+import { IDENTITY_PROVIDERS, pretty, refusalText } from "./request-log-entry.js";
 import { href, navigate, type Place } from "./router.js";
 import { explain } from "./scim-error-explanations.js";
 import { toError } from "./use-async.js";
@@ -98,7 +99,7 @@ export function RequestLogPage({ place }: { readonly place: Place }) {
     const load = async (): Promise<void> => {
       try {
         const pages = await Promise.all(
-          classes.map((statusClass) => api.get<Page<RequestLogEntry>>(`/organizations/${seg(org)}/request-log`, queryOf(statusClass))),
+          classes.map((statusClass) => api.get<RequestLogList>(`/organizations/${seg(org)}/request-log`, queryOf(statusClass))),
         );
         if (stopped) return;
         setEntries(merged(...pages.map((page) => page.data)));
@@ -123,9 +124,7 @@ export function RequestLogPage({ place }: { readonly place: Place }) {
       const pages = await Promise.all(
         classes.map((statusClass, index) => {
           const cursor = older.cursors[index];
-          return cursor
-            ? api.get<Page<RequestLogEntry>>(`/organizations/${seg(org)}/request-log`, queryOf(statusClass, cursor))
-            : undefined;
+          return cursor ? api.get<RequestLogList>(`/organizations/${seg(org)}/request-log`, queryOf(statusClass, cursor)) : undefined;
         }),
       );
       setOlder({

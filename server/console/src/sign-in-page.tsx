@@ -3,8 +3,8 @@
  * invitation). The key is checked against the server before the console opens.
  */
 import { useState } from "preact/hooks";
-import { ApiError, apiClient, type Page } from "./api-client.js";
-import type { Organization } from "./organization.js";
+import { ApiError, apiClient } from "./api-client.js";
+import type { OrganizationList } from "./analytics-api-types.js";
 import { toError } from "./use-async.js";
 
 export function SignInPage({ onSignedIn }: { readonly onSignedIn: (key: string, remember: boolean) => void }) {
@@ -22,7 +22,7 @@ export function SignInPage({ onSignedIn }: { readonly onSignedIn: (key: string, 
     setBusy(true);
     setError(undefined);
     try {
-      await apiClient(trimmed, () => undefined).get<Page<Organization>>("/organizations", { limit: 1 });
+      await apiClient(trimmed, () => undefined).get<OrganizationList>("/organizations", { limit: 1 });
       onSignedIn(trimmed, remember);
     } catch (caught) {
       const failure = toError(caught);

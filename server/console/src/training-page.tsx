@@ -3,50 +3,19 @@
  * phishing simulation's funnel (sent, delivered, opened, clicked, submitted data; reported).
  */
 import { useState } from "preact/hooks";
-import { ApiError, type Page, seg } from "./api-client.js";
+import type { CampaignList, CampaignSummary, CompletionTimeline, SimulationSummary } from "./analytics-api-types.js";
+import { ApiError, seg } from "./api-client.js";
 import { FunnelChart, LineChart } from "./charts.js";
 import { useApi } from "./context.js";
 import { ErrorNotice } from "./error-notice.js";
 import { href, navigate, type Place } from "./router.js";
 import { useAsync } from "./use-async.js";
 
-interface Campaign {
-  readonly id: string;
-  readonly organizationId: string;
-  readonly name: string;
-  readonly startsAt?: string;
-  readonly dueAt?: string;
-}
-
-interface CampaignSummary {
-  readonly enrolled: number;
-  readonly notStarted: number;
-  readonly inProgress: number;
-  readonly completed: number;
-  readonly overdue: number;
-  readonly completionRate: number;
-  readonly averageScore: number | null;
-}
-
-interface CompletionTimeline {
-  readonly data: readonly { readonly date: string; readonly completed: number; readonly cumulative: number }[];
-  readonly enrolled: number;
-}
-
-interface SimulationSummary {
-  readonly sent: number;
-  readonly delivered: number;
-  readonly opened: number;
-  readonly clicked: number;
-  readonly submittedData: number;
-  readonly reported: number;
-}
-
 export function TrainingPage({ place }: { readonly place: Place }) {
   const api = useApi();
   const campaignId = place.query.get("campaign") ?? undefined;
   const simulationId = place.query.get("simulation") ?? undefined;
-  const campaigns = useAsync(() => api.get<Page<Campaign>>("/campaigns", { limit: 1000 }), [api]);
+  const campaigns = useAsync(() => api.get<CampaignList>("/campaigns", { limit: 1000 }), [api]);
   const go = (query: Record<string, string | undefined>): void =>
     navigate(href("/training", { campaign: campaignId, simulation: simulationId, ...query }));
   const [typed, setTyped] = useState(simulationId ?? "");
