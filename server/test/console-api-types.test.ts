@@ -24,8 +24,12 @@ describe("the console's types of the analytics interface", () => {
 
   it("keep what a schema says a body may hold: required and optional members, nulls, enums, references", () => {
     expect(generated).toContain('export type OrganizationStatus = "active" | "suspended";');
-    expect(generated).toMatch(/export interface Organization \{[^}]*readonly id: OrganizationId;[^}]*readonly parentId\?: OrganizationId;/s);
-    expect(generated).toMatch(/export interface OrganizationList \{[^}]*readonly data: readonly Organization\[\];[^}]*readonly nextCursor: string \| null;/s);
+    expect(generated).toMatch(
+      /export interface Organization \{[^}]*readonly id: OrganizationId;[^}]*readonly parentId\?: OrganizationId;/s,
+    );
+    expect(generated).toMatch(
+      /export interface OrganizationList \{[^}]*readonly data: readonly Organization\[\];[^}]*readonly nextCursor: string \| null;/s,
+    );
     // An open schema (no `additionalProperties: false`) may hold members it does not list.
     expect(generated).toMatch(/export interface DirectoryUserDetail \{.*readonly \[member: string\]: unknown;\n\}/s);
   });
