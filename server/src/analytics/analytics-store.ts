@@ -42,6 +42,7 @@ export type {
   OperationStore,
   OperationUpdate,
   ReportAdmission,
+  ReportJobStore,
   ReportRow,
   ReportStart,
 } from "./operation-store.js";

@@ -151,3 +151,18 @@ export interface OperationStore {
    */
   purgeExpiredOperations(now: string, maxRows: number): Promise<number>;
 }
+
+/**
+ * The members of `OperationStore` that run report jobs — admission, claims, fenced progress and
+ * rows, the purge — apart from those that store and read operations.
+ */
+export type ReportJobStore = Pick<
+  OperationStore,
+  | "updateOperation"
+  | "appendReportRows"
+  | "startOperation"
+  | "claimOperation"
+  | "heartbeatOperation"
+  | "releaseOperation"
+  | "purgeExpiredOperations"
+>;

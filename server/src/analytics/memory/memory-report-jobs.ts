@@ -3,7 +3,7 @@
  * heartbeats and takeover, fenced writes and the purge of expired operations, over the store's
  * own maps. One process holds them, so each method is atomic by running without an `await`.
  */
-import type { AnalyticsStore, Operation, OperationUpdate, ReportRow } from "../analytics-store.js";
+import type { Operation, OperationUpdate, ReportJobStore, ReportRow } from "../analytics-store.js";
 import { plainCopy } from "./plain-copy.js";
 
 /** Unexpired at `now`: an operation without `expiresAt` never expires. */
@@ -29,19 +29,7 @@ function unowned(operation: Operation): Operation {
 }
 
 /** The memory store's report-job methods over its `operations` and `reportRows` maps. */
-export function memoryReportJobs(
-  operations: Map<string, Operation>,
-  reportRows: Map<string, ReportRow[]>,
-): Pick<
-  AnalyticsStore,
-  | "updateOperation"
-  | "appendReportRows"
-  | "startOperation"
-  | "claimOperation"
-  | "heartbeatOperation"
-  | "releaseOperation"
-  | "purgeExpiredOperations"
-> {
+export function memoryReportJobs(operations: Map<string, Operation>, reportRows: Map<string, ReportRow[]>): ReportJobStore {
   const holds = (id: string, ownerId: string | undefined): Operation | undefined => {
     const current = operations.get(id);
     return current === undefined || (ownerId !== undefined && current.ownerId !== ownerId) ? undefined : current;

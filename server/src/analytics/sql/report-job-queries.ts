@@ -6,7 +6,7 @@
  */
 import { type Kysely, type Updateable, sql } from "kysely";
 import type { SqlDialect } from "scimkit/sql";
-import type { OperationStore, ReportStart } from "../analytics-store.js";
+import type { ReportJobStore, ReportStart } from "../analytics-store.js";
 import type { AnalyticsDatabase, OperationsTable } from "./analytics-tables.js";
 import { analyticsWriteTransaction } from "./analytics-write-transaction.js";
 import { purgeExpiredOperations } from "./purge-expired-operations.js";
@@ -30,19 +30,7 @@ function claimable(eb: OperationsExpression, now: string, staleBefore: string) {
 }
 
 /** The report-job members of `OperationStore` over `db`. */
-export function reportJobQueries(
-  db: Kysely<AnalyticsDatabase>,
-  dialect: SqlDialect,
-): Pick<
-  OperationStore,
-  | "updateOperation"
-  | "appendReportRows"
-  | "startOperation"
-  | "claimOperation"
-  | "heartbeatOperation"
-  | "releaseOperation"
-  | "purgeExpiredOperations"
-> {
+export function reportJobQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDialect): ReportJobStore {
   return {
     async updateOperation(id, update, ownerId) {
       const change: Updateable<OperationsTable> = {
