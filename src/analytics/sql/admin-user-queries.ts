@@ -231,19 +231,23 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
         email: user.email.toLowerCase(),
         role: user.role,
         offered_by: offeredBy ?? null,
-        code_hash: invitation.codeHash,
         invited_at: user.invitedAt,
         expires_at: invitation.expiresAt,
         updated_at: user.updatedAt,
       })
       .execute();
     await insertGrants(trx, "offer", user.id, grantsOf(user));
+    await trx
+      .insertInto("scimkit_invitation_offer_codes")
+      .values({ code_hash: invitation.codeHash, offer_id: user.id, created_at: user.invitedAt })
+      .execute();
   };
 
   /** Removes the offer `id` and its grants. */
   const deleteOffer = async (trx: Kysely<AnalyticsDatabase>, id: string): Promise<void> => {
     // Explicit rather than by cascade, so the grants go even where foreign keys are not enforced.
     await deleteGrants(trx, "offer", id);
+    await trx.deleteFrom("scimkit_invitation_offer_codes").where("offer_id", "=", id).execute();
     await trx.deleteFrom("scimkit_invitation_offers").where("id", "=", id).execute();
   };
 
@@ -471,7 +475,9 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
           trx
             .selectFrom("scimkit_invitation_offers as o")
             .selectAll("o")
-            .where("o.code_hash", "=", codeHash)
+            .where("o.id", "in", (eb) =>
+              eb.selectFrom("scimkit_invitation_offer_codes as c").select("c.offer_id").where("c.code_hash", "=", codeHash),
+            )
             .where("o.expires_at", ">", now),
           dialect,
           "update",

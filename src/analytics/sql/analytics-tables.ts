@@ -61,7 +61,7 @@ export interface InvitationsTable {
 /**
  * A pending invitation offer (analytics version 5, issue 27): an invitation whose e-mail is an
  * admin user's the inviter may not see, listed as an `invited` admin user until accepted or
- * withdrawn. Primary key `id`; `code_hash` is unique.
+ * withdrawn. Primary key `id`.
  */
 export interface InvitationOffersTable {
   readonly id: string;
@@ -71,9 +71,8 @@ export interface InvitationOffersTable {
   readonly role: string;
   /** The admin user whose grants bound the offer's; null: the operator. */
   readonly offered_by: string | null;
-  /** The SHA-256 digest of the single-use code. */
-  readonly code_hash: string;
   readonly invited_at: string;
+  /** When its code stops working. */
   readonly expires_at: string;
   readonly updated_at: string;
 }
@@ -84,6 +83,13 @@ export interface InvitationOfferOrganizationsTable {
   readonly org_id: string;
   /** 1: offered with its subtree, 0: alone. */
   readonly subtree: Generated<number>;
+}
+
+/** An offer's single-use code, as its SHA-256 digest only. Primary key `code_hash`; cascades with the offer. */
+export interface InvitationOfferCodesTable {
+  readonly code_hash: string;
+  readonly offer_id: string;
+  readonly created_at: string;
 }
 
 /** An analytics API key, as its SHA-256 digest only. Primary key `id`; `hash` is unique. */
@@ -209,6 +215,7 @@ export type AnalyticsTables = {
   readonly scimkit_invitations: InvitationsTable;
   readonly scimkit_invitation_offers: InvitationOffersTable;
   readonly scimkit_invitation_offer_organizations: InvitationOfferOrganizationsTable;
+  readonly scimkit_invitation_offer_codes: InvitationOfferCodesTable;
   readonly scimkit_api_keys: ApiKeysTable;
   readonly scimkit_campaigns: CampaignsTable;
   readonly scimkit_enrolments: EnrolmentsTable;
