@@ -14,7 +14,7 @@ import { type Grants, grantsBeyond, refuseGrantsBeyond } from "../grants-beyond.
 import { mergedGrants, refuseWiderRole } from "../offered-grants.js";
 import { lockChains } from "./organization-tree.js";
 import type { AdminRole, AdminUser, AdminUserStatus, AnalyticsStore, OrgScope, StoredApiKey } from "../analytics-store.js";
-import { deleteGrants, insertGrants, NO_GRANTS, readGrants } from "./grant-links.js";
+import { deleteGrants, type GrantHolder, insertGrants, NO_GRANTS, readGrants } from "./grant-links.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
 import { scopeOrgIds } from "./scope-org-ids.js";
 
@@ -138,33 +138,29 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
     return ids === undefined ? query : query.where((eb) => offerSharesOrganization(eb, ids));
   };
 
-  /** The users of `rows` with their organizations, read in one query. */
-  const withOrganizations = async (on: Kysely<AnalyticsDatabase>, rows: readonly Selectable<AdminUsersTable>[]): Promise<AdminUser[]> => {
-    const byUser = await readGrants(
+  /** `rows` as admin users (`entryOf`), with the grants of `holder` each has, read in one query. */
+  const withGrants = async <R extends { readonly id: string }>(
+    on: Kysely<AnalyticsDatabase>,
+    holder: GrantHolder,
+    rows: readonly R[],
+    entryOf: (row: R, grants: Grants) => AdminUser,
+  ): Promise<AdminUser[]> => {
+    const grants = await readGrants(
       on,
-      "admin-user",
+      holder,
       rows.map((row) => row.id),
     );
-    return rows.map((row) => adminUserOf(row, byUser.get(row.id) ?? NO_GRANTS));
+    return rows.map((row) => entryOf(row, grants.get(row.id) ?? NO_GRANTS));
   };
 
   const one = async (on: Kysely<AnalyticsDatabase>, row: Selectable<AdminUsersTable> | undefined): Promise<AdminUser | undefined> =>
-    row ? (await withOrganizations(on, [row]))[0] : undefined;
+    row ? (await withGrants(on, "admin-user", [row], adminUserOf))[0] : undefined;
 
-  /** The offers of `rows` as admin users, with their organizations read in one query. */
-  const offerEntries = async (on: Kysely<AnalyticsDatabase>, rows: readonly Selectable<InvitationOffersTable>[]): Promise<AdminUser[]> => {
-    const byOffer = await readGrants(
-      on,
-      "offer",
-      rows.map((row) => row.id),
-    );
-    return rows.map((row) => offerEntryOf(row, byOffer.get(row.id) ?? NO_GRANTS));
-  };
-
+  /** The offer of `row` as the admin user it is listed as. */
   const oneOffer = async (
     on: Kysely<AnalyticsDatabase>,
     row: Selectable<InvitationOffersTable> | undefined,
-  ): Promise<AdminUser | undefined> => (row ? (await offerEntries(on, [row]))[0] : undefined);
+  ): Promise<AdminUser | undefined> => (row ? (await withGrants(on, "offer", [row], offerEntryOf))[0] : undefined);
 
   /**
    * The admin user with `email` (an admin user's row, with `visible` 1 when it shares an
@@ -315,7 +311,7 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
     if (role !== undefined) query = query.where("o.role", "=", role);
     if (orgId !== undefined) query = query.where((eb) => offerSharesOrganization(eb, [orgId]));
     if (page.after !== undefined) query = query.where("o.id", ">", page.after);
-    return offerEntries(db, await query.orderBy("o.id").limit(rowsToRead(page)).execute());
+    return withGrants(db, "offer", await query.orderBy("o.id").limit(rowsToRead(page)).execute(), offerEntryOf);
   };
 
   return {
@@ -329,7 +325,7 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
       if (page.after !== undefined) query = query.where("u.id", ">", page.after);
       const rows = await query.orderBy("u.id").limit(rowsToRead(page)).execute();
       // Offers and admin users in one id order: a page of each is enough to make one page of both.
-      const users = [...(await withOrganizations(db, rows)), ...(await offerPage(scope, page, filter))].sort((a, b) =>
+      const users = [...(await withGrants(db, "admin-user", rows, adminUserOf)), ...(await offerPage(scope, page, filter))].sort((a, b) =>
         a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
       );
       return pageOf(
