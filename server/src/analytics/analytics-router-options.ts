@@ -9,7 +9,11 @@ import type { ReportOptions } from "./report-options.js";
 
 /** A new invitation, for the host to deliver (by e-mail, say). */
 export interface Invitation {
-  /** The invited admin user (status `invited`). */
+  /**
+   * The invited admin user (status `invited`) — or, when the e-mail is an admin user's the inviter
+   * may not see, the pending offer listed as one (issue 27): deliver both alike; accepting the
+   * offer adds its organizations to that admin user.
+   */
   readonly adminUser: AdminUser;
   /**
    * The single-use code the person sends to `POST /invitations/accept`. Only its digest is

@@ -38,6 +38,7 @@ export type { OrganizationTreeError, OrganizationTreeRefusal } from "./organizat
 export { grantsBeyond, isGrantBeyondScopeError, refuseGrantsBeyond } from "./grants-beyond.js";
 export type { GrantBeyond, GrantBeyondScopeError, Grants } from "./grants-beyond.js";
 export type {
+  AcceptedOffer,
   AdminRole,
   AdminUser,
   GrantOptions,
@@ -52,6 +53,7 @@ export type {
   EnrolmentStatus,
   EnrolmentView,
   FeedbackComment,
+  InvitationOutcome,
   KeySubject,
   Learner,
   LearnerFilter,

@@ -821,12 +821,17 @@ export const analyticsSchemas = {
   },
   InvitationAccepted: {
     type: "object",
-    description: "The now active admin user and its API key, shown here only.",
-    required: ["adminUser", "apiKey"],
+    description:
+      "The admin user and, when accepting made it active, its API key, shown here only. An invitation taken by an admin user that already had the e-mail adds its organizations to that admin user's: its keys see them, and no new key comes.",
+    required: ["adminUser"],
     additionalProperties: false,
     properties: {
       adminUser: ref("AdminUser"),
-      apiKey: { type: "string", description: "Send as `Authorization: Bearer <apiKey>`; store it now, it is not shown again." },
+      apiKey: {
+        type: "string",
+        description:
+          "Send as `Authorization: Bearer <apiKey>`; store it now, it is not shown again. Absent when the admin user had keys already.",
+      },
     },
   },
   Token: scimToken,

@@ -27,6 +27,7 @@ import type {
 import { analyticsConflictError } from "../analytics-conflict-error.js";
 import { checkParentChain } from "../check-parent-chain.js";
 import { type Grants, grantsBeyond, refuseGrantsBeyond } from "../grants-beyond.js";
+import { mergedGrants, refuseWiderRole } from "../offered-grants.js";
 import { MAX_ORGANIZATION_DEPTH, organizationTreeError } from "../organization-tree-error.js";
 import { rounded, simulationRates, summaryRate } from "../summary-rates.js";
 import { walkResources } from "./walk-resources.js";
@@ -103,6 +104,22 @@ function seesAdminUser(scope: OrgScope, user: AdminUser): boolean {
   return user.organizationIds.some((orgId) => visible.has(orgId));
 }
 
+/** The grants of `user` (an admin user or the entry of an offer). */
+function grantsOf(user: AdminUser): Grants {
+  return { organizationIds: user.organizationIds, subtreeOrganizationIds: user.subtreeOrganizationIds ?? [] };
+}
+
+/**
+ * A pending invitation offer (issue 27): an invitation whose e-mail is an admin user's the inviter
+ * may not see, shown as the `invited` admin user `entry` until it is accepted or withdrawn.
+ */
+interface PendingOffer {
+  readonly entry: AdminUser;
+  /** The admin user whose grants bound the offer's; undefined: the operator. */
+  readonly offeredBy: string | undefined;
+  readonly codeHash: string;
+}
+
 /** `user` with `organizationIds` and `subtreeOrganizationIds` as given, sorted; no subtree member when none. */
 function withGrants(user: AdminUser, organizationIds: readonly string[], subtreeOrganizationIds: readonly string[]): AdminUser {
   const { subtreeOrganizationIds: _previous, ...rest } = user;
@@ -158,6 +175,9 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
   const adminIdByEmail = new Map<string, string>();
   /** Pending invitations by code digest. */
   const invitations = new Map<string, { readonly adminUserId: string; readonly expiresAt: string }>();
+  /** Pending invitation offers by id, and their ids by code digest. */
+  const offers = new Map<string, PendingOffer>();
+  const offerIdByCode = new Map<string, string>();
   const apiKeys = new Map<string, StoredApiKey>();
   const campaigns = new Map<string, Campaign>();
   /** campaign id → user id → enrolment. */
@@ -264,6 +284,32 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
     refuseGrantsBeyond(grantsBeyond(own, chainOf, granted));
   };
 
+  /** Throws when `id` is an admin user's or an offer's, or `codeHash` an invitation's or an offer's: the caller's ids are fresh. */
+  const refuseTakenIds = (id: string, codeHash: string): void => {
+    if (adminUsers.has(id) || offers.has(id)) throw new Error(`memoryAnalyticsStore: admin user ${id} exists`);
+    if (invitations.has(codeHash) || offerIdByCode.has(codeHash)) {
+      throw new Error("memoryAnalyticsStore: an invitation with this code digest exists");
+    }
+  };
+
+  /** Stores the invited admin user `user` with its pending invitation; a conflict error when its e-mail is taken. */
+  const storeAdminUser = (user: AdminUser, invitation: { readonly codeHash: string; readonly expiresAt: string }): void => {
+    const email = user.email.toLowerCase();
+    if (adminIdByEmail.has(email)) throw analyticsConflictError("An admin user with this e-mail address exists");
+    refuseTakenIds(user.id, invitation.codeHash);
+    adminUsers.set(user.id, plainCopy(withGrants({ ...user, email }, user.organizationIds, user.subtreeOrganizationIds ?? [])));
+    adminIdByEmail.set(email, user.id);
+    invitations.set(invitation.codeHash, { adminUserId: user.id, expiresAt: invitation.expiresAt });
+  };
+
+  /** Withdraws the pending offer `id`. */
+  const removeOffer = (id: string): void => {
+    const offer = offers.get(id);
+    if (offer === undefined) return;
+    offers.delete(id);
+    offerIdByCode.delete(offer.codeHash);
+  };
+
   /** Removes every analytics record of `id` and strips it from admin users. */
   const deleteAnalyticsRecords = (id: string): void => {
     organizations.delete(id);
@@ -272,6 +318,12 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       if (user.organizationIds.includes(id)) {
         const kept = user.organizationIds.filter((orgId) => orgId !== id);
         adminUsers.set(userId, withGrants(user, kept, user.subtreeOrganizationIds ?? []));
+      }
+    }
+    for (const [offerId, offer] of offers) {
+      if (offer.entry.organizationIds.includes(id)) {
+        const kept = offer.entry.organizationIds.filter((orgId) => orgId !== id);
+        offers.set(offerId, { ...offer, entry: withGrants(offer.entry, kept, offer.entry.subtreeOrganizationIds ?? []) });
       }
     }
     for (const [campaignId, campaign] of campaigns) if (campaign.orgId === id) campaigns.delete(campaignId);
@@ -433,18 +485,21 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
     // Admin users and keys
 
     async listAdminUsers(scope, page, filter = {}) {
-      const matching = sortedValues(adminUsers).filter(
-        (user) =>
-          seesAdminUser(scope, user) &&
-          (filter.status === undefined || user.status === filter.status) &&
-          (filter.role === undefined || user.role === filter.role) &&
-          (filter.orgId === undefined || user.organizationIds.includes(filter.orgId)),
-      );
+      const entries = [...adminUsers.values(), ...[...offers.values()].map((offer) => offer.entry)];
+      const matching = entries
+        .sort((a, b) => compareKeys(a.id, b.id))
+        .filter(
+          (user) =>
+            seesAdminUser(scope, user) &&
+            (filter.status === undefined || user.status === filter.status) &&
+            (filter.role === undefined || user.role === filter.role) &&
+            (filter.orgId === undefined || user.organizationIds.includes(filter.orgId)),
+        );
       return keysetPage(matching, (user) => user.id, page, plainCopy);
     },
 
     async getAdminUser(scope, id) {
-      const user = adminUsers.get(id);
+      const user = adminUsers.get(id) ?? offers.get(id)?.entry;
       return user !== undefined && seesAdminUser(scope, user) ? plainCopy(user) : undefined;
     },
 
@@ -455,23 +510,36 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
     },
 
     async createAdminUser(user, invitation, options = {}) {
+      refuseBeyondGrantor(options.grantedBy, grantsOf(user));
+      storeAdminUser(user, invitation);
+    },
+
+    async inviteAdminUser(scope, user, invitation, options = {}) {
+      refuseBeyondGrantor(options.grantedBy, grantsOf(user));
       const email = user.email.toLowerCase();
-      refuseBeyondGrantor(options.grantedBy, {
-        organizationIds: user.organizationIds,
-        subtreeOrganizationIds: user.subtreeOrganizationIds ?? [],
-      });
-      if (adminIdByEmail.has(email)) throw analyticsConflictError("An admin user with this e-mail address exists");
-      if (adminUsers.has(user.id)) throw new Error(`memoryAnalyticsStore: admin user ${user.id} exists`);
-      if (invitations.has(invitation.codeHash)) throw new Error("memoryAnalyticsStore: an invitation with this code digest exists");
-      adminUsers.set(user.id, plainCopy(withGrants({ ...user, email }, user.organizationIds, user.subtreeOrganizationIds ?? [])));
-      adminIdByEmail.set(email, user.id);
-      invitations.set(invitation.codeHash, { adminUserId: user.id, expiresAt: invitation.expiresAt });
+      const holderId = adminIdByEmail.get(email);
+      const holder = holderId === undefined ? undefined : adminUsers.get(holderId);
+      if (holder !== undefined && seesAdminUser(scope, holder)) return { taken: plainCopy(holder) };
+      for (const offer of offers.values()) {
+        if (offer.entry.email === email && seesAdminUser(scope, offer.entry)) return { taken: plainCopy(offer.entry) };
+      }
+      if (holder === undefined) {
+        storeAdminUser(user, invitation);
+        return { stored: "admin-user" };
+      }
+      refuseTakenIds(user.id, invitation.codeHash);
+      const entry = plainCopy(withGrants({ ...user, email }, user.organizationIds, user.subtreeOrganizationIds ?? []));
+      offers.set(user.id, { entry, offeredBy: options.grantedBy, codeHash: invitation.codeHash });
+      offerIdByCode.set(invitation.codeHash, user.id);
+      return { stored: "offer" };
     },
 
     async updateAdminUser(scope, id, change, options = {}) {
-      const current = adminUsers.get(id);
+      const offer = offers.get(id);
+      const current = adminUsers.get(id) ?? offer?.entry;
       if (current === undefined || !seesAdminUser(scope, current)) return undefined;
-      if (change.organizationIds !== undefined || change.subtreeOrganizationIds !== undefined) {
+      const regrants = change.organizationIds !== undefined || change.subtreeOrganizationIds !== undefined;
+      if (regrants) {
         const organizationIds = change.organizationIds ?? current.organizationIds;
         const subtreeOrganizationIds = change.subtreeOrganizationIds ?? current.subtreeOrganizationIds ?? [];
         refuseBeyondGrantor(options.grantedBy, {
@@ -482,7 +550,8 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       const next: AdminUser = {
         ...current,
         ...(change.role === undefined ? {} : { role: change.role }),
-        ...(change.status === undefined ? {} : { status: change.status }),
+        // An offer is `invited` until accepted.
+        ...(change.status === undefined || offer !== undefined ? {} : { status: change.status }),
         updatedAt: change.updatedAt,
       };
       // A grant that stays keeps its subtree unless the change says otherwise.
@@ -491,11 +560,18 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
         change.organizationIds ?? current.organizationIds,
         change.subtreeOrganizationIds ?? current.subtreeOrganizationIds ?? [],
       );
-      adminUsers.set(id, granted);
+      if (offer === undefined) adminUsers.set(id, granted);
+      else offers.set(id, { ...offer, entry: granted, offeredBy: regrants ? options.grantedBy : offer.offeredBy });
       return plainCopy(granted);
     },
 
     async deleteAdminUser(scope, id) {
+      const offer = offers.get(id);
+      if (offer !== undefined) {
+        if (!seesAdminUser(scope, offer.entry)) return false;
+        removeOffer(id);
+        return true;
+      }
       const user = adminUsers.get(id);
       if (user === undefined || !seesAdminUser(scope, user)) return false;
       adminUsers.delete(id);
@@ -518,6 +594,32 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
       adminUsers.set(user.id, next);
       apiKeys.set(key.hash, plainCopy(key));
       return plainCopy(next);
+    },
+
+    async acceptInvitationOffer(codeHash, at, key) {
+      const offerId = offerIdByCode.get(codeHash);
+      const offer = offerId === undefined ? undefined : offers.get(offerId);
+      if (offer === undefined || !(Date.parse(at) < Date.parse(offer.entry.invitationExpiresAt ?? ""))) return undefined;
+      // Every check before anything changes, so a refused offer stays pending.
+      refuseBeyondGrantor(offer.offeredBy, grantsOf(offer.entry));
+      const holderId = adminIdByEmail.get(offer.entry.email);
+      const holder = holderId === undefined ? undefined : adminUsers.get(holderId);
+      if (holder !== undefined) {
+        refuseWiderRole(holder.role, offer.entry.role);
+        const grants = mergedGrants(grantsOf(holder), grantsOf(offer.entry));
+        const merged = withGrants({ ...holder, updatedAt: at }, grants.organizationIds, grants.subtreeOrganizationIds);
+        removeOffer(offer.entry.id);
+        adminUsers.set(holder.id, merged);
+        return { adminUser: plainCopy(merged), keyStored: false };
+      }
+      if (apiKeys.has(key.hash)) throw new Error("memoryAnalyticsStore: an API key with this digest exists");
+      const { invitationExpiresAt: _pending, ...rest } = offer.entry;
+      const created: AdminUser = { ...rest, status: "active", activatedAt: at, updatedAt: at };
+      removeOffer(created.id);
+      adminUsers.set(created.id, created);
+      adminIdByEmail.set(created.email, created.id);
+      apiKeys.set(key.hash, plainCopy(key));
+      return { adminUser: plainCopy(created), keyStored: true };
     },
 
     async insertApiKey(key) {
