@@ -293,7 +293,7 @@ describe("the links of the docs", () => {
 describe("the commands the docs give for a checkout", () => {
   it("runs the scimkit command from source: npm run scimkit -- --version", { timeout: 60_000 }, () => {
     const run = spawnSync("npm", ["run", "--silent", "scimkit", "--", "--version"], { encoding: "utf8" });
-    expect(run.stderr).toBe("");
+    expect(run.status, run.stderr).toBe(0);
     expect(run.stdout.trim()).toBe(JSON.parse(readFileSync("server/package.json", "utf8")).version);
   });
 
@@ -302,7 +302,7 @@ describe("the commands the docs give for a checkout", () => {
     const command = /`(node --conditions=scimkit-source --import tsx [^`]*generateSigningKey[^`]*)`/.exec(page)?.[1];
     if (command === undefined) throw new Error("server/docs/configuration.md no longer gives the checkout's signing-key command");
     const run = spawnSync("sh", ["-c", command], { encoding: "utf8" });
-    expect(run.stderr).toBe("");
+    expect(run.status, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ kty: expect.any(String), d: expect.any(String) });
   });
 });
