@@ -6,8 +6,9 @@
  */
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
-import { outboundAddressPolicy, parseOrganizationTokens } from "scimkit";
-import type { SigningKey } from "scimkit";
+import { parseOrganizationTokens } from "scimkit";
+import { outboundAddressPolicy } from "scimkit/events";
+import type { SigningKey } from "scimkit/oauth";
 
 /** The host's settings, each default filled in. */
 export interface HostSettings {
