@@ -59,7 +59,7 @@ describe("the built package", () => {
     expect(existsSync(join(outDir, "index.d.ts.map"))).toBe(false);
 
     const built = (await import(pathToFileURL(join(outDir, "index.js")).href)) as Record<string, unknown>;
-    for (const name of ["ScimError", "createScimRouter", "createTokenStore", "staticTokenVerifier", "deferContinue"]) {
+    for (const name of ["createScimRouter", "scimErrorHandler", "createTokenStore", "staticTokenVerifier", "deferContinue"]) {
       expect(typeof built[name], name).toBe("function");
     }
   });
@@ -79,8 +79,23 @@ describe("the built package", () => {
       "./core": "parseFilter",
       "./store": "resourceView",
       "./memory": "memoryStore",
+      "./sql": "sqlStore",
       "./testkit": "describeStoreConformance",
+      "./events": "securityEventDelivery",
+      "./oauth": "createOAuthTokenRouter",
+      "./audit": "memoryAuditTrail",
+      "./request-log": "memoryRequestLog",
+      "./rate-limit": "tokenBucketLimiter",
+      "./fair-share": "fairShareGate",
+      "./body": "jsonBodyParser",
+      "./cursor": "sealCursor",
     };
+    // A subpath added to package.json without a line here would go unchecked.
+    expect(Object.keys(entries).sort()).toEqual(
+      Object.keys(manifest.exports)
+        .filter((subpath) => subpath !== "./package.json")
+        .sort(),
+    );
     for (const [subpath, name] of Object.entries(entries)) {
       const target = manifest.exports[subpath];
       if (typeof target !== "object" || !target.import || !target.types)
@@ -120,7 +135,9 @@ describe("the built package", () => {
       rmSync(directory, { recursive: true, force: true });
     }
   });
-  it("loads no Express from scimkit/core, which exports exactly the protocol core", { timeout: 60_000 }, () => {
+  it("loads no Express from scimkit/core, which exports exactly the protocol core, nor from any entry but the router's, scimkit/oauth and scimkit/body", {
+    timeout: 60_000,
+  }, () => {
     writeBuiltManifest();
     // Which modules a fresh process loaded: Express is CommonJS, so importing it fills require's cache.
     const probe = (entry: string): { readonly express: boolean; readonly names: readonly string[] } =>
@@ -143,5 +160,16 @@ describe("the built package", () => {
     const core = probe(join("core", "index.js"));
     expect(core.express).toBe(false);
     expect(core.names).toEqual(CORE_NAMES);
+    // Nor does any entry but the router's and the two whose functions are Express middleware, so a job,
+    // a CLI or a store of your own importing the events, the audit trail or a store loads no Express.
+    // (scimkit/testkit is left out: it imports vitest, which loads only inside a vitest run.)
+    const manifest = JSON.parse(readFileSync("package.json", "utf8")) as { exports: Record<string, { import?: string } | string> };
+    const expressFree = Object.entries(manifest.exports).flatMap(([subpath, target]) =>
+      typeof target === "object" && target.import && ![".", "./oauth", "./body", "./testkit"].includes(subpath)
+        ? [[subpath, target.import.replace(/^\.\/dist\//, "")] as const]
+        : [],
+    );
+    expect(expressFree.map(([subpath]) => subpath)).toContain("./events");
+    for (const [subpath, file] of expressFree) expect(probe(file).express, subpath).toBe(false);
   });
 });

@@ -49,6 +49,14 @@ const entries: Record<string, string> = {
   "scimkit/memory": "memoryStore",
   // Loads its drivers (better-sqlite3, pg: optional peers, not installed here) only when a store is opened.
   "scimkit/sql": "sqlStore",
+  "scimkit/events": "securityEventDelivery",
+  "scimkit/oauth": "createOAuthTokenRouter",
+  "scimkit/audit": "memoryAuditTrail",
+  "scimkit/request-log": "memoryRequestLog",
+  "scimkit/rate-limit": "tokenBucketLimiter",
+  "scimkit/fair-share": "fairShareGate",
+  "scimkit/body": "jsonBodyParser",
+  "scimkit/cursor": "sealCursor",
   // scimkit/testkit is not loaded: it imports vitest, an optional peer installed by the apps that run it
   // (and the built testkit is exercised by this repository's own conformance tests). Its `require`
   // target is checked to resolve.
@@ -182,7 +190,8 @@ describe("the packed package, installed into fresh apps", () => {
     async () => {
       const probe = `const found = {};
       for (const [name, fn] of Object.entries(${JSON.stringify(entries)})) found[name] = typeof require(name)[fn];
-      found.sameInstance = require("scimkit").ScimError === require("scimkit/core").ScimError;
+      // One copy of each module behind every entry: the store's refusal is the core's ScimError.
+      found.sameInstance = require("scimkit/store").uniquenessError("userName") instanceof require("scimkit/core").ScimError;
       found.testkit = require.resolve("scimkit/testkit");
       console.log(JSON.stringify(found));`;
       expect(await node(cjsApp, ["-e", probe])).toEqual({

@@ -3,7 +3,11 @@
  * tokens and addresses, how invitations reach people, and the router's limits.
  */
 import type { Request } from "express";
-import type { AuditSink, EventSigningKeys, RateLimiter, ReadableRequestLog, SecurityEventDelivery, TokenStore } from "scimkit";
+import type { TokenStore } from "scimkit";
+import type { AuditSink } from "scimkit/audit";
+import type { EventSigningKeys, SecurityEventDelivery } from "scimkit/events";
+import type { RateLimiter } from "scimkit/rate-limit";
+import type { ReadableRequestLog } from "scimkit/request-log";
 import type { AdminUser, AnalyticsStore } from "./analytics-store.js";
 import type { ReportOptions } from "./report-options.js";
 

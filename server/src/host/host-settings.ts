@@ -6,8 +6,9 @@
  */
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
-import { outboundAddressPolicy, parseOrganizationTokens } from "scimkit";
-import type { SigningKey } from "scimkit";
+import { parseOrganizationTokens } from "scimkit";
+import { outboundAddressPolicy } from "scimkit/events";
+import type { SigningKey } from "scimkit/oauth";
 
 /** The host's settings, each default filled in. */
 export interface HostSettings {
@@ -421,7 +422,7 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
     if (jwk === undefined || typeof jwk.kty !== "string" || typeof jwk.d !== "string") {
       // Never the value: it is a private key.
       errors.push(
-        "SCIMKIT_OAUTH_SIGNING_KEY: expected a private JWK as JSON; generate one with `node --input-type=module -e \"import { generateSigningKey } from 'scimkit'; console.log(JSON.stringify(await generateSigningKey()))\"`",
+        "SCIMKIT_OAUTH_SIGNING_KEY: expected a private JWK as JSON; generate one with `node --input-type=module -e \"import { generateSigningKey } from 'scimkit/oauth'; console.log(JSON.stringify(await generateSigningKey()))\"`",
       );
     } else {
       oauthSigningKey = jwk;

@@ -4,7 +4,7 @@
  * `bulk-report` before the `{userId}` it would otherwise match), validates with their schemas,
  * and `openApiDocument` documents them.
  */
-import { IDENTITY_PROVIDERS } from "scimkit";
+import { IDENTITY_PROVIDERS } from "scimkit/request-log";
 import { ref, WITHOUT_NUL_PATTERN } from "./analytics-schemas.js";
 import type { JsonSchema, OperationDefinition, ParameterDefinition, ResponseDefinition } from "./operation-definition.js";
 

@@ -4,7 +4,9 @@
  * responses are closed too, so the tests catch a field leaking out undocumented — clients should
  * still ignore fields they do not know, since later versions may add some.
  */
-import { IDENTITY_PROVIDERS, MAX_ROTATION_GRACE_SECONDS, SECURITY_EVENT_URIS } from "scimkit";
+import { MAX_ROTATION_GRACE_SECONDS } from "scimkit";
+import { SECURITY_EVENT_URIS } from "scimkit/events";
+import { IDENTITY_PROVIDERS } from "scimkit/request-log";
 import { COMPATIBILITY_PROFILE_NAMES } from "scimkit/core";
 import { MAX_ORGANIZATION_DEPTH } from "../organization-tree-error.js";
 import type { JsonSchema } from "./operation-definition.js";

@@ -6,7 +6,7 @@
  * variable (`--authorization-env`), never from the command line, where `ps` and shell histories
  * would show it; it is never printed nor written to the audit trail.
  */
-import { InvalidEventReceiverError, SECURITY_EVENT_URIS, type EventReceiverInput, type SecurityEventUri } from "scimkit";
+import { InvalidEventReceiverError, SECURITY_EVENT_URIS, type EventReceiverInput, type SecurityEventUri } from "scimkit/events";
 import {
   eventReceiverInputErrors,
   fieldOfInvalidReceiver,
