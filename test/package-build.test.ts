@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { builtPackages } from "./built-packages.fixture.js";
 
 /** What `scimkit/core` exports at run time: the values pinned with every entry point's names (test/entry-points.test.ts). */
 const CORE_NAMES = (JSON.parse(readFileSync("test/fixtures/entry-points.json", "utf8")) as Record<string, { values: string[] }>)[
@@ -11,40 +12,14 @@ const CORE_NAMES = (JSON.parse(readFileSync("test/fixtures/entry-points.json", "
 
 // `npm run build` must emit an importable ESM package with declarations (issue: the package).
 describe("the built package", () => {
-  // Inside the project, so the built files resolve express and uuid from node_modules as an app would.
+  // The repository's own dist/, built once for this file and the pack and container tests: the built files
+  // resolve express and uuid from node_modules, and one another by self-reference through package.json's
+  // exports (the `import` condition), as in an installed package.
+  const outDir = "dist";
   const cache = join("node_modules", ".cache");
-  mkdirSync(cache, { recursive: true });
-  const outDir = mkdtempSync(join(cache, "scimkit-build-"));
-  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+  beforeAll(builtPackages, 600_000);
 
-  /**
-   * The built directory's package.json, as an installed package's: ES modules, named `scimkit`
-   * with the exports map (targets under dist/ rewritten to the directory itself, no source
-   * condition), so that the entries' imports of one another resolve by self-reference to the
-   * built files, as they do in an installed package. This
-   * directory sits under node_modules, where Node looks no further for a package.json.
-   */
-  const writeBuiltManifest = (): void => {
-    const manifest = JSON.parse(readFileSync("package.json", "utf8")) as { exports: Record<string, Record<string, string> | string> };
-    const exports = Object.fromEntries(
-      Object.entries(manifest.exports).flatMap(([subpath, target]) => {
-        if (typeof target !== "object") return [];
-        const built = Object.fromEntries(
-          Object.entries(target)
-            .filter(([condition]) => condition !== "scimkit-source")
-            .map(([condition, file]) => [condition, file.replace(/^\.\/dist\//, "./")]),
-        );
-        return [[subpath, built]];
-      }),
-    );
-    writeFileSync(join(outDir, "package.json"), JSON.stringify({ name: "scimkit", type: "module", exports }));
-  };
-
-  it("compiles with tsc into JavaScript and declaration files", { timeout: 120_000 }, async () => {
-    execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json", "--outDir", outDir], {
-      stdio: "pipe",
-    });
-    writeBuiltManifest();
+  it("compiles with tsc into JavaScript and declaration files", { timeout: 60_000 }, async () => {
     expect(existsSync(join(outDir, "index.js"))).toBe(true);
     expect(existsSync(join(outDir, "index.d.ts"))).toBe(true);
     expect(existsSync(join(outDir, "scim", "patch", "apply-patch.d.ts"))).toBe(true);
@@ -109,11 +84,11 @@ describe("the built package", () => {
   });
 
   it("runs the built SQLite store's statements in worker threads from plain JavaScript, without tsx", { timeout: 60_000 }, async () => {
-    writeBuiltManifest();
     const { sqlStore } = (await import(
       pathToFileURL(join(outDir, "store", "sql", "index.js")).href
     )) as typeof import("../src/store/sql/index.js");
     expect(existsSync(join(outDir, "store", "sql", "sqlite-worker", "sqlite-worker-entry.js"))).toBe(true);
+    mkdirSync(cache, { recursive: true });
     const directory = mkdtempSync(join(cache, "scimkit-built-sqlite-"));
     try {
       const store = await sqlStore({ sqlite: join(directory, "scim.db") });
@@ -138,7 +113,6 @@ describe("the built package", () => {
   it("loads no Express from scimkit/core, which exports exactly the protocol core, nor from any entry but the router's, scimkit/oauth and scimkit/body", {
     timeout: 60_000,
   }, () => {
-    writeBuiltManifest();
     // Which modules a fresh process loaded: Express is CommonJS, so importing it fills require's cache.
     const probe = (entry: string): { readonly express: boolean; readonly names: readonly string[] } =>
       JSON.parse(

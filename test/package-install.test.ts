@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtPackages } from "./built-packages.fixture.js";
 
 /**
  * The packages as a user gets them (issue 13, point 5; issue 28, point 1): both built, packed, and
@@ -80,9 +81,9 @@ describe("the packed package, installed into fresh apps", () => {
   const servers: ChildProcess[] = [];
 
   beforeAll(async () => {
-    // One build of both (the service's builds the library first), then each packed as built:
-    // `prepack` would build the library twice.
-    await run(process.execPath, ["scripts/build.mjs", "server"], { cwd: repository, env: npmEnv, maxBuffer: 64 << 20 });
+    // One build of both (the service's builds the library first), shared with the build and container
+    // tests, then each packed as built: `prepack` would build the library twice more.
+    await builtPackages();
     const pack = async (...workspace: string[]): Promise<Packed> => {
       const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", ...workspace, "--pack-destination", root], {
         cwd: repository,
