@@ -3,7 +3,7 @@
  * group of organizations and for everyone, with a bounded FIFO queue per organization and a duty
  * cycle per group, in process memory.
  */
-import { ScimError } from "../../errors.js";
+import { scimError, type ScimError } from "../../errors.js";
 import type { ExpensiveWorkGate, WorkPermit } from "./expensive-work-gate.js";
 
 /** Options of `fairShareGate`. */
@@ -323,14 +323,12 @@ export function fairShareGate(options: FairShareGateOptions = {}): ExpensiveWork
     const rest = Math.max(0, lane.restUntil - now());
     const estimate = (rest + ((averageMs ?? 1000) * (1 + restPerHeld) * (org.waiting + 1)) / concurrency) / 1000;
     const seconds = Math.min(MAX_RETRY_SECONDS, Math.max(MIN_RETRY_SECONDS, Math.ceil(estimate)));
-    return new ScimError(
-      429,
-      undefined,
+    return scimError(
+      "tooManyRequests",
       `This organization already has ${plural(org.running, "expensive request")} running and ${org.waiting} waiting, ` +
         `the most this service admits (lists that filter without an index or sort, deep startIndex or large count pages, /Bulk, large bodies). ` +
         `Retry after ${plural(seconds, "second")}, send such requests one at a time, or page with a cursor; ` +
         `lookups by id, userName or externalId never wait. An operator can raise the limit with the router's fairShare option.`,
-      [],
       { retryAfter: seconds },
     );
   };

@@ -4,7 +4,7 @@
  * committed.
  */
 import { uuidV7 } from "../../uuid-v7.js";
-import { ScimError } from "../../errors.js";
+import { scimError, type ScimError } from "../../errors.js";
 import { driveInSlices } from "../../event-loop-slice.js";
 import { ok, unwrap } from "../../result.js";
 import { deepEqual } from "../../scim/deep-equal.js";
@@ -76,7 +76,7 @@ type UpdateEvents = (
 ) => ScimEvent[];
 
 function notFound(type: TypeHandler, id: string): ScimError {
-  return new ScimError(404, undefined, `${type.schema.resourceType.name} ${JSON.stringify(id)} not found.`);
+  return scimError("notFound", `${type.schema.resourceType.name} ${JSON.stringify(id)} not found.`);
 }
 
 function now(): string {
@@ -143,9 +143,8 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
   const checkIfMatch = (ifMatch: string | undefined, stored: StoredResource): void => {
     // RFC 7644 §3.14 with RFC 7232 §3.1: a stale version is 412, and nothing is written.
     if (ifMatch !== undefined && !matchesEntityTag(ifMatch, stored.version)) {
-      throw new ScimError(
-        412,
-        undefined,
+      throw scimError(
+        "preconditionFailed",
         `The resource has changed: its version is W/"${stored.version}", not ${ifMatch}. Read it again and retry.`,
       );
     }

@@ -5,7 +5,7 @@
  * compile to SQL over the mapped columns through the SQL store's compilers (`tableRowSource`).
  */
 import { CompiledQuery, sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from "kysely";
-import { ScimError } from "../../../errors.js";
+import { scimError, type ScimError } from "../../../errors.js";
 import { deepEqual } from "../../../scim/deep-equal.js";
 import type { ScimObject } from "../../../scim/schema/normalize-value.js";
 import { changesMembers, planMembership, type MembershipPlan } from "../../membership-plan.js";
@@ -68,7 +68,7 @@ interface TypeTable {
 
 function notServed(resourceType: string): ScimError {
   // RFC 7644 §3.12: 501 for an operation the service does not support.
-  return new ScimError(501, undefined, `This service does not keep ${resourceType} resources`);
+  return scimError("notImplemented", `This service does not keep ${resourceType} resources`);
 }
 
 /**
