@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { relative } from "node:path";
 import ts from "typescript";
 
 /**
@@ -144,4 +145,15 @@ export function memberArgumentsOf(files: readonly string[], callee: string, hold
 export function headerOf(file: string): string {
   const match = /^\s*(?:#!.*\n)?\/\*\*[\s\S]*?\*\//.exec(textOf(file));
   return match?.[0] ?? "";
+}
+
+/**
+ * The error kinds of `kinds` that are neither defined in one of `registries` nor named, in
+ * backticks, in a registry's header — as `file: name`, the file relative to the working directory.
+ */
+export function unnamedErrorKinds(kinds: readonly ErrorKind[], registries: readonly string[]): string[] {
+  const headers = registries.map(headerOf).join("\n");
+  return kinds
+    .filter(({ file, name }) => !registries.includes(file) && !headers.includes(`\`${name}\``))
+    .map(({ file, name }) => `${relative(".", file)}: ${name}`);
 }
