@@ -1,7 +1,7 @@
 # The scimkit host server as a container: `docker build -t scimkit .`, then
 #   docker run -p 8080:8080 -v scimkit-data:/data scimkit
-# Settings come from the environment (docs/configuration.md, "Host server environment");
-# running it in production: docs/running-in-production.md. scripts/container-smoke.sh runs these
+# Settings come from the environment (server/docs/configuration.md, "Host server environment");
+# running it in production: server/docs/running-in-production.md. scripts/container-smoke.sh runs these
 # same steps without docker, in npm test.
 
 # --- build: compile the package, then keep only what the host runs on -------------------------

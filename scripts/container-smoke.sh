@@ -8,6 +8,8 @@
 #   scripts/container-smoke.sh             # exactly the Dockerfile's commands (npm ci from the lockfile)
 #   SMOKE_REUSE_NODE_MODULES=1 scripts/…   # copies this checkout's node_modules instead of npm ci
 #                                          # (npm test does: fast, and no registry needed)
+#   SMOKE_REUSE_BUILD=1 scripts/…          # copies this checkout's dist/ and server/dist/ (built by
+#                                          # the package tests) instead of npm run build
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -47,8 +49,14 @@ cp "$repo/tsconfig.json" "$repo/tsconfig.build.json" .
 cp -a "$repo/scripts" "$repo/src" .
 (cd "$repo/server" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$build/server")
 # RUN npm run build --workspace=@scimkit/server
-say "npm run build --workspace=@scimkit/server"
-npm run build --silent --workspace=@scimkit/server
+if [[ "${SMOKE_REUSE_BUILD:-}" == "1" ]]; then
+  say "dist/ and server/dist/ copied from $repo (instead of npm run build)"
+  cp -a "$repo/dist" dist
+  cp -a "$repo/server/dist" server/dist
+else
+  say "npm run build --workspace=@scimkit/server"
+  npm run build --silent --workspace=@scimkit/server
+fi
 # RUN npm prune --omit=dev --no-audit --no-fund
 npm prune --omit=dev --no-audit --no-fund
 

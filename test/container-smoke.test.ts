@@ -3,19 +3,24 @@
  * the Dockerfile's build and run steps as a script — build, prune to the runtime dependencies,
  * `node server/dist/host/cli.js serve` from the two packages' package.json and dist/ and node_modules alone — and probes it:
  * /healthz, /readyz, a SCIM POST and GET with the printed demo token, SIGTERM, exit code 0. Here it
- * copies this checkout's node_modules instead of `npm ci`, to stay fast and off the registry.
+ * copies this checkout's node_modules instead of `npm ci`, to stay fast and off the registry, and
+ * the build the package tests share (`builtPackages`, the same `scripts/build.mjs server` the
+ * Dockerfile's `npm run build --workspace=@scimkit/server` runs) instead of building a third time.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { builtPackages } from "./built-packages.fixture.js";
 
 describe("the container's steps, without docker", () => {
+  beforeAll(builtPackages, 600_000);
+
   it("build, prune, serve from dist/, answer the health checks and SCIM, stop on SIGTERM with exit code 0", {
     timeout: 150_000,
   }, async () => {
     const smoke = spawn("bash", ["scripts/container-smoke.sh"], {
-      env: { ...process.env, SMOKE_REUSE_NODE_MODULES: "1" },
+      env: { ...process.env, SMOKE_REUSE_NODE_MODULES: "1", SMOKE_REUSE_BUILD: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -24,8 +24,24 @@ const TESTKIT = folder("testkit");
 /** The service's package: what the library must never import. */
 const SERVICE = resolve("server");
 
+/**
+ * The files behind the package's entries (package.json `exports`): each gathers one feature for an
+ * app, from whichever layers it spans (`scimkit/events` holds the outbox's events of src/http and
+ * the delivery of src/events), and only re-exports (test/entry-points.test.ts), so no layer's
+ * code depends on it.
+ */
+const ENTRIES = Object.values(
+  (
+    JSON.parse(readFileSync("package.json", "utf8")) as {
+      readonly exports: Record<string, string | { readonly "scimkit-source"?: string }>;
+    }
+  ).exports,
+).flatMap((target) => (typeof target === "object" && target["scimkit-source"] ? [resolve(target["scimkit-source"])] : []));
+
 /** The files at the bottom, under every layer: they import only each other. */
-const BOTTOM = ["errors.ts", "result.ts", "event-loop-slice.ts", "uuid-v7.ts", "is-possible-id.ts"].map((name) => folder(name));
+const BOTTOM = ["errors.ts", "oauth-errors.ts", "result.ts", "event-loop-slice.ts", "uuid-v7.ts", "is-possible-id.ts"].map((name) =>
+  folder(name),
+);
 const isBottom = (path: string | undefined): boolean => path !== undefined && BOTTOM.includes(path);
 
 /** Modules that reach outside the process: the protocol core imports none of them. */
@@ -73,6 +89,8 @@ const into =
 
 describe("the layering of the library", () => {
   it("finds the layers", () => {
+    expect(ENTRIES).toContain(folder("index.ts"));
+    expect(ENTRIES).toContain(folder("events", "index.ts"));
     for (const directory of [HTTP, SCIM, STORE, AUTH, AUDIT, TESTKIT]) expect(filesIn(directory).length).toBeGreaterThan(3);
     for (const file of BOTTOM) expect(ALL).toContain(file);
   });
@@ -138,8 +156,8 @@ describe("DESIGN §2: imports point down only", () => {
     expect(refusedImports(LIBRARY, refuse)).toEqual([]);
   });
 
-  it("nothing below src/http imports it: only the root entry re-exports it", () => {
-    const below = production.filter((file) => !isInside(file, HTTP) && file !== folder("index.ts"));
+  it("nothing below src/http imports it: only the entries re-export it", () => {
+    const below = production.filter((file) => !isInside(file, HTTP) && !ENTRIES.includes(file));
     expect(refusedImports(below, into(HTTP, "http is the top layer of the library"))).toEqual([]);
   });
 

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtPackages } from "./built-packages.fixture.js";
 
 /**
  * The packages as a user gets them (issue 13, point 5; issue 28, point 1): both built, packed, and
@@ -49,6 +50,14 @@ const entries: Record<string, string> = {
   "scimkit/memory": "memoryStore",
   // Loads its drivers (better-sqlite3, pg: optional peers, not installed here) only when a store is opened.
   "scimkit/sql": "sqlStore",
+  "scimkit/events": "securityEventDelivery",
+  "scimkit/oauth": "createOAuthTokenRouter",
+  "scimkit/audit": "memoryAuditTrail",
+  "scimkit/request-log": "memoryRequestLog",
+  "scimkit/rate-limit": "tokenBucketLimiter",
+  "scimkit/fair-share": "fairShareGate",
+  "scimkit/body": "jsonBodyParser",
+  "scimkit/cursor": "sealCursor",
   // scimkit/testkit is not loaded: it imports vitest, an optional peer installed by the apps that run it
   // (and the built testkit is exercised by this repository's own conformance tests). Its `require`
   // target is checked to resolve.
@@ -72,9 +81,9 @@ describe("the packed package, installed into fresh apps", () => {
   const servers: ChildProcess[] = [];
 
   beforeAll(async () => {
-    // One build of both (the service's builds the library first), then each packed as built:
-    // `prepack` would build the library twice.
-    await run(process.execPath, ["scripts/build.mjs", "server"], { cwd: repository, env: npmEnv, maxBuffer: 64 << 20 });
+    // One build of both (the service's builds the library first), shared with the build and container
+    // tests, then each packed as built: `prepack` would build the library twice more.
+    await builtPackages();
     const pack = async (...workspace: string[]): Promise<Packed> => {
       const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", ...workspace, "--pack-destination", root], {
         cwd: repository,
@@ -182,7 +191,8 @@ describe("the packed package, installed into fresh apps", () => {
     async () => {
       const probe = `const found = {};
       for (const [name, fn] of Object.entries(${JSON.stringify(entries)})) found[name] = typeof require(name)[fn];
-      found.sameInstance = require("scimkit").ScimError === require("scimkit/core").ScimError;
+      // One copy of each module behind every entry: the store's refusal is the core's ScimError.
+      found.sameInstance = require("scimkit/store").uniquenessError("userName") instanceof require("scimkit/core").ScimError;
       found.testkit = require.resolve("scimkit/testkit");
       console.log(JSON.stringify(found));`;
       expect(await node(cjsApp, ["-e", probe])).toEqual({

@@ -9,7 +9,8 @@ import Database from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { createTokenStore, specProfile } from "scimkit";
+import { createTokenStore } from "scimkit";
+import { specProfile } from "scimkit/core";
 import { postgresDialect, registerSqliteFunctions, sqliteDialect, type SqlDialect } from "scimkit/sql";
 import { createTestSchema, describePostgres } from "../../src/store/sql/postgres-test-database.fixture.js";
 import {

@@ -13,7 +13,7 @@ import {
   matchesFilter,
   type ScimObject,
 } from "scimkit/core";
-import { specProfile } from "scimkit";
+import { specProfile } from "scimkit/core";
 
 /** Each step of the tour, as printable text; `runProtocolTour` returns them so a test can check them. */
 export interface TourStep {

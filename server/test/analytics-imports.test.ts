@@ -12,8 +12,25 @@ import { isFixture, isInside, isScimkit, isTest, specifiersOf, typeScriptFiles }
  */
 const ANALYTICS = resolve("src/analytics");
 
-/** The entries the analytics library code may import, as a user's app would. */
-const PRODUCTION_ENTRIES = new Set(["scimkit", "scimkit/core", "scimkit/store", "scimkit/sql"]);
+/**
+ * The entries the analytics code may import, as a user's app would: the router's, the protocol
+ * core, the store contract and the SQL store it keeps its tables beside, and the features whose
+ * data it serves or whose behaviour it shares with SCIM (the audit trail, the provisioning log,
+ * the security events, rate limits, JSON bodies, sealed cursors). Not the memory store, nor the
+ * testkit, nor OAuth: the analytics interface does not serve them.
+ */
+const PRODUCTION_ENTRIES = new Set([
+  "scimkit",
+  "scimkit/audit",
+  "scimkit/body",
+  "scimkit/core",
+  "scimkit/cursor",
+  "scimkit/events",
+  "scimkit/rate-limit",
+  "scimkit/request-log",
+  "scimkit/sql",
+  "scimkit/store",
+]);
 
 /** Why `specifier` may not be imported by `file`, or undefined when it may. */
 function refusal(file: string, specifier: string): string | undefined {

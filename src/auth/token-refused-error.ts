@@ -6,8 +6,10 @@
  * a bare `Bearer` challenge.
  */
 
-/** The RFC 6750 §3.1 error codes a verifier may refuse with. */
-export type TokenRefusalCode = "invalid_token" | "insufficient_scope";
+import type { BearerErrorCode } from "../oauth-errors.js";
+
+/** The RFC 6750 §3.1 error codes a verifier may refuse with (src/oauth-errors.ts). */
+export type TokenRefusalCode = BearerErrorCode;
 
 /** Options of `TokenRefusedError`. */
 export interface TokenRefusalOptions {

@@ -2,9 +2,14 @@
  * `scimkit/core`: the protocol core — schemas and the registry, profiles and validation, filters,
  * PATCH, projection and the one error class — for code that speaks SCIM without serving it over
  * HTTP (a CLI, a queue consumer, a store of your own). It does no I/O and loads no Express.
+ *
+ * It is also the one home of what the core and the router share: `ScimError` (the core throws it,
+ * the router renders it) and the profiles (`specProfile`, the compatibility profiles), which a
+ * router takes as options and the core's validator, filters and PATCH take as arguments. An app
+ * imports them from here; `scimkit` does not re-export them.
  */
 export { ERROR_SCHEMA, ScimError, ScimType, badRequest, invalidValueError, isScimError } from "../errors.js";
-export type { ScimErrorBody, ScimErrorOptions, ValidationIssue } from "../errors.js";
+export type { BearerError, ScimErrorBody, ScimErrorOptions, ValidationIssue } from "../errors.js";
 export { fail, ok, unwrap } from "../result.js";
 export type { Result } from "../result.js";
 

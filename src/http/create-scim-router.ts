@@ -3,7 +3,7 @@
  * for one organization per request (architecture §1). Mount it at `/scim/Organizations/:orgId/v2`.
  */
 import express, { type Request, type Router } from "express";
-import { ScimError, ScimType } from "../errors.js";
+import { scimError } from "../errors.js";
 import { createSchemaRegistry } from "../scim/schema/schema-registry.js";
 import { rfc7643Profile } from "../scim/schema/resource-profile.js";
 import { admitLargeBody } from "./fair-share/admit-large-body.js";
@@ -207,16 +207,10 @@ export function createScimRouter(options: ScimRouterOptions): Router {
     // A malformed %-escape outside any route parameter (which Express's router refuses itself) is
     // a malformed request, not a missing endpoint.
     if (!isDecodable(request.path)) {
-      next(
-        new ScimError(
-          400,
-          ScimType.invalidSyntax,
-          "The URL path holds a malformed %-escape: encode it as UTF-8 percent-escapes (RFC 3986 §2.1).",
-        ),
-      );
+      next(scimError("invalidSyntax", "The URL path holds a malformed %-escape: encode it as UTF-8 percent-escapes (RFC 3986 §2.1)."));
       return;
     }
-    next(new ScimError(404, undefined, `There is no SCIM endpoint for ${request.method} ${request.path}.`));
+    next(scimError("notFound", `There is no SCIM endpoint for ${request.method} ${request.path}.`));
   });
   if (auditor) router.use(auditor.failed);
   router.use(errorHandler(onError));

@@ -2,8 +2,12 @@
  * `scimkit/store`: what an adapter author needs to write a `ResourceStore` of their own — the
  * contract and its request types, and the helpers every store uses the same way (views and
  * entity tags, unique keys, index candidates, sort keys, membership plans, the shared refusals,
- * and time slices so a long scan never holds the event loop; architecture §3, §4b). Check a store
- * against the contract with `describeStoreConformance` from `scimkit/testkit`.
+ * and time slices so a long scan never holds the event loop; architecture §3, §4b), the event
+ * outbox a store keeps for durable events, and the token repository a token store writes through.
+ * Check a store against the contract with `describeStoreConformance` from `scimkit/testkit`. The
+ * contracts of the other features' storage live with the feature: the audit trail in
+ * `scimkit/audit`, the request log in `scimkit/request-log`, event receivers and signing keys in
+ * `scimkit/events`, the rate limiter in `scimkit/rate-limit`.
  */
 export type {
   CreateRequest,
@@ -42,8 +46,6 @@ export { sortedPrefix } from "./sorted-prefix.js";
 export { driveInSlices, eventLoopSlice, mapInSlices, pauseIfDue } from "../event-loop-slice.js";
 export type { EventLoopSlice } from "../event-loop-slice.js";
 export type { HashReplacement, StoredToken, TokenRepository } from "../auth/token-repository.js";
-export type { TokenRecord } from "../auth/token-record.js";
-export type { AuditQuery, AuditRecord, AuditTrail } from "../audit/audit-trail.js";
 export type {
   AppendEventsOptions,
   ClaimPendingRequest,

@@ -172,7 +172,7 @@ export interface CursorPage {
 
 /** A sort request, already resolved (RFC 7644 §3.4.2.3). */
 export interface SortSpec {
-  /** The attribute to sort by; compare with `sortKeyOf` and `compareSortKeys` from `scimkit`. */
+  /** The attribute to sort by; compare with `sortKeyOf` and `compareSortKeys` from `scimkit/store`. */
   readonly path: ResolvedPath;
   readonly order: "ascending" | "descending";
 }

@@ -15,7 +15,7 @@ import {
   memorySigningKeyRepository,
   securityEventDelivery,
   type EventSigningKeys,
-} from "scimkit";
+} from "scimkit/events";
 import { memoryStore } from "scimkit/memory";
 import type { EventOutbox } from "scimkit/store";
 import { answeringServer, type AnsweringServer } from "../../src/outbound/answering-server.fixture.js";

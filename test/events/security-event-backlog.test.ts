@@ -8,14 +8,14 @@
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
-  type EventOutbox,
   type EventReceiverStore,
   eventSigningKeys,
   memoryEventReceiverStore,
   memorySigningKeyRepository,
   type SecurityEventDeliveryOptions,
   securityEventDelivery,
-} from "scimkit";
+} from "scimkit/events";
+import type { EventOutbox } from "scimkit/store";
 import { memoryStore } from "scimkit/memory";
 import { sqlEventReceiverStore, sqlStore } from "scimkit/sql";
 import { createTestSchema, describePostgres, type TestSchema } from "../../src/store/sql/postgres-test-database.fixture.js";

@@ -10,8 +10,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
+import { createScimRouter } from "scimkit";
 import {
-  createScimRouter,
   eventSigningKeys,
   memoryEventReceiverStore,
   memorySigningKeyRepository,
@@ -21,7 +21,7 @@ import {
   securityEventPollEndpoint,
   type ScimEvent,
   type SecurityEventDelivery,
-} from "scimkit";
+} from "scimkit/events";
 import { memoryStore } from "scimkit/memory";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { startSetReceiver, type SetReceiver } from "./set-receiver.fixture.js";

@@ -8,7 +8,8 @@
 import { appendFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { createScimRouter, recoverPendingEvents, type ScimEvent } from "scimkit";
+import { createScimRouter } from "scimkit";
+import { recoverPendingEvents, type ScimEvent } from "scimkit/events";
 import { sqlStore } from "scimkit/sql";
 
 const mode = process.env["MODE"] ?? "deliver";

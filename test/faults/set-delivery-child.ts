@@ -6,7 +6,7 @@
  */
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { eventSigningKeys, securityEventDelivery, securityEventJwks } from "scimkit";
+import { eventSigningKeys, securityEventDelivery, securityEventJwks } from "scimkit/events";
 import { sqlEventReceiverStore, sqlSigningKeyRepository, sqlStore } from "scimkit/sql";
 
 const store = await sqlStore({ sqlite: process.env["DATABASE"] ?? "" });

@@ -13,7 +13,8 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import express from "express";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { createScimRouter, eventSigningKeys, securityEventDelivery } from "scimkit";
+import { createScimRouter } from "scimkit";
+import { eventSigningKeys, securityEventDelivery } from "scimkit/events";
 import { sqlEventReceiverStore, sqlSigningKeyRepository, sqlStore } from "scimkit/sql";
 import { startSetReceiver } from "../events/set-receiver.fixture.js";
 

@@ -193,6 +193,9 @@ describe("the token endpoint: refusals (RFC 6749 §5.2)", () => {
     const get = await request(app).get("/oauth/Organizations/acme/token");
     expect(get.status).toBe(405);
     expect(get.headers["allow"]).toBe("POST");
+    // Rendered by the endpoint's one error handler, so never cached like its every other answer (RFC 6749 §5.1).
+    expect(JSON.parse(get.text)).toEqual({ error: "invalid_request", error_description: "Use POST." });
+    expect(get.headers["cache-control"]).toBe("no-store");
     expect(errors).toEqual([]);
   });
 });

@@ -226,11 +226,11 @@ export interface InvitationAccept {
   readonly code: string;
 }
 
-/** The now active admin user and its API key, shown here only. */
+/** The admin user and, when accepting made it active, its API key, shown here only. An invitation taken by an admin user that already had the e-mail adds its organizations to that admin user's: its keys see them, and no new key comes. */
 export interface InvitationAccepted {
   readonly adminUser: AdminUser;
-  /** Send as `Authorization: Bearer <apiKey>`; store it now, it is not shown again. */
-  readonly apiKey: string;
+  /** Send as `Authorization: Bearer <apiKey>`; store it now, it is not shown again. Absent when the admin user had keys already. */
+  readonly apiKey?: string;
 }
 
 /** A SCIM bearer token of an organization (spec §5), without its secret. `source` says where it lives: `issued` tokens are managed here; `static` ones come from the host's environment (`SCIMKIT_ORGS`) and change only there. */

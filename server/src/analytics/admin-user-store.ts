@@ -15,7 +15,10 @@ export type AdminUserStatus = "invited" | "active" | "disabled";
 export interface AdminUser {
   /** Service-assigned id (UUID v7). */
   readonly id: string;
-  /** E-mail address, stored lower-cased; unique across the service. */
+  /**
+   * E-mail address, stored lower-cased; unique among admin users. A pending invitation offer
+   * (`inviteAdminUser`) shows as an `invited` admin user with the e-mail of the one it is for.
+   */
   readonly email: string;
   /** `admin` or `viewer`. */
   readonly role: AdminRole;
@@ -47,6 +50,21 @@ export interface GrantOptions {
   readonly grantedBy?: string;
 }
 
+/**
+ * What `AnalyticsStore.inviteAdminUser` did: stored the invitation — as a new admin user, or as an
+ * offer to the admin user the e-mail belongs to — or found the e-mail taken by an admin user or a
+ * pending offer the caller may see, and stored nothing.
+ */
+export type InvitationOutcome = { readonly stored: "admin-user" | "offer" } | { readonly taken: AdminUser };
+
+/** An accepted invitation offer (`AnalyticsStore.acceptInvitationOffer`). */
+export interface AcceptedOffer {
+  /** The admin user the offer's grants are now part of. */
+  readonly adminUser: AdminUser;
+  /** Whether the key was stored: only when accepting made the admin user (its e-mail was no one's any more). */
+  readonly keyStored: boolean;
+}
+
 /** Who an analytics API key speaks for. */
 export type KeySubject = { readonly kind: "operator" } | { readonly kind: "admin"; readonly adminUserId: string };
 
@@ -68,15 +86,18 @@ export interface StoredApiKey {
  * same 404, so another organization's data and nonexistent data are indistinguishable.
  */
 export interface AdminUserStore {
-  /** Admin users with `id > after`, by id; with a scope of ids, only those sharing an organization with it. */
+  /**
+   * Admin users with `id > after`, by id; with a scope of ids, only those sharing an organization
+   * with it. Pending invitation offers (`inviteAdminUser`) are among them, as `invited` admin users.
+   */
   listAdminUsers(
     scope: OrgScope,
     page: PageRequest,
     filter?: { readonly status?: AdminUserStatus; readonly role?: AdminRole; readonly orgId?: string },
   ): Promise<Page<AdminUser>>;
-  /** The admin user, when in scope (as for the list). */
+  /** The admin user or pending invitation offer, when in scope (as for the list). */
   getAdminUser(scope: OrgScope, id: string): Promise<AdminUser | undefined>;
-  /** The admin user with this (lower-cased) e-mail, regardless of scope; for uniqueness checks. */
+  /** The admin user with this (lower-cased) e-mail, regardless of scope; never an offer. For uniqueness checks. */
   findAdminUserByEmail(email: string): Promise<AdminUser | undefined>;
   /**
    * Stores a new admin user with its pending invitation (the digest of the single-use code).
@@ -90,9 +111,32 @@ export interface AdminUserStore {
     options?: GrantOptions,
   ): Promise<void>;
   /**
+   * Stores the invitation of `user` (`invited`, with the digest of its code) that a caller of
+   * `scope` asks for, in one write that reads and writes alike whatever it finds, so that neither
+   * the answer nor its time tells the caller whether the e-mail is an admin user's it may not see
+   * (issue 27). With `options.grantedBy`, first rejects as `createAdminUser` does for grants beyond
+   * that admin user's. Then:
+   * - `{ taken }`, nothing stored, when an admin user or a pending offer with this e-mail shares an
+   *   organization with `scope` (any, for `{ all: true }`): the caller may list it anyway;
+   * - `{ stored: "offer" }` when the e-mail is an admin user's that `scope` may not see: a pending
+   *   offer of `user`'s role and grants to that e-mail, under `user.id`, offered by
+   *   `options.grantedBy`. Until it is accepted (`acceptInvitationOffer`) it is listed, read,
+   *   changed and deleted as the `invited` admin user `user` would be;
+   * - `{ stored: "admin-user" }` otherwise, as `createAdminUser`.
+   * Rejects with a conflict error only when another write took the e-mail at the same moment.
+   */
+  inviteAdminUser(
+    scope: OrgScope,
+    user: AdminUser,
+    invitation: { readonly codeHash: string; readonly expiresAt: string },
+    options?: GrantOptions,
+  ): Promise<InvitationOutcome>;
+  /**
    * Applies a change; `undefined` when not in scope. With `options.grantedBy`, a change of grants
    * is refused with a `GrantBeyondScopeError` when the grants the user would end with lie beyond
-   * that admin user's own (`grantsBeyond`) — itself included — checked inside the write.
+   * that admin user's own (`grantsBeyond`) — itself included — checked inside the write. A pending
+   * offer changes the same way, stays `invited` whatever `status` says, and is from then on offered
+   * by whoever changed its grants (`options.grantedBy`; absent: the operator).
    */
   updateAdminUser(
     scope: OrgScope,
@@ -107,14 +151,27 @@ export interface AdminUserStore {
     },
     options?: GrantOptions,
   ): Promise<AdminUser | undefined>;
-  /** Deletes the admin user and its keys; false when not in scope. */
+  /** Deletes the admin user and its keys, or withdraws the pending offer; false when not in scope. */
   deleteAdminUser(scope: OrgScope, id: string): Promise<boolean>;
   /**
    * Accepts the pending invitation whose code digest is `codeHash`, if it has not expired at `now`:
    * marks the user active, consumes the code (a second call with it finds nothing) and stores
-   * `key`, atomically. `undefined` when there is no such unexpired invitation.
+   * `key`, atomically. `undefined` when there is no such unexpired invitation (an offer's code included).
    */
   acceptInvitation(codeHash: string, now: string, key: StoredApiKey): Promise<AdminUser | undefined>;
+  /**
+   * Accepts the pending invitation offer whose code digest is `codeHash`, if it has not expired at
+   * `now`, in one write that also removes the offer. Its grants join those of the admin user with
+   * its e-mail — each organization it lacks, with its subtree where offered — whose role, status
+   * and keys stay, `key` not stored; or, when no admin user has that e-mail any more, the offer
+   * becomes one: active, under the offer's id (which `key` names), with `key`. Refused, nothing
+   * changed, with a conflict error when that admin user's role is `admin` and the offer's `viewer`
+   * (one role for all its organizations: accepting would give more than offered), and with a
+   * `GrantBeyondScopeError` when the offered grants lie beyond those the admin user who offered
+   * them holds now (a deleted one holds none), read inside the write. `undefined` when there is no
+   * such unexpired offer.
+   */
+  acceptInvitationOffer(codeHash: string, now: string, key: StoredApiKey): Promise<AcceptedOffer | undefined>;
   /** Stores an API key (an operator key, or a further key of an active admin user). */
   insertApiKey(key: StoredApiKey): Promise<void>;
   /**

@@ -2,7 +2,7 @@
  * What the analytics router hands the host's `AuditSink` (`createAnalyticsRouter`'s `onAudit`):
  * the same sink and trail as the SCIM router's, with operations of its own.
  */
-import type { AuditEntry } from "scimkit";
+import type { AuditEntry } from "scimkit/audit";
 
 /**
  * A write of the analytics router: its OpenAPI `operationId` after `analytics.`, so one trail can

@@ -5,7 +5,7 @@
  * and 5 alike, so "no body" is never mistaken for an empty object.
  */
 import type { RequestHandler } from "express";
-import { jsonBodyParser, type BodyRefusal } from "scimkit";
+import { jsonBodyParser, type BodyRefusal } from "scimkit/body";
 import { payloadTooLarge, unsupportedMediaType, type AnalyticsProblem } from "./analytics-problem.js";
 
 function refusalProblem(refusal: BodyRefusal): AnalyticsProblem {

@@ -3,7 +3,8 @@
  * their defaults, and the background runner of report jobs.
  */
 import type { Request } from "express";
-import type { EventSigningKeys, SecurityEventDelivery, TokenStore } from "scimkit";
+import type { TokenStore } from "scimkit";
+import type { EventSigningKeys, SecurityEventDelivery } from "scimkit/events";
 import type { AnalyticsStore, Operation } from "./analytics-store.js";
 import type { Invitation, StaticTokenDescription } from "./analytics-router-options.js";
 import type { ResolvedReportOptions } from "./report-options.js";

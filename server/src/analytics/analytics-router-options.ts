@@ -3,13 +3,21 @@
  * tokens and addresses, how invitations reach people, and the router's limits.
  */
 import type { Request } from "express";
-import type { AuditSink, EventSigningKeys, RateLimiter, ReadableRequestLog, SecurityEventDelivery, TokenStore } from "scimkit";
+import type { TokenStore } from "scimkit";
+import type { AuditSink } from "scimkit/audit";
+import type { EventSigningKeys, SecurityEventDelivery } from "scimkit/events";
+import type { RateLimiter } from "scimkit/rate-limit";
+import type { ReadableRequestLog } from "scimkit/request-log";
 import type { AdminUser, AnalyticsStore } from "./analytics-store.js";
 import type { ReportOptions } from "./report-options.js";
 
 /** A new invitation, for the host to deliver (by e-mail, say). */
 export interface Invitation {
-  /** The invited admin user (status `invited`). */
+  /**
+   * The invited admin user (status `invited`) — or, when the e-mail is an admin user's the inviter
+   * may not see, the pending offer listed as one (issue 27): deliver both alike; accepting the
+   * offer adds its organizations to that admin user.
+   */
   readonly adminUser: AdminUser;
   /**
    * The single-use code the person sends to `POST /invitations/accept`. Only its digest is

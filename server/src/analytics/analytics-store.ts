@@ -22,7 +22,17 @@ import type { OperationStore } from "./operation-store.js";
 import type { OrganizationStore } from "./organization-store.js";
 import type { SimulationStore } from "./simulation-store.js";
 
-export type { AdminRole, AdminUser, AdminUserStatus, AdminUserStore, GrantOptions, KeySubject, StoredApiKey } from "./admin-user-store.js";
+export type {
+  AcceptedOffer,
+  AdminRole,
+  AdminUser,
+  AdminUserStatus,
+  AdminUserStore,
+  GrantOptions,
+  InvitationOutcome,
+  KeySubject,
+  StoredApiKey,
+} from "./admin-user-store.js";
 export type {
   Campaign,
   CampaignStore,

@@ -3,7 +3,7 @@
  * (`onAudit`) with its outcome — the same sink, and the same contract, as the SCIM router's.
  */
 import type { RequestHandler, Response } from "express";
-import { auditedId, auditedTarget, handToSink, type AuditSink } from "scimkit";
+import { auditedId, auditedTarget, handToSink, type AuditSink } from "scimkit/audit";
 import type { AnalyticsAuditEntry, AnalyticsAuditOperation } from "./analytics-audit-entry.js";
 import type { ApiKeyCaller } from "./api-keys.js";
 

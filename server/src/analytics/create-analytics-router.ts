@@ -5,7 +5,9 @@
  * operation's schemas, and handed to its handler with the caller's scope.
  */
 import express, { type Request, type RequestHandler } from "express";
-import { asyncHandler, queryOf, requestOrigin } from "scimkit";
+import { requestOrigin } from "scimkit";
+import { asyncHandler } from "./async-handler.js";
+import { queryOf } from "./query-of.js";
 import { forbidden, invalidRequest, methodNotAllowed, notFound, unauthorized, unknownEndpoint } from "./analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "./analytics-call.js";
 import type { AnalyticsDependencies } from "./analytics-dependencies.js";

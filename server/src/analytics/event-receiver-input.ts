@@ -3,7 +3,7 @@
  * itself: what would register a receiver that can never work, or one that shows a secret. Shared
  * by the operator API (400, naming the field) and the `scimkit receivers` command (exit 2).
  */
-import type { EventReceiverInput, InvalidEventReceiverError } from "scimkit";
+import type { EventReceiverInput, InvalidEventReceiverError } from "scimkit/events";
 
 /** One refused member of a registration: `field` is the member's name, `index` the item of `events`. */
 export interface EventReceiverInputError {

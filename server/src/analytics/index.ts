@@ -38,6 +38,7 @@ export type { OrganizationTreeError, OrganizationTreeRefusal } from "./organizat
 export { grantsBeyond, isGrantBeyondScopeError, refuseGrantsBeyond } from "./grants-beyond.js";
 export type { GrantBeyond, GrantBeyondScopeError, Grants } from "./grants-beyond.js";
 export type {
+  AcceptedOffer,
   AdminRole,
   AdminUser,
   AdminUserStore,
@@ -55,6 +56,7 @@ export type {
   EnrolmentView,
   FeedbackComment,
   FeedbackStore,
+  InvitationOutcome,
   KeySubject,
   Learner,
   LearnerFilter,

@@ -4,7 +4,7 @@
  * key to count by here; the caller's key is.
  */
 import type { RequestHandler } from "express";
-import { rateLimitStep, type RateLimiter } from "scimkit";
+import { rateLimitStep, type RateLimiter } from "scimkit/rate-limit";
 import { rateLimited } from "./analytics-problem.js";
 import type { ApiKeyCaller } from "./api-keys.js";
 

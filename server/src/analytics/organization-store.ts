@@ -144,7 +144,7 @@ export interface OrganizationStore {
   /**
    * Deletes the organization and everything of it — SCIM users, groups, memberships, SCIM tokens,
    * campaigns, simulations, feedback, operations and report rows — and removes it from every admin
-   * user's `organizationIds`, in one transaction. False when not in scope. An organization with
+   * user's and pending invitation offer's `organizationIds`, in one transaction. False when not in scope. An organization with
    * children is refused (`OrganizationTreeError`, `has-children`) unless `subtree` is true: then
    * it and every descendant go, each as above, in that one transaction.
    */

@@ -4,7 +4,7 @@
  * cursor that was edited, or replayed with other filters, is refused as `invalid-cursor` instead
  * of giving a page of some other list.
  */
-import { openCursor, sealCursor } from "scimkit";
+import { openCursor, sealCursor } from "scimkit/cursor";
 import { invalidCursor } from "./analytics-problem.js";
 import type { PageRequest } from "./analytics-store.js";
 

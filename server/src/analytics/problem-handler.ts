@@ -6,7 +6,8 @@
  * never to the client.
  */
 import type { ErrorRequestHandler } from "express";
-import { isScimError, requestErrorOf } from "scimkit";
+import { requestErrorOf } from "scimkit/body";
+import { isScimError } from "scimkit/core";
 import {
   internalProblem,
   isAnalyticsProblem,

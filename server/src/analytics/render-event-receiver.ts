@@ -3,7 +3,7 @@
  * built field by field, so the `Authorization` value it was registered with — a secret the
  * receiver or we check — never reaches an answer, a log line or the audit trail.
  */
-import type { EventReceiver } from "scimkit";
+import type { EventReceiver } from "scimkit/events";
 
 /** The receiver resource, as the `EventReceiver` schema of the operator API describes it. */
 export interface RenderedEventReceiver {

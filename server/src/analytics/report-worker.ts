@@ -5,7 +5,7 @@
  * each run one; the claims keep them from running a job twice (issue 19).
  */
 import { randomUUID } from "node:crypto";
-import { isScimError } from "scimkit";
+import { isScimError } from "scimkit/core";
 import type { AnalyticsStore, Operation } from "./analytics-store.js";
 import { resolveReportOptions, type ReportOptions, type ResolvedReportOptions } from "./report-options.js";
 import { runReportOperation, type ReportJobOutcome } from "./run-report-operation.js";

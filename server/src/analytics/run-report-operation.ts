@@ -5,7 +5,7 @@
  * claim (`claimOperation`): every write is fenced by the owner, so a job whose claim was taken
  * over stops at its next write and never adds a row to the new owner's report.
  */
-import { isScimError } from "scimkit";
+import { isScimError } from "scimkit/core";
 import type { AnalyticsStore, Operation } from "./analytics-store.js";
 import { reportKinds } from "./report-kinds.js";
 

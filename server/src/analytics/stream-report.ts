@@ -5,7 +5,7 @@
  */
 import type { Response } from "express";
 import type { Operation, OperationStore, ReportRow } from "./analytics-store.js";
-import { drainedOrClosed } from "scimkit";
+import { drainedOrClosed } from "./drained-or-closed.js";
 import { csvLine } from "./csv-line.js";
 import { reportKinds } from "./report-kinds.js";
 import { setBodyHeaders } from "./send-json.js";

@@ -7,7 +7,7 @@
 import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
 import { backupCommand } from "./commands/backup-command.js";
-import { CommandError } from "./commands/command-error.js";
+import { CommandError, EXIT_CODES } from "./commands/command-error.js";
 import type { HostCommand } from "./commands/host-command.js";
 import { migrateCommand } from "./commands/migrate-command.js";
 import { operatorKeyCommand } from "./commands/operator-key-command.js";
@@ -57,7 +57,7 @@ async function runOwnOptions(command: HostCommand, args: readonly string[]): Pro
   } catch (error) {
     if (!(error instanceof CommandError)) throw error;
     console.error(`scimkit ${command.name}: ${error.message}`);
-    if (error.exitCode === 2 && command.usage !== undefined) console.error(`\n${command.usage}`);
+    if (error.exitCode === EXIT_CODES.usage && command.usage !== undefined) console.error(`\n${command.usage}`);
     return error.exitCode;
   }
 }
@@ -83,25 +83,25 @@ async function main(argv: readonly string[]): Promise<number | undefined> {
     });
   } catch (error) {
     console.error(`scimkit: ${error instanceof Error ? error.message : String(error)}\n\n${usage()}`);
-    return 2;
+    return EXIT_CODES.usage;
   }
   if (parsed.values.version) {
     console.log(version());
-    return 0;
+    return EXIT_CODES.done;
   }
   const [name, ...rest] = parsed.positionals;
   if (parsed.values.help) {
     console.log(usage());
-    return 0;
+    return EXIT_CODES.done;
   }
   const command = commands.find((candidate) => candidate.name === name);
   if (command === undefined) {
     console.error(`${name === undefined ? "scimkit: no command given" : `scimkit: unknown command ${JSON.stringify(name)}`}\n\n${usage()}`);
-    return 2;
+    return EXIT_CODES.usage;
   }
   if (rest.length > 0 && command.takesArguments !== true) {
     console.error(`scimkit ${command.name}: unexpected argument ${JSON.stringify(rest[0])}\n\n${usage()}`);
-    return 2;
+    return EXIT_CODES.usage;
   }
   await command.run(rest);
   return undefined;
@@ -116,6 +116,6 @@ main(process.argv.slice(2)).then(
     // A 503 from an unreachable database says what the client should do; the operator needs the cause.
     if (error instanceof Error && error.cause !== undefined)
       console.error("cause:", error.cause instanceof Error ? error.cause.message : error.cause);
-    process.exit(1);
+    process.exit(EXIT_CODES.failure);
   },
 );

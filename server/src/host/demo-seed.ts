@@ -16,7 +16,7 @@ import { analyticsRecorder } from "@scimkit/server";
 import type { AnalyticsStore, AttackSimulation, Campaign } from "@scimkit/server";
 import { unwrap } from "scimkit/core";
 import { createResourceValidator } from "scimkit/core";
-import { specProfile } from "scimkit";
+import { specProfile } from "scimkit/core";
 import { createSchemaRegistry } from "scimkit/core";
 import type { ResourceStore } from "scimkit/store";
 import { uniqueKeysOf } from "scimkit/store";

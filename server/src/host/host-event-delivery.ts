@@ -13,7 +13,7 @@ import {
   type EventSigningKeys,
   type SecurityEventDelivery,
   type SecurityEventDeliveryOptions,
-} from "scimkit";
+} from "scimkit/events";
 import { sqlEventReceiverStore, sqlSigningKeyRepository, type SqlStore } from "scimkit/sql";
 import type { ResourceStore } from "scimkit/store";
 import type { HostSettings } from "./host-settings.js";

@@ -6,7 +6,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
-import { requestErrorOf } from "scimkit";
+import { requestErrorOf } from "scimkit/body";
 
 /** RFC 9457 §3: a problem with no type of its own is `about:blank`, its title the status's phrase. */
 function sendProblem(response: Response, status: number, detail: string): void {

@@ -8,11 +8,10 @@ import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { issueApiKey } from "@scimkit/server";
 import { memoryAnalyticsStore } from "@scimkit/server";
-import { memoryAuditTrail } from "scimkit";
-import { createTokenStore } from "scimkit";
-import { staticTokenVerifier } from "scimkit";
-import { tokenBucketLimiter } from "scimkit";
+import { createTokenStore, staticTokenVerifier } from "scimkit";
+import { memoryAuditTrail } from "scimkit/audit";
 import { memoryStore } from "scimkit/memory";
+import { tokenBucketLimiter } from "scimkit/rate-limit";
 import {
   defaultHostLimits,
   defaultHostTimeouts,

@@ -6,7 +6,7 @@
  * before it refuses too: the right one then passes, a wrong one is answered 429.) Real processes.
  */
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { generateSigningKey } from "scimkit";
+import { generateSigningKey } from "scimkit/oauth";
 import { createTestSchema, describePostgres, type TestSchema } from "../../../src/store/sql/postgres-test-database.fixture.js";
 import { killHosts, startHost } from "./host-process.fixture.js";
 

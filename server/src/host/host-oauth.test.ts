@@ -4,7 +4,7 @@
  * access tokens beside the bearer tokens. A real host process, as `npm start` runs it.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { generateSigningKey } from "scimkit";
+import { generateSigningKey } from "scimkit/oauth";
 import { killHosts, startHost } from "./host-process.fixture.js";
 
 afterEach(killHosts);

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateSigningKey } from "scimkit";
+import { generateSigningKey } from "scimkit/oauth";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestSchema, describePostgres, type TestSchema } from "../../../src/store/sql/postgres-test-database.fixture.js";
 import { killHosts, startHost, type Host } from "./host-process.fixture.js";

@@ -4,7 +4,7 @@
  * background work: the delivery loop that pushes (RFC 8935) and the pruning of delivered events.
  */
 import express, { type Router } from "express";
-import { type EventSigningKeys, type SecurityEventDelivery, securityEventJwks, securityEventPollEndpoint } from "scimkit";
+import { type EventSigningKeys, type SecurityEventDelivery, securityEventJwks, securityEventPollEndpoint } from "scimkit/events";
 
 /** What the host needs to deliver security events. */
 export interface HostSecurityEvents {

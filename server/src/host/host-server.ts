@@ -11,25 +11,27 @@ import { createAnalyticsRouter } from "@scimkit/server";
 import type { AnalyticsRouterOptions } from "@scimkit/server";
 import type { AnalyticsStore } from "@scimkit/server";
 import { organizationRoots } from "./organization-roots.js";
-import type { AuditSink } from "scimkit";
-import type { TokenStore } from "scimkit";
-import { createScimRouter } from "scimkit";
-import { createOAuthTokenRouter, type OAuthTokenRouterOptions } from "scimkit";
-import { boundUnreadBody, deferContinue } from "scimkit";
-import { scimErrorHandler } from "scimkit";
-import { oauthPathErrorHandler, PUBLIC_URL_SETTING, ScimError } from "scimkit";
-import type { RateLimiter } from "scimkit";
-import type { ReadableRequestLog } from "scimkit";
-import type { ScimEvent } from "scimkit";
-import { expensiveWorkClassifier } from "scimkit";
-import { fairShareGate } from "scimkit";
-import type { BulkOptions, FairShareOptions, PagingOptions, ScimRouterOptions } from "scimkit";
-import { tokenBucketLimiter } from "scimkit";
-import type { TokenVerifier } from "scimkit";
-import type { WriteLimits } from "scimkit";
-import type { FilterLimits } from "scimkit/core";
-import { specProfile } from "scimkit";
-import { SECURITY_EVENT_URIS } from "scimkit";
+import {
+  type BulkOptions,
+  createScimRouter,
+  deferContinue,
+  type FairShareOptions,
+  type PagingOptions,
+  PUBLIC_URL_SETTING,
+  scimErrorHandler,
+  type ScimRouterOptions,
+  type TokenStore,
+  type TokenVerifier,
+  type WriteLimits,
+} from "scimkit";
+import type { AuditSink } from "scimkit/audit";
+import { boundUnreadBody } from "scimkit/body";
+import { type FilterLimits, ScimError, specProfile } from "scimkit/core";
+import { type ScimEvent, SECURITY_EVENT_URIS } from "scimkit/events";
+import { expensiveWorkClassifier, fairShareGate } from "scimkit/fair-share";
+import { createOAuthTokenRouter, oauthPathErrorHandler, type OAuthTokenRouterOptions } from "scimkit/oauth";
+import { type RateLimiter, tokenBucketLimiter } from "scimkit/rate-limit";
+import type { ReadableRequestLog } from "scimkit/request-log";
 import type { ResourceStore } from "scimkit/store";
 import { healthRoutes, type HostHealth } from "./host-health.js";
 import { consoleRoutes } from "./console-routes.js";

@@ -5,7 +5,7 @@
  * in docs/configuration.md ("Host server environment") lists the same variables. Each group of
  * variables has its reader in settings/, over one `SettingReader` that collects the mistakes.
  */
-import type { SigningKey } from "scimkit";
+import type { SigningKey } from "scimkit/oauth";
 import { hostSettingDefaults } from "./settings/host-setting-defaults.js";
 import { readEvents } from "./settings/read-events.js";
 import { readPublicUrl, readTrustProxy } from "./settings/read-public-address.js";

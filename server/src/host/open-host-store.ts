@@ -9,14 +9,21 @@ import { randomBytes } from "node:crypto";
 import type { AnalyticsStore } from "@scimkit/server";
 import { memoryAnalyticsStore } from "@scimkit/server";
 import { sqlAnalyticsStore } from "@scimkit/server";
-import type { AuditTrail, RateLimiter, ReadableRequestLog } from "scimkit";
-import { memoryAuditTrail } from "scimkit";
 import { createTokenStore, type TokenStore } from "scimkit";
+import { type AuditTrail, memoryAuditTrail } from "scimkit/audit";
 import { memoryStore } from "scimkit/memory";
+import type { RateLimiter } from "scimkit/rate-limit";
+import type { ReadableRequestLog } from "scimkit/request-log";
+import {
+  sqlAuditTrail,
+  sqlRateLimiter,
+  type SqlRequestLog,
+  sqlRequestLog,
+  type SqlRequestLogOptions,
+  sqlStore,
+  type SqlStore,
+} from "scimkit/sql";
 import type { ResourceStore } from "scimkit/store";
-import { sqlAuditTrail } from "scimkit/sql";
-import { sqlRateLimiter, sqlRequestLog, sqlStore, type SqlRequestLog, type SqlRequestLogOptions } from "scimkit/sql";
-import type { SqlStore } from "scimkit/sql";
 import { sql } from "kysely";
 import { ensurePrivateFile } from "./private-file.js";
 

@@ -65,7 +65,7 @@ export function checkAnalyticsSkips(skip: Readonly<Record<string, string>>): str
  * // my-analytics-store.conformance.test.ts
  * import { createTokenStore } from "scimkit";
  * import { memoryAnalyticsStore } from "@scimkit/server";
- * import { describeAnalyticsStoreConformance } from "scimkit/testkit";
+ * import { describeAnalyticsStoreConformance } from "@scimkit/server/testkit";
  * import { memoryStore } from "scimkit/memory";
  * describeAnalyticsStoreConformance("memory", () => {
  *   const resources = memoryStore();

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { hashToken } from "../../../src/auth/hash-token.js";
-import { RATE_ALLOWED, type RateLimiter, tokenBucketLimiter } from "scimkit";
+import { RATE_ALLOWED, type RateLimiter, tokenBucketLimiter } from "scimkit/rate-limit";
 import { POPULATED, createAnalyticsTestApp, expectProblem, type AnalyticsTestApp } from "./analytics-harness.js";
 import { adminWithKey, createOrganization } from "./analytics-world.js";
 

@@ -14,18 +14,14 @@ import {
   type TokenVerificationUnavailableError,
 } from "../../auth/token-verification-unavailable-error.js";
 import type { TokenVerifier } from "../../auth/token-verifier.js";
-import { ScimError } from "../../errors.js";
+import { scimError, type ScimError } from "../../errors.js";
 import { asyncHandler } from "../express-helpers/async-handler.js";
 import { scimContext } from "../request-context/scim-request-context.js";
 
 const BEARER = /^\s*bearer\s+([^\s]+)\s*$/i;
 
 function unauthorized(): ScimError {
-  return new ScimError(
-    401,
-    undefined,
-    "Authentication failed: send Authorization: Bearer <token> with a token issued for this organization.",
-  );
+  return scimError("unauthorized", "Authentication failed: send Authorization: Bearer <token> with a token issued for this organization.");
 }
 
 /** RFC 6750 §3.1: `invalid_token` is a 401, `insufficient_scope` a 403. */
@@ -33,13 +29,13 @@ function refused(refusal: TokenRefusedError): ScimError {
   const scope = refusal.scope === undefined ? {} : { scope: refusal.scope };
   const bearerError = { error: refusal.code, description: refusal.description, ...scope };
   return refusal.code === "insufficient_scope"
-    ? new ScimError(403, undefined, `Forbidden: ${refusal.description}`, [], { bearerError })
-    : new ScimError(401, undefined, `Authentication failed: ${refusal.description}`, [], { bearerError });
+    ? scimError("forbidden", `Forbidden: ${refusal.description}`, { bearerError })
+    : scimError("unauthorized", `Authentication failed: ${refusal.description}`, { bearerError });
 }
 
 /** RFC 9110 §15.6.4: the verifier cannot check tokens for now (its authorization server is down); retry later. */
 function unavailable(error: TokenVerificationUnavailableError): ScimError {
-  return new ScimError(503, undefined, error.message, [], { retryAfter: error.retryAfterSeconds });
+  return scimError("unavailable", error.message, { retryAfter: error.retryAfterSeconds });
 }
 
 export function authenticate(verifier: TokenVerifier): RequestHandler {

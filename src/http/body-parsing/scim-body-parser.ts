@@ -4,15 +4,15 @@
  * Content-Type read as JSON (some clients omit it). Other media types are 415.
  */
 import type { RequestHandler } from "express";
-import { ScimError } from "../../errors.js";
+import { scimError, type ScimError } from "../../errors.js";
 import { jsonBodyParser, type BodyRefusal } from "./json-body-parser.js";
 import { noteRefusedRequestBody } from "../request-log/refused-request-body.js";
 
 /** A refused body as a SCIM error (RFC 7644 §3.12 has no `scimType` for either). */
 function refusalError(refusal: BodyRefusal): ScimError {
   return refusal.status === 413
-    ? new ScimError(413, undefined, `The request body is larger than the limit of ${refusal.limit} bytes.`)
-    : new ScimError(415, undefined, `Content-Type ${JSON.stringify(refusal.mediaType)} is not supported; send application/scim+json.`);
+    ? scimError("payloadTooLarge", `The request body is larger than the limit of ${refusal.limit} bytes.`)
+    : scimError("unsupportedMediaType", `Content-Type ${JSON.stringify(refusal.mediaType)} is not supported; send application/scim+json.`);
 }
 
 /**

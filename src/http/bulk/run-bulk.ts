@@ -8,7 +8,7 @@
  * loop between operations once it has held it for a time slice.
  */
 import { eventLoopSlice, pauseIfDue } from "../../event-loop-slice.js";
-import { ScimError, ScimType, badRequest, isScimError } from "../../errors.js";
+import { type ScimError, ScimType, badRequest, isScimError, scimError } from "../../errors.js";
 import { isPlainObject, type ScimObject } from "../../scim/schema/normalize-value.js";
 import { entityTag } from "../../store/resource-view.js";
 import { createIndexHeap } from "./index-heap.js";
@@ -120,7 +120,7 @@ function parseOperations(body: unknown, maxOperations: number): { operations: Bu
   if (!Array.isArray(list)) throw badRequest(ScimType.invalidSyntax, `"Operations" must be an array of bulk operations.`);
   if (list.length > maxOperations) {
     // RFC 7644 §3.7.4: a request over the advertised limit is refused whole with 413.
-    throw new ScimError(413, undefined, `The bulk request has ${list.length} operations; the maximum is ${maxOperations} (maxOperations).`);
+    throw scimError("payloadTooLarge", `The bulk request has ${list.length} operations; the maximum is ${maxOperations} (maxOperations).`);
   }
   const failOnErrors = field(body, "failOnErrors");
   if (failOnErrors !== undefined && !(typeof failOnErrors === "number" && Number.isInteger(failOnErrors) && failOnErrors >= 1)) {
@@ -157,7 +157,7 @@ function locate(service: ResourceService, path: string): { type: TypeHandler; id
   const type = [...service.handlers.values()].find(
     (handler) => handler.schema.resourceType.endpoint.toLowerCase() === `/${endpoint ?? ""}`.toLowerCase(),
   );
-  if (!type || rest.length > 0 || id === "") throw new ScimError(404, undefined, `No resource endpoint at ${JSON.stringify(path)}.`);
+  if (!type || rest.length > 0 || id === "") throw scimError("notFound", `No resource endpoint at ${JSON.stringify(path)}.`);
   if (id === undefined) return { type, id };
   try {
     return { type, id: decodeURIComponent(id) };
@@ -179,9 +179,8 @@ async function execute(
   const base = { method, ...(operation.bulkId === undefined ? {} : { bulkId: operation.bulkId }) };
   if (method === "POST") {
     if (id !== undefined)
-      throw new ScimError(
-        405,
-        undefined,
+      throw scimError(
+        "methodNotAllowed",
         `POST goes to a resource type endpoint such as ${type.schema.resourceType.endpoint}, not to a resource.`,
       );
     const outcome = await service.create({
@@ -200,7 +199,7 @@ async function execute(
     };
   }
   if (id === undefined)
-    throw new ScimError(405, undefined, `${method} needs a resource path such as ${type.schema.resourceType.endpoint}/{id}.`);
+    throw scimError("methodNotAllowed", `${method} needs a resource path such as ${type.schema.resourceType.endpoint}/{id}.`);
   const location = resourceLocation(context.baseUrl, type.schema.resourceType.endpoint, id);
   if (method === "DELETE") {
     await service.delete({ context, resourceType: type.id, id, ifMatch: operation.version });
@@ -227,7 +226,7 @@ function validate(operation: BulkOperation, seenBulkIds: Set<string>): ScimError
   }
   if (operation.bulkId !== undefined) {
     if (seenBulkIds.has(operation.bulkId))
-      return badRequest(ScimType.uniqueness, `Operations[${operation.index}].bulkId ${JSON.stringify(operation.bulkId)} is used twice.`);
+      return scimError("duplicateBulkId", `Operations[${operation.index}].bulkId ${JSON.stringify(operation.bulkId)} is used twice.`);
     seenBulkIds.add(operation.bulkId);
   }
   return undefined;
@@ -325,11 +324,7 @@ export async function runBulk(
         operation,
         errorResult(
           operation,
-          new ScimError(
-            409,
-            ScimType.invalidValue,
-            `bulkId:${broken} cannot be resolved: no successful POST in this request has that bulkId.`,
-          ),
+          scimError("unresolvedBulkId", `bulkId:${broken} cannot be resolved: no successful POST in this request has that bulkId.`),
         ),
       );
       if (operation.method === "POST" && operation.bulkId !== undefined) settle(operation.bulkId, false);
@@ -349,10 +344,8 @@ export async function runBulk(
       record(operation, result);
     } catch (error) {
       if (!isScimError(error)) onUnexpected(error);
-      const scimError = isScimError(error)
-        ? error
-        : new ScimError(500, undefined, "The operation failed inside the service. It has been reported.");
-      record(operation, errorResult(operation, scimError));
+      const failure = isScimError(error) ? error : scimError("internal", "The operation failed inside the service. It has been reported.");
+      record(operation, errorResult(operation, failure));
     }
     if (operation.method === "POST" && operation.bulkId !== undefined) settle(operation.bulkId, created.has(operation.bulkId));
     // Between operations, not inside one: each runs as its single-request form would.
@@ -366,11 +359,7 @@ export async function runBulk(
       operation,
       errorResult(
         operation,
-        new ScimError(
-          409,
-          ScimType.invalidValue,
-          "Circular bulkId references: these operations each wait for another to create a resource first.",
-        ),
+        scimError("unresolvedBulkId", "Circular bulkId references: these operations each wait for another to create a resource first."),
       ),
     );
   }

@@ -6,7 +6,7 @@
  * true." The other list parameters stay ignored.
  */
 import type { RequestHandler } from "express";
-import { ScimError } from "../../errors.js";
+import { scimError } from "../../errors.js";
 import { queryOf } from "../express-helpers/query-of.js";
 
 /**
@@ -19,9 +19,8 @@ export function refuseDiscoveryFilter(endpoint: string): RequestHandler {
     for (const [name, value] of queryOf(request)) {
       if (name.toLowerCase() === "filter" && value.trim() !== "") {
         next(
-          new ScimError(
-            403,
-            undefined,
+          scimError(
+            "forbidden",
             `Filtering is not supported on ${endpoint} (RFC 7644 §4): every document is returned whatever a filter says. Send the request without "filter".`,
           ),
         );

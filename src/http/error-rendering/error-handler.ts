@@ -6,7 +6,7 @@
  * errors raised before the router runs.
  */
 import type { ErrorRequestHandler, Request, Response } from "express";
-import { ScimError, ScimType, isScimError } from "../../errors.js";
+import { type ScimError, isScimError, scimError, unreadableRequestError } from "../../errors.js";
 import { bearerChallenge } from "../authentication/bearer-challenge.js";
 import { requestErrorOf } from "./request-error.js";
 import { sendScim } from "../sending/send-scim.js";
@@ -15,7 +15,7 @@ import { sendScim } from "../sending/send-scim.js";
 export function translateRequestError(error: unknown): ScimError | undefined {
   const known = requestErrorOf(error);
   // RFC 7644 §3.12: `invalidSyntax` is the scimType of a request the service could not parse.
-  return known && new ScimError(known.status, known.status === 400 ? ScimType.invalidSyntax : undefined, known.detail);
+  return known && unreadableRequestError(known.status, known.detail);
 }
 
 function sendError(response: Response, scimError: ScimError): void {
@@ -34,17 +34,13 @@ export function errorHandler(onError: (error: unknown, request: Request | undefi
       next(error);
       return;
     }
-    const scimError = isScimError(error) ? error : translateRequestError(error);
-    if (!scimError) {
+    const answer = isScimError(error) ? error : translateRequestError(error);
+    if (!answer) {
       onError(error, request);
-      sendScim(
-        response,
-        500,
-        new ScimError(500, undefined, "The service failed to handle the request. It has been reported; retry later."),
-      );
+      sendScim(response, 500, scimError("internal", "The service failed to handle the request. It has been reported; retry later."));
       return;
     }
-    sendError(response, scimError);
+    sendError(response, answer);
   };
 }
 

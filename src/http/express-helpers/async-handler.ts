@@ -6,7 +6,6 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 
 /**
  * `handler` as an Express handler whose rejection goes to the error handler, on Express 4 as on 5.
- * For the routes of an API of the host's beside SCIM, as the SCIM and analytics routers use it.
  *
  * @example router.get("/reports/:id", asyncHandler(async (request, response) => { response.json(await load(request.params.id)); }));
  */

@@ -1,5 +1,5 @@
 /**
- * The query string of a request as sent, shared by the SCIM and analytics routers.
+ * The query string of a request as sent, for the SCIM router's list and search parameters.
  */
 import type { Request } from "express";
 

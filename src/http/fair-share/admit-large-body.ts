@@ -5,7 +5,7 @@
  * of taking the event loop from everyone.
  */
 import type { Request, RequestHandler, Response } from "express";
-import { ScimError } from "../../errors.js";
+import { scimError } from "../../errors.js";
 import type { WorkPermit } from "./expensive-work-gate.js";
 import { scimContext } from "../request-context/scim-request-context.js";
 import { bodyWaitMs, turnSignal } from "./turn-signal.js";
@@ -72,7 +72,7 @@ export function admitLargeBody({ gate, classifier, maxWaitMs }: FairShare): Requ
           next(
             signal.aborted
               ? signal.reason
-              : new ScimError(503, undefined, "The client disconnected before the request was read; it was not run."),
+              : scimError("unavailable", "The client disconnected before the request was read; it was not run."),
           );
           return;
         }

@@ -3,7 +3,7 @@
  * its response was sent, so work still waiting for its turn is dropped instead of run for nobody.
  */
 import type { Response } from "express";
-import { ScimError } from "../../errors.js";
+import { scimError } from "../../errors.js";
 
 /**
  * The signal of `response`'s client. The reason is a `ScimError`, so a request that gave up on
@@ -12,7 +12,7 @@ import { ScimError } from "../../errors.js";
 export function clientGoneSignal(response: Response): AbortSignal {
   const controller = new AbortController();
   const gone = (): void => {
-    controller.abort(new ScimError(503, undefined, "The client disconnected while the request waited for its turn; it was not run."));
+    controller.abort(scimError("unavailable", "The client disconnected while the request waited for its turn; it was not run."));
   };
   // `close` also follows a complete response; only a close before the end means the client left.
   if (response.destroyed && !response.writableFinished) {

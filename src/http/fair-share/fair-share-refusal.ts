@@ -1,4 +1,4 @@
-import { ScimError } from "../../errors.js";
+import { scimError, type ScimError } from "../../errors.js";
 import { type FairShareState, groupLane, orgLane } from "./fair-share-lanes.js";
 
 /** `Retry-After` bounds: a whole second at least (RFC 9110 §10.2.3), a minute at most. */
@@ -18,14 +18,12 @@ export function fairShareRefusal(state: FairShareState, orgId: string, group: st
   const rest = Math.max(0, lane.restUntil - state.now());
   const estimate = (rest + ((state.averageMs ?? 1000) * (1 + state.restPerHeld) * (org.waiting + 1)) / state.concurrency) / 1000;
   const seconds = Math.min(MAX_RETRY_SECONDS, Math.max(MIN_RETRY_SECONDS, Math.ceil(estimate)));
-  return new ScimError(
-    429,
-    undefined,
+  return scimError(
+    "tooManyRequests",
     `This organization already has ${plural(org.running, "expensive request")} running and ${org.waiting} waiting, ` +
       `the most this service admits (lists that filter without an index or sort, deep startIndex or large count pages, /Bulk, large bodies). ` +
       `Retry after ${plural(seconds, "second")}, send such requests one at a time, or page with a cursor; ` +
       `lookups by id, userName or externalId never wait. An operator can raise the limit with the router's fairShare option.`,
-    [],
     { retryAfter: seconds },
   );
 }

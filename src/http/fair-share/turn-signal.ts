@@ -5,7 +5,7 @@
  * than left to the HTTP server's request timeout, which answers a body still unread with a bare 408.
  */
 import type { Request, Response } from "express";
-import { ScimError } from "../../errors.js";
+import { scimError, type ScimError } from "../../errors.js";
 import { clientGoneSignal } from "./client-gone-signal.js";
 
 /** The signal to pass to `ExpensiveWorkGate.acquire`, and what to call once the turn came. */
@@ -31,14 +31,12 @@ function serverRequestTimeout(request: Request): number | undefined {
 
 function waitedTooLong(waitMs: number): ScimError {
   const seconds = Math.min(MAX_RETRY_SECONDS, Math.max(MIN_RETRY_SECONDS, Math.ceil(waitMs / 1000)));
-  return new ScimError(
-    429,
-    undefined,
+  return scimError(
+    "tooManyRequests",
     `This request waited ${seconds} s for its turn behind this organization's other expensive requests ` +
       `(lists that filter without an index or sort, deep startIndex or large count pages, /Bulk, large bodies) and was not run. ` +
       `Retry after ${seconds} s, or send such requests one at a time; lookups by id, userName or externalId never wait. ` +
       `An operator can change the wait with the router's fairShare.maxWaitMs option.`,
-    [],
     { retryAfter: seconds },
   );
 }

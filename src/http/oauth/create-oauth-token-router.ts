@@ -23,8 +23,9 @@ import {
   sourceOf,
 } from "../rate-limits/authentication-failure-limit.js";
 import { isPossibleId } from "../../is-possible-id.js";
+import { OAuthError, oauthError } from "../../oauth-errors.js";
 import { noSniff } from "../sending/no-sniff.js";
-import { noStore, OAuthError, oauthErrorHandler } from "./oauth-error.js";
+import { noStore, oauthErrorHandler } from "./oauth-error.js";
 import type { RateLimiter } from "../../store/rate-limiter.js";
 import { tokenBucketLimiter } from "../rate-limits/token-bucket-limiter.js";
 
@@ -70,18 +71,18 @@ interface ClientCredentials {
 }
 
 function invalidRequest(description: string): OAuthError {
-  return new OAuthError(400, "invalid_request", description);
+  return oauthError("invalid_request", description);
 }
 
 /** One answer for every client that did not authenticate, so it never tells which part was wrong. */
 function invalidClient(): OAuthError {
-  return new OAuthError(401, "invalid_client", "Client authentication failed: send the client id and secret issued for this organization.");
+  return oauthError("invalid_client", "Client authentication failed: send the client id and secret issued for this organization.");
 }
 
 /** RFC 6585 §4: too many failed authentications from this client or address; retry after `seconds`. */
 function tooManyFailures(seconds: number): OAuthError {
   const description = `Too many failed client authentications; retry after ${seconds} second${seconds === 1 ? "" : "s"}.`;
-  return new OAuthError(429, "slow_down", description, seconds);
+  return oauthError("slow_down", description, { retryAfterSeconds: seconds });
 }
 
 /** The key of the request's source address (an IPv6 client's /64) for `failureLimiter`. */
@@ -157,7 +158,7 @@ function checkScope(parameters: ReadonlyMap<string, string>): void {
   if (requested === undefined) return;
   const scopes = requested.split(" ").filter((scope) => scope !== "");
   if (scopes.some((scope) => scope !== SCIM_SCOPE)) {
-    throw new OAuthError(400, "invalid_scope", `The only scope granted is ${JSON.stringify(SCIM_SCOPE)}.`);
+    throw oauthError("invalid_scope", `The only scope granted is ${JSON.stringify(SCIM_SCOPE)}.`);
   }
 }
 
@@ -243,7 +244,7 @@ export function createOAuthTokenRouter(options: OAuthTokenRouterOptions): Router
       const grantType = parameters.get("grant_type");
       if (grantType === undefined) throw invalidRequest("The grant_type parameter is missing; send grant_type=client_credentials.");
       if (grantType !== "client_credentials") {
-        throw new OAuthError(400, "unsupported_grant_type", "This endpoint grants client_credentials only (RFC 6749 §4.4).");
+        throw oauthError("unsupported_grant_type", "This endpoint grants client_credentials only (RFC 6749 §4.4).");
       }
       checkScope(parameters);
       // The access token names the secret that obtained it and ends no later than that secret, so
@@ -266,8 +267,9 @@ export function createOAuthTokenRouter(options: OAuthTokenRouterOptions): Router
         .json({ access_token: issued.accessToken, token_type: "Bearer", expires_in: issued.expiresIn, scope: issued.scope });
     }),
   );
-  router.all("/token", (_request, response) => {
-    response.set("Allow", "POST").status(405).json({ error: "invalid_request", error_description: "Use POST." });
+  router.all("/token", (_request, response, next) => {
+    response.set("Allow", "POST");
+    next(oauthError("invalid_request", "Use POST.", { status: 405 }));
   });
   router.get("/jwks", (_request, response) => {
     // Public keys; caching them for a few minutes spares us, and rotation waits at most that long.

@@ -1,37 +1,13 @@
 /**
- * The errors of scimkit's OAuth 2.0 token endpoint (RFC 6749 §5.2), and the one place they are
- * rendered: a JSON body `{"error": …, "error_description": …}`, never cached, and for
- * `invalid_client` a 401 with a `Basic` challenge.
+ * The one place the errors of scimkit's OAuth 2.0 token endpoint are rendered (RFC 6749 §5.2; the
+ * codes and their statuses are in the registry, src/oauth-errors.ts): a JSON body
+ * `{"error": …, "error_description": …}`, never cached, and for `invalid_client` a 401 with a
+ * `Basic` challenge.
  */
 import type { ErrorRequestHandler, Request, Response } from "express";
+import { OAuthError, oauthError } from "../../oauth-errors.js";
 import { setNoSniff } from "../sending/no-sniff.js";
 import { requestErrorOf } from "../error-rendering/request-error.js";
-
-/**
- * The RFC 6749 §5.2 error codes the token endpoint answers with, and `slow_down` (RFC 8628 §3.5,
- * in the IANA OAuth Extensions Error registry) for a client over the bound on failed
- * authentications: §5.2 has no code for "too many attempts", and `slow_down` is the registered
- * token-endpoint error that says exactly that. It comes with HTTP 429 and `Retry-After` (RFC 6585 §4).
- */
-export type OAuthErrorCode = "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope" | "slow_down";
-
-/** A refused token request: the RFC 6749 §5.2 code, the HTTP status and a sentence for the client's developer. */
-export class OAuthError extends Error {
-  readonly status: number;
-  readonly code: OAuthErrorCode;
-  readonly description: string;
-  /** Whole seconds to wait before retrying, sent as `Retry-After`; with 429 `slow_down`. */
-  readonly retryAfterSeconds: number | undefined;
-
-  constructor(status: number, code: OAuthErrorCode, description: string, retryAfterSeconds?: number) {
-    super(description);
-    this.name = "OAuthError";
-    this.status = status;
-    this.code = code;
-    this.description = description;
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
 
 /** RFC 6749 §5.1: token responses, errors included, are never stored by caches. */
 export function noStore(response: Response): void {
@@ -58,7 +34,7 @@ function unreadableRequest(error: unknown): OAuthError | undefined {
     error instanceof URIError
       ? "The URL path holds a malformed %-escape: encode the organization id as UTF-8 percent-escapes (RFC 3986 §2.1)."
       : "The request body could not be read: send a small application/x-www-form-urlencoded body in UTF-8.";
-  return new OAuthError(known.status, "invalid_request", description);
+  return oauthError("invalid_request", description, { status: known.status });
 }
 
 /**
@@ -82,11 +58,7 @@ export function oauthErrorHandler(onError: (error: unknown, request: Request) =>
       return;
     }
     onError(error, request);
-    noStore(response);
-    setNoSniff(response);
-    response
-      .status(500)
-      .json({ error: "server_error", error_description: "The service failed to handle the request. It has been reported; retry later." });
+    sendOAuthError(response, oauthError("server_error", "The service failed to handle the request. It has been reported; retry later."));
   };
 }
 

@@ -5,7 +5,7 @@
  * analytics router counts by API key and answers with its own problem.
  */
 import type { NextFunction, RequestHandler, Response } from "express";
-import { ScimError } from "../../errors.js";
+import { scimError, type ScimError } from "../../errors.js";
 import type { RateDecision, RateLimiter, RateRefused } from "../../store/rate-limiter.js";
 import { scimContext } from "../request-context/scim-request-context.js";
 
@@ -61,11 +61,9 @@ export function rateLimitStep(limiter: RateLimiter, options: RateLimitStepOption
 function tooManyRequests(decision: RateRefused): ScimError {
   // A custom limiter's figure is sanitized: Retry-After is a whole number of seconds (RFC 9110 §10.2.3).
   const seconds = Number.isFinite(decision.retryAfterSeconds) ? Math.max(1, Math.ceil(decision.retryAfterSeconds)) : 1;
-  return new ScimError(
-    429,
-    undefined,
+  return scimError(
+    "tooManyRequests",
     `Too many requests for this organization; retry after ${seconds} second${seconds === 1 ? "" : "s"}.`,
-    [],
     {
       retryAfter: seconds,
     },

@@ -3,7 +3,7 @@
  * `res.locals.scim`, the Express place for per-request state.
  */
 import type { Request, RequestHandler, Response } from "express";
-import { ScimError } from "../../errors.js";
+import { scimError } from "../../errors.js";
 import type { Principal } from "../../auth/token-verifier.js";
 import type { CompatibilityProfile } from "../../scim/compatibility/compatibility-profile.js";
 import type { ExistingUserPolicy } from "../resource-service/existing-user-policy.js";
@@ -53,7 +53,7 @@ export function resolveOrganization(options: ScimRouterOptions): RequestHandler 
     const orgId = organizationOf(request, options.organization);
     if ((orgId === undefined || orgId === "") && typeof options.organization === "function") {
       // The host's function found no organization in this request: the client's problem.
-      next(new ScimError(404, undefined, "No such organization."));
+      next(scimError("notFound", "No such organization."));
       return;
     }
     if (orgId === undefined || orgId === "") {
@@ -66,7 +66,7 @@ export function resolveOrganization(options: ScimRouterOptions): RequestHandler 
     // Before authentication: neither the token verifier nor a store is asked about an id that
     // names nothing, and the answer is the one any unknown organization gets.
     if (orgId.length > 256 || !isPossibleId(orgId)) {
-      next(new ScimError(404, undefined, "No such organization."));
+      next(scimError("notFound", "No such organization."));
       return;
     }
     const baseUrl =

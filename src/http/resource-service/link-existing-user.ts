@@ -9,7 +9,7 @@
  * a group's `displayName` is a label, not an identity — two directories may each have an "Admins"
  * group meaning different people — so a POST of a group that exists stays a 409.
  */
-import { ScimError, ScimType, isScimError } from "../../errors.js";
+import { ScimType, isScimError, scimError } from "../../errors.js";
 import type { Filter } from "../../scim/filter/filter-ast.js";
 import type { ScimObject } from "../../scim/schema/normalize-value.js";
 import type { ResolvedPath } from "../../scim/schema/resolved-path.js";
@@ -84,9 +84,8 @@ export async function findUserToLink(
   }
   if (matches.size <= 1) return [...matches.values()][0]?.resource;
   const named = [...matches.values()].map(({ resource, by }) => `${by.join(" and ")} matches user ${resource.id}`);
-  throw new ScimError(
-    409,
-    ScimType.uniqueness,
+  throw scimError(
+    "uniqueness",
     `The user matches more than one existing user, so it cannot be linked to one: ${named.join("; ")}. Make the userName and externalId name the same user, then retry.`,
   );
 }

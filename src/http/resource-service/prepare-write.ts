@@ -4,7 +4,7 @@
  * member ids apart, within the router's write limits.
  */
 import type { Tolerances } from "../../scim/compatibility/compatibility-profile.js";
-import { ScimError, ScimType, invalidValueError, type ValidationIssue } from "../../errors.js";
+import { type ScimError, invalidValueError, type ValidationIssue, scimError } from "../../errors.js";
 import { unwrap } from "../../result.js";
 import { patchBounds } from "../../scim/patch/patch-bounds.js";
 import { parsePatchRequest } from "../../scim/patch/patch-request.js";
@@ -53,7 +53,7 @@ export function withoutServerAttributes(resource: ScimObject): ScimObject {
 }
 
 function memberError(index: number): ScimError {
-  return new ScimError(400, ScimType.invalidValue, `members[${index}].value: is required (the member's id).`);
+  return scimError("invalidValue", `members[${index}].value: is required (the member's id).`);
 }
 
 function splitMembers(type: TypeHandler, prepared: ScimObject): PreparedWrite {
@@ -105,7 +105,7 @@ function assertRawCounts(type: TypeHandler, body: unknown, limits: WriteLimits, 
         }),
       );
       if (ids.size > limits.maxMembers) {
-        throw new ScimError(413, undefined, `The request names ${ids.size} members; the limit is ${limits.maxMembers} (maxMembers).`);
+        throw scimError("payloadTooLarge", `The request names ${ids.size} members; the limit is ${limits.maxMembers} (maxMembers).`);
       }
     } else if (value.length > limits.maxValues) {
       issues.push({ path: key, message: `holds ${value.length} values; the limit is ${limits.maxValues} (maxValues)` });
@@ -139,7 +139,7 @@ export function prepareWrite(type: TypeHandler, body: unknown, limits: WriteLimi
   if (issues.length > 0) throw invalidValueError(issues);
   const split = splitMembers(type, prepared);
   if (split.memberIds && split.memberIds.length > maxMembers) {
-    throw new ScimError(413, undefined, `The request names ${split.memberIds.length} members; the limit is ${maxMembers} (maxMembers).`);
+    throw scimError("payloadTooLarge", `The request names ${split.memberIds.length} members; the limit is ${maxMembers} (maxMembers).`);
   }
   return split;
 }

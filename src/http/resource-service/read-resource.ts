@@ -2,7 +2,7 @@
  * Reading one resource for the service: its id checked before any store call, a miss as the
  * client's 404, its version against `If-Match`, and the stored resource rendered for the response.
  */
-import { ScimError } from "../../errors.js";
+import { scimError, type ScimError } from "../../errors.js";
 import { isPossibleId } from "../../is-possible-id.js";
 import type { StoredResource } from "../../store/resource-store.js";
 import { matchesEntityTag } from "./entity-tags.js";
@@ -13,7 +13,7 @@ import type { TypeHandler } from "./type-handler.js";
 
 /** The 404 of a resource the organization does not have (RFC 7644 §3.12). */
 export function notFound(type: TypeHandler, id: string): ScimError {
-  return new ScimError(404, undefined, `${type.schema.resourceType.name} ${JSON.stringify(id)} not found.`);
+  return scimError("notFound", `${type.schema.resourceType.name} ${JSON.stringify(id)} not found.`);
 }
 
 /** The resource `id` of the context's organization, or its 404. */
@@ -35,9 +35,8 @@ export async function readResource(
 export function checkIfMatch(ifMatch: string | undefined, stored: StoredResource): void {
   // RFC 7644 §3.14 with RFC 7232 §3.1: a stale version is 412, and nothing is written.
   if (ifMatch !== undefined && !matchesEntityTag(ifMatch, stored.version)) {
-    throw new ScimError(
-      412,
-      undefined,
+    throw scimError(
+      "preconditionFailed",
       `The resource has changed: its version is W/"${stored.version}", not ${ifMatch}. Read it again and retry.`,
     );
   }

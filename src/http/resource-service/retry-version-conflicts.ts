@@ -5,7 +5,7 @@
  * means that writer succeeded, so retrying makes progress; the bound is time, not a count, so a
  * busy resource never turns a client's request into an error it would misread.
  */
-import { ScimError } from "../../errors.js";
+import { ScimError, scimError } from "../../errors.js";
 
 /** How `retryVersionConflicts` waits and when it gives up. */
 export interface ConflictRetryOptions {
@@ -60,11 +60,9 @@ export async function retryVersionConflicts<T>(attempt: () => Promise<T>, option
     }
     const delay = Math.floor(random() * Math.min(ceiling, base * 2 ** Math.min(conflicts, 30)));
     if (now() + delay >= deadline) {
-      throw new ScimError(
-        503,
-        undefined,
+      throw scimError(
+        "unavailable",
         "The resource is being changed by other servers at the same time and this change could not be applied in time; nothing was written. Retry the request.",
-        [],
         {
           retryAfter: 1,
         },

@@ -3,7 +3,7 @@
  * registered before authentication (spec §5); the others after it.
  */
 import type { Router } from "express";
-import { ScimError } from "../../errors.js";
+import { scimError } from "../../errors.js";
 import type { ScimObject } from "../../scim/schema/normalize-value.js";
 import type { ResourceProfile } from "../../scim/schema/resource-profile.js";
 import type { SchemaRegistry } from "../../scim/schema/schema-registry.js";
@@ -26,7 +26,7 @@ function listResponse(resources: readonly ScimObject[]): ScimObject {
 
 function byId(documents: readonly ScimObject[], id: string, what: string): ScimObject {
   const found = documents.find((document) => typeof document["id"] === "string" && document["id"].toLowerCase() === id.toLowerCase());
-  if (!found) throw new ScimError(404, undefined, `${what} ${JSON.stringify(id)} not found.`);
+  if (!found) throw scimError("notFound", `${what} ${JSON.stringify(id)} not found.`);
   return found;
 }
 

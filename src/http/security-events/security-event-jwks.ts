@@ -3,7 +3,7 @@
  * receivers fetch the public keys that verify its SETs.
  */
 import type { RequestHandler } from "express";
-import { ScimError } from "../../errors.js";
+import { scimError } from "../../errors.js";
 import { isPossibleId } from "../../is-possible-id.js";
 import { setNoSniff } from "../sending/no-sniff.js";
 import type { EventSigningKeys } from "../../events/event-signing-keys.js";
@@ -21,7 +21,7 @@ export function securityEventJwks(keys: EventSigningKeys): RequestHandler<{ orgI
     const { orgId } = request.params;
     // No organization has such an id, and the key store must not be asked (PostgreSQL refuses NUL).
     if (!isPossibleId(orgId)) {
-      next(new ScimError(404, undefined, "There is no such organization on this service."));
+      next(scimError("notFound", "There is no such organization on this service."));
       return;
     }
     keys.jwks(orgId).then((jwks) => {

@@ -3,7 +3,7 @@
  * the new resource, whether anything changed, and — for a type with members, such as Group — the
  * membership delta a store applies without loading every member.
  */
-import { ScimError, ScimType, isScimError, type ValidationIssue } from "../../errors.js";
+import { ScimType, isScimError, type ValidationIssue, scimError } from "../../errors.js";
 import { fail, ok, type Result } from "../../result.js";
 import type { Tolerances } from "../compatibility/compatibility-profile.js";
 import { ALL_TOLERANCES } from "../compatibility/compatibility-profiles.js";
@@ -107,9 +107,8 @@ function applyStep(schema: ResourceSchema, state: PatchState, step: PatchStep): 
     applyMemberOperation(state.resource, step, state.membership, state.membersLoaded, state.workspace, state.tolerances);
     const { maxMembers } = state.options;
     if (maxMembers !== undefined && state.membership.size > maxMembers) {
-      throw new ScimError(
-        413,
-        undefined,
+      throw scimError(
+        "payloadTooLarge",
         `${step.origin}: the request names ${state.membership.size} members; the limit is ${maxMembers} (maxMembers).`,
       );
     }

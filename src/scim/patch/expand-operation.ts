@@ -2,7 +2,7 @@
  * Turns one PATCH operation into the steps that apply it: the one attribute its path names, or each
  * attribute of a path-less value (RFC 7644 §3.5.2.1, §3.5.2.3).
  */
-import { ScimError, ScimType } from "../../errors.js";
+import { ScimType, restated } from "../../errors.js";
 import type { Tolerances } from "../compatibility/compatibility-profile.js";
 import { ALL_TOLERANCES } from "../compatibility/compatibility-profiles.js";
 import type { FilterLimits } from "../filter/parse-filter.js";
@@ -41,8 +41,7 @@ function explicitStep(
   const origin = `Operations[${operation.index}]`;
   const parsed = parsePatchPath(schema, text, limits, tolerances);
   if (!parsed.ok) {
-    const { status, scimType, detail } = parsed.error;
-    throw new ScimError(status, scimType, `${origin}: ${detail}`);
+    throw restated(parsed.error, `${origin}: ${parsed.error.detail}`);
   }
   if (operation.op !== "remove") requireValue(operation, origin);
   const path = parsed.value;

@@ -5,7 +5,7 @@
  * normalized or applied and before the resource is read, so a request over a limit costs a pass
  * over its own text, never the seconds that applying thousands of values would.
  */
-import { ScimError, ScimType, invalidValueError } from "../../errors.js";
+import { invalidValueError, restated, scimError, type ScimError } from "../../errors.js";
 import { fail, ok, type Result } from "../../result.js";
 import type { Tolerances } from "../compatibility/compatibility-profile.js";
 import { ALL_TOLERANCES } from "../compatibility/compatibility-profiles.js";
@@ -70,9 +70,8 @@ export function patchBounds(
       for (const id of memberIds(value)) members.add(typeof id === "string" ? id : `\u0000${members.size}`);
       const named = members.size + filteredMembers;
       if (maxMembers !== undefined && named > maxMembers) {
-        return new ScimError(
-          413,
-          undefined,
+        return scimError(
+          "payloadTooLarge",
           `Operations[${operation.index}]: the request names ${named} members; the limit is ${maxMembers} (maxMembers).`,
         );
       }
@@ -87,7 +86,8 @@ export function patchBounds(
     if (entry.count <= maxValues) return undefined;
     const what = given > maxValues ? `carries ${given} values` : `carries, with the operations before it, ${entry.count} values`;
     const issues = [{ path: text, message: `${what}; the limit is ${maxValues} (maxValues)` }];
-    return new ScimError(400, ScimType.invalidValue, `Operations[${operation.index}]: ${invalidValueError(issues).detail}`, issues);
+    const folded = invalidValueError(issues);
+    return restated(folded, `Operations[${operation.index}]: ${folded.detail}`);
   };
 
   for (const operation of operations) {
@@ -109,9 +109,8 @@ export function patchBounds(
       if (named.ok && isMembers(schema, named.path)) filteredMembers += 1;
       if (named.ok && isMembers(schema, named.path) && maxMembers !== undefined && members.size + filteredMembers > maxMembers) {
         return fail(
-          new ScimError(
-            413,
-            undefined,
+          scimError(
+            "payloadTooLarge",
             `Operations[${operation.index}]: the request names ${members.size + filteredMembers} members; the limit is ${maxMembers} (maxMembers).`,
           ),
         );

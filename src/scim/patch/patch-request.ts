@@ -2,7 +2,7 @@
  * The PATCH request message (RFC 7644 §3.5.2): checks its structure and lists its operations,
  * before any of them is bound to a schema.
  */
-import { ScimError, ScimType, badRequest } from "../../errors.js";
+import { ScimType, badRequest, scimError } from "../../errors.js";
 import { fail, ok, type Result } from "../../result.js";
 import type { Tolerances } from "../compatibility/compatibility-profile.js";
 import { ALL_TOLERANCES } from "../compatibility/compatibility-profiles.js";
@@ -117,9 +117,8 @@ export function parsePatchRequest(
   if (maxOperations !== undefined && operations.length > maxOperations) {
     // RFC 7644 §3.7.4 answers a bulk request over its limit with 413; one PATCH over its own is no different.
     return fail(
-      new ScimError(
-        413,
-        undefined,
+      scimError(
+        "payloadTooLarge",
         `The PATCH request has ${operations.length} operations; the limit is ${maxOperations} (maxPatchOperations).`,
       ),
     );

@@ -1,7 +1,7 @@
 /**
  * The SQL stores' answer when the database cannot be reached (architecture §4).
  */
-import { ScimError } from "../../errors.js";
+import { scimError, type ScimError } from "../../errors.js";
 
 /** Seconds a client is asked to wait when the database cannot be reached: about a restart's length. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -12,11 +12,9 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  * with its connection, unless the connection was lost while COMMIT was on its way back.
  */
 export function databaseUnavailableError(cause?: unknown): ScimError {
-  const error = new ScimError(
-    503,
-    undefined,
+  const error = scimError(
+    "unavailable",
     `The service cannot reach its database. Retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds; if this persists, the operator should check that the database is running and reachable.`,
-    [],
     { retryAfter: DATABASE_RETRY_AFTER_SECONDS },
   );
   // For the operator's logs; the error body never shows it.

@@ -1,11 +1,17 @@
 /**
  * `scimkit/sql`: the SQL `ResourceStore` and token repository over Kysely — SQLite
- * (better-sqlite3) and PostgreSQL (pg) built in, any other database through a `SqlDialect` — and
- * what a client keeping its own tables beside the store's needs (`scimkit/analytics` is one): the
- * migration runner with a namespace of its own, row locks, reading resources where they are, and
- * deleting an organization's SCIM rows inside the client's own transaction — and `tableStore`, a
- * `ResourceStore` over the application's own tables described by a mapping — and `sqlRequestLog`,
- * the provisioning log in the store's database.
+ * (better-sqlite3) and PostgreSQL (pg) built in, any other database through a `SqlDialect` (its
+ * `FilterDialect` part reads the store's JSON through `JsonRef`s) — with the SQL implementations
+ * of the other features' contracts: the audit trail, the provisioning log (`sqlRequestLog`), the
+ * rate limiter, event receivers and signing keys. `tableStore` is a `ResourceStore` over the
+ * application's own tables, described by a mapping.
+ *
+ * A client keeping tables of its own beside the store's, in the same database, uses the SCIM data
+ * where it is instead of copying it: the table types, and `runMigrations` with a namespace of its
+ * own; the resources read in its own queries, joined to its rows (`resourceColumns`,
+ * `storedResourceOf`); an organization's SCIM rows deleted inside its own transaction
+ * (`deleteScimOrganizationRows`), so its rows and the store's go together. The service's
+ * analytics store is one.
  */
 export { sqlStore } from "./sql-store.js";
 export type { SqlStore, SqlStoreConnection, SqlStoreOptions } from "./sql-store.js";
@@ -35,7 +41,7 @@ export type { SqlRateLimiterDatabase, SqlRateLimiterOptions } from "./sql-rate-l
 export { isConnectionFailure } from "./is-connection-failure.js";
 export { unavailableWhenDisconnected } from "./unavailable-when-disconnected.js";
 export { DEFAULT_CONNECT_TIMEOUT_MS } from "./open-postgres.js";
-export { runMigrations, SCIM_MIGRATIONS } from "./migrations/run-migrations.js";
+export { runMigrations } from "./migrations/run-migrations.js";
 export type { RunMigrationsOptions } from "./migrations/run-migrations.js";
 export { sqlMigrations } from "./migrations/sql-migrations.js";
 export type { Migration, MigrationKey } from "./migrations/migration.js";

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { RateDecision, RateLimiter } from "scimkit";
+import type { RateDecision, RateLimiter } from "scimkit/rate-limit";
 import { createTestSchema, describePostgres, type TestSchema } from "./postgres-test-database.fixture.js";
 import { sqlRateLimiter, type SqlRateLimiterOptions } from "./sql-rate-limiter.js";
 import { sqlStore, type SqlStore } from "./sql-store.js";

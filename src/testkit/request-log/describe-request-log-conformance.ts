@@ -67,7 +67,7 @@ interface Fixture {
  * `close` is called after the check.
  *
  * @example
- * import { memoryRequestLog } from "scimkit";
+ * import { memoryRequestLog } from "scimkit/request-log";
  * import { describeRequestLogConformance, requestLogConformanceTestNames } from "scimkit/testkit";
  * describeRequestLogConformance("memory", () => ({ log: memoryRequestLog(), close: async () => {} }), {
  *   skip: { "writes every entry it accepted when it is closed": "nothing outlives the process" },

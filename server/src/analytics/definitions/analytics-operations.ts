@@ -4,7 +4,7 @@
  * `bulk-report` before the `{userId}` it would otherwise match), validates with their schemas,
  * and `openApiDocument` documents them.
  */
-import { IDENTITY_PROVIDERS } from "scimkit";
+import { IDENTITY_PROVIDERS } from "scimkit/request-log";
 import { ref, WITHOUT_NUL_PATTERN } from "./analytics-schemas.js";
 import type { JsonSchema, OperationDefinition, ParameterDefinition, ResponseDefinition } from "./operation-definition.js";
 
@@ -484,12 +484,12 @@ export const analyticsOperations = [
     tag: "Admin users",
     summary: "Invite an admin user",
     description:
-      "Creates an `invited` admin user and a single-use invitation code that expires (by default after 7 days). The service hands the code to its invitation hook (e.g. to e-mail it); it is never in a response. An admin may invite only for its own organizations. An e-mail already in use is 409.",
+      "Creates an `invited` admin user and a single-use invitation code that expires (by default after 7 days). The service hands the code to its invitation hook (e.g. to e-mail it); it is never in a response. An admin may invite only for its own organizations. An e-mail that is an admin user's or a pending invitation's the caller may see is 409; one that belongs to an admin user the caller may not see is answered as any new invitation, and accepting it adds the organizations to that admin user's.",
     access: "write",
     body: { description: "Whom to invite.", schema: ref("AdminUserInvite") },
     responses: { 201: json("Invited.", ref("AdminUser"), locationHeader("the admin user")) },
     problems: {
-      409: "The e-mail is already an admin user's, or invited (delete the pending one to invite again).",
+      409: "The e-mail is already the caller's to see: an admin user's, or invited (delete the pending one to invite again).",
       501: "The service has no invitation hook configured, so it cannot deliver invitations.",
     },
   },
@@ -536,11 +536,14 @@ export const analyticsOperations = [
     tag: "Admin users",
     summary: "Accept an invitation",
     description:
-      "Addition to spec §4.6. Needs no key: the invitation code is the credential. Activates the invited admin user, consumes the code and returns the user's API key, shown only here. An unknown, used or expired code is 404.",
+      "Addition to spec §4.6. Needs no key: the invitation code is the credential. Activates the invited admin user, consumes the code and returns the user's API key, shown only here. An invitation to an e-mail that was already an admin user's instead adds its organizations to that admin user's, whose keys then see them (no new key). An unknown, used or expired code is 404.",
     access: "public",
     body: { description: "The invitation code.", schema: ref("InvitationAccept") },
     responses: { 200: json("Accepted.", ref("InvitationAccepted")) },
-    problems: { 404: "No pending invitation has this code: it was used, withdrawn, or has expired." },
+    problems: {
+      404: "No pending invitation has this code: it was used, withdrawn, or has expired.",
+      409: "The invitation cannot join the admin user with its e-mail: it offers the role viewer to an admin, or organizations whoever invited no longer looks after.",
+    },
   },
 
   // Users

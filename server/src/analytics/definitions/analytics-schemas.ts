@@ -4,7 +4,9 @@
  * responses are closed too, so the tests catch a field leaking out undocumented — clients should
  * still ignore fields they do not know, since later versions may add some.
  */
-import { IDENTITY_PROVIDERS, MAX_ROTATION_GRACE_SECONDS, SECURITY_EVENT_URIS } from "scimkit";
+import { MAX_ROTATION_GRACE_SECONDS } from "scimkit";
+import { SECURITY_EVENT_URIS } from "scimkit/events";
+import { IDENTITY_PROVIDERS } from "scimkit/request-log";
 import { COMPATIBILITY_PROFILE_NAMES } from "scimkit/core";
 import { MAX_ORGANIZATION_DEPTH } from "../organization-tree-error.js";
 import type { JsonSchema } from "./operation-definition.js";
@@ -821,12 +823,17 @@ export const analyticsSchemas = {
   },
   InvitationAccepted: {
     type: "object",
-    description: "The now active admin user and its API key, shown here only.",
-    required: ["adminUser", "apiKey"],
+    description:
+      "The admin user and, when accepting made it active, its API key, shown here only. An invitation taken by an admin user that already had the e-mail adds its organizations to that admin user's: its keys see them, and no new key comes.",
+    required: ["adminUser"],
     additionalProperties: false,
     properties: {
       adminUser: ref("AdminUser"),
-      apiKey: { type: "string", description: "Send as `Authorization: Bearer <apiKey>`; store it now, it is not shown again." },
+      apiKey: {
+        type: "string",
+        description:
+          "Send as `Authorization: Bearer <apiKey>`; store it now, it is not shown again. Absent when the admin user had keys already.",
+      },
     },
   },
   Token: scimToken,

@@ -9,15 +9,21 @@ import { withGrants } from "./with-grants.js";
 /** Resources read per `ResourceStore.list` call while emptying an organization one by one. */
 const CHUNK = 1000;
 
-/** Removes every analytics record of organization `id` and strips it from admin users. */
+/** Removes every analytics record of organization `id` and strips it from admin users and pending offers. */
 export function deleteAnalyticsRecords(state: MemoryAnalyticsState, id: string): void {
-  const { adminUsers, campaigns, simulations, operations, reportRows } = state;
+  const { adminUsers, offers, campaigns, simulations, operations, reportRows } = state;
   state.organizations.delete(id);
   state.children = undefined;
   for (const [userId, user] of adminUsers) {
     if (user.organizationIds.includes(id)) {
       const kept = user.organizationIds.filter((orgId) => orgId !== id);
       adminUsers.set(userId, withGrants(user, kept, user.subtreeOrganizationIds ?? []));
+    }
+  }
+  for (const [offerId, offer] of offers) {
+    if (offer.entry.organizationIds.includes(id)) {
+      const kept = offer.entry.organizationIds.filter((orgId) => orgId !== id);
+      offers.set(offerId, { ...offer, entry: withGrants(offer.entry, kept, offer.entry.subtreeOrganizationIds ?? []) });
     }
   }
   for (const [campaignId, campaign] of campaigns) if (campaign.orgId === id) campaigns.delete(campaignId);

@@ -3,42 +3,41 @@
  * user's own, issue 27), their invitations, and the analytics API keys.
  */
 import type { AdminUser, AdminUserStore } from "../analytics-store.js";
-import { analyticsConflictError } from "../analytics-conflict-error.js";
-import { type Grants, grantsBeyond, refuseGrantsBeyond } from "../grants-beyond.js";
-import { keysetPage } from "./keyset-page.js";
+import { compareKeys, keysetPage } from "./keyset-page.js";
 import type { MemoryAnalyticsState } from "./memory-analytics-state.js";
 import { memoryApiKeys } from "./memory-api-keys.js";
-import { chainOf } from "./memory-organization-tree.js";
+import {
+  acceptInvitationOffer,
+  grantsOf,
+  inviteAdminUser,
+  refuseBeyondGrantor,
+  removeOffer,
+  storeAdminUser,
+} from "./memory-invitation-offers.js";
 import { seesAdminUser } from "./memory-scope.js";
 import { plainCopy } from "./plain-copy.js";
-import { sortedValues } from "./sorted-values.js";
 import { withGrants } from "./with-grants.js";
-
-/** Throws when `granted` lies beyond the grants of admin user `grantorId` (none: nothing granted). */
-function refuseBeyondGrantor(state: MemoryAnalyticsState, grantorId: string | undefined, granted: Grants): void {
-  if (grantorId === undefined) return;
-  const grantor = state.adminUsers.get(grantorId);
-  const own = { organizationIds: grantor?.organizationIds ?? [], subtreeOrganizationIds: grantor?.subtreeOrganizationIds ?? [] };
-  refuseGrantsBeyond(grantsBeyond(own, (id) => chainOf(state, id), granted));
-}
 
 /** The `AdminUserStore` of the memory analytics store over `state`: admin users, invitations and keys. */
 export function memoryAdminUsers(state: MemoryAnalyticsState): AdminUserStore {
-  const { adminUsers, adminIdByEmail, invitations, apiKeys } = state;
+  const { adminUsers, adminIdByEmail, invitations, offers, apiKeys } = state;
   return {
     async listAdminUsers(scope, page, filter = {}) {
-      const matching = sortedValues(adminUsers).filter(
-        (user) =>
-          seesAdminUser(scope, user) &&
-          (filter.status === undefined || user.status === filter.status) &&
-          (filter.role === undefined || user.role === filter.role) &&
-          (filter.orgId === undefined || user.organizationIds.includes(filter.orgId)),
-      );
+      const entries = [...adminUsers.values(), ...[...offers.values()].map((offer) => offer.entry)];
+      const matching = entries
+        .sort((a, b) => compareKeys(a.id, b.id))
+        .filter(
+          (user) =>
+            seesAdminUser(scope, user) &&
+            (filter.status === undefined || user.status === filter.status) &&
+            (filter.role === undefined || user.role === filter.role) &&
+            (filter.orgId === undefined || user.organizationIds.includes(filter.orgId)),
+        );
       return keysetPage(matching, (user) => user.id, page, plainCopy);
     },
 
     async getAdminUser(scope, id) {
-      const user = adminUsers.get(id);
+      const user = adminUsers.get(id) ?? offers.get(id)?.entry;
       return user !== undefined && seesAdminUser(scope, user) ? plainCopy(user) : undefined;
     },
 
@@ -49,23 +48,20 @@ export function memoryAdminUsers(state: MemoryAnalyticsState): AdminUserStore {
     },
 
     async createAdminUser(user, invitation, options = {}) {
-      const email = user.email.toLowerCase();
-      refuseBeyondGrantor(state, options.grantedBy, {
-        organizationIds: user.organizationIds,
-        subtreeOrganizationIds: user.subtreeOrganizationIds ?? [],
-      });
-      if (adminIdByEmail.has(email)) throw analyticsConflictError("An admin user with this e-mail address exists");
-      if (adminUsers.has(user.id)) throw new Error(`memoryAnalyticsStore: admin user ${user.id} exists`);
-      if (invitations.has(invitation.codeHash)) throw new Error("memoryAnalyticsStore: an invitation with this code digest exists");
-      adminUsers.set(user.id, plainCopy(withGrants({ ...user, email }, user.organizationIds, user.subtreeOrganizationIds ?? [])));
-      adminIdByEmail.set(email, user.id);
-      invitations.set(invitation.codeHash, { adminUserId: user.id, expiresAt: invitation.expiresAt });
+      refuseBeyondGrantor(state, options.grantedBy, grantsOf(user));
+      storeAdminUser(state, user, invitation);
+    },
+
+    async inviteAdminUser(scope, user, invitation, options = {}) {
+      return inviteAdminUser(state, scope, user, invitation, options);
     },
 
     async updateAdminUser(scope, id, change, options = {}) {
-      const current = adminUsers.get(id);
+      const offer = offers.get(id);
+      const current = adminUsers.get(id) ?? offer?.entry;
       if (current === undefined || !seesAdminUser(scope, current)) return undefined;
-      if (change.organizationIds !== undefined || change.subtreeOrganizationIds !== undefined) {
+      const regrants = change.organizationIds !== undefined || change.subtreeOrganizationIds !== undefined;
+      if (regrants) {
         const organizationIds = change.organizationIds ?? current.organizationIds;
         const subtreeOrganizationIds = change.subtreeOrganizationIds ?? current.subtreeOrganizationIds ?? [];
         refuseBeyondGrantor(state, options.grantedBy, {
@@ -76,7 +72,8 @@ export function memoryAdminUsers(state: MemoryAnalyticsState): AdminUserStore {
       const next: AdminUser = {
         ...current,
         ...(change.role === undefined ? {} : { role: change.role }),
-        ...(change.status === undefined ? {} : { status: change.status }),
+        // An offer is `invited` until accepted.
+        ...(change.status === undefined || offer !== undefined ? {} : { status: change.status }),
         updatedAt: change.updatedAt,
       };
       // A grant that stays keeps its subtree unless the change says otherwise.
@@ -85,11 +82,18 @@ export function memoryAdminUsers(state: MemoryAnalyticsState): AdminUserStore {
         change.organizationIds ?? current.organizationIds,
         change.subtreeOrganizationIds ?? current.subtreeOrganizationIds ?? [],
       );
-      adminUsers.set(id, granted);
+      if (offer === undefined) adminUsers.set(id, granted);
+      else offers.set(id, { ...offer, entry: granted, offeredBy: regrants ? options.grantedBy : offer.offeredBy });
       return plainCopy(granted);
     },
 
     async deleteAdminUser(scope, id) {
+      const offer = offers.get(id);
+      if (offer !== undefined) {
+        if (!seesAdminUser(scope, offer.entry)) return false;
+        removeOffer(state, id);
+        return true;
+      }
       const user = adminUsers.get(id);
       if (user === undefined || !seesAdminUser(scope, user)) return false;
       adminUsers.delete(id);
@@ -112,6 +116,10 @@ export function memoryAdminUsers(state: MemoryAnalyticsState): AdminUserStore {
       adminUsers.set(user.id, next);
       apiKeys.set(key.hash, plainCopy(key));
       return plainCopy(next);
+    },
+
+    async acceptInvitationOffer(codeHash, at, key) {
+      return acceptInvitationOffer(state, codeHash, at, key);
     },
 
     ...memoryApiKeys(state),

@@ -28,6 +28,19 @@ export interface Owned<T> {
   readonly value: T;
 }
 
+/**
+ * A pending invitation offer (issue 27): an invitation whose e-mail is an admin user's the inviter
+ * may not see, shown as the `invited` admin user `entry` until it is accepted or withdrawn.
+ */
+export interface PendingOffer {
+  /** The offer as an `invited` admin user. */
+  readonly entry: AdminUser;
+  /** The admin user whose grants bound the offer's; undefined: the operator. */
+  readonly offeredBy: string | undefined;
+  /** The digest of its invitation code. */
+  readonly codeHash: string;
+}
+
 /** The maps and services of one memory analytics store. */
 export interface MemoryAnalyticsState {
   /** The SCIM resources: learners and the directory are read from them. */
@@ -48,6 +61,10 @@ export interface MemoryAnalyticsState {
   readonly adminIdByEmail: Map<string, string>;
   /** Pending invitations by code digest. */
   readonly invitations: Map<string, { readonly adminUserId: string; readonly expiresAt: string }>;
+  /** Pending invitation offers by id. */
+  readonly offers: Map<string, PendingOffer>;
+  /** The ids of pending invitation offers by code digest. */
+  readonly offerIdByCode: Map<string, string>;
   /** API keys by digest. */
   readonly apiKeys: Map<string, StoredApiKey>;
   /** Campaigns by id. */
@@ -78,6 +95,8 @@ export function memoryAnalyticsState(options: MemoryAnalyticsStoreOptions): Memo
     adminUsers: new Map(),
     adminIdByEmail: new Map(),
     invitations: new Map(),
+    offers: new Map(),
+    offerIdByCode: new Map(),
     apiKeys: new Map(),
     campaigns: new Map(),
     enrolments: new Map(),

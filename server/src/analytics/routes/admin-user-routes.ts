@@ -18,11 +18,13 @@ import {
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
 import type {
+  AcceptedOffer,
   AdminRole,
   AdminUser,
   AdminUserStatus,
   AdminUserStore,
   GrantOptions,
+  InvitationOutcome,
   OrganizationStore,
   OrgScope,
 } from "../analytics-store.js";
@@ -47,7 +49,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /**
  * An invitation code is `<adminUserId>.<secret>`: accepting stores the user's first API key in
  * the same step (`AnalyticsStore.acceptInvitation`), and the key must name its user, which only
- * the code can tell before the store has checked it. Only the digest of the whole code is stored.
+ * the code can tell before the store has checked it. An offer's code names the offer, the id of
+ * the admin user it becomes should its e-mail be no one's when accepted. Only the digest of the
+ * whole code is stored.
  */
 function invitationCode(adminUserId: string): string {
   return `${adminUserId}.${randomBytes(CODE_BYTES).toString("base64url")}`;
@@ -62,10 +66,21 @@ function adminUserIdOf(code: string): string | undefined {
 
 const noSuchAdminUser = (): AnalyticsProblem => notFound("There is no admin user with this id among those you may see.");
 
-/** The refusal of an invitation whose e-mail is taken by an admin user the caller may not see. */
+/**
+ * The refusal of an invitation whose e-mail another write took at the same moment: it names no
+ * one, as the invitation may have raced one the caller may not see.
+ */
 const emailTaken = (email: string): AnalyticsProblem =>
   conflict(
     `${email} cannot be invited: it already belongs to an admin user or a pending invitation. Ask the operator if it should look after your organizations.`,
+  );
+
+/** The refusal of an invitation whose e-mail is an admin user's or a pending invitation's the caller may see. */
+const invitationTaken = (email: string, taken: AdminUser): AnalyticsProblem =>
+  conflict(
+    taken.status === "invited"
+      ? `${email} is already invited (until ${taken.invitationExpiresAt ?? "?"}); to invite again, delete admin user ${taken.id} first.`
+      : `${email} is already an admin user (${taken.id}); change its organizations instead.`,
   );
 
 function isConflict(error: unknown): boolean {
@@ -161,6 +176,26 @@ async function visibleAdminUser(dependencies: AdminUserDependencies, call: Analy
   return user;
 }
 
+/**
+ * `accept`, with the store's refusals of an offer as 409s saying what the person can do: an admin
+ * user has one role, and no one gives grants beyond those it holds when they are taken.
+ */
+async function offerAccepted(accept: () => Promise<AcceptedOffer | undefined>): Promise<AcceptedOffer | undefined> {
+  try {
+    return await accept();
+  } catch (error) {
+    if (isConflict(error)) {
+      throw conflict(
+        "This invitation offers the role viewer, and your admin user's role is admin, for all its organizations. Ask whoever invited you to invite you as an admin, or the operator.",
+      );
+    }
+    if (isGrantBeyondScopeError(error)) {
+      throw conflict("This invitation offers organizations that whoever invited you no longer looks after. Ask for a new invitation.");
+    }
+    throw error;
+  }
+}
+
 /** The handlers of the admin-user and invitation operations. */
 export function adminUserHandlers(dependencies: AdminUserDependencies): AdminUserHandlers {
   const { store, now } = dependencies;
@@ -199,18 +234,6 @@ export function adminUserHandlers(dependencies: AdminUserDependencies): AdminUse
       const organizationIds = normalizedIds(input.organizationIds);
       await requireVisible(dependencies, scope, organizationIds);
       const subtreeOrganizationIds = checkedSubtreeIds(input.subtreeOrganizationIds, organizationIds);
-      const existing = await store.findAdminUserByEmail(email);
-      if (existing !== undefined) {
-        // Issue 19: only an admin user the caller may see is named; any other collision gets the
-        // answer every refused invitation gets, without id or date, so no one can learn who
-        // looks after another customer by inviting e-mails.
-        if ((await store.getAdminUser(scope, existing.id)) === undefined) throw emailTaken(email);
-        throw conflict(
-          existing.status === "invited"
-            ? `${email} is already invited (until ${existing.invitationExpiresAt ?? "?"}); to invite again, delete admin user ${existing.id} first.`
-            : `${email} is already an admin user (${existing.id}); change its organizations instead.`,
-        );
-      }
       const at = now();
       const expiresAt = new Date(at.getTime() + dependencies.invitationTtlMs).toISOString();
       const user: AdminUser = {
@@ -225,20 +248,26 @@ export function adminUserHandlers(dependencies: AdminUserDependencies): AdminUse
         updatedAt: at.toISOString(),
       };
       const code = invitationCode(user.id);
+      // Issue 27: an e-mail that is an admin user's the caller may not see is stored as an offer
+      // to that admin user, in the same single write, and answered and delivered as any new
+      // invitation, so neither the answer nor its time tells who looks after another customer.
+      // Only an admin user or a pending invitation the caller could list anyway is named (409).
+      let outcome: InvitationOutcome;
       try {
-        await grantChecked(organizationIds, subtreeOrganizationIds ?? [], () =>
-          store.createAdminUser(user, { codeHash: hashToken(code), expiresAt }, grantOptions(call)),
+        outcome = await grantChecked(organizationIds, subtreeOrganizationIds ?? [], () =>
+          store.inviteAdminUser(scope, user, { codeHash: hashToken(code), expiresAt }, grantOptions(call)),
         );
       } catch (error) {
         // Two invitations of one e-mail at once: the store's unique e-mail decides.
         if (isConflict(error)) throw emailTaken(email);
         throw error;
       }
+      if ("taken" in outcome) throw invitationTaken(email, outcome.taken);
       try {
         await onInvitation({ adminUser: user, code, expiresAt });
       } catch (error) {
         // Undelivered, the code reaches nobody and the e-mail would stay blocked as invited:
-        // withdraw it so the request can simply be retried.
+        // withdraw it (the admin user or the offer) so the request can simply be retried.
         await store.deleteAdminUser({ all: true }, user.id);
         throw error;
       }
@@ -296,13 +325,24 @@ export function adminUserHandlers(dependencies: AdminUserDependencies): AdminUse
       if (adminUserId === undefined) throw refused();
       const at = now().toISOString();
       const issued = newApiKey({ kind: "admin", adminUserId }, at);
-      const user = await store.acceptInvitation(hashToken(code), at, issued.record);
-      if (user === undefined) throw refused();
+      const codeHash = hashToken(code);
+      const user = await store.acceptInvitation(codeHash, at, issued.record);
+      const accepted =
+        user === undefined
+          ? await offerAccepted(() => store.acceptInvitationOffer(codeHash, at, issued.record))
+          : { adminUser: user, keyStored: true };
+      if (accepted === undefined) throw refused();
       // The digest covers the id part too, so a code opens only the invitation it was made for;
       // this guards against a store that would answer for another one.
-      if (user.id !== adminUserId) throw new Error("analytics: the store accepted an invitation of another admin user than the code names");
+      if (accepted.keyStored && accepted.adminUser.id !== adminUserId) {
+        throw new Error("analytics: the store accepted an invitation of another admin user than the code names");
+      }
       response.setHeader("Cache-Control", "no-store");
-      sendJson(response, 200, { adminUser: renderAdminUser(user, { all: true }), apiKey: issued.key });
+      // An offer taken by an admin user that has keys adds to what those keys see: no new key.
+      sendJson(response, 200, {
+        adminUser: renderAdminUser(accepted.adminUser, { all: true }),
+        ...(accepted.keyStored ? { apiKey: issued.key } : {}),
+      });
     },
   };
 }

@@ -13,7 +13,7 @@ import {
   type SecurityEventDelivery,
   type SecurityEventForm,
   type SecurityEventUri,
-} from "scimkit";
+} from "scimkit/events";
 import { conflict, invalidRequest, notFound } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";

@@ -5,7 +5,7 @@
  * replaced one stays in the JWKS for the retention, so SETs signed before still verify. Only public
  * keys are ever rendered; the audit trail records the new key's `kid`, never key material.
  */
-import type { EventSigningKeys } from "scimkit";
+import type { EventSigningKeys } from "scimkit/events";
 import { notFound } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";

@@ -18,7 +18,7 @@ import type {
   RequestLogQuery,
   StatusClass,
   UnauthenticatedRequestLogEntry,
-} from "scimkit";
+} from "scimkit/request-log";
 import { invalidCursor, invalidRequest, notFound } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";

@@ -1,28 +1,36 @@
 /**
  * Admin users, their invitations and the analytics API keys in SQL (`scimkit_admin_users`,
- * `scimkit_admin_user_organizations`, `scimkit_invitations`, `scimkit_api_keys`). Secrets are
- * SHA-256 digests only, looked up by unique indexes.
+ * `scimkit_admin_user_organizations`, `scimkit_invitations`, `scimkit_api_keys`), and the pending
+ * invitation offers listed among them (`scimkit_invitation_offers`, issue 27). Secrets are SHA-256
+ * digests only, looked up by unique indexes. The rows' queries are in admin-user-rows.ts and
+ * invitation-offer-rows.ts, inviting and accepting an offer in invitation-queries.ts, the keys in
+ * api-key-queries.ts.
  */
 import type { Kysely, Selectable } from "kysely";
 import type { SqlDialect } from "scimkit/sql";
-import type { AdminUsersTable, AnalyticsDatabase } from "./analytics-tables.js";
-import { analyticsWriteTransaction } from "./analytics-write-transaction.js";
-import { withRowLock } from "./with-row-lock.js";
-import { analyticsConflictError } from "../analytics-conflict-error.js";
-import type { Grants } from "../grants-beyond.js";
 import type { AdminUserStore } from "../analytics-store.js";
-import { pageOf, rowsToRead } from "./keyset-page.js";
+import { analyticsConflictError } from "../analytics-conflict-error.js";
 import {
   adminUsersInScope,
-  linkOrganizations,
+  adminUsersOf,
+  changedGrants,
+  grantsOf,
+  insertAdminUser,
   oneAdminUser,
   refuseBeyondGrantor,
   sharesOrganization,
-  withOrganizations,
 } from "./admin-user-rows.js";
+import type { AdminUser } from "../analytics-store.js";
+import type { AdminUsersTable, AnalyticsDatabase } from "./analytics-tables.js";
+import { analyticsWriteTransaction } from "./analytics-write-transaction.js";
 import { apiKeyQueries, insertKey } from "./api-key-queries.js";
+import { deleteGrants, insertGrants } from "./grant-links.js";
+import { deleteOffer, offerPage, offersInScope, oneOffer, updateOffer } from "./invitation-offer-rows.js";
+import { acceptInvitationOffer, inviteAdminUser } from "./invitation-queries.js";
+import { pageOf, rowsToRead } from "./keyset-page.js";
+import { withRowLock } from "./with-row-lock.js";
 
-/** The admin user, key and invitation members of `AnalyticsStore` over `db`. */
+/** The admin user, invitation and key members of `AnalyticsStore` over `db`. */
 export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDialect): AdminUserStore {
   return {
     async listAdminUsers(scope, page, filter = {}) {
@@ -34,9 +42,12 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
       if (orgId !== undefined) query = query.where((eb) => sharesOrganization(eb, [orgId]));
       if (page.after !== undefined) query = query.where("u.id", ">", page.after);
       const rows = await query.orderBy("u.id").limit(rowsToRead(page)).execute();
-      const users = await withOrganizations(db, rows);
+      // Offers and admin users in one id order: a page of each is enough to make one page of both.
+      const users = [...(await adminUsersOf(db, rows)), ...(await offerPage(db, scope, page, filter))].sort((a, b) =>
+        a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+      );
       return pageOf(
-        users,
+        users.slice(0, rowsToRead(page)),
         page,
         (user) => user,
         (user) => user.id,
@@ -44,7 +55,8 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
     },
 
     async getAdminUser(scope, id) {
-      return oneAdminUser(db, await adminUsersInScope(db, scope)?.where("u.id", "=", id).executeTakeFirst());
+      const user = await oneAdminUser(db, await adminUsersInScope(db, scope)?.where("u.id", "=", id).executeTakeFirst());
+      return user ?? oneOffer(db, await offersInScope(db, scope)?.where("o.id", "=", id).executeTakeFirst());
     },
 
     async findAdminUserByEmail(email) {
@@ -58,61 +70,22 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
 
     createAdminUser(user, invitation, options = {}) {
       return analyticsWriteTransaction(db, dialect, async (trx) => {
-        const email = user.email.toLowerCase();
-        await refuseBeyondGrantor(trx, dialect, options.grantedBy, {
-          organizationIds: user.organizationIds,
-          subtreeOrganizationIds: user.subtreeOrganizationIds ?? [],
-        });
-        const insert = trx.insertInto("scimkit_admin_users").values({
-          id: user.id,
-          email,
-          role: user.role,
-          status: user.status,
-          invited_at: user.invitedAt,
-          invitation_expires_at: user.invitationExpiresAt ?? null,
-          activated_at: user.activatedAt ?? null,
-          updated_at: user.updatedAt,
-        });
-        // Skipped, not raised, on a clash: PostgreSQL would abort the transaction on the error.
-        const result = await dialect.ignoreConflicts(insert).executeTakeFirst();
-        if ((result.numInsertedOrUpdatedRows ?? 0n) === 0n) {
-          const taken = await trx.selectFrom("scimkit_admin_users").select("id").where("email", "=", email).executeTakeFirst();
-          if (taken) throw analyticsConflictError("An admin user with this e-mail address exists");
-          throw new Error(`createAdminUser: the id ${user.id} exists`);
-        }
-        await linkOrganizations(trx, user.id, {
-          organizationIds: user.organizationIds,
-          subtreeOrganizationIds: user.subtreeOrganizationIds ?? [],
-        });
-        await trx
-          .insertInto("scimkit_invitations")
-          .values({
-            code_hash: invitation.codeHash,
-            admin_user_id: user.id,
-            created_at: user.invitedAt,
-            expires_at: invitation.expiresAt,
-            consumed_at: null,
-          })
-          .execute();
+        await refuseBeyondGrantor(trx, dialect, options.grantedBy, grantsOf(user));
+        if (!(await insertAdminUser(trx, dialect, user, invitation)))
+          throw analyticsConflictError("An admin user with this e-mail address exists");
       });
     },
+
+    inviteAdminUser: (scope, user, invitation, options = {}) => inviteAdminUser(db, dialect, scope, user, invitation, options),
 
     updateAdminUser(scope, id, change, options = {}) {
       return analyticsWriteTransaction(db, dialect, async (trx) => {
         const query = adminUsersInScope(trx, scope)?.where("u.id", "=", id);
         const row = query ? await withRowLock(query, dialect, "update").executeTakeFirst() : undefined;
-        if (!row) return undefined;
-        let grants: Grants | undefined;
-        if (change.organizationIds !== undefined || change.subtreeOrganizationIds !== undefined) {
-          const current = await oneAdminUser(trx, row);
-          const organizationIds = change.organizationIds ?? current?.organizationIds ?? [];
-          // A grant that stays keeps its subtree unless the change says otherwise.
-          const subtreeOrganizationIds = (change.subtreeOrganizationIds ?? current?.subtreeOrganizationIds ?? []).filter((orgId) =>
-            organizationIds.includes(orgId),
-          );
-          grants = { organizationIds, subtreeOrganizationIds };
-          await refuseBeyondGrantor(trx, dialect, options.grantedBy, grants);
-        }
+        if (!row) return updateOffer(trx, dialect, scope, id, change, options.grantedBy);
+        const regrants = change.organizationIds !== undefined || change.subtreeOrganizationIds !== undefined;
+        const grants = regrants ? changedGrants((await oneAdminUser(trx, row)) as AdminUser, change) : undefined;
+        if (grants !== undefined) await refuseBeyondGrantor(trx, dialect, options.grantedBy, grants);
         const next: Selectable<AdminUsersTable> = {
           ...row,
           ...(change.role === undefined ? {} : { role: change.role }),
@@ -125,8 +98,8 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
           .where("id", "=", id)
           .execute();
         if (grants !== undefined) {
-          await trx.deleteFrom("scimkit_admin_user_organizations").where("admin_user_id", "=", id).execute();
-          await linkOrganizations(trx, id, grants);
+          await deleteGrants(trx, "admin-user", id);
+          await insertGrants(trx, "admin-user", id, grants);
         }
         return oneAdminUser(trx, next);
       });
@@ -136,7 +109,12 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
       return analyticsWriteTransaction(db, dialect, async (trx) => {
         const query = adminUsersInScope(trx, scope)?.where("u.id", "=", id);
         const row = query ? await withRowLock(query, dialect, "delete").executeTakeFirst() : undefined;
-        if (!row) return false;
+        if (!row) {
+          const offer = offersInScope(trx, scope)?.where("o.id", "=", id);
+          if (!offer || !(await withRowLock(offer, dialect, "delete").executeTakeFirst())) return false;
+          await deleteOffer(trx, id);
+          return true;
+        }
         // Explicit rather than by cascade, so the keys go even where foreign keys are not enforced.
         await trx.deleteFrom("scimkit_api_keys").where("admin_user_id", "=", id).execute();
         await trx.deleteFrom("scimkit_invitations").where("admin_user_id", "=", id).execute();
@@ -183,6 +161,8 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
         return oneAdminUser(trx, row);
       });
     },
+
+    acceptInvitationOffer: (codeHash, now, key) => acceptInvitationOffer(db, dialect, codeHash, now, key),
 
     ...apiKeyQueries(db, dialect),
   };

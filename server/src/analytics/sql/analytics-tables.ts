@@ -58,6 +58,40 @@ export interface InvitationsTable {
   readonly consumed_at: string | null;
 }
 
+/**
+ * A pending invitation offer (analytics version 5, issue 27): an invitation whose e-mail is an
+ * admin user's the inviter may not see, listed as an `invited` admin user until accepted or
+ * withdrawn. Primary key `id`.
+ */
+export interface InvitationOffersTable {
+  readonly id: string;
+  /** Lower-cased; an admin user's (when offered). */
+  readonly email: string;
+  /** `admin` or `viewer`. */
+  readonly role: string;
+  /** The admin user whose grants bound the offer's; null: the operator. */
+  readonly offered_by: string | null;
+  readonly invited_at: string;
+  /** When its code stops working. */
+  readonly expires_at: string;
+  readonly updated_at: string;
+}
+
+/** The organizations an offer grants. Primary key `(offer_id, org_id)`; cascades with the offer. */
+export interface InvitationOfferOrganizationsTable {
+  readonly offer_id: string;
+  readonly org_id: string;
+  /** 1: offered with its subtree, 0: alone. */
+  readonly subtree: Generated<number>;
+}
+
+/** An offer's single-use code, as its SHA-256 digest only. Primary key `code_hash`; cascades with the offer. */
+export interface InvitationOfferCodesTable {
+  readonly code_hash: string;
+  readonly offer_id: string;
+  readonly created_at: string;
+}
+
 /** An analytics API key, as its SHA-256 digest only. Primary key `id`; `hash` is unique. */
 export interface ApiKeysTable {
   readonly id: string;
@@ -179,6 +213,9 @@ export type AnalyticsTables = {
   readonly scimkit_admin_users: AdminUsersTable;
   readonly scimkit_admin_user_organizations: AdminUserOrganizationsTable;
   readonly scimkit_invitations: InvitationsTable;
+  readonly scimkit_invitation_offers: InvitationOffersTable;
+  readonly scimkit_invitation_offer_organizations: InvitationOfferOrganizationsTable;
+  readonly scimkit_invitation_offer_codes: InvitationOfferCodesTable;
   readonly scimkit_api_keys: ApiKeysTable;
   readonly scimkit_campaigns: CampaignsTable;
   readonly scimkit_enrolments: EnrolmentsTable;

@@ -7,8 +7,8 @@ import type { AnalyticsDatabase } from "./analytics-tables.js";
 
 /**
  * Deletes every analytics row of the organizations `orgIds` (one, or a whole subtree) — report rows, operations, feedback, simulation
- * recipients, simulations, enrolments, campaigns — and strips it from every admin user's
- * organizations, children before parents so no foreign key has to cascade; a statement per table
+ * recipients, simulations, enrolments, campaigns — and strips it from every admin user's and
+ * pending invitation offer's organizations, children before parents so no foreign key has to cascade; a statement per table
  * whatever the number of organizations. The organizations' own rows are the caller's. Call it
  * inside `SqlDialect.writeTransaction`, with fewer ids than the dialect's `maxParameters`.
  *
@@ -27,6 +27,7 @@ export async function deleteAnalyticsOrganizationRows(trx: Kysely<AnalyticsDatab
   await trx.deleteFrom("scimkit_enrolments").where("org_id", "in", orgIds).execute();
   await trx.deleteFrom("scimkit_campaigns").where("org_id", "in", orgIds).execute();
   await trx.deleteFrom("scimkit_admin_user_organizations").where("org_id", "in", orgIds).execute();
+  await trx.deleteFrom("scimkit_invitation_offer_organizations").where("org_id", "in", orgIds).execute();
   // What their requests left: a deleted organization is not kept in the provisioning log, and a
   // new one of the same id starts with a full bucket. Entries a host still holds in its buffer
   // are written after; retention removes them.

@@ -2,7 +2,8 @@
  * The analytics store on a schema whose tables are hash-partitioned by `org_id` where PostgreSQL
  * allows it (docs/scaling.md): which analytics tables it refuses — every one whose primary key is
  * its own id, not led by the organization — is pinned here, and the analytics conformance kit
- * runs over the SCIM tables and `scimkit_admin_user_organizations` partitioned.
+ * runs over the SCIM tables, `scimkit_admin_user_organizations` and
+ * `scimkit_invitation_offer_organizations` partitioned.
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,7 +35,7 @@ describePostgres("sql analytics store on PostgreSQL, tables hash-partitioned by 
   });
 
   describe("the schema", () => {
-    it("partitions the SCIM tables and the admin users' organizations; PostgreSQL refuses the analytics tables keyed by their own id", async () => {
+    it("partitions the SCIM tables and the admin users' and invitation offers' organizations; PostgreSQL refuses the analytics tables keyed by their own id", async () => {
       expect(outcome?.partitioned).toEqual([
         "scimkit_admin_user_organizations",
         "scimkit_audit",
@@ -42,6 +43,7 @@ describePostgres("sql analytics store on PostgreSQL, tables hash-partitioned by 
         "scimkit_event_receivers",
         "scimkit_event_sequences",
         "scimkit_events",
+        "scimkit_invitation_offer_organizations",
         "scimkit_members",
         "scimkit_request_log",
         "scimkit_resources",

@@ -4,7 +4,7 @@
  * so an operator reading it at 3 a.m. sees a rotation done from a shell as well as one done over
  * HTTP. Entries say `via: "cli"` and carry no `tokenId`: whoever holds DATABASE_URL needs none.
  */
-import { type AuditSink, auditedTarget } from "scimkit";
+import { type AuditSink, auditedTarget } from "scimkit/audit";
 import { CommandError } from "./command-error.js";
 
 /** The operator API's operation names, after `cli.` (the trail's prefix for this writer). */

@@ -7,7 +7,7 @@
 import { newApiKey } from "@scimkit/server";
 import type { HostCommand } from "./host-command.js";
 import { auditedCommandWrite } from "./audited-command-write.js";
-import { usageError } from "./command-error.js";
+import { noSubcommand, unknownSubcommand, usageError } from "./command-error.js";
 import { withCommandStore } from "./open-command-store.js";
 import { parseCommandArgs } from "./parse-command-args.js";
 
@@ -36,8 +36,8 @@ export const operatorKeyCommand: HostCommand = {
       return;
     }
     const [subcommand, ...rest] = positionals;
-    if (subcommand === undefined) throw usageError("no subcommand given");
-    if (subcommand !== "rotate") throw usageError(`unknown subcommand ${JSON.stringify(subcommand)}`);
+    if (subcommand === undefined) throw noSubcommand();
+    if (subcommand !== "rotate") throw unknownSubcommand(subcommand);
     if (rest.length > 0) throw usageError(`unexpected argument ${JSON.stringify(rest[0])}`);
     await withCommandStore(async ({ analytics, audit }, settings) => {
       // In one step: there is never a moment without an operator key, nor one with the old beside the new.

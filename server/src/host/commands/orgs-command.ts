@@ -18,7 +18,7 @@ import type { ExistingUserPolicy } from "scimkit";
 import { COMPATIBILITY_PROFILE_NAMES, type CompatibilityProfileName } from "scimkit/core";
 import type { HostCommand } from "./host-command.js";
 import { auditedCommandWrite } from "./audited-command-write.js";
-import { failure, usageError } from "./command-error.js";
+import { failure, noSubcommand, unknownSubcommand, usageError } from "./command-error.js";
 import { withCommandStore } from "./open-command-store.js";
 import { parseCommandArgs } from "./parse-command-args.js";
 
@@ -118,9 +118,9 @@ export const orgsCommand: HostCommand = {
       return;
     }
     const [subcommand, ...rest] = positionals;
-    if (subcommand === undefined) throw usageError("no subcommand given");
+    if (subcommand === undefined) throw noSubcommand();
     const shape = ARGUMENTS[subcommand];
-    if (shape === undefined) throw usageError(`unknown subcommand ${JSON.stringify(subcommand)}`);
+    if (shape === undefined) throw unknownSubcommand(subcommand);
     if (rest.length !== shape.length) throw usageError(`orgs ${subcommand} takes ${shape.join(" ") || "no argument"}; got ${rest.length}`);
     if (values.id !== undefined && subcommand !== "create") throw usageError(`orgs ${subcommand} takes no --id`);
     if (values.name !== undefined && subcommand !== "set") throw usageError(`orgs ${subcommand} takes no --name`);

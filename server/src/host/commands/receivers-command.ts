@@ -6,7 +6,7 @@
  * variable (`--authorization-env`), never from the command line, where `ps` and shell histories
  * would show it; it is never printed nor written to the audit trail.
  */
-import { InvalidEventReceiverError, SECURITY_EVENT_URIS, type EventReceiverInput, type SecurityEventUri } from "scimkit";
+import { InvalidEventReceiverError, SECURITY_EVENT_URIS, type EventReceiverInput, type SecurityEventUri } from "scimkit/events";
 import {
   eventReceiverInputErrors,
   fieldOfInvalidReceiver,
@@ -17,7 +17,7 @@ import {
 import { hostEventBounds, hostEventDelivery } from "../host-event-delivery.js";
 import type { HostCommand } from "./host-command.js";
 import { auditedCommandWrite } from "./audited-command-write.js";
-import { failure, usageError } from "./command-error.js";
+import { failure, noSubcommand, noSuchOrganization, unknownSubcommand, usageError } from "./command-error.js";
 import { withCommandStore } from "./open-command-store.js";
 import { parseCommandArgs } from "./parse-command-args.js";
 
@@ -86,8 +86,7 @@ const print = (value: unknown): void => console.log(JSON.stringify(value, null, 
 
 /** Exit 1 unless the organization exists: a receiver of an organization nobody serves would get nothing. */
 async function requireOrganization(analytics: AnalyticsStore, orgId: string): Promise<void> {
-  if ((await analytics.getOrganization({ all: true }, orgId)) === undefined)
-    throw failure(`there is no organization ${JSON.stringify(orgId)}; \`scimkit orgs list\` shows them`);
+  if ((await analytics.getOrganization({ all: true }, orgId)) === undefined) throw noSuchOrganization(orgId);
 }
 
 /** The registration the options describe, checked as the operator API checks it; a usage error otherwise. */
@@ -163,9 +162,9 @@ export const receiversCommand: HostCommand = {
       return;
     }
     const [subcommand, ...rest] = positionals;
-    if (subcommand === undefined) throw usageError("no subcommand given");
+    if (subcommand === undefined) throw noSubcommand();
     const shape = ARGUMENTS[subcommand];
-    if (shape === undefined) throw usageError(`unknown subcommand ${JSON.stringify(subcommand)}`);
+    if (shape === undefined) throw unknownSubcommand(subcommand);
     if (rest.length !== shape.length)
       throw usageError(`receivers ${subcommand} takes ${shape.join(" ") || "no argument"} besides its options; got ${rest.length}`);
     if (subcommand !== "add") {

@@ -13,11 +13,9 @@ import { join } from "node:path";
 import { organizationScimSettings } from "@scimkit/server";
 import type { AnalyticsStore } from "@scimkit/server";
 import { ensureOperatorKey, issueApiKey } from "@scimkit/server";
-import type { TokenStore } from "scimkit";
-import { memoryRequestLog, staticTokenVerifier } from "scimkit";
-import type { ReadableRequestLog } from "scimkit";
-import type { TokenVerifier } from "scimkit";
-import { accessTokenIssuer, clientCredentialsVerifier, type OAuthTokenRouterOptions } from "scimkit";
+import { staticTokenVerifier, type TokenStore, type TokenVerifier } from "scimkit";
+import { accessTokenIssuer, clientCredentialsVerifier, type OAuthTokenRouterOptions } from "scimkit/oauth";
+import { memoryRequestLog, type ReadableRequestLog } from "scimkit/request-log";
 import { demoSeed } from "../demo-seed.js";
 import { gracefulShutdown } from "../graceful-shutdown.js";
 import { hostHealth } from "../host-health.js";
@@ -29,6 +27,7 @@ import type { HostSettings } from "../host-settings.js";
 import { openHostStore, type HostStore } from "../open-host-store.js";
 import { staticTokens } from "../static-tokens.js";
 import { readSettingsOrExit } from "./read-settings-or-exit.js";
+import { EXIT_CODES } from "./command-error.js";
 import type { HostCommand } from "./host-command.js";
 
 interface Organizations {
@@ -353,11 +352,11 @@ function stopOnSignals(
         // After the last request: one still running would otherwise lose its connection mid-transaction.
         await database.close();
         say("Store closed");
-        process.exit(0);
+        process.exit(EXIT_CODES.done);
       })
       .catch((error: unknown) => {
         console.error("shutdown failed", error);
-        process.exit(1);
+        process.exit(EXIT_CODES.failure);
       });
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
@@ -435,7 +434,7 @@ async function serveCluster(settings: HostSettings): Promise<void> {
         while (deaths.length > 0 && (deaths[0] ?? now) < now - RESTART_WINDOW_MS) deaths.shift();
         if (deaths.length > MAX_RESTARTS) {
           say(`worker ${worker.id} exited (${signal ?? code}); ${deaths.length} deaths in ${RESTART_WINDOW_MS / 1000} s, giving up`);
-          stopAll("worker failures", 1);
+          stopAll("worker failures", EXIT_CODES.failure);
           return;
         }
         say(`worker ${worker.id} exited (${signal ?? code}); starting another`);
@@ -463,14 +462,14 @@ async function serveCluster(settings: HostSettings): Promise<void> {
         })
         .catch((error: unknown) => {
           console.error("shutdown failed", error);
-          process.exit(1);
+          process.exit(EXIT_CODES.failure);
         });
     };
     cluster.on("exit", check);
     check();
   };
-  process.on("SIGTERM", () => stopAll("SIGTERM received", 0));
-  process.on("SIGINT", () => stopAll("SIGINT received", 0));
+  process.on("SIGTERM", () => stopAll("SIGTERM received", EXIT_CODES.done));
+  process.on("SIGINT", () => stopAll("SIGINT received", EXIT_CODES.done));
   const ports = await Promise.all(Array.from({ length: settings.workers }, fork));
   const port = ports[0] ?? settings.port;
   const origin = settings.publicUrl ?? `http://localhost:${port}`;

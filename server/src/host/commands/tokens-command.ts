@@ -9,7 +9,7 @@ import { renderIssuedToken, renderStaticToken, type AnalyticsStore } from "@scim
 import { staticTokens } from "../static-tokens.js";
 import type { HostCommand } from "./host-command.js";
 import { auditedCommandWrite, type CliAuditOperation } from "./audited-command-write.js";
-import { failure, usageError } from "./command-error.js";
+import { failure, noSubcommand, noSuchOrganization, unknownSubcommand, usageError } from "./command-error.js";
 import { withCommandStore } from "./open-command-store.js";
 import { futureTime, parseCommandArgs } from "./parse-command-args.js";
 import { tokenLine } from "./render-token.js";
@@ -61,8 +61,7 @@ function graceSeconds(value: string | undefined): number | undefined {
 
 /** Exit 1 unless the organization exists: a token of an organization nobody serves would be of no use. */
 async function requireOrganization(analytics: AnalyticsStore, orgId: string): Promise<void> {
-  if ((await analytics.getOrganization({ all: true }, orgId)) === undefined)
-    throw failure(`there is no organization ${JSON.stringify(orgId)}; \`scimkit orgs list\` shows them`);
+  if ((await analytics.getOrganization({ all: true }, orgId)) === undefined) throw noSuchOrganization(orgId);
 }
 
 const STATIC_TOKEN =
@@ -82,9 +81,9 @@ export const tokensCommand: HostCommand = {
       return;
     }
     const [subcommand, ...rest] = positionals;
-    if (subcommand === undefined) throw usageError("no subcommand given");
+    if (subcommand === undefined) throw noSubcommand();
     const shape = SUBCOMMANDS[subcommand];
-    if (shape === undefined) throw usageError(`unknown subcommand ${JSON.stringify(subcommand)}`);
+    if (shape === undefined) throw unknownSubcommand(subcommand);
     for (const option of ["label", "expires", "grace-seconds"] as const) {
       if (values[option] !== undefined && !shape.options.includes(option)) throw usageError(`tokens ${subcommand} takes no --${option}`);
     }

@@ -1,4 +1,4 @@
-import { outboundAddressPolicy } from "scimkit";
+import { outboundAddressPolicy } from "scimkit/events";
 import type { HostSettings } from "../host-settings.js";
 import { hostSettingDefaults } from "./host-setting-defaults.js";
 import { hostVariables } from "./host-variables.js";

@@ -3,7 +3,8 @@
  * the OAuth signing key. Each is checked for length or shape, and a message about one never
  * echoes its value: messages go to logs.
  */
-import { parseOrganizationTokens, type SigningKey } from "scimkit";
+import { parseOrganizationTokens } from "scimkit";
+import type { SigningKey } from "scimkit/oauth";
 import type { HostSettings } from "../host-settings.js";
 import { MIN_SECRET_LENGTH } from "./host-setting-defaults.js";
 import { raw, type SettingReader } from "./setting-reader.js";
@@ -65,7 +66,7 @@ export function readOAuthSigningKey(reader: SettingReader): SigningKey | undefin
   if (jwk === undefined || typeof jwk.kty !== "string" || typeof jwk.d !== "string") {
     // Never the value: it is a private key.
     reader.errors.push(
-      "SCIMKIT_OAUTH_SIGNING_KEY: expected a private JWK as JSON; generate one with `node --input-type=module -e \"import { generateSigningKey } from 'scimkit'; console.log(JSON.stringify(await generateSigningKey()))\"`",
+      "SCIMKIT_OAUTH_SIGNING_KEY: expected a private JWK as JSON; generate one with `node --input-type=module -e \"import { generateSigningKey } from 'scimkit/oauth'; console.log(JSON.stringify(await generateSigningKey()))\"`",
     );
     return undefined;
   }

@@ -1,10 +1,16 @@
 /**
  * Admin users and API keys: e-mail uniqueness regardless of case, scoping by shared
- * organizations, paging and filters, and keys stored and found only by their digest.
+ * organizations, paging and filters, and keys stored and found only by their digest. And
+ * invitations of an e-mail that is an admin user's the inviter may not see (issue 27): pending
+ * offers listed as invited admin users, whose grants join that admin user's when accepted.
  */
 import { expect } from "vitest";
-import type { AdminUser } from "@scimkit/server";
-import { analyticsConformanceTest, type AnalyticsConformanceSuite } from "../analytics-conformance-test.js";
+import type { AdminUser, AnalyticsStore, GrantOptions, OrgScope } from "@scimkit/server";
+import {
+  analyticsConformanceTest,
+  type AnalyticsConformanceContext,
+  type AnalyticsConformanceSuite,
+} from "../analytics-conformance-test.js";
 import {
   ALL,
   addAdminUser,
@@ -15,10 +21,43 @@ import {
   idsOf,
   newId,
   only,
+  randomHash,
   rejectionOf,
   time,
   walkPages,
 } from "./helpers.js";
+
+/** An invitation as the HTTP layer makes one: a fresh id, `invited`, expiring at minute 100. */
+function invited(email: string, organizationIds: readonly string[], overrides: Partial<AdminUser> = {}): AdminUser {
+  return {
+    id: newId(),
+    email,
+    role: "admin",
+    organizationIds,
+    status: "invited",
+    invitedAt: time(1),
+    invitationExpiresAt: time(100),
+    updatedAt: time(1),
+    ...overrides,
+  };
+}
+
+/** `inviteAdminUser` of `user` by a caller of `scope`; the outcome and the code's digest. */
+async function invite(
+  context: AnalyticsConformanceContext,
+  scope: OrgScope,
+  user: AdminUser,
+  options: GrantOptions = {},
+): Promise<{ readonly outcome: Awaited<ReturnType<AnalyticsStore["inviteAdminUser"]>>; readonly codeHash: string }> {
+  const codeHash = randomHash();
+  const outcome = await context.analytics.inviteAdminUser(scope, user, { codeHash, expiresAt: time(100) }, options);
+  return { outcome, codeHash };
+}
+
+/** The `code` of the error `operation` rejects with. */
+async function rejectionCode(operation: Promise<unknown>): Promise<unknown> {
+  return ((await rejectionOf(operation)) as { readonly code?: unknown }).code;
+}
 
 export const adminUsersSuite: AnalyticsConformanceSuite = {
   title: "admin users and keys",
@@ -161,6 +200,176 @@ export const adminUsersSuite: AnalyticsConformanceSuite = {
       expect(await context.analytics.deleteAdminUser(ALL, user.id)).toBe(false);
       const { user: again } = await addAdminUser(context, { email: "leaving@example.test" });
       expect((await context.analytics.findAdminUserByEmail("leaving@example.test"))?.id).toBe(again.id);
+    }),
+
+    analyticsConformanceTest(
+      "inviteAdminUser: a new e-mail makes an admin user, one the scope sees is taken, one it does not see becomes an offer listed, read, changed and deleted as an invited admin user",
+      async (context) => {
+        const acme = await addOrganization(context);
+        const globex = await addOrganization(context);
+        const { user: holder } = await addAdminUser(context, {
+          email: "held@example.test",
+          status: "active",
+          organizationIds: [globex.id],
+        });
+        const fresh = invited("fresh@example.test", [acme.id]);
+        expect((await invite(context, only(acme.id), fresh)).outcome).toEqual({ stored: "admin-user" });
+        const offer = invited("Held@Example.test", [acme.id], { role: "viewer" });
+        expect((await invite(context, only(acme.id), offer)).outcome).toEqual({ stored: "offer" });
+        const entry = { ...offer, email: "held@example.test" };
+
+        // Listed and read as an invited admin user wherever the same invitation of a new e-mail would be.
+        expect(await context.analytics.getAdminUser(only(acme.id), offer.id)).toEqual(entry);
+        expect(await context.analytics.getAdminUser(ALL, offer.id)).toEqual(entry);
+        expect(await context.analytics.getAdminUser(only(globex.id), offer.id)).toBeUndefined();
+        expect((await context.analytics.listAdminUsers(only(acme.id), { limit: 10 })).items).toEqual(
+          [{ ...fresh }, entry].sort((a, b) => (a.id < b.id ? -1 : 1)),
+        );
+        const list = async (scope: OrgScope, filter: Parameters<AnalyticsStore["listAdminUsers"]>[2]) =>
+          idsOf((await context.analytics.listAdminUsers(scope, { limit: 10 }, filter)).items);
+        expect(await list(only(acme.id), { status: "invited", role: "viewer", orgId: acme.id })).toEqual([offer.id]);
+        expect(await list(only(acme.id), { status: "active" })).toEqual([]);
+        expect(await list(only(globex.id), {})).toEqual([holder.id]);
+        const walk = await walkPages(
+          (page) => context.analytics.listAdminUsers(ALL, page),
+          1,
+          (user) => user.id,
+        );
+        expect(idsOf(walk.items)).toEqual(byId([holder.id, fresh.id, offer.id]));
+        // The e-mail stays the admin user's.
+        expect(await context.analytics.findAdminUserByEmail("held@example.test")).toEqual(holder);
+
+        // Inviting again: whatever the scope sees holds the e-mail, nothing stored.
+        expect((await invite(context, only(acme.id), invited("held@example.test", [acme.id]))).outcome).toEqual({ taken: entry });
+        expect((await invite(context, only(acme.id), invited("fresh@example.test", [acme.id]))).outcome).toEqual({ taken: fresh });
+        expect((await invite(context, ALL, invited("held@example.test", [acme.id]))).outcome).toEqual({ taken: holder });
+        expect((await invite(context, only(globex.id), invited("fresh@example.test", [globex.id]))).outcome).toEqual({
+          stored: "offer",
+        });
+
+        // Changed as an invited admin user; it stays invited.
+        const changed = await context.analytics.updateAdminUser(only(acme.id), offer.id, {
+          role: "admin",
+          status: "active",
+          updatedAt: time(5),
+        });
+        expect(changed).toEqual({ ...entry, role: "admin", updatedAt: time(5) });
+        expect(await context.analytics.getAdminUser(ALL, offer.id)).toEqual(changed);
+        expect(await context.analytics.updateAdminUser(only(globex.id), offer.id, { role: "viewer", updatedAt: time(6) })).toBeUndefined();
+        expect(await context.analytics.deleteAdminUser(only(globex.id), offer.id)).toBe(false);
+        expect(await context.analytics.deleteAdminUser(only(acme.id), offer.id)).toBe(true);
+        expect(await context.analytics.getAdminUser(ALL, offer.id)).toBeUndefined();
+        expect(await context.analytics.deleteAdminUser(only(acme.id), offer.id)).toBe(false);
+        expect(await context.analytics.getAdminUser(ALL, holder.id)).toEqual(holder);
+      },
+    ),
+
+    analyticsConformanceTest(
+      "inviteAdminUser refuses grants beyond its grantor's alike for a new e-mail and for an admin user's, storing nothing",
+      async (context) => {
+        const acme = await addOrganization(context);
+        const globex = await addOrganization(context);
+        const { user: grantor } = await addAdminUser(context, { status: "active", organizationIds: [acme.id] });
+        await addAdminUser(context, { email: "held@example.test", status: "active", organizationIds: [globex.id] });
+        for (const email of ["new@example.test", "held@example.test"]) {
+          const user = invited(email, [acme.id], { subtreeOrganizationIds: [acme.id] });
+          expect(await rejectionCode(invite(context, only(acme.id), user, { grantedBy: grantor.id })), email).toBe("grant-beyond-scope");
+          expect(await context.analytics.getAdminUser(ALL, user.id), email).toBeUndefined();
+        }
+        expect(idsOf((await context.analytics.listAdminUsers(only(acme.id), { limit: 10 })).items)).toEqual([grantor.id]);
+      },
+    ),
+
+    analyticsConformanceTest(
+      "acceptInvitationOffer adds the offered grants to the admin user with the e-mail, stores no key and consumes the code; with no such admin user the offer becomes one with the key",
+      async (context) => {
+        const acme = await addOrganization(context);
+        const globex = await addOrganization(context);
+        const { user: holder } = await addAdminUser(context, {
+          email: "held@example.test",
+          role: "viewer",
+          status: "active",
+          activatedAt: time(0),
+          organizationIds: [globex.id],
+        });
+        const offer = invited("held@example.test", [acme.id], { subtreeOrganizationIds: [acme.id] });
+        const { codeHash } = await invite(context, only(acme.id), offer);
+        const key = apiKey({ kind: "admin", adminUserId: offer.id }, time(10));
+        expect(await context.analytics.acceptInvitation(codeHash, time(10), key)).toBeUndefined();
+        expect(await context.analytics.acceptInvitationOffer(randomHash(), time(10), key)).toBeUndefined();
+        expect(await context.analytics.acceptInvitationOffer(codeHash, time(100), key)).toBeUndefined();
+        // A viewer taking an admin offer stays a viewer: never more than it was offered.
+        const merged: AdminUser = {
+          ...holder,
+          organizationIds: byId([acme.id, globex.id]),
+          subtreeOrganizationIds: [acme.id],
+          updatedAt: time(10),
+        };
+        expect(await context.analytics.acceptInvitationOffer(codeHash, time(10), key)).toEqual({ adminUser: merged, keyStored: false });
+        expect(await context.analytics.getAdminUser(ALL, holder.id)).toEqual(merged);
+        expect(await context.analytics.getAdminUser(ALL, offer.id)).toBeUndefined();
+        expect(await context.analytics.findApiKeyByHash(key.hash)).toBeUndefined();
+        expect(await context.analytics.acceptInvitationOffer(codeHash, time(11), key)).toBeUndefined();
+
+        // The e-mail is no one's by the time the offer is taken: the offer becomes the admin user.
+        const { user: leaving } = await addAdminUser(context, {
+          email: "leaving@example.test",
+          status: "active",
+          organizationIds: [globex.id],
+        });
+        const second = invited("leaving@example.test", [acme.id]);
+        const secondCode = (await invite(context, only(acme.id), second)).codeHash;
+        expect(await context.analytics.deleteAdminUser(ALL, leaving.id)).toBe(true);
+        const secondKey = apiKey({ kind: "admin", adminUserId: second.id }, time(20));
+        const { invitationExpiresAt: _pending, ...rest } = second;
+        const created: AdminUser = { ...rest, status: "active", activatedAt: time(20), updatedAt: time(20) };
+        expect(await context.analytics.acceptInvitationOffer(secondCode, time(20), secondKey)).toEqual({
+          adminUser: created,
+          keyStored: true,
+        });
+        expect(await context.analytics.findAdminUserByEmail("leaving@example.test")).toEqual(created);
+        expect(await context.analytics.findApiKeyByHash(secondKey.hash)).toEqual(secondKey);
+      },
+    ),
+
+    analyticsConformanceTest(
+      "acceptInvitationOffer refuses, the offer still pending, a viewer offer to an admin and grants beyond what its offerer holds when it is taken",
+      async (context) => {
+        const acme = await addOrganization(context);
+        const globex = await addOrganization(context);
+        const { user: offerer } = await addAdminUser(context, { status: "active", organizationIds: [acme.id] });
+        const { user: holder } = await addAdminUser(context, {
+          email: "held@example.test",
+          status: "active",
+          organizationIds: [globex.id],
+        });
+        const offer = invited("held@example.test", [acme.id], { role: "viewer" });
+        const { codeHash } = await invite(context, only(acme.id), offer, { grantedBy: offerer.id });
+        const key = apiKey({ kind: "admin", adminUserId: offer.id }, time(10));
+        await expectConflict(context.analytics.acceptInvitationOffer(codeHash, time(10), key));
+        expect(await context.analytics.updateAdminUser(only(acme.id), offer.id, { role: "admin", updatedAt: time(11) })).toMatchObject({
+          role: "admin",
+        });
+        // The offerer no longer holds acme: the grant would be beyond it.
+        await context.analytics.updateAdminUser(ALL, offerer.id, { organizationIds: [], updatedAt: time(12) });
+        expect(await rejectionCode(context.analytics.acceptInvitationOffer(codeHash, time(13), key))).toBe("grant-beyond-scope");
+        expect(await context.analytics.getAdminUser(ALL, holder.id)).toEqual(holder);
+        expect((await context.analytics.getAdminUser(ALL, offer.id))?.status).toBe("invited");
+        await context.analytics.updateAdminUser(ALL, offerer.id, { organizationIds: [acme.id], updatedAt: time(14) });
+        expect((await context.analytics.acceptInvitationOffer(codeHash, time(15), key))?.adminUser.organizationIds).toEqual(
+          byId([acme.id, globex.id]),
+        );
+      },
+    ),
+
+    analyticsConformanceTest("deleteOrganization strips the organization from pending offers", async (context) => {
+      const acme = await addOrganization(context);
+      const globex = await addOrganization(context);
+      await addAdminUser(context, { email: "held@example.test", status: "active", organizationIds: [] });
+      const offer = invited("held@example.test", [acme.id, globex.id]);
+      await invite(context, only(acme.id), offer);
+      expect(await context.analytics.deleteOrganization(ALL, globex.id)).toBe(true);
+      expect(await context.analytics.getAdminUser(ALL, offer.id)).toEqual({ ...offer, organizationIds: [acme.id] });
     }),
 
     analyticsConformanceTest("insertApiKey and findApiKeyByHash round-trip; a digest is unique", async (context) => {

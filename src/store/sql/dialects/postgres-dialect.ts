@@ -5,7 +5,7 @@
  * apply and do not deadlock.
  */
 import { sql, type RawBuilder } from "kysely";
-import { ScimError, ScimType } from "../../../errors.js";
+import { scimError } from "../../../errors.js";
 import type { ScimObject } from "../../../scim/schema/normalize-value.js";
 import type { FilterDialect } from "../filter/filter-dialect.js";
 import { createPostgresFilterDialect, type PostgresFilterDialectOptions } from "../filter/postgres-filter-dialect.js";
@@ -52,14 +52,10 @@ const storeHooks: Omit<SqlDialect, keyof FilterDialect> = {
   rowLock: (lock) => LOCKS[lock],
   translateError: (error) => {
     if (NUL_CHARACTER.has(sqlState(error) ?? "")) {
-      return new ScimError(400, ScimType.invalidValue, "A value holds the character U+0000, which this service cannot store");
+      return scimError("invalidValue", "A value holds the character U+0000, which this service cannot store");
     }
     if (isIndexRowTooLarge(error)) {
-      return new ScimError(
-        400,
-        ScimType.invalidValue,
-        "A userName, externalId or displayName is too long for this service to index; shorten it",
-      );
+      return scimError("invalidValue", "A userName, externalId or displayName is too long for this service to index; shorten it");
     }
     return error;
   },

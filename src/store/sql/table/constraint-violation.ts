@@ -3,7 +3,7 @@
  * is a 409 `uniqueness` (RFC 7644 §3.3), one that leaves a NOT NULL column empty a 400
  * `invalidValue` naming the attribute — the client must hear what to change, not a 500.
  */
-import { ScimError, ScimType } from "../../../errors.js";
+import { type ScimError, scimError } from "../../../errors.js";
 import { uniquenessError } from "../../store-errors.js";
 
 function field(error: unknown, name: string): string | undefined {
@@ -30,7 +30,7 @@ export function constraintViolation(
     // PostgreSQL names the column; SQLite says "NOT NULL constraint failed: users.is_active".
     const column = field(error, "column") ?? /\.([^.\s]+)$/.exec(field(error, "message") ?? "")?.[1];
     const attribute = column === undefined ? undefined : attributeOf(column);
-    return new ScimError(400, ScimType.invalidValue, `${attribute ?? "An attribute"} is required by this service and cannot be removed`);
+    return scimError("invalidValue", `${attribute ?? "An attribute"} is required by this service and cannot be removed`);
   }
   return undefined;
 }

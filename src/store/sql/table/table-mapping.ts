@@ -1,6 +1,6 @@
 /**
  * How the application's own tables hold SCIM resources: the declarative mapping `tableStore` takes
- * (architecture §7.11, issue 16). Every name here is the application's: tables, columns, and the
+ * (architecture §7.6, issue 16). Every name here is the application's: tables, columns, and the
  * SCIM paths it maps (as in a filter: `"name.givenName"`, or URN-qualified for an extension).
  */
 import type { Kysely } from "kysely";

@@ -1,5 +1,5 @@
 /**
- * The `ResourceStore` over the application's own tables (issue 16, architecture §7.11): each write
+ * The `ResourceStore` over the application's own tables (issue 16, architecture §7.6): each write
  * is one transaction over the application's row and the two side tables (`table-side-tables.ts`),
  * so all of it happens, or (on a 409, 412 or a hook's error) none of it. Filters, sorts and cursors
  * compile to SQL over the mapped columns through the SQL store's compilers (`tableRowSource`).

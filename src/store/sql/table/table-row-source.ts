@@ -8,7 +8,7 @@
  * scan, never a wrong answer.
  */
 import { sql, type Expression, type SqlBool } from "kysely";
-import { ScimError, ScimType } from "../../../errors.js";
+import { type ScimError, scimError } from "../../../errors.js";
 import type { AttributeDefinition } from "../../../scim/schema/attribute-definition.js";
 import type { FilterValue } from "../../../scim/filter/filter-ast.js";
 import { formatPath, leafOf, type ResolvedPath } from "../../../scim/schema/resolved-path.js";
@@ -56,11 +56,11 @@ export interface TableRowSourceOptions {
 /** The 400 for a path the table does not keep (RFC 7644 §3.4.2.2: the filter cannot be evaluated). */
 export function notKeptError(path: string, what: "filter" | "sort"): ScimError {
   const use = what === "filter" ? "filtered on" : "sorted by";
-  return new ScimError(400, ScimType.invalidFilter, `${path} cannot be ${use}: this service does not keep it in a column`);
+  return scimError("invalidFilter", `${path} cannot be ${use}: this service does not keep it in a column`);
 }
 
 function convertedError(path: string): ScimError {
-  return new ScimError(400, ScimType.invalidFilter, `${path} can only be compared with eq or ne: its column holds a converted value`);
+  return scimError("invalidFilter", `${path} can only be compared with eq or ne: its column holds a converted value`);
 }
 
 /** The row's id as text, as `StoredResource.id` renders it. */

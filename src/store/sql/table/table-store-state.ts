@@ -5,7 +5,7 @@
  * once by `tableStoreState`; every operation of the store is a function of it.
  */
 import type { Kysely } from "kysely";
-import { ScimError } from "../../../errors.js";
+import { scimError, type ScimError } from "../../../errors.js";
 import type { StoreOptions } from "../../store-options.js";
 import type { SqlDialect } from "../dialects/sql-dialect.js";
 import type { SqlStoreDatabase } from "../sql-tables.js";
@@ -133,5 +133,5 @@ export function idOf(type: TypeTable, id: string): string | number | undefined {
 /** The 501 of a resource type (or organization, or member list) the store does not keep. */
 export function notServed(resourceType: string): ScimError {
   // RFC 7644 §3.12: 501 for an operation the service does not support.
-  return new ScimError(501, undefined, `This service does not keep ${resourceType} resources`);
+  return scimError("notImplemented", `This service does not keep ${resourceType} resources`);
 }

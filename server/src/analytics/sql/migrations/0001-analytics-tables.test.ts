@@ -208,16 +208,18 @@ function migrationChecks(
         .values({ id: "acme", name: "Acme", status: "active", created_at: time, updated_at: time })
         .execute();
       // The migrations table itself is rebuilt with its new key (PostgreSQL names that index);
-      // version 3 adds the index of the organization tree, version 4 those of report jobs.
+      // version 3 adds the index of the organization tree, version 4 those of report jobs,
+      // version 5 the tables of invitation offers.
       const later = new Set([
         "scimkit_organizations_parent",
         "scimkit_operations_request",
         "scimkit_operations_expiry",
         "scimkit_operations_status",
       ]);
+      const laterTable = (name: string): boolean => name.startsWith("scimkit_invitation_offer");
       const withoutMigrations = ({ tables, indexes }: Catalog): Catalog => ({
-        tables,
-        indexes: indexes.filter((index) => !index.startsWith("scimkit_migrations") && !later.has(index)),
+        tables: tables.filter((table) => !laterTable(table)),
+        indexes: indexes.filter((index) => !index.startsWith("scimkit_migrations") && !later.has(index) && !laterTable(index)),
       });
       const before = withoutMigrations(await catalog(db));
 

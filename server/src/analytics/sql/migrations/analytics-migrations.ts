@@ -7,9 +7,16 @@ import { analyticsTables } from "./0001-analytics-tables.js";
 import { organizationSettings } from "./0002-organization-settings.js";
 import { organizationParent } from "./0003-organization-parent.js";
 import { reportJobs } from "./0004-report-jobs.js";
+import { invitationOffers } from "./0005-invitation-offers.js";
 
 /** The namespace the analytics tables' versions count in (`runMigrations`). */
 export const ANALYTICS_MIGRATIONS = "analytics";
 
 /** Every migration of the analytics store, by increasing version. */
-export const analyticsMigrations: readonly Migration[] = [analyticsTables, organizationSettings, organizationParent, reportJobs];
+export const analyticsMigrations: readonly Migration[] = [
+  analyticsTables,
+  organizationSettings,
+  organizationParent,
+  reportJobs,
+  invitationOffers,
+];
