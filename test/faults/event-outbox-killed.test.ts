@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { compiledSource } from "../compiled-source.fixture.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "scimkit-outbox-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -27,7 +28,7 @@ afterEach(() => {
 });
 
 function startChild(env: Record<string, string>): Child {
-  const child = spawn(process.execPath, ["--conditions=scimkit-source", "--import", "tsx", "test/faults/event-outbox-child.ts"], {
+  const child = spawn(process.execPath, [compiledSource("test/faults/event-outbox-child.ts")], {
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });

@@ -16,6 +16,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createScimRouter } from "scimkit";
 import { eventSigningKeys, securityEventDelivery } from "scimkit/events";
 import { sqlEventReceiverStore, sqlSigningKeyRepository, sqlStore } from "scimkit/sql";
+import { compiledSource } from "../compiled-source.fixture.js";
 import { startSetReceiver } from "../events/set-receiver.fixture.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "scimkit-set-delivery-"));
@@ -32,7 +33,7 @@ const ISSUER = "https://scim.test/scim/Organizations/acme/v2";
 const AUDIENCE = "https://receiver.test/acme";
 
 function startTransmitter(database: string): { child: ChildProcessWithoutNullStreams; port: Promise<number> } {
-  const child = spawn(process.execPath, ["--conditions=scimkit-source", "--import", "tsx", "test/faults/set-delivery-child.ts"], {
+  const child = spawn(process.execPath, [compiledSource("test/faults/set-delivery-child.ts")], {
     env: { ...process.env, DATABASE: database, ISSUER },
     stdio: ["pipe", "pipe", "pipe"],
   });

@@ -240,21 +240,15 @@ describe("access tokens bound to their client secret, token store on SQLite", ()
   sharedBoundChecks(open);
 });
 
-if (process.env["SCIMKIT_HTTP_STORE"] === "sqlite") {
-  describe.skip("access tokens bound to their client secret, on PostgreSQL [skipped because the express5 and express4 projects run it there]", () => {
-    it("runs the checks", () => undefined);
-  });
-} else {
-  describePostgres("access tokens bound to their client secret, token store on PostgreSQL", (url) => {
-    const openStore = postgresStores(url);
-    // A store per test, each on a pool of its own as a host process would have; the failure
-    // counters of earlier tests (the same addresses) cleared.
-    const open = async (time: Clock): Promise<SqlStore> => {
-      const store = await openStore({ tokens: { now: time.now } });
-      await store.db.deleteFrom("scimkit_rate_buckets").execute();
-      return store;
-    };
-    bindingChecks(open);
-    sharedBoundChecks(open);
-  });
-}
+describePostgres("access tokens bound to their client secret, token store on PostgreSQL", (url) => {
+  const openStore = postgresStores(url);
+  // A store per test, each on a pool of its own as a host process would have; the failure
+  // counters of earlier tests (the same addresses) cleared.
+  const open = async (time: Clock): Promise<SqlStore> => {
+    const store = await openStore({ tokens: { now: time.now } });
+    await store.db.deleteFrom("scimkit_rate_buckets").execute();
+    return store;
+  };
+  bindingChecks(open);
+  sharedBoundChecks(open);
+});

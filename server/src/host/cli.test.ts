@@ -6,12 +6,13 @@ import { join } from "node:path";
 import { analyticsMigrations } from "@scimkit/server";
 import { sqlMigrations } from "scimkit/sql";
 import { describe, expect, it } from "vitest";
+import { compiledSource } from "../../../test/compiled-source.fixture.js";
 
 function scimkit(
   args: readonly string[],
   env: Record<string, string> = {},
 ): { readonly status: number | null; readonly stdout: string; readonly stderr: string } {
-  const result = spawnSync(process.execPath, ["--conditions=scimkit-source", "--import", "tsx", "src/host/cli.ts", ...args], {
+  const result = spawnSync(process.execPath, [compiledSource("server/src/host/cli.ts"), ...args], {
     encoding: "utf8",
     // Only what the test sets: no SCIMKIT_* of the shell running the tests.
     env: { PATH: process.env["PATH"] ?? "", ...env },

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createInterface } from "node:readline";
+import { compiledSource } from "../../../test/compiled-source.fixture.js";
 
 export interface Host {
   readonly child: ChildProcessWithoutNullStreams;
@@ -14,7 +15,7 @@ export interface Host {
 const running: ChildProcessWithoutNullStreams[] = [];
 
 export function startHost(env: Record<string, string>): Host {
-  const child = spawn(process.execPath, ["--conditions=scimkit-source", "--import", "tsx", "src/host/cli.ts", "serve"], {
+  const child = spawn(process.execPath, [compiledSource("server/src/host/cli.ts"), "serve"], {
     env: { ...process.env, PORT: "0", ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });

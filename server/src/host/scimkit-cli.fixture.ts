@@ -3,6 +3,7 @@
  */
 import { execFile } from "node:child_process";
 import { expect } from "vitest";
+import { compiledSource } from "../../../test/compiled-source.fixture.js";
 
 /** How a run ended and what it printed. */
 export interface Run {
@@ -16,7 +17,7 @@ export function scimkit(args: readonly string[], env: Record<string, string>, ti
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ["--conditions=scimkit-source", "--import", "tsx", "src/host/cli.ts", ...args],
+      [compiledSource("server/src/host/cli.ts"), ...args],
       // Only what the test sets: no SCIMKIT_* of the shell running the tests.
       { encoding: "utf8", env: { PATH: process.env["PATH"] ?? "", ...env }, timeout: timeoutMs },
       (error, stdout, stderr) => {

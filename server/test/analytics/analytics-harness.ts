@@ -367,14 +367,30 @@ export function scimUser(userName: string, extra: Json = {}): Json {
   };
 }
 
-/** Polls the operation until it has finished, and returns its last state. */
-export async function settle(t: AnalyticsTestApp, operationId: string, key?: string): Promise<Json> {
-  for (let attempt = 0; attempt < 500; attempt += 1) {
-    const response = await t.get(`/operations/${operationId}`, key);
-    expect(response.status).toBe(200);
-    const body = response.body as Json;
-    if (body["status"] === "succeeded" || body["status"] === "failed") return body;
+/**
+ * Reads until `done` holds of what was read, and returns that. Bounded by a deadline rather than a
+ * number of reads: on a busy machine each read takes longer and fewer fit in the time the work
+ * being waited for needs. The deadline is generous and measures nothing.
+ */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
-  throw new Error(`operation ${operationId} did not finish`);
+}
+
+/** Polls the operation until it has finished, and returns its last state. */
+export async function settle(t: AnalyticsTestApp, operationId: string, key?: string): Promise<Json> {
+  return eventually(
+    async () => {
+      const response = await t.get(`/operations/${operationId}`, key);
+      expect(response.status).toBe(200);
+      return response.body as Json;
+    },
+    (body) => body["status"] === "succeeded" || body["status"] === "failed",
+    `operation ${operationId} to finish`,
+  );
 }

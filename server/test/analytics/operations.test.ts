@@ -7,6 +7,7 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import type { AnalyticsStore } from "../../src/analytics/analytics-store.js";
 import {
+  eventually,
   POPULATED,
   createAnalyticsTestApp,
   expectProblem,
@@ -265,13 +266,13 @@ describe("GET /operations/{id}", POPULATED, () => {
       .set("Authorization", `Bearer ${w.keys.adminA}`);
     expect(blocked.status).toBe(202);
     const id = (blocked.body as { operation: { id: string } }).operation.id;
-    let running: Json | undefined;
-    for (let attempt = 0; attempt < 200 && running?.["status"] !== "running"; attempt += 1) {
-      running = (await w.t.get(`/operations/${id}`)).body as Json;
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
+    const running = await eventually(
+      async () => (await w.t.get(`/operations/${id}`)).body as Json,
+      (operation) => operation["status"] === "running",
+      "the job to start",
+    );
     expect(running).toMatchObject({ status: "running", progress: { done: 0, total: 3 } });
-    expect((running!["links"] as Json)["result"]).toBeUndefined();
+    expect((running["links"] as Json)["result"]).toBeUndefined();
     const early = expectProblem(await w.t.get(`/operations/${id}/result`), 409, "operation-not-finished");
     expect(early.detail).toContain(`/operations/${id}`);
     release();

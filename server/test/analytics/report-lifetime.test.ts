@@ -11,6 +11,7 @@ import type { AnalyticsStore } from "../../src/analytics/analytics-store.js";
 import { databaseUnavailableError } from "../../../src/store/sql/database-unavailable-error.js";
 import { createTestSchema, describePostgres, type TestSchema } from "../../../src/store/sql/postgres-test-database.fixture.js";
 import {
+  eventually,
   POPULATED,
   UNKNOWN,
   createAnalyticsTestApp,
@@ -297,11 +298,12 @@ function reportCases(storage: () => Promise<TestAppOptions>): void {
       .set("Authorization", `Bearer ${w.keys.adminA}`);
     expect(started.status).toBe(202);
     const id = (started.body as { operation: { id: string } }).operation.id;
-    for (let attempt = 0; attempt < 500; attempt += 1) {
-      if ((await w.t.analytics.getOperation({ all: true }, id))?.status === "running") break;
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
-    expect((await w.t.analytics.getOperation({ all: true }, id))?.ownerId).toBe("host-a");
+    const running = await eventually(
+      () => w.t.analytics.getOperation({ all: true }, id),
+      (operation) => operation?.status === "running",
+      "host A to start the job",
+    );
+    expect(running?.ownerId).toBe("host-a");
     // SIGTERM on host A: its router closes; the job stops after the page it is writing.
     const closing = a.router.close();
     release();

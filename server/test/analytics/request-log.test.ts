@@ -14,6 +14,7 @@ import type { ReadableRequestLog } from "../../../src/request-log/readable-reque
 import type { RequestLogEntry } from "../../../src/request-log/request-log.js";
 import { createTestSchema, describePostgres, type TestSchema } from "../../../src/store/sql/postgres-test-database.fixture.js";
 import {
+  eventually,
   POPULATED,
   USER_SCHEMA,
   createAnalyticsTestApp,
@@ -45,11 +46,11 @@ async function list(t: AnalyticsTestApp, orgId: string, query = "", key?: string
 
 /** Waits until `log` holds `count` entries of `orgId`: the router records each after its response has gone. */
 async function settled(log: ReadableRequestLog, orgId: string, count: number): Promise<void> {
-  for (let attempt = 0; attempt < 1000; attempt += 1) {
-    if ((await log.list(orgId, { limit: 1000 })).entries.length >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  throw new Error(`the log never held ${count} entries of ${orgId}`);
+  await eventually(
+    async () => (await log.list(orgId, { limit: 1000 })).entries.length,
+    (held) => held >= count,
+    `${count} entries of ${orgId} in the log`,
+  );
 }
 
 /** A SCIM request to `org` with its token (or `token`), as an identity provider would send it. */
@@ -329,9 +330,11 @@ function readApi(options: () => TestAppOptions): void {
       expect(response.status).toBe(401);
       sent.push(response.requestId);
     }
-    for (let attempt = 0; attempt < 500 && (await log.listUnauthenticated?.())?.entries.length !== 3; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
+    await eventually(
+      async () => (await log.listUnauthenticated?.())?.entries.length,
+      (held) => (held ?? 0) >= 3,
+      "three unauthenticated entries in the log",
+    );
     // Nothing under the made-up id, for the operator either, and nothing in acme's log.
     expectProblem(await t.get(`/organizations/${madeUp.id}/request-log`), 404, "not-found");
     expect((await list(t, acme.id)).data).toEqual([]);

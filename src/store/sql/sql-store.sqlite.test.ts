@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect, sql } from "kysely";
 import { v7 } from "uuid";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { compiledSource } from "../../../test/compiled-source.fixture.js";
 import type { ScimObject } from "../../scim/schema/normalize-value.js";
 import { sqliteDialect } from "./dialects/sqlite-dialect.js";
 import { registerSqliteFunctions } from "./filter/register-sqlite-functions.js";
@@ -60,8 +60,8 @@ function memberIds(store: SqlStore, orgId: string, id: string): Promise<string[]
 
 /** Runs `sqlite-file-writer.fixture.ts` in a process of its own and resolves with what it added. */
 async function runWriter(task: WriterTask): Promise<unknown> {
-  const script = fileURLToPath(new URL("./sqlite-file-writer.fixture.ts", import.meta.url));
-  const { stdout } = await run(process.execPath, ["--import", "tsx", script, JSON.stringify(task)]);
+  const script = compiledSource("src/store/sql/sqlite-file-writer.fixture.ts");
+  const { stdout } = await run(process.execPath, [script, JSON.stringify(task)]);
   return JSON.parse(stdout);
 }
 

@@ -1,6 +1,6 @@
 /**
- * Another process for the SQLite file tests (`node --import tsx sqlite-file-writer.fixture.ts
- * '<task JSON>'`): opens the store on the file it is given, adds each id to the group in its own
+ * Another process for the SQLite file tests (`node sqlite-file-writer.fixture.js '<task JSON>'`,
+ * its compiled twin: test/compiled-sources.global-setup.ts): opens the store on the file it is given, adds each id to the group in its own
  * concurrent update, and prints what was added as JSON.
  */
 import { sqlStore } from "./sql-store.js";

@@ -1,6 +1,6 @@
 /**
- * A process of its own for the closing tests (`node --expose-gc --import tsx
- * sqlite-store-exit.fixture.ts <file> close|leave-open|forget`): opens a SQLite store in worker
+ * A process of its own for the closing tests (`node --expose-gc sqlite-store-exit.fixture.js
+ * <file> close|leave-open|forget`, its compiled twin: test/compiled-sources.global-setup.ts): opens a SQLite store in worker
  * threads, writes a user and reads it back, then closes the store, leaves it open, or drops it
  * and collects garbage; prints what it did as JSON, with whether the write-ahead log is still
  * there. The process must then end by itself: the test fails on its timeout otherwise.

@@ -9,10 +9,10 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { compiledSource } from "../../../../test/compiled-source.fixture.js";
 import { isScimError } from "../../../errors.js";
 import { compileFilter } from "../../../scim/filter/resolve-filter.js";
 import { createSchemaRegistry } from "../../../scim/schema/schema-registry.js";
@@ -288,9 +288,9 @@ describe("two stores on one file", () => {
 });
 
 describe("closing", () => {
-  const script = fileURLToPath(new URL("./sqlite-store-exit.fixture.ts", import.meta.url));
+  const script = compiledSource("src/store/sql/sqlite-worker/sqlite-store-exit.fixture.ts");
   const runFixture = async (file: string, mode: "close" | "leave-open" | "forget"): Promise<unknown> => {
-    const { stdout } = await run(process.execPath, ["--expose-gc", "--import", "tsx", script, file, mode], { timeout: 30_000 });
+    const { stdout } = await run(process.execPath, ["--expose-gc", script, file, mode], { timeout: 30_000 });
     return JSON.parse(stdout);
   };
   const readBack = async (file: string): Promise<string | undefined> => {
