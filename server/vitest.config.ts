@@ -67,6 +67,10 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
     environment: "node",
+    // A watchdog, not a measure: vitest's 5 s default cut database and process tests on a loaded
+    // 2-core machine (load 14: a migration test at 5.4 s). Tests assert behaviour, never durations.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     maxWorkers: testWorkers(),
     sequence: { sequencer: ProcessTestsFirstSequencer },
     projects: [
