@@ -1,5 +1,5 @@
 /**
- * `scimkit/analytics`: the analytics interface of a provisioning service (spec §4.6) — the
+ * `@scimkit/server`: the analytics interface of a provisioning service (spec §4.6) — the
  * router, its stores (memory and SQL), API keys, the recorder a host feeds training data through,
  * and the SCIM token wrapper that makes suspension take effect.
  */
