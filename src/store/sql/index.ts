@@ -9,7 +9,9 @@
  * A client keeping tables of its own beside the store's, in the same database, uses the SCIM data
  * where it is instead of copying it: the table types, and `runMigrations` with a namespace of its
  * own; the resources read in its own queries, joined to its rows (`resourceColumns`,
- * `storedResourceOf`); an organization's SCIM rows deleted inside its own transaction
+ * `storedResourceOf`), selected by SCIM filters (`resourceFilterSql`) and read through the
+ * dialect's JSON hooks at `resourceAttribute`s, never by the row's JSON layout; rows locked for a
+ * write the dialect's way (`lockRows`); an organization's SCIM rows deleted inside its own transaction
  * (`deleteScimOrganizationRows`), so its rows and the store's go together. The service's
  * analytics store is one.
  */
@@ -63,7 +65,9 @@ export type {
   UniqueKeysTable,
 } from "./sql-tables.js";
 export { deleteScimOrganizationRows } from "./delete-scim-organization-rows.js";
-export { resourceColumns, storedResourceOf } from "./resource-row.js";
+export { resourceAttribute, resourceColumns, storedResourceOf } from "./resource-row.js";
+export { resourceFilterSql } from "./resource-filter-sql.js";
+export { lockRows } from "./lock-rows.js";
 export type { ResourceRow } from "./resource-row.js";
 export type { JsonBase, JsonRef } from "./filter/json-ref.js";
 export { sqlRequestLog, DEFAULT_REQUEST_LOG_MAX_AGE_MS, DEFAULT_REQUEST_LOG_MAX_ENTRIES_PER_ORG } from "./request-log/sql-request-log.js";

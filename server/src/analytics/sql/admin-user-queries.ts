@@ -7,7 +7,7 @@
  * api-key-queries.ts.
  */
 import type { Kysely, Selectable } from "kysely";
-import type { SqlDialect } from "scimkit/sql";
+import { lockRows, type SqlDialect } from "scimkit/sql";
 import type { AdminUserStore } from "../analytics-store.js";
 import { analyticsConflictError } from "../analytics-conflict-error.js";
 import {
@@ -28,7 +28,6 @@ import { deleteGrants, insertGrants } from "./grant-links.js";
 import { deleteOffer, offerPage, offersInScope, oneOffer, updateOffer } from "./invitation-offer-rows.js";
 import { acceptInvitationOffer, inviteAdminUser } from "./invitation-queries.js";
 import { pageOf, rowsToRead } from "./keyset-page.js";
-import { withRowLock } from "./with-row-lock.js";
 
 /** The admin user, invitation and key members of `AnalyticsStore` over `db`. */
 export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDialect): AdminUserStore {
@@ -81,7 +80,7 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
     updateAdminUser(scope, id, change, options = {}) {
       return analyticsWriteTransaction(db, dialect, async (trx) => {
         const query = adminUsersInScope(trx, scope)?.where("u.id", "=", id);
-        const row = query ? await withRowLock(query, dialect, "update").executeTakeFirst() : undefined;
+        const row = query ? await lockRows(query, dialect, "update").executeTakeFirst() : undefined;
         if (!row) return updateOffer(trx, dialect, scope, id, change, options.grantedBy);
         const regrants = change.organizationIds !== undefined || change.subtreeOrganizationIds !== undefined;
         const grants = regrants ? changedGrants((await oneAdminUser(trx, row)) as AdminUser, change) : undefined;
@@ -108,10 +107,10 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
     deleteAdminUser(scope, id) {
       return analyticsWriteTransaction(db, dialect, async (trx) => {
         const query = adminUsersInScope(trx, scope)?.where("u.id", "=", id);
-        const row = query ? await withRowLock(query, dialect, "delete").executeTakeFirst() : undefined;
+        const row = query ? await lockRows(query, dialect, "delete").executeTakeFirst() : undefined;
         if (!row) {
           const offer = offersInScope(trx, scope)?.where("o.id", "=", id);
-          if (!offer || !(await withRowLock(offer, dialect, "delete").executeTakeFirst())) return false;
+          if (!offer || !(await lockRows(offer, dialect, "delete").executeTakeFirst())) return false;
           await deleteOffer(trx, id);
           return true;
         }
@@ -127,7 +126,7 @@ export function adminUserQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
     acceptInvitation(codeHash, now, key) {
       return analyticsWriteTransaction(db, dialect, async (trx) => {
         // Locked, so of two accepts racing with one code the second waits, then finds it consumed.
-        const invitation = await withRowLock(
+        const invitation = await lockRows(
           trx
             .selectFrom("scimkit_invitations as i")
             .innerJoin("scimkit_admin_users as u", "u.id", "i.admin_user_id")

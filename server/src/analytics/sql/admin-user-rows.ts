@@ -5,14 +5,13 @@
  * each a query over the connection or transaction it is given.
  */
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from "kysely";
-import type { SqlDialect } from "scimkit/sql";
+import { lockRows, type SqlDialect } from "scimkit/sql";
 import type { AdminRole, AdminUser, AdminUserStatus, OrgScope } from "../analytics-store.js";
 import { type Grants, grantsBeyond, refuseGrantsBeyond } from "../grants-beyond.js";
 import type { AdminUsersTable, AnalyticsDatabase } from "./analytics-tables.js";
 import { type GrantHolder, insertGrants, NO_GRANTS, readGrants } from "./grant-links.js";
 import { lockChains } from "./organization-tree.js";
 import { scopeOrgIds } from "./scope-org-ids.js";
-import { withRowLock } from "./with-row-lock.js";
 
 type AdminUsersFrom = ExpressionBuilder<AnalyticsDatabase & { u: AdminUsersTable }, "u">;
 
@@ -178,7 +177,7 @@ export async function refuseBeyondGrantor(
   if (grantorId === undefined) return;
   const ids = [...new Set([...granted.organizationIds, ...granted.subtreeOrganizationIds])];
   const chains = await lockChains(trx, dialect, ids);
-  const grantorRow = await withRowLock(
+  const grantorRow = await lockRows(
     trx.selectFrom("scimkit_admin_users as u").selectAll("u").where("u.id", "=", grantorId),
     dialect,
     "reference",

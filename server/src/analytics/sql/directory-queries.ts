@@ -7,7 +7,7 @@
  * and a search is a literal prefix (the dialect escapes pattern characters).
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
-import { resourceColumns, storedResourceOf, type JsonRef, type SqlDialect } from "scimkit/sql";
+import { resourceAttribute, resourceColumns, storedResourceOf, type SqlDialect } from "scimkit/sql";
 import { uniqueValue } from "scimkit/store";
 import type { AnalyticsDirectory, DirectoryGroup, DirectoryMember, DirectoryUser } from "../analytics-directory.js";
 import type { AnalyticsDatabase } from "./analytics-tables.js";
@@ -16,14 +16,9 @@ import { pageOf, rowsToRead } from "./keyset-page.js";
 
 type ResourceAlias = ExpressionBuilder<AnalyticsDatabase & { r: AnalyticsDatabase["scimkit_resources"] }, "r">;
 
-/** `name` in the attributes of the resource aliased `alias`. */
-function attribute(alias: string, name: string): JsonRef {
-  return { base: { kind: "document", document: sql.ref(`${alias}.attributes`) }, path: [name] };
-}
-
 /** The JSON string `name` of the resource `alias` as a selected column `as`. */
 function jsonColumn(dialect: SqlDialect, alias: string, name: string, as: string) {
-  return sql<string | null>`${dialect.jsonText(attribute(alias, name))}`.as(as);
+  return sql<string | null>`${dialect.jsonText(resourceAttribute(alias, name))}`.as(as);
 }
 
 /** Whether `text`, lower-cased by the dialect, starts with `needle` (already lower-cased). */
@@ -59,7 +54,7 @@ export function directoryQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
             .where(dialect.substring(sql.ref("k.value"), "sw", uniqueValue(search, false))),
         ),
         startsWith(dialect, sql.ref("r.external_id"), needle),
-        startsWith(dialect, dialect.jsonText(attribute("r", "displayName")), needle),
+        startsWith(dialect, dialect.jsonText(resourceAttribute("r", "displayName")), needle),
       ]);
   }
 
@@ -69,7 +64,7 @@ export function directoryQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
     return (eb: ResourceAlias) =>
       eb.or([
         startsWith(dialect, sql.ref("r.external_id"), needle),
-        startsWith(dialect, dialect.jsonText(attribute("r", "displayName")), needle),
+        startsWith(dialect, dialect.jsonText(resourceAttribute("r", "displayName")), needle),
       ]);
   }
 

@@ -4,7 +4,7 @@
  * are the offer's side of each admin-user query.
  */
 import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
-import type { SqlDialect } from "scimkit/sql";
+import { lockRows, type SqlDialect } from "scimkit/sql";
 import type { AdminRole, AdminUser, AdminUserStore, OrgScope, PageRequest } from "../analytics-store.js";
 import type { Grants } from "../grants-beyond.js";
 import { changedGrants, entriesWithGrants, grantsOf, type Invitation, refuseBeyondGrantor } from "./admin-user-rows.js";
@@ -12,7 +12,6 @@ import type { AnalyticsDatabase, InvitationOffersTable } from "./analytics-table
 import { deleteGrants, insertGrants } from "./grant-links.js";
 import { rowsToRead } from "./keyset-page.js";
 import { scopeOrgIds } from "./scope-org-ids.js";
-import { withRowLock } from "./with-row-lock.js";
 
 type OffersFrom = ExpressionBuilder<AnalyticsDatabase & { o: InvitationOffersTable }, "o">;
 
@@ -102,7 +101,7 @@ export async function updateOffer(
   grantedBy: string | undefined,
 ): Promise<AdminUser | undefined> {
   const query = offersInScope(trx, scope)?.where("o.id", "=", id);
-  const row = query ? await withRowLock(query, dialect, "update").executeTakeFirst() : undefined;
+  const row = query ? await lockRows(query, dialect, "update").executeTakeFirst() : undefined;
   const offer = await oneOffer(trx, row);
   if (!row || !offer) return undefined;
   const grants = changedGrants(offer, change);

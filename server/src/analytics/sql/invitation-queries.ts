@@ -4,7 +4,7 @@
  * inviter whether the e-mail is an admin user's it may not see.
  */
 import type { Kysely, Selectable } from "kysely";
-import type { SqlDialect } from "scimkit/sql";
+import { lockRows, type SqlDialect } from "scimkit/sql";
 import type { AcceptedOffer, AdminUser, GrantOptions, InvitationOutcome, OrgScope, StoredApiKey } from "../analytics-store.js";
 import { analyticsConflictError } from "../analytics-conflict-error.js";
 import { mergedGrants, refuseWiderRole } from "../offered-grants.js";
@@ -14,7 +14,6 @@ import { analyticsWriteTransaction } from "./analytics-write-transaction.js";
 import { insertKey } from "./api-key-queries.js";
 import { deleteGrants, insertGrants } from "./grant-links.js";
 import { deleteOffer, insertOffer, offersInScope, oneOffer } from "./invitation-offer-rows.js";
-import { withRowLock } from "./with-row-lock.js";
 
 /** `AdminUserStore.inviteAdminUser` over `db`. */
 export function inviteAdminUser(
@@ -57,7 +56,7 @@ export function acceptInvitationOffer(
 ): Promise<AcceptedOffer | undefined> {
   return analyticsWriteTransaction(db, dialect, async (trx): Promise<AcceptedOffer | undefined> => {
     // Locked, so of two accepts racing with one code the second waits, then finds it gone.
-    const offerRow = await withRowLock(
+    const offerRow = await lockRows(
       trx
         .selectFrom("scimkit_invitation_offers as o")
         .selectAll("o")
@@ -72,7 +71,7 @@ export function acceptInvitationOffer(
     if (!offerRow || !offer) return undefined;
     const offered = grantsOf(offer);
     await refuseBeyondGrantor(trx, dialect, offerRow.offered_by ?? undefined, offered);
-    const holderRow = await withRowLock(
+    const holderRow = await lockRows(
       trx.selectFrom("scimkit_admin_users as u").selectAll("u").where("u.email", "=", offer.email),
       dialect,
       "update",

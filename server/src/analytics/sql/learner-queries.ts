@@ -4,8 +4,9 @@
  * the JSON attributes; the display rules (`learnerOf`, shared with the memory store) apply to
  * the rows returned.
  */
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
-import { resourceColumns, storedResourceOf, type JsonRef, type SqlDialect } from "scimkit/sql";
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from "kysely";
+import { compileFilter, createSchemaRegistry, type ResourceSchema } from "scimkit/core";
+import { resourceColumns, resourceFilterSql, storedResourceOf, type SqlDialect } from "scimkit/sql";
 import type { AnalyticsDatabase } from "./analytics-tables.js";
 import type { AnalyticsStore, Learner, LearnerFilter } from "../analytics-store.js";
 import { learnerOf } from "../memory/learner-of.js";
@@ -46,29 +47,31 @@ export function learnerOfJoined(row: JoinedLearnerRow, orgId: string, dialect: S
   );
 }
 
-/** Where `path` is in the attributes of the resource aliased `r`. */
-function attribute(...path: string[]): JsonRef {
-  return { base: { kind: "document", document: sql.ref("r.attributes") }, path };
+/** The User schema (with the Enterprise User extension) the learner conditions are bound to. */
+const learnerSchema: ResourceSchema = (() => {
+  const schema = createSchemaRegistry().resourceType(LEARNER_TYPE);
+  if (!schema) throw new Error(`The schema registry has no ${LEARNER_TYPE} resource type`);
+  return schema;
+})();
+
+/** `text` bound to the learner schema; the texts here are constants and values JSON-quoted, so it compiles. */
+function learnerFilter(text: string) {
+  const compiled = compileFilter(learnerSchema, text);
+  if (!compiled.ok) throw new Error(`Learner filter ${text} does not compile: ${compiled.error.detail}`);
+  return compiled.value;
 }
 
-/** The conditions of `filter` on the resource aliased `r`, in the dialect's JSON. */
+/**
+ * The conditions of `filter` on the resource aliased `r`, as SCIM filters the store compiles
+ * (`resourceFilterSql`), so they select exactly what `learnerOf` and `?filter=` would.
+ */
 export function learnerConditions(dialect: SqlDialect, filter: Omit<LearnerFilter, "orgId">): Expression<SqlBool>[] {
-  const conditions: Expression<SqlBool>[] = [];
-  if (filter.active !== undefined) {
-    const active = dialect.jsonBoolean(attribute("active"));
-    // Absent (or not a boolean) counts as active, as `learnerOf` reads it.
-    conditions.push(
-      filter.active
-        ? sql<SqlBool>`(${active} is null or ${active} = ${dialect.bindBoolean(true)})`
-        : sql<SqlBool>`${active} = ${dialect.bindBoolean(false)}`,
-    );
-  }
-  if (filter.department !== undefined) {
-    // The dialect's `lower` folds exactly as JavaScript's toLowerCase, so the value is folded here.
-    const department = dialect.lower(dialect.jsonText(attribute(ENTERPRISE_USER_URN, "department")));
-    conditions.push(sql<SqlBool>`${department} = ${filter.department.toLowerCase()}`);
-  }
-  return conditions;
+  const conditions: string[] = [];
+  // Absent counts as active, as `learnerOf` reads it.
+  if (filter.active !== undefined) conditions.push(filter.active ? "not (active eq false)" : "active eq false");
+  // RFC 7643 §4.3: department is not case-exact, so `eq` folds case as the list filter does.
+  if (filter.department !== undefined) conditions.push(`${ENTERPRISE_USER_URN}:department eq ${JSON.stringify(filter.department)}`);
+  return conditions.map((text) => resourceFilterSql(learnerFilter(text), dialect, "r"));
 }
 
 /** Splits a learner list position, `"<orgId>\n<id>"`; a position without the newline sorts before every id of that organization. */

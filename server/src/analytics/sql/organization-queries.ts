@@ -3,9 +3,8 @@
  * row of it — SCIM and analytics — in one write transaction.
  */
 import type { Kysely, Selectable } from "kysely";
-import { deleteScimOrganizationRows, type SqlDialect, type SqlStoreDatabase } from "scimkit/sql";
+import { deleteScimOrganizationRows, lockRows, type SqlDialect, type SqlStoreDatabase } from "scimkit/sql";
 import { analyticsWriteTransaction } from "./analytics-write-transaction.js";
-import { withRowLock } from "./with-row-lock.js";
 import type { AnalyticsDatabase, OrganizationsTable } from "./analytics-tables.js";
 import type { CompatibilityProfileName } from "scimkit/core";
 import type { ExistingUserPolicy } from "scimkit";
@@ -104,7 +103,7 @@ export function organizationQueries(
         // A move locks the organization with the new parent's chain, in one ordered statement.
         const chain = typeof parentId === "string" ? await lockChain(trx, dialect, parentId, id) : undefined;
         const query = inScope(trx, scope)?.where("id", "=", id);
-        const row = query ? await withRowLock(query, dialect, "update").executeTakeFirst() : undefined;
+        const row = query ? await lockRows(query, dialect, "update").executeTakeFirst() : undefined;
         if (!row) return undefined;
         if (chain !== undefined && typeof parentId === "string" && parentId !== row.parent_id) {
           // Its subtree moves with it, so the deepest descendant must still fit under the bound.
@@ -155,7 +154,7 @@ export function organizationQueries(
         if (members.length === 0) return false;
         const query = inScope(trx, scope)?.where("id", "=", id);
         // The delete lock makes a concurrent update of the organization wait, then find it gone.
-        const row = query ? await withRowLock(query, dialect, "delete").executeTakeFirst() : undefined;
+        const row = query ? await lockRows(query, dialect, "delete").executeTakeFirst() : undefined;
         if (!row) return false;
         if (members.length > 1 && options.subtree !== true) {
           throw organizationTreeError({ kind: "has-children", children: await countChildren(trx, id) });

@@ -5,13 +5,12 @@
  * purge of expired operations in bounded batches.
  */
 import { type Kysely, type Updateable, sql } from "kysely";
-import type { SqlDialect } from "scimkit/sql";
+import { lockRows, type SqlDialect } from "scimkit/sql";
 import type { ReportJobStore, ReportStart } from "../analytics-store.js";
 import type { AnalyticsDatabase, OperationsTable } from "./analytics-tables.js";
 import { analyticsWriteTransaction } from "./analytics-write-transaction.js";
 import { purgeExpiredOperations } from "./purge-expired-operations.js";
 import { alive, insertOperation, type OperationsExpression, operationOf, REPORT_PAGE_ROWS } from "./operation-rows.js";
-import { withRowLock } from "./with-row-lock.js";
 
 /**
  * The claim rule of `claimOperation`: unexpired, queued or running, and either never claimed
@@ -56,7 +55,7 @@ export function reportJobQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
       return analyticsWriteTransaction(db, dialect, async (trx) => {
         // The operation's lock orders appends: each numbers its rows after the last one committed;
         // and a claim takes the same lock, so the owner checked here is the owner at commit.
-        const operation = await withRowLock(
+        const operation = await lockRows(
           trx.selectFrom("scimkit_operations").select(["id", "owner_id"]).where("id", "=", operationId),
           dialect,
           "update",
@@ -91,7 +90,7 @@ export function reportJobQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDial
         // The organization's row lock serializes the admissions of one organization on PostgreSQL,
         // so two identical requests at once get one operation and a bound is never overshot
         // (SQLite's write transaction serializes every writer anyway).
-        await withRowLock(
+        await lockRows(
           trx.selectFrom("scimkit_organizations").select("id").where("id", "=", operation.orgId),
           dialect,
           "update",

@@ -5,7 +5,7 @@
  * a work e-mail out of the JSON `emails` array, which each does its own way.
  */
 import { sql, type Kysely, type RawBuilder } from "kysely";
-import type { SqlDialect } from "scimkit/sql";
+import { resourceAttribute, type JsonRef, type SqlDialect } from "scimkit/sql";
 import type { AnalyticsStore, OrganizationFigures, OrgScope } from "../analytics-store.js";
 import { MAX_ORGANIZATION_DEPTH } from "../organization-tree-error.js";
 import type { AnalyticsDatabase } from "./analytics-tables.js";
@@ -29,16 +29,14 @@ function subtreeWithin(orgId: string, scope: OrgScope): RawBuilder<unknown> {
 
 /**
  * The learner `r`'s first work e-mail, lower-cased, or null. RFC 7643 §2.2 and §8.7.1: `type`
- * is not case-exact, so "Work" counts; `lower` folds ASCII on SQLite, all of e-mail's usual range.
+ * is not case-exact, so "Work" counts. Read through the dialect's JSON hooks, as the store's own
+ * filters read `emails[type eq "work"]`.
  */
 function workEmail(dialect: SqlDialect): RawBuilder<string | null> {
-  if (dialect.name === "postgres") {
-    return sql`(select lower(e.value->>'value') from jsonb_array_elements(
-      case when jsonb_typeof(r.attributes->'emails') = 'array' then r.attributes->'emails' else '[]'::jsonb end
-    ) with ordinality as e(value, n) where lower(e.value->>'type') = 'work' order by e.n limit 1)`;
-  }
-  return sql`(select lower(json_extract(e.value, '$.value')) from json_each(r.attributes, '$.emails') e
-    where json_type(r.attributes, '$.emails') = 'array' and lower(json_extract(e.value, '$.type')) = 'work' order by e.key limit 1)`;
+  const emails = dialect.jsonElements(resourceAttribute("r", "emails"), "e");
+  const field = (name: string): JsonRef => ({ base: emails.element.base, path: [...emails.element.path, name] });
+  return sql`(select ${dialect.lower(dialect.jsonText(field("value")))} from ${emails.from}
+    where ${dialect.lower(dialect.jsonText(field("type")))} = ${"work"} order by ${emails.index} limit 1)`;
 }
 
 const NO_FIGURES: OrganizationFigures = {
@@ -104,7 +102,8 @@ export function treeSummaryQueries(db: Kysely<AnalyticsDatabase>, dialect: SqlDi
       const summary = { orgId, organizations, totals, asOf: options.asOf };
       if (options.people !== true) return summary;
       // A person is their work e-mail; without one, the learner itself (its organization and id).
-      const person = sql`coalesce(${workEmail(dialect)}, ${"id:"} || r.org_id || ${"/"} || r.id)`;
+      // Compared byte for byte: the folded e-mail and the id columns have different collations on PostgreSQL.
+      const person = sql`coalesce(${dialect.binaryText(workEmail(dialect))}, ${"id:"} || r.org_id || ${"/"} || r.id)`;
       const { rows } = await sql<Counted>`${subtree} select count(distinct ${person}) as learners,
         count(distinct case when ${active} then ${person} end) as active_learners
         from scimkit_resources r where r.resource_type = ${LEARNER_TYPE} and r.org_id in (select id from subtree)`.execute(db);

@@ -15,6 +15,7 @@ import type { AttributeDefinition } from "../../../scim/schema/attribute-definit
 import type { ResolvedPath } from "../../../scim/schema/resolved-path.js";
 import { isMembersPath } from "../../filter-mentions.js";
 import type { JsonRef } from "./json-ref.js";
+import { resourceAttribute } from "../resource-row.js";
 import {
   flatMapCandidates,
   jsonCandidates,
@@ -40,8 +41,9 @@ export function versionTag(scope: CompileScope): Expression<unknown> {
 
 /** The stored JSON of the attribute `path` names (its top-level attribute, not its sub-attribute). */
 export function attributeRef(path: ResolvedPath, scope: CompileScope): JsonRef {
-  const document = resourceColumn(scope, "attributes");
-  return { base: { kind: "document", document }, path: path.extension ? [path.schema, path.attribute.name] : [path.attribute.name] };
+  return path.extension
+    ? resourceAttribute(scope.resource, path.schema, path.attribute.name)
+    : resourceAttribute(scope.resource, path.attribute.name);
 }
 
 /**
