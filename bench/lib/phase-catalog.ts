@@ -27,7 +27,7 @@ export const PHASE_LABELS: Record<PhaseKey, string> = {
   "users.getById": "GET /Users/{id}",
   "users.userNameEq": 'filter=userName eq "…"',
   "users.emailsCo": 'filter=emails[type eq "work" and value co "@dept7."]&count=50',
-  "users.deepPage": "deep page: startIndex in 2nd half, count=100",
+  "users.deepPage": "deep page of a sequential startIndex walk in the 2nd half, count=100",
   "users.deepCursor": "deep page by cursor, count=100",
   "users.patchActive": "PATCH replace active",
   "users.put": "PUT /Users/{id}",
@@ -105,18 +105,27 @@ export async function prepareUserPhase(key: (typeof USER_PHASES)[number], setup:
       return { key, next: () => ({ method: "GET", path }), alsoSerial: 10 };
     }
     case "users.deepPage": {
-      // A shared walk through the second half, 100 at a time, starting over at the middle.
-      const first = Math.floor(n / 2) + 1;
-      let startIndex = first;
-      return {
-        key,
-        next: () => {
-          const request: LoadRequest = { method: "GET", path: `/Users?startIndex=${startIndex}&count=100` };
-          startIndex += 100;
-          if (startIndex > n - 99) startIndex = first;
-          return request;
-        },
+      // Identity providers import by walking startIndex pages one after another (issue 29): here
+      // 16 walkers through the second half, each asking for its next page once its last one has
+      // answered (the page's startIndex and itemsPerPage say which walker it was), starting over
+      // at a random place of the second half when it reaches the end.
+      const half = Math.floor(n / 2);
+      const restart = (): number => half + 1 + Math.floor(random() * Math.max(1, half - 100));
+      const queue: number[] = Array.from({ length: 16 }, restart);
+      const onResponse = (status: number, body: string): void => {
+        let next: number | undefined;
+        if (status === 200) {
+          try {
+            const page = JSON.parse(body) as { readonly startIndex?: unknown; readonly itemsPerPage?: unknown };
+            if (typeof page.startIndex === "number" && typeof page.itemsPerPage === "number") next = page.startIndex + page.itemsPerPage;
+          } catch {
+            next = undefined;
+          }
+        }
+        queue.push(next !== undefined && next <= n - 99 ? next : restart());
       };
+      const next = (): LoadRequest => ({ method: "GET", path: `/Users?startIndex=${queue.shift() ?? restart()}&count=100` });
+      return { key, next, onResponse, warmup: { next, onResponse } };
     }
     case "users.deepCursor": {
       const starts = await cursorsInSecondHalf(setup);

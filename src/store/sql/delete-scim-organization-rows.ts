@@ -7,6 +7,7 @@
 import type { Kysely } from "kysely";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
+import { bumpOrganizationGenerations } from "./list-generation.js";
 
 // What else of an organization the SCIM namespace keeps, each holding its users' data or its
 // secrets: the provisioning log (migration 12, bodies), the event outbox and its numbering
@@ -20,6 +21,9 @@ const ORGANIZATION_TABLES = [
   ["scimkit_event_receivers", 14],
   ["scimkit_event_keys", 14],
 ] as const;
+
+/** The migration that creates `scimkit_list_generations`. */
+const LIST_GENERATIONS = 19;
 
 /**
  * Deletes every row of `orgId` in `scimkit_members`, `scimkit_unique_keys` and
@@ -44,12 +48,15 @@ export async function deleteScimOrganizationRows(
     .selectFrom("scimkit_migrations")
     .select("version")
     .where("namespace", "=", "scim")
-    .where("version", "in", [...new Set(ORGANIZATION_TABLES.map(([, version]) => version))])
+    .where("version", "in", [...new Set([...ORGANIZATION_TABLES.map(([, version]) => version), LIST_GENERATIONS])])
     .execute();
   const versions = new Set(applied.map((row) => Number(row.version)));
+  const generationsKept = versions.has(LIST_GENERATIONS);
   for (const [table, version] of ORGANIZATION_TABLES) {
     if (versions.has(version)) await trx.deleteFrom(table).where("org_id", "=", orgId).execute();
   }
+  // Positions remembered in any process for the organization's lists must not hold for one created again under its id.
+  if (generationsKept) await bumpOrganizationGenerations(trx, orgId);
   await trx.deleteFrom("scimkit_members").where("org_id", "=", orgId).execute();
   await trx.deleteFrom("scimkit_unique_keys").where("org_id", "=", orgId).execute();
   const resources = await trx.deleteFrom("scimkit_resources").where("org_id", "=", orgId).executeTakeFirst();

@@ -12,6 +12,7 @@ import type { CreateRequest, DeleteRequest, UpdateRequest, WriteResult } from ".
 import { chunksOf } from "./chunks.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import { lockRows } from "./lock-rows.js";
+import { bumpListGeneration } from "./list-generation.js";
 import { currentMemberIds, deleteMembers, findMemberTypes, insertMembers } from "./member-rows.js";
 import { storedResourceOf, type ResourceRow } from "./resource-row.js";
 import { externalIdOf, typedMembers } from "./typed-members.js";
@@ -52,6 +53,7 @@ export async function createResourceRow(trx: Kysely<SqlStoreDatabase>, dialect: 
     })
     .execute();
   await dialect.indexResources?.(trx, { kind: "write", orgId: request.orgId, id: request.id, attributes: request.attributes });
+  if (dialect.listGenerations !== false) await bumpListGeneration(trx, request);
   await claimUniqueKeys(trx, dialect, request, request.id, request.uniqueKeys);
   const resource = {
     id: request.id,
@@ -184,5 +186,6 @@ export async function deleteResourceRow(
   await dialect.indexResources?.(trx, { kind: "delete", orgId, id });
   // The foreign keys cascade: its unique keys, its own member rows, its rows in other groups.
   await trx.deleteFrom("scimkit_resources").where("org_id", "=", orgId).where("id", "=", id).execute();
+  if (dialect.listGenerations !== false) await bumpListGeneration(trx, request);
   return true;
 }

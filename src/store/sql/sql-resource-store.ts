@@ -10,6 +10,7 @@ import type { StoreOptions } from "../store-options.js";
 import { deleteScimOrganizationRows } from "./delete-scim-organization-rows.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import { listResources } from "./list-resources.js";
+import { rememberedPositions } from "../remembered-positions.js";
 import { storedResourceOf } from "./resource-row.js";
 import { createResourceRow, deleteResourceRow, updateResourceRow } from "./resource-row-writes.js";
 import { hasMemberList, membersOf, selectResource } from "./select-resource.js";
@@ -31,6 +32,8 @@ export type SqlResourceStoreOptions = StoreOptions;
  */
 export function sqlResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDialect, options: SqlResourceStoreOptions = {}): ResourceStore {
   const now = options.now ?? (() => new Date().toISOString());
+  // Per store, in this process: another process's writes move the generation these are checked against.
+  const positions = rememberedPositions();
 
   return {
     capabilities: { sort: true, cursor: true },
@@ -64,7 +67,9 @@ export function sqlResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
     },
 
     list(request) {
-      return withTranslatedErrors(dialect, () => listResources(db, dialect, request, hasMemberList));
+      return withTranslatedErrors(dialect, () =>
+        listResources(db, dialect, request, hasMemberList, dialect.listGenerations === false ? undefined : positions),
+      );
     },
 
     update(request) {
@@ -92,6 +97,7 @@ export function sqlResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
     },
 
     deleteOrganization(orgId) {
+      positions.forget(orgId);
       // One transaction: a reader sees the organization whole or gone, never half emptied.
       return withTranslatedErrors(dialect, () => dialect.writeTransaction(db, (trx) => deleteScimOrganizationRows(trx, orgId, dialect)));
     },

@@ -27,6 +27,7 @@ const PARTITIONED = [
   "scimkit_event_receivers",
   "scimkit_event_sequences",
   "scimkit_events",
+  "scimkit_list_generations",
   "scimkit_members",
   "scimkit_request_log",
   "scimkit_resources",

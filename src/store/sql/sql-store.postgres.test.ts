@@ -119,6 +119,7 @@ describePostgres("sql store on PostgreSQL", (url) => {
           "scimkit_event_receivers",
           "scimkit_event_sequences",
           "scimkit_events",
+          "scimkit_list_generations",
           "scimkit_members",
           "scimkit_migrations",
           "scimkit_rate_buckets",

@@ -9,6 +9,7 @@ import type { ResourceStore } from "../resource-store.js";
 import { postgresDialect } from "./dialects/postgres-dialect.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import { sqliteDialect } from "./dialects/sqlite-dialect.js";
+import { listGenerations } from "./migrations/0019-list-generations.js";
 import { runMigrations } from "./migrations/run-migrations.js";
 import { openPostgres } from "./open-postgres.js";
 import { openSqlite, type SqliteThreads } from "./open-sqlite.js";
@@ -118,6 +119,22 @@ async function open(options: SqlStoreConnection): Promise<Opened> {
   return { db: options.kysely, dialect: options.dialect, owned: false };
 }
 
+/** Whether migration 19 (`scimkit_list_generations`) has been applied to `db`. */
+async function hasListGenerations(db: Kysely<SqlStoreDatabase>): Promise<boolean> {
+  try {
+    const row = await db
+      .selectFrom("scimkit_migrations")
+      .select("version")
+      .where("namespace", "=", "scim")
+      .where("version", "=", listGenerations.version)
+      .executeTakeFirst();
+    return row !== undefined;
+  } catch {
+    // No migrations table: a database opened with `migrate: false` before its first migration.
+    return false;
+  }
+}
+
 /**
  * Opens a SQL store and, unless `migrate: false`, brings its tables up to date. SQLite runs in
  * worker threads (`threads`), so its synchronous driver never blocks the event loop.
@@ -141,6 +158,7 @@ export async function sqlStore(options: SqlStoreOptions): Promise<SqlStore> {
   const active: SqlDialect = { ...dialect };
   const adapt = async (): Promise<void> => {
     Object.assign(active, await dialect.adaptTo?.(db));
+    active.listGenerations = await hasListGenerations(db);
   };
 
   const migrate = async (): Promise<readonly number[]> => {

@@ -279,6 +279,18 @@ export interface EventKeysTable {
   readonly retired_keys: string | null;
 }
 
+/**
+ * Counters of each organization's list of one resource type (migration 19): a create or delete of
+ * that type increments one slot in its transaction, so the sum of the slots changes exactly when
+ * the list's membership may have. Primary key `(org_id, resource_type, slot)`.
+ */
+export interface ListGenerationsTable {
+  readonly org_id: string;
+  readonly resource_type: string;
+  readonly slot: number;
+  readonly generation: CounterColumn;
+}
+
 /** The store's database, for `Kysely<SqlStoreDatabase>`. */
 export interface SqlStoreDatabase {
   readonly scimkit_resources: ResourcesTable;
@@ -296,4 +308,5 @@ export interface SqlStoreDatabase {
   readonly scimkit_event_keys: EventKeysTable;
   readonly scimkit_unauthenticated_log: UnauthenticatedLogTable;
   readonly scimkit_unauthenticated_drops: UnauthenticatedDropsTable;
+  readonly scimkit_list_generations: ListGenerationsTable;
 }

@@ -165,4 +165,12 @@ export interface SqlDialect extends FilterDialect {
    * @example async (db) => ((await hasSearchTable(db)) ? { searchContains } : {})
    */
   adaptTo?(db: Kysely<SqlStoreDatabase>): Promise<Partial<SqlDialect>>;
+
+  /**
+   * Whether the database has `scimkit_list_generations` (migration 19): creates and deletes then
+   * keep each list's generation, and `startIndex` walks follow the positions earlier pages ended
+   * at. `sqlStore` sets it after migrating: false for a database opened with `migrate: false`
+   * before that migration was applied there. Default: true.
+   */
+  listGenerations?: boolean;
 }

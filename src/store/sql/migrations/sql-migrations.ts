@@ -19,6 +19,7 @@ import { eventKeyRotation } from "./0015-event-key-rotation.js";
 import { unauthenticatedRequestLogTables } from "./0016-unauthenticated-request-log-tables.js";
 import { eventReceiverDropped } from "./0017-event-receiver-dropped.js";
 import { auditTarget } from "./0018-audit-target.js";
+import { listGenerations } from "./0019-list-generations.js";
 import type { Migration } from "./migration.js";
 
 /**
@@ -44,4 +45,5 @@ export const sqlMigrations: readonly Migration[] = [
   unauthenticatedRequestLogTables,
   eventReceiverDropped,
   auditTarget,
+  listGenerations,
 ];

@@ -1,0 +1,72 @@
+/**
+ * The generation of an organization's list of one resource type (migration 19): a value that
+ * changes whenever a resource of that type is created or deleted there, and never returns to an
+ * earlier value. A remembered `startIndex` position is only followed while its list's generation
+ * is the one it was remembered at (`rememberedPositions`).
+ */
+import { sql, type AliasedRawBuilder, type Kysely } from "kysely";
+import type { StoreScope } from "../resource-store.js";
+import type { ResourceRow } from "./resource-row.js";
+import type { SqlStoreDatabase } from "./sql-tables.js";
+
+/** Slots per list: concurrent writers in one organization rarely meet on one row lock (PostgreSQL). */
+const SLOTS = 8;
+
+/** Increments the generation of `scope`'s list, inside the write transaction that changes it. */
+export async function bumpListGeneration(trx: Kysely<SqlStoreDatabase>, scope: StoreScope): Promise<void> {
+  await trx
+    .insertInto("scimkit_list_generations")
+    .values({ org_id: scope.orgId, resource_type: scope.resourceType, slot: Math.floor(Math.random() * SLOTS), generation: 1 })
+    .onConflict((conflict) =>
+      conflict
+        .columns(["org_id", "resource_type", "slot"])
+        .doUpdateSet({ generation: sql<number>`scimkit_list_generations.generation + 1` }),
+    )
+    .execute();
+}
+
+/**
+ * Increments the generation of every list of `orgId` that has resources, before they are deleted
+ * with the organization: an organization created again under the same id starts from a
+ * generation none of the old one's positions were remembered at.
+ */
+export async function bumpOrganizationGenerations(trx: Kysely<SqlStoreDatabase>, orgId: string): Promise<void> {
+  await trx
+    .insertInto("scimkit_list_generations")
+    .columns(["org_id", "resource_type", "slot", "generation"])
+    .expression((eb) =>
+      eb
+        .selectFrom("scimkit_resources")
+        .select(["org_id", "resource_type", sql<number>`0`.as("slot"), sql<number>`1`.as("generation")])
+        .where("org_id", "=", orgId)
+        .distinct(),
+    )
+    .onConflict((conflict) =>
+      conflict
+        .columns(["org_id", "resource_type", "slot"])
+        .doUpdateSet({ generation: sql<number>`scimkit_list_generations.generation + 1` }),
+    )
+    .execute();
+}
+
+/**
+ * The generation of `scope`'s list as a column `list_generation` of a statement over
+ * `scimkit_resources`: a scalar subquery, so the generation and the rows come from one snapshot.
+ */
+export function listGenerationColumn(scope: StoreScope): AliasedRawBuilder<number | string | null, "list_generation"> {
+  return sql<number | string | null>`(select coalesce(sum(g.generation), 0) from scimkit_list_generations g
+    where g.org_id = ${scope.orgId} and g.resource_type = ${scope.resourceType})`.as("list_generation");
+}
+
+/** A row that carries `listGenerationColumn`. */
+export interface GenerationRow {
+  readonly list_generation: number | string | null;
+}
+
+/** A resource row of a walk's page, with its list's generation. */
+export type WalkRow = ResourceRow & GenerationRow;
+
+/** The generation a row carries, as text (SQLite sums to a number, PostgreSQL to numeric text). */
+export function generationOf(row: GenerationRow): string {
+  return String(row.list_generation ?? 0);
+}
