@@ -96,6 +96,8 @@ async function measure(target: RunningTarget, phase: PreparedPhase, durationSec:
       const request = phase.next();
       return { ...request, path: `${target.ready.scimBase}${request.path}` };
     },
+    // A phase that continues from its answers (a cursor or startIndex walk) hears each one.
+    ...(phase.onResponse ? { onResponse: phase.onResponse } : {}),
     connections,
     durationSec,
     timeoutSec: 120,
