@@ -4,25 +4,47 @@
  * earlier value. A remembered `startIndex` position is only followed while its list's generation
  * is the one it was remembered at (`rememberedPositions`).
  */
-import { sql, type AliasedRawBuilder, type Kysely } from "kysely";
+import { CompiledQuery, sql, type AliasedRawBuilder, type Expression, type Kysely } from "kysely";
+import type { SqlDialect } from "./dialects/sql-dialect.js";
 import type { StoreScope } from "../resource-store.js";
 import type { ResourceRow } from "./resource-row.js";
+import { cachedStatementText } from "./statement-texts.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
 
-/** Slots per list: concurrent writers in one organization rarely meet on one row lock (PostgreSQL). */
-const SLOTS = 8;
+/** Slots per list: a read sums at most this many small rows. */
+const SLOTS = 128;
 
-/** Increments the generation of `scope`'s list, inside the write transaction that changes it. */
-export async function bumpListGeneration(trx: Kysely<SqlStoreDatabase>, scope: StoreScope): Promise<void> {
-  await trx
-    .insertInto("scimkit_list_generations")
-    .values({ org_id: scope.orgId, resource_type: scope.resourceType, slot: Math.floor(Math.random() * SLOTS), generation: 1 })
-    .onConflict((conflict) =>
-      conflict
-        .columns(["org_id", "resource_type", "slot"])
-        .doUpdateSet({ generation: sql<number>`scimkit_list_generations.generation + 1` }),
-    )
-    .execute();
+/**
+ * The slot a write increments. On PostgreSQL the connection's backend: two transactions at once
+ * are on two connections, so they never wait for each other's slot while the pool holds no more
+ * than 128 connections (a random slot made one create in fifteen wait for another's commit with
+ * ten writers). Elsewhere (SQLite's one writer) any slot.
+ */
+function slotOf(dialect: Pick<SqlDialect, "name">): Expression<number> {
+  return dialect.name === "postgres" ? sql<number>`pg_backend_pid() % ${sql.lit(SLOTS)}` : sql<number>`abs(random()) % ${sql.lit(SLOTS)}`;
+}
+
+/**
+ * Increments the generation of `scope`'s list, inside the write transaction that changes it. The
+ * text is compiled once per dialect (`cachedStatementText`): building the upsert each time cost a
+ * create more CPU than the database's work for it.
+ */
+export async function bumpListGeneration(trx: Kysely<SqlStoreDatabase>, dialect: SqlDialect, scope: StoreScope): Promise<void> {
+  const text = cachedStatementText(
+    dialect,
+    "list-generation:bump",
+    () =>
+      trx
+        .insertInto("scimkit_list_generations")
+        .values({ org_id: "", resource_type: "", slot: slotOf(dialect), generation: sql<number>`1` })
+        .onConflict((conflict) =>
+          conflict
+            .columns(["org_id", "resource_type", "slot"])
+            .doUpdateSet({ generation: sql<number>`scimkit_list_generations.generation + 1` }),
+        )
+        .compile().sql,
+  );
+  await trx.executeQuery(CompiledQuery.raw(text, [scope.orgId, scope.resourceType]));
 }
 
 /**

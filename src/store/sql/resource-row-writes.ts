@@ -53,7 +53,7 @@ export async function createResourceRow(trx: Kysely<SqlStoreDatabase>, dialect: 
     })
     .execute();
   await dialect.indexResources?.(trx, { kind: "write", orgId: request.orgId, id: request.id, attributes: request.attributes });
-  if (dialect.listGenerations !== false) await bumpListGeneration(trx, request);
+  if (dialect.listGenerations !== false) await bumpListGeneration(trx, dialect, request);
   await claimUniqueKeys(trx, dialect, request, request.id, request.uniqueKeys);
   const resource = {
     id: request.id,
@@ -186,6 +186,6 @@ export async function deleteResourceRow(
   await dialect.indexResources?.(trx, { kind: "delete", orgId, id });
   // The foreign keys cascade: its unique keys, its own member rows, its rows in other groups.
   await trx.deleteFrom("scimkit_resources").where("org_id", "=", orgId).where("id", "=", id).execute();
-  if (dialect.listGenerations !== false) await bumpListGeneration(trx, request);
+  if (dialect.listGenerations !== false) await bumpListGeneration(trx, dialect, request);
   return true;
 }

@@ -2,7 +2,7 @@
  * Version 19: `scimkit_list_generations`, the counters that tell whether an organization's list of
  * one resource type has gained or lost a member since a moment (issue 29): what lets the store
  * page a `startIndex` walk from the position the previous page ended at instead of counting
- * OFFSET rows from the start. Several slots per list so that concurrent creates in one
+ * OFFSET rows from the start. Up to 128 slots per list so that concurrent creates in one
  * organization update different rows on PostgreSQL instead of queuing behind one row lock.
  */
 import { sql } from "kysely";
