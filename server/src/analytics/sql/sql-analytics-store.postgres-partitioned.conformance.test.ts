@@ -44,6 +44,7 @@ describePostgres("sql analytics store on PostgreSQL, tables hash-partitioned by 
         "scimkit_event_sequences",
         "scimkit_events",
         "scimkit_invitation_offer_organizations",
+        "scimkit_list_generations",
         "scimkit_members",
         "scimkit_request_log",
         "scimkit_resources",
