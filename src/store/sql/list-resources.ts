@@ -3,14 +3,14 @@
  * (OFFSET/LIMIT), keyset paging behind cursors and `totalResults` all run in the database; the
  * page's members load in one query.
  */
-import type { Kysely } from "kysely";
+import type { Kysely, SelectQueryBuilder } from "kysely";
 import type { ListRequest, ListResult, StoredMember, StoredResource } from "../resource-store.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import { compileFilterSql } from "./filter/compile-filter-sql.js";
 import { keysetAfterSql, orderBySql } from "./filter/sort-sql.js";
 import { readMembers } from "./member-rows.js";
 import { resourceColumns, storedResourceOf, type ResourceRow } from "./resource-row.js";
-import type { SqlStoreDatabase } from "./sql-tables.js";
+import type { ResourcesTable, SqlStoreDatabase } from "./sql-tables.js";
 import { generationOf, listGenerationColumn, type WalkRow } from "./list-generation.js";
 import type { RememberedPositions } from "../remembered-positions.js";
 import { resourceView } from "../resource-view.js";
@@ -79,8 +79,11 @@ export async function listResources(
           .executeTakeFirstOrThrow()
       ).total,
     );
-  const pageRows = (on: Kysely<SqlStoreDatabase>, at: ListRequest["page"] = page): Promise<ResourceRow[]> => {
-    let query = matching(on).select(resourceColumns);
+  /** The rows of `query` at `at` in the list order: OFFSET for an index page, after the position for a cursor. */
+  const paginate = <O>(
+    query: SelectQueryBuilder<SqlStoreDatabase & { r: ResourcesTable }, "r", O>,
+    at: ListRequest["page"],
+  ): Promise<O[]> => {
     // The one list order (`compareListEntries`): the sort key, then the id; by id alone unsorted.
     for (const item of orderBySql(sort, context)) query = query.orderBy(item);
     if (at.kind === "index") {
@@ -94,19 +97,10 @@ export async function listResources(
     if (at.after) query = query.where(keysetAfterSql(sort, at.after, context));
     return query.limit(at.count).execute();
   };
-
+  const pageRows = (on: Kysely<SqlStoreDatabase>): Promise<ResourceRow[]> => paginate(matching(on).select(resourceColumns), page);
   /** `pageRows` with the list's generation beside each row, read in the same statement. */
-  const walkRows = (on: Kysely<SqlStoreDatabase>, at: ListRequest["page"]): Promise<WalkRow[]> => {
-    let query = matching(on).select(resourceColumns).select(listGenerationColumn(request));
-    for (const item of orderBySql(sort, context)) query = query.orderBy(item);
-    if (at.kind === "index")
-      return query
-        .limit(at.count)
-        .offset(Math.max(1, at.startIndex) - 1)
-        .execute();
-    if (at.after) query = query.where(keysetAfterSql(sort, at.after, context));
-    return query.limit(at.count).execute();
-  };
+  const walkRows = (on: Kysely<SqlStoreDatabase>, at: ListRequest["page"]): Promise<WalkRow[]> =>
+    paginate(matching(on).select(resourceColumns).select(listGenerationColumn(request)), at);
 
   /** The page's members, when asked for, read with `on` (the page's snapshot). */
   const withMembers = async (on: Kysely<SqlStoreDatabase>, rows: readonly ResourceRow[]): Promise<StoredResource[]> => {
