@@ -12,7 +12,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileFilter } from "../../scim/filter/resolve-filter.js";
-import { pathOf, users } from "../memory/memory-store.fixture.js";
+import { addUser, pathOf, users } from "../memory/memory-store.fixture.js";
 import { type RememberedPositions, rememberedPositions } from "../remembered-positions.js";
 import type { ListRequest, SortSpec } from "../resource-store.js";
 import { uniqueKeysOf } from "../unique-keys.js";
@@ -138,16 +138,7 @@ function agreement(open: () => Promise<readonly [SqlStore, SqlStore]>, runs: num
   it("follows a position while the list's generation holds, and no longer once a create moves it", async () => {
     const [reader, other] = stores;
     const orgId = "planted";
-    const create = (store: SqlStore, id: string) =>
-      store.create({
-        orgId,
-        resourceType: "User",
-        id,
-        now: "2026-12-01T00:00:00.000Z",
-        attributes: { userName: id },
-        uniqueKeys: uniqueKeysOf(users, { userName: id }),
-        unknownMembers: "ignore",
-      });
+    const create = (store: SqlStore, id: string) => addUser(store, orgId, id, id);
     for (const id of ["a", "b", "c", "d", "e"]) await create(reader, id);
     const positions = rememberedPositions();
     const page = (startIndex: number): ListRequest => ({

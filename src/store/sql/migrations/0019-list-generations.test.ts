@@ -8,8 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { uniqueKeysOf } from "../../unique-keys.js";
-import { users } from "../../memory/memory-store.fixture.js";
+import { addUser } from "../../memory/memory-store.fixture.js";
 import { sqliteDialect } from "../dialects/sqlite-dialect.js";
 import { sqlStore, type SqlStore } from "../sql-store.js";
 import { runMigrations } from "./run-migrations.js";
@@ -18,16 +17,7 @@ import { sqlMigrations } from "./sql-migrations.js";
 const directory = mkdtempSync(join(tmpdir(), "scimkit-migration-19-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-const create = (store: SqlStore, id: string) =>
-  store.create({
-    orgId: "acme",
-    resourceType: "User",
-    id,
-    now: "2026-12-01T00:00:00.000Z",
-    attributes: { userName: id },
-    uniqueKeys: uniqueKeysOf(users, { userName: id }),
-    unknownMembers: "ignore",
-  });
+const create = (store: SqlStore, id: string) => addUser(store, "acme", id, id);
 
 const generation = async (store: SqlStore): Promise<number> => {
   const rows = await store.db.selectFrom("scimkit_list_generations").select("generation").where("org_id", "=", "acme").execute();
