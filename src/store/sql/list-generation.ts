@@ -4,7 +4,7 @@
  * earlier value. A remembered `startIndex` position is only followed while its list's generation
  * is the one it was remembered at (`rememberedPositions`).
  */
-import { CompiledQuery, sql, type AliasedRawBuilder, type Expression, type Kysely } from "kysely";
+import { CompiledQuery, sql, type AliasedRawBuilder, type Expression, type Kysely, type OnConflictBuilder } from "kysely";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import type { StoreScope } from "../resource-store.js";
 import type { ResourceRow } from "./resource-row.js";
@@ -13,6 +13,13 @@ import type { SqlStoreDatabase } from "./sql-tables.js";
 
 /** Slots per list: a read sums at most this many small rows. */
 const SLOTS = 128;
+
+/** On a slot that already has a row, one more. */
+function incremented(conflict: OnConflictBuilder<SqlStoreDatabase, "scimkit_list_generations">) {
+  return conflict
+    .columns(["org_id", "resource_type", "slot"])
+    .doUpdateSet({ generation: sql<number>`scimkit_list_generations.generation + 1` });
+}
 
 /**
  * The slot a write increments. On PostgreSQL the connection's backend: two transactions at once
@@ -37,11 +44,7 @@ export async function bumpListGeneration(trx: Kysely<SqlStoreDatabase>, dialect:
       trx
         .insertInto("scimkit_list_generations")
         .values({ org_id: "", resource_type: "", slot: slotOf(dialect), generation: sql<number>`1` })
-        .onConflict((conflict) =>
-          conflict
-            .columns(["org_id", "resource_type", "slot"])
-            .doUpdateSet({ generation: sql<number>`scimkit_list_generations.generation + 1` }),
-        )
+        .onConflict(incremented)
         .compile().sql,
   );
   await trx.executeQuery(CompiledQuery.raw(text, [scope.orgId, scope.resourceType]));
@@ -63,11 +66,7 @@ export async function bumpOrganizationGenerations(trx: Kysely<SqlStoreDatabase>,
         .where("org_id", "=", orgId)
         .distinct(),
     )
-    .onConflict((conflict) =>
-      conflict
-        .columns(["org_id", "resource_type", "slot"])
-        .doUpdateSet({ generation: sql<number>`scimkit_list_generations.generation + 1` }),
-    )
+    .onConflict(incremented)
     .execute();
 }
 
