@@ -81,6 +81,8 @@ export default defineConfig({
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
           exclude: [...httpTests, ...browserTests, "**/node_modules/**"],
           globalSetup: ["../test/compiled-sources.global-setup.ts"],
+          // One module graph per worker, as the library's `unit` project (no file here replaces a module).
+          isolate: false,
         },
       },
       {

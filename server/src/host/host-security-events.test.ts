@@ -2,8 +2,9 @@
  * RFC 9967 security events as `npm start` runs them (issue 20's "done when"): a receiver — a real
  * HTTP server that verifies every SET's signature against the host's JWKS, its `typ`, issuer and
  * audience — registered through the operator API, sees each event exactly once by `jti` after the
- * host is SIGKILLed mid-delivery and restarted; and a receiver that is down for a minute gets
- * everything, in order per resource, when it comes back. Real host processes on a SQLite file.
+ * host is SIGKILLed mid-delivery and restarted; and a receiver that stays down through failed pushes
+ * until the backoff reaches its cap gets everything, in order per resource, when it comes back.
+ * Real host processes on a SQLite file.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -192,7 +193,11 @@ describe("the host's RFC 9967 delivery", () => {
     }, "the receiver's position at 6");
   }, 180_000);
 
-  it("gives a receiver that was down for a minute everything, in order per resource, when it comes back", async () => {
+  // Issue 20 asked for a receiver down for a minute. Delivery has no give-up horizon (a receiver is
+  // retried until it answers), so what a minute tests is the retries themselves: the receiver stays
+  // down for six failed pushes, the backoff (SCIMKIT_EVENT_RETRY_MAX_SECONDS: 2) at its cap for the
+  // last ones, which is a minute's behaviour without a minute's wait.
+  it("gives a receiver that was down through six failed pushes everything, in order per resource, when it comes back", async () => {
     const host = hostOn(join(scratch, "down.db"));
     const at = await origin(host);
     const call = await acme(at);
@@ -210,7 +215,6 @@ describe("the host's RFC 9967 delivery", () => {
     expect(added.status, JSON.stringify(added.body)).toBe(201);
     const receiverId = (added.body as Receiver).id;
 
-    const downSince = Date.now();
     const ids: string[] = [];
     for (const userName of ["cyd", "dee"]) ids.push((await call("POST", "/Users", learner(userName))).id);
     for (const id of ids) {
@@ -222,9 +226,8 @@ describe("the host's RFC 9967 delivery", () => {
     // The operator API shows the failure while it lasts.
     await until(async () => {
       const state = (await analytics(at, `/organizations/acme/event-receivers/${receiverId}`)).body as Receiver;
-      return state.attempts > 0 && state.lastError !== undefined;
-    }, "a failed attempt in the receiver's state");
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 60_000 - (Date.now() - downSince))));
+      return state.attempts >= 6 && state.lastError !== undefined;
+    }, "six failed attempts in the receiver's state");
     expect(receiver.received).toEqual([]);
     await receiver.comeBack();
     await until(() => receiver.received.length >= 9, "nine events at the receiver");

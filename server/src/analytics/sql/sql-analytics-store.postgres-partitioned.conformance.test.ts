@@ -5,12 +5,12 @@
  * runs over the SCIM tables, `scimkit_admin_user_organizations` and
  * `scimkit_invitation_offer_organizations` partitioned.
  */
-import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partitionByOrg, partitionsOf, type PartitionedSchema } from "../../../../src/store/sql/partition-by-org.fixture.js";
 import { createTestSchema, describePostgres, type TestSchema } from "../../../../src/store/sql/postgres-test-database.fixture.js";
 import { type SqlStore, sqlStore } from "scimkit/sql";
 import { describeAnalyticsStoreConformance } from "@scimkit/server/testkit";
+import { emptyScimkitTables } from "./empty-scimkit-tables.fixture.js";
 import { sqlAnalyticsStore } from "./sql-analytics-store.js";
 
 const PARTITIONS = 4;
@@ -77,13 +77,7 @@ describePostgres("sql analytics store on PostgreSQL, tables hash-partitioned by 
       analytics: await sqlAnalyticsStore(opened),
       resources: opened,
       tokens: opened.tokens,
-      close: async () => {
-        // Partitions are emptied through their parents: truncating a parent truncates its partitions.
-        const tables = await sql<{ name: string }>`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-          where n.nspname = current_schema() and c.relkind in ('r', 'p') and not c.relispartition
-            and c.relname like 'scimkit\\_%' and c.relname <> 'scimkit_migrations'`.execute(opened.db);
-        await sql`truncate table ${sql.join(tables.rows.map((table) => sql.table(table.name)))}`.execute(opened.db);
-      },
+      close: () => emptyScimkitTables(opened.db),
     };
   });
 });

@@ -1,8 +1,8 @@
-import { sql } from "kysely";
 import { afterAll, beforeAll } from "vitest";
 import { createTestSchema, describePostgres, type TestSchema } from "../../../../src/store/sql/postgres-test-database.fixture.js";
 import { type SqlStore, sqlStore } from "scimkit/sql";
 import { describeAnalyticsStoreConformance } from "@scimkit/server/testkit";
+import { emptyScimkitTables } from "./empty-scimkit-tables.fixture.js";
 import { sqlAnalyticsStore } from "./sql-analytics-store.js";
 
 describePostgres("sql analytics store on PostgreSQL", (url) => {
@@ -28,11 +28,7 @@ describePostgres("sql analytics store on PostgreSQL", (url) => {
       analytics: await sqlAnalyticsStore(opened),
       resources: opened,
       tokens: opened.tokens,
-      close: async () => {
-        const tables = await sql<{ name: string }>`select tablename as name from pg_tables
-          where schemaname = current_schema() and tablename like 'scimkit\\_%' and tablename <> 'scimkit_migrations'`.execute(opened.db);
-        await sql`truncate table ${sql.join(tables.rows.map((table) => sql.table(table.name)))}`.execute(opened.db);
-      },
+      close: () => emptyScimkitTables(opened.db),
     };
   });
 });
