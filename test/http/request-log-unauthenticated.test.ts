@@ -2,9 +2,12 @@
  * Issue 27, HIGH 3: outsiders used to write into the provisioning log without bound — every 401,
  * for any made-up organization id, was kept for 7 days under that id with its path and
  * User-Agent, and the same flood evicted a real organization's entries. Here, through a real
- * router on each reference log (memory, SQLite file, PostgreSQL): a real organization makes 1,000
- * requests, then 5,000 requests with long paths and User-Agents claim made-up organizations and
- * 100 more claim the real one with a wrong token. Then the stored rows are counted.
+ * router on each reference log (memory, SQLite file, PostgreSQL): a real organization fills its
+ * share of the log (200 requests, the log's cap per organization set to that), then five times as
+ * many requests with long paths and User-Agents claim made-up organizations (1,000, against an
+ * unauthenticated sample capped at 200) and 50 more claim the real one with a wrong token. Then
+ * the stored rows are counted. The bounds are options, so the flood is scaled to them rather than
+ * to the defaults (1,000 each): the same ratios, a fifth of the requests.
  */
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -23,10 +26,10 @@ import { type SqlRequestLog, sqlRequestLog } from "../../src/store/sql/request-l
 import { type SqlStore, sqlStore } from "../../src/store/sql/sql-store.js";
 import { createTestApp } from "./harness.js";
 
-const REAL_REQUESTS = 1000;
-const MADE_UP_REQUESTS = 5000;
-const WRONG_TOKEN_REQUESTS = 100;
-const UNAUTHENTICATED_CAPACITY = 1000;
+const REAL_REQUESTS = 200;
+const MADE_UP_REQUESTS = 1000;
+const WRONG_TOKEN_REQUESTS = 50;
+const UNAUTHENTICATED_CAPACITY = 200;
 
 interface LogUnderTest {
   readonly log: ReadableRequestLog;
@@ -63,7 +66,7 @@ async function everyEntry(log: ReadableRequestLog, orgId: string): Promise<Reque
   const entries: RequestLogEntry[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 100; page++) {
-    const listed = await log.list(orgId, { limit: 1000, ...(cursor === undefined ? {} : { cursor }) });
+    const listed = await log.list(orgId, { limit: 100, ...(cursor === undefined ? {} : { cursor }) });
     entries.push(...listed.entries);
     if (listed.nextCursor === undefined) return entries;
     cursor = listed.nextCursor;
@@ -72,7 +75,7 @@ async function everyEntry(log: ReadableRequestLog, orgId: string): Promise<Reque
 }
 
 function checkFlood(name: string, open: () => Promise<LogUnderTest>): void {
-  it(`${name}: a flood of unauthenticated requests leaves the real organization's 1,000 entries and nothing under made-up ids, in a capped, counted sample`, async () => {
+  it(`${name}: a flood of unauthenticated requests leaves the real organization's ${REAL_REQUESTS} entries and nothing under made-up ids, in a capped, counted sample`, async () => {
     const underTest = await open();
     let server: Server | undefined;
     try {
@@ -112,15 +115,16 @@ function checkFlood(name: string, open: () => Promise<LogUnderTest>): void {
         Array.from({ length: REAL_REQUESTS }, (_, index) => `real-${index}`).sort(),
       );
       // Nothing under a made-up id.
-      for (const index of [0, 1, 2499, 4999]) expect((await underTest.log.list(`made-up-${index}`)).entries).toEqual([]);
+      for (const index of [0, 1, MADE_UP_REQUESTS / 2 - 1, MADE_UP_REQUESTS - 1])
+        expect((await underTest.log.list(`made-up-${index}`)).entries).toEqual([]);
       // A sample, capped, each text cut, and a count of the rest.
       const listUnauthenticated = underTest.log.listUnauthenticated?.bind(underTest.log);
       if (!listUnauthenticated) throw new Error("the log has no unauthenticated space");
       const sampled: UnauthenticatedRequestLogEntry[] = [];
-      let page = await listUnauthenticated({ limit: 1000 });
+      let page = await listUnauthenticated({ limit: 100 });
       sampled.push(...page.entries);
       while (page.nextCursor !== undefined) {
-        page = await listUnauthenticated({ limit: 1000, cursor: page.nextCursor });
+        page = await listUnauthenticated({ limit: 100, cursor: page.nextCursor });
         sampled.push(...page.entries);
       }
       expect(sampled.length).toBeGreaterThan(0);
@@ -183,7 +187,7 @@ function sqlLogUnderTest(store: SqlStore): LogUnderTest {
 
 describe("the provisioning log under a flood of unauthenticated requests (issue 27)", () => {
   checkFlood("memoryRequestLog", async () => ({
-    // The whole ring is the real organization's: 1,001 unauthenticated requests used to wipe it.
+    // The whole ring is the real organization's: one unauthenticated request more than it holds used to wipe it.
     log: memoryRequestLog({ capacity: REAL_REQUESTS, unauthenticatedCapacity: UNAUTHENTICATED_CAPACITY }),
     settle: async () => {},
     close: async () => {},

@@ -17,6 +17,7 @@ import { isScimError } from "../../../errors.js";
 import { compileFilter } from "../../../scim/filter/resolve-filter.js";
 import { createSchemaRegistry } from "../../../scim/schema/schema-registry.js";
 import { sqliteDialect } from "../dialects/sqlite-dialect.js";
+import { loadBetterSqlite3 } from "../load-better-sqlite3.js";
 import { sqlMigrations } from "../migrations/sql-migrations.js";
 import { sqlStore, type SqlStore } from "../sql-store.js";
 
@@ -284,6 +285,30 @@ describe("two stores on one file", () => {
     expect(await two.migrate()).toEqual([]);
     await createUser(one, "acme", "ann");
     expect((await get(two, "acme", "ann"))?.id).toBe("ann");
+  });
+
+  // On a loaded machine the first store's migrations can hold the write lock longer than SQLite's
+  // busy timeout (better-sqlite3's 5 s): the second store must wait its turn, not fail to open
+  // with "database is locked" (hosts started together on one file: SCIMKIT_WORKERS, a restart).
+  it("waits for another connection's write lock held past the busy timeout, then migrates", { timeout: 60_000 }, async () => {
+    const file = freshFile();
+    const Database = await loadBetterSqlite3();
+    const holder = new Database(file);
+    holder.pragma("journal_mode = WAL");
+    holder.exec("begin immediate");
+    const opening = sqlStore({ sqlite: file });
+    let ready = false;
+    void opening.then(() => {
+      ready = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(ready).toBe(false);
+    holder.exec("commit");
+    holder.close();
+    const store = await opening;
+    opened.push(store);
+    const versions = await store.db.selectFrom("scimkit_migrations").select("version").orderBy("version").execute();
+    expect(versions.map((row) => Number(row.version))).toEqual(sqlMigrations.map((migration) => migration.version));
   });
 });
 
