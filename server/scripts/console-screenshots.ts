@@ -65,7 +65,7 @@ try {
     Operations: [{ op: "Replace", path: "active", value: "False" }],
   });
   await scim(baseUrl, "scimkit_a-token-that-was-rotated-away-000000000", "GET", "/Users?count=1");
-  await seedGroup(baseUrl, token, "All staff", 250, ids[0]);
+  await seedGroup(server, { orgId: "contoso", baseUrl, token }, "All staff", 250, ids[0]);
 
   /** The page, whole or (long pages: the directory, anything on a phone) as much as the screen shows. */
   const shoot = async (page: Page, name: string, fullPage = true): Promise<void> => {

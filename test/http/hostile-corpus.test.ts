@@ -1,6 +1,7 @@
 /**
  * The hostile corpus (`test/fixtures/hostile`) replayed over HTTP against the store of this vitest
- * project (memory, or SQLite in `express5-sqlite`) and against PostgreSQL when one is configured.
+ * project (memory, or SQLite in `express5-sqlite`) and against PostgreSQL when one is configured,
+ * each project its families of the corpus (`familiesOfThisProject`).
  *
  * Two organizations are seeded alike. Requests that must not write go to `acme`; requests that may
  * legitimately write go to `globex`. Every answer must be one the corpus lists — a SCIM error of
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestSchema, describePostgres } from "../../src/store/sql/postgres-test-database.fixture.js";
 import { sqlStore } from "../../src/store/sql/sql-store.js";
 import type { ResourceStore } from "../../src/store/resource-store.js";
-import { HOSTILE_BODY_LIMIT, hostileCorpus, type HostileRequest } from "../fixtures/hostile/hostile-corpus.js";
+import { HOSTILE_BODY_LIMIT, type HostileFamily, type HostileRequest, hostileFamilies } from "../fixtures/hostile/hostile-corpus.js";
 import { ENTERPRISE_SCHEMA, ERROR_SCHEMA, GROUP_SCHEMA, createTestApp, expectScimError, userBody, type TestApp } from "./harness.js";
 
 /** Must read byte for byte as seeded once the corpus has run. */
@@ -21,6 +22,22 @@ const SEALED = "acme";
 /** Takes the requests that may write. */
 const SCRATCH = "globex";
 type Organization = typeof SEALED | typeof SCRATCH;
+
+/**
+ * The families this project replays (vitest.config.ts). `express5` replays them all, on memory and
+ * on PostgreSQL; the projects that run this file again replay what they change. On SQLite: what
+ * reaches the store — bodies refused unread or unparsed are the body reader's, the same whatever
+ * the store. On Express 4: what its router, parameter decoding and query parser (qs) see, and the
+ * body reader's refusals, which reach Express 4's error handling.
+ */
+function familiesOfThisProject(): readonly HostileFamily[] {
+  const all = Object.keys(hostileFamilies) as HostileFamily[];
+  if (process.env["SCIMKIT_EXPRESS_MAJOR"] === "4") return ["malformedBodies", "wrongMediaTypes", "queries", "hostileIds"];
+  if (process.env["SCIMKIT_HTTP_STORE"] === "sqlite")
+    return all.filter((family) => !["malformedBodies", "wrongMediaTypes", "oversizedBodies"].includes(family));
+  return all;
+}
+const replayed: readonly HostileRequest[] = familiesOfThisProject().flatMap((family) => hostileFamilies[family]);
 
 /** A fixed base URL, so that `meta.location` does not vary with supertest's ephemeral ports. */
 const BASE_URL = "https://scim.example.com/scim/Organizations/{orgId}/v2";
@@ -171,7 +188,7 @@ function describeReplay(open: () => Promise<StoreUnderTest>): void {
   });
   afterAll(async () => underTest.close());
 
-  for (const entry of hostileCorpus) {
+  for (const entry of replayed) {
     it(entry.name, async () => replay(t, seeded, entry), 30_000);
   }
 
@@ -184,7 +201,7 @@ function describeReplay(open: () => Promise<StoreUnderTest>): void {
   });
 }
 
-describe(`the hostile corpus (${hostileCorpus.length} requests) on the ${process.env["SCIMKIT_HTTP_STORE"] ?? "memory"} store`, () => {
+describe(`the hostile corpus (${replayed.length} requests: ${familiesOfThisProject().join(", ")}) on the ${process.env["SCIMKIT_HTTP_STORE"] ?? "memory"} store`, () => {
   describeReplay(async () => ({ close: async () => undefined }));
 });
 

@@ -361,7 +361,7 @@ describe("the operator console", () => {
     const ada = await scim(access.baseUrl, access.token, "POST", "/Users", entraUser("ada@fabrikam.example", "Ada", "Lovelace", "e-2001"));
     expect(ada.status).toBe(201);
     const adaId = ((await ada.json()) as { id: string }).id;
-    await seedGroup(access.baseUrl, access.token, "All staff", 10_000, adaId);
+    await seedGroup(server, { orgId: "fabrikam", ...access }, "All staff", 10_000, adaId);
 
     const { context, page } = await newPage();
     await signIn(page, server.origin);
