@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 import { ProcessTestsFirstSequencer } from "../test/process-tests-first-sequencer.js";
-import { processTestWorkers } from "../test/test-workers.js";
+import { testWorkers } from "../test/test-workers.js";
 
 // The service's suite (`npm test` here, or from the repository root after the library's). Every
 // HTTP test runs on Express 5 with the memory stores (`server-express5`); two projects run some of
@@ -71,7 +71,7 @@ export default defineConfig({
     // 2-core machine (load 14: a migration test at 5.4 s). Tests assert behaviour, never durations.
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    maxWorkers: processTestWorkers(),
+    maxWorkers: testWorkers(),
     sequence: { sequencer: ProcessTestsFirstSequencer },
     projects: [
       {

@@ -13,11 +13,3 @@ export function testWorkers(): number {
   return Math.max(2, availableParallelism());
 }
 
-/**
- * One file more than `testWorkers()`, for a suite whose files mostly wait on the processes they
- * start (the service's: hosts, the CLI, a browser): on 2 cores its two workers kept the CPU 58–65%
- * busy, the rest spent waiting on children.
- */
-export function processTestWorkers(): number {
-  return testWorkers() + 1;
-}
