@@ -16,9 +16,6 @@ const PREFIX = "scimkit-built-packages-";
  * mark. A run is told apart by the process that started the workers (vitest's, `process.ppid`).
  */
 export async function builtPackages(): Promise<void> {
-  // `npm test` (scripts/test.mjs) built both before it started this suite and the service's, so
-  // that neither rebuilds server/dist/ under the other's hosts.
-  if (process.env["SCIMKIT_PACKAGES_BUILT"] === "1") return;
   mkdirSync(CACHE, { recursive: true });
   const mark = join(CACHE, `${PREFIX}${process.ppid}`);
   let builder = false;
