@@ -12,4 +12,3 @@ import { availableParallelism } from "node:os";
 export function testWorkers(): number {
   return Math.max(2, availableParallelism());
 }
-
