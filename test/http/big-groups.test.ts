@@ -70,7 +70,10 @@ interface Served {
 }
 
 async function serve(t: TestApp): Promise<Served> {
-  const server: Server = createServer(t.app).listen(0, "127.0.0.1");
+  // Idle connections stay open as long as a test may take between requests: Node's 5 s default
+  // closed a pooled one while a loaded machine was still seeding, and the next request on it got
+  // "socket hang up" (a loaded CI run, 2026-12-02).
+  const server: Server = createServer({ keepAliveTimeout: 120_000 }, t.app).listen(0, "127.0.0.1");
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   const agent = new Agent({ keepAlive: true, maxSockets: 2 });
