@@ -10,9 +10,9 @@
 import { spawn } from "node:child_process";
 
 /** Runs `command` with `args`; resolves with its exit code and, when `quiet`, what it printed. */
-function run(command, args, { quiet = false, cwd } = {}) {
+function run(command, args, { quiet = false } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit", shell: process.platform === "win32" });
+    const child = spawn(command, args, { stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit", shell: process.platform === "win32" });
     const output = [];
     if (quiet) {
       child.stdout.on("data", (chunk) => output.push(chunk));

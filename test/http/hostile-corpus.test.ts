@@ -37,7 +37,8 @@ function familiesOfThisProject(): readonly HostileFamily[] {
     return all.filter((family) => !["malformedBodies", "wrongMediaTypes", "oversizedBodies"].includes(family));
   return all;
 }
-const replayed: readonly HostileRequest[] = familiesOfThisProject().flatMap((family) => hostileFamilies[family]);
+const families = familiesOfThisProject();
+const replayed: readonly HostileRequest[] = families.flatMap((family) => hostileFamilies[family]);
 
 /** A fixed base URL, so that `meta.location` does not vary with supertest's ephemeral ports. */
 const BASE_URL = "https://scim.example.com/scim/Organizations/{orgId}/v2";
@@ -201,7 +202,7 @@ function describeReplay(open: () => Promise<StoreUnderTest>): void {
   });
 }
 
-describe(`the hostile corpus (${replayed.length} requests: ${familiesOfThisProject().join(", ")}) on the ${process.env["SCIMKIT_HTTP_STORE"] ?? "memory"} store`, () => {
+describe(`the hostile corpus (${replayed.length} requests: ${families.join(", ")}) on the ${process.env["SCIMKIT_HTTP_STORE"] ?? "memory"} store`, () => {
   describeReplay(async () => ({ close: async () => undefined }));
 });
 

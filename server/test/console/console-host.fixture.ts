@@ -3,14 +3,13 @@
  * (`npm start`'s, on a SQLite file), Debian's chromium driven by playwright-core, sign-in, and
  * SCIM traffic shaped like Microsoft Entra's.
  */
-import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { sqlStore } from "scimkit/sql";
-import { uniqueKeys, userAttributes } from "../../src/analytics/scim-attributes.fixture.js";
 import { type Host, killHosts, startHost } from "../../src/host/host-process.fixture.js";
+import { addLearner } from "../../src/testkit/suites/helpers.js";
 
 export const OPERATOR_KEY = "operator-key-for-the-console-browser-tests-0123456789";
 export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
@@ -151,30 +150,21 @@ export async function seedGroup(
   size: number,
   alsoMember?: string,
 ): Promise<string> {
-  const ids = Array.from({ length: size }, () => randomUUID());
+  const ids: string[] = [];
   const store = await sqlStore({ sqlite: host.database, migrate: false });
   try {
     for (let start = 0; start < size; start += 500) {
-      await Promise.all(
-        ids.slice(start, start + 500).map((id, offset) => {
+      const written = await Promise.all(
+        Array.from({ length: Math.min(500, size - start) }, (_, offset) => {
           const n = String(start + offset).padStart(5, "0");
-          const attributes = userAttributes(`member${n}@fabrikam.example`, {
+          return addLearner({ resources: store }, access.orgId, `member${n}@fabrikam.example`, {
             externalId: `m-${start + offset}`,
             name: { givenName: "Member", familyName: n },
             emails: [{ type: "work", value: `member${n}@fabrikam.example` }],
           });
-          const now = new Date().toISOString();
-          return store.create({
-            orgId: access.orgId,
-            resourceType: "User",
-            id,
-            now,
-            attributes,
-            uniqueKeys: uniqueKeys("User", attributes),
-            unknownMembers: "ignore",
-          });
         }),
       );
+      ids.push(...written.map((user) => user.id));
     }
   } finally {
     await store.close();

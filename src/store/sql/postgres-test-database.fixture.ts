@@ -20,9 +20,8 @@ export const postgresUrl: string | undefined = process.env["SCIMKIT_TEST_POSTGRE
 export function describePostgres(name: string, body: (url: string) => void): void {
   const elsewhere = process.env["SCIMKIT_POSTGRES_ELSEWHERE"];
   if (elsewhere) {
-    // The reason is stated: the same file's PostgreSQL block runs in the express5 project, and
-    // this project (Express 4, or SQLite as the HTTP store) changes nothing that block uses.
-    describe.skip(`${name} [skipped because its PostgreSQL block runs in the express5 project: ${elsewhere}]`, () => body(""));
+    // `elsewhere` is the reason, set by the project (vitest.config.ts): which project runs the block.
+    describe.skip(`${name} [skipped because ${elsewhere}]`, () => body(""));
     return;
   }
   const url = postgresUrl;

@@ -124,7 +124,7 @@ export interface LearnerOptions {
  * canonical attributes from the real validator, unique keys from the schema.
  */
 export async function addLearner(
-  context: AnalyticsConformanceContext,
+  context: Pick<AnalyticsConformanceContext, "resources">,
   orgId: string,
   userName: string,
   rest: Readonly<Record<string, unknown>> = {},

@@ -13,6 +13,7 @@ import { SQLITE_LOWER_FUNCTION } from "../filter/register-sqlite-functions.js";
 import { createSqliteFilterDialect, SQLITE_EMAILS_SEARCH, sqliteFilterDialect } from "../filter/sqlite-filter-dialect.js";
 import type { SqlStoreDatabase } from "../sql-tables.js";
 import { connectionTransaction } from "./connection-transaction.js";
+import { retryTransient } from "./retry-transient.js";
 import { indexSqliteEmailsSearch } from "./sqlite-emails-search-rows.js";
 import type { SqlDialect } from "./sql-dialect.js";
 
@@ -27,26 +28,13 @@ async function hasEmailsSearch(db: Kysely<SqlStoreDatabase>): Promise<boolean> {
   return Number(found.rows[0]?.n) === names.length;
 }
 
-/** How long a migration waits for another connection's write lock, past SQLite's busy timeout. */
-const MIGRATION_LOCK_WAIT_MS = 120_000;
-
 /**
- * Runs `transaction` again while it fails with SQLITE_BUSY, for up to `MIGRATION_LOCK_WAIT_MS`.
- * Stores opened together on one file (hosts started at once, a loaded machine) migrate in turn,
- * and the first one's migrations may hold the lock longer than better-sqlite3's 5 s busy timeout:
- * the next one's `BEGIN IMMEDIATE` then fails, having done nothing, and waiting is what it wants.
+ * SQLITE_BUSY: another connection held the write lock past better-sqlite3's 5 s busy timeout.
+ * Stores opened together on one file (hosts started at once, a loaded machine) migrate in turn, and
+ * the first one's migrations may take longer than that: the next one's `BEGIN IMMEDIATE` fails
+ * having done nothing, and trying again — each try waiting out the busy timeout — is what it wants.
  */
-async function waitingOutBusy<T>(transaction: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + MIGRATION_LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      return await transaction();
-    } catch (error) {
-      if ((error as { readonly code?: unknown }).code !== "SQLITE_BUSY" || Date.now() >= deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
+const isBusy = (error: unknown): boolean => (error as { readonly code?: unknown }).code === "SQLITE_BUSY";
 
 /** The SQLite dialect of the SQL store. */
 export const sqliteDialect: SqlDialect = {
@@ -63,7 +51,7 @@ export const sqliteDialect: SqlDialect = {
   // A deferred transaction reads one snapshot (in WAL mode, while writers carry on); in worker
   // threads, its plain `begin` takes a reader thread, which it keeps until COMMIT.
   readTransaction: (db, work) => connectionTransaction(db, sql`begin`, work),
-  migrationTransaction: (db, work) => waitingOutBusy(() => connectionTransaction(db, sql`begin immediate`, work)),
+  migrationTransaction: (db, work) => retryTransient(() => connectionTransaction(db, sql`begin immediate`, work), isBusy),
   async prepareConnection(db) {
     // Off by default in SQLite; the member and unique-key rows cascade with their resources.
     await sql`pragma foreign_keys = on`.execute(db);
