@@ -3,11 +3,12 @@
  * a load balancer would put them — an identity provider's workload loses nothing, every cursor
  * walk crosses hosts, and the rate limit holds for the three together.
  */
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { addLearner } from "../testkit/suites/helpers.js";
+import { uniqueKeys, userAttributes } from "../analytics/scim-attributes.fixture.js";
 import { createTestSchema, describePostgres, type TestSchema } from "../../../src/store/sql/postgres-test-database.fixture.js";
 import { sqlStore } from "scimkit/sql";
 import { killHosts, startHost, type Host } from "./host-process.fixture.js";
@@ -185,7 +186,18 @@ describePostgres("three hosts on one PostgreSQL behind a round-robin proxy", (ur
     try {
       for (let start = 0; start < written; start += 250) {
         await Promise.all(
-          Array.from({ length: 250 }, (_, k) => addLearner({ resources: store }, "acme", `report${start + k}@example.com`)),
+          Array.from({ length: 250 }, (_, k) => {
+            const attributes = userAttributes(`report${start + k}@example.com`);
+            return store.create({
+              orgId: "acme",
+              resourceType: "User",
+              id: randomUUID(),
+              now: new Date().toISOString(),
+              attributes,
+              uniqueKeys: uniqueKeys("User", attributes),
+              unknownMembers: "ignore",
+            });
+          }),
         );
       }
     } finally {
