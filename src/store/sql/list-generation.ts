@@ -8,6 +8,7 @@ import { CompiledQuery, sql, type AliasedRawBuilder, type Expression, type Kysel
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import type { StoreScope } from "../resource-store.js";
 import type { ResourceRow } from "./resource-row.js";
+import { runDeferrable } from "./deferred-statement.js";
 import { cachedStatementText } from "./statement-texts.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
 
@@ -47,7 +48,7 @@ export async function bumpListGeneration(trx: Kysely<SqlStoreDatabase>, dialect:
         .onConflict(incremented)
         .compile().sql,
   );
-  await trx.executeQuery(CompiledQuery.raw(text, [scope.orgId, scope.resourceType]));
+  await runDeferrable(trx, CompiledQuery.raw(text, [scope.orgId, scope.resourceType]));
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { Kysely } from "kysely";
 import type { StoredMember } from "../resource-store.js";
 import { chunksOf } from "./chunks.js";
+import { runDeferrable } from "./deferred-statement.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import { lockRows } from "./lock-rows.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
@@ -81,7 +82,7 @@ export async function insertMembers(
       member_type: member.type,
       position: position++,
     }));
-    await trx.insertInto("scimkit_members").values(rows).execute();
+    await runDeferrable(trx, trx.insertInto("scimkit_members").values(rows).compile());
   }
 }
 
@@ -94,12 +95,13 @@ export async function deleteMembers(
   ids: readonly string[],
 ): Promise<void> {
   for (const chunk of idChunks(ids, dialect)) {
-    await trx
+    const remove = trx
       .deleteFrom("scimkit_members")
       .where("org_id", "=", orgId)
       .where("group_id", "=", groupId)
       .where("member_id", "in", chunk)
-      .execute();
+      .compile();
+    await runDeferrable(trx, remove);
   }
 }
 

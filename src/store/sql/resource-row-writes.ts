@@ -10,6 +10,7 @@ import type { MembershipDelta } from "../../scim/patch/membership-delta.js";
 import { changesMembers, planMembership, type MembershipPlan } from "../membership-plan.js";
 import type { CreateRequest, DeleteRequest, UpdateRequest, WriteResult } from "../resource-store.js";
 import { chunksOf } from "./chunks.js";
+import { runDeferrable } from "./deferred-statement.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import { lockRows } from "./lock-rows.js";
 import { bumpListGeneration } from "./list-generation.js";
@@ -38,7 +39,7 @@ export async function createResourceRow(trx: Kysely<SqlStoreDatabase>, dialect: 
       : planMembership(NO_MEMBERS, { kind: "delta", add: request.members, remove: [] }, (id) => types.has(id));
   const memberSeq = membership ? membership.added.length : null;
   // The core picks fresh UUIDs, so a taken id fails on the primary key: a bug, not a client error.
-  await trx
+  const insert = trx
     .insertInto("scimkit_resources")
     .values({
       org_id: request.orgId,
@@ -51,7 +52,8 @@ export async function createResourceRow(trx: Kysely<SqlStoreDatabase>, dialect: 
       attributes: dialect.toJson(request.attributes),
       member_seq: memberSeq,
     })
-    .execute();
+    .compile();
+  await runDeferrable(trx, insert);
   await dialect.indexResources?.(trx, { kind: "write", orgId: request.orgId, id: request.id, attributes: request.attributes });
   if (dialect.listGenerations !== false) await bumpListGeneration(trx, dialect, request);
   await claimUniqueKeys(trx, dialect, request, request.id, request.uniqueKeys);
@@ -109,7 +111,7 @@ export async function updateResourceRow(
   const version = changed ? Number(row.version) + 1 : Number(row.version);
   const lastModified = changed ? request.now : row.last_modified;
   if (changed || memberSeq !== storedSeq) {
-    await trx
+    const update = trx
       .updateTable("scimkit_resources")
       .set({
         version,
@@ -119,7 +121,8 @@ export async function updateResourceRow(
       })
       .where("org_id", "=", orgId)
       .where("id", "=", id)
-      .execute();
+      .compile();
+    await runDeferrable(trx, update);
     if (attributes) await dialect.indexResources?.(trx, { kind: "write", orgId, id, attributes, previous: stored });
   }
 
@@ -176,16 +179,17 @@ export async function deleteResourceRow(
     groups.map((group) => group.id),
     dialect.maxParameters - 2,
   )) {
-    await trx
+    const update = trx
       .updateTable("scimkit_resources")
       .set({ version: sql<number>`version + 1`, last_modified: request.now ?? now() })
       .where("org_id", "=", orgId)
       .where("id", "in", chunk)
-      .execute();
+      .compile();
+    await runDeferrable(trx, update);
   }
   await dialect.indexResources?.(trx, { kind: "delete", orgId, id });
   // The foreign keys cascade: its unique keys, its own member rows, its rows in other groups.
-  await trx.deleteFrom("scimkit_resources").where("org_id", "=", orgId).where("id", "=", id).execute();
+  await runDeferrable(trx, trx.deleteFrom("scimkit_resources").where("org_id", "=", orgId).where("id", "=", id).compile());
   if (dialect.listGenerations !== false) await bumpListGeneration(trx, dialect, request);
   return true;
 }

@@ -6,6 +6,7 @@
 import type { Kysely } from "kysely";
 import type { StoreScope, UniqueKey } from "../resource-store.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
+import { runDeferrable } from "./deferred-statement.js";
 import { uniquenessError } from "../store-errors.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
 
@@ -29,15 +30,16 @@ export async function claimUniqueKeys(
       value: key.value,
       id,
     });
-    // A conflict is skipped rather than raised: PostgreSQL would abort the transaction on the error.
-    const result = await dialect.ignoreConflicts(insert).executeTakeFirst();
-    if ((result.numInsertedOrUpdatedRows ?? 0n) === 0n) throw uniquenessError(key.attribute);
+    // A conflict is skipped rather than raised (PostgreSQL would abort the transaction on the
+    // error), and counted: no row inserted is the key's 409, naming its attribute.
+    await runDeferrable(trx, dialect.ignoreConflicts(insert).compile(), { atLeast: 1, otherwise: () => uniquenessError(key.attribute) });
   }
 }
 
 /**
- * Makes `keys` the unique keys of resource `id`: releases the ones it no longer has, keeps the
- * unchanged ones (a userName that only changes case keeps its key), claims the new ones.
+ * Makes `keys` the unique keys of resource `id`: releases all it holds, then claims `keys` (a key
+ * it keeps, e.g. a userName that only changes case, is claimed again at once). Nothing here reads
+ * a result, so on SQLite's writer thread it goes with the rest of the update, in one message.
  */
 export async function replaceUniqueKeys(
   trx: Kysely<SqlStoreDatabase>,
@@ -46,34 +48,6 @@ export async function replaceUniqueKeys(
   id: string,
   keys: readonly UniqueKey[],
 ): Promise<void> {
-  const held = await trx
-    .selectFrom("scimkit_unique_keys")
-    .select(["attribute", "value"])
-    .where("org_id", "=", scope.orgId)
-    .where("id", "=", id)
-    .execute();
-  const address = (key: UniqueKey): string => JSON.stringify([key.attribute, key.value]);
-  const wanted = new Set(keys.map(address));
-  const kept = new Set<string>();
-  for (const key of held) {
-    if (wanted.has(address(key))) {
-      kept.add(address(key));
-      continue;
-    }
-    await trx
-      .deleteFrom("scimkit_unique_keys")
-      .where("org_id", "=", scope.orgId)
-      .where("resource_type", "=", scope.resourceType)
-      .where("attribute", "=", key.attribute)
-      .where("value", "=", key.value)
-      .where("id", "=", id)
-      .execute();
-  }
-  await claimUniqueKeys(
-    trx,
-    dialect,
-    scope,
-    id,
-    keys.filter((key) => !kept.has(address(key))),
-  );
+  await runDeferrable(trx, trx.deleteFrom("scimkit_unique_keys").where("org_id", "=", scope.orgId).where("id", "=", id).compile());
+  await claimUniqueKeys(trx, dialect, scope, id, keys);
 }

@@ -5,6 +5,7 @@
  * a read lock).
  */
 import { sql, type Kysely, type RawBuilder } from "kysely";
+import { runDeferrable } from "../deferred-statement.js";
 import type { SqlStoreDatabase } from "../sql-tables.js";
 import type { TransactionWork } from "./sql-dialect.js";
 
@@ -20,7 +21,9 @@ export async function connectionTransaction<T>(
   work: TransactionWork<T>,
 ): Promise<T> {
   return db.connection().execute(async (connection) => {
-    await begin.execute(connection);
+    // Held back with the work's first statements where the connection can (a write's whole
+    // transaction is then one message to SQLite's writer thread).
+    await runDeferrable(connection, begin.compile(connection));
     let result: T;
     try {
       result = await work(connection);

@@ -14,6 +14,7 @@ import { sql, type Kysely } from "kysely";
 import type { ScimObject } from "../../../scim/schema/normalize-value.js";
 import { SQLITE_EMAILS_SEARCH } from "../filter/sqlite-filter-dialect.js";
 import type { SqlStoreDatabase } from "../sql-tables.js";
+import { runDeferrable } from "../deferred-statement.js";
 import type { ResourceIndexChange } from "./resource-index-change.js";
 
 const { table, column, keys } = SQLITE_EMAILS_SEARCH;
@@ -56,19 +57,22 @@ const searchIdOf = (orgId: string, id: string) => sql`select search_id from ${sq
 
 /** Deletes the search rows of one resource. */
 async function deleteOne(trx: Kysely<SqlStoreDatabase>, orgId: string, id: string): Promise<void> {
-  await sql`delete from ${sql.table(table)} where rowid = (${searchIdOf(orgId, id)})`.execute(trx);
-  await sql`delete from ${sql.table(keys)} where org_id = ${orgId} and id = ${id}`.execute(trx);
+  await runDeferrable(trx, sql`delete from ${sql.table(table)} where rowid = (${searchIdOf(orgId, id)})`.compile(trx));
+  await runDeferrable(trx, sql`delete from ${sql.table(keys)} where org_id = ${orgId} and id = ${id}`.compile(trx));
 }
 
-/** Gives the resource its text: its key row (kept if it has one), then its FTS row, replaced. */
+/**
+ * Gives the resource its text: its key row (kept if it has one), then its FTS row, replaced. Neither
+ * statement's result is read, so both go to the writer with the rest of the write.
+ */
 async function writeOne(trx: Kysely<SqlStoreDatabase>, orgId: string, id: string, text: string): Promise<void> {
-  // The no-op update makes RETURNING answer for a row that was there already.
-  const key = await sql<{ search_id: number }>`insert into ${sql.table(keys)} (org_id, id) values (${orgId}, ${id})
-    on conflict (org_id, id) do update set id = excluded.id returning search_id`.execute(trx);
-  const searchId = key.rows[0]?.search_id;
-  if (searchId === undefined) throw new Error(`${keys}: no search_id returned for ${orgId}/${id}`);
+  await runDeferrable(
+    trx,
+    sql`insert into ${sql.table(keys)} (org_id, id) values (${orgId}, ${id}) on conflict (org_id, id) do nothing`.compile(trx),
+  );
   // FTS5 honours OR REPLACE on the rowid: the old text's entries go before the new ones come.
-  await sql`insert or replace into ${sql.table(table)} (rowid, ${sql.id(column)}) values (${searchId}, ${text})`.execute(trx);
+  const replace = sql`insert or replace into ${sql.table(table)} (rowid, ${sql.id(column)}) values ((${searchIdOf(orgId, id)}), ${text})`;
+  await runDeferrable(trx, replace.compile(trx));
 }
 
 /**

@@ -9,7 +9,7 @@ import { registerSqliteFunctions } from "../filter/register-sqlite-functions.js"
 import type { SqliteDatabaseConstructor } from "../load-better-sqlite3.js";
 import { isPrivateDatabase } from "./is-private-database.js";
 import { toTransferableError } from "./transferable-error.js";
-import type { SqliteWorkerSetup, WorkerReply, WorkerRequest } from "./worker-messages.js";
+import type { SqliteWorkerSetup, StatementAhead, WorkerReply, WorkerRequest } from "./worker-messages.js";
 
 // Kysely compiles a statement per shape (an `in` list of 3 ids differs from one of 4), so the
 // texts in use are many but few are hot; a bound keeps a long-running host's memory flat.
@@ -54,6 +54,29 @@ function prepared({ database, statements }: Connection, text: string): Database.
   return statement;
 }
 
+/**
+ * Runs `ahead` in order: `undefined` when all ran as they had to, else the reply that ends the
+ * request. Only the writer is sent statements ahead (`sqliteWorkerConnection`), so none bounces.
+ */
+function runAhead(connection: Connection, id: number, ahead: readonly StatementAhead[]): WorkerReply | undefined {
+  const { database } = connection;
+  for (let at = 0; at < ahead.length; at++) {
+    const { sql, parameters, atLeast } = ahead[at] as StatementAhead;
+    try {
+      const statement = prepared(connection, sql);
+      if (statement.reader) {
+        statement.all(parameters);
+        continue;
+      }
+      const { changes } = statement.run(parameters);
+      if (atLeast !== undefined && changes < atLeast) return { kind: "short", id, at, inTransaction: database.inTransaction };
+    } catch (error) {
+      return { kind: "failed", id, error: toTransferableError(error), inTransaction: database.inTransaction };
+    }
+  }
+  return undefined;
+}
+
 function execute(connection: Connection, id: number, text: string, parameters: readonly unknown[]): WorkerReply {
   const { database, setup } = connection;
   try {
@@ -71,7 +94,7 @@ function execute(connection: Connection, id: number, text: string, parameters: r
 
 /**
  * Serves the requests that arrive on `port`: `open` opens a connection (answered `ready` or
- * `open-failed`), `execute` runs a statement on it, `close` closes it (answered `closed`), after
+ * `open-failed`), `execute` runs a statement on it (after the statements sent ahead of it), `close` closes it (answered `closed`), after
  * which the thread waits for the next `open`.
  *
  * @example serveSqliteConnections(parentPort, await loadBetterSqlite3())
@@ -96,7 +119,8 @@ export function serveSqliteConnections(port: MessagePort, Database: SqliteDataba
           const error = toTransferableError(new Error("The SQLite worker has no open connection"));
           port.postMessage({ kind: "failed", id: request.id, error, inTransaction: false } satisfies WorkerReply);
         } else {
-          port.postMessage(execute(connection, request.id, request.sql, request.parameters));
+          const stopped = request.ahead === undefined ? undefined : runAhead(connection, request.id, request.ahead);
+          port.postMessage(stopped ?? execute(connection, request.id, request.sql, request.parameters));
         }
         return;
       case "close":

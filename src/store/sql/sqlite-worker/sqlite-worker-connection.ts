@@ -2,12 +2,16 @@
  * One Kysely connection of the worker dialect: a borrowing that binds to a worker thread at its
  * first statement — the writer, or a reader — and keeps it until Kysely releases the connection,
  * so the statements of a transaction all run on one SQLite connection, and a read transaction
- * (`begin` … `commit`) sees one snapshot while the writer commits beside it.
+ * (`begin` … `commit`) sees one snapshot while the writer commits beside it. On the writer it
+ * holds back deferrable statements (`runDeferrable`) and sends them ahead of the next statement
+ * whose result is read: a create is one message to the writer thread, not seven, and the write
+ * lock is no longer held across the main thread's turns between them.
  */
-import type { CompiledQuery, DatabaseConnection, QueryResult } from "kysely";
+import { CompiledQuery, type DatabaseConnection, type QueryResult } from "kysely";
+import { takeDeferral } from "../deferred-statement.js";
 import type { SqliteWorker } from "./start-sqlite-worker.js";
 import { statementRoute } from "./statement-route.js";
-import type { StatementDone } from "./worker-messages.js";
+import type { StatementAhead, StatementDone } from "./worker-messages.js";
 import type { WorkerPool } from "./worker-pool.js";
 
 /** The pools a connection borrows from; one and the same pool for a private (`":memory:"`) database. */
@@ -40,6 +44,8 @@ function resultOf<R>(done: StatementDone): QueryResult<R> {
   };
 }
 
+const tooFewRows = (): Error => new Error("scimkit: a statement sent ahead changed fewer rows than it had to");
+
 /**
  * A connection that borrows from `pools` when its first statement comes.
  *
@@ -56,16 +62,37 @@ export function sqliteWorkerConnection(pools: RolePools): SqliteWorkerConnection
     lease = undefined;
   };
 
+  // Statements held back, and what to throw when one changes too few rows (a function cannot
+  // cross the thread boundary, so it stays here, at the same index).
+  let held: StatementAhead[] = [];
+  let tooFew: ((() => Error) | undefined)[] = [];
+
   const run = async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
     lease ??= await borrow(statementRoute(query) === "writer" ? pools.writer : pools.readers);
-    const reply = await lease.worker.execute(query.sql, query.parameters);
+    // Only the writer holds statements back: a reader would send back a write that came ahead of a read.
+    const deferral = lease.pool === pools.writer ? takeDeferral(query) : undefined;
+    if (deferral !== undefined) {
+      const { expectation } = deferral;
+      const { sql, parameters } = query;
+      held.push(expectation === undefined ? { sql, parameters } : { sql, parameters, atLeast: expectation.atLeast });
+      tooFew.push(expectation?.otherwise);
+      return { rows: [] };
+    }
+    const ahead = held;
+    const otherwise = tooFew;
+    if (ahead.length > 0) {
+      held = [];
+      tooFew = [];
+    }
+    const reply = await lease.worker.execute(query.sql, query.parameters, ahead.length === 0 ? undefined : ahead);
     if (reply.kind === "done") return resultOf(reply);
+    if (reply.kind === "short") throw (otherwise[reply.at] ?? tooFewRows)();
     // A reader declined a write outside a transaction: nothing of this borrowing is lost by
     // moving it to the writer.
     giveBack();
     lease = await borrow(pools.writer);
     const retried = await lease.worker.execute(query.sql, query.parameters);
-    if (retried.kind === "bounced") throw new Error("scimkit: the SQLite writer declined a statement");
+    if (retried.kind !== "done") throw new Error("scimkit: the SQLite writer declined a statement");
     return resultOf(retried);
   };
 
@@ -84,15 +111,19 @@ export function sqliteWorkerConnection(pools: RolePools): SqliteWorkerConnection
     },
     release: () =>
       serialized(async () => {
-        if (lease === undefined) return;
-        if (lease.worker.alive && lease.worker.inTransaction) {
-          try {
-            await lease.worker.execute("rollback", []);
-          } catch {
-            // The thread died meanwhile (the pool drops it), or SQLite had already rolled back.
+        try {
+          // Held back by a caller that ended without a statement whose result it read: run now.
+          if (held.length > 0) await run(CompiledQuery.raw("select 1"));
+        } finally {
+          if (lease?.worker.alive && lease.worker.inTransaction) {
+            try {
+              await lease.worker.execute("rollback", []);
+            } catch {
+              // The thread died meanwhile (the pool drops it), or SQLite had already rolled back.
+            }
           }
+          giveBack();
         }
-        giveBack();
       }),
   };
 }

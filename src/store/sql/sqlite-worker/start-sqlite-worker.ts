@@ -5,18 +5,31 @@
 import { databaseUnavailableError } from "../database-unavailable-error.js";
 import { parkSqliteThread, takeSqliteThread } from "./idle-sqlite-threads.js";
 import { fromTransferableError } from "./transferable-error.js";
-import type { SqliteWorkerSetup, StatementBounced, StatementDone, WorkerRequest } from "./worker-messages.js";
+import type {
+  SqliteWorkerSetup,
+  StatementAhead,
+  StatementBounced,
+  StatementDone,
+  StatementShort,
+  WorkerRequest,
+} from "./worker-messages.js";
 
 /** The main thread's handle on a connection open in a worker thread. */
 export interface SqliteWorker {
   /**
-   * Runs one statement on the connection. Resolves with what it did, or `bounced` when a reader
-   * declines a write (run it on the writer); rejects with the SQLite error (its `code` kept), or
+   * Runs one statement on the connection, after the statements `ahead` of it. Resolves with what
+   * it did, `bounced` when a reader declines a write (run it on the writer), or `short` when a
+   * statement ahead changed fewer rows than it had to; rejects with the SQLite error of the first
+   * statement that failed (its `code` kept), or
    * with a 503 `ScimError` (`databaseUnavailableError`) when the thread has died or the
    * connection is closed, so a request never waits for a thread that is gone. Statements run in
    * the order they were sent.
    */
-  execute(sql: string, parameters: readonly unknown[]): Promise<StatementDone | StatementBounced>;
+  execute(
+    sql: string,
+    parameters: readonly unknown[],
+    ahead?: readonly StatementAhead[],
+  ): Promise<StatementDone | StatementBounced | StatementShort>;
   /** Whether the connection was inside a transaction after the last statement that answered. */
   readonly inTransaction: boolean;
   /** False once the connection is closed or its thread has died. */
@@ -28,7 +41,7 @@ export interface SqliteWorker {
 }
 
 interface Waiter {
-  readonly resolve: (reply: StatementDone | StatementBounced) => void;
+  readonly resolve: (reply: StatementDone | StatementBounced | StatementShort) => void;
   readonly reject: (error: unknown) => void;
 }
 
@@ -54,12 +67,16 @@ export function startSqliteWorker(setup: SqliteWorkerSetup): Promise<SqliteWorke
   const post = (request: WorkerRequest): void => thread.worker.postMessage(request);
 
   const worker: SqliteWorker = {
-    execute(sql, parameters) {
+    execute(sql, parameters, ahead) {
       if (!alive || closing !== undefined)
         return Promise.reject(databaseUnavailableError(death ?? new Error("The SQLite connection is closed")));
       const id = nextId++;
       if (pending.size === 0) thread.worker.ref();
-      post({ kind: "execute", id, sql, parameters });
+      post(
+        ahead === undefined || ahead.length === 0
+          ? { kind: "execute", id, sql, parameters }
+          : { kind: "execute", id, sql, parameters, ahead },
+      );
       return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
     },
     get inTransaction() {

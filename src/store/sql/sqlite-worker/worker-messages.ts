@@ -1,6 +1,7 @@
 /**
- * What the main thread and a SQLite worker thread say to each other: one request per statement,
- * one reply per request, matched by id. Everything here crosses the thread boundary by structured
+ * What the main thread and a SQLite worker thread say to each other: one request per statement
+ * (with the statements held back before it, `deferred-statement.ts`), one reply per request,
+ * matched by id. Everything here crosses the thread boundary by structured
  * clone, so it is plain data.
  */
 import type { TransferableError } from "./transferable-error.js";
@@ -23,6 +24,14 @@ export interface SqliteWorkerSetup {
   readonly role: SqliteWorkerRole;
 }
 
+/** A statement sent ahead of another in the same request, whose result is not sent back. */
+export interface StatementAhead {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+  /** The fewest rows it must change; when it changes fewer, the request stops there (`short`). */
+  readonly atLeast?: number;
+}
+
 /**
  * A request to a worker thread: open a connection, run one statement on it, or close it. A thread
  * serves one connection at a time and, once it has closed one, may open another.
@@ -35,6 +44,11 @@ export type WorkerRequest =
       readonly id: number;
       readonly sql: string;
       readonly parameters: readonly unknown[];
+      /**
+       * Run first, in order; the first that fails or changes too few rows ends the request with
+       * that answer, and the statements after it do not run.
+       */
+      readonly ahead?: readonly StatementAhead[];
     }
   | { readonly kind: "close" };
 
@@ -54,6 +68,13 @@ export interface StatementBounced {
   readonly kind: "bounced";
 }
 
+/** A statement sent ahead changed fewer rows than it had to; it and those before it ran, none after. */
+export interface StatementShort {
+  readonly kind: "short";
+  /** Its index in `ahead`. */
+  readonly at: number;
+}
+
 /** A worker's message to the main thread. */
 export type WorkerReply =
   | {
@@ -64,7 +85,7 @@ export type WorkerReply =
     }
   | { readonly kind: "open-failed"; readonly error: TransferableError }
   | { readonly kind: "closed" }
-  | ((StatementDone | StatementBounced | { readonly kind: "failed"; readonly error: TransferableError }) & {
+  | ((StatementDone | StatementBounced | StatementShort | { readonly kind: "failed"; readonly error: TransferableError }) & {
       readonly id: number;
       /** Whether the connection is inside a transaction after the statement (SQLite may have rolled one back). */
       readonly inTransaction: boolean;
