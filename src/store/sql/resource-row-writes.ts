@@ -20,7 +20,7 @@ import { externalIdOf, typedMembers } from "./typed-members.js";
 import { assertMembersAllowed, assertVersion } from "../write-checks.js";
 import { hasMemberList, membersOf, selectResource } from "./select-resource.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
-import { claimUniqueKeys, replaceUniqueKeys } from "./unique-key-rows.js";
+import { claimUniqueKeys, heldKeysColumn, heldKeysOf, replaceUniqueKeys } from "./unique-key-rows.js";
 
 const NO_MEMBERS: ReadonlySet<string> = new Set();
 
@@ -83,14 +83,25 @@ export async function updateResourceRow(
   // Members first, the group second: the lock order every writer follows.
   const adding = idsToAdd(delta);
   const types = adding.length > 0 ? await findMemberTypes(trx, dialect, orgId, adding) : new Map<string, string>();
-  const row = await lockRows(selectResource(trx, request, id), dialect, "update").executeTakeFirst();
+  // The unique keys it holds come with the row when the update may change them: one statement,
+  // not two, before the writes.
+  const keysColumn = request.attributes === undefined ? undefined : heldKeysColumn(dialect);
+  const query = selectResource(trx, request, id);
+  const row: (ResourceRow & { readonly held_keys?: unknown }) | undefined = await lockRows(
+    keysColumn === undefined ? query : query.select(keysColumn),
+    dialect,
+    "update",
+  ).executeTakeFirst();
   if (!row) return undefined;
   assertVersion(row.version, request.expectedVersion);
 
   const stored = dialect.fromJson(row.attributes);
   // Attributes deep-equal to the stored ones are no write: version and lastModified stay.
   const attributes = request.attributes !== undefined && !deepEqual(request.attributes, stored) ? request.attributes : undefined;
-  if (attributes) await replaceUniqueKeys(trx, dialect, request, id, request.uniqueKeys ?? []);
+  if (attributes) {
+    const held = keysColumn === undefined ? undefined : heldKeysOf(row.held_keys);
+    await replaceUniqueKeys(trx, dialect, request, id, request.uniqueKeys ?? [], held);
+  }
 
   let membership: MembershipPlan | undefined;
   const storedSeq = row.member_seq === null ? null : Number(row.member_seq);

@@ -111,7 +111,12 @@ describe("on the SQLite writer thread", () => {
       version: "2",
       attributes: { userName: "bobby", active: false },
     });
-    // The old key went with the update, the new one holds.
+    expect(messages[0]?.at(-1)).toContain("held_keys");
+    // Only `active` changes: the keys it holds stay as they are, without a statement.
+    const quiet = await messagesDuring(() => store.update({ ...userRequest("upd", "u1", "bobby"), members: false }));
+    expect(quiet).toHaveLength(2);
+    expect(quiet.flat().filter((text) => text.includes("scimkit_unique_keys") && !text.includes("held_keys"))).toEqual([]);
+    // The old key went with the first update, the new one holds.
     await store.create(userRequest("upd", "u2", "bob"));
     const clash = await store.create(userRequest("upd", "u3", "bobby")).catch((error: unknown) => error);
     expect(isScimError(clash) && clash.status).toBe(409);
