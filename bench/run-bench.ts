@@ -15,6 +15,7 @@ import { baselineOf, withRatios, type BenchResults, type PhaseResult, type Targe
 import { readMetrics, scimHeaders, seedGroup, seedUsers, settle } from "./lib/control-client.js";
 import { cpuPerRequestUs, cpuShares, cpuSnapshot } from "./lib/cpu-accounting.js";
 import { drainTarget, TargetBusy } from "./lib/drain-target.js";
+import { describeWalk, importWalk } from "./lib/import-walk.js";
 import { hasTaskset, machineInfo, pinSelf } from "./lib/machine-info.js";
 import { formatVersion, sourceVersion } from "./lib/source-version.js";
 import {
@@ -297,6 +298,20 @@ async function runTarget(kind: TargetKind, n: number, requestLog: RequestLogKind
         if (!(error instanceof TargetBusy)) throw error;
         current = await recover({ key }, error);
       }
+    }
+
+    // After the user phases, on what they left (the POST phase's users too): an identity
+    // provider's full import, by startIndex and by cursor, each timed whole. Not the peer's: its
+    // every page scans the list, so a walk of 100,000 would take the run's hour by itself.
+    if (kind !== "scimmy" && wanted("users.importWalk")) {
+      await drain(current.target);
+      run.importWalk = await importWalk(current.target);
+      const { byIndex, byCursor } = run.importWalk;
+      say(`${context} import walk by startIndex: ${describeWalk(byIndex)}`);
+      if (byCursor)
+        say(
+          `${context} import walk by cursor: ${describeWalk(byCursor)} (startIndex ÷ cursor ${(byIndex.totalMs / byCursor.totalMs).toFixed(2)}×)`,
+        );
     }
 
     const groupSizes = config.groupSizes.filter((size) => size <= n);

@@ -1,4 +1,5 @@
 /** The raw results a run writes to `bench/results/<date>.json`, and the report reads. */
+import type { ImportWalkResult } from "./import-walk.js";
 import type { BenchConfig, RequestLogKind, TargetKind } from "./bench-config.js";
 import type { MachineInfo } from "./machine-info.js";
 import type { NoisyRun } from "./noisy-neighbour-results.js";
@@ -54,6 +55,8 @@ export interface TargetRun {
   readonly rssSeededBytes?: number;
   readonly heapSeededBytes?: number;
   readonly phases: PhaseResult[];
+  /** The full import by startIndex and by cursor, after the user phases (issue 29). */
+  readonly importWalk?: ImportWalkResult;
   /** The scimkit code the target loaded when it started. */
   readonly source?: SourceVersion;
   /** The machine's 1-minute load average when the run started (noise indicator). */

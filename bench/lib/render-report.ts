@@ -170,6 +170,31 @@ function groupPhaseChart(results: BenchResults, key: PhaseKey): string {
 }
 
 /** Writes the markdown and the charts; returns the markdown's path. */
+/**
+ * The full import of each scimkit run (issue 29): every page of 100 one after another on one
+ * connection, by startIndex and by cursor, timed whole, on what the user phases left.
+ */
+function importWalkTable(results: BenchResults): string {
+  const walked = results.runs
+    .filter((run) => run.importWalk !== undefined)
+    .sort((a, b) => TARGET_ORDER.indexOf(a.target) - TARGET_ORDER.indexOf(b.target) || a.n - b.n);
+  if (walked.length === 0) return "_Not measured in this run._";
+  const seconds = (value: number): string => `${(value / 1000).toFixed(value < 10_000 ? 2 : 1)} s`;
+  const rows = walked.map((run) => {
+    const { byIndex, byCursor } = run.importWalk as NonNullable<TargetRun["importWalk"]>;
+    const cursor = byCursor
+      ? `${seconds(byCursor.totalMs)} (${byCursor.pagesPerSecond.toFixed(0)} pages/s, slowest ${fmtMs(byCursor.slowestPageMs)} ms)`
+      : "no cursor";
+    const ratio = byCursor ? `${(byIndex.totalMs / byCursor.totalMs).toFixed(2)}×` : "–";
+    return `| ${TARGET_NAMES[run.target]} | ${fmtN(run.n)} | ${fmtN(byIndex.resources)} | ${seconds(byIndex.totalMs)} (${byIndex.pagesPerSecond.toFixed(0)} pages/s, slowest ${fmtMs(byIndex.slowestPageMs)} ms, last ${fmtMs(byIndex.lastPageMs)} ms) | ${cursor} | ${ratio} |`;
+  });
+  return `Every user of the run's organization, pages of 100 one after another on one connection, after the user phases (so the POST phase's users too): by \`startIndex\` (Okta's way) and by RFC 9865 cursor. A page by \`startIndex\` follows the position the page before it ended at (remembered per organization and query), so its cost does not grow with the offset: the last page costs what the first did.
+
+| Store | N | Users walked | by startIndex | by cursor | startIndex ÷ cursor |
+| --- | --- | --- | --- | --- | --- |
+${rows.join("\n")}`;
+}
+
 export function renderReport(results: BenchResults, options: { readonly repoRoot: string; readonly resultsFile: string }): string {
   const docs = join(options.repoRoot, "docs");
   const chartDir = join(docs, "benchmarks");
@@ -246,6 +271,10 @@ ${targets
   })
   .join("\n\n")}
 
+## Import walk
+
+${importWalkTable(results)}
+
 ## Seeding (through each store's API, not HTTP; not part of the figures above)
 
 ${seedingTable(results)}
@@ -268,7 +297,7 @@ ${restarted.length > 0 ? `\nTargets restarted because a phase left them busy for
 - Each measured server is its own process (\`node --import tsx bench/targets/<name>.ts\`, protocol in \`bench/target-protocol.md\`), started fresh for every store and N, on loopback. scimkit runs as the example host (\`createHostApp\` with a static token, request and event logging switched off) on the memory store, SQLite (temp file) or PostgreSQL (a fresh schema, dropped afterwards). The peer is scimmy + scimmy-routers on Express 5 with a small in-memory adapter.
 - Users are seeded through each store's own API (not HTTP) with realistic bodies (\`bench/lib/user-body.ts\`: name, work and other e-mail, work address, enterprise department and employee number); user *i* is \`user{i}@dept{i%20}.example.com\`. After each bulk load the target may "settle" (\`POST /__bench/settle\`): on PostgreSQL that is \`ANALYZE\`, what autovacuum's auto-analyze does within about a minute of a bulk load anyway — without it the planner still plans for the empty tables of the fresh schema. SQLite and memory do nothing.
 - Load: autocannon, closed loop, ${c.connections} keep-alive connections, ${c.warmup} s warm-up then ${c.duration} s measured per phase (phases with a finite supply of fresh work stop earlier: remove-one at 45% of the group, add-100 after ${fmtN(c.memberPool / 100)} requests, i.e. a member pool of ${fmtN(c.memberPool)} users that belong to no group). req/s counts 2xx answers per second of wall time; p50/p99 are exact percentiles of the 2xx response times; errors are connection errors, timeouts (${c.timeout} s) and non-2xx answers. A phase that completes fewer requests than connections is additionally timed serially (1 connection, up to 3 requests; "serial" in the tables), and so is the \`emails … co\` phase, whose target is a latency (10 requests): under ${c.connections} connections on one core, p50 is mostly queueing behind the other connections. After each warm-up and phase the runner waits until the target reports no request in flight, so a slow phase's stragglers (a database query keeps running after its client hangs up) do not run into the next one.
-- Requests vary: GET by id picks random seeded users; \`userName eq\` random names; the deep page walks \`startIndex\` through the second half of the list, 100 at a time; the cursor walk starts from cursors in the second half and follows each answer's \`nextCursor\`; PATCH flips \`active\` on successive users (every request changes the user); PUT rewrites successive users with a changed name and department; POST creates new users; group phases use groups of ${c.groupSizes.map(fmtN).join(", ")} members created through the store API; each add request adds 100 users not yet in the group (the group grows as the phase runs); each remove request removes a member still present.
+- Requests vary: GET by id picks random seeded users; \`userName eq\` random names; the deep page is 16 identity providers each walking \`startIndex\` pages of 100 one after another through the second half of the list (each asks for its next page once its last one has answered, and starts again at a random place of the second half at its end); the cursor walk starts from cursors in the second half and follows each answer's \`nextCursor\`; PATCH flips \`active\` on successive users (every request changes the user); PUT rewrites successive users with a changed name and department; POST creates new users; group phases use groups of ${c.groupSizes.map(fmtN).join(", ")} members created through the store API; each add request adds 100 users not yet in the group (the group grows as the phase runs); each remove request removes a member still present.
 - "other CPU %" is the share of all cores used during the phase by processes other than the runner and the target — PostgreSQL's server processes included, so for PostgreSQL it is mostly the database; for the other stores it shows a noisy neighbour. The machine is shared; figures measured while it was busy deserve less trust.
 - After each phase the runner reads the target's RSS and the maximum event-loop delay (\`perf_hooks.monitorEventLoopDelay\`, reset before the warm-up) over warm-up and phase.
 - Raw results: \`${relative(options.repoRoot, options.resultsFile)}\`. Regenerate this page from them with \`npx tsx bench/run-bench.ts --report-only=${relative(options.repoRoot, options.resultsFile)}\`. Options: \`--quick\`, \`--targets=memory,sqlite,postgres,scimmy\`, \`--sizes=1000,10000\`, \`--pg-sizes=…\`, \`--no-pg-1m\`, \`--duration=3\`, \`--warmup=1\`, \`--connections=10\`, \`--group-sizes=0,10000,100000\`, \`--pool=30000\`, \`--phases=userNameEq,add100\`, \`--target-node-args="--cpu-prof --cpu-prof-dir=/tmp/prof"\`, \`--no-taskset\`, and for the noisy-neighbour scenario \`--only=noisy\` (or \`--only=phases\`), \`--users=50000\` (A's users), \`--neighbour-users=100\`, \`--noisy-duration=10\`, \`--noisy-connections=10\`, \`--noisy-loads=lists,patch,add,bulk\`, \`--noisy-request-timeout=60\` (each also as \`BENCH_<NAME>\`; \`--name value\` works as well as \`--name=value\`). A run with \`--only=noisy\` renders this page from the results file it was generated from, with the new noisy-neighbour section; \`--report-only=<file> --noisy-results=<file>\` does the same by hand; PostgreSQL runs when \`SCIMKIT_BENCH_POSTGRES_URL\` (or \`DATABASE_URL\`) is set.

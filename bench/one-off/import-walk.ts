@@ -14,9 +14,10 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { flags } from "../lib/bench-config.js";
-import { scimGet, seedUsers, settle } from "../lib/control-client.js";
+import { seedUsers, settle } from "../lib/control-client.js";
+import { describeWalk, importWalk } from "../lib/import-walk.js";
 import { formatVersion, sourceVersion } from "../lib/source-version.js";
-import { startTarget, type RunningTarget } from "../lib/target-process.js";
+import { startTarget } from "../lib/target-process.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const given = flags(process.argv.slice(2));
@@ -28,39 +29,6 @@ if (roots.length === 0) roots.push(repoRoot);
 const say = (line: string): void => {
   process.stdout.write(`[import-walk ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 };
-
-interface Walk {
-  readonly pages: number;
-  readonly resources: number;
-  readonly totalMs: number;
-  readonly pagesPerSecond: number;
-  readonly slowestPageMs: number;
-  readonly lastPageMs: number;
-}
-
-/** Walks the whole list: `next` gives each request's path from the page before; stops at the first short page. */
-async function walk(next: (previous: Record<string, unknown> | undefined) => string | undefined, target: RunningTarget): Promise<Walk> {
-  let previous: Record<string, unknown> | undefined;
-  let pages = 0;
-  let resources = 0;
-  let slowest = 0;
-  let last = 0;
-  const started = performance.now();
-  for (let path = next(undefined); path !== undefined; path = next(previous)) {
-    const before = performance.now();
-    const { status, body } = await scimGet(target, path);
-    last = performance.now() - before;
-    slowest = Math.max(slowest, last);
-    if (status !== 200 || !body) throw new Error(`${path} → ${status}`);
-    const listed = Array.isArray(body["Resources"]) ? body["Resources"].length : 0;
-    pages += 1;
-    resources += listed;
-    previous = listed < pageSize ? undefined : body;
-    if (previous === undefined) break;
-  }
-  const totalMs = performance.now() - started;
-  return { pages, resources, totalMs, pagesPerSecond: pages / (totalMs / 1000), slowestPageMs: slowest, lastPageMs: last };
-}
 
 const results: Record<string, unknown>[] = [];
 for (const root of roots) {
@@ -82,22 +50,10 @@ for (const root of roots) {
     await settle(target);
     const version = formatVersion(sourceVersion(root));
     say(`${root} (${version}): ${target.ready.description}, ${n} users seeded in ${((performance.now() - seedStart) / 1000).toFixed(0)} s`);
-    const byIndex = await walk((previous) => {
-      if (previous === undefined) return `/Users?startIndex=1&count=${pageSize}`;
-      const start = Number(previous["startIndex"]) + Number(previous["itemsPerPage"]);
-      return `/Users?startIndex=${start}&count=${pageSize}`;
-    }, target);
-    say(
-      `  startIndex walk: ${byIndex.pages} pages, ${byIndex.resources} users in ${(byIndex.totalMs / 1000).toFixed(1)} s (${byIndex.pagesPerSecond.toFixed(0)} pages/s, slowest page ${byIndex.slowestPageMs.toFixed(0)} ms, last ${byIndex.lastPageMs.toFixed(0)} ms)`,
-    );
-    const byCursor = await walk((previous) => {
-      if (previous === undefined) return `/Users?cursor=&count=${pageSize}`;
-      const cursor = previous["nextCursor"];
-      return typeof cursor === "string" ? `/Users?cursor=${encodeURIComponent(cursor)}&count=${pageSize}` : undefined;
-    }, target);
-    say(
-      `  cursor walk:     ${byCursor.pages} pages, ${byCursor.resources} users in ${(byCursor.totalMs / 1000).toFixed(1)} s (${byCursor.pagesPerSecond.toFixed(0)} pages/s, slowest page ${byCursor.slowestPageMs.toFixed(0)} ms, last ${byCursor.lastPageMs.toFixed(0)} ms)`,
-    );
+    const { byIndex, byCursor } = await importWalk(target, pageSize);
+    say(`  startIndex walk: ${describeWalk(byIndex)}`);
+    if (byCursor === undefined) throw new Error("the target serves no cursor");
+    say(`  cursor walk:     ${describeWalk(byCursor)}`);
     say(`  startIndex ÷ cursor: ${(byIndex.totalMs / byCursor.totalMs).toFixed(2)}×`);
     results.push({ root, version, store, n, description: target.ready.description, byIndex, byCursor });
   } finally {
