@@ -3,6 +3,7 @@
  * for one organization per request (architecture §1). Mount it at `/scim/Organizations/:orgId/v2`.
  */
 import express, { type Request, type Router } from "express";
+import { inSequence } from "./express-helpers/in-sequence.js";
 import { scimError } from "../errors.js";
 import { createSchemaRegistry } from "../scim/schema/schema-registry.js";
 import { rfc7643Profile } from "../scim/schema/resource-profile.js";
@@ -145,12 +146,17 @@ export function createScimRouter(options: ScimRouterOptions): Router {
   }
 
   const router = express.Router({ mergeParams: true });
-  // First of all: every answer from here on, errors included, names its request.
-  router.use(assignRequestId());
-  // A body answered unread (401, 404, 429) is read to its end by Node: only up to a bound.
-  router.use(boundUnreadBody());
-  if (options.requestLog) router.use(logRequest(options.requestLog, registry, secretAttributeNames(registry), onError));
-  router.use(resolveOrganization(options));
+  // Each group of unconditional middleware is one layer (`inSequence`): the router's cost is per layer.
+  router.use(
+    inSequence([
+      // First of all: every answer from here on, errors included, names its request.
+      assignRequestId(),
+      // A body answered unread (401, 404, 429) is read to its end by Node: only up to a bound.
+      boundUnreadBody(),
+      ...(options.requestLog ? [logRequest(options.requestLog, registry, secretAttributeNames(registry), onError)] : []),
+      resolveOrganization(options),
+    ]),
+  );
   // The profile is chosen once per request: for the one route served without a token here, for
   // every other after authentication, so a request without a valid token never reaches the
   // host's function (which may read a database).
@@ -175,18 +181,22 @@ export function createScimRouter(options: ScimRouterOptions): Router {
   const admission = workAdmission(fairShare);
   const auditor = options.onAudit ? createWriteAuditor(options.onAudit, service.handlers.values(), onError) : undefined;
 
-  router.use(authenticate(options.auth));
-  if (options.rateLimit) router.use(limitRate(options.rateLimit));
   // After the rate limit, as the host's other functions: a group function may read a database.
   const grouping = fairShare && options.fairShare !== false ? resolveFairShareGroup(fairShare.gate, options.fairShare?.group) : undefined;
-  if (grouping) router.use(grouping);
-  // After the rate limit: a request over it never reaches the host's functions (which may read a database).
-  if (compatibility) router.use(compatibility);
   const choosesExistingUsers = resolveExistingUsers(existingUsers);
-  if (choosesExistingUsers) router.use(choosesExistingUsers);
-  // Before every body parser (Bulk's included): a large body waits for its organization's turn
-  // before it is read, not after.
-  if (fairShare) router.use(admitLargeBody(fairShare));
+  router.use(
+    inSequence([
+      authenticate(options.auth),
+      ...(options.rateLimit ? [limitRate(options.rateLimit)] : []),
+      ...(grouping ? [grouping] : []),
+      // After the rate limit: a request over it never reaches the host's functions (which may read a database).
+      ...(compatibility ? [compatibility] : []),
+      ...(choosesExistingUsers ? [choosesExistingUsers] : []),
+      // Before every body parser (Bulk's included): a large body waits for its organization's turn
+      // before it is read, not after.
+      ...(fairShare ? [admitLargeBody(fairShare)] : []),
+    ]),
+  );
   registerBulkRoute(router, service, bulk, onError, auditor, admission);
   router.use(...scimBodyParser(options.bodyLimit ?? "1mb"));
   registerSchemaRoutes(router, registry, profile);

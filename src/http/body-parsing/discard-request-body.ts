@@ -77,6 +77,9 @@ export function discardRequestBody(request: IncomingMessage, limit: number): voi
   request.resume();
 }
 
+/** Responses `boundUnreadBody` already listens to. */
+const watched = new WeakSet<object>();
+
 /**
  * Bounds the body of any request answered without reading it (a 401, a 404, a 429): Node reads
  * such a body to its end to keep the connection, however long it is and however slowly it comes.
@@ -85,6 +88,12 @@ export function discardRequestBody(request: IncomingMessage, limit: number): voi
  */
 export function boundUnreadBody(): RequestHandler {
   return (request, response, next) => {
+    // Mounted by an app and again by the router inside it (the host does): one listener is enough.
+    if (watched.has(response)) {
+      next();
+      return;
+    }
+    watched.add(response);
     // Before Node's own listener, which would discard the body unseen (and unbounded).
     response.prependOnceListener("finish", () => {
       // `readableFlowing` null: nothing has read, or begun to read, the body.

@@ -1,0 +1,40 @@
+/**
+ * Middleware that every request runs, one after another, as one layer of the router: Express's
+ * router matches the path, merges the parameters (`mergeParams`) and builds a `next` for every
+ * layer it walks, which for the SCIM router's eight unconditional layers cost more per request
+ * than the work of most of them (issue 29: ~20 µs of a memory PATCH's ~550).
+ */
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+
+/**
+ * One handler that runs `handlers` in order: each one's `next()` runs the next one, and the
+ * last one's the router's; `next(error)` (or `"route"`, `"router"`) goes to the router at once,
+ * skipping the rest, as it would from a layer of its own. A handler that throws, or whose promise
+ * rejects, passes its error on the same way (as Express 5 does for a layer, and Express 4 does not).
+ *
+ * @example router.use(inSequence([assignRequestId(), boundUnreadBody(), resolveOrganization(options)]));
+ */
+export function inSequence(handlers: readonly RequestHandler[]): RequestHandler {
+  if (handlers.length === 1) return handlers[0] as RequestHandler;
+  return (request: Request, response: Response, next: NextFunction) => {
+    let index = 0;
+    const step: NextFunction = (signal?: unknown) => {
+      if (signal !== undefined) {
+        next(signal);
+        return;
+      }
+      const handler = handlers[index++];
+      if (handler === undefined) {
+        next();
+        return;
+      }
+      try {
+        const returned: unknown = handler(request, response, step);
+        if (returned instanceof Promise) returned.catch(step);
+      } catch (error) {
+        next(error);
+      }
+    };
+    step();
+  };
+}
