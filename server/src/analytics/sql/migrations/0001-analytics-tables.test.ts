@@ -379,8 +379,12 @@ describePostgres("analytics migrations from two processes at once on PostgreSQL"
     admin = new Kysely<SqlStoreDatabase>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
   });
 
+  const made: string[] = [];
+
   afterAll(async () => {
     await Promise.all(pools.map((pool) => pool.end()));
+    // Schemas beside the test's own: dropping that one leaves them behind.
+    for (const name of made) if (admin) await sql`drop schema if exists ${sql.id(name)} cascade`.execute(admin);
     await admin?.destroy();
     await schema?.drop();
   });
@@ -390,6 +394,7 @@ describePostgres("analytics migrations from two processes at once on PostgreSQL"
     if (!schema || !admin) throw new Error("the test schema was not created (see beforeAll)");
     const name = `${schema.name}_together_${(counter += 1)}`;
     await sql`create schema ${sql.id(name)}`.execute(admin);
+    made.push(name);
     const open = (): Promise<SqlStore> => {
       const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${name}` });
       pools.push(pool);
