@@ -139,6 +139,12 @@ async function measurePhase(target: RunningTarget, prepared: PreparedPhase, cont
       ),
     );
     maxDelay = Math.max(maxDelay, (await drain(target)).maxEventLoopDelayMs);
+    const until = performance.now() + config.timeout * 1000;
+    while (prepared.warmup?.ready && !prepared.warmup.ready() && performance.now() < until) {
+      const { next, onResponse } = prepared.warmup;
+      await runLoad(loadSpec(target, { next, ...(onResponse ? { onResponse } : {}) }, config.warmup));
+      maxDelay = Math.max(maxDelay, (await drain(target)).maxEventLoopDelayMs);
+    }
   }
   const cpuBefore = cpuSnapshot([process.pid, target.pid]);
   const targetBefore = cpuSnapshot([target.pid]);

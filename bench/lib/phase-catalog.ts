@@ -59,6 +59,11 @@ export interface PreparedPhase {
     readonly next: () => LoadRequest;
     readonly maxRequests?: number;
     readonly onResponse?: (status: number, body: string) => void;
+    /**
+     * Whether the phase has reached its steady state: until it says so the warm-up goes on, one
+     * warm-up length at a time, for at most the run's timeout.
+     */
+    readonly ready?: () => boolean;
   };
   /**
    * Also time this many requests one at a time (1 connection) after the phase, for a phase whose
@@ -112,7 +117,12 @@ export async function prepareUserPhase(key: (typeof USER_PHASES)[number], setup:
       const half = Math.floor(n / 2);
       const restart = (): number => half + 1 + Math.floor(random() * Math.max(1, half - 100));
       const queue: number[] = Array.from({ length: 16 }, restart);
+      // Each walker's first page is a random deep offset, O(offset) by design (about a second at
+      // 1,000,000 on PostgreSQL): the phase measures walking, so the warm-up lasts until every
+      // walker's first page has answered (the queue serves them first; 32 answers cover them).
+      let answered = 0;
       const onResponse = (status: number, body: string): void => {
+        answered += 1;
         let next: number | undefined;
         if (status === 200) {
           try {
@@ -125,7 +135,7 @@ export async function prepareUserPhase(key: (typeof USER_PHASES)[number], setup:
         queue.push(next !== undefined && next <= n - 99 ? next : restart());
       };
       const next = (): LoadRequest => ({ method: "GET", path: `/Users?startIndex=${queue.shift() ?? restart()}&count=100` });
-      return { key, next, onResponse, warmup: { next, onResponse } };
+      return { key, next, onResponse, warmup: { next, onResponse, ready: () => answered >= 32 } };
     }
     case "users.deepCursor": {
       const starts = await cursorsInSecondHalf(setup);
