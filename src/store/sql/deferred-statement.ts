@@ -22,6 +22,8 @@ export interface Deferral {
 }
 
 const deferrable = new WeakMap<CompiledQuery, Deferral>();
+// The deferral of every statement without an expectation: one object, not one per statement.
+const WITHOUT_EXPECTATION: Deferral = Object.freeze({});
 const heldBack = new WeakSet<CompiledQuery>();
 
 /**
@@ -47,7 +49,7 @@ type QueryRunner = Pick<Kysely<unknown>, "executeQuery">;
  * @example await runDeferrable(trx, insert.compile(), { atLeast: 1, otherwise: () => uniquenessError("userName") });
  */
 export async function runDeferrable(db: QueryRunner, query: CompiledQuery, expectation?: RowExpectation): Promise<void> {
-  deferrable.set(query, expectation === undefined ? {} : { expectation });
+  deferrable.set(query, expectation === undefined ? WITHOUT_EXPECTATION : { expectation });
   const result = await db.executeQuery(query);
   if (expectation === undefined || heldBack.has(query)) return;
   if ((result.numAffectedRows ?? 0n) < BigInt(expectation.atLeast)) throw expectation.otherwise();

@@ -59,20 +59,11 @@ function prepared({ database, statements }: Connection, text: string): Database.
  * request. Only the writer is sent statements ahead (`sqliteWorkerConnection`), so none bounces.
  */
 function runAhead(connection: Connection, id: number, ahead: readonly StatementAhead[]): WorkerReply | undefined {
-  const { database } = connection;
   for (let at = 0; at < ahead.length; at++) {
     const { sql, parameters, atLeast } = ahead[at] as StatementAhead;
-    try {
-      const statement = prepared(connection, sql);
-      if (statement.reader) {
-        statement.all(parameters);
-        continue;
-      }
-      const { changes } = statement.run(parameters);
-      if (atLeast !== undefined && changes < atLeast) return { kind: "short", id, at, inTransaction: database.inTransaction };
-    } catch (error) {
-      return { kind: "failed", id, error: toTransferableError(error), inTransaction: database.inTransaction };
-    }
+    const reply = execute(connection, id, sql, parameters);
+    if (reply.kind !== "done") return reply;
+    if (atLeast !== undefined && (reply.changes ?? 0) < atLeast) return { kind: "short", id, at, inTransaction: reply.inTransaction };
   }
   return undefined;
 }
