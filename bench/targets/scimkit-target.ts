@@ -2,7 +2,8 @@
  * The scimkit target (bench/target-protocol.md): the example host app (`createHostApp`) on the
  * store `STORE` names — `memory`, `sqlite` (a temp file, deleted at the end), `postgres` (a
  * fresh schema in `SCIMKIT_BENCH_POSTGRES_URL`, dropped at the end) or `table` (`tableStore` over
- * an application's own tables in a SQLite temp file: the conformance kit's mapping A) — with a static token for
+ * an application's own tables in a SQLite temp file: the conformance kit's mapping A, with the
+ * list-generation triggers) — with a static token for
  * each of two organizations: the measured one and a neighbour (the noisy-neighbour scenario).
  * Seeding goes through the `ResourceStore` API with the same normalization the router applies.
  * `REQUEST_LOG` (`memory` | `sql`, unset for none) gives the host a provisioning log (issue 18),
@@ -39,6 +40,7 @@ import { openSqlite } from "../../src/store/sql/open-sqlite.js";
 import { sqlStore } from "../../src/store/sql/sql-store.js";
 import { createSchemaA, mappingA } from "../../src/store/sql/table/table-mappings.fixture.js";
 import { tableStore } from "../../src/store/sql/table/table-store.js";
+import { tableStoreTriggersSql } from "../../src/store/sql/table/table-store-triggers-sql.js";
 import { uniqueKeysOf } from "../../src/store/unique-keys.js";
 import type { SeedGroupRequest, SeedUsersRequest } from "../lib/target-protocol.js";
 import { createMetricsProbe, wantsCollection, mapBounded, onShutdown, printReady } from "../lib/target-support.js";
@@ -106,9 +108,11 @@ async function openStore(): Promise<OpenedStore> {
     const dir = mkdtempSync(join(tmpdir(), "scimkit-bench-"));
     const file = join(dir, "app.db");
     // The application's database, opened as `sqlStore` opens its own (worker threads, WAL), with
-    // the application's migration: integer ids, its unique e-mail index, teams and members.
+    // the application's migration: integer ids, its unique e-mail index, teams and members, and
+    // the list-generation triggers docs/your-own-tables.md recommends (startIndex walks skip OFFSET).
     const db = await openSqlite(file);
     await createSchemaA(db, "sqlite");
+    for (const statement of tableStoreTriggersSql(mappingA, sqliteDialect)) await sql.raw(statement).execute(db);
     const store = await tableStore({ kysely: db, dialect: sqliteDialect, ...mappingA });
     return {
       store,

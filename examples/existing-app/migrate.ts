@@ -4,10 +4,11 @@
  * provider's id for the row, RFC 7643 §3.1; `scim_attributes`, JSON for the attributes the
  * application has no column for) and an index on each case-folded name, which serves the
  * identity provider's `userName eq` and `displayName eq` in any case (RFC 7643 §4.1.1, §4.2:
- * neither is caseExact) and keeps the application's own rows unique the same way.
+ * neither is caseExact) and keeps the application's own rows unique the same way — and the
+ * triggers that keep scimkit's list generations (`tableStoreTriggersSql`).
  */
 import { sql, type Kysely } from "kysely";
-import { sqliteDialect, type SqlDialect } from "scimkit/sql";
+import { sqliteDialect, tableStoreTriggersSql, type SqlDialect } from "scimkit/sql";
 
 export async function migrate<DB>(db: Kysely<DB>, dialect: SqlDialect = sqliteDialect): Promise<void> {
   const sqlite = dialect.name === "sqlite";
@@ -45,6 +46,18 @@ export async function migrate<DB>(db: Kysely<DB>, dialect: SqlDialect = sqliteDi
     primary key (team_id, user_id)
   )`.execute(db);
   await sql`create index if not exists team_members_user on team_members (user_id)`.execute(db);
+  // The triggers that count rows entering and leaving each organization's lists, the application's
+  // own writes as well as scimkit's: with them, an identity provider's walk by startIndex reads each
+  // page from where the last one ended instead of skipping every row before it (docs/your-own-tables.md).
+  const triggers = tableStoreTriggersSql(
+    {
+      organization: { column: "org_id" },
+      users: { table: "users", id: { column: "id", kind: "integer" } },
+      groups: { table: "teams", id: { column: "id", kind: "integer" } },
+    },
+    dialect,
+  );
+  for (const statement of triggers) await sql.raw(statement).execute(db);
 }
 
 /** `column` case-folded, as the index expression scimkit's lookups match. */

@@ -4,7 +4,8 @@
  * `FilterDialect` part reads the store's JSON through `JsonRef`s) — with the SQL implementations
  * of the other features' contracts: the audit trail, the provisioning log (`sqlRequestLog`), the
  * rate limiter, event receivers and signing keys. `tableStore` is a `ResourceStore` over the
- * application's own tables, described by a mapping.
+ * application's own tables, described by a mapping; `tableStoreTriggersSql`, the triggers for the
+ * application's migration that let its `startIndex` walks skip OFFSET.
  *
  * A client keeping tables of its own beside the store's, in the same database, uses the SCIM data
  * where it is instead of copying it: the table types, and `runMigrations` with a namespace of its
@@ -22,6 +23,8 @@ export type { SqliteThreads } from "./open-sqlite.js";
 export { sqlResourceStore } from "./sql-resource-store.js";
 export { tableStore } from "./table/table-store.js";
 export type { TableStore, TableStoreConnection, TableStoreOptions } from "./table/table-store.js";
+export { tableStoreTriggersSql } from "./table/table-store-triggers-sql.js";
+export type { TableStoreTriggersOptions } from "./table/table-store-triggers-sql.js";
 export type {
   ChildTableMapping,
   ColumnMapping,

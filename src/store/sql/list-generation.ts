@@ -7,7 +7,6 @@
 import { CompiledQuery, sql, type AliasedRawBuilder, type Expression, type Kysely, type OnConflictBuilder } from "kysely";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import type { StoreScope } from "../resource-store.js";
-import type { ResourceRow } from "./resource-row.js";
 import { runDeferrable } from "./deferred-statement.js";
 import { cachedStatementText } from "./statement-texts.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
@@ -26,9 +25,10 @@ function incremented(conflict: OnConflictBuilder<SqlStoreDatabase, "scimkit_list
  * The slot a write increments. On PostgreSQL the connection's backend: two transactions at once
  * are on two connections, so they never wait for each other's slot while the pool holds no more
  * than 128 connections (a random slot made one create in fifteen wait for another's commit with
- * ten writers). Elsewhere (SQLite's one writer) any slot.
+ * ten writers). Elsewhere (SQLite's one writer) any slot. Constants only, so the table store's
+ * triggers (`tableStoreTriggersSql`) inline it in their DDL.
  */
-function slotOf(dialect: Pick<SqlDialect, "name">): Expression<number> {
+export function slotOf(dialect: Pick<SqlDialect, "name">): Expression<number> {
   return dialect.name === "postgres" ? sql<number>`pg_backend_pid() % ${sql.lit(SLOTS)}` : sql<number>`abs(random()) % ${sql.lit(SLOTS)}`;
 }
 
@@ -72,11 +72,15 @@ export async function bumpOrganizationGenerations(trx: Kysely<SqlStoreDatabase>,
 }
 
 /**
- * The generation of `scope`'s list as a column `list_generation` of a statement over
- * `scimkit_resources`: a scalar subquery, so the generation and the rows come from one snapshot.
+ * The generation of `scope`'s list as a column `list_generation` of a statement over its rows: a
+ * scalar subquery, so the generation and the rows come from one snapshot. `table` holds the slots:
+ * `scimkit_list_generations` for the SQL store, `scimkit_table_generations` for the table store.
  */
-export function listGenerationColumn(scope: StoreScope): AliasedRawBuilder<number | string | null, "list_generation"> {
-  return sql<number | string | null>`(select coalesce(sum(g.generation), 0) from scimkit_list_generations g
+export function listGenerationColumn(
+  scope: StoreScope,
+  table = "scimkit_list_generations",
+): AliasedRawBuilder<number | string | null, "list_generation"> {
+  return sql<number | string | null>`(select coalesce(sum(g.generation), 0) from ${sql.table(table)} g
     where g.org_id = ${scope.orgId} and g.resource_type = ${scope.resourceType})`.as("list_generation");
 }
 
@@ -84,9 +88,6 @@ export function listGenerationColumn(scope: StoreScope): AliasedRawBuilder<numbe
 export interface GenerationRow {
   readonly list_generation: number | string | null;
 }
-
-/** A resource row of a walk's page, with its list's generation. */
-export type WalkRow = ResourceRow & GenerationRow;
 
 /** The generation a row carries, as text (SQLite sums to a number, PostgreSQL to numeric text). */
 export function generationOf(row: GenerationRow): string {

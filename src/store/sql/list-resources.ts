@@ -11,42 +11,19 @@ import { keysetAfterSql, orderBySql } from "./filter/sort-sql.js";
 import { readMembers } from "./member-rows.js";
 import { resourceColumns, storedResourceOf, type ResourceRow } from "./resource-row.js";
 import type { ResourcesTable, SqlStoreDatabase } from "./sql-tables.js";
-import { generationOf, listGenerationColumn, type WalkRow } from "./list-generation.js";
+import { listGenerationColumn } from "./list-generation.js";
 import type { RememberedPositions } from "../remembered-positions.js";
-import { resourceView } from "../resource-view.js";
-import { sortKeyOf } from "../../scim/list/sort-key.js";
-import { formatPath } from "../../scim/schema/resolved-path.js";
+import { startIndexWalk, walkPage } from "./start-index-walk.js";
+import { totalFromPage } from "./total-from-page.js";
 
 /** The alias of `scimkit_resources` in list queries, which the filter compiler refers to. */
 const RESOURCE = "r";
 
 /**
- * The total a page tells by itself: a short page that starts at the beginning or holds at least
- * one row ends the list, so the total is its offset plus its length — no count query. `undefined`
- * when only counting can tell (a full page, or an empty page past the start).
+ * The sort paths of a SQL store's list no update can change: a `startIndex` walk sorted by one
+ * follows remembered positions (`startIndexWalk`).
  */
-export function totalFromPage(page: ListRequest["page"], returned: number): number | undefined {
-  if (returned >= page.count) return undefined;
-  if (page.kind === "cursor") return page.after ? undefined : returned;
-  const offset = Math.max(1, page.startIndex) - 1;
-  return returned > 0 || offset === 0 ? offset + returned : undefined;
-}
-
-/**
- * The name of `request`'s list when its walks can follow remembered positions: no filter, and the
- * default order or one by `id` or `meta.created`, which no update can change — so only a create
- * or a delete, which move the list's generation, can shift what lies at an offset. A filtered or
- * otherwise sorted list pages by OFFSET (cursors, RFC 9865, page any list in constant time).
- */
-function walkOf(request: ListRequest): string | undefined {
-  if (request.filter !== undefined) return undefined;
-  const { sort } = request;
-  if (sort === undefined) return `${request.resourceType}\n`;
-  const path = sort.path;
-  const immutable =
-    !path.extension && (path.attribute.name === "id" || (path.attribute.name === "meta" && path.subAttribute?.name === "created"));
-  return immutable ? `${request.resourceType}\n${formatPath(path)}\n${sort.order}` : undefined;
-}
+const IMMUTABLE_SORT_PATHS: ReadonlySet<string> = new Set(["id", "meta.created"]);
 
 /**
  * One page of `request` with its total. Without members this is one statement, plus a count
@@ -98,9 +75,6 @@ export async function listResources(
     return query.limit(at.count).execute();
   };
   const pageRows = (on: Kysely<SqlStoreDatabase>): Promise<ResourceRow[]> => paginate(matching(on).select(resourceColumns), page);
-  /** `pageRows` with the list's generation beside each row, read in the same statement. */
-  const walkRows = (on: Kysely<SqlStoreDatabase>, at: ListRequest["page"]): Promise<WalkRow[]> =>
-    paginate(matching(on).select(resourceColumns).select(listGenerationColumn(request)), at);
 
   /** The page's members, when asked for, read with `on` (the page's snapshot). */
   const withMembers = async (on: Kysely<SqlStoreDatabase>, rows: readonly ResourceRow[]): Promise<StoredResource[]> => {
@@ -119,41 +93,17 @@ export async function listResources(
     );
   };
 
-  const walk = positions && page.kind === "index" && page.count > 0 ? walkOf(request) : undefined;
-  if (positions && walk !== undefined && page.kind === "index") {
-    // A page of a startIndex walk. Each statement reads the list's generation beside its rows, in
-    // its own snapshot, so a remembered position is followed only where the rows prove it still
-    // holds (rememberedPositions), and remembered only with the generation its rows were read at.
-    const offset = Math.max(1, page.startIndex) - 1;
-    const remember = async (
-      on: Kysely<SqlStoreDatabase>,
-      rows: readonly WalkRow[],
-      generation: string | undefined,
-      totalResults: number,
-    ) => {
-      const resources = await withMembers(on, rows);
-      const last = resources[resources.length - 1];
-      if (last && generation !== undefined) {
-        const after = { key: sort ? sortKeyOf(resourceView(request.resourceType, last), sort.path) : null, id: last.id };
-        positions.set(request.orgId, walk, offset + rows.length, { generation, after, total: totalResults });
-      }
-      return { totalResults, resources };
-    };
-    const walked = async (on: Kysely<SqlStoreDatabase>): Promise<ListResult> => {
-      const known = offset === 0 ? undefined : positions.get(request.orgId, walk, offset);
-      if (known) {
-        const rows = await walkRows(on, { kind: "cursor", after: known.after, count: page.count });
-        if (rows[0] && generationOf(rows[0]) === known.generation) return remember(on, rows, known.generation, known.total);
-      }
-      const rows = await walkRows(on, page);
-      const generation = rows[0] ? generationOf(rows[0]) : undefined;
-      const fromPage = totalFromPage(page, rows.length);
-      if (fromPage !== undefined) return remember(on, rows, generation, fromPage);
-      const counted = await matching(on)
-        .select((eb) => [eb.fn.countAll().as("total"), listGenerationColumn(request)])
-        .executeTakeFirstOrThrow();
-      return remember(on, rows, generationOf(counted) === generation ? generation : undefined, Number(counted.total));
-    };
+  const walk = startIndexWalk(request, positions, IMMUTABLE_SORT_PATHS);
+  if (walk) {
+    const walked = (on: Kysely<SqlStoreDatabase>): Promise<ListResult> =>
+      walkPage(walk, {
+        rows: (at) => paginate(matching(on).select(resourceColumns).select(listGenerationColumn(request)), at),
+        count: () =>
+          matching(on)
+            .select((eb) => [eb.fn.countAll().as("total"), listGenerationColumn(request)])
+            .executeTakeFirstOrThrow(),
+        resources: (rows) => withMembers(on, rows),
+      });
     return request.members ? dialect.readTransaction(db, walked) : walked(db);
   }
 

@@ -43,13 +43,17 @@ export function otherThan(type: TypeTable, id: string | number): RawBuilder<unkn
   return sql` and ${idRef(type)} <> ${sql.val(id)}`;
 }
 
-/** `select` of rows with their meta, from the table aliased `t`, joined to `scimkit_table_meta` where it keeps some. */
+/**
+ * `select` of rows with their meta, from the table aliased `t`, joined to `scimkit_table_meta` where
+ * it keeps some; `columns` adds columns after them (`, …`).
+ */
 export function selectRows(
   state: TableStoreState,
   type: TypeTable,
   scope: StoreScope,
   where: Expression<SqlBool>,
   tail: RawBuilder<unknown> = sql``,
+  columns: RawBuilder<unknown> = sql``,
 ): RawBuilder<Row> {
   const { meta } = type;
   const join = meta.side
@@ -59,7 +63,7 @@ export function selectRows(
     : sql``;
   return sql<Row>`select ${sql.ref(ROW)}.*, ${meta.version(ROW)} as scimkit_version, ${meta.created(ROW)} as scimkit_created, ${meta.lastModified(
     ROW,
-  )} as scimkit_last_modified from ${sql.table(type.mapping.table)} as ${sql.id(ROW)} ${join} where ${orgCondition(state, scope.orgId)} and ${where} ${tail}`;
+  )} as scimkit_last_modified${columns} from ${sql.table(type.mapping.table)} as ${sql.id(ROW)} ${join} where ${orgCondition(state, scope.orgId)} and ${where} ${tail}`;
 }
 
 /** Where the compiled filters and sorts of a list of `type` find each attribute. */

@@ -6,6 +6,7 @@
  */
 import type { Kysely } from "kysely";
 import { scimError, type ScimError } from "../../../errors.js";
+import { rememberedPositions, type RememberedPositions } from "../../remembered-positions.js";
 import type { StoreOptions } from "../../store-options.js";
 import type { SqlDialect } from "../dialects/sql-dialect.js";
 import type { SqlStoreDatabase } from "../sql-tables.js";
@@ -23,6 +24,12 @@ export interface TableResourceStoreOptions extends StoreOptions {
   readonly users: TableMapping;
   /** The `Group` resource type's table and its members; absent: groups are not kept. */
   readonly groups?: GroupTableMapping;
+  /**
+   * The resource types whose tables keep list generations by the application's triggers
+   * (`generationTriggerTypes`): their `startIndex` walks follow remembered positions. Default none:
+   * every index page by OFFSET.
+   */
+  readonly generations?: ReadonlySet<string>;
 }
 
 /** One served resource type's table. */
@@ -75,6 +82,10 @@ export interface TableStoreState {
   readonly tables: ReadonlyMap<string, TypeTable>;
   /** `readOne`'s statement per table, compiled on first use. */
   readonly byIdStatements: Map<TypeTable, SlottedStatement>;
+  /** The resource types whose list generations are kept (`TableResourceStoreOptions.generations`). */
+  readonly generations: ReadonlySet<string>;
+  /** Where the pages of their `startIndex` walks ended (issue 29). */
+  readonly positions: RememberedPositions;
 }
 
 /** The state of a table store over `db` serving `options`' tables. */
@@ -117,6 +128,8 @@ export function tableStoreState(db: Kysely<SqlStoreDatabase>, dialect: SqlDialec
     groups: tables.get("Group"),
     tables,
     byIdStatements: new Map(),
+    generations: options.generations ?? new Set(),
+    positions: rememberedPositions(),
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * `tableStore`: a `ResourceStore` over tables the application already has (issue 16), described
  * by a mapping, on SQLite or PostgreSQL through Kysely. The application keeps its own schema and
- * migrations; the store adds two small side tables of its own (`table-side-tables.ts`).
+ * migrations; the store adds small side tables of its own (`table-side-tables.ts`), and its
+ * migration may add the triggers that let `startIndex` walks skip OFFSET (`tableStoreTriggersSql`).
  */
 import type { Kysely } from "kysely";
 import type { ResourceStore } from "../../resource-store.js";
@@ -16,6 +17,7 @@ import type { SqlStoreDatabase } from "../sql-tables.js";
 import type { GroupTableMapping, OrganizationMapping, TableMapping } from "./table-mapping.js";
 import { tableResourceStore } from "./table-resource-store.js";
 import { createSideTables } from "./table-side-tables.js";
+import { generationTriggerTypes } from "./table-store-triggers-sql.js";
 
 /**
  * Where the application's tables are: its own Kysely instance and dialect (the usual case: the
@@ -73,7 +75,8 @@ async function open<DB>(options: TableStoreConnection<DB>): Promise<Opened> {
 }
 
 /**
- * Opens a store over the application's tables and creates its side tables where missing.
+ * Opens a store over the application's tables, creates its side tables where missing and finds
+ * which tables have the list-generation triggers (`tableStoreTriggersSql`).
  *
  * @example
  * const store = await tableStore({
@@ -102,6 +105,8 @@ export async function tableStore<DB>(options: TableStoreOptions<DB>): Promise<Ta
       organization: options.organization,
       users: options.users,
       ...(options.groups ? { groups: options.groups } : {}),
+      // Read once: triggers installed later count from the next start.
+      generations: await generationTriggerTypes(db, dialect, options),
       ...(options.now === undefined ? {} : { now: options.now }),
     });
   } catch (error) {
