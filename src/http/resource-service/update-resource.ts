@@ -93,7 +93,12 @@ export async function updateResource(
       if (!attributesChanged && !membershipChanges) {
         const unchanged = members && type.hasMembers ? await readResource(state, context, type, id, true) : current;
         const events = eventsOf(current.attributes, current, false, undefined);
-        return { stored: unchanged, deliver: () => appendAndDeliver(delivery, context.orgId, events) };
+        return {
+          stored: unchanged,
+          deliver() {
+            return appendAndDeliver(delivery, context.orgId, events);
+          },
+        };
       }
       const written = writeEvents(delivery, (result: WriteResult) =>
         eventsOf(current.attributes, result.resource, attributesChanged, result.membership),
@@ -113,7 +118,12 @@ export async function updateResource(
         ...(written.recording ? { events: written.recording } : {}),
       });
       if (!result) throw notFound(type, id);
-      return { stored: result.resource, deliver: () => written.deliver(result) };
+      return {
+        stored: result.resource,
+        deliver() {
+          return written.deliver(result);
+        },
+      };
     },
   );
   // After the lock: a slow listener, or a response of 100,000 members, delays only its own
