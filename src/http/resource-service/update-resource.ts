@@ -49,7 +49,8 @@ export function serialized<T>(
   id: string,
   work: () => Promise<T>,
 ): Promise<T> {
-  return state.writing.run(JSON.stringify([context.orgId, type.id, id]), work);
+  // The organization's length first, so no two (organization, type, id) give one key; cheaper than JSON.
+  return state.writing.run(`${context.orgId.length}:${context.orgId}\n${type.id}\n${id}`, work);
 }
 
 /**
