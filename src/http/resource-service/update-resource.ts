@@ -113,6 +113,17 @@ export async function updateResource(
         // concurrent change between our read and this write would be silently undone.
         ...(attributesChanged || ifMatch !== undefined ? { expectedVersion: current.version } : {}),
         ...(attributesChanged ? { attributes, uniqueKeys: uniqueKeysOf(type.schema, attributes) } : {}),
+        // What the write was computed from: a store may write at that version without reading the row.
+        ...(attributesChanged
+          ? {
+              read: {
+                version: current.version,
+                created: current.created,
+                attributes: current.attributes,
+                uniqueKeys: uniqueKeysOf(type.schema, current.attributes),
+              },
+            }
+          : {}),
         ...(membershipChanges ? { membership } : {}),
         unknownMembers: state.config.unknownMembers,
         members: members && type.hasMembers,
