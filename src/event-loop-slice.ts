@@ -24,7 +24,9 @@ export interface EventLoopSlice {
 export function eventLoopSlice(budgetMs: number = SLICE_MS): EventLoopSlice {
   let started = performance.now();
   return {
-    due: () => performance.now() - started >= budgetMs,
+    due() {
+      return performance.now() - started >= budgetMs;
+    },
     async next() {
       await nextTurn();
       started = performance.now();

@@ -224,6 +224,12 @@ export interface UpdateRequest extends StoreScope {
   /** The unique values of the new attributes; given whenever `attributes` is. */
   readonly uniqueKeys?: readonly UniqueKey[];
   /**
+   * The resource as the caller read it, when `expectedVersion` is that read's version: a store may
+   * write from it instead of reading the row, since the write happens only at that version. One
+   * that ignores it reads as usual. The core sets it on attribute writes.
+   */
+  readonly read?: ReadSnapshot;
+  /**
    * The change to the member ids (a type with members only: a resource created with
    * `CreateRequest.members`), applied in the store without reading the other members, so
    * concurrent deltas from several processes all take effect.
@@ -238,6 +244,18 @@ export interface UpdateRequest extends StoreScope {
    * Absent when the store has no outbox.
    */
   readonly events?: EventRecording<WriteResult>;
+}
+
+/** What `UpdateRequest.read` says of the resource the write was computed from. */
+export interface ReadSnapshot {
+  /** The version it was read at. */
+  readonly version: string;
+  /** Its `created`, unchanged by an update. */
+  readonly created: string;
+  /** Its attributes at that version. */
+  readonly attributes: ScimObject;
+  /** The unique values those attributes derive (`uniqueKeysOf`), which the resource holds at that version. */
+  readonly uniqueKeys: readonly UniqueKey[];
 }
 
 /** Deletes a resource. */

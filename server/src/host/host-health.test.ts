@@ -55,6 +55,21 @@ describe("/healthz and /readyz", () => {
     expect(lines).toEqual([]);
   });
 
+  it("answer HEAD, a trailing slash and any case as Express routes did; other methods and paths go on to a 404", async () => {
+    const lines: string[] = [];
+    const host = app({ health: hostHealth(async () => {}) }, lines);
+    expect((await request(host).head("/healthz")).status).toBe(200);
+    expect((await request(host).get("/readyz/")).status).toBe(200);
+    expect((await request(host).get("/HealthZ")).body).toEqual({ status: "ok" });
+    expect((await request(host).post("/healthz")).status).toBe(404);
+    expect((await request(host).get("/healthz/deeper")).status).toBe(404);
+    // Not probes: logged as any request is, and carrying the header every answer carries.
+    const other = await request(host).get("/healthzz");
+    expect(other.status).toBe(404);
+    expect(other.headers["x-content-type-options"]).toBe("nosniff");
+    expect(lines).toHaveLength(3);
+  });
+
   it("/readyz answers 503 once the store is closed, and 200 while it answers", async () => {
     const database = await openHostStore(`sqlite:${join(scratch, "ready.db")}`);
     const lines: string[] = [];

@@ -3,7 +3,7 @@
  * it does not) and `GET /readyz` (readiness: it can serve — its database answers and it is not
  * shutting down; send it no traffic while it is not). Neither needs a token nor shows org data.
  */
-import express, { type Router } from "express";
+import type { RequestHandler } from "express";
 
 /** Whether the host can serve, as `/readyz` reports it. */
 export interface HostHealth {
@@ -48,15 +48,26 @@ export function hostHealth(ping: () => Promise<void>, timeoutMs: number = READY_
   };
 }
 
-/** `/healthz` and `/readyz`; without `health`, `/readyz` answers as `/healthz` does. */
-export function healthRoutes(health: HostHealth | undefined, logError: (error: unknown) => void = () => {}): Router {
-  const router = express.Router();
-  router.get("/healthz", (_request, response) => {
-    response.set("Cache-Control", "no-store").json({ status: "ok" });
-  });
-  router.get("/readyz", (_request, response) => {
+/** `/healthz` or `/readyz` (any case, one trailing slash allowed, as Express routes match), else undefined. */
+function probeOf(path: string): "healthz" | "readyz" | undefined {
+  const bare = (path.endsWith("/") ? path.slice(0, -1) : path).toLowerCase();
+  return bare === "/healthz" ? "healthz" : bare === "/readyz" ? "readyz" : undefined;
+}
+
+/**
+ * `GET /healthz` and `GET /readyz` (and HEAD); every other request goes on. One plain middleware,
+ * not a router of two routes, since every request of the host passes it. Without `health`, `/readyz`
+ * answers as `/healthz` does.
+ */
+export function healthProbes(health: HostHealth | undefined, logError: (error: unknown) => void = () => {}): RequestHandler {
+  return (request, response, next) => {
+    const probe = request.method === "GET" || request.method === "HEAD" ? probeOf(request.path) : undefined;
+    if (probe === undefined) {
+      next();
+      return;
+    }
     response.set("Cache-Control", "no-store");
-    if (health === undefined) {
+    if (probe === "healthz" || health === undefined) {
       response.json({ status: "ok" });
       return;
     }
@@ -72,6 +83,5 @@ export function healthRoutes(health: HostHealth | undefined, logError: (error: u
         response.status(503).json({ status: "unavailable", reason: "database unreachable" });
       },
     );
-  });
-  return router;
+  };
 }

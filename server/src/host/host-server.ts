@@ -33,7 +33,7 @@ import { createOAuthTokenRouter, oauthPathErrorHandler, type OAuthTokenRouterOpt
 import { type RateLimiter, tokenBucketLimiter } from "scimkit/rate-limit";
 import type { ReadableRequestLog } from "scimkit/request-log";
 import type { ResourceStore } from "scimkit/store";
-import { healthRoutes, type HostHealth } from "./host-health.js";
+import { healthProbes, type HostHealth } from "./host-health.js";
 import { consoleRoutes } from "./console-routes.js";
 import { hostErrorHandler, hostNotFound } from "./host-fallback.js";
 import { type HostSecurityEvents, runSecurityEvents, securityEventRoutes } from "./host-security-events.js";
@@ -345,18 +345,18 @@ export function createHostApp(options: HostServerOptions): Express {
   if (options.trustProxy !== undefined) app.set("trust proxy", options.trustProxy);
   // Every URL the routers build for a client starts with it: no `Host` header is reflected.
   if (options.publicUrl !== undefined) app.set(PUBLIC_URL_SETTING, options.publicUrl);
-  // Every surface's: a body answered unread (401, 404) is read to its end by Node, so only up to a bound.
-  app.use(boundUnreadBody());
-  // On every answer, whichever surface wrote it: no browser reads a JSON body that echoes client
-  // input (an error's detail, a name) as HTML or script.
-  app.use((_request, response, next) => {
+  // What every request passes, as one layer (Express matches each layer of an app on every request):
+  // a body answered unread (401, 404) is read to its end by Node, so only up to a bound; no browser
+  // reads a JSON body that echoes client input (an error's detail, a name) as HTML or script; health
+  // probes are answered before the request log, since an orchestrator probes every few seconds and a
+  // line per probe would drown the requests that matter (never rate-limited nor authenticated).
+  const boundBody = boundUnreadBody();
+  const probes = healthProbes(options.health, logError);
+  const logRequest = requestLog(log, format);
+  app.use((request, response, next) => {
     response.setHeader("X-Content-Type-Options", "nosniff");
-    next();
+    boundBody(request, response, () => probes(request, response, () => logRequest(request, response, next)));
   });
-  // Before the request log: an orchestrator probes every few seconds, and a line per probe would
-  // drown the requests that matter. Outside the routers, so never rate-limited nor authenticated.
-  app.use(healthRoutes(options.health, logError));
-  app.use(requestLog(log, format));
   const { publicUrl, securityEvents } = options;
   app.use(
     "/scim/Organizations/:orgId/v2",

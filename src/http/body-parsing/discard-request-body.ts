@@ -9,6 +9,11 @@
 import type { IncomingMessage } from "node:http";
 import type { RequestHandler } from "express";
 
+/** RFC 9112 §6.3: a request has a body when it declares a length above zero or a transfer coding. */
+export function hasBody(headers: { readonly [name: string]: unknown }): boolean {
+  return headers["transfer-encoding"] !== undefined || (headers["content-length"] !== undefined && headers["content-length"] !== "0");
+}
+
 /** Requests whose body is already counted against a bound. */
 const bounded = new WeakSet<IncomingMessage>();
 
@@ -89,7 +94,8 @@ const watched = new WeakSet<object>();
 export function boundUnreadBody(): RequestHandler {
   return (request, response, next) => {
     // Mounted by an app and again by the router inside it (the host does): one listener is enough.
-    if (watched.has(response)) {
+    // Most requests (GET, DELETE) have no body to bound: no listener for them.
+    if (!hasBody(request.headers) || watched.has(response)) {
       next();
       return;
     }

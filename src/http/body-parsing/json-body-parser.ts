@@ -9,7 +9,7 @@
 import express, { type RequestHandler } from "express";
 import { parseByteLimit } from "./byte-limit.js";
 import { awaitsContinue } from "./defer-continue.js";
-import { boundRequestBody, discardRequestBody } from "./discard-request-body.js";
+import { boundRequestBody, discardRequestBody, hasBody } from "./discard-request-body.js";
 
 /** Why `jsonBodyParser` refused a request, for the caller to render. */
 export type BodyRefusal =
@@ -34,11 +34,6 @@ export interface JsonBodyParserOptions {
 
 function mediaTypeOf(header: string): string {
   return (header.split(";")[0] ?? "").trim().toLowerCase();
-}
-
-/** RFC 9112 §6.3: a request has a body when it declares a length above zero or a transfer coding. */
-function hasBody(headers: { readonly [name: string]: unknown }): boolean {
-  return headers["transfer-encoding"] !== undefined || (headers["content-length"] !== undefined && headers["content-length"] !== "0");
 }
 
 /**

@@ -16,25 +16,26 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
  */
 export function inSequence(handlers: readonly RequestHandler[]): RequestHandler {
   if (handlers.length === 1) return handlers[0] as RequestHandler;
-  return (request: Request, response: Response, next: NextFunction) => {
-    let index = 0;
-    const step: NextFunction = (signal?: unknown) => {
-      if (signal !== undefined) {
-        next(signal);
-        return;
-      }
-      const handler = handlers[index++];
-      if (handler === undefined) {
-        next();
-        return;
-      }
-      try {
-        const returned: unknown = handler(request, response, step);
-        if (returned instanceof Promise) returned.catch(step);
-      } catch (error) {
-        next(error);
-      }
-    };
-    step();
-  };
+  // Returned and passed as arguments, never bound to a name: under tsx (`npm start`, the benchmark)
+  // esbuild's keepNames gives every named closure a `defineProperty` call, ~0.5 µs each request.
+  return (request: Request, response: Response, next: NextFunction) => runFrom(handlers, 0, request, response, next);
+}
+
+/** Runs `handlers[index]` with a `next` that runs the one after it. */
+function runFrom(handlers: readonly RequestHandler[], index: number, request: Request, response: Response, next: NextFunction): void {
+  const handler = handlers[index];
+  if (handler === undefined) {
+    next();
+    return;
+  }
+  try {
+    const returned: unknown = handler(request, response, (signal?: unknown) => {
+      if (signal === undefined) runFrom(handlers, index + 1, request, response, next);
+      else next(signal);
+    });
+    // As Express 5 does for a layer whose promise rejects without a reason.
+    if (returned instanceof Promise) returned.catch((error: unknown) => next(error ?? new Error("Rejected promise")));
+  } catch (error) {
+    next(error);
+  }
 }

@@ -44,6 +44,11 @@ function attributeList(name: string, value: unknown): string[] {
   return parts.map((part) => part.trim()).filter((part) => part.length > 0);
 }
 
+/** The parameter `name` converted, `undefined` when it was not given (or given as null). */
+function readParameter<T>(found: ReadonlyMap<Name, unknown>, name: Name, convert: (name: string, value: unknown) => T): T | undefined {
+  return found.has(name) && found.get(name) !== null ? convert(name, found.get(name)) : undefined;
+}
+
 function assemble(entries: Iterable<readonly [string, unknown]>): ListParameters {
   const found = new Map<Name, unknown>();
   for (const [key, value] of entries) {
@@ -52,18 +57,16 @@ function assemble(entries: Iterable<readonly [string, unknown]>): ListParameters
     if (found.has(name)) invalid(`"${name}" is given more than once.`);
     found.set(name, value);
   }
-  const read = <T>(name: Name, convert: (name: string, value: unknown) => T): T | undefined =>
-    found.has(name) && found.get(name) !== null ? convert(name, found.get(name)) : undefined;
-  const filter = read("filter", text);
+  const filter = readParameter(found, "filter", text);
   return {
     ...(filter === undefined || filter.trim() === "" ? {} : { filter }),
-    ...optional("sortBy", read("sortBy", text)),
-    ...optional("sortOrder", read("sortOrder", text)),
-    ...optional("startIndex", read("startIndex", integer)),
-    ...optional("count", read("count", integer)),
-    ...optional("cursor", read("cursor", text)),
-    ...optional("attributes", read("attributes", attributeList)),
-    ...optional("excludedAttributes", read("excludedAttributes", attributeList)),
+    ...optional("sortBy", readParameter(found, "sortBy", text)),
+    ...optional("sortOrder", readParameter(found, "sortOrder", text)),
+    ...optional("startIndex", readParameter(found, "startIndex", integer)),
+    ...optional("count", readParameter(found, "count", integer)),
+    ...optional("cursor", readParameter(found, "cursor", text)),
+    ...optional("attributes", readParameter(found, "attributes", attributeList)),
+    ...optional("excludedAttributes", readParameter(found, "excludedAttributes", attributeList)),
   };
 }
 
@@ -93,6 +96,8 @@ export function listParametersFromBody(body: unknown): ListParameters {
 
 /** Only `attributes` and `excludedAttributes`, for single-resource requests (RFC 7644 §3.9). */
 export function projectionParameters(query: URLSearchParams): Pick<ListParameters, "attributes" | "excludedAttributes"> {
+  // The common case, a bare `GET /Users/{id}`: nothing to read.
+  if (query.size === 0) return {};
   const { attributes, excludedAttributes } = assemble(
     [...query.entries()].filter(([key]) => ["attributes", "excludedattributes"].includes(key.toLowerCase())),
   );

@@ -27,10 +27,19 @@ export function hasLargeArray(value: unknown, depth: number = MAX_DEPTH): boolea
   if (!isContainer(value)) return false;
   if (Array.isArray(value)) {
     if (value.length > LARGE_ARRAY) return true;
-    return depth > 0 && value.some((element) => hasLargeArray(element, depth - 1));
+    if (depth === 0) return false;
+    // Loops, not `some` and `Object.keys`: this runs on every response.
+    for (let index = 0; index < value.length; index++) {
+      const element: unknown = value[index];
+      if (typeof element === "object" && element !== null && hasLargeArray(element, depth - 1)) return true;
+    }
+    return false;
   }
   if (depth === 0) return false;
-  for (const key of Object.keys(value)) if (hasLargeArray((value as Record<string, unknown>)[key], depth - 1)) return true;
+  for (const key in value) {
+    const member: unknown = (value as Record<string, unknown>)[key];
+    if (typeof member === "object" && member !== null && Object.hasOwn(value, key) && hasLargeArray(member, depth - 1)) return true;
+  }
   return false;
 }
 

@@ -41,6 +41,48 @@ function memberIds(value: unknown): unknown[] {
   );
 }
 
+/** What `patchBounds` has counted so far over a request's operations. */
+interface Tally {
+  readonly schema: ResourceSchema;
+  readonly maxValues: number | undefined;
+  readonly maxMembers: number | undefined;
+  /** Values carried so far per multi-valued attribute. */
+  readonly carried: Map<string, Carried>;
+  /** The distinct members named so far. */
+  readonly members: Set<string>;
+  /** Member filters (`members[value eq "…"]`) name at most one member each. */
+  filteredMembers: number;
+}
+
+/** Counts what one operation carries for `path` into `tally`; the refusal once a limit is passed. */
+function tallied(tally: Tally, operation: PatchOperation, text: string, path: ResolvedPath, value: unknown): ScimError | undefined {
+  const { schema, maxValues, maxMembers, carried, members } = tally;
+  if (isMembers(schema, path)) {
+    if (operation.op === "replace") members.clear();
+    // An id that is not a string is the engine's to refuse; here it only counts, once each.
+    for (const id of memberIds(value)) members.add(typeof id === "string" ? id : `\u0000${members.size}`);
+    const named = members.size + tally.filteredMembers;
+    if (maxMembers !== undefined && named > maxMembers) {
+      return scimError(
+        "payloadTooLarge",
+        `Operations[${operation.index}]: the request names ${named} members; the limit is ${maxMembers} (maxMembers).`,
+      );
+    }
+    return undefined;
+  }
+  if (operation.op === "remove" || maxValues === undefined) return undefined;
+  const given = value === null || value === undefined ? 0 : Array.isArray(value) ? value.length : 1;
+  const key = `${path.schema}\u0000${path.attribute.name}`;
+  const entry = carried.get(key) ?? { count: 0 };
+  entry.count = operation.op === "replace" ? given : entry.count + given;
+  carried.set(key, entry);
+  if (entry.count <= maxValues) return undefined;
+  const what = given > maxValues ? `carries ${given} values` : `carries, with the operations before it, ${entry.count} values`;
+  const issues = [{ path: text, message: `${what}; the limit is ${maxValues} (maxValues)` }];
+  const folded = invalidValueError(issues);
+  return restated(folded, `Operations[${operation.index}]: ${folded.detail}`);
+}
+
 /**
  * Counts the request's values per multi-valued attribute and its distinct member ids, failing
  * with the error the engine would give once it had applied them: 400 `invalidValue` naming the
@@ -60,35 +102,7 @@ export function patchBounds(
   if (maxValues === undefined && maxMembers === undefined) return ok(true);
   const carried = new Map<string, Carried>();
   const members = new Set<string>();
-  // Member filters (`members[value eq "…"]`) name at most one member each.
-  let filteredMembers = 0;
-
-  const tally = (operation: PatchOperation, text: string, path: ResolvedPath, value: unknown): ScimError | undefined => {
-    if (isMembers(schema, path)) {
-      if (operation.op === "replace") members.clear();
-      // An id that is not a string is the engine's to refuse; here it only counts, once each.
-      for (const id of memberIds(value)) members.add(typeof id === "string" ? id : `\u0000${members.size}`);
-      const named = members.size + filteredMembers;
-      if (maxMembers !== undefined && named > maxMembers) {
-        return scimError(
-          "payloadTooLarge",
-          `Operations[${operation.index}]: the request names ${named} members; the limit is ${maxMembers} (maxMembers).`,
-        );
-      }
-      return undefined;
-    }
-    if (operation.op === "remove" || maxValues === undefined) return undefined;
-    const given = value === null || value === undefined ? 0 : Array.isArray(value) ? value.length : 1;
-    const key = `${path.schema}\u0000${path.attribute.name}`;
-    const entry = carried.get(key) ?? { count: 0 };
-    entry.count = operation.op === "replace" ? given : entry.count + given;
-    carried.set(key, entry);
-    if (entry.count <= maxValues) return undefined;
-    const what = given > maxValues ? `carries ${given} values` : `carries, with the operations before it, ${entry.count} values`;
-    const issues = [{ path: text, message: `${what}; the limit is ${maxValues} (maxValues)` }];
-    const folded = invalidValueError(issues);
-    return restated(folded, `Operations[${operation.index}]: ${folded.detail}`);
-  };
+  const tally: Tally = { schema, maxValues, maxMembers, carried, members, filteredMembers: 0 };
 
   for (const operation of operations) {
     const { path: text, value } = operation;
@@ -98,7 +112,7 @@ export function patchBounds(
       const body = text === undefined ? value : { [text]: value };
       for (const entry of flattenInput(schema, body, tolerances).entries) {
         if (!entry.path.attribute.multiValued || entry.path.subAttribute) continue;
-        const refusal = tally(operation, entry.key, entry.path, entry.value);
+        const refusal = tallied(tally, operation, entry.key, entry.path, entry.value);
         if (refusal) return fail(refusal);
       }
       continue;
@@ -106,12 +120,12 @@ export function patchBounds(
     const bracket = text.indexOf("[");
     if (bracket >= 0) {
       const named = schema.resolvePath(text.slice(0, bracket).trim());
-      if (named.ok && isMembers(schema, named.path)) filteredMembers += 1;
-      if (named.ok && isMembers(schema, named.path) && maxMembers !== undefined && members.size + filteredMembers > maxMembers) {
+      if (named.ok && isMembers(schema, named.path)) tally.filteredMembers += 1;
+      if (named.ok && isMembers(schema, named.path) && maxMembers !== undefined && members.size + tally.filteredMembers > maxMembers) {
         return fail(
           scimError(
             "payloadTooLarge",
-            `Operations[${operation.index}]: the request names ${members.size + filteredMembers} members; the limit is ${maxMembers} (maxMembers).`,
+            `Operations[${operation.index}]: the request names ${members.size + tally.filteredMembers} members; the limit is ${maxMembers} (maxMembers).`,
           ),
         );
       }
@@ -121,7 +135,7 @@ export function patchBounds(
     if (!resolved.ok || !resolved.path.attribute.multiValued || resolved.path.subAttribute) continue;
     // A remove without a value empties the attribute, naming nothing.
     if (operation.op === "remove" && !operation.hasValue) continue;
-    const refusal = tally(operation, text, resolved.path, value);
+    const refusal = tallied(tally, operation, text, resolved.path, value);
     if (refusal) return fail(refusal);
   }
   return ok(true);

@@ -5,7 +5,7 @@
  * themselves are in resource-row-writes.ts.
  */
 import type { Kysely } from "kysely";
-import type { ResourceStore } from "../resource-store.js";
+import type { ResourceStore, UpdateRequest } from "../resource-store.js";
 import type { StoreOptions } from "../store-options.js";
 import { deleteScimOrganizationRows } from "./delete-scim-organization-rows.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
@@ -13,6 +13,7 @@ import { listResources } from "./list-resources.js";
 import { rememberedPositions } from "../remembered-positions.js";
 import { storedResourceOf } from "./resource-row.js";
 import { createResourceRow, deleteResourceRow, updateResourceRow } from "./resource-row-writes.js";
+import { canUpdateAtReadVersion, isUnsettled, updateAtReadVersion } from "./update-at-read-version.js";
 import { hasMemberList, membersOf, selectResource } from "./select-resource.js";
 import { sqlEventOutbox } from "./sql-event-outbox.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
@@ -72,16 +73,25 @@ export function sqlResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
       );
     },
 
-    update(request) {
-      return writeWithEvents(
-        db,
-        dialect,
-        now,
-        request.orgId,
-        request.events,
-        (trx) => updateResourceRow(trx, dialect, request),
-        (result) => result,
-      );
+    async update(request) {
+      const write = (at: UpdateRequest) =>
+        writeWithEvents(
+          db,
+          dialect,
+          now,
+          at.orgId,
+          at.events,
+          (trx) => (canUpdateAtReadVersion(dialect, at) ? updateAtReadVersion(trx, dialect, at) : updateResourceRow(trx, dialect, at)),
+          (result) => result,
+        );
+      try {
+        return await write(request);
+      } catch (error) {
+        if (!isUnsettled(error)) throw error;
+        // Rolled back: the general path reads the row and decides (404, 412, 409, or the write).
+        const { read: _read, ...reading } = request;
+        return write(reading);
+      }
     },
 
     delete(request) {
