@@ -13,6 +13,7 @@ import { writeEvents } from "../lifecycle-events/write-events.js";
 import { listResourcesPage } from "../search/list-resources-page.js";
 import { createOrLinkUser, createResource } from "./create-resource.js";
 import { existingUserPolicy } from "./link-existing-user.js";
+import { patchMembership } from "./patch-membership.js";
 import { checkPatchBounds, prepareWrite, withoutServerAttributes, withoutWriteOnly } from "./prepare-write.js";
 import { checkIfMatch, notFound, outcomeOf, readResource } from "./read-resource.js";
 import { resourceEvents } from "./resource-events.js";
@@ -81,7 +82,21 @@ export function createResourceService(config: ResourceServiceConfig): ResourceSe
       const { tolerances } = compatibilityOf(context);
       // The bounds the request's shape alone decides, before the resource is read or locked
       // (architecture §4b: a bound is checked before the work it bounds).
-      checkPatchBounds(type, body, config.writeLimits, tolerances);
+      const operations = checkPatchBounds(type, body, config.writeLimits, tolerances);
+      // Members added or removed one by one, many at once (issue 29): written as a delta, without
+      // the read and the lock. The client's `If-Match` needs the read, so it goes the general way.
+      if (ifMatch === undefined && type.hasMembers) {
+        const written = await patchMembership(
+          state,
+          context,
+          type,
+          id,
+          operations,
+          { filterLimits: config.filterLimits, maxMembers, tolerances },
+          members,
+        );
+        if (written) return written;
+      }
       return updateResource(state, context, type, id, ifMatch, members, async (current) => {
         // Groups are patched without loading their members: member operations become a delta. The
         // engine pauses after each step, and a long request lets the event loop turn (architecture §4b).

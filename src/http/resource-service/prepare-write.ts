@@ -7,7 +7,7 @@ import type { Tolerances } from "../../scim/compatibility/compatibility-profile.
 import { type ScimError, invalidValueError, type ValidationIssue, scimError } from "../../errors.js";
 import { unwrap } from "../../result.js";
 import { patchBounds } from "../../scim/patch/patch-bounds.js";
-import { parsePatchRequest } from "../../scim/patch/patch-request.js";
+import { type PatchOperation, parsePatchRequest } from "../../scim/patch/patch-request.js";
 import { flattenInput } from "../../scim/schema/normalize-resource.js";
 import { isPlainObject, type ScimObject } from "../../scim/schema/normalize-value.js";
 import type { ResourceSchema } from "../../scim/schema/schema-registry.js";
@@ -123,10 +123,17 @@ function memberValueOf(element: ScimObject): unknown {
  * A PATCH body's operations within `limits` by their shape alone — their number, the values they
  * carry per multi-valued attribute, the members they name — before the resource is read or any
  * operation applied (400 or 413 naming the limit, as the engine would after applying them).
+ * Returns the operations as read, for a caller that goes on without the engine (`patchMembership`).
  */
-export function checkPatchBounds(type: TypeHandler, body: unknown, limits: WriteLimits, tolerances?: Tolerances): void {
+export function checkPatchBounds(
+  type: TypeHandler,
+  body: unknown,
+  limits: WriteLimits,
+  tolerances?: Tolerances,
+): readonly PatchOperation[] {
   const operations = unwrap(parsePatchRequest(body, limits.maxPatchOperations, tolerances));
   unwrap(patchBounds(type.schema, operations, limits, tolerances));
+  return operations;
 }
 
 /** A POST or PUT body → what to store, within `limits` (400 `invalidValue` or 413 naming the limit). */

@@ -1,9 +1,10 @@
 /**
  * Re-running a read-modify-write that lost a race to another process (architecture §4b). Within one
  * process the service serializes writes to a resource (`keyedMutex`), so a version conflict here
- * means another process — a second host on the same database — wrote in between. Each conflict
- * means that writer succeeded, so retrying makes progress; the bound is time, not a count, so a
- * busy resource never turns a client's request into an error it would misread.
+ * means another process — a second host on the same database — wrote in between, or a membership
+ * delta, which takes no lock (`patch-membership.ts`), did. Each conflict means that writer
+ * succeeded, so retrying makes progress; the bound is time, not a count, so a busy resource never
+ * turns a client's request into an error it would misread.
  */
 import { ScimError, scimError } from "../../errors.js";
 

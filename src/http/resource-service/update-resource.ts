@@ -1,11 +1,12 @@
 /**
  * A read-modify-write of one resource (architecture §4b): after this process's earlier writes to
  * it, again when another process wrote in between, with its events delivered once the lock is
- * released. PUT, PATCH and a POST that links an existing user all write through here.
+ * released. PUT, PATCH and a POST that links an existing user all write through here; a PATCH of
+ * members alone needs no read and writes through `writeUpdate` only (patch-membership.ts).
  */
 import type { ScimObject } from "../../scim/schema/normalize-value.js";
 import { isEmptyMembershipDelta, type MembershipDelta } from "../../scim/patch/membership-delta.js";
-import type { MembershipChange, StoredResource, WriteResult } from "../../store/resource-store.js";
+import type { MembershipChange, StoredResource, UpdateRequest, WriteResult } from "../../store/resource-store.js";
 import { uniqueKeysOf } from "../../store/unique-keys.js";
 import type { ScimEvent } from "../lifecycle-events/scim-event.js";
 import { appendAndDeliver, writeEvents } from "../lifecycle-events/write-events.js";
@@ -68,6 +69,48 @@ function readModifyWrite<T>(
   return serialized(state, context, type, id, () => (ifMatch === undefined ? retryVersionConflicts(attempt) : attempt()));
 }
 
+/** A write done: the resource as stored, and its events, to deliver once any lock is released. */
+export interface WrittenUpdate {
+  readonly stored: StoredResource;
+  deliver(): Promise<void>;
+}
+
+/** What one update changes; the rest of the store's request is the same for every write. */
+export type UpdateChange = Pick<UpdateRequest, "expectedVersion" | "attributes" | "uniqueKeys" | "read" | "membership">;
+
+/**
+ * `store.update` of `change` with the write's events: recorded in its transaction by a store with
+ * an outbox (`writeEvents`), delivered by `deliver`; a resource that is not there is the client's 404.
+ */
+export async function writeUpdate(
+  state: ResourceServiceState,
+  context: ServiceContext,
+  type: TypeHandler,
+  id: string,
+  members: boolean,
+  change: UpdateChange,
+  eventsOf: (result: WriteResult) => readonly ScimEvent[],
+): Promise<WrittenUpdate> {
+  const written = writeEvents(state.delivery, eventsOf);
+  const result = await state.store.update({
+    orgId: context.orgId,
+    resourceType: type.id,
+    id,
+    now: new Date().toISOString(),
+    ...change,
+    unknownMembers: state.config.unknownMembers,
+    members: members && type.hasMembers,
+    ...(written.recording ? { events: written.recording } : {}),
+  });
+  if (!result) throw notFound(type, id);
+  return {
+    stored: result.resource,
+    deliver() {
+      return written.deliver(result);
+    },
+  };
+}
+
 /** Writes new attributes and/or a membership delta computed from the current resource. */
 export async function updateResource(
   state: ResourceServiceState,
@@ -79,7 +122,7 @@ export async function updateResource(
   plan: (current: StoredResource) => Promise<UpdatePlan>,
   eventsOf: UpdateEvents = resourceEvents(state.registry, type, context).updated,
 ): Promise<ResourceOutcome> {
-  const { store, delivery } = state;
+  const { delivery } = state;
   const { stored, deliver } = await readModifyWrite(
     state,
     context,
@@ -101,41 +144,33 @@ export async function updateResource(
           },
         };
       }
-      const written = writeEvents(delivery, (result: WriteResult) =>
-        eventsOf(current.attributes, result.resource, attributesChanged, result.membership),
-      );
-      const result = await store.update({
-        orgId: context.orgId,
-        resourceType: type.id,
+      return writeUpdate(
+        state,
+        context,
+        type,
         id,
-        now: new Date().toISOString(),
-        // Membership deltas commute, so they need no version; attribute writes do, or a
-        // concurrent change between our read and this write would be silently undone.
-        ...(attributesChanged || ifMatch !== undefined ? { expectedVersion: current.version } : {}),
-        ...(attributesChanged ? { attributes, uniqueKeys: uniqueKeysOf(type.schema, attributes) } : {}),
-        // What the write was computed from: a store may write at that version without reading the row.
-        ...(attributesChanged
-          ? {
-              read: {
-                version: current.version,
-                created: current.created,
-                attributes: current.attributes,
-                uniqueKeys: uniqueKeysOf(type.schema, current.attributes),
-              },
-            }
-          : {}),
-        ...(membershipChanges ? { membership } : {}),
-        unknownMembers: state.config.unknownMembers,
-        members: members && type.hasMembers,
-        ...(written.recording ? { events: written.recording } : {}),
-      });
-      if (!result) throw notFound(type, id);
-      return {
-        stored: result.resource,
-        deliver() {
-          return written.deliver(result);
+        members,
+        {
+          // Membership deltas commute, so they need no version (patch-membership.ts writes them
+          // without a read); attribute writes do, or a concurrent change between our read and this
+          // write would be silently undone.
+          ...(attributesChanged || ifMatch !== undefined ? { expectedVersion: current.version } : {}),
+          ...(attributesChanged ? { attributes, uniqueKeys: uniqueKeysOf(type.schema, attributes) } : {}),
+          // What the write was computed from: a store may write at that version without reading the row.
+          ...(attributesChanged
+            ? {
+                read: {
+                  version: current.version,
+                  created: current.created,
+                  attributes: current.attributes,
+                  uniqueKeys: uniqueKeysOf(type.schema, current.attributes),
+                },
+              }
+            : {}),
+          ...(membershipChanges ? { membership } : {}),
         },
-      };
+        (result: WriteResult) => eventsOf(current.attributes, result.resource, attributesChanged, result.membership),
+      );
     },
   );
   // After the lock: a slow listener, or a response of 100,000 members, delays only its own

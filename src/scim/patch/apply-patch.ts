@@ -81,7 +81,8 @@ export interface PatchResult {
   readonly membership?: MembershipDelta;
 }
 
-function isMembers(schema: ResourceSchema, path: PatchPath): boolean {
+/** Whether `path` names the `members` of a type with members, kept by the store as a membership. */
+export function isMembersPath(schema: ResourceSchema, path: PatchPath): boolean {
   return schema.resourceType.hasMembers === true && !path.target.extension && path.target.attribute.name === "members";
 }
 
@@ -101,17 +102,37 @@ interface PatchState {
   membership: MembershipDeltaBuilder | undefined;
 }
 
+/**
+ * Composes a step on `members` into `delta` (`applyMemberOperation`), then holds the request to
+ * `maxMembers`: the engine and `membershipPatchStepwise` share it, so both read a member operation alike.
+ */
+export function applyMembersStep(
+  resource: ScimObject,
+  step: PatchStep,
+  delta: MembershipDeltaBuilder,
+  membersLoaded: boolean,
+  maxMembers: number | undefined,
+  tolerances: Tolerances,
+  workspace?: PatchWorkspace,
+): void {
+  applyMemberOperation(resource, step, delta, membersLoaded, workspace, tolerances);
+  if (maxMembers !== undefined && delta.size > maxMembers) {
+    throw scimError("payloadTooLarge", `${step.origin}: the request names ${delta.size} members; the limit is ${maxMembers} (maxMembers).`);
+  }
+}
+
 function applyStep(schema: ResourceSchema, state: PatchState, step: PatchStep): void {
-  if (isMembers(schema, step.path)) {
+  if (isMembersPath(schema, step.path)) {
     state.membership ??= createMembershipDeltaBuilder();
-    applyMemberOperation(state.resource, step, state.membership, state.membersLoaded, state.workspace, state.tolerances);
-    const { maxMembers } = state.options;
-    if (maxMembers !== undefined && state.membership.size > maxMembers) {
-      throw scimError(
-        "payloadTooLarge",
-        `${step.origin}: the request names ${state.membership.size} members; the limit is ${maxMembers} (maxMembers).`,
-      );
-    }
+    applyMembersStep(
+      state.resource,
+      step,
+      state.membership,
+      state.membersLoaded,
+      state.options.maxMembers,
+      state.tolerances,
+      state.workspace,
+    );
   } else {
     applyAttributeOperation(state.resource, step, {
       workspace: state.workspace,
