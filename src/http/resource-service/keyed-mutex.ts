@@ -22,14 +22,11 @@ export interface KeyedMutex {
   readonly size: number;
 }
 
-/** The queue of one key: the promise the next run waits for, and how many runs hold or await it. */
+/** One key's holder and the runs waiting for it, first come first served. */
 interface KeyQueue {
-  tail: Promise<void>;
-  pending: number;
+  /** Wakes each waiting run in turn; empty while nobody waits (the usual case: no promise is made). */
+  readonly waiting: (() => void)[];
 }
-
-/** Replaced at once by the promise's executor; a module function, so no closure is made per call. */
-function settledAlready(): void {}
 
 /**
  * A `KeyedMutex` held in this process's memory.
@@ -45,24 +42,23 @@ export function keyedMutex(): KeyedMutex {
       return queues.size;
     },
     async run<T>(key: string, work: () => Promise<T>): Promise<T> {
-      let release: () => void = settledAlready;
-      const settled = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      const queue = queues.get(key);
-      const previous = queue?.tail;
-      const current: KeyQueue = queue ?? { tail: settled, pending: 0 };
-      current.tail = settled;
-      current.pending += 1;
-      if (!queue) queues.set(key, current);
+      let queue = queues.get(key);
+      if (queue === undefined) {
+        queue = { waiting: [] };
+        queues.set(key, queue);
+      } else {
+        const held = queue;
+        await new Promise<void>((resolve) => {
+          held.waiting.push(resolve);
+        });
+      }
       try {
-        if (previous) await previous;
         return await work();
       } finally {
-        release();
-        current.pending -= 1;
-        // Idle keys go at once: the map holds only keys with a request in flight.
-        if (current.pending === 0) queues.delete(key);
+        // Hand the key to the next run, or forget it: the map holds only keys with a request in flight.
+        const next = queue.waiting.shift();
+        if (next === undefined) queues.delete(key);
+        else next();
       }
     },
   };
