@@ -155,10 +155,11 @@ export async function updateResource(
           // without a read); attribute writes do, or a concurrent change between our read and this
           // write would be silently undone.
           ...(attributesChanged || ifMatch !== undefined ? { expectedVersion: current.version } : {}),
-          ...(attributesChanged ? { attributes, uniqueKeys: uniqueKeysOf(type.schema, attributes) } : {}),
-          // What the write was computed from: a store may write at that version without reading the row.
+          // With what the write was computed from (`read`): a store may write at that version without reading the row.
           ...(attributesChanged
             ? {
+                attributes,
+                uniqueKeys: uniqueKeysOf(type.schema, attributes),
                 read: {
                   version: current.version,
                   created: current.created,
