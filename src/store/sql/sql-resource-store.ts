@@ -5,20 +5,25 @@
  * themselves are in resource-row-writes.ts.
  */
 import type { Kysely } from "kysely";
-import type { ResourceStore, UpdateRequest } from "../resource-store.js";
+import type { ResourceStore, UpdateRequest, WriteResult } from "../resource-store.js";
 import type { StoreOptions } from "../store-options.js";
 import { deleteScimOrganizationRows } from "./delete-scim-organization-rows.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import { listResources } from "./list-resources.js";
 import { rememberedPositions } from "../remembered-positions.js";
+import { keyedBatches, settle, type Settled } from "./keyed-batches.js";
 import { storedResourceOf } from "./resource-row.js";
 import { createResourceRow, deleteResourceRow, updateResourceRow } from "./resource-row-writes.js";
+import { isBatchableMemberDelta, updateMembershipBatch } from "./update-membership-batch.js";
 import { canUpdateAtReadVersion, isUnsettled, updateAtReadVersion } from "./update-at-read-version.js";
 import { hasMemberList, membersOf, selectResource } from "./select-resource.js";
 import { sqlEventOutbox } from "./sql-event-outbox.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
 import { withTranslatedErrors } from "./with-translated-errors.js";
-import { writeWithEvents } from "./write-with-events.js";
+import { writeAllWithEvents, writeWithEvents } from "./write-with-events.js";
+
+/** The most member deltas of one group written in one transaction; more wait for the next. */
+const MAX_MEMBER_BATCH = 64;
 
 /** Options of `sqlResourceStore`: those every built-in store shares. */
 export type SqlResourceStoreOptions = StoreOptions;
@@ -35,6 +40,50 @@ export function sqlResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
   const now = options.now ?? (() => new Date().toISOString());
   // Per store, in this process: another process's writes move the generation these are checked against.
   const positions = rememberedPositions();
+
+  const write = (at: UpdateRequest) =>
+    writeWithEvents(
+      db,
+      dialect,
+      now,
+      at.orgId,
+      at.events,
+      (trx) => (canUpdateAtReadVersion(dialect, at) ? updateAtReadVersion(trx, dialect, at) : updateResourceRow(trx, dialect, at)),
+      (result) => result,
+    );
+  async function updateAlone(request: UpdateRequest): Promise<WriteResult | undefined> {
+    try {
+      return await write(request);
+    } catch (error) {
+      if (!isUnsettled(error)) throw error;
+      // Rolled back: the general path reads the row and decides (404, 412, 409, or the write).
+      const { read: _read, ...reading } = request;
+      return write(reading);
+    }
+  }
+  // Concurrent member deltas of one group, one transaction per batch (update-membership-batch.ts).
+  const memberDeltas = keyedBatches<UpdateRequest, WriteResult | undefined>(async (requests) => {
+    if (requests.length === 1) return [await settle(updateAlone(requests[0] as UpdateRequest))];
+    const [first] = requests as [UpdateRequest];
+    try {
+      const results = await writeAllWithEvents(
+        db,
+        dialect,
+        now,
+        first.orgId,
+        requests.map((request) => request.events),
+        (trx) => updateMembershipBatch(trx, dialect, requests),
+        (result) => result,
+      );
+      return results.map((value) => ({ ok: true, value }));
+    } catch {
+      // Rolled back whole: each request alone gets exactly the answer it would have had (a 400 for
+      // its unknown members, the database's error), and the others still land.
+      const settled: Settled<WriteResult | undefined>[] = [];
+      for (const request of requests) settled.push(await settle(updateAlone(request)));
+      return settled;
+    }
+  }, MAX_MEMBER_BATCH);
 
   return {
     capabilities: { sort: true, cursor: true },
@@ -73,25 +122,10 @@ export function sqlResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
       );
     },
 
-    async update(request) {
-      const write = (at: UpdateRequest) =>
-        writeWithEvents(
-          db,
-          dialect,
-          now,
-          at.orgId,
-          at.events,
-          (trx) => (canUpdateAtReadVersion(dialect, at) ? updateAtReadVersion(trx, dialect, at) : updateResourceRow(trx, dialect, at)),
-          (result) => result,
-        );
-      try {
-        return await write(request);
-      } catch (error) {
-        if (!isUnsettled(error)) throw error;
-        // Rolled back: the general path reads the row and decides (404, 412, 409, or the write).
-        const { read: _read, ...reading } = request;
-        return write(reading);
-      }
+    update(request) {
+      if (!isBatchableMemberDelta(request)) return updateAlone(request);
+      // Length-prefixed, so no organization id can make two scopes' keys equal.
+      return memberDeltas.submit(`${request.orgId.length}:${request.orgId}${request.resourceType}/${request.id}`, request);
     },
 
     delete(request) {
