@@ -6,7 +6,7 @@
  */
 import type { ScimObject } from "../../scim/schema/normalize-value.js";
 import { isEmptyMembershipDelta, type MembershipDelta } from "../../scim/patch/membership-delta.js";
-import type { MembershipChange, StoredResource, UpdateRequest, WriteResult } from "../../store/resource-store.js";
+import type { MembershipChange, ReadSnapshot, StoredResource, UniqueKey, UpdateRequest, WriteResult } from "../../store/resource-store.js";
 import { uniqueKeysOf } from "../../store/unique-keys.js";
 import type { ScimEvent } from "../lifecycle-events/scim-event.js";
 import { appendAndDeliver, writeEvents } from "../lifecycle-events/write-events.js";
@@ -111,6 +111,23 @@ export async function writeUpdate(
   };
 }
 
+/**
+ * What the write was computed from. Its unique keys are derived when a store asks for them: the
+ * memory store and the table store never do, and a PUT or PATCH should not pay for them there.
+ */
+function readSnapshot(type: TypeHandler, current: StoredResource): ReadSnapshot {
+  let uniqueKeys: readonly UniqueKey[] | undefined;
+  return {
+    version: current.version,
+    created: current.created,
+    attributes: current.attributes,
+    get uniqueKeys() {
+      uniqueKeys ??= uniqueKeysOf(type.schema, current.attributes);
+      return uniqueKeys;
+    },
+  };
+}
+
 /** Writes new attributes and/or a membership delta computed from the current resource. */
 export async function updateResource(
   state: ResourceServiceState,
@@ -160,12 +177,7 @@ export async function updateResource(
             ? {
                 attributes,
                 uniqueKeys: uniqueKeysOf(type.schema, attributes),
-                read: {
-                  version: current.version,
-                  created: current.created,
-                  attributes: current.attributes,
-                  uniqueKeys: uniqueKeysOf(type.schema, current.attributes),
-                },
+                read: readSnapshot(type, current),
               }
             : {}),
           ...(membershipChanges ? { membership } : {}),
