@@ -26,16 +26,44 @@ interface Waiting<T, R> {
   readonly reject: (error: unknown) => void;
 }
 
+/** How large a batch may grow. */
+export interface BatchBounds<T> {
+  /** The most items in one batch. */
+  readonly maxItems: number;
+  /** The most total `weight` in one batch; an item heavier than this alone is a batch of its own. */
+  readonly maxWeight: number;
+  /** An item's share of `maxWeight`, such as the ids it names. */
+  weight(item: T): number;
+}
+
+/** The waiting items that form the next batch, taken off `queue`: in order, within `bounds`, at least one. */
+function nextBatch<T, R>(queue: Waiting<T, R>[], bounds: BatchBounds<T>): Waiting<T, R>[] {
+  let count = 0;
+  let weight = 0;
+  while (count < queue.length && count < bounds.maxItems) {
+    const next = bounds.weight((queue[count] as Waiting<T, R>).item);
+    if (count > 0 && weight + next > bounds.maxWeight) break;
+    weight += next;
+    count += 1;
+  }
+  return queue.splice(0, count);
+}
+
 /**
- * Batches per key over `run`, which gets the items of one batch (at most `maxBatch`, in arrival
+ * Batches per key over `run`, which gets the items of one batch (within `bounds`, in arrival
  * order) and answers how each ended, in the same order. A `run` that rejects fails every item
  * of its batch with that error.
  *
  * @example
- * const batches = keyedBatches<Request, Result>(async (requests) => writeTogether(requests), 64);
+ * const batches = keyedBatches<Request, Result>(async (requests) => writeTogether(requests), {
+ *   maxItems: 64, maxWeight: 20_000, weight: (request) => request.ids.length,
+ * });
  * const result = await batches.submit(`${orgId}/${id}`, request);
  */
-export function keyedBatches<T, R>(run: (items: readonly T[]) => Promise<readonly Settled<R>[]>, maxBatch: number): KeyedBatches<T, R> {
+export function keyedBatches<T, R>(
+  run: (items: readonly T[]) => Promise<readonly Settled<R>[]>,
+  bounds: BatchBounds<T>,
+): KeyedBatches<T, R> {
   // Per key with a batch running: the items waiting for the next one. No entry: the key is idle.
   const queues = new Map<string, Waiting<T, R>[]>();
 
@@ -59,7 +87,7 @@ export function keyedBatches<T, R>(run: (items: readonly T[]) => Promise<readonl
         queues.delete(key);
         return;
       }
-      batch = queue.splice(0, maxBatch);
+      batch = nextBatch(queue, bounds);
     }
   }
 

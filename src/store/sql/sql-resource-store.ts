@@ -11,19 +11,27 @@ import { deleteScimOrganizationRows } from "./delete-scim-organization-rows.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import { listResources } from "./list-resources.js";
 import { rememberedPositions } from "../remembered-positions.js";
-import { keyedBatches, settle, type Settled } from "./keyed-batches.js";
+import { type BatchBounds, keyedBatches, settle, type Settled } from "./keyed-batches.js";
 import { storedResourceOf } from "./resource-row.js";
 import { createResourceRow, deleteResourceRow, updateResourceRow } from "./resource-row-writes.js";
 import { isBatchableMemberDelta, updateMembershipBatch } from "./update-membership-batch.js";
 import { canUpdateAtReadVersion, isUnsettled, updateAtReadVersion } from "./update-at-read-version.js";
-import { hasMemberList, membersOf, selectResource } from "./select-resource.js";
+import { hasMemberList, membersOf, readResourceRow } from "./select-resource.js";
 import { sqlEventOutbox } from "./sql-event-outbox.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
 import { withTranslatedErrors } from "./with-translated-errors.js";
 import { writeAllWithEvents, writeWithEvents } from "./write-with-events.js";
 
-/** The most member deltas of one group written in one transaction; more wait for the next. */
-const MAX_MEMBER_BATCH = 64;
+/**
+ * How many member deltas of one group one transaction writes: at most 64, naming at most 20,000
+ * ids between them (the router's default `maxMembers` for one request), so a batch holds the
+ * group's lock — and SQLite's one writer — about as long as one large request would.
+ */
+const MEMBER_BATCH: BatchBounds<UpdateRequest> = {
+  maxItems: 64,
+  maxWeight: 20_000,
+  weight: (request) => (request.membership?.kind === "delta" ? request.membership.add.length + request.membership.remove.length : 1),
+};
 
 /** Options of `sqlResourceStore`: those every built-in store shares. */
 export type SqlResourceStoreOptions = StoreOptions;
@@ -83,7 +91,7 @@ export function sqlResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
       for (const request of requests) settled.push(await settle(updateAlone(request)));
       return settled;
     }
-  }, MAX_MEMBER_BATCH);
+  }, MEMBER_BATCH);
 
   return {
     capabilities: { sort: true, cursor: true },
@@ -104,11 +112,11 @@ export function sqlResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
     get(request) {
       return withTranslatedErrors(dialect, async () => {
         if (!request.members) {
-          const row = await selectResource(db, request, request.id).executeTakeFirst();
+          const row = await readResourceRow(db, dialect, request, request.id);
           return row ? storedResourceOf(row, dialect) : undefined;
         }
         return dialect.readTransaction(db, async (trx) => {
-          const row = await selectResource(trx, request, request.id).executeTakeFirst();
+          const row = await readResourceRow(trx, dialect, request, request.id);
           if (!row) return undefined;
           if (!hasMemberList(row)) return storedResourceOf(row, dialect);
           return storedResourceOf(row, dialect, await membersOf(trx, dialect, request.orgId, row.id));
