@@ -7,6 +7,7 @@ import type { SqlDialect } from "./dialects/sql-dialect.js";
 import { readMembers } from "./member-rows.js";
 import { resourceColumns, type ResourceRow } from "./resource-row.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
+import { runPointRead } from "./point-read.js";
 import { cachedStatementText } from "./statement-texts.js";
 
 /** The values `selectResource` is compiled with once, to check where its parameters go. */
@@ -54,7 +55,8 @@ export async function readResourceRow(
   id: string,
 ): Promise<ResourceRow | undefined> {
   const query = CompiledQuery.raw(selectResourceText(db, dialect), [scope.orgId, scope.resourceType, id]);
-  return (await db.executeQuery<ResourceRow>(query)).rows[0];
+  // By the primary key: at most one row, so it may be read on the event loop.
+  return (await runPointRead<ResourceRow>(db, query)).rows[0];
 }
 
 /** The members of group `id`, in the order they were added. */

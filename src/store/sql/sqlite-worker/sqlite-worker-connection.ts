@@ -9,6 +9,8 @@
  */
 import { CompiledQuery, type DatabaseConnection, type QueryResult } from "kysely";
 import { takeDeferral } from "../deferred-statement.js";
+import { isPointRead } from "../point-read.js";
+import type { EventLoopReader } from "./event-loop-reader.js";
 import type { SqliteWorker } from "./start-sqlite-worker.js";
 import { statementRoute } from "./statement-route.js";
 import type { StatementAhead, StatementDone } from "./worker-messages.js";
@@ -20,6 +22,8 @@ export interface RolePools {
   readonly writer: WorkerPool;
   /** The read-only connections. */
   readonly readers: WorkerPool;
+  /** A read-only connection on the event loop for point reads (`runPointRead`), for a file in WAL mode. */
+  readonly local?: EventLoopReader;
 }
 
 /** A Kysely connection that gives its worker back on `release`. */
@@ -68,6 +72,15 @@ export function sqliteWorkerConnection(pools: RolePools): SqliteWorkerConnection
   let tooFew: ((() => Error) | undefined)[] = [];
 
   const run = async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+    // A point read outside a transaction needs no thread: read on the event loop (point-read.ts).
+    // Should that connection fail (the file busy being recovered), a reader thread answers.
+    if (lease === undefined && pools.local !== undefined && isPointRead(query)) {
+      try {
+        return { rows: pools.local.read(query.sql, query.parameters) as R[] };
+      } catch {
+        // Answered below, by a thread, with its own error if it fails too.
+      }
+    }
     lease ??= await borrow(statementRoute(query) === "writer" ? pools.writer : pools.readers);
     // Only the writer holds statements back: a reader would send back a write that came ahead of a read.
     const deferral = lease.pool === pools.writer ? takeDeferral(query) : undefined;

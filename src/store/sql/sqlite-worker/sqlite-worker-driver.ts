@@ -3,6 +3,7 @@
  * of the readers — instead of sharing one better-sqlite3 connection on the main thread.
  */
 import { CompiledQuery, type DatabaseConnection, type Driver, type TransactionSettings } from "kysely";
+import { openEventLoopReader } from "./event-loop-reader.js";
 import { isPrivateDatabase } from "./is-private-database.js";
 import { sqliteWorkerConnection, type RolePools, type SqliteWorkerConnection } from "./sqlite-worker-connection.js";
 import { startSqliteWorker } from "./start-sqlite-worker.js";
@@ -18,6 +19,7 @@ export interface SqliteWorkerDriverOptions {
 
 async function closePools(pools: RolePools): Promise<void> {
   // Readers first: the writer, closing last, merges the write-ahead log into the file.
+  pools.local?.close();
   await pools.readers.close();
   await pools.writer.close();
 }
@@ -51,7 +53,8 @@ async function openPools({ path, readers: size }: SqliteWorkerDriverOptions): Pr
   // write; the writer then serves reads too, as one connection always did.
   if (first.journalMode !== "wal" || size < 1) return { writer, readers: writer };
   const readers = createWorkerPool({ start: () => startSqliteWorker({ path, role: "reader" }), size, replaceDead: true });
-  return { writer, readers };
+  // Point reads on the event loop, beside the reader threads (point-read.ts).
+  return { writer, readers, local: await openEventLoopReader(path) };
 }
 
 /**
