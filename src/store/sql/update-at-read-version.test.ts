@@ -7,13 +7,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { isScimError } from "../../errors.js";
 import type { ReadSnapshot, StoredResource, UniqueKey, UpdateRequest } from "../resource-store.js";
 import { createTestSchema, describePostgres, type TestSchema } from "./postgres-test-database.fixture.js";
 import { sqlStore, type SqlStore } from "./sql-store.js";
-import type { WorkerRequest } from "./sqlite-worker/worker-messages.js";
+import { messagesSentDuring } from "./sqlite-worker/sent-statements.fixture.js";
 
 const NOW = "2024-01-01T00:00:00.000Z";
 const LATER = "2024-01-02T00:00:00.000Z";
@@ -159,12 +158,7 @@ describe("on the SQLite writer thread", () => {
     const store = await sqlStore({ sqlite: join(directory, `scim-${files++}.db`) });
     try {
       const current = await create(store, "acme", "u1", "gus");
-      const posted = vi.spyOn(Worker.prototype, "postMessage");
-      await store.update(updateFrom(current, "acme", "gus.h", { active: false }));
-      const messages = posted.mock.calls
-        .map(([request]) => request as WorkerRequest)
-        .flatMap((request) => (request.kind === "execute" ? [[...(request.ahead ?? []).map((ahead) => ahead.sql), request.sql]] : []));
-      posted.mockRestore();
+      const messages = await messagesSentDuring(() => store.update(updateFrom(current, "acme", "gus.h", { active: false })));
       expect(messages).toHaveLength(1);
       const statements = messages[0] ?? [];
       expect(statements[0]).toBe("begin immediate");

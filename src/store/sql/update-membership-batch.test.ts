@@ -7,15 +7,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
 import fc from "fast-check";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isScimError } from "../../errors.js";
 import type { EventRecording, OutboxEvent } from "../event-outbox.js";
 import type { UnknownMemberPolicy, UpdateRequest, WriteResult } from "../resource-store.js";
 import { createTestSchema, describePostgres, type TestSchema } from "./postgres-test-database.fixture.js";
 import { sqlStore, type SqlStore } from "./sql-store.js";
-import type { WorkerRequest } from "./sqlite-worker/worker-messages.js";
+import { messagesSentDuring } from "./sqlite-worker/sent-statements.fixture.js";
 
 const NOW = "2024-01-01T00:00:00.000Z";
 const USERS = ["u0", "u1", "u2", "u3", "u4", "u5"] as const;
@@ -191,9 +190,6 @@ beforeAll(() => {
   directory = mkdtempSync(join(tmpdir(), "scimkit-member-batches-"));
 });
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
-afterEach(() => {
-  vi.restoreAllMocks();
-});
 let files = 0;
 
 describeBatches("SQLite", () => sqlStore({ sqlite: join(directory, `scim-${files++}.db`) }));
@@ -203,16 +199,17 @@ describe("on the SQLite writer thread", () => {
     const store = await sqlStore({ sqlite: join(directory, `scim-${files++}.db`) });
     try {
       await seed(store, "acme", ["g"], USERS);
-      const posted = vi.spyOn(Worker.prototype, "postMessage");
-      const removals = Array.from({ length: 20 }, (_, index) =>
-        store.update(requestOf("acme", "g", { add: [], remove: [USERS[index % USERS.length] as string], unknownMembers: "ignore" }, index)),
-      );
-      const results = await Promise.all(removals);
-      const begins = posted.mock.calls
-        .map(([request]) => request as WorkerRequest)
-        .flatMap((request) => (request.kind === "execute" ? [...(request.ahead ?? []).map((ahead) => ahead.sql), request.sql] : []))
-        .filter((text) => text === "begin immediate");
-      posted.mockRestore();
+      let results: (WriteResult | undefined)[] = [];
+      const sent = await messagesSentDuring(async () => {
+        results = await Promise.all(
+          Array.from({ length: 20 }, (_, index) =>
+            store.update(
+              requestOf("acme", "g", { add: [], remove: [USERS[index % USERS.length] as string], unknownMembers: "ignore" }, index),
+            ),
+          ),
+        );
+      });
+      const begins = sent.flat().filter((text) => text === "begin immediate");
       expect(begins).toHaveLength(2);
       // Six members, each removed once: six new versions, the other fourteen no change.
       expect(results.map((result) => result?.membership?.removed.length)).toEqual(results.map((_, index) => (index < 6 ? 1 : 0)));

@@ -6,11 +6,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqlStore, type SqlStore } from "../sql-store.js";
 import { openEventLoopReader } from "./event-loop-reader.js";
-import type { WorkerRequest } from "./worker-messages.js";
+import { messagesSentDuring } from "./sent-statements.fixture.js";
 
 const NOW = "2024-01-01T00:00:00.000Z";
 
@@ -19,9 +18,6 @@ beforeAll(() => {
   directory = mkdtempSync(join(tmpdir(), "scimkit-event-loop-reader-"));
 });
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
-afterEach(() => {
-  vi.restoreAllMocks();
-});
 let files = 0;
 
 function createUser(store: SqlStore, id: string, userName: string) {
@@ -38,13 +34,7 @@ function createUser(store: SqlStore, id: string, userName: string) {
 
 /** The statements sent to threads while `work` runs. */
 async function statementsSentDuring(work: () => Promise<unknown>): Promise<string[]> {
-  const posted = vi.spyOn(Worker.prototype, "postMessage");
-  await work();
-  const sent = posted.mock.calls
-    .map(([request]) => request as WorkerRequest)
-    .flatMap((request) => (request.kind === "execute" ? [...(request.ahead ?? []).map((ahead) => ahead.sql), request.sql] : []));
-  posted.mockRestore();
-  return sent;
+  return (await messagesSentDuring(work)).flat();
 }
 
 describe("point reads of a SQLite file store", () => {
