@@ -12,6 +12,7 @@ import { flattenInput } from "../../scim/schema/normalize-resource.js";
 import { isPlainObject, type ScimObject } from "../../scim/schema/normalize-value.js";
 import type { ResourceSchema } from "../../scim/schema/schema-registry.js";
 import { valueCountIssues } from "../../scim/schema/value-count-issues.js";
+import { hasLargeArray } from "../sending/json-pieces.js";
 import type { TypeHandler } from "./type-handler.js";
 import type { WriteLimits } from "./write-limits.js";
 
@@ -92,7 +93,10 @@ function assertMemberValues(type: TypeHandler, body: unknown): void {
  * without normalizing one of them. Members are counted as distinct ids.
  */
 function assertRawCounts(type: TypeHandler, body: unknown, limits: WriteLimits, tolerances: Tolerances | undefined): void {
-  if (!isPlainObject(body) || !hasArrayOver(body, Math.min(limits.maxValues, limits.maxMembers))) return;
+  // Attributes sit at the body's top level or inside an extension's object there: without an
+  // array over the smaller limit within those two steps no count can exceed one, so the usual
+  // body is not flattened twice (here, and by its validation).
+  if (!isPlainObject(body) || !hasLargeArray(body, 2, Math.min(limits.maxValues, limits.maxMembers))) return;
   const issues: ValidationIssue[] = [];
   for (const { key, path, value } of flattenInput(type.schema, body, tolerances).entries) {
     if (!path.attribute.multiValued || path.subAttribute || !Array.isArray(value)) continue;
@@ -112,26 +116,6 @@ function assertRawCounts(type: TypeHandler, body: unknown, limits: WriteLimits, 
     }
   }
   if (issues.length > 0) throw invalidValueError(issues);
-}
-
-/**
- * Whether an attribute of `body` — at its top level or inside an object there, where extensions
- * and their attributes are — holds more than `limit` values: no count can exceed a limit otherwise,
- * so the usual body is not flattened twice (once here, once by its validation).
- */
-function hasArrayOver(body: ScimObject, limit: number): boolean {
-  for (const key in body) {
-    const value = body[key];
-    if (Array.isArray(value)) {
-      if (value.length > limit) return true;
-    } else if (isPlainObject(value)) {
-      for (const inner in value) {
-        const nested = value[inner];
-        if (Array.isArray(nested) && nested.length > limit) return true;
-      }
-    }
-  }
-  return false;
 }
 
 /** The `value` of a member element, its key in any case. */

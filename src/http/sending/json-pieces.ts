@@ -19,26 +19,26 @@ function isContainer(value: unknown): value is object {
 }
 
 /**
- * Whether `value` holds an array of more than `LARGE_ARRAY` elements within `MAX_DEPTH` steps. It
- * walks the containers a response's top keys hold, never a large array's elements, so on a
- * resource it costs about as much as looking at its keys.
+ * Whether `value` holds an array of more than `limit` elements (default `LARGE_ARRAY`) within
+ * `depth` steps. It walks the containers a response's top keys hold, never a large array's
+ * elements, so on a resource it costs about as much as looking at its keys.
  */
-export function hasLargeArray(value: unknown, depth: number = MAX_DEPTH): boolean {
+export function hasLargeArray(value: unknown, depth: number = MAX_DEPTH, limit: number = LARGE_ARRAY): boolean {
   if (!isContainer(value)) return false;
   if (Array.isArray(value)) {
-    if (value.length > LARGE_ARRAY) return true;
+    if (value.length > limit) return true;
     if (depth === 0) return false;
     // Loops, not `some` and `Object.keys`: this runs on every response.
     for (let index = 0; index < value.length; index++) {
       const element: unknown = value[index];
-      if (typeof element === "object" && element !== null && hasLargeArray(element, depth - 1)) return true;
+      if (typeof element === "object" && element !== null && hasLargeArray(element, depth - 1, limit)) return true;
     }
     return false;
   }
   if (depth === 0) return false;
   for (const key in value) {
     const member: unknown = (value as Record<string, unknown>)[key];
-    if (typeof member === "object" && member !== null && Object.hasOwn(value, key) && hasLargeArray(member, depth - 1)) return true;
+    if (typeof member === "object" && member !== null && Object.hasOwn(value, key) && hasLargeArray(member, depth - 1, limit)) return true;
   }
   return false;
 }

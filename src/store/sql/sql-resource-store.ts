@@ -11,27 +11,15 @@ import { deleteScimOrganizationRows } from "./delete-scim-organization-rows.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
 import { listResources } from "./list-resources.js";
 import { rememberedPositions } from "../remembered-positions.js";
-import { type BatchBounds, keyedBatches, settle, type Settled } from "./keyed-batches.js";
 import { storedResourceOf } from "./resource-row.js";
 import { createResourceRow, deleteResourceRow, updateResourceRow } from "./resource-row-writes.js";
-import { isBatchableMemberDelta, updateMembershipBatch } from "./update-membership-batch.js";
+import { isBatchableMemberDelta, memberDeltaBatches } from "./update-membership-batch.js";
 import { canUpdateAtReadVersion, isUnsettled, updateAtReadVersion } from "./update-at-read-version.js";
 import { hasMemberList, membersOf, readResourceRow } from "./select-resource.js";
 import { sqlEventOutbox } from "./sql-event-outbox.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
 import { withTranslatedErrors } from "./with-translated-errors.js";
-import { writeAllWithEvents, writeWithEvents } from "./write-with-events.js";
-
-/**
- * How many member deltas of one group one transaction writes: at most 64, naming at most 20,000
- * ids between them (the router's default `maxMembers` for one request), so a batch holds the
- * group's lock — and SQLite's one writer — about as long as one large request would.
- */
-const MEMBER_BATCH: BatchBounds<UpdateRequest> = {
-  maxItems: 64,
-  maxWeight: 20_000,
-  weight: (request) => (request.membership?.kind === "delta" ? request.membership.add.length + request.membership.remove.length : 1),
-};
+import { writeWithEvents } from "./write-with-events.js";
 
 /** Options of `sqlResourceStore`: those every built-in store shares. */
 export type SqlResourceStoreOptions = StoreOptions;
@@ -70,28 +58,7 @@ export function sqlResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
     }
   }
   // Concurrent member deltas of one group, one transaction per batch (update-membership-batch.ts).
-  const memberDeltas = keyedBatches<UpdateRequest, WriteResult | undefined>(async (requests) => {
-    if (requests.length === 1) return [await settle(updateAlone(requests[0] as UpdateRequest))];
-    const [first] = requests as [UpdateRequest];
-    try {
-      const results = await writeAllWithEvents(
-        db,
-        dialect,
-        now,
-        first.orgId,
-        requests.map((request) => request.events),
-        (trx) => updateMembershipBatch(trx, dialect, requests),
-        (result) => result,
-      );
-      return results.map((value) => ({ ok: true, value }));
-    } catch {
-      // Rolled back whole: each request alone gets exactly the answer it would have had (a 400 for
-      // its unknown members, the database's error), and the others still land.
-      const settled: Settled<WriteResult | undefined>[] = [];
-      for (const request of requests) settled.push(await settle(updateAlone(request)));
-      return settled;
-    }
-  }, MEMBER_BATCH);
+  const memberDeltas = memberDeltaBatches(db, dialect, now, updateAlone);
 
   return {
     capabilities: { sort: true, cursor: true },
@@ -131,9 +98,7 @@ export function sqlResourceStore(db: Kysely<SqlStoreDatabase>, dialect: SqlDiale
     },
 
     update(request) {
-      if (!isBatchableMemberDelta(request)) return updateAlone(request);
-      // Length-prefixed, so no organization id can make two scopes' keys equal.
-      return memberDeltas.submit(`${request.orgId.length}:${request.orgId}${request.resourceType}/${request.id}`, request);
+      return isBatchableMemberDelta(request) ? memberDeltas.submit(request) : updateAlone(request);
     },
 
     delete(request) {

@@ -8,10 +8,12 @@
  * result it would have had alone, in that order: its own version, its own `MembershipChange`.
  */
 import type { Kysely } from "kysely";
+import type { MembershipDelta } from "../../scim/patch/membership-delta.js";
 import { changesMembers, planMembership, type MembershipPlan } from "../membership-plan.js";
 import type { StoredMember, UpdateRequest, WriteResult } from "../resource-store.js";
 import { assertMembersAllowed } from "../write-checks.js";
 import type { SqlDialect } from "./dialects/sql-dialect.js";
+import { type BatchBounds, keyedBatches, settle, type Settled } from "./keyed-batches.js";
 import { lockRows } from "./lock-rows.js";
 import { currentMemberIds, deleteMembers, findMemberTypes, insertMembers } from "./member-rows.js";
 import { storedResourceOf, type ResourceRow } from "./resource-row.js";
@@ -19,6 +21,7 @@ import { runDeferrable } from "./deferred-statement.js";
 import { selectResource } from "./select-resource.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
 import { typedMembers } from "./typed-members.js";
+import { writeAllWithEvents } from "./write-with-events.js";
 
 /**
  * Whether `request` may join a batch: a member delta alone — no attributes, no version
@@ -48,37 +51,29 @@ export async function updateMembershipBatch(
   const [first] = requests;
   if (first === undefined) return [];
   const { orgId, id } = first;
-  const adding = new Set<string>();
-  const named = new Set<string>();
-  for (const request of requests) {
+  const deltas = requests.map((request) => {
     if (request.membership?.kind !== "delta") throw new Error("updateMembershipBatch: a request without a member delta");
-    for (const memberId of request.membership.add) {
-      adding.add(memberId);
-      named.add(memberId);
-    }
-    for (const memberId of request.membership.remove) named.add(memberId);
-  }
+    return request.membership;
+  });
+  const adding = new Set(deltas.flatMap((delta) => delta.add));
+  const named = [...new Set([...adding, ...deltas.flatMap((delta) => delta.remove)])];
   // Members first, the group second: the lock order every writer follows (resource-row-writes.ts),
   // for the whole batch's additions before the group.
   const types = adding.size > 0 ? await findMemberTypes(trx, dialect, orgId, [...adding]) : new Map<string, string>();
   const row: ResourceRow | undefined = await lockRows(selectResource(trx, first, id), dialect, "update").executeTakeFirst();
   if (!row) return requests.map(() => undefined);
 
-  const stored = await currentMemberIds(trx, dialect, orgId, id, [...named]);
+  const stored = await currentMemberIds(trx, dialect, orgId, id, named);
   const present = new Set(stored);
   // The stored members that some request removed (re-added or not): their rows go.
   const removedStored = new Set<string>();
   // The members added by some request and still present at the end, in the order they were added.
-  const added = new Map<string, true>();
-  const storedSeq = row.member_seq === null ? null : Number(row.member_seq);
-  let version = Number(row.version);
+  const added = new Set<string>();
+  const storedVersion = Number(row.version);
+  let version = storedVersion;
   let lastModified = row.last_modified;
-  let changed = false;
-  const results: WriteResult[] = [];
-  for (const request of requests) {
-    const delta = request.membership;
-    if (delta?.kind !== "delta") continue;
-    const plan: MembershipPlan = planMembership(present, delta, (memberId) => types.has(memberId));
+  const results = requests.map((request, index): WriteResult => {
+    const plan: MembershipPlan = planMembership(present, deltas[index] as MembershipDelta, (memberId) => types.has(memberId));
     assertMembersAllowed(plan, request.unknownMembers);
     // A removal forgets an earlier addition, so a member removed and added again moves to the
     // end, as it does one request at a time.
@@ -89,23 +84,23 @@ export async function updateMembershipBatch(
     }
     for (const memberId of plan.added) {
       present.add(memberId);
-      added.set(memberId, true);
+      added.add(memberId);
     }
     if (changesMembers(plan)) {
-      changed = true;
       version += 1;
       lastModified = request.now;
     }
-    results.push({ resource: storedResourceOf({ ...row, version, last_modified: lastModified }, dialect), membership: plan });
-  }
+    return { resource: storedResourceOf({ ...row, version, last_modified: lastModified }, dialect), membership: plan };
+  });
 
   await deleteMembers(trx, dialect, orgId, id, [...removedStored]);
-  const inserted: readonly StoredMember[] = typedMembers([...added.keys()], types);
+  const inserted: readonly StoredMember[] = typedMembers([...added], types);
   // Positions only order the list, so the net additions take the next ones without gaps. A group
   // that has had a delta has a sequence, as `updateResourceRow` keeps it.
+  const storedSeq = row.member_seq === null ? null : Number(row.member_seq);
   const memberSeq = (storedSeq ?? 0) + inserted.length;
   await insertMembers(trx, dialect, orgId, id, inserted, (storedSeq ?? 0) + 1);
-  if (changed || memberSeq !== storedSeq) {
+  if (version !== storedVersion || memberSeq !== storedSeq) {
     const update = trx
       .updateTable("scimkit_resources")
       .set({ version, last_modified: lastModified, member_seq: memberSeq })
@@ -115,4 +110,60 @@ export async function updateMembershipBatch(
     await runDeferrable(trx, update);
   }
   return results;
+}
+
+/**
+ * How many member deltas of one group one transaction writes: at most 64, naming at most 20,000
+ * ids between them (the router's default `maxMembers` for one request), so a batch holds the
+ * group's lock — and SQLite's one writer — about as long as one large request would.
+ */
+const MEMBER_BATCH: BatchBounds<UpdateRequest> = {
+  maxItems: 64,
+  maxWeight: 20_000,
+  weight: (request) => (request.membership?.kind === "delta" ? request.membership.add.length + request.membership.remove.length : 1),
+};
+
+/**
+ * The SQL store's member deltas per group (`isBatchableMemberDelta`): what arrives for a group
+ * while one of its batches is written goes together in the next (`keyedBatches`), in one
+ * transaction with each request's events. A lone request, and every request of a batch that one
+ * of them would make fail, is written by `alone`, so each gets exactly the answer it would have
+ * had by itself (a 400 for its unknown members, the database's error) and the others still land.
+ *
+ * @example const deltas = memberDeltaBatches(db, dialect, now, updateAlone); await deltas.submit(request);
+ */
+export function memberDeltaBatches(
+  db: Kysely<SqlStoreDatabase>,
+  dialect: SqlDialect,
+  now: () => string,
+  alone: (request: UpdateRequest) => Promise<WriteResult | undefined>,
+): { submit(request: UpdateRequest): Promise<WriteResult | undefined> } {
+  const batches = keyedBatches<UpdateRequest, WriteResult | undefined>(async (requests) => {
+    const [first] = requests;
+    if (first === undefined) return [];
+    if (requests.length === 1) return [await settle(alone(first))];
+    try {
+      const results = await writeAllWithEvents(
+        db,
+        dialect,
+        now,
+        first.orgId,
+        requests.map((request) => request.events),
+        (trx) => updateMembershipBatch(trx, dialect, requests),
+        (result) => result,
+      );
+      return results.map((value) => ({ ok: true, value }));
+    } catch {
+      // Rolled back whole: each request written alone.
+      const settled: Settled<WriteResult | undefined>[] = [];
+      for (const request of requests) settled.push(await settle(alone(request)));
+      return settled;
+    }
+  }, MEMBER_BATCH);
+  return {
+    submit(request) {
+      // Length-prefixed, so no organization id can make two scopes' keys equal.
+      return batches.submit(`${request.orgId.length}:${request.orgId}${request.resourceType}/${request.id}`, request);
+    },
+  };
 }

@@ -5,6 +5,32 @@ import { appendEvents } from "./sql-event-outbox.js";
 import type { SqlStoreDatabase } from "./sql-tables.js";
 import { withTranslatedErrors } from "./with-translated-errors.js";
 
+const NONE: readonly OutboxEvent[] = [];
+
+/** Inside the transaction: the events of one write built from what it produced, and recorded. */
+function recordEvents<R, E>(
+  trx: Kysely<SqlStoreDatabase>,
+  dialect: SqlDialect,
+  now: () => string,
+  orgId: string,
+  recording: EventRecording<E> | undefined,
+  value: R,
+  produced: (result: R) => E | undefined,
+): Promise<readonly OutboxEvent[]> | readonly OutboxEvent[] {
+  const source = recording ? produced(value) : undefined;
+  return recording && source !== undefined ? appendEvents(trx, dialect, orgId, recording.build(source), recording, now()) : NONE;
+}
+
+/** After the commit: the recorded events of one write, reported when it did something. */
+function reportCommitted<R, E>(
+  recording: EventRecording<E> | undefined,
+  value: R,
+  produced: (result: R) => E | undefined,
+  recorded: readonly OutboxEvent[],
+): void {
+  if (recording && produced(value) !== undefined) recording.committed(recorded);
+}
+
 /**
  * Runs a write in one transaction with its events (`EventRecording`): built from what the write
  * produced, inserted last of all in the same transaction, and reported only after the commit.
@@ -19,8 +45,18 @@ export async function writeWithEvents<R, E>(
   work: TransactionWork<R>,
   produced: (result: R) => E | undefined,
 ): Promise<R> {
-  const results = await writeAllWithEvents(db, dialect, now, orgId, [recording], async (trx) => [await work(trx)], produced);
-  return results[0] as R;
+  let recorded = NONE;
+  const result = await withTranslatedErrors(dialect, () =>
+    dialect.writeTransaction(db, async (trx) => {
+      // Reset on each attempt: a dialect may run `work` again after a deadlock.
+      recorded = NONE;
+      const value = await work(trx);
+      recorded = await recordEvents(trx, dialect, now, orgId, recording, value, produced);
+      return value;
+    }),
+  );
+  reportCommitted(recording, result, produced, recorded);
+  return result;
 }
 
 /**
@@ -40,21 +76,16 @@ export async function writeAllWithEvents<R, E>(
   let recorded: (readonly OutboxEvent[])[] = [];
   const results = await withTranslatedErrors(dialect, () =>
     dialect.writeTransaction(db, async (trx) => {
-      // Reset on each attempt: a dialect may run `work` again after a deadlock.
       recorded = [];
       const values = await work(trx);
       for (let index = 0; index < recordings.length; index++) {
-        const recording = recordings[index];
-        const source = recording ? produced(values[index] as R) : undefined;
-        recorded.push(
-          recording && source !== undefined ? await appendEvents(trx, dialect, orgId, recording.build(source), recording, now()) : [],
-        );
+        recorded.push(await recordEvents(trx, dialect, now, orgId, recordings[index], values[index] as R, produced));
       }
       return values;
     }),
   );
-  recordings.forEach((recording, index) => {
-    if (recording && produced(results[index] as R) !== undefined) recording.committed(recorded[index] ?? []);
-  });
+  for (let index = 0; index < recordings.length; index++) {
+    reportCommitted(recordings[index], results[index] as R, produced, recorded[index] ?? NONE);
+  }
   return results;
 }
