@@ -52,6 +52,8 @@ export interface OrganizationCreate {
   readonly existingUsers?: ExistingUsers;
   /** The organization to place it under (400 when there is none). At most 8 organizations from a root down (409 beyond). Default: a root. */
   readonly parentId?: OrganizationId;
+  /** On a service of several regions (issue 30): the region that is to hold all its data. It must be the region of the host asked (400 naming the host to ask otherwise): an organization's data is written in its region only. Default: the host's region. 409 when another region has an organization with the chosen `id`. */
+  readonly homeRegion?: string;
 }
 
 /** The new organization and how its identity provider reaches it. The SCIM token is shown here only. */
@@ -62,6 +64,8 @@ export interface OrganizationCreated {
     readonly baseUrl: string;
     /** Its SCIM bearer token (spec §5); store it now, it is not shown again. */
     readonly token: string;
+    /** On a service of several regions: its home region, where all its data is kept (issue 30). */
+    readonly region?: string;
   };
 }
 
@@ -346,6 +350,34 @@ export interface DeliveryFailure {
   readonly error: string;
   /** What failed, in the service's own words, never the receiver's answer (issue 27); a poll receiver's own `setErrs` description. */
   readonly description?: string;
+}
+
+/** The regions of the service as the host answering sees them. */
+export interface Regions {
+  /** The region of the host answering. */
+  readonly region: string;
+  readonly regions: readonly {
+    readonly region: string;
+    /** Its organizations are at `{baseUrl}/scim/Organizations/{id}/v2`. */
+    readonly baseUrl: string;
+    /** The region of the host answering. */
+    readonly self: boolean;
+    /** Another region: its organizations this host knows of. */
+    readonly organizations?: number;
+    /** Another region: when this host process last read its directory whole. */
+    readonly syncedAt?: string;
+    /** Another region: why the last read of its directory failed; its copy is kept. */
+    readonly lastError?: string;
+  }[];
+  /** Per organization homed elsewhere, the requests answered 421 by this host process, the most recent first. */
+  readonly misdirected: readonly {
+    readonly orgId: OrganizationId;
+    readonly homeRegion: string;
+    /** Requests since this process started. */
+    readonly count: number;
+    /** An ISO 8601 time in UTC. */
+    readonly lastAt: string;
+  }[];
 }
 
 /** The key that signs the organization's SETs, and the public keys receivers verify them with. */

@@ -2,6 +2,7 @@
  * What the route handlers of the analytics router share: the router's options resolved to
  * their defaults, and the background runner of report jobs.
  */
+import type { RegionsView } from "./regions-view.js";
 import type { Request } from "express";
 import type { TokenStore } from "scimkit";
 import type { EventSigningKeys, SecurityEventDelivery } from "scimkit/events";
@@ -34,6 +35,8 @@ export interface AnalyticsDependencies<Store = AnalyticsStore> {
   readonly invitationTtlMs: number;
   readonly now: () => Date;
   readonly onError: (error: unknown) => void;
+  /** The host's regions (issue 30); undefined: one region. */
+  readonly regions: RegionsView | undefined;
   /** Reports' lifetime, dedupe window and bounds, defaults applied. */
   readonly reports: ResolvedReportOptions;
   /** Runs a queued report operation in the background, after the response is sent. */

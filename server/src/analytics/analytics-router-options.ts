@@ -2,6 +2,7 @@
  * The options of `createAnalyticsRouter`: where the data is, how organizations get their SCIM
  * tokens and addresses, how invitations reach people, and the router's limits.
  */
+import type { RegionsView } from "./regions-view.js";
 import type { Request } from "express";
 import type { TokenStore } from "scimkit";
 import type { AuditSink } from "scimkit/audit";
@@ -161,6 +162,11 @@ export interface AnalyticsRouterOptions {
    * organization, a 30 s lease.
    */
   readonly reports?: ReportOptions;
+  /**
+   * Data residency (issue 30): what `GET /regions` shows — the regions and the requests that
+   * reached the wrong one. Absent: one region, and `GET /regions` answers 404.
+   */
+  readonly regions?: RegionsView;
   /** The clock. Default `() => new Date()`. */
   readonly now?: () => Date;
   /**

@@ -1,8 +1,9 @@
 /**
  * The storage contract of the analytics interface (spec §4.6): organizations, admin users and
- * their API keys, the learners provisioned through SCIM, training campaigns, attack simulations
- * and asynchronous report operations. scimkit ships `memoryAnalyticsStore` and
- * `sqlAnalyticsStore`; both pass `describeAnalyticsStoreConformance`.
+ * their API keys, the learners provisioned through SCIM, training campaigns, attack simulations,
+ * asynchronous report operations, and the replica of other regions' directories (issue 30).
+ * scimkit ships `memoryAnalyticsStore` and `sqlAnalyticsStore`; both pass
+ * `describeAnalyticsStoreConformance`.
  *
  * As with `ResourceStore`, the core normalizes and the store translates: ids (UUID v7) and times
  * (ISO 8601, UTC, millisecond precision) are chosen by the caller, inputs are already validated,
@@ -20,6 +21,7 @@ import type { FeedbackStore } from "./feedback-store.js";
 import type { LearnerStore } from "./learner-store.js";
 import type { OperationStore } from "./operation-store.js";
 import type { OrganizationStore } from "./organization-store.js";
+import type { RegionDirectoryStore } from "./region-directory-store.js";
 import type { SimulationStore } from "./simulation-store.js";
 
 export type {
@@ -66,6 +68,7 @@ export type {
   TreeSummary,
 } from "./organization-store.js";
 export type { Page, PageRequest } from "./page-request.js";
+export type { RegionDirectoryEntry, RegionDirectoryStore } from "./region-directory-store.js";
 export type {
   AttackSimulation,
   RecipientFilter,
@@ -90,4 +93,5 @@ export interface AnalyticsStore
     CampaignStore,
     SimulationStore,
     FeedbackStore,
-    OperationStore {}
+    OperationStore,
+    RegionDirectoryStore {}

@@ -31,6 +31,7 @@ import { requestLogHandlers } from "./routes/request-log-routes.js";
 import { simulationHandlers } from "./routes/simulation-routes.js";
 import { tokenHandlers } from "./routes/token-routes.js";
 import { userHandlers } from "./routes/user-routes.js";
+import { regionHandlers } from "./routes/region-routes.js";
 import { directoryHandlers } from "./routes/directory-routes.js";
 import { eventReceiverHandlers } from "./routes/event-receiver-routes.js";
 import { eventSigningKeyHandlers } from "./routes/event-signing-key-routes.js";
@@ -183,6 +184,7 @@ export function createAnalyticsRouter(options: AnalyticsRouterOptions): Analytic
   const dependencies: AnalyticsDependencies = {
     store: options.store,
     scimTokens: options.scimTokens,
+    regions: options.regions,
     staticTokens: (orgId) => options.staticTokens?.(orgId) ?? [],
     scimBaseUrl: (orgId, request) =>
       options.scimBaseUrl?.(orgId, request) ?? `${requestOrigin(request)}/scim/Organizations/${encodeURIComponent(orgId)}/v2`,
@@ -217,6 +219,7 @@ export function createAnalyticsRouter(options: AnalyticsRouterOptions): Analytic
     ...operationHandlers(dependencies),
     ...requestLogHandlers(dependencies, options.requestLog),
     ...directoryHandlers(dependencies),
+    ...regionHandlers(options.regions),
   };
   const bodyParser = analyticsBodyParser(options.bodyLimit ?? "100kb");
   const onAudit = options.onAudit;

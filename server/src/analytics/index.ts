@@ -75,6 +75,8 @@ export type {
   Page,
   PageRequest,
   RecipientFilter,
+  RegionDirectoryEntry,
+  RegionDirectoryStore,
   ReportAdmission,
   ReportRow,
   ReportStart,
@@ -90,6 +92,8 @@ export type { AnalyticsDirectory, DirectoryGroup, DirectoryMember, DirectoryUser
 export { CHOSEN_ORGANIZATION_ID_PATTERN } from "./definitions/analytics-schemas.js";
 export type { AnalyticsRouter } from "./analytics-router.js";
 export type { ReportOptions } from "./report-options.js";
+export { REGION_NAME_PATTERN } from "./regions-view.js";
+export type { MisdirectedRequests, RegionState, RegionsReport, RegionsView } from "./regions-view.js";
 export type { ReportWorker } from "./report-worker.js";
 export { renderEventReceiver } from "./render-event-receiver.js";
 export type { RenderedEventReceiver } from "./render-event-receiver.js";

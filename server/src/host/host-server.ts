@@ -37,6 +37,10 @@ import { healthProbes, type HostHealth } from "./host-health.js";
 import { consoleRoutes } from "./console-routes.js";
 import { hostErrorHandler, hostNotFound } from "./host-fallback.js";
 import { type HostSecurityEvents, runSecurityEvents, securityEventRoutes } from "./host-security-events.js";
+import { misdirectedRequest } from "./regions/misdirected-request.js";
+import { pullRegionDirectories } from "./regions/pull-region-directories.js";
+import type { RegionDirectory } from "./regions/region-directory.js";
+import { regionDirectoryFeed } from "./regions/region-directory-feed.js";
 
 /** The analytics interface of the host (issue 6), mounted at `/analytics/v1`. */
 export interface HostAnalytics {
@@ -230,6 +234,24 @@ export interface HostServerOptions {
    * serve` builds it unless `SCIMKIT_EVENTS=off`. Absent: none of that.
    */
   readonly securityEvents?: HostSecurityEvents;
+  /**
+   * Data residency (issue 30): the region this host serves and what it knows of the others. A
+   * SCIM or OAuth request for an organization homed elsewhere is answered 421 naming its base URL
+   * (`misdirected-request.ts`), and with `key` the other regions' hosts read this region's
+   * directory at `/regions/v1/directory` (and this host reads theirs until `stopHostApp`).
+   * Absent: one region.
+   */
+  readonly regions?: HostRegions;
+}
+
+/** `HostServerOptions.regions`. */
+export interface HostRegions {
+  /** This host's view of the regions (`loadRegionDirectory`). */
+  readonly directory: RegionDirectory;
+  /** `SCIMKIT_REGION_KEY`: serves the directory feed to the other regions and reads theirs; absent: neither. */
+  readonly key?: string;
+  /** Milliseconds between two reads of the other regions' directories. */
+  readonly syncMs: number;
 }
 
 export interface RunningHost {
@@ -357,7 +379,27 @@ export function createHostApp(options: HostServerOptions): Express {
     response.setHeader("X-Content-Type-Options", "nosniff");
     boundBody(request, response, () => probes(request, response, () => logRequest(request, response, next)));
   });
-  const { publicUrl, securityEvents } = options;
+  const { publicUrl, securityEvents, regions } = options;
+  if (regions) {
+    // Before every router of an organization's paths, and before authentication: the answer for an
+    // organization homed elsewhere reads nothing and checks no token (issue 30, point 3).
+    app.use("/scim/Organizations/:orgId", misdirectedRequest(regions.directory, "scim"), scimErrorHandler());
+    app.use("/oauth/Organizations/:orgId", misdirectedRequest(regions.directory, "oauth"), scimErrorHandler());
+    const analyticsStore = options.analytics?.store;
+    if (regions.key !== undefined && analyticsStore) {
+      app.use("/regions/v1", regionDirectoryFeed({ self: regions.directory.self, key: regions.key, store: analyticsStore }));
+      addBackgroundWork(
+        app,
+        pullRegionDirectories({
+          directory: regions.directory,
+          key: regions.key,
+          store: analyticsStore,
+          intervalMs: regions.syncMs,
+          log: (line) => log(format === "json" ? jsonLogLine("warn", line) : `regions ${line}`),
+        }),
+      );
+    }
+  }
   app.use(
     "/scim/Organizations/:orgId/v2",
     createScimRouter({
@@ -426,6 +468,7 @@ export function createHostApp(options: HostServerOptions): Express {
         ? { securityEventJwksUrl: (orgId: string) => `${publicUrl}/scim/Organizations/${encodeURIComponent(orgId)}/events/jwks.json` }
         : {}),
       ...(securityEvents?.pollUrl ? { securityEventPollUrl: securityEvents.pollUrl } : {}),
+      ...(regions ? { regions: regions.directory } : {}),
     });
     app.use("/analytics/v1", analyticsRouter);
     // Its report worker polls, heartbeats and purges in the background: stopped by stopHostApp.

@@ -49,6 +49,7 @@ describe("readHostSettings", () => {
         maxReceiversPerOrganization: 20,
         receiverAllowHosts: [],
       },
+      regions: undefined,
     });
   });
 
@@ -284,5 +285,60 @@ describe("readHostSettings: SCIMKIT_OAUTH_SIGNING_KEY", () => {
       expect(errors[0], value).toMatch(/^SCIMKIT_OAUTH_SIGNING_KEY: expected a private JWK as JSON; generate one with/);
       expect(errors[0], value).not.toContain(value);
     }
+  });
+
+  describe("regions (issue 30)", () => {
+    const REGIONS = "us=https://scim.example.com/,eu=https://scim.eu.example.com";
+    it("reads the region, every region's URL, the key and the interval; the public URL is the region's", () => {
+      const read = settings({
+        SCIMKIT_REGION: "eu",
+        SCIMKIT_REGIONS: REGIONS,
+        SCIMKIT_REGION_KEY: TOKEN,
+        SCIMKIT_REGION_SYNC_SECONDS: "5",
+      });
+      expect(read.regions).toEqual({
+        self: "eu",
+        baseUrls: { us: "https://scim.example.com", eu: "https://scim.eu.example.com" },
+        key: TOKEN,
+        syncMs: 5000,
+      });
+      expect(read.publicUrl).toBe("https://scim.eu.example.com");
+      // A region alone needs no key: there is nobody to read or be read by.
+      expect(settings({ SCIMKIT_REGION: "us", SCIMKIT_REGIONS: "us=https://scim.example.com" }).regions).toMatchObject({
+        self: "us",
+        key: undefined,
+        syncMs: 30_000,
+      });
+    });
+
+    it("reports each mistake, naming the variable and never the key", () => {
+      const short = "short-key";
+      const cases: readonly [Record<string, string>, RegExp][] = [
+        [{ SCIMKIT_REGIONS: REGIONS }, /^SCIMKIT_REGIONS and SCIMKIT_REGION_KEY need SCIMKIT_REGION/],
+        [{ SCIMKIT_REGION: "US", SCIMKIT_REGIONS: REGIONS, SCIMKIT_REGION_KEY: TOKEN }, /^SCIMKIT_REGION="US": expected a region name/],
+        [{ SCIMKIT_REGION: "us" }, /^SCIMKIT_REGIONS: needed with SCIMKIT_REGION=us/],
+        [
+          { SCIMKIT_REGION: "us", SCIMKIT_REGIONS: "us=ftp://x,eu=https://y", SCIMKIT_REGION_KEY: TOKEN },
+          /^SCIMKIT_REGIONS=.*: expected region=URL pairs/,
+        ],
+        [
+          { SCIMKIT_REGION: "us", SCIMKIT_REGIONS: "us=https://a,us=https://b", SCIMKIT_REGION_KEY: TOKEN },
+          /^SCIMKIT_REGIONS=.*each region once/,
+        ],
+        [{ SCIMKIT_REGION: "ap", SCIMKIT_REGIONS: REGIONS, SCIMKIT_REGION_KEY: TOKEN }, /does not name this host's region "ap"/],
+        [{ SCIMKIT_REGION: "us", SCIMKIT_REGIONS: REGIONS, SCIMKIT_REGION_KEY: short }, /^SCIMKIT_REGION_KEY: expected at least/],
+        [{ SCIMKIT_REGION: "us", SCIMKIT_REGIONS: REGIONS }, /^SCIMKIT_REGION_KEY: expected at least/],
+        [
+          { SCIMKIT_REGION: "us", SCIMKIT_REGIONS: REGIONS, SCIMKIT_REGION_KEY: TOKEN, SCIMKIT_PUBLIC_URL: "https://other.example.com" },
+          /differs from region us's URL/,
+        ],
+      ];
+      for (const [env, expected] of cases) {
+        const found = errors(env);
+        expect(found, JSON.stringify(env)).toHaveLength(1);
+        expect(found[0], JSON.stringify(env)).toMatch(expected);
+        expect(found[0]).not.toContain(short);
+      }
+    });
   });
 });

@@ -9,6 +9,7 @@ import type { SigningKey } from "scimkit/oauth";
 import { hostSettingDefaults } from "./settings/host-setting-defaults.js";
 import { readEvents } from "./settings/read-events.js";
 import { readPublicUrl, readTrustProxy } from "./settings/read-public-address.js";
+import { readRegions } from "./settings/read-regions.js";
 import { readRateLimit } from "./settings/read-rate-limit.js";
 import { readRequestLog } from "./settings/read-request-log.js";
 import { readCursorSecret, readOAuthSigningKey, readOperatorKey, readOrganizations } from "./settings/read-secrets.js";
@@ -93,6 +94,21 @@ export interface HostSettings {
     readonly maxReceiversPerOrganization: number;
     readonly receiverAllowHosts: readonly string[];
   };
+  /**
+   * Data residency (spec §2.1, issue 30): `SCIMKIT_REGION` (the region this host serves: its
+   * database holds the organizations homed there), `SCIMKIT_REGIONS` (every region's public base
+   * URL, this one's included: `publicUrl` is this one's), `SCIMKIT_REGION_KEY` (the secret the
+   * regions' hosts read each other's directory with) and `SCIMKIT_REGION_SYNC_SECONDS`. Undefined:
+   * one region, this host.
+   */
+  readonly regions:
+    | {
+        readonly self: string;
+        readonly baseUrls: Readonly<Record<string, string>>;
+        readonly key: string | undefined;
+        readonly syncMs: number;
+      }
+    | undefined;
 }
 
 export type HostSettingsResult =
@@ -112,7 +128,10 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
     errors.push(`DATABASE_URL="${databaseUrl.split(":")[0] ?? ""}:…": expected postgres://…, postgresql://…, sqlite:<path> or memory:`);
   }
 
-  const publicUrl = readPublicUrl(reader);
+  const givenPublicUrl = readPublicUrl(reader);
+  const regions = readRegions(reader, givenPublicUrl);
+  // In a region, the host's public URL is the one the other regions send its organizations to.
+  const publicUrl = regions ? regions.baseUrls[regions.self] : givenPublicUrl;
   const trustProxy = readTrustProxy(reader);
   const rateLimit = readRateLimit(reader);
 
@@ -184,6 +203,7 @@ export function readHostSettings(env: NodeJS.ProcessEnv): HostSettingsResult {
       requestLog,
       oauthSigningKey,
       events,
+      regions,
     },
   };
 }

@@ -19,6 +19,7 @@ import { organizationTreeSuite } from "./suites/organization-tree.js";
 import { reportJobsSuite } from "./suites/report-jobs.js";
 import { simulationsSuite } from "./suites/simulations.js";
 import { directorySuite } from "./suites/directory.js";
+import { regionDirectorySuite } from "./suites/region-directory.js";
 
 /** Options of `describeAnalyticsStoreConformance`. */
 export interface AnalyticsConformanceOptions {
@@ -45,6 +46,7 @@ export const analyticsConformanceSuites: readonly AnalyticsConformanceSuite[] = 
   organizationTreeSuite,
   concurrencySuite,
   directorySuite,
+  regionDirectorySuite,
 ];
 
 /** Every check name of the kit: the keys `AnalyticsConformanceOptions.skip` accepts. */

@@ -460,6 +460,20 @@ export const analyticsOperations = [
     problems: { 404: "The host keeps no provisioning log, or its log keeps no unauthenticated requests." },
   },
 
+  // Regions
+  {
+    operationId: "getRegions",
+    method: "get",
+    path: "/regions",
+    tag: "Regions",
+    summary: "The regions of the service, and requests that reached the wrong one (operator only)",
+    description:
+      "Addition to spec §2.1 (issue 30). The region of the host answering, every region with its public base URL and, for the others, how many of their organizations this host knows and when it last read their directory; and, per organization homed elsewhere, the requests this host process answered 421 Misdirected Request since it started. 404 on a service of one region.",
+    access: "operator",
+    responses: { 200: json("The regions and the misdirected requests.", ref("Regions")) },
+    problems: { 404: "The service runs in one region." },
+  },
+
   // Admin users
   {
     operationId: "listAdminUsers",

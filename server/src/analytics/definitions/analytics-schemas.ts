@@ -4,6 +4,7 @@
  * responses are closed too, so the tests catch a field leaking out undocumented — clients should
  * still ignore fields they do not know, since later versions may add some.
  */
+import { REGION_NAME_PATTERN } from "../regions-view.js";
 import { MAX_ROTATION_GRACE_SECONDS } from "scimkit";
 import { SECURITY_EVENT_URIS } from "scimkit/events";
 import { IDENTITY_PROVIDERS } from "scimkit/request-log";
@@ -717,6 +718,12 @@ export const analyticsSchemas = {
         ...organizationId,
         description: `The organization to place it under (400 when there is none). At most ${MAX_ORGANIZATION_DEPTH} organizations from a root down (409 beyond). Default: a root.`,
       },
+      homeRegion: {
+        type: "string",
+        pattern: REGION_NAME_PATTERN,
+        description:
+          "On a service of several regions (issue 30): the region that is to hold all its data. It must be the region of the host asked (400 naming the host to ask otherwise): an organization's data is written in its region only. Default: the host's region. 409 when another region has an organization with the chosen `id`.",
+      },
     },
   },
   OrganizationCreated: {
@@ -733,6 +740,10 @@ export const analyticsSchemas = {
         properties: {
           baseUrl: { type: "string", format: "uri", description: "The SCIM base address of the organization (spec §2.1)." },
           token: { type: "string", description: "Its SCIM bearer token (spec §5); store it now, it is not shown again." },
+          region: {
+            type: "string",
+            description: "On a service of several regions: its home region, where all its data is kept (issue 30).",
+          },
         },
       },
     },
@@ -904,6 +915,46 @@ export const analyticsSchemas = {
     properties: { data: { type: "array", items: ref("EventReceiver") } },
   },
   DeliveryFailure: deliveryFailure,
+  Regions: {
+    type: "object",
+    description: "The regions of the service as the host answering sees them.",
+    required: ["region", "regions", "misdirected"],
+    additionalProperties: false,
+    properties: {
+      region: { type: "string", description: "The region of the host answering." },
+      regions: {
+        type: "array",
+        items: {
+          type: "object",
+          required: ["region", "baseUrl", "self"],
+          additionalProperties: false,
+          properties: {
+            region: { type: "string" },
+            baseUrl: { type: "string", format: "uri", description: "Its organizations are at `{baseUrl}/scim/Organizations/{id}/v2`." },
+            self: { type: "boolean", description: "The region of the host answering." },
+            organizations: count("Another region: its organizations this host knows of."),
+            syncedAt: { ...time, description: "Another region: when this host process last read its directory whole." },
+            lastError: { type: "string", description: "Another region: why the last read of its directory failed; its copy is kept." },
+          },
+        },
+      },
+      misdirected: {
+        type: "array",
+        description: "Per organization homed elsewhere, the requests answered 421 by this host process, the most recent first.",
+        items: {
+          type: "object",
+          required: ["orgId", "homeRegion", "count", "lastAt"],
+          additionalProperties: false,
+          properties: {
+            orgId: organizationId,
+            homeRegion: { type: "string" },
+            count: count("Requests since this process started."),
+            lastAt: time,
+          },
+        },
+      },
+    },
+  },
   EventSigningKey: {
     type: "object",
     description: "The key that signs the organization's SETs, and the public keys receivers verify them with.",

@@ -19,6 +19,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Operations: "Long-running requests (bulk reports): poll, then download.",
   Documentation: "This description.",
   "Provisioning log": "Each SCIM request an organization received and what was answered, secrets removed.",
+  Regions: "Where organizations' data is hosted (spec §2.1): the regions, and requests that reached the wrong one.",
   "Event receivers":
     "The services told of an organization's changes as signed Security Event Tokens (RFC 9967), pushed or polled, where delivery to each stands, and the key that signs the SETs.",
 };

@@ -14,6 +14,7 @@ import type {
   FeedbackComment,
   Operation,
   Organization,
+  RegionDirectoryEntry,
   ReportRow,
   SimulationRecipient,
   StoredApiKey,
@@ -81,6 +82,11 @@ export interface MemoryAnalyticsState {
   readonly operations: Map<string, Operation>;
   /** Report rows by operation id, in order. */
   readonly reportRows: Map<string, ReportRow[]>;
+  /**
+   * The replica of other regions' directories by organization id, every region's in one map as
+   * ids are unique across them; apart from `organizations`, so no organization delete reaches it.
+   */
+  readonly regionDirectory: Map<string, RegionDirectoryEntry>;
 }
 
 /** An empty store's state over `options`' services, defaults applied. */
@@ -105,5 +111,6 @@ export function memoryAnalyticsState(options: MemoryAnalyticsStoreOptions): Memo
     feedback: new Map(),
     operations: new Map(),
     reportRows: new Map(),
+    regionDirectory: new Map(),
   };
 }

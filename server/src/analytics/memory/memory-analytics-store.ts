@@ -1,8 +1,9 @@
 /**
  * The in-memory reference `AnalyticsStore` (spec §4.6): organizations, admin users, keys, training
- * and simulation data in plain maps, for tests, demos and single-process hosts. Learners are not
- * kept here: they are read through the `ResourceStore` API from the SCIM users themselves. Each
- * area of the contract is its own file over one `MemoryAnalyticsState`; this composes them.
+ * and simulation data, and the replica of other regions' directories, in plain maps, for tests,
+ * demos and single-process hosts. Learners are not kept here: they are read through the
+ * `ResourceStore` API from the SCIM users themselves. Each area of the contract is its own file
+ * over one `MemoryAnalyticsState`; this composes them.
  */
 import type { TokenStore } from "scimkit";
 import type { EventLoopSlice, ResourceStore } from "scimkit/store";
@@ -15,6 +16,7 @@ import { memoryFeedback } from "./memory-feedback.js";
 import { memoryLearners } from "./memory-learners.js";
 import { memoryOperations } from "./memory-operations.js";
 import { memoryOrganizations } from "./memory-organizations.js";
+import { memoryRegionDirectory } from "./memory-region-directory.js";
 import { memorySimulations } from "./memory-simulations.js";
 
 /** Options of `memoryAnalyticsStore`. */
@@ -63,5 +65,6 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
     ...memorySimulations(state),
     ...memoryFeedback(state),
     ...memoryOperations(state),
+    ...memoryRegionDirectory(state),
   };
 }

@@ -13,6 +13,7 @@ import { renderOrganization } from "../render-resources.js";
 import { organizationUsersReport } from "../report-kinds.js";
 import { sendJson, sendNoContent } from "../send-json.js";
 import { issueWhileExists } from "../issue-while-exists.js";
+import type { RegionsView } from "../regions-view.js";
 import { startReport } from "./start-report.js";
 
 type OrganizationHandlers = Pick<
@@ -29,6 +30,42 @@ type OrganizationHandlers = Pick<
 const noSuchOrganization = (): Error => notFound("There is no organization with this id among those you may see.");
 // Only the operator creates organizations and it sees them all, so this says nothing it could not list.
 const idTaken = (): Error => conflict("An organization with this id exists; choose another id, or leave `id` out for a new UUID.");
+
+/**
+ * Issue 30: an organization is created in the region of the host asked — its data, token first,
+ * is written in that region's database only — and its id is one path in every region, so an id
+ * another region holds (as far as this host's copy of its directory knows) is taken.
+ */
+function checkHomeRegion(regions: RegionsView | undefined, homeRegion: string | undefined, id: string | undefined): void {
+  if (homeRegion !== undefined) {
+    if (regions === undefined) {
+      throw invalidRequest([{ field: "/homeRegion", message: "this service runs in one region: leave homeRegion out" }]);
+    }
+    const url = regions.baseUrls[homeRegion];
+    if (url === undefined) {
+      throw invalidRequest([
+        {
+          field: "/homeRegion",
+          message: `there is no region ${homeRegion}; the regions are ${Object.keys(regions.baseUrls).sort().join(", ")}`,
+        },
+      ]);
+    }
+    if (homeRegion !== regions.self) {
+      throw invalidRequest([
+        {
+          field: "/homeRegion",
+          message: `this host serves region ${regions.self}: create an organization homed in ${homeRegion} at that region's host, POST ${url}/analytics/v1/organizations, so that its data is written there only`,
+        },
+      ]);
+    }
+  }
+  const elsewhere = id === undefined ? undefined : regions?.homeElsewhere(id);
+  if (elsewhere !== undefined) {
+    throw conflict(
+      `An organization with this id exists in region ${elsewhere.homeRegion}: an id is one SCIM path in every region; choose another id.`,
+    );
+  }
+}
 
 const deletedMeanwhile = (): Error =>
   conflict(
@@ -66,13 +103,15 @@ export function organizationHandlers(dependencies: AnalyticsDependencies): Organ
     },
 
     async createOrganization({ request, response, body, baseUrl }) {
-      const { name, id, compatibility, existingUsers, parentId } = body as Pick<
+      const { name, id, compatibility, existingUsers, parentId, homeRegion } = body as Pick<
         Organization,
         "compatibility" | "existingUsers" | "parentId"
       > & {
         readonly name: string;
         readonly id?: string;
+        readonly homeRegion?: string;
       };
+      checkHomeRegion(dependencies.regions, homeRegion, id);
       const at = now().toISOString();
       // The schema has checked a chosen id (a SCIM path segment); without one, a UUID.
       const organization: Organization = {
@@ -101,7 +140,11 @@ export function organizationHandlers(dependencies: AnalyticsDependencies): Organ
       response.setHeader("Cache-Control", "no-store");
       sendJson(response, 201, {
         organization: renderOrganization(organization),
-        scim: { baseUrl: dependencies.scimBaseUrl(organization.id, request), token: issued.token },
+        scim: {
+          baseUrl: dependencies.scimBaseUrl(organization.id, request),
+          token: issued.token,
+          ...(dependencies.regions === undefined ? {} : { region: dependencies.regions.self }),
+        },
       });
     },
 

@@ -207,6 +207,24 @@ export interface ReportRowsTable {
   readonly row: string;
 }
 
+/**
+ * One organization homed in another region, as that region's directory feed last said (analytics
+ * version 6, issue 30): the replica a host answers 421 from. Primary key `org_id`; not an
+ * organization of this database, so no foreign key and no organization delete reach it.
+ */
+export interface RegionDirectoryTable {
+  readonly org_id: string;
+  readonly name: string;
+  /** `RegionDirectoryEntry.parentId`; null: a root. */
+  readonly parent_id: string | null;
+  /** The region whose feed listed it: a sync replaces that region's rows. */
+  readonly home_region: string;
+  /** `active` or `suspended`. */
+  readonly status: string;
+  /** As the home region reported it. */
+  readonly updated_at: string;
+}
+
 /** The analytics tables, for `Kysely<AnalyticsDatabase>` (a type, not an interface: Kysely's `withTables` wants an index signature). */
 export type AnalyticsTables = {
   readonly scimkit_organizations: OrganizationsTable;
@@ -224,6 +242,7 @@ export type AnalyticsTables = {
   readonly scimkit_feedback: FeedbackTable;
   readonly scimkit_operations: OperationsTable;
   readonly scimkit_report_rows: ReportRowsTable;
+  readonly scimkit_region_directory: RegionDirectoryTable;
 };
 
 /** The SQL store's database with the analytics tables: what the analytics queries run on. */

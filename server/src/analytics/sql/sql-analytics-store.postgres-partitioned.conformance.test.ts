@@ -2,8 +2,9 @@
  * The analytics store on a schema whose tables are hash-partitioned by `org_id` where PostgreSQL
  * allows it (docs/scaling.md): which analytics tables it refuses — every one whose primary key is
  * its own id, not led by the organization — is pinned here, and the analytics conformance kit
- * runs over the SCIM tables, `scimkit_admin_user_organizations` and
- * `scimkit_invitation_offer_organizations` partitioned.
+ * runs over the SCIM tables, `scimkit_admin_user_organizations`,
+ * `scimkit_invitation_offer_organizations` and `scimkit_region_directory` (keyed by `org_id`)
+ * partitioned.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partitionByOrg, partitionsOf, type PartitionedSchema } from "../../../../src/store/sql/partition-by-org.fixture.js";
@@ -35,7 +36,7 @@ describePostgres("sql analytics store on PostgreSQL, tables hash-partitioned by 
   });
 
   describe("the schema", () => {
-    it("partitions the SCIM tables and the admin users' and invitation offers' organizations; PostgreSQL refuses the analytics tables keyed by their own id", async () => {
+    it("partitions the SCIM tables, the admin users' and invitation offers' organizations and the region directory; PostgreSQL refuses the analytics tables keyed by their own id", async () => {
       expect(outcome?.partitioned).toEqual([
         "scimkit_admin_user_organizations",
         "scimkit_audit",
@@ -46,6 +47,7 @@ describePostgres("sql analytics store on PostgreSQL, tables hash-partitioned by 
         "scimkit_invitation_offer_organizations",
         "scimkit_list_generations",
         "scimkit_members",
+        "scimkit_region_directory",
         "scimkit_request_log",
         "scimkit_resources",
         "scimkit_unique_keys",

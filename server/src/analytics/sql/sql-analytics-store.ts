@@ -16,6 +16,7 @@ import { learnerQueries } from "./learner-queries.js";
 import { ANALYTICS_MIGRATIONS, analyticsMigrations } from "./migrations/analytics-migrations.js";
 import { operationQueries } from "./operation-queries.js";
 import { organizationQueries } from "./organization-queries.js";
+import { regionDirectoryQueries } from "./region-directory-queries.js";
 import { simulationQueries } from "./simulation-queries.js";
 import { treeSummaryQueries } from "./tree-summary-queries.js";
 import { directoryQueries } from "./directory-queries.js";
@@ -72,6 +73,7 @@ export async function sqlAnalyticsStore(
     ...simulationQueries(db, dialect),
     ...feedbackQueries(db),
     ...operationQueries(db, dialect),
+    ...regionDirectoryQueries(db, dialect),
     migrate,
   };
 }

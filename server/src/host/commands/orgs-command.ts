@@ -32,6 +32,7 @@ const USAGE = [
   "      --compatibility <profile>   Identity-provider tolerances its SCIM requests get (default: generic)",
   "      --existing-users <choice>   conflict (409, the default) or link: what POST /Users does with a user that exists",
   "      --parent <id>    The organization it belongs under (a division of a company); default: none",
+  "      --region <name>  With SCIMKIT_REGION: the region to hold its data, which must be this host's (default)",
   "  set <id>             Change it: --name <name>, --compatibility <profile>, --existing-users <choice>,",
   "                       --parent <id> (moves it with its subtree; `none` makes it a root)",
   "                       (`default` returns a setting to its default)",
@@ -60,6 +61,7 @@ const OPTIONS = {
   compatibility: { type: "string" },
   "existing-users": { type: "string" },
   parent: { type: "string" },
+  region: { type: "string" },
   subtree: { type: "boolean" },
   cascade: { type: "boolean" },
 } as const;
@@ -152,6 +154,7 @@ export const orgsCommand: HostCommand = {
     )
       throw usageError("orgs set needs --name, --compatibility, --existing-users or --parent");
     if (values.yes !== undefined && subcommand !== "delete") throw usageError(`orgs ${subcommand} takes no --yes`);
+    if (values.region !== undefined && subcommand !== "create") throw usageError(`orgs ${subcommand} takes no --region`);
     const [argument = ""] = rest;
     const json = values.json === true;
     if (subcommand === "create") {
@@ -197,6 +200,27 @@ export const orgsCommand: HostCommand = {
             updatedAt: at,
           };
           const taken = (): Error => failure(`an organization with id ${JSON.stringify(organization.id)} exists; choose another --id`, 409);
+          const region = settings.regions;
+          // Issue 30: created where its data is to live, and with an id no other region holds.
+          if (values.region !== undefined && region === undefined)
+            throw usageError("--region: this host runs in one region (SCIMKIT_REGION is unset)");
+          if (region !== undefined && values.region !== undefined && values.region !== region.self) {
+            const url = region.baseUrls[values.region];
+            if (url === undefined)
+              throw usageError(
+                `--region ${JSON.stringify(values.region)}: the regions are ${Object.keys(region.baseUrls).sort().join(", ")}`,
+              );
+            throw usageError(
+              `--region ${values.region}: this host serves region ${region.self}; create an organization homed in ${values.region} on that region's host (${url}), so that its data is written there only`,
+            );
+          }
+          const elsewhere =
+            region === undefined ? undefined : (await analytics.listRegionEntries()).find((entry) => entry.id === organization.id);
+          if (elsewhere !== undefined)
+            throw failure(
+              `an organization with id ${JSON.stringify(organization.id)} exists in region ${elsewhere.homeRegion}; choose another --id`,
+              409,
+            );
           const write = { operation: "cli.createOrganization", orgId: organization.id, resourceType: "Organization", status: 201 } as const;
           const issued = await auditedCommandWrite(audit, { ...write, resourceId: organization.id }, async () => {
             if ((await analytics.getOrganization({ all: true }, organization.id)) !== undefined) throw taken();
@@ -210,9 +234,13 @@ export const orgsCommand: HostCommand = {
             return tokens.issue(organization.id, { label: "issued when the organization was created" });
           });
           const baseUrl = `${settings.publicUrl ?? ""}/scim/Organizations/${encodeURIComponent(organization.id)}/v2`;
-          if (json) print({ organization: renderOrganization(organization), scim: { baseUrl, token: issued.token } });
+          if (json)
+            print({
+              organization: renderOrganization(organization),
+              scim: { baseUrl, token: issued.token, ...(region ? { region: region.self } : {}) },
+            });
           else {
-            console.log(`Organization ${organization.id} created (${organization.name})`);
+            console.log(`Organization ${organization.id} created (${organization.name})${region ? ` in region ${region.self}` : ""}`);
             console.log(`SCIM base ${settings.publicUrl === undefined ? "path" : "URL"}: ${baseUrl}`);
             console.log(`SCIM token ${issued.record.id} (shown once): ${issued.token}`);
           }

@@ -26,6 +26,7 @@ import { jsonLogLine, startHostServer } from "../host-server.js";
 import type { HostSettings } from "../host-settings.js";
 import { openHostStore, type HostStore } from "../open-host-store.js";
 import { staticTokens } from "../static-tokens.js";
+import { loadRegionDirectory } from "../regions/region-directory.js";
 import { readSettingsOrExit } from "./read-settings-or-exit.js";
 import { EXIT_CODES } from "./command-error.js";
 import type { HostCommand } from "./host-command.js";
@@ -233,7 +234,19 @@ async function listen(settings: HostSettings, database: HostStore, auth: TokenVe
         onError: (error) => console.error(`security events: ${error instanceof Error ? error.message : String(error)}`),
       })
     : undefined;
+  const regions = settings.regions
+    ? {
+        directory: await loadRegionDirectory({
+          self: settings.regions.self,
+          baseUrls: settings.regions.baseUrls,
+          store: database.analytics,
+        }),
+        ...(settings.regions.key === undefined ? {} : { key: settings.regions.key }),
+        syncMs: settings.regions.syncMs,
+      }
+    : undefined;
   const host = await startHostServer({
+    ...(regions === undefined ? {} : { regions }),
     store: calls.track(database.store),
     auth: organizationSettings.activeOnly(oauth.auth),
     ...(oauth.oauth === undefined ? {} : { oauth: { ...oauth.oauth, clients: activeClients(oauth.oauth.clients, organizationSettings) } }),
@@ -296,6 +309,13 @@ async function banner(
       : "Operator key for the analytics interface: SCIMKIT_OPERATOR_KEY";
   const workers = at.workers > 1 ? `, ${at.workers} workers` : "";
   say(`scimkit host server listening on port ${at.port}, store: ${database.description}${workers}`);
+  if (settings.regions) {
+    const { self, baseUrls } = settings.regions;
+    const others = Object.entries(baseUrls).filter(([name]) => name !== self);
+    say(
+      `Region: ${self} (SCIMKIT_REGION): this database holds the organizations homed here${others.length === 0 ? "" : `; other regions: ${others.map(([name, url]) => `${name} ${url}`).join(", ")}`}`,
+    );
+  }
   for (const orgId of prepared.orgIds) say(`SCIM base URL for ${orgId}: ${at.baseUrl(orgId)}`);
   if (prepared.demoToken) say(`Bearer token for demo (shown once): ${prepared.demoToken}`);
   if (prepared.demoIssuedEarlier) {

@@ -7,26 +7,34 @@ import { fail, raw, type SettingReader } from "./setting-reader.js";
 
 const TRUST_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
+/** `text` as an origin and path without a trailing slash, when it is an absolute http(s) URL without query, fragment or user. */
+export function readPublicUrlText(text: string): string | undefined {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(text);
+  } catch {
+    // URL.canParse is not in every Node.js 20.
+    return undefined;
+  }
+  if (!["http:", "https:"].includes(parsed.protocol) || parsed.search !== "" || parsed.hash !== "" || parsed.username !== "")
+    return undefined;
+  return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, "");
+}
+
 /** `SCIMKIT_PUBLIC_URL` as an origin and path without a trailing slash; undefined when unset or bad. */
 export function readPublicUrl(reader: SettingReader): string | undefined {
   const publicText = raw(reader, "SCIMKIT_PUBLIC_URL");
   if (publicText === undefined) return undefined;
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(publicText);
-  } catch {
-    // Reported below; URL.canParse is not in every Node.js 20.
-  }
-  if (!parsed || !["http:", "https:"].includes(parsed.protocol) || parsed.search !== "" || parsed.hash !== "" || parsed.username !== "") {
+  const url = readPublicUrlText(publicText);
+  if (url === undefined) {
     fail(
       reader,
       "SCIMKIT_PUBLIC_URL",
       publicText,
       "an absolute http:// or https:// URL without query or fragment, e.g. https://scim.example.com",
     );
-    return undefined;
   }
-  return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, "");
+  return url;
 }
 
 /** `SCIMKIT_TRUST_PROXY` as Express's `trust proxy` takes it; undefined when unset or bad. */

@@ -8,6 +8,7 @@ import { organizationSettings } from "./0002-organization-settings.js";
 import { organizationParent } from "./0003-organization-parent.js";
 import { reportJobs } from "./0004-report-jobs.js";
 import { invitationOffers } from "./0005-invitation-offers.js";
+import { regionDirectory } from "./0006-region-directory.js";
 
 /** The namespace the analytics tables' versions count in (`runMigrations`). */
 export const ANALYTICS_MIGRATIONS = "analytics";
@@ -19,4 +20,5 @@ export const analyticsMigrations: readonly Migration[] = [
   organizationParent,
   reportJobs,
   invitationOffers,
+  regionDirectory,
 ];
