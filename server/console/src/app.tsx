@@ -4,6 +4,7 @@ import { apiClient } from "./api-client.js";
 import { ApiContext } from "./context.js";
 import { DirectoryPage } from "./directory-page.js";
 import { OrganizationsPage } from "./organizations-page.js";
+import { RegionsPage } from "./regions-page.js";
 import { RequestLogPage } from "./request-log-page.js";
 import { href, onLinkClick, usePlace } from "./router.js";
 import { storedKey, storeKey } from "./session.js";
@@ -15,6 +16,7 @@ const SECTIONS = [
   { path: "/log", label: "Provisioning log" },
   { path: "/directory", label: "Directory" },
   { path: "/training", label: "Training" },
+  { path: "/regions", label: "Regions" },
 ] as const;
 
 export function App() {
@@ -93,6 +95,7 @@ export function App() {
         {section.path === "/log" ? <RequestLogPage place={place} /> : null}
         {section.path === "/directory" ? <DirectoryPage place={place} /> : null}
         {section.path === "/training" ? <TrainingPage place={place} /> : null}
+        {section.path === "/regions" ? <RegionsPage /> : null}
       </main>
     </ApiContext.Provider>
   );

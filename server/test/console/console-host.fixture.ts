@@ -34,10 +34,17 @@ export interface ConsoleHost {
   stop(): void;
 }
 
-/** The host as `npm start` runs it, with a known operator key, the demo data and a fresh SQLite file. */
-export async function startConsoleHost(): Promise<ConsoleHost> {
+/**
+ * The host as `npm start` runs it, with a known operator key, the demo data and a fresh SQLite
+ * file; `env` adds to its environment, and `prepare` writes into the file before the host opens it.
+ */
+export async function startConsoleHost(
+  options: { readonly env?: Record<string, string>; readonly prepare?: (database: string) => Promise<void> } = {},
+): Promise<ConsoleHost> {
   const scratch = mkdtempSync(join(tmpdir(), "scimkit-console-"));
   const database = join(scratch, "console.db");
+  // What a test writes into the database before the host first opens it.
+  await options.prepare?.(database);
   const host = startHost({
     SCIMKIT_ORGS: "",
     SCIMKIT_OPERATOR_KEY: OPERATOR_KEY,
@@ -52,6 +59,7 @@ export async function startConsoleHost(): Promise<ConsoleHost> {
     SCIMKIT_EVENTS: "on",
     // The test's receiver listens on 127.0.0.1, which the address rules refuse unless allowed.
     SCIMKIT_EVENT_RECEIVER_ALLOW_HOSTS: "127.0.0.1",
+    ...options.env,
   });
   const [, analyticsUrl = ""] = await host.waitFor(/^Analytics interface: (\S+) /);
   const [, simulationId = ""] = await host.waitFor(/^Demo attack simulation: \S+\/attack-simulations\/([^/]+)\/summary$/);
