@@ -352,6 +352,27 @@ export interface DeliveryFailure {
   readonly description?: string;
 }
 
+/** An organization homed in another region: what its region's directory says, never its data. */
+export interface RegionOrganization {
+  readonly id: OrganizationId;
+  readonly name: string;
+  readonly parentId?: OrganizationId;
+  /** The region holding all its data. */
+  readonly homeRegion: string;
+  readonly status: OrganizationStatus;
+  /** An ISO 8601 time in UTC. */
+  readonly updatedAt: string;
+  /** The SCIM base URL its identity provider uses, in its region. */
+  readonly scimBaseUrl: string;
+}
+
+/** A page of the other regions' organizations, by id. */
+export interface RegionOrganizationList {
+  readonly data: readonly RegionOrganization[];
+  /** Pass as `cursor` (with the same filters) for the next page; null on the last page. */
+  readonly nextCursor: string | null;
+}
+
 /** The regions of the service as the host answering sees them. */
 export interface Regions {
   /** The region of the host answering. */

@@ -4,8 +4,9 @@
  * at this region for organizations homed in another — each an identity provider whose tenant URL
  * points at the wrong host, for its admin to fix. A service of one region says so.
  */
-import type { Regions } from "./analytics-api-types.js";
-import { ApiError } from "./api-client.js";
+import { useState } from "preact/hooks";
+import type { RegionOrganizationList, Regions } from "./analytics-api-types.js";
+import { ApiError, withQuery } from "./api-client.js";
 import { useApi } from "./context.js";
 import { ErrorNotice } from "./error-notice.js";
 import { useAsync } from "./use-async.js";
@@ -13,6 +14,11 @@ import { useAsync } from "./use-async.js";
 export function RegionsPage() {
   const api = useApi();
   const regions = useAsync(() => api.get<Regions>("/regions"), [api]);
+  const [cursor, setCursor] = useState<string>();
+  const elsewhere = useAsync(
+    () => api.get<RegionOrganizationList>(withQuery("/regions/organizations", { limit: 50, cursor })),
+    [api, cursor],
+  );
   if (regions.error instanceof ApiError && regions.error.status === 404) {
     return (
       <>
@@ -95,7 +101,47 @@ export function RegionsPage() {
           </p>
         </section>
       ) : null}
-      <ErrorNotice error={regions.error} />
+      <h2>Organizations of the other regions</h2>
+      <section class="table-wrap" aria-label="Organizations of the other regions">
+        <table>
+          <caption class="visually-hidden">Organizations homed in the other regions, by id: their data is in their region</caption>
+          <thead>
+            <tr>
+              <th scope="col">Id</th>
+              <th scope="col">Name</th>
+              <th scope="col">Home region</th>
+              <th scope="col">Status</th>
+              <th scope="col">SCIM base URL</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(elsewhere.value?.data ?? []).map((organization) => (
+              <tr key={organization.id} data-testid={`elsewhere-${organization.id}`}>
+                <td>
+                  <code>{organization.id}</code>
+                </td>
+                <td>{organization.name}</td>
+                <td>{organization.homeRegion}</td>
+                <td>{organization.status}</td>
+                <td>
+                  <code>{organization.scimBaseUrl}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      {cursor !== undefined ? (
+        <button type="button" class="secondary" onClick={() => setCursor(undefined)}>
+          First page
+        </button>
+      ) : null}
+      {elsewhere.value?.nextCursor ? (
+        <button type="button" class="secondary" onClick={() => setCursor(elsewhere.value?.nextCursor ?? undefined)}>
+          Next page
+        </button>
+      ) : null}
+      <ErrorNotice error={regions.error ?? elsewhere.error} />
     </>
   );
 }

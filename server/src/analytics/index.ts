@@ -93,7 +93,7 @@ export { CHOSEN_ORGANIZATION_ID_PATTERN } from "./definitions/analytics-schemas.
 export type { AnalyticsRouter } from "./analytics-router.js";
 export type { ReportOptions } from "./report-options.js";
 export { REGION_NAME_PATTERN } from "./regions-view.js";
-export type { MisdirectedRequests, RegionState, RegionsReport, RegionsView } from "./regions-view.js";
+export type { MisdirectedRequests, RegionOrganization, RegionState, RegionsReport, RegionsView } from "./regions-view.js";
 export type { ReportWorker } from "./report-worker.js";
 export { renderEventReceiver } from "./render-event-receiver.js";
 export type { RenderedEventReceiver } from "./render-event-receiver.js";

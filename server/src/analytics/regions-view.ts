@@ -46,6 +46,18 @@ export interface RegionsReport {
   readonly misdirected: readonly MisdirectedRequests[];
 }
 
+/** An organization homed in another region, as this host's copy of that region's directory has it. */
+export interface RegionOrganization {
+  readonly id: string;
+  readonly name: string;
+  readonly parentId?: string;
+  /** The region holding all its data. */
+  readonly homeRegion: string;
+  readonly status: "active" | "suspended";
+  /** When its home region last changed it. */
+  readonly updatedAt: string;
+}
+
 /**
  * The host's regions as the operator API needs them: `GET /regions`, and the checks of an
  * organization's creation (its id is one path in every region; it is created in this one).
@@ -59,4 +71,15 @@ export interface RegionsView {
   homeElsewhere(orgId: string): { readonly id: string; readonly homeRegion: string } | undefined;
   /** The report, as of now; reads nothing from a database. */
   report(): RegionsReport;
+  /**
+   * The organizations homed in other regions (in `region` only, when given) with `id > after`, by
+   * id, at most `limit`; `next` when more follow. Reads nothing from a database.
+   */
+  listElsewhere(
+    page: { readonly limit: number; readonly after?: string },
+    region?: string,
+  ): {
+    readonly items: readonly RegionOrganization[];
+    readonly next?: string;
+  };
 }

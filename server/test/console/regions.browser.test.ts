@@ -81,6 +81,11 @@ it("shows the regions, a failed directory read, and the requests that arrived fo
   expect(await row.locator("td").nth(1).textContent()).toBe("us");
   // Node's fetch sends a request answered 421 once more on a new connection (RFC 9110 §15.5.20).
   expect(Number(await row.locator("td").nth(2).textContent())).toBeGreaterThanOrEqual(1);
+  // The other regions' organizations, from the copy: their region and base URL, none of their data.
+  const globex = page.getByTestId("elsewhere-globex");
+  await globex.waitFor();
+  expect(await globex.textContent()).toContain(`http://127.0.0.1:`);
+  expect(await globex.locator("td").nth(2).textContent()).toBe("us");
   expect(await watched.violations()).toEqual([]);
   expect(watched.errors).toEqual([]);
   await context.close();

@@ -4,6 +4,7 @@
  * `bulk-report` before the `{userId}` it would otherwise match), validates with their schemas,
  * and `openApiDocument` documents them.
  */
+import { REGION_NAME_PATTERN } from "../regions-view.js";
 import { IDENTITY_PROVIDERS } from "scimkit/request-log";
 import { ref, WITHOUT_NUL_PATTERN } from "./analytics-schemas.js";
 import type { JsonSchema, OperationDefinition, ParameterDefinition, ResponseDefinition } from "./operation-definition.js";
@@ -471,6 +472,23 @@ export const analyticsOperations = [
       "Addition to spec §2.1 (issue 30). The region of the host answering, every region with its public base URL and, for the others, how many of their organizations this host knows and when it last read their directory; and, per organization homed elsewhere, the requests this host process answered 421 Misdirected Request since it started. 404 on a service of one region.",
     access: "operator",
     responses: { 200: json("The regions and the misdirected requests.", ref("Regions")) },
+    problems: { 404: "The service runs in one region." },
+  },
+
+  {
+    operationId: "listRegionOrganizations",
+    method: "get",
+    path: "/regions/organizations",
+    tag: "Regions",
+    summary: "The organizations homed in the other regions (operator only)",
+    description:
+      "Addition to spec §2.1 (issue 30). The organizations of the other regions as this host's copy of their directories has them — id, name, parent, home region, state, last change, and the base URL their identity providers use; never their data, which stays in their region — by id. This region's own are `GET /organizations`. 404 on a service of one region.",
+    access: "operator",
+    query: {
+      region: { description: "Only the organizations homed in this region.", schema: { type: "string", pattern: REGION_NAME_PATTERN } },
+      ...paging,
+    },
+    responses: { 200: json("A page of organizations, by id.", ref("RegionOrganizationList")) },
     problems: { 404: "The service runs in one region." },
   },
 

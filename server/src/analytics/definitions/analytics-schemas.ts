@@ -915,6 +915,22 @@ export const analyticsSchemas = {
     properties: { data: { type: "array", items: ref("EventReceiver") } },
   },
   DeliveryFailure: deliveryFailure,
+  RegionOrganization: {
+    type: "object",
+    description: "An organization homed in another region: what its region's directory says, never its data.",
+    required: ["id", "name", "homeRegion", "status", "updatedAt", "scimBaseUrl"],
+    additionalProperties: false,
+    properties: {
+      id: organizationId,
+      name: { type: "string" },
+      parentId: organizationId,
+      homeRegion: { type: "string", description: "The region holding all its data." },
+      status: ref("OrganizationStatus"),
+      updatedAt: time,
+      scimBaseUrl: { type: "string", format: "uri", description: "The SCIM base URL its identity provider uses, in its region." },
+    },
+  },
+  RegionOrganizationList: listOf("RegionOrganization", "A page of the other regions' organizations, by id."),
   Regions: {
     type: "object",
     description: "The regions of the service as the host answering sees them.",

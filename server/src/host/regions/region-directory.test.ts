@@ -44,3 +44,34 @@ it("keeps a peer's organizations, never this region's own nor those a third regi
     misdirected: [],
   });
 });
+
+it("pages the other regions' organizations by id, in one region or all", async () => {
+  const store = memoryAnalyticsStore({ resources: memoryStore(), tokens: createTokenStore() });
+  const directory = await loadRegionDirectory({ self: "us", baseUrls: BASE_URLS, store });
+  await directory.replacePeer(
+    "eu",
+    ["e1", "e3", "e5"].map((id) => entry(id, "eu")),
+    new Set(),
+  );
+  await directory.replacePeer(
+    "ap",
+    ["a2", "e4"].map((id) => entry(id, "ap")),
+    new Set(),
+  );
+  const walk = (region?: string): string[] => {
+    const ids: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = directory.listElsewhere({ limit: 2, ...(after === undefined ? {} : { after }) }, region);
+      ids.push(...page.items.map((item) => item.id));
+      if (page.next === undefined) return ids;
+      after = page.next;
+    }
+  };
+  expect(walk()).toEqual(["a2", "e1", "e3", "e4", "e5"]);
+  expect(walk("eu")).toEqual(["e1", "e3", "e5"]);
+  expect(walk("ap")).toEqual(["a2", "e4"]);
+  expect(walk("us")).toEqual([]);
+  // A last page that fills the limit exactly says no more.
+  expect(directory.listElsewhere({ limit: 2, after: "e1" }, "ap")).toEqual({ items: [expect.objectContaining({ id: "e4" })] });
+});

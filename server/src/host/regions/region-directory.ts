@@ -42,6 +42,9 @@ export async function loadRegionDirectory(options: {
   const now = options.now ?? (() => new Date());
   let byId = new Map<string, RegionDirectoryEntry>();
   for (const entry of await store.listRegionEntries()) if (entry.homeRegion !== self) byId.set(entry.id, entry);
+  // By id, rebuilt once per read of a peer, so a page of the operator's list is a binary search.
+  const byIdOrder = (): RegionDirectoryEntry[] => [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  let sorted = byIdOrder();
   const counts = new Map<string, { homeRegion: string; count: number; lastAt: string }>();
   const synced = new Map<string, string>();
   const failures = new Map<string, string>();
@@ -68,6 +71,7 @@ export async function loadRegionDirectory(options: {
       const next = new Map([...byId].filter(([, entry]) => entry.homeRegion !== region));
       for (const entry of kept) next.set(entry.id, entry);
       byId = next;
+      sorted = byIdOrder();
       synced.set(region, now().toISOString());
       failures.delete(region);
     },
@@ -90,6 +94,26 @@ export async function loadRegionDirectory(options: {
             ...(lastError === undefined ? {} : { lastError }),
           };
         }),
+    listElsewhere({ limit, after }, region) {
+      let low = 0;
+      let high = sorted.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (after !== undefined && (sorted[middle] as RegionDirectoryEntry).id <= after) low = middle + 1;
+        else high = middle;
+      }
+      const items: RegionDirectoryEntry[] = [];
+      let index = after === undefined ? 0 : low;
+      for (; index < sorted.length && items.length < limit; index++) {
+        const candidate = sorted[index] as RegionDirectoryEntry;
+        if (region === undefined || candidate.homeRegion === region) items.push(candidate);
+      }
+      let more = false;
+      for (let rest = index; rest < sorted.length && !more; rest++)
+        more = region === undefined || (sorted[rest] as RegionDirectoryEntry).homeRegion === region;
+      const last = items.at(-1);
+      return { items, ...(more && last !== undefined ? { next: last.id } : {}) };
+    },
     report: () => ({
       region: self,
       regions: [{ region: self, baseUrl: baseUrls[self] ?? "", self: true }, ...directory.peers()].sort((a, b) =>

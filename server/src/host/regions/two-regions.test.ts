@@ -217,6 +217,14 @@ function twoRegions(databases: () => RegionDatabases): void {
       (reply) => reply.status === 421,
     );
     expect(String(atUs.body["detail"])).toContain(`${eu}/scim/Organizations/globex/v2`);
+    // The operator at us sees eu's organizations, their region and base URL: nothing of their data.
+    const listed = await call(`${us}/analytics/v1/regions/organizations?region=eu`, { token: OPERATOR_KEY });
+    expect(listed.status).toBe(200);
+    expect(listed.body["data"]).toEqual([
+      expect.objectContaining({ id: "acme-eu", homeRegion: "eu", status: "active", scimBaseUrl: `${eu}/scim/Organizations/acme-eu/v2` }),
+      expect.objectContaining({ id: "globex", name: "Globex", homeRegion: "eu", scimBaseUrl: `${eu}/scim/Organizations/globex/v2` }),
+    ]);
+    expect((await call(`${us}/analytics/v1/regions/organizations?region=us`, { token: OPERATOR_KEY })).body["data"]).toEqual([]);
     // An organization no region knows is this region's 404/401 as before, not a 421.
     expect((await call(`${eu}/scim/Organizations/nobody/v2/Users`, { token: US_TOKEN })).status).toBe(401);
 
