@@ -95,7 +95,8 @@ function OrganizationList() {
         {created ? (
           <div class="created">
             <p>
-              Created <strong>{created.organization.name}</strong> ({created.organization.id}). SCIM base URL:{" "}
+              Created <strong>{created.organization.name}</strong> ({created.organization.id})
+              {created.scim.region ? <> in region {created.scim.region}, which holds all its data</> : null}. SCIM base URL:{" "}
               <code data-testid="created-base-url">{created.scim.baseUrl}</code> <CopyButton text={created.scim.baseUrl} label="Copy URL" />
             </p>
             <SecretOnce title="Its first SCIM token" secret={created.scim.token} onDismiss={() => setCreated(undefined)} />

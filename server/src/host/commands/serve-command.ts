@@ -316,7 +316,8 @@ async function banner(
       `Region: ${self} (SCIMKIT_REGION): this database holds the organizations homed here${others.length === 0 ? "" : `; other regions: ${others.map(([name, url]) => `${name} ${url}`).join(", ")}`}`,
     );
   }
-  for (const orgId of prepared.orgIds) say(`SCIM base URL for ${orgId}: ${at.baseUrl(orgId)}`);
+  const inRegion = settings.regions === undefined ? "" : ` (region ${settings.regions.self})`;
+  for (const orgId of prepared.orgIds) say(`SCIM base URL for ${orgId}${inRegion}: ${at.baseUrl(orgId)}`);
   if (prepared.demoToken) say(`Bearer token for demo (shown once): ${prepared.demoToken}`);
   if (prepared.demoIssuedEarlier) {
     say(

@@ -155,6 +155,7 @@ function twoRegions(databases: () => RegionDatabases): void {
     let euHost: Host = startHost(euEnv);
     await Promise.all([usHost.waitFor(/listening on port/), euHost.waitFor(/listening on port/)]);
     await usHost.waitFor(/Region: us \(SCIMKIT_REGION\).*other regions: eu http/);
+    await usHost.waitFor(new RegExp(`^SCIM base URL for acme-us \\(region us\\): ${us}/scim/Organizations/acme-us/v2$`));
 
     // An organization created through eu's operator API is homed in eu and read by us too.
     const globex = await call(`${eu}/analytics/v1/organizations`, {
