@@ -10,6 +10,7 @@
  */
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
 import { TokenVerificationUnavailableError } from "./token-verification-unavailable-error.js";
+import { readBoundedText } from "../outbound/read-bounded-text.js";
 
 /** A key set is a few keys: a few kilobytes. Anything far bigger is not one, and is not read whole. */
 const MAX_KEY_SET_BYTES = 512 * 1024;
@@ -38,25 +39,6 @@ interface Loaded {
   readonly at: number;
 }
 
-/** The body of `response`, refused past `MAX_KEY_SET_BYTES` without reading the rest. */
-async function boundedText(response: Response): Promise<string> {
-  const reader = response.body?.getReader();
-  if (reader === undefined) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_KEY_SET_BYTES) {
-      await reader.cancel();
-      throw new Error(`the key set is larger than ${MAX_KEY_SET_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 async function fetchKeySet(url: URL, timeoutMs: number): Promise<JSONWebKeySet> {
   // Redirects are not followed: the key set is where the operator said it is.
   const response = await fetch(url, {
@@ -68,7 +50,7 @@ async function fetchKeySet(url: URL, timeoutMs: number): Promise<JSONWebKeySet> 
     await response.body?.cancel();
     throw new Error(`the server answered HTTP ${response.status}`);
   }
-  return JSON.parse(await boundedText(response)) as JSONWebKeySet;
+  return JSON.parse(await readBoundedText(response, MAX_KEY_SET_BYTES, "the key set")) as JSONWebKeySet;
 }
 
 /**

@@ -4,24 +4,14 @@
  * be reached: the page shows both regions, that the last read of `us` failed (the copy kept), and
  * the requests that arrived for a `us` organization, per organization, without a console error.
  */
-import { createServer } from "node:net";
 import { sqlAnalyticsStore } from "@scimkit/server";
 import { sqlStore } from "scimkit/sql";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type ConsoleHost, launchChromium, signIn, startConsoleHost, USER_SCHEMA, watchViolations } from "./console-host.fixture.js";
+import { freePort } from "../../src/host/free-port.fixture.js";
 
 const REGION_KEY = "region-key-for-the-console-browser-test-0123456789";
-
-/** A port nobody listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
 
 let server: ConsoleHost;
 let browser: Browser;

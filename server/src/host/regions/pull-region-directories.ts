@@ -10,6 +10,7 @@
  * per page, `MAX_PEER_ORGANIZATIONS` per peer, `PAGE_TIMEOUT_MS` per page, and every field checked.
  */
 import type { AnalyticsStore, RegionDirectoryEntry } from "@scimkit/server";
+import { readBoundedText } from "scimkit";
 import { MAX_DIRECTORY_PAGE } from "./region-directory-feed.js";
 import type { RegionDirectory } from "./region-directory.js";
 
@@ -23,26 +24,6 @@ export const PAGE_TIMEOUT_MS = 10_000;
 const STATUSES = new Set(["active", "suspended"]);
 // Printable, no controls: what a log line or the console shows cannot be split or spoofed.
 const TEXT = /^\P{Cc}{1,200}$/u;
-
-async function readCapped(response: Response): Promise<string> {
-  const declared = Number(response.headers.get("content-length") ?? "0");
-  if (declared > MAX_PAGE_BYTES) throw new Error(`a page of ${declared} bytes, over the ${MAX_PAGE_BYTES} read`);
-  const reader = response.body?.getReader();
-  if (reader === undefined) return "";
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    length += value.length;
-    if (length > MAX_PAGE_BYTES) {
-      await reader.cancel();
-      throw new Error(`a page over the ${MAX_PAGE_BYTES} bytes read`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 /** The entries of one page from `region`, each checked; throws on anything else. */
 function entriesOf(region: string, body: unknown): { readonly entries: RegionDirectoryEntry[]; readonly next?: string } {
@@ -90,7 +71,7 @@ export async function readPeerDirectory(region: string, baseUrl: string, key: st
       redirect: "error",
       signal: AbortSignal.timeout(PAGE_TIMEOUT_MS),
     });
-    const text = await readCapped(response);
+    const text = await readBoundedText(response, MAX_PAGE_BYTES, "a directory page");
     if (response.status !== 200) throw new Error(`${url.split("?")[0]} answered ${response.status}`);
     const page = entriesOf(region, JSON.parse(text) as unknown);
     all.push(...page.entries);

@@ -8,7 +8,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -16,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describePostgres } from "../../../../src/store/sql/postgres-test-database.fixture.js";
 import { killHosts, startHost, type Host } from "../host-process.fixture.js";
 import { scimkit, scimkitJson } from "../scimkit-cli.fixture.js";
+import { freePort } from "../free-port.fixture.js";
 
 const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
 const US_TOKEN = "token-acme-us-0123456789abcdef0123456789ab";
@@ -26,16 +26,6 @@ const REGION_KEY = "region-key-two-regions-0123456789abcdef012";
 /** A learner as the spec's profile requires one (spec §3: name and a work e-mail). */
 function learner(userName: string): Record<string, unknown> {
   return { schemas: [USER_SCHEMA], userName, name: { givenName: "Pat", familyName: "Doe" }, emails: [{ value: userName, type: "work" }] };
-}
-
-/** A port nobody listens on now, for a host whose URL the other must know before it starts. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
 }
 
 afterAll(killHosts);
