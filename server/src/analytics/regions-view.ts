@@ -5,6 +5,8 @@
  * it (`createAnalyticsRouter`'s `regions`); none of it is personal data.
  */
 
+import type { RegionDirectoryEntry } from "./region-directory-store.js";
+
 /** A region's name (`SCIMKIT_REGION`): a lower-case letter, then up to 31 lower-case letters, digits or hyphens. */
 export const REGION_NAME_PATTERN = "^[a-z][a-z0-9-]{0,31}$";
 
@@ -47,16 +49,7 @@ export interface RegionsReport {
 }
 
 /** An organization homed in another region, as this host's copy of that region's directory has it. */
-export interface RegionOrganization {
-  readonly id: string;
-  readonly name: string;
-  readonly parentId?: string;
-  /** The region holding all its data. */
-  readonly homeRegion: string;
-  readonly status: "active" | "suspended";
-  /** When its home region last changed it. */
-  readonly updatedAt: string;
-}
+export type RegionOrganization = RegionDirectoryEntry;
 
 /**
  * The host's regions as the operator API needs them: `GET /regions`, and the checks of an
