@@ -36,7 +36,8 @@ it("keeps the last good copy when a read is redirected, oversized, of another re
   const store = memoryAnalyticsStore({ resources: memoryStore(), tokens: createTokenStore() });
   const directory = await loadRegionDirectory({ self: "us", baseUrls: { us: "http://127.0.0.1:1", eu: peerUrl }, store });
   const logged: string[] = [];
-  const sync = () => syncRegionDirectories(directory, KEY, store, (line) => logged.push(line));
+  const told = new Map<string, string>();
+  const sync = () => syncRegionDirectories(directory, KEY, store, (line) => logged.push(line), told);
 
   // Two pages, each asked with the key at the configured address.
   answer = (request, response) =>
@@ -105,4 +106,18 @@ it("keeps the last good copy when a read is redirected, oversized, of another re
   expect(said()).toBe(refusals.length - 1);
   await sync();
   expect(said()).toBe(refusals.length - 1);
+});
+
+it("serves its own organization of an id another region also homes, and says so once, not at every read", async () => {
+  const store = memoryAnalyticsStore({ resources: memoryStore(), tokens: createTokenStore() });
+  const now = "2026-12-07T10:00:00.000Z";
+  await store.createOrganization({ id: "demo", name: "Demo", status: "active", createdAt: now, updatedAt: now });
+  const directory = await loadRegionDirectory({ self: "us", baseUrls: { us: "http://127.0.0.1:1", eu: peerUrl }, store });
+  const logged: string[] = [];
+  const told = new Map<string, string>();
+  answer = json({ region: "eu", organizations: [organization("demo"), organization("globex")] });
+  for (let read = 0; read < 3; read++) await syncRegionDirectories(directory, KEY, store, (line) => logged.push(line), told);
+  expect(directory.homeElsewhere("demo")).toBeUndefined();
+  expect(directory.homeElsewhere("globex")?.homeRegion).toBe("eu");
+  expect(logged).toEqual(["region eu also homes organization(s) demo: each region serves its own; rename one"]);
 });

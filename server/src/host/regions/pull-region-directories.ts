@@ -94,12 +94,16 @@ async function localIds(store: Pick<AnalyticsStore, "listOrganizations">): Promi
   return ids;
 }
 
-/** Reads every peer's directory once, each on its own: one unreachable peer does not stop the others. */
+/**
+ * Reads every peer's directory once, each on its own: one unreachable peer does not stop the
+ * others. `told` keeps, per peer, the clash last logged, so a clash is said when it changes.
+ */
 export async function syncRegionDirectories(
   directory: RegionDirectory,
   key: string,
   store: Pick<AnalyticsStore, "listOrganizations">,
   log: (line: string) => void,
+  told: Map<string, string> = new Map(),
 ): Promise<void> {
   await Promise.all(
     directory.peers().map(async (peer) => {
@@ -108,11 +112,12 @@ export async function syncRegionDirectories(
         const local = await localIds(store);
         const clashes = entries.filter((entry) => local.has(entry.id)).map((entry) => entry.id);
         // Both regions created the id before either's directory reached the other: this region
-        // keeps serving its own, and the operator is told once per read.
-        if (clashes.length > 0)
-          log(
-            `region ${peer.region} also homes organization(s) ${clashes.slice(0, 10).join(", ")}: each region serves its own; rename one`,
-          );
+        // keeps serving its own, and the operator is told when the clash first shows (or changes).
+        const clash = clashes.slice(0, 10).join(", ");
+        if (clashes.length > 0 && told.get(peer.region) !== clash) {
+          log(`region ${peer.region} also homes organization(s) ${clash}: each region serves its own; rename one`);
+        }
+        told.set(peer.region, clash);
         await directory.replacePeer(peer.region, entries, local);
         if (peer.lastError !== undefined) log(`region ${peer.region}: directory read again (${entries.length} organizations)`);
       } catch (error) {
@@ -136,8 +141,9 @@ export function pullRegionDirectories(options: {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  const told = new Map<string, string>();
   const round = (): void => {
-    running = syncRegionDirectories(options.directory, options.key, options.store, options.log).finally(() => {
+    running = syncRegionDirectories(options.directory, options.key, options.store, options.log, told).finally(() => {
       if (!stopped) timer = setTimeout(round, options.intervalMs).unref();
     });
   };
