@@ -34,4 +34,4 @@ export { staticTokenVerifier } from "./auth/static-token-verifier.js";
 export { parseOrganizationTokens } from "./auth/parse-organization-tokens.js";
 // For a `TokenVerifier` of your own over secrets you keep: hash and compare them as scimkit does.
 export { hashToken, sameTokenHash, unmatchableTokenHash } from "./auth/hash-token.js";
-export { readBoundedText } from "./outbound/read-bounded-text.js";
+export { readBoundedText } from "./read-bounded-text.js";

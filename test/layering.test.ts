@@ -39,9 +39,15 @@ const ENTRIES = Object.values(
 ).flatMap((target) => (typeof target === "object" && target["scimkit-source"] ? [resolve(target["scimkit-source"])] : []));
 
 /** The files at the bottom, under every layer: they import only each other. */
-const BOTTOM = ["errors.ts", "oauth-errors.ts", "result.ts", "event-loop-slice.ts", "uuid-v7.ts", "is-possible-id.ts"].map((name) =>
-  folder(name),
-);
+const BOTTOM = [
+  "errors.ts",
+  "oauth-errors.ts",
+  "result.ts",
+  "event-loop-slice.ts",
+  "uuid-v7.ts",
+  "is-possible-id.ts",
+  "read-bounded-text.ts",
+].map((name) => folder(name));
 const isBottom = (path: string | undefined): boolean => path !== undefined && BOTTOM.includes(path);
 
 /** Modules that reach outside the process: the protocol core imports none of them. */

@@ -10,7 +10,7 @@
  */
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
 import { TokenVerificationUnavailableError } from "./token-verification-unavailable-error.js";
-import { readBoundedText } from "../outbound/read-bounded-text.js";
+import { readBoundedText } from "../read-bounded-text.js";
 
 /** A key set is a few keys: a few kilobytes. Anything far bigger is not one, and is not read whole. */
 const MAX_KEY_SET_BYTES = 512 * 1024;
