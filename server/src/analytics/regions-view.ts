@@ -60,6 +60,8 @@ export interface RegionsView {
   readonly self: string;
   /** Every region's public base URL, this one's included. */
   readonly baseUrls: Readonly<Record<string, string>>;
+  /** The SCIM base URL of `orgId` in `region`: what its identity provider uses there. */
+  scimBaseUrl(region: string, orgId: string): string;
   /** The entry of `orgId` when it is homed in another region; undefined: here, or nowhere. Reads nothing. */
   homeElsewhere(orgId: string): { readonly id: string; readonly homeRegion: string } | undefined;
   /** The report, as of now; reads nothing from a database. */

@@ -41,6 +41,7 @@ import { misdirectedRequest } from "./regions/misdirected-request.js";
 import { pullRegionDirectories } from "./regions/pull-region-directories.js";
 import type { RegionDirectory } from "./regions/region-directory.js";
 import { regionDirectoryFeed } from "./regions/region-directory-feed.js";
+import { scimBaseUrl } from "./scim-base-url.js";
 
 /** The analytics interface of the host (issue 6), mounted at `/analytics/v1`. */
 export interface HostAnalytics {
@@ -517,11 +518,6 @@ function invitationDelivery(analytics: HostAnalytics, log: (line: string) => voi
     onInvitation: ({ adminUser, code, expiresAt }) =>
       log(`invitation for ${adminUser.email}: code ${code} (accept with POST /analytics/v1/invitations/accept before ${expiresAt})`),
   };
-}
-
-/** `{publicUrl}/scim/Organizations/{orgId}/v2`. */
-function scimBaseUrl(publicUrl: string, orgId: string): string {
-  return `${publicUrl}/scim/Organizations/${encodeURIComponent(orgId)}/v2`;
 }
 
 /**

@@ -27,7 +27,7 @@ export function regionHandlers(regions: RegionsView | undefined): RegionHandlers
       const page = regions.listElsewhere(call.page(), typeof region === "string" ? region : undefined);
       call.sendPage(page, (organization) => ({
         ...organization,
-        scimBaseUrl: `${regions.baseUrls[organization.homeRegion] ?? ""}/scim/Organizations/${encodeURIComponent(organization.id)}/v2`,
+        scimBaseUrl: regions.scimBaseUrl(organization.homeRegion, organization.id),
       }));
     },
   };

@@ -21,6 +21,7 @@ import { auditedCommandWrite } from "./audited-command-write.js";
 import { failure, noSubcommand, unknownSubcommand, usageError } from "./command-error.js";
 import { withCommandStore } from "./open-command-store.js";
 import { parseCommandArgs } from "./parse-command-args.js";
+import { scimBaseUrl } from "../scim-base-url.js";
 
 const USAGE = [
   "Usage: scimkit orgs <subcommand> [options]",
@@ -233,7 +234,7 @@ export const orgsCommand: HostCommand = {
             }
             return tokens.issue(organization.id, { label: "issued when the organization was created" });
           });
-          const baseUrl = `${settings.publicUrl ?? ""}/scim/Organizations/${encodeURIComponent(organization.id)}/v2`;
+          const baseUrl = scimBaseUrl(settings.publicUrl ?? "", organization.id);
           if (json)
             print({
               organization: renderOrganization(organization),

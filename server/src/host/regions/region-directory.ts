@@ -6,14 +6,13 @@
  * region, state — and only the home region writes an organization's row (each peer's feed
  * replaces that peer's rows whole), so two regions never disagree on who holds an organization.
  */
+import { scimBaseUrl } from "../scim-base-url.js";
 import type { MisdirectedRequests, RegionDirectoryEntry, RegionDirectoryStore, RegionState, RegionsView } from "@scimkit/server";
 
 /** The regions this host knows, and what it knows of the organizations homed elsewhere. */
 export interface RegionDirectory extends RegionsView {
   /** The entry of `orgId` when it is homed in another region; undefined otherwise (here, or unknown). Reads nothing. */
   homeElsewhere(orgId: string): RegionDirectoryEntry | undefined;
-  /** The SCIM base URL of `orgId` in `region`. */
-  scimBaseUrl(region: string, orgId: string): string;
   /** Counts one request for `entry`'s organization that reached this region. */
   countMisdirected(entry: RegionDirectoryEntry): void;
   /** The counts, the most recent first. */
@@ -52,7 +51,7 @@ export async function loadRegionDirectory(options: {
     self,
     baseUrls,
     homeElsewhere: (orgId) => byId.get(orgId),
-    scimBaseUrl: (region, orgId) => `${baseUrls[region] ?? ""}/scim/Organizations/${encodeURIComponent(orgId)}/v2`,
+    scimBaseUrl: (region, orgId) => scimBaseUrl(baseUrls[region] ?? "", orgId),
     countMisdirected(entry) {
       // Only organizations of the directory are counted: the map is as bounded as the directory.
       const known = counts.get(entry.id);
@@ -103,7 +102,7 @@ export async function loadRegionDirectory(options: {
         else high = middle;
       }
       const items: RegionDirectoryEntry[] = [];
-      let index = after === undefined ? 0 : low;
+      let index = low;
       for (; index < sorted.length && items.length < limit; index++) {
         const candidate = sorted[index] as RegionDirectoryEntry;
         if (region === undefined || candidate.homeRegion === region) items.push(candidate);

@@ -241,6 +241,9 @@ function twoRegions(databases: () => RegionDatabases): void {
     // The directory feed is for the regions' hosts only.
     expect((await call(`${us}/regions/v1/directory`)).status).toBe(401);
     expect((await call(`${us}/regions/v1/directory`, { token: OPERATOR_KEY })).status).toBe(401);
+    // A page is at most 1,000 organizations, asked for before any read.
+    for (const limit of ["0", "1001", "x"])
+      expect((await call(`${us}/regions/v1/directory?limit=${limit}`, { token: REGION_KEY })).status).toBe(400);
     const feed = await call(`${us}/regions/v1/directory`, { token: REGION_KEY });
     expect(feed.body).toMatchObject({ region: "us", organizations: [expect.objectContaining({ id: "acme-us", status: "active" })] });
 
