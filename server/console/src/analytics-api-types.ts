@@ -373,6 +373,46 @@ export interface RegionOrganizationList {
   readonly nextCursor: string | null;
 }
 
+export interface RegionMoveRequest {
+  readonly organizationId: OrganizationId;
+  /** The region to move it to. */
+  readonly to: string;
+}
+
+/** One move of an organization between regions, as this host's side of it has it; nothing personal. */
+export interface RegionMove {
+  readonly orgId: OrganizationId;
+  /** The same on both sides. */
+  readonly moveId: string;
+  /** `source`: it moves out of this region; `target`: into it. */
+  readonly side: "source" | "target";
+  readonly from: string;
+  readonly to: string;
+  /** Source: `requested`, `freezing` (writes refused from here), `copying`, `verifying`, `switching`, `cleaning` (the target serves it; this region deletes its copy), `done`; `rolling-back`, `rolled-back` when cancelled. Target: `arriving`, then `home`. */
+  readonly step:
+    | "requested"
+    | "freezing"
+    | "copying"
+    | "verifying"
+    | "switching"
+    | "cleaning"
+    | "done"
+    | "rolling-back"
+    | "rolled-back"
+    | "arriving"
+    | "home";
+  /** An ISO 8601 time in UTC. */
+  readonly startedAt: string;
+  /** An ISO 8601 time in UTC. */
+  readonly updatedAt: string;
+  /** Why the current step last failed; it is retried. */
+  readonly lastError?: string;
+}
+
+export interface RegionMoveList {
+  readonly data: readonly RegionMove[];
+}
+
 /** The regions of the service as the host answering sees them. */
 export interface Regions {
   /** The region of the host answering. */

@@ -25,7 +25,9 @@ export type AnalyticsAuditOperation =
   | "analytics.rotateOperatorKey"
   | "analytics.addOrganizationEventReceiver"
   | "analytics.removeOrganizationEventReceiver"
-  | "analytics.rotateOrganizationEventSigningKey";
+  | "analytics.rotateOrganizationEventSigningKey"
+  | "analytics.moveOrganization"
+  | "analytics.cancelRegionMove";
 
 /**
  * One analytics write and its outcome, `via: "analytics"`. `orgId` is the organization it

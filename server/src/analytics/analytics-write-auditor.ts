@@ -70,6 +70,9 @@ const AUDITED: Readonly<Record<string, AuditedWrite>> = {
     targetInBody: (body) => body["url"],
   },
   removeOrganizationEventReceiver: { resourceType: "EventReceiver", pathIdIsOrganization: true, resourceIdParam: "receiverId" },
+  // Issue 30: the organization is in the body (a start) or the path (a rollback).
+  moveOrganization: { resourceType: "Organization", idInBody: (body) => body["orgId"], orgInBody: (body) => body["orgId"] },
+  cancelRegionMove: { resourceType: "Organization", pathIdIsOrganization: true },
   // The new key's id, from the body, which carries no key material anyway (a failure names no key).
   rotateOrganizationEventSigningKey: {
     resourceType: "EventSigningKey",

@@ -8,7 +8,16 @@ import express, { type Request, type RequestHandler } from "express";
 import { requestOrigin } from "scimkit";
 import { asyncHandler } from "./async-handler.js";
 import { queryOf } from "./query-of.js";
-import { forbidden, invalidRequest, methodNotAllowed, notFound, unauthorized, unknownEndpoint } from "./analytics-problem.js";
+import {
+  forbidden,
+  invalidRequest,
+  methodNotAllowed,
+  notFound,
+  serviceUnavailable,
+  unauthorized,
+  unknownEndpoint,
+} from "./analytics-problem.js";
+import { MOVE_RETRY_AFTER_SECONDS } from "./region-moves-view.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "./analytics-call.js";
 import type { AnalyticsDependencies } from "./analytics-dependencies.js";
 import { analyticsBodyParser } from "./analytics-body-parser.js";
@@ -138,6 +147,12 @@ function operationChain(
       const body = validators.body(request.body);
       const errors = [...(query.ok ? [] : query.errors), ...(body.ok ? [] : body.errors)];
       if (!query.ok || !body.ok) throw invalidRequest(errors);
+      // An organization moving to another region takes no write until the move is over (issue 30).
+      const moving =
+        operation.method !== "get" && operation.path.startsWith("/organizations/{id}") && typeof params["id"] === "string"
+          ? dependencies.regions?.writesRefused?.(params["id"])
+          : undefined;
+      if (moving !== undefined) throw serviceUnavailable(moving, MOVE_RETRY_AFTER_SECONDS);
       const caller = (response.locals as { analyticsCaller?: ApiKeyCaller }).analyticsCaller;
       const binding: CursorBinding = { operationId: operation.operationId, params, query: query.value, secret: cursorSecret };
       const call: AnalyticsCall = {

@@ -93,6 +93,8 @@ export { CHOSEN_ORGANIZATION_ID_PATTERN } from "./definitions/analytics-schemas.
 export type { AnalyticsRouter } from "./analytics-router.js";
 export type { ReportOptions } from "./report-options.js";
 export { REGION_NAME_PATTERN } from "./regions-view.js";
+export { isRegionMoveRefusal, MOVE_RETRY_AFTER_SECONDS } from "./region-moves-view.js";
+export type { RegionMove, RegionMoveRefusal, RegionMoves, RegionMoveStep } from "./region-moves-view.js";
 export type { MisdirectedRequests, RegionOrganization, RegionState, RegionsReport, RegionsView } from "./regions-view.js";
 export type { ReportWorker } from "./report-worker.js";
 export { renderEventReceiver } from "./render-event-receiver.js";

@@ -6,6 +6,7 @@
  */
 
 import type { RegionDirectoryEntry } from "./region-directory-store.js";
+import type { RegionMoves } from "./region-moves-view.js";
 
 /** A region's name (`SCIMKIT_REGION`): a lower-case letter, then up to 31 lower-case letters, digits or hyphens. */
 export const REGION_NAME_PATTERN = "^[a-z][a-z0-9-]{0,31}$";
@@ -64,6 +65,13 @@ export interface RegionsView {
   scimBaseUrl(region: string, orgId: string): string;
   /** The entry of `orgId` when it is homed in another region; undefined: here, or nowhere. Reads nothing. */
   homeElsewhere(orgId: string): { readonly id: string; readonly homeRegion: string } | undefined;
+  /** Moving organizations to another region; absent where this host cannot (one region, the memory store, several workers). */
+  readonly moves?: RegionMoves;
+  /**
+   * Why writes to `orgId` are refused now (it is moving to another region, or arriving from one):
+   * the `detail` of a 503; undefined when they are not. Reads nothing. Optional: default none.
+   */
+  writesRefused?(orgId: string): string | undefined;
   /** The report, as of now; reads nothing from a database. */
   report(): RegionsReport;
   /**

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import express, { type Express, type RequestHandler } from "express";
 import { createAnalyticsRouter } from "@scimkit/server";
 import type { AnalyticsRouterOptions } from "@scimkit/server";
-import type { AnalyticsStore } from "@scimkit/server";
+import type { AnalyticsStore, RegionsView } from "@scimkit/server";
 import { organizationRoots } from "./organization-roots.js";
 import {
   type BulkOptions,
@@ -24,7 +24,7 @@ import {
   type TokenVerifier,
   type WriteLimits,
 } from "scimkit";
-import type { AuditSink } from "scimkit/audit";
+import type { AuditSink, AuditTrail } from "scimkit/audit";
 import { boundUnreadBody } from "scimkit/body";
 import { type FilterLimits, ScimError, specProfile } from "scimkit/core";
 import { type ScimEvent, SECURITY_EVENT_URIS } from "scimkit/events";
@@ -38,6 +38,11 @@ import { consoleRoutes } from "./console-routes.js";
 import { hostErrorHandler, hostNotFound } from "./host-fallback.js";
 import { type HostSecurityEvents, runSecurityEvents, securityEventRoutes } from "./host-security-events.js";
 import { misdirectedRequest } from "./regions/misdirected-request.js";
+import { frozenDetail, moveGate } from "./regions/move-gate.js";
+import type { OrganizationDatabase } from "./regions/organization-tables.js";
+import type { RegionMoveBook } from "./regions/region-move-book.js";
+import { regionMoveChannel } from "./regions/region-move-channel.js";
+import type { RegionMoveDriver } from "./regions/region-move-driver.js";
 import { pullRegionDirectories } from "./regions/pull-region-directories.js";
 import type { RegionDirectory } from "./regions/region-directory.js";
 import { regionDirectoryFeed } from "./regions/region-directory-feed.js";
@@ -253,6 +258,22 @@ export interface HostRegions {
   readonly key?: string;
   /** Milliseconds between two reads of the other regions' directories. */
   readonly syncMs: number;
+  /**
+   * Moving organizations to another region (issue 30, point 4), with `key`: the gate that
+   * freezes a moving organization's writes (`move-gate.ts`), the target's channel at
+   * `/regions/v1/moves`, and the operator API's moves; the driver is stopped by `stopHostApp`.
+   */
+  readonly moves?: HostRegionMoves;
+}
+
+/** `HostRegions.moves`. */
+export interface HostRegionMoves {
+  readonly book: RegionMoveBook;
+  readonly driver: RegionMoveDriver;
+  /** The store's SQL connection, where the channel writes arriving rows. */
+  readonly database: OrganizationDatabase;
+  /** The store's audit trail, where each side records the move. */
+  readonly audit?: AuditTrail;
 }
 
 export interface RunningHost {
@@ -384,11 +405,38 @@ export function createHostApp(options: HostServerOptions): Express {
   if (regions) {
     // Before every router of an organization's paths, and before authentication: the answer for an
     // organization homed elsewhere reads nothing and checks no token (issue 30, point 3).
-    app.use("/scim/Organizations/:orgId", misdirectedRequest(regions.directory, "scim"), scimErrorHandler());
-    app.use("/oauth/Organizations/:orgId", misdirectedRequest(regions.directory, "oauth"), scimErrorHandler());
+    const { moves } = regions;
+    // An organization that moved in is served here, whatever the replica of its old region still says.
+    const servedHere = (orgId: string): boolean => {
+      const record = moves?.book.get(orgId);
+      return record?.side === "target" && record.step === "home";
+    };
+    for (const surface of ["scim", "oauth"] as const) {
+      const path = `/${surface}/Organizations/:orgId`;
+      if (moves) app.use(path, moveGate(moves.book, regions.directory, surface), scimErrorHandler());
+      app.use(path, misdirectedRequest(regions.directory, surface, servedHere), scimErrorHandler());
+    }
     const analyticsStore = options.analytics?.store;
     if (regions.key !== undefined && analyticsStore) {
-      app.use("/regions/v1", regionDirectoryFeed({ self: regions.directory.self, key: regions.key, store: analyticsStore }));
+      const notHomed = (orgId: string): boolean => {
+        const gate = moves?.book.gate(orgId);
+        return gate?.kind === "arriving" || gate?.kind === "left";
+      };
+      app.use("/regions/v1", regionDirectoryFeed({ self: regions.directory.self, key: regions.key, store: analyticsStore, notHomed }));
+      if (moves) {
+        app.use(
+          "/regions/v1/moves",
+          regionMoveChannel({
+            key: regions.key,
+            book: moves.book,
+            database: moves.database,
+            baseUrls: regions.directory.baseUrls,
+            holds: async (orgId) => (await analyticsStore.getOrganization({ all: true }, orgId)) !== undefined,
+            ...(moves.audit ? { audit: moves.audit } : {}),
+          }),
+        );
+        addBackgroundWork(app, () => moves.driver.stop());
+      }
       addBackgroundWork(
         app,
         pullRegionDirectories({
@@ -469,7 +517,7 @@ export function createHostApp(options: HostServerOptions): Express {
         ? { securityEventJwksUrl: (orgId: string) => `${publicUrl}/scim/Organizations/${encodeURIComponent(orgId)}/events/jwks.json` }
         : {}),
       ...(securityEvents?.pollUrl ? { securityEventPollUrl: securityEvents.pollUrl } : {}),
-      ...(regions ? { regions: regions.directory } : {}),
+      ...(regions ? { regions: regionsView(regions) } : {}),
     });
     app.use("/analytics/v1", analyticsRouter);
     // Its report worker polls, heartbeats and purges in the background: stopped by stopHostApp.
@@ -480,6 +528,23 @@ export function createHostApp(options: HostServerOptions): Express {
   app.use(hostNotFound());
   app.use(hostErrorHandler(logError));
   return app;
+}
+
+/** The operator API's view of the regions: the directory, and the moves where this host makes them. */
+function regionsView(regions: HostRegions): RegionsView {
+  const { moves, directory } = regions;
+  if (moves === undefined) return directory;
+  return {
+    ...directory,
+    moves: moves.driver,
+    writesRefused(orgId) {
+      const gate = moves.book.gate(orgId);
+      if (gate?.kind === "frozen") return frozenDetail(orgId, gate.to);
+      if (gate?.kind === "arriving")
+        return `Organization ${orgId} is arriving from region ${gate.from}: it takes writes here once the move is over.`;
+      return undefined;
+    },
+  };
 }
 
 /** What each app built by `createHostApp` runs in the background, to stop on shutdown. */

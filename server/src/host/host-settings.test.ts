@@ -295,12 +295,14 @@ describe("readHostSettings: SCIMKIT_OAUTH_SIGNING_KEY", () => {
         SCIMKIT_REGIONS: REGIONS,
         SCIMKIT_REGION_KEY: TOKEN,
         SCIMKIT_REGION_SYNC_SECONDS: "5",
+        SCIMKIT_REGION_MOVE_STEP_MS: "250",
       });
       expect(read.regions).toEqual({
         self: "eu",
         baseUrls: { us: "https://scim.example.com", eu: "https://scim.eu.example.com" },
         key: TOKEN,
         syncMs: 5000,
+        moveStepMs: 250,
       });
       expect(read.publicUrl).toBe("https://scim.eu.example.com");
       // A region alone needs no key: there is nobody to read or be read by.
@@ -308,6 +310,7 @@ describe("readHostSettings: SCIMKIT_OAUTH_SIGNING_KEY", () => {
         self: "us",
         key: undefined,
         syncMs: 30_000,
+        moveStepMs: 0,
       });
     });
 

@@ -107,6 +107,8 @@ export interface HostSettings {
         readonly baseUrls: Readonly<Record<string, string>>;
         readonly key: string | undefined;
         readonly syncMs: number;
+        /** `SCIMKIT_REGION_MOVE_STEP_MS`: the least time each step of a move takes (0: none). */
+        readonly moveStepMs: number;
       }
     | undefined;
 }

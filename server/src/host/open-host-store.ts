@@ -26,6 +26,7 @@ import {
 import type { ResourceStore } from "scimkit/store";
 import { sql } from "kysely";
 import { ensurePrivateFile } from "./private-file.js";
+import type { OrganizationDatabase, SqlEngine } from "./regions/organization-tables.js";
 
 /** The resources, the tokens, the analytics, a description for the start-up banner, and how to close them. */
 export interface HostStore {
@@ -62,6 +63,8 @@ export interface HostStore {
   readonly openRequestLog?: (options: SqlRequestLogOptions) => ReadableRequestLog;
   /** Closes what the store opened: the provisioning log first, then the connections. */
   close(): Promise<void>;
+  /** The SQL stores' connection, for moving an organization's rows to another region; absent on memory. */
+  readonly sql?: OrganizationDatabase;
 }
 
 export interface OpenHostStoreOptions {
@@ -70,7 +73,9 @@ export interface OpenHostStoreOptions {
 }
 
 /** The parts of a SQL-backed `HostStore` every SQL store shares. */
-async function sqlHostStore(store: SqlStore, description: string, migrate: boolean, shared: boolean): Promise<HostStore> {
+async function sqlHostStore(store: SqlStore, description: string, migrate: boolean, engine: SqlEngine): Promise<HostStore> {
+  // Several hosts may serve one PostgreSQL database; a SQLite file has one.
+  const shared = engine === "postgres";
   const analytics = await sqlAnalyticsStore(store, { migrate });
   const logs: SqlRequestLog[] = [];
   return {
@@ -79,6 +84,7 @@ async function sqlHostStore(store: SqlStore, description: string, migrate: boole
     analytics,
     audit: sqlAuditTrail(store.db),
     description,
+    sql: { db: store.db, dialect: store.dialect, engine },
     ping: async () => {
       await sql`select 1`.execute(store.db);
     },
@@ -103,7 +109,7 @@ export const DEFAULT_DATABASE = "./data/scimkit.db";
 async function sqliteAt(path: string, migrate: boolean): Promise<HostStore> {
   // Readable by the host's user only, -wal and -shm files included (private-file.ts).
   if (path !== ":memory:") ensurePrivateFile(path);
-  return sqlHostStore(await sqlStore({ sqlite: path, migrate }), `SQLite ${path}`, migrate, false);
+  return sqlHostStore(await sqlStore({ sqlite: path, migrate }), `SQLite ${path}`, migrate, "sqlite");
 }
 
 /** The SQLite file `databaseUrl` names (undefined or empty: the default one), or undefined for another store. */
@@ -146,7 +152,7 @@ export async function openHostStore(databaseUrl: string | undefined, options: Op
     const store = await sqlStore({ postgres: parsed.toString(), migrate, ...(schema ? { schema } : {}) });
     const { host, pathname } = parsed;
     // Never print the password that a connection string may carry.
-    return sqlHostStore(store, `PostgreSQL ${host}${pathname}`, migrate, true);
+    return sqlHostStore(store, `PostgreSQL ${host}${pathname}`, migrate, "postgres");
   }
   throw new Error(
     `DATABASE_URL must start with postgres://, postgresql://, sqlite: or be memory:; got ${JSON.stringify(url.split(":")[0])}…`,

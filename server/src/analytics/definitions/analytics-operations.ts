@@ -492,6 +492,64 @@ export const analyticsOperations = [
     problems: { 404: "The service runs in one region." },
   },
 
+  {
+    operationId: "moveOrganization",
+    method: "post",
+    path: "/regions/moves",
+    tag: "Regions",
+    summary: "Move an organization to another region (operator only)",
+    description:
+      "Addition to spec §2.1 (issue 30). Starts moving an organization homed in this host's region to another region, keeping every resource id, `externalId`, version (ETag), membership, token (the identity provider's token keeps working at the new base URL), audit entry and undelivered event. Answers at once; the move runs in the background (`GET /regions/moves/{id}`): the organization's writes are answered 503 with `Retry-After` for the cut-over, its reads are served, and from the switch on this host answers 421 naming the new base URL — the only thing the identity provider's admin changes. Its rows are then deleted here. A move takes one organization on its own (no parent, no children). 404 on a service of one region, or where this host cannot move organizations (the memory store, several workers).",
+    access: "operator",
+    body: { description: "The organization and the region to move it to.", schema: ref("RegionMoveRequest") },
+    responses: { 202: json("Started.", ref("RegionMove")) },
+    problems: {
+      400: "`to` is not another region of the service.",
+      404: "No such organization in this region, or this host moves no organizations (the `detail` says which).",
+      409: "The organization is in a move already, or is part of a tree.",
+    },
+  },
+  {
+    operationId: "listRegionMoves",
+    method: "get",
+    path: "/regions/moves",
+    tag: "Regions",
+    summary: "The moves this host took part in (operator only)",
+    description:
+      "Addition to spec §2.1 (issue 30). Every move out of and into this host's region it knows, the most recent first: where each stands, and why its current step last failed (it is retried). 404 where this host moves no organizations.",
+    access: "operator",
+    responses: { 200: json("The moves.", ref("RegionMoveList")) },
+    problems: { 404: "This host moves no organizations." },
+  },
+  {
+    operationId: "getRegionMove",
+    method: "get",
+    path: "/regions/moves/{id}",
+    tag: "Regions",
+    summary: "Where the move of an organization stands (operator only)",
+    description: "Addition to spec §2.1 (issue 30). The last move of the organization this host took part in.",
+    access: "operator",
+    pathParameters: { id: organizationIdParameter },
+    responses: { 200: json("The move.", ref("RegionMove")) },
+    problems: { 404: "No move of this organization here, or this host moves no organizations." },
+  },
+  {
+    operationId: "cancelRegionMove",
+    method: "delete",
+    path: "/regions/moves/{id}",
+    tag: "Regions",
+    summary: "Roll back the move of an organization before its switch (operator only)",
+    description:
+      "Addition to spec §2.1 (issue 30). On the source's host, before the switch: the target drops what it copied and the organization's writes resume here. After the switch the move is finished instead (409).",
+    access: "operator",
+    pathParameters: { id: organizationIdParameter },
+    responses: { 200: json("Rolling back.", ref("RegionMove")) },
+    problems: {
+      404: "The organization is not moving out of this region.",
+      409: "The move is past its switch.",
+    },
+  },
+
   // Admin users
   {
     operationId: "listAdminUsers",

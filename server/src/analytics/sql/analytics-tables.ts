@@ -212,6 +212,24 @@ export interface ReportRowsTable {
  * version 6, issue 30): the replica a host answers 421 from. Primary key `org_id`; not an
  * organization of this database, so no foreign key and no organization delete reach it.
  */
+/** `scimkit_region_moves` (analytics version 7): this host's side of each move of an organization between regions. */
+export interface RegionMovesTable {
+  readonly org_id: string;
+  readonly move_id: string;
+  /** `source` (moving out of this region) or `target` (moving in). */
+  readonly side: string;
+  /** The other region of the move. */
+  readonly peer_region: string;
+  /** `RegionMoveStep`. */
+  readonly step: string;
+  readonly started_at: string;
+  readonly updated_at: string;
+  /** Who asked (an API key id, or `cli`); null on the target. */
+  readonly requested_by: string | null;
+  /** Why the last attempt of the current step failed; null once it passed. */
+  readonly last_error: string | null;
+}
+
 export interface RegionDirectoryTable {
   readonly org_id: string;
   readonly name: string;
@@ -243,6 +261,7 @@ export type AnalyticsTables = {
   readonly scimkit_operations: OperationsTable;
   readonly scimkit_report_rows: ReportRowsTable;
   readonly scimkit_region_directory: RegionDirectoryTable;
+  readonly scimkit_region_moves: RegionMovesTable;
 };
 
 /** The SQL store's database with the analytics tables: what the analytics queries run on. */

@@ -11,7 +11,8 @@ import cluster from "node:cluster";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { organizationScimSettings } from "@scimkit/server";
-import type { AnalyticsStore } from "@scimkit/server";
+import type { AnalyticsDatabase, AnalyticsStore } from "@scimkit/server";
+import type { Kysely } from "kysely";
 import { ensureOperatorKey, issueApiKey } from "@scimkit/server";
 import { staticTokenVerifier, type TokenStore, type TokenVerifier } from "scimkit";
 import { accessTokenIssuer, clientCredentialsVerifier, type OAuthTokenRouterOptions } from "scimkit/oauth";
@@ -22,11 +23,13 @@ import { hostHealth } from "../host-health.js";
 import { inFlightCalls } from "../in-flight-calls.js";
 import { defaultConsoleDir } from "../console-routes.js";
 import { hostEventBounds, hostEventDelivery } from "../host-event-delivery.js";
-import { jsonLogLine, startHostServer } from "../host-server.js";
+import { type HostRegionMoves, jsonLogLine, startHostServer } from "../host-server.js";
 import type { HostSettings } from "../host-settings.js";
 import { openHostStore, type HostStore } from "../open-host-store.js";
 import { staticTokens } from "../static-tokens.js";
 import { loadRegionDirectory } from "../regions/region-directory.js";
+import { loadRegionMoveBook } from "../regions/region-move-book.js";
+import { regionMoveDriver } from "../regions/region-move-driver.js";
 import { readSettingsOrExit } from "./read-settings-or-exit.js";
 import { EXIT_CODES } from "./command-error.js";
 import type { HostCommand } from "./host-command.js";
@@ -209,6 +212,34 @@ function activeClients(clients: OAuthTokenRouterOptions["clients"], settings: Re
   return { verify: active.verify.bind(active), list: (orgId: string) => clients.list(orgId) };
 }
 
+/**
+ * Moving organizations to another region (issue 30, point 4), where this host can: with peers
+ * and their key, on a SQL store, in one process (the gate that freezes a moving organization's
+ * writes is the process's own; several workers would each need it). Its unfinished moves resume.
+ */
+async function regionMoves(
+  settings: HostSettings,
+  database: HostStore,
+  requestLog: ReadableRequestLog | undefined,
+): Promise<{ readonly moves?: HostRegionMoves }> {
+  const regions = settings.regions;
+  if (regions?.key === undefined || database.sql === undefined || settings.workers > 1) return {};
+  const book = await loadRegionMoveBook(database.sql.db as unknown as Kysely<AnalyticsDatabase>, regions.self);
+  const driver = regionMoveDriver({
+    book,
+    database: database.sql,
+    baseUrls: regions.baseUrls,
+    key: regions.key,
+    audit: database.audit,
+    stepMs: regions.moveStepMs,
+    log: (line) => console.log(settings.logFormat === "json" ? jsonLogLine("info", line) : `regions ${line}`),
+    // Reading the log writes what this process buffered first.
+    ...(requestLog === undefined ? {} : { flushLog: async (orgId: string) => void (await requestLog.list(orgId, { limit: 1 })) }),
+  });
+  driver.resume();
+  return { moves: { book, driver, database: database.sql, audit: database.audit } };
+}
+
 /** Opens the port: the app over `database`, its requests tracked for a graceful shutdown. */
 async function listen(settings: HostSettings, database: HostStore, auth: TokenVerifier) {
   const health = hostHealth(() => database.ping());
@@ -243,6 +274,7 @@ async function listen(settings: HostSettings, database: HostStore, auth: TokenVe
         }),
         ...(settings.regions.key === undefined ? {} : { key: settings.regions.key }),
         syncMs: settings.regions.syncMs,
+        ...(await regionMoves(settings, database, requestLog)),
       }
     : undefined;
   const host = await startHostServer({

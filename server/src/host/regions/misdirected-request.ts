@@ -15,29 +15,44 @@
  */
 import type { RequestHandler } from "express";
 import { ScimError } from "scimkit/core";
+import type { RegionDirectoryEntry } from "@scimkit/server";
 import type { RegionDirectory } from "./region-directory.js";
 
-/** Middleware for `/scim/Organizations/:orgId` and `/oauth/Organizations/:orgId`: 421 for an organization homed elsewhere. */
-export function misdirectedRequest(directory: RegionDirectory, surface: "scim" | "oauth"): RequestHandler {
+/** The 421 for `entry`'s organization, homed in `entry.homeRegion`, reached at this host, counted. */
+export function misdirectedError(
+  directory: RegionDirectory,
+  entry: Pick<RegionDirectoryEntry, "id" | "homeRegion">,
+  surface: "scim" | "oauth",
+): ScimError {
+  directory.countMisdirected(entry);
+  const scimUrl = directory.scimBaseUrl(entry.homeRegion, entry.id);
+  const where =
+    surface === "scim"
+      ? `its SCIM base URL is ${scimUrl}. Change the tenant URL in the identity provider's provisioning settings to it`
+      : `its token endpoint is ${directory.baseUrls[entry.homeRegion] ?? ""}/oauth/Organizations/${encodeURIComponent(entry.id)}/token (SCIM base URL ${scimUrl}). Change the identity provider's token URL to it`;
+  return new ScimError(
+    421,
+    undefined,
+    `Organization ${entry.id} is hosted in region ${entry.homeRegion}, not ${directory.self}: ${where}; the credentials stay the same.`,
+  );
+}
+
+/**
+ * Middleware for `/scim/Organizations/:orgId` and `/oauth/Organizations/:orgId`: 421 for an
+ * organization homed elsewhere, unless `servedHere` says it moved in since the replica was read.
+ */
+export function misdirectedRequest(
+  directory: RegionDirectory,
+  surface: "scim" | "oauth",
+  servedHere: (orgId: string) => boolean = () => false,
+): RequestHandler {
   return (request, _response, next) => {
     const orgId: unknown = request.params["orgId"];
-    const entry = typeof orgId === "string" ? directory.homeElsewhere(orgId) : undefined;
+    const entry = typeof orgId === "string" && !servedHere(orgId) ? directory.homeElsewhere(orgId) : undefined;
     if (entry === undefined) {
       next();
       return;
     }
-    directory.countMisdirected(entry);
-    const scimUrl = directory.scimBaseUrl(entry.homeRegion, entry.id);
-    const where =
-      surface === "scim"
-        ? `its SCIM base URL is ${scimUrl}. Change the tenant URL in the identity provider's provisioning settings to it`
-        : `its token endpoint is ${directory.baseUrls[entry.homeRegion] ?? ""}/oauth/Organizations/${encodeURIComponent(entry.id)}/token (SCIM base URL ${scimUrl}). Change the identity provider's token URL to it`;
-    next(
-      new ScimError(
-        421,
-        undefined,
-        `Organization ${entry.id} is hosted in region ${entry.homeRegion}, not ${directory.self}: ${where}; the credentials stay the same.`,
-      ),
-    );
+    next(misdirectedError(directory, entry, surface));
   };
 }

@@ -8,7 +8,7 @@
  */
 import { type Request, type Response, Router } from "express";
 import type { AnalyticsStore } from "@scimkit/server";
-import { hashToken, sameTokenHash } from "scimkit";
+import { requireRegionKey } from "./region-key.js";
 
 /** The most organizations one page of the feed holds. */
 export const MAX_DIRECTORY_PAGE = 1000;
@@ -32,7 +32,6 @@ export interface DirectoryFeedPage {
 }
 
 function refuse(response: Response, status: number, detail: string): void {
-  if (status === 401) response.setHeader("WWW-Authenticate", 'Bearer realm="scimkit regions"');
   response.status(status).json({ status, detail });
 }
 
@@ -41,16 +40,11 @@ export function regionDirectoryFeed(options: {
   readonly self: string;
   readonly key: string;
   readonly store: Pick<AnalyticsStore, "listOrganizations">;
+  /** Organizations of this database that are not homed here: arriving from a move, or left in one. */
+  readonly notHomed?: (orgId: string) => boolean;
 }): Router {
-  const keyHash = hashToken(options.key);
   const router = Router();
-  router.get("/directory", async (request: Request, response: Response, next) => {
-    const header = request.headers.authorization ?? "";
-    const presented = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
-    if (!sameTokenHash(hashToken(presented), keyHash)) {
-      refuse(response, 401, "Present SCIMKIT_REGION_KEY, the key the regions' hosts share, as a bearer token.");
-      return;
-    }
+  router.get("/directory", requireRegionKey(options.key), async (request: Request, response: Response, next) => {
     const limitText = typeof request.query["limit"] === "string" ? request.query["limit"] : String(MAX_DIRECTORY_PAGE);
     const after = request.query["after"];
     const limit = /^\d{1,4}$/.test(limitText) ? Number(limitText) : Number.NaN;
@@ -62,13 +56,15 @@ export function regionDirectoryFeed(options: {
       const page = await options.store.listOrganizations({ all: true }, { limit, ...(after === undefined ? {} : { after }) });
       const body: DirectoryFeedPage = {
         region: options.self,
-        organizations: page.items.map(({ id, name, parentId, status, updatedAt }) => ({
-          id,
-          name,
-          ...(parentId === undefined ? {} : { parentId }),
-          status,
-          updatedAt,
-        })),
+        organizations: page.items
+          .filter((organization) => options.notHomed?.(organization.id) !== true)
+          .map(({ id, name, parentId, status, updatedAt }) => ({
+            id,
+            name,
+            ...(parentId === undefined ? {} : { parentId }),
+            status,
+            updatedAt,
+          })),
         ...(page.next === undefined ? {} : { next: page.next }),
       };
       response.setHeader("Cache-Control", "no-store");

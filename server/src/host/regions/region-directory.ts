@@ -14,7 +14,7 @@ export interface RegionDirectory extends RegionsView {
   /** The entry of `orgId` when it is homed in another region; undefined otherwise (here, or unknown). Reads nothing. */
   homeElsewhere(orgId: string): RegionDirectoryEntry | undefined;
   /** Counts one request for `entry`'s organization that reached this region. */
-  countMisdirected(entry: RegionDirectoryEntry): void;
+  countMisdirected(entry: Pick<RegionDirectoryEntry, "id" | "homeRegion">): void;
   /** The counts, the most recent first. */
   misdirected(): readonly MisdirectedRequests[];
   /**

@@ -6,14 +6,12 @@
  * its own database holds while the home region is down — even after a restart; and the region
  * that stays up keeps provisioning its own organizations. Neither database holds the other's people.
  */
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describePostgres } from "../../../../src/store/sql/postgres-test-database.fixture.js";
+import { afterAll, describe, expect, it } from "vitest";
 import { killHosts, startHost, type Host } from "../host-process.fixture.js";
+import { call, describeTwoPostgresDatabases, eventually, type RegionDatabases, sqliteDatabases } from "./region-databases.fixture.js";
 import { scimkit, scimkitJson } from "../scimkit-cli.fixture.js";
 import { freePort } from "../free-port.fixture.js";
 
@@ -29,87 +27,6 @@ function learner(userName: string): Record<string, unknown> {
 }
 
 afterAll(killHosts);
-
-/** Where the two regions keep their data, and every byte of it as text for a search. */
-interface RegionDatabases {
-  readonly urls: { readonly us: string; readonly eu: string };
-  /** Everything `region`'s database holds, as text: a grep of it. */
-  contents(region: "us" | "eu"): Promise<string>;
-}
-
-/** Two SQLite files in a scratch directory. */
-function sqliteDatabases(dir: string): RegionDatabases {
-  return {
-    urls: { us: `sqlite:${join(dir, "us.sqlite")}`, eu: `sqlite:${join(dir, "eu.sqlite")}` },
-    async contents(region) {
-      // The file and its write-ahead log: a row not yet checkpointed is in the latter.
-      return ["", "-wal"]
-        .map((suffix) => {
-          try {
-            return readFileSync(join(dir, `${region}.sqlite${suffix}`)).toString("latin1");
-          } catch {
-            return "";
-          }
-        })
-        .join("");
-    },
-  };
-}
-
-/** Two databases of the PostgreSQL server at `url`, made for the test. */
-function postgresDatabases(url: string, names: { readonly us: string; readonly eu: string }): RegionDatabases {
-  const urlOf = (name: string): string => {
-    const database = new URL(url);
-    database.pathname = `/${name}`;
-    return database.toString();
-  };
-  return {
-    urls: { us: urlOf(names.us), eu: urlOf(names.eu) },
-    async contents(region) {
-      const client = new pg.Client({ connectionString: urlOf(names[region]) });
-      await client.connect();
-      try {
-        const tables = await client.query<{ schema: string; name: string }>(
-          "select table_schema as schema, table_name as name from information_schema.tables where table_schema not in ('pg_catalog', 'information_schema') and table_type = 'BASE TABLE'",
-        );
-        const texts: string[] = [];
-        for (const { schema, name } of tables.rows) {
-          const rows = await client.query<{ text: string | null }>(`select string_agg(t::text, ' ') as text from "${schema}"."${name}" t`);
-          texts.push(rows.rows[0]?.text ?? "");
-        }
-        return texts.join(" ");
-      } finally {
-        await client.end();
-      }
-    },
-  };
-}
-
-async function call(
-  url: string,
-  init: { method?: string; token?: string; body?: unknown } = {},
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(url, {
-    method: init.method ?? "GET",
-    headers: {
-      "Content-Type": url.includes("/analytics/") ? "application/json" : "application/scim+json",
-      ...(init.token === undefined ? {} : { Authorization: `Bearer ${init.token}` }),
-    },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text === "" ? {} : JSON.parse(text)) as Record<string, unknown> };
-}
-
-/** Polls `probe` until it holds: the regions read each other's directory every second. */
-async function eventually<T>(probe: () => Promise<T>, holds: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await probe();
-    if (holds(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 function twoRegions(databases: () => RegionDatabases): void {
   it("serves each organization in its home region only, answers 421 elsewhere, and keeps working with the other region down", {
@@ -325,22 +242,4 @@ describe("two regions on two SQLite files", () => {
   twoRegions(() => sqliteDatabases(dir));
 });
 
-describePostgres("two regions on two PostgreSQL databases", (url) => {
-  const suffix = randomBytes(4).toString("hex");
-  const names = { us: `scimkit_test_us_${suffix}`, eu: `scimkit_test_eu_${suffix}` };
-  const admin = (): pg.Client => new pg.Client({ connectionString: url });
-  beforeAll(async () => {
-    const client = admin();
-    await client.connect();
-    for (const name of Object.values(names)) await client.query(`create database ${name}`);
-    await client.end();
-  });
-  afterAll(async () => {
-    killHosts();
-    const client = admin();
-    await client.connect();
-    for (const name of Object.values(names)) await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
-  });
-  twoRegions(() => postgresDatabases(url, names));
-});
+describeTwoPostgresDatabases("two regions on two PostgreSQL databases", (databases) => twoRegions(databases));

@@ -39,6 +39,7 @@ export const hostVariables = [
   "SCIMKIT_REGIONS",
   "SCIMKIT_REGION_KEY",
   "SCIMKIT_REGION_SYNC_SECONDS",
+  "SCIMKIT_REGION_MOVE_STEP_MS",
 ] as const;
 
 /** One variable the host reads. */

@@ -1,7 +1,8 @@
 /**
  * Data residency (spec §2.1, issue 30): the region this host serves (`SCIMKIT_REGION`), the public
  * base URL of every region (`SCIMKIT_REGIONS`), the secret the regions' hosts read each other's
- * directory with (`SCIMKIT_REGION_KEY`) and how often they do (`SCIMKIT_REGION_SYNC_SECONDS`).
+ * directory with and move organizations over (`SCIMKIT_REGION_KEY`), how often they read it
+ * (`SCIMKIT_REGION_SYNC_SECONDS`) and the least time a move's step takes (`SCIMKIT_REGION_MOVE_STEP_MS`).
  * Without `SCIMKIT_REGION` the host is the only region and nothing of this applies.
  */
 import { REGION_NAME_PATTERN } from "@scimkit/server";
@@ -22,6 +23,8 @@ export function readRegions(reader: SettingReader, publicUrl: string | undefined
   const listText = raw(reader, "SCIMKIT_REGIONS");
   const key = raw(reader, "SCIMKIT_REGION_KEY");
   const syncMs = whole(reader, "SCIMKIT_REGION_SYNC_SECONDS", DEFAULT_REGION_SYNC_SECONDS, 1, 3600) * 1000;
+  // The least time each step of a move takes: 0 in service; more for rehearsing a move, watching (or killing) it step by step.
+  const moveStepMs = whole(reader, "SCIMKIT_REGION_MOVE_STEP_MS", 0, 0, 60_000);
   if (self === undefined) {
     if (listText !== undefined || key !== undefined) {
       reader.errors.push("SCIMKIT_REGIONS and SCIMKIT_REGION_KEY need SCIMKIT_REGION: the region this host serves, e.g. us");
@@ -77,5 +80,5 @@ export function readRegions(reader: SettingReader, publicUrl: string | undefined
     );
     return undefined;
   }
-  return { self, baseUrls, key, syncMs };
+  return { self, baseUrls, key, syncMs, moveStepMs };
 }

@@ -34,6 +34,9 @@ function open(Database: SqliteDatabaseConstructor, setup: SqliteWorkerSetup): Co
     database.pragma("foreign_keys = on");
     // WAL lets the readers (and other processes) read while the writer writes.
     if (setup.role === "writer" && !isPrivateDatabase(setup.path)) database.pragma("journal_mode = WAL");
+    // What a delete or an update removes is overwritten with zeros, not left in the file's free
+    // space: a deleted person (or a moved organization) leaves no readable trace in it.
+    if (setup.role === "writer") database.pragma("secure_delete = on");
     return { database, setup, statements: new Map() };
   } catch (error) {
     database.close();

@@ -9,6 +9,7 @@ import { organizationParent } from "./0003-organization-parent.js";
 import { reportJobs } from "./0004-report-jobs.js";
 import { invitationOffers } from "./0005-invitation-offers.js";
 import { regionDirectory } from "./0006-region-directory.js";
+import { regionMoves } from "./0007-region-moves.js";
 
 /** The namespace the analytics tables' versions count in (`runMigrations`). */
 export const ANALYTICS_MIGRATIONS = "analytics";
@@ -21,4 +22,5 @@ export const analyticsMigrations: readonly Migration[] = [
   reportJobs,
   invitationOffers,
   regionDirectory,
+  regionMoves,
 ];

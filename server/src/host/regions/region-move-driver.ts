@@ -1,0 +1,351 @@
+/**
+ * The source's half of a move (issue 30, point 4): the state machine that moves an organization
+ * homed here to another region, one recorded step at a time (`RegionMoveBook`), driving the
+ * target through its channel (`region-move-channel.ts`). Every step can be run again: a host
+ * killed anywhere resumes its moves on start at the step recorded last, and a failed step (the
+ * target down, a digest that differs) is retried, with a growing pause, until it passes or the
+ * operator cancels the move.
+ *
+ * 1. `requested` → `freezing`: from here on the gate refuses the organization's writes (503).
+ * 2. `freezing` → `copying`: once the writes that passed before have finished.
+ * 3. `copying` → `verifying`: every table's rows, in key order, pages upserted at the target.
+ * 4. `verifying` → `switching`: per-table counts and digests equal on both sides; otherwise the
+ *    target's rows are dropped and the copy starts again.
+ * 5. `switching` → `cleaning`: the tables that background work still changes (token use, event
+ *    delivery, the provisioning log) copied once more, then the target commits: it serves the
+ *    organization, and this host answers 421 naming it.
+ * 6. `cleaning` → `done`: this host deletes the organization's rows; its audit trail keeps the move.
+ * Before the switch, `cancel` rolls back: the target drops its copy, writes resume here.
+ */
+import { randomUUID } from "node:crypto";
+import type { RegionMove, RegionMoveRefusal, RegionMoves, RegionMoveStep } from "@scimkit/server";
+import { readBoundedText } from "scimkit";
+import type { AuditTrail } from "scimkit/audit";
+import { sql } from "kysely";
+import {
+  deleteOrganizationTables,
+  digestOrganization,
+  ORGANIZATION_TABLES,
+  type OrganizationDatabase,
+  type OrganizationRow,
+  type OrganizationTable,
+  organizationPages,
+  type TableDigest,
+} from "./organization-tables.js";
+import type { RegionMoveBook, RegionMoveRecord } from "./region-move-book.js";
+import { MAX_MOVE_PAGE_ROWS } from "./region-move-channel.js";
+
+/** Bytes of rows sent in one page at most: well under the channel's bound. */
+const PAGE_BYTES = 4 * 1024 * 1024;
+/** How long one call to the target may take. */
+const CALL_TIMEOUT_MS = 60_000;
+/** The most bytes of a target's answer read (a digest is a few kilobytes). */
+const ANSWER_BYTES = 1024 * 1024;
+/** The pause before a failed step is tried again, doubling up to the last. */
+const RETRY_MS = [250, 500, 1000, 2000, 4000, 8000, 15_000, 30_000] as const;
+
+const FINAL: ReadonlySet<RegionMoveStep> = new Set(["done", "rolled-back"]);
+const CANCELLABLE: ReadonlySet<RegionMoveStep> = new Set(["requested", "freezing", "copying", "verifying"]);
+
+/** The driver: what the operator API asks, and its background work. */
+export interface RegionMoveDriver extends RegionMoves {
+  /** Resumes every unfinished move of this host (on start). */
+  resume(): void;
+  /** Stops retrying; a step running finishes. */
+  stop(): Promise<void>;
+}
+
+/** What the driver needs of the host. */
+export interface RegionMoveDriverOptions {
+  readonly book: RegionMoveBook;
+  readonly database: OrganizationDatabase;
+  /** Every region's public base URL. */
+  readonly baseUrls: Readonly<Record<string, string>>;
+  /** `SCIMKIT_REGION_KEY`. */
+  readonly key: string;
+  readonly audit?: AuditTrail;
+  /** The least time each step takes (`SCIMKIT_REGION_MOVE_STEP_MS`), for rehearsing a move; default 0. */
+  readonly stepMs?: number;
+  readonly log?: (line: string) => void;
+  readonly now?: () => Date;
+  /**
+   * Writes what this process's provisioning log holds of `orgId` in its buffer, so every entry
+   * is in the database before the copy reads the log and before the cleanup deletes it.
+   */
+  readonly flushLog?: (orgId: string) => Promise<void>;
+}
+
+/** A step's outcome: the next step, and why it is not the usual one. */
+interface StepOutcome {
+  readonly step: RegionMoveStep;
+  readonly note?: string;
+}
+
+function publicMove(record: RegionMoveRecord): RegionMove {
+  const { requestedBy: _requestedBy, ...move } = record;
+  return move;
+}
+
+/** The driver over `options.book`. */
+export function regionMoveDriver(options: RegionMoveDriverOptions): RegionMoveDriver {
+  const { book, database, baseUrls, key } = options;
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? (() => {});
+  const running = new Map<string, Promise<void>>();
+  const retries = new Map<string, { timer: NodeJS.Timeout; attempt: number }>();
+  let stopped = false;
+
+  /** Calls the target's channel; the answer's JSON, or throws naming what failed. */
+  async function callTarget(to: string, method: string, path: string, body?: unknown): Promise<unknown> {
+    const url = `${baseUrls[to] ?? ""}/regions/v1/moves${path}`;
+    const response = await fetch(url, {
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        accept: "application/json",
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      // The operator's address for the region, never followed elsewhere.
+      redirect: "error",
+      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+    });
+    const text = await readBoundedText(response, ANSWER_BYTES, "the target's answer");
+    if (response.status >= 300) {
+      let detail = text.slice(0, 300);
+      try {
+        detail = String((JSON.parse(text) as { detail?: unknown }).detail ?? detail);
+      } catch {}
+      throw new Error(`region ${to} answered ${method} ${path.split("?")[0]} with ${response.status}: ${detail}`);
+    }
+    return text === "" ? {} : (JSON.parse(text) as unknown);
+  }
+
+  const orgPath = (orgId: string): string => `/${encodeURIComponent(orgId)}`;
+
+  /** Sends `table`'s rows of the organization to the target, in pages of at most `PAGE_BYTES`. */
+  async function copyTable(record: RegionMoveRecord, table: OrganizationTable): Promise<number> {
+    let sent = 0;
+    const send = async (rows: OrganizationRow[]): Promise<void> => {
+      // A host shutting down stops between pages; the copy resumes there on its next start.
+      if (stopped) throw new Error("the host is stopping");
+      await callTarget(record.to, "POST", `${orgPath(record.orgId)}/rows`, { moveId: record.moveId, table: table.name, rows });
+      sent += rows.length;
+    };
+    for await (const page of organizationPages(database, table, record.orgId, MAX_MOVE_PAGE_ROWS)) {
+      let batch: OrganizationRow[] = [];
+      let bytes = 0;
+      for (const row of page) {
+        const size = JSON.stringify(row).length;
+        if (batch.length > 0 && bytes + size > PAGE_BYTES) {
+          await send(batch);
+          batch = [];
+          bytes = 0;
+        }
+        batch.push(row);
+        bytes += size;
+      }
+      if (batch.length > 0) await send(batch);
+    }
+    return sent;
+  }
+
+  async function holdsHere(orgId: string): Promise<{ parentId: string | null; children: number } | undefined> {
+    const row = (
+      await sql<{ parent_id: string | null }>`select parent_id from scimkit_organizations where id = ${orgId}`.execute(database.db)
+    ).rows[0];
+    if (row === undefined) return undefined;
+    const children = (
+      await sql<{ n: number | string }>`select count(*) as n from scimkit_organizations where parent_id = ${orgId}`.execute(database.db)
+    ).rows[0];
+    return { parentId: row.parent_id, children: Number(children?.n ?? 0) };
+  }
+
+  /** Runs the step `record` is at; resolves with the next. */
+  async function runStep(record: RegionMoveRecord): Promise<StepOutcome> {
+    const { orgId, to, moveId } = record;
+    switch (record.step) {
+      case "requested":
+        if ((await holdsHere(orgId)) === undefined) throw new Error(`organization ${orgId} is not in this region's database`);
+        return { step: "freezing" };
+      case "freezing":
+        // The gate refuses new writes since this step was recorded; those that passed before finish.
+        await book.settled(orgId);
+        await options.flushLog?.(orgId);
+        return { step: "copying" };
+      case "copying": {
+        await callTarget(to, "POST", `${orgPath(orgId)}/begin`, { moveId, from: book.self });
+        let rows = 0;
+        for (const table of ORGANIZATION_TABLES) rows += await copyTable(record, table);
+        log(`move ${moveId}: ${orgId} copied to ${to}, ${rows} rows`);
+        return { step: "verifying" };
+      }
+      case "verifying": {
+        const local = await digestOrganization(database, orgId);
+        const answer = (await callTarget(to, "GET", `${orgPath(orgId)}/digest?moveId=${encodeURIComponent(moveId)}`)) as {
+          tables?: Record<string, TableDigest>;
+        };
+        const differing = Object.keys(local).filter(
+          (name) => local[name]?.rows !== answer.tables?.[name]?.rows || local[name]?.sha256 !== answer.tables?.[name]?.sha256,
+        );
+        if (differing.length === 0) return { step: "switching" };
+        // A row the copy missed or one it should not hold: the target starts from nothing again.
+        await callTarget(to, "DELETE", `${orgPath(orgId)}?moveId=${encodeURIComponent(moveId)}&keep=move`);
+        return { step: "copying", note: `the target's copy differed in ${differing.join(", ")}: copying again` };
+      }
+      case "switching": {
+        // What changed since the copy though writes were frozen: a token's last use, event delivery, the log of reads.
+        await options.flushLog?.(orgId);
+        for (const table of ORGANIZATION_TABLES) if (table.volatile || table.appendOnly) await copyTable(record, table);
+        await callTarget(to, "POST", `${orgPath(orgId)}/commit`, { moveId });
+        log(`move ${moveId}: ${orgId} is homed in ${to} now`);
+        return { step: "cleaning" };
+      }
+      case "cleaning": {
+        // Requests logged between the last copy and the switch were answered from the data copied.
+        await options.flushLog?.(orgId);
+        await deleteOrganizationTables(database, orgId);
+        // After the delete, which takes the organization's audit entries with the rest of its data;
+        // once, though a kill after it runs this step again.
+        const kept = (await options.audit?.list(orgId, { limit: 20 })) ?? [];
+        const recorded = kept.some((entry) => entry.operation === "region.moveOut" && entry.at >= record.updatedAt);
+        if (!recorded)
+          await options.audit?.record({
+            orgId,
+            operation: "region.moveOut",
+            resourceType: "Organization",
+            resourceId: orgId,
+            at: now().toISOString(),
+            outcome: "success",
+            status: 200,
+            via: "region",
+            target: baseUrls[to] ?? to,
+            ...(record.requestedBy === undefined ? {} : { tokenId: record.requestedBy }),
+          });
+        return { step: "done" };
+      }
+      case "rolling-back":
+        await callTarget(to, "DELETE", `${orgPath(orgId)}?moveId=${encodeURIComponent(moveId)}`);
+        log(`move ${moveId}: ${orgId} rolled back; it stays in ${book.self}`);
+        return { step: "rolled-back" };
+      default:
+        throw new Error(`no step ${record.step} on the source`);
+    }
+  }
+
+  /** Runs `orgId`'s move until it is over or a step fails (then a retry is scheduled). */
+  async function drive(orgId: string): Promise<void> {
+    for (;;) {
+      const record = book.get(orgId);
+      if (stopped || record === undefined || record.side !== "source" || FINAL.has(record.step)) {
+        retries.delete(orgId);
+        return;
+      }
+      let outcome: StepOutcome;
+      try {
+        outcome = await runStep(record);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        const current = book.get(orgId);
+        if (current?.moveId === record.moveId && current.step === record.step) {
+          await book.put({ ...current, updatedAt: now().toISOString(), lastError: reason.slice(0, 500) }).catch(() => {});
+        }
+        const attempt = (retries.get(orgId)?.attempt ?? 0) + 1;
+        log(`move ${record.moveId}: ${orgId} step ${record.step} failed (attempt ${attempt}): ${reason}`);
+        if (!stopped) {
+          const timer = setTimeout(() => kick(orgId), RETRY_MS[Math.min(attempt, RETRY_MS.length) - 1]);
+          timer.unref();
+          retries.set(orgId, { timer, attempt });
+        }
+        return;
+      }
+      retries.delete(orgId);
+      const current = book.get(orgId);
+      // Cancelled while the step ran: the rollback is the next step, not this one's.
+      if (current?.moveId !== record.moveId || current.step !== record.step) continue;
+      const { lastError: _lastError, ...rest } = current;
+      await book.put({ ...rest, step: outcome.step, updatedAt: now().toISOString(), ...(outcome.note ? { lastError: outcome.note } : {}) });
+      if (options.stepMs) await new Promise((resolve) => setTimeout(resolve, options.stepMs));
+    }
+  }
+
+  function kick(orgId: string): void {
+    if (stopped || running.has(orgId)) return;
+    const pending = retries.get(orgId);
+    if (pending) clearTimeout(pending.timer);
+    const run = drive(orgId)
+      .catch((error: unknown) => log(`move of ${orgId}: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => running.delete(orgId));
+    running.set(orgId, run);
+  }
+
+  return {
+    async start(orgId, to, requestedBy): Promise<RegionMove | RegionMoveRefusal> {
+      if (to === book.self || baseUrls[to] === undefined) {
+        const others = Object.keys(baseUrls)
+          .filter((region) => region !== book.self)
+          .sort();
+        return { status: 400, detail: `to is the region to move to: one of ${others.join(", ")} (this host serves ${book.self})` };
+      }
+      const known = book.get(orgId);
+      if (known !== undefined && !FINAL.has(known.step) && !(known.side === "target" && known.step === "home")) {
+        return { status: 409, detail: `organization ${orgId} is in a move already (${known.from} to ${known.to}, ${known.step})` };
+      }
+      const here = await holdsHere(orgId);
+      if (here === undefined)
+        return { status: 404, detail: `there is no organization ${orgId} in region ${book.self}: a move starts at its home region's host` };
+      if (here.parentId !== null || here.children > 0) {
+        return {
+          status: 409,
+          detail: `organization ${orgId} is part of a tree (${here.parentId !== null ? `its parent is ${here.parentId}` : `it has ${here.children} child organization(s)`}): a move takes one organization on its own; detach it first`,
+        };
+      }
+      const at = now().toISOString();
+      const record: RegionMoveRecord = {
+        orgId,
+        moveId: randomUUID(),
+        side: "source",
+        from: book.self,
+        to,
+        step: "requested",
+        startedAt: at,
+        updatedAt: at,
+        ...(requestedBy === undefined ? {} : { requestedBy }),
+      };
+      await book.put(record);
+      kick(orgId);
+      return publicMove(record);
+    },
+    async cancel(orgId) {
+      const record = book.get(orgId);
+      if (record === undefined || record.side !== "source" || FINAL.has(record.step)) {
+        return { status: 404, detail: `organization ${orgId} is not moving out of region ${book.self}` };
+      }
+      if (record.step === "rolling-back") return publicMove(record);
+      if (!CANCELLABLE.has(record.step)) {
+        return {
+          status: 409,
+          detail: `the move of ${orgId} is at ${record.step}: ${record.to} holds it now or is taking it, so it is finished, not rolled back`,
+        };
+      }
+      const cancelled: RegionMoveRecord = { ...record, step: "rolling-back", updatedAt: now().toISOString() };
+      await book.put(cancelled);
+      kick(orgId);
+      return publicMove(cancelled);
+    },
+    list: async () => book.all().map(publicMove),
+    async get(orgId) {
+      const record = book.get(orgId);
+      return record === undefined ? undefined : publicMove(record);
+    },
+    resume() {
+      for (const record of book.all()) if (record.side === "source" && !FINAL.has(record.step)) kick(record.orgId);
+    },
+    async stop() {
+      stopped = true;
+      for (const { timer } of retries.values()) clearTimeout(timer);
+      retries.clear();
+      await Promise.all([...running.values()]);
+    },
+  };
+}
