@@ -24,6 +24,9 @@
  * - The library's `ScimError` of a lost database (503) becomes `unavailable`; its
  *   `InvalidEventReceiverError` becomes `invalidRequest`, or `conflict` at a quota.
  * - `ApiError` (console/src/api-client.ts): the console's reading of a problem it was answered.
+ * - `ChannelRefusal` (host/regions/region-move-channel.ts): the region channel's refusal of a
+ *   peer's call during a move, answered there as `{ status, detail }` JSON to that peer's host,
+ *   which records the `detail` as the move's last error.
  * The CLI's errors have their own registry, src/host/commands/command-error.ts.
  */
 

@@ -13,6 +13,7 @@ import { migrateCommand } from "./commands/migrate-command.js";
 import { operatorKeyCommand } from "./commands/operator-key-command.js";
 import { orgsCommand } from "./commands/orgs-command.js";
 import { receiversCommand } from "./commands/receivers-command.js";
+import { regionsCommand } from "./commands/regions-command.js";
 import { serveCommand } from "./commands/serve-command.js";
 import { tokensCommand } from "./commands/tokens-command.js";
 
@@ -22,6 +23,7 @@ const commands: readonly HostCommand[] = [
   orgsCommand,
   tokensCommand,
   receiversCommand,
+  regionsCommand,
   operatorKeyCommand,
   backupCommand,
 ];

@@ -20,7 +20,9 @@ export type CliAuditOperation =
   | "cli.rotateOperatorKey"
   | "cli.addOrganizationEventReceiver"
   | "cli.removeOrganizationEventReceiver"
-  | "cli.rotateOrganizationEventSigningKey";
+  | "cli.rotateOrganizationEventSigningKey"
+  | "cli.moveOrganization"
+  | "cli.cancelRegionMove";
 
 /** What one command write is, for its entry. */
 export interface CommandWrite<T> {

@@ -215,7 +215,8 @@ function activeClients(clients: OAuthTokenRouterOptions["clients"], settings: Re
 /**
  * Moving organizations to another region (issue 30, point 4), where this host can: with peers
  * and their key, on a SQL store, in one process (the gate that freezes a moving organization's
- * writes is the process's own; several workers would each need it). Its unfinished moves resume.
+ * writes is the process's own; several workers would each need it). Its unfinished moves resume
+ * once the host listens.
  */
 async function regionMoves(
   settings: HostSettings,
@@ -236,7 +237,6 @@ async function regionMoves(
     // Reading the log writes what this process buffered first.
     ...(requestLog === undefined ? {} : { flushLog: async (orgId: string) => void (await requestLog.list(orgId, { limit: 1 })) }),
   });
-  driver.resume();
   return { moves: { book, driver, database: database.sql, audit: database.audit } };
 }
 
@@ -322,6 +322,8 @@ async function listen(settings: HostSettings, database: HostStore, auth: TokenVe
         }),
   });
   port = host.port;
+  // Once the gate and the channel answer: a resumed step may need the target, or be watched.
+  regions?.moves?.driver.resume();
   // Armed before the first request can arrive, so a shutdown knows every request in flight.
   return { host, health, calls, shutdown: gracefulShutdown(host.server) };
 }

@@ -11,6 +11,7 @@
  */
 import type { AnalyticsStore, RegionDirectoryEntry } from "@scimkit/server";
 import { readBoundedText } from "scimkit";
+import { fetchPeer } from "./fetch-peer.js";
 import { MAX_DIRECTORY_PAGE } from "./region-directory-feed.js";
 import type { RegionDirectory } from "./region-directory.js";
 
@@ -66,9 +67,8 @@ export async function readPeerDirectory(region: string, baseUrl: string, key: st
   let after: string | undefined;
   for (;;) {
     const url = `${baseUrl}/regions/v1/directory?limit=${MAX_DIRECTORY_PAGE}${after === undefined ? "" : `&after=${encodeURIComponent(after)}`}`;
-    const response = await fetch(url, {
+    const response = await fetchPeer(region, url, {
       headers: { authorization: `Bearer ${key}`, accept: "application/json" },
-      redirect: "error",
       signal: AbortSignal.timeout(PAGE_TIMEOUT_MS),
     });
     const text = await readBoundedText(response, MAX_PAGE_BYTES, "a directory page");

@@ -34,6 +34,16 @@ export interface RegionMoveBook {
   all(): readonly RegionMoveRecord[];
   /** Records `record` (replacing the organization's earlier one), then serves it. */
   put(record: RegionMoveRecord): Promise<void>;
+  /**
+   * Records `next` unless the database's row of the move has left `current`'s step meanwhile (the
+   * CLI cancelled it): then the row is read back, served, and false returned.
+   */
+  advance(current: RegionMoveRecord, next: RegionMoveRecord): Promise<boolean>;
+  /**
+   * Reads the rows again and serves those written since by another process on the database
+   * (`scimkit regions move|cancel`); resolves with the organizations whose move changed.
+   */
+  refresh(): Promise<readonly string[]>;
   /** Forgets the move of `orgId` (a target's copy dropped by a rollback). */
   remove(orgId: string): Promise<void>;
   /** What a request for `orgId` meets; undefined: nothing, it is served as usual. Reads nothing. */
@@ -73,6 +83,20 @@ function recordOf(
   };
 }
 
+function rowOf(record: RegionMoveRecord) {
+  return {
+    org_id: record.orgId,
+    move_id: record.moveId,
+    side: record.side,
+    peer_region: record.side === "source" ? record.to : record.from,
+    step: record.step,
+    started_at: record.startedAt,
+    updated_at: record.updatedAt,
+    requested_by: record.requestedBy ?? null,
+    last_error: record.lastError ?? null,
+  };
+}
+
 /** The book as `db` holds it. */
 export async function loadRegionMoveBook(db: Kysely<AnalyticsDatabase>, self: string): Promise<RegionMoveBook> {
   const records = new Map<string, RegionMoveRecord>();
@@ -84,23 +108,42 @@ export async function loadRegionMoveBook(db: Kysely<AnalyticsDatabase>, self: st
     get: (orgId) => records.get(orgId),
     all: () => [...records.values()].sort((a, b) => b.startedAt.localeCompare(a.startedAt) || a.orgId.localeCompare(b.orgId)),
     async put(record) {
-      const row = {
-        org_id: record.orgId,
-        move_id: record.moveId,
-        side: record.side,
-        peer_region: record.side === "source" ? record.to : record.from,
-        step: record.step,
-        started_at: record.startedAt,
-        updated_at: record.updatedAt,
-        requested_by: record.requestedBy ?? null,
-        last_error: record.lastError ?? null,
-      };
+      const row = rowOf(record);
       await db
         .insertInto("scimkit_region_moves")
         .values(row)
         .onConflict((conflict) => conflict.column("org_id").doUpdateSet({ ...row }))
         .execute();
       records.set(record.orgId, record);
+    },
+    async advance(current, next) {
+      const result = await db
+        .updateTable("scimkit_region_moves")
+        .set(rowOf(next))
+        .where("org_id", "=", current.orgId)
+        .where("move_id", "=", current.moveId)
+        .where("step", "=", current.step)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 1) {
+        records.set(next.orgId, next);
+        return true;
+      }
+      const row = await db.selectFrom("scimkit_region_moves").selectAll().where("org_id", "=", current.orgId).executeTakeFirst();
+      if (row === undefined) records.delete(current.orgId);
+      else records.set(row.org_id, recordOf(row, self));
+      return false;
+    },
+    async refresh() {
+      const changed: string[] = [];
+      for (const row of await db.selectFrom("scimkit_region_moves").selectAll().execute()) {
+        const known = records.get(row.org_id);
+        // Only what is newer than this process's own: a read that raced its write is stale.
+        if (known !== undefined && (known.moveId === row.move_id ? row.updated_at <= known.updatedAt : row.started_at <= known.startedAt))
+          continue;
+        records.set(row.org_id, recordOf(row, self));
+        changed.push(row.org_id);
+      }
+      return changed;
     },
     async remove(orgId) {
       await db.deleteFrom("scimkit_region_moves").where("org_id", "=", orgId).execute();

@@ -17,11 +17,9 @@
  * 6. `cleaning` → `done`: this host deletes the organization's rows; its audit trail keeps the move.
  * Before the switch, `cancel` rolls back: the target drops its copy, writes resume here.
  */
-import { randomUUID } from "node:crypto";
-import type { RegionMove, RegionMoveRefusal, RegionMoves, RegionMoveStep } from "@scimkit/server";
+import { isRegionMoveRefusal, type RegionMove, type RegionMoveRefusal, type RegionMoves, type RegionMoveStep } from "@scimkit/server";
 import { readBoundedText } from "scimkit";
 import type { AuditTrail } from "scimkit/audit";
-import { sql } from "kysely";
 import {
   deleteOrganizationTables,
   digestOrganization,
@@ -33,7 +31,9 @@ import {
   type TableDigest,
 } from "./organization-tables.js";
 import type { RegionMoveBook, RegionMoveRecord } from "./region-move-book.js";
+import { fetchPeer } from "./fetch-peer.js";
 import { MAX_MOVE_PAGE_ROWS } from "./region-move-channel.js";
+import { FINAL_MOVE_STEPS, organizationPlace, publicMove, requestCancel, requestMove } from "./region-move-requests.js";
 
 /** Bytes of rows sent in one page at most: well under the channel's bound. */
 const PAGE_BYTES = 4 * 1024 * 1024;
@@ -44,12 +44,11 @@ const ANSWER_BYTES = 1024 * 1024;
 /** The pause before a failed step is tried again, doubling up to the last. */
 const RETRY_MS = [250, 500, 1000, 2000, 4000, 8000, 15_000, 30_000] as const;
 
-const FINAL: ReadonlySet<RegionMoveStep> = new Set(["done", "rolled-back"]);
-const CANCELLABLE: ReadonlySet<RegionMoveStep> = new Set(["requested", "freezing", "copying", "verifying"]);
+const FINAL = FINAL_MOVE_STEPS;
 
 /** The driver: what the operator API asks, and its background work. */
 export interface RegionMoveDriver extends RegionMoves {
-  /** Resumes every unfinished move of this host (on start). */
+  /** Resumes every unfinished move of this host (on start), and picks up those the CLI records from then on. */
   resume(): void;
   /** Stops retrying; a step running finishes. */
   stop(): Promise<void>;
@@ -73,17 +72,14 @@ export interface RegionMoveDriverOptions {
    * is in the database before the copy reads the log and before the cleanup deletes it.
    */
   readonly flushLog?: (orgId: string) => Promise<void>;
+  /** Milliseconds between two reads of the moves another process recorded (`scimkit regions`); default 1,000. */
+  readonly pollMs?: number;
 }
 
 /** A step's outcome: the next step, and why it is not the usual one. */
 interface StepOutcome {
   readonly step: RegionMoveStep;
   readonly note?: string;
-}
-
-function publicMove(record: RegionMoveRecord): RegionMove {
-  const { requestedBy: _requestedBy, ...move } = record;
-  return move;
 }
 
 /** The driver over `options.book`. */
@@ -94,11 +90,12 @@ export function regionMoveDriver(options: RegionMoveDriverOptions): RegionMoveDr
   const running = new Map<string, Promise<void>>();
   const retries = new Map<string, { timer: NodeJS.Timeout; attempt: number }>();
   let stopped = false;
+  let poller: NodeJS.Timeout | undefined;
 
   /** Calls the target's channel; the answer's JSON, or throws naming what failed. */
   async function callTarget(to: string, method: string, path: string, body?: unknown): Promise<unknown> {
     const url = `${baseUrls[to] ?? ""}/regions/v1/moves${path}`;
-    const response = await fetch(url, {
+    const response = await fetchPeer(to, url, {
       method,
       headers: {
         authorization: `Bearer ${key}`,
@@ -106,8 +103,6 @@ export function regionMoveDriver(options: RegionMoveDriverOptions): RegionMoveDr
         ...(body === undefined ? {} : { "content-type": "application/json" }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      // The operator's address for the region, never followed elsewhere.
-      redirect: "error",
       signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
     });
     const text = await readBoundedText(response, ANSWER_BYTES, "the target's answer");
@@ -150,23 +145,13 @@ export function regionMoveDriver(options: RegionMoveDriverOptions): RegionMoveDr
     return sent;
   }
 
-  async function holdsHere(orgId: string): Promise<{ parentId: string | null; children: number } | undefined> {
-    const row = (
-      await sql<{ parent_id: string | null }>`select parent_id from scimkit_organizations where id = ${orgId}`.execute(database.db)
-    ).rows[0];
-    if (row === undefined) return undefined;
-    const children = (
-      await sql<{ n: number | string }>`select count(*) as n from scimkit_organizations where parent_id = ${orgId}`.execute(database.db)
-    ).rows[0];
-    return { parentId: row.parent_id, children: Number(children?.n ?? 0) };
-  }
-
   /** Runs the step `record` is at; resolves with the next. */
   async function runStep(record: RegionMoveRecord): Promise<StepOutcome> {
     const { orgId, to, moveId } = record;
     switch (record.step) {
       case "requested":
-        if ((await holdsHere(orgId)) === undefined) throw new Error(`organization ${orgId} is not in this region's database`);
+        if ((await organizationPlace(database, orgId)) === undefined)
+          throw new Error(`organization ${orgId} is not in this region's database`);
         return { step: "freezing" };
       case "freezing":
         // The gate refuses new writes since this step was recorded; those that passed before finish.
@@ -248,7 +233,7 @@ export function regionMoveDriver(options: RegionMoveDriverOptions): RegionMoveDr
         const reason = error instanceof Error ? error.message : String(error);
         const current = book.get(orgId);
         if (current?.moveId === record.moveId && current.step === record.step) {
-          await book.put({ ...current, updatedAt: now().toISOString(), lastError: reason.slice(0, 500) }).catch(() => {});
+          await book.advance(current, { ...current, updatedAt: now().toISOString(), lastError: reason.slice(0, 500) }).catch(() => false);
         }
         const attempt = (retries.get(orgId)?.attempt ?? 0) + 1;
         log(`move ${record.moveId}: ${orgId} step ${record.step} failed (attempt ${attempt}): ${reason}`);
@@ -264,7 +249,9 @@ export function regionMoveDriver(options: RegionMoveDriverOptions): RegionMoveDr
       // Cancelled while the step ran: the rollback is the next step, not this one's.
       if (current?.moveId !== record.moveId || current.step !== record.step) continue;
       const { lastError: _lastError, ...rest } = current;
-      await book.put({ ...rest, step: outcome.step, updatedAt: now().toISOString(), ...(outcome.note ? { lastError: outcome.note } : {}) });
+      const next = { ...rest, step: outcome.step, updatedAt: now().toISOString(), ...(outcome.note ? { lastError: outcome.note } : {}) };
+      // The CLI cancelled it meanwhile: the row read back is the next step.
+      if (!(await book.advance(current, next))) continue;
       if (options.stepMs) await new Promise((resolve) => setTimeout(resolve, options.stepMs));
     }
   }
@@ -281,57 +268,19 @@ export function regionMoveDriver(options: RegionMoveDriverOptions): RegionMoveDr
 
   return {
     async start(orgId, to, requestedBy): Promise<RegionMove | RegionMoveRefusal> {
-      if (to === book.self || baseUrls[to] === undefined) {
-        const others = Object.keys(baseUrls)
-          .filter((region) => region !== book.self)
-          .sort();
-        return { status: 400, detail: `to is the region to move to: one of ${others.join(", ")} (this host serves ${book.self})` };
-      }
-      const known = book.get(orgId);
-      if (known !== undefined && !FINAL.has(known.step) && !(known.side === "target" && known.step === "home")) {
-        return { status: 409, detail: `organization ${orgId} is in a move already (${known.from} to ${known.to}, ${known.step})` };
-      }
-      const here = await holdsHere(orgId);
-      if (here === undefined)
-        return { status: 404, detail: `there is no organization ${orgId} in region ${book.self}: a move starts at its home region's host` };
-      if (here.parentId !== null || here.children > 0) {
-        return {
-          status: 409,
-          detail: `organization ${orgId} is part of a tree (${here.parentId !== null ? `its parent is ${here.parentId}` : `it has ${here.children} child organization(s)`}): a move takes one organization on its own; detach it first`,
-        };
-      }
-      const at = now().toISOString();
-      const record: RegionMoveRecord = {
-        orgId,
-        moveId: randomUUID(),
-        side: "source",
-        from: book.self,
-        to,
-        step: "requested",
-        startedAt: at,
-        updatedAt: at,
-        ...(requestedBy === undefined ? {} : { requestedBy }),
-      };
-      await book.put(record);
+      const result = await requestMove(
+        { book, database, baseUrls },
+        { orgId, to, at: now().toISOString(), ...(requestedBy === undefined ? {} : { requestedBy }) },
+      );
+      if (isRegionMoveRefusal(result)) return result;
       kick(orgId);
-      return publicMove(record);
+      return publicMove(result);
     },
     async cancel(orgId) {
-      const record = book.get(orgId);
-      if (record === undefined || record.side !== "source" || FINAL.has(record.step)) {
-        return { status: 404, detail: `organization ${orgId} is not moving out of region ${book.self}` };
-      }
-      if (record.step === "rolling-back") return publicMove(record);
-      if (!CANCELLABLE.has(record.step)) {
-        return {
-          status: 409,
-          detail: `the move of ${orgId} is at ${record.step}: ${record.to} holds it now or is taking it, so it is finished, not rolled back`,
-        };
-      }
-      const cancelled: RegionMoveRecord = { ...record, step: "rolling-back", updatedAt: now().toISOString() };
-      await book.put(cancelled);
+      const result = await requestCancel(book, orgId, now().toISOString());
+      if (isRegionMoveRefusal(result)) return result;
       kick(orgId);
-      return publicMove(cancelled);
+      return publicMove(result);
     },
     list: async () => book.all().map(publicMove),
     async get(orgId) {
@@ -340,9 +289,20 @@ export function regionMoveDriver(options: RegionMoveDriverOptions): RegionMoveDr
     },
     resume() {
       for (const record of book.all()) if (record.side === "source" && !FINAL.has(record.step)) kick(record.orgId);
+      // Moves the CLI asked for, or cancelled, in this region's database.
+      poller ??= setInterval(() => {
+        book.refresh().then(
+          (changed) => {
+            for (const orgId of changed) kick(orgId);
+          },
+          (error: unknown) => log(`moves: reading the database's moves failed: ${error instanceof Error ? error.message : String(error)}`),
+        );
+      }, options.pollMs ?? 1000);
+      poller.unref();
     },
     async stop() {
       stopped = true;
+      if (poller) clearInterval(poller);
       for (const { timer } of retries.values()) clearTimeout(timer);
       retries.clear();
       await Promise.all([...running.values()]);

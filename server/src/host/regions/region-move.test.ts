@@ -5,8 +5,8 @@
  * retried, as Entra retries), none is lost, ids and versions (ETags) stay, and the identity
  * provider's token works at the new base URL, which `us` names in its 421. Each host is killed
  * (SIGKILL) at a step of the move, in turn, and restarted: the move resumes and loses nothing.
- * Afterwards `us`'s database holds nothing of the organization's people, and a move cancelled
- * before its switch leaves nothing in `eu`.
+ * Afterwards `us`'s database holds nothing of the organization's people, and a move the CLI
+ * records, then cancels before its switch, leaves nothing in `eu`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../free-port.fixture.js";
 import { type Host, killHosts, startHost } from "../host-process.fixture.js";
+import { scimkit, scimkitJson } from "../scimkit-cli.fixture.js";
 import { call, describeTwoPostgresDatabases, eventually, type RegionDatabases, sqliteDatabases } from "./region-databases.fixture.js";
 
 const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
@@ -199,7 +200,7 @@ function regionMove(databases: () => RegionDatabases): void {
     const restart = async (region: "us" | "eu"): Promise<void> => {
       const host = hosts[region];
       host.child.kill("SIGKILL");
-      if (host.child.exitCode === null) await new Promise((resolve) => host.child.once("exit", resolve));
+      if (host.child.exitCode === null && host.child.signalCode === null) await new Promise((resolve) => host.child.once("exit", resolve));
       hosts[region] = startHost(env[region]);
       await hosts[region].waitFor(/listening on port/);
     };
@@ -316,32 +317,63 @@ function regionMove(databases: () => RegionDatabases): void {
       emails: [{ value: "rollback.person@initech-move.example", type: "work" }],
     };
     expect((await call(initechUsers, { method: "POST", token: initechToken, body: person })).status).toBe(201);
-    expect((await call(moves, { method: "POST", token: OPERATOR_KEY, body: { organizationId: "initech", to: "eu" } })).status).toBe(202);
+    // From a shell this time: the CLI records the move in us's database, and the us host runs it.
+    const cliEnv = { ...env.us, PORT: "0" };
+    const recorded = await scimkit(["regions", "move", "initech", "--to", "eu"], cliEnv);
+    expect(recorded.status, recorded.stderr).toBe(0);
+    expect(recorded.stdout).toMatch(/^initech {2}us -> eu {2}source {2}requested/);
+    for (const [args, status, message] of [
+      [["regions", "move", "stays", "--to", "mars"], 2, /--to is the region to move to: one of eu/],
+      [["regions", "move", "initech", "--to", "eu"], 1, /initech is in a move already/],
+      [["regions", "cancel", "nobody"], 1, /nobody is not moving out of region us/],
+    ] as const) {
+      const run = await scimkit(args, cliEnv);
+      expect(run.status, args.join(" ")).toBe(status);
+      expect(run.stderr, args.join(" ")).toMatch(message);
+    }
+    // eu goes down mid-move: the move waits, retrying, with the organization's writes frozen at us.
+    const stuck = await eventually(
+      () => moveAt(us, "initech"),
+      (value) => value?.["step"] === "copying" || value?.["step"] === "verifying",
+    );
+    expect(["copying", "verifying"]).toContain(stuck?.["step"]);
+    hosts.eu.child.kill("SIGKILL");
     await eventually(
       () => moveAt(us, "initech"),
-      (value) => value?.["step"] === "verifying",
+      (value) => value?.["lastError"] !== undefined,
     );
-    const cancelled = await call(`${moves}/initech`, { method: "DELETE", token: OPERATOR_KEY });
-    expect(cancelled.status).toBe(200);
-    expect(cancelled.body["step"]).toBe("rolling-back");
+    const frozen = await call(initechUsers, {
+      method: "POST",
+      token: initechToken,
+      body: { ...person, userName: "frozen@initech-move.example" },
+    });
+    expect(frozen.status).toBe(503);
+    // Cancelled with the target down: writes resume at once; the target drops its copy once it is back.
+    const cancelling = scimkit(["regions", "cancel", "initech", "--wait", "--json"], cliEnv);
     await eventually(
       () => moveAt(us, "initech"),
-      (value) => value?.["step"] === "rolled-back",
+      (value) => value?.["step"] === "rolling-back",
     );
+    const resumed = {
+      ...person,
+      userName: "after.rollback@initech-move.example",
+      emails: [{ value: "after.rollback@initech-move.example", type: "work" }],
+    };
+    expect((await call(initechUsers, { method: "POST", token: initechToken, body: resumed })).status).toBe(201);
+    const down = hosts.eu.child;
+    if (down.exitCode === null && down.signalCode === null) await new Promise((resolve) => down.once("exit", resolve));
+    hosts.eu = startHost(env.eu);
+    await hosts.eu.waitFor(/listening on port/);
+    const cancelled = await cancelling;
+    expect(cancelled.status, cancelled.stderr).toBe(0);
+    const steps = cancelled.stdout
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { step: string }).step);
+    expect(steps).toEqual(["rolling-back", "rolled-back"]);
+    const listedMoves = await scimkitJson<{ data: { orgId: string; step: string }[] }>(["regions", "moves", "--json"], cliEnv);
+    expect(listedMoves.data.map(({ orgId, step }) => `${orgId} ${step}`)).toEqual(["initech rolled-back", "acme done"]);
     expect(await moveAt(eu, "initech")).toBeUndefined();
-    expect(
-      (
-        await call(initechUsers, {
-          method: "POST",
-          token: initechToken,
-          body: {
-            ...person,
-            userName: "after.rollback@initech-move.example",
-            emails: [{ value: "after.rollback@initech-move.example", type: "work" }],
-          },
-        })
-      ).status,
-    ).toBe(201);
     // After the switch a move is finished, not rolled back.
     expect((await call(`${moves}/acme`, { method: "DELETE", token: OPERATOR_KEY })).status).toBe(404);
 
