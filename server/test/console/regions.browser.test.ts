@@ -2,13 +2,23 @@
  * The console's Regions page (issue 30, point 3) in Debian's chromium, against a host of region
  * `eu` whose database already holds a copy of region `us`'s directory and whose `us` peer cannot
  * be reached: the page shows both regions, that the last read of `us` failed (the copy kept), and
- * the requests that arrived for a `us` organization, per organization, without a console error.
+ * the requests that arrived for a `us` organization, per organization, without a console error;
+ * and a move of an organization to `us` (issue 30, point 4), started from the page's form, stuck
+ * before its switch with the reason shown, then cancelled.
  */
 import { sqlAnalyticsStore } from "@scimkit/server";
 import { sqlStore } from "scimkit/sql";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type ConsoleHost, launchChromium, signIn, startConsoleHost, USER_SCHEMA, watchViolations } from "./console-host.fixture.js";
+import {
+  type ConsoleHost,
+  launchChromium,
+  OPERATOR_KEY,
+  signIn,
+  startConsoleHost,
+  USER_SCHEMA,
+  watchViolations,
+} from "./console-host.fixture.js";
 import { freePort } from "../../src/host/free-port.fixture.js";
 
 const REGION_KEY = "region-key-for-the-console-browser-test-0123456789";
@@ -76,6 +86,52 @@ it("shows the regions, a failed directory read, and the requests that arrived fo
   await globex.waitFor();
   expect(await globex.textContent()).toContain(`http://127.0.0.1:`);
   expect(await globex.locator("td").nth(2).textContent()).toBe("us");
+  expect(await watched.violations()).toEqual([]);
+  expect(watched.errors).toEqual([]);
+  await context.close();
+}, 60_000);
+
+it("moves an organization from the page's form: under way, stuck before its switch while us is unreachable, then cancelled", async () => {
+  const created = await fetch(`${server.analyticsUrl}/organizations`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${OPERATOR_KEY}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "Contoso", id: "contoso" }),
+  });
+  expect(created.status).toBe(201);
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const watched = await watchViolations(page);
+  await signIn(page, server.origin);
+  await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Regions" }).click();
+  await page.getByTestId("no-moves").waitFor();
+  const form = page.getByTestId("move-form");
+  await form.getByLabel("Organization").selectOption("contoso");
+  await form.getByLabel("To region").selectOption("us");
+  await form.getByRole("button", { name: "Move" }).click();
+  await page.getByRole("status").filter({ hasText: "Moving contoso from eu to us." }).waitFor();
+  const row = page.getByTestId("move-contoso");
+  await row.waitFor();
+  expect(await row.getByTestId("move-side").textContent()).toBe("source");
+  expect(await row.getByTestId("move-regions").textContent()).toBe("eu → us");
+  // us cannot be reached: the step that calls it fails and is retried, the table says why, and the
+  // move stays before its switch.
+  await row.getByTestId("move-last-error").filter({ hasNotText: /^—$/ }).waitFor();
+  expect(["requested", "freezing", "copying", "verifying"]).toContain(await row.getByTestId("move-step").textContent());
+
+  const cancel = row.getByRole("button", { name: "Cancel the move of contoso" });
+  await cancel.click();
+  await page.getByRole("status").filter({ hasText: "Rolling back the move of contoso" }).waitFor();
+  await cancel.waitFor({ state: "detached" });
+  // Rolling back asks us to drop its copy, so it may stay there while us is unreachable.
+  const step = await row.getByTestId("move-step").textContent();
+  expect(["rolling-back", "rolled-back"]).toContain(step);
+  // A move not over is read again by the page itself.
+  if (step === "rolling-back") {
+    await page.waitForRequest((request) => request.method() === "GET" && new URL(request.url()).pathname === "/analytics/v1/regions/moves");
+  }
+  const kept = await fetch(`${server.analyticsUrl}/regions/moves/contoso`, { headers: { Authorization: `Bearer ${OPERATOR_KEY}` } });
+  expect(["rolling-back", "rolled-back"]).toContain(((await kept.json()) as { step: string }).step);
   expect(await watched.violations()).toEqual([]);
   expect(watched.errors).toEqual([]);
   await context.close();
