@@ -30,6 +30,8 @@ function validBody(operation: OperationDefinition, w: World): unknown {
       return {};
     case "addOrganizationEventReceiver":
       return { url: "https://receiver.example.com/events" };
+    case "moveOrganization":
+      return { organizationId: w.orgA.id, to: "eu" };
     default:
       return undefined;
   }

@@ -36,7 +36,7 @@ describePostgres("sql analytics store on PostgreSQL, tables hash-partitioned by 
   });
 
   describe("the schema", () => {
-    it("partitions the SCIM tables, the admin users' and invitation offers' organizations and the region directory; PostgreSQL refuses the analytics tables keyed by their own id", async () => {
+    it("partitions the SCIM tables, the admin users' and invitation offers' organizations, the region directory and moves; PostgreSQL refuses the analytics tables keyed by their own id", async () => {
       expect(outcome?.partitioned).toEqual([
         "scimkit_admin_user_organizations",
         "scimkit_audit",
@@ -48,6 +48,7 @@ describePostgres("sql analytics store on PostgreSQL, tables hash-partitioned by 
         "scimkit_list_generations",
         "scimkit_members",
         "scimkit_region_directory",
+        "scimkit_region_moves",
         "scimkit_request_log",
         "scimkit_resources",
         "scimkit_unique_keys",
