@@ -42,6 +42,12 @@ export interface OrganizationTable {
   readonly volatile?: readonly string[];
   /** Rows that keep coming while frozen (reads are logged): copied again at the switch, not digested. */
   readonly appendOnly?: true;
+  /**
+   * Copied only at the switch, not digested: the event receivers, so the target's delivery loop
+   * has nobody to send the arriving organization's events to before it is home (and, after a
+   * rollback, never had): each event is delivered by one region.
+   */
+  readonly atSwitch?: true;
 }
 
 /** The tables in the order a copy writes them: a row's foreign keys point to rows written before it. */
@@ -59,17 +65,7 @@ export const ORGANIZATION_TABLES: readonly OrganizationTable[] = [
     name: "scimkit_event_receivers",
     key: ["org_id", "id"],
     scope: "org_id",
-    volatile: [
-      "position",
-      "attempts",
-      "next_attempt_ms",
-      "last_error",
-      "last_delivered_at",
-      "delivered",
-      "rejected",
-      "lease_until_ms",
-      "dropped",
-    ],
+    atSwitch: true,
   },
   { name: "scimkit_event_keys", key: ["org_id"], scope: "org_id" },
   { name: "scimkit_campaigns", key: ["id"], scope: "org_id" },
@@ -237,12 +233,12 @@ function canonical(value: unknown): unknown {
 
 /**
  * Per table, how many rows `orgId` has and their digest: what source and target compare before
- * the switch. Append-only tables are counted but not digested (reads keep adding to them).
+ * the switch. Append-only tables (reads keep adding to them) and those copied at the switch are left out.
  */
 export async function digestOrganization(database: OrganizationDatabase, orgId: string): Promise<Record<string, TableDigest>> {
   const digests: Record<string, TableDigest> = {};
   for (const table of ORGANIZATION_TABLES) {
-    if (table.appendOnly) continue;
+    if (table.appendOnly || table.atSwitch) continue;
     const hash = createHash("sha256");
     const left = new Set(table.volatile ?? []);
     let rows = 0;

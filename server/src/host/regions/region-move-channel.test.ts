@@ -48,11 +48,12 @@ const resourceRow = (orgId: string, id: string) => ({
   member_seq: null,
 });
 
-const post = (path: string, body: unknown, key: string | undefined = KEY) => {
+/** A call of the source's host: with the region key, or `key` (null: none). */
+const post = (path: string, body: unknown, key: string | null = KEY) => {
   const call = request(app)
     .post(`/regions/v1/moves${path}`)
     .send(body as object);
-  return key === undefined ? call : call.set("Authorization", `Bearer ${key}`);
+  return key === null ? call : call.set("Authorization", `Bearer ${key}`);
 };
 const count = async (table: string, orgId: string): Promise<number> => {
   const rows = await store.db

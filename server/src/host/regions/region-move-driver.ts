@@ -18,29 +18,18 @@
  * Before the switch, `cancel` rolls back: the target drops its copy, writes resume here.
  */
 import { isRegionMoveRefusal, type RegionMove, type RegionMoveRefusal, type RegionMoves, type RegionMoveStep } from "@scimkit/server";
-import { readBoundedText } from "scimkit";
 import type { AuditTrail } from "scimkit/audit";
 import {
   deleteOrganizationTables,
   digestOrganization,
   ORGANIZATION_TABLES,
   type OrganizationDatabase,
-  type OrganizationRow,
-  type OrganizationTable,
-  organizationPages,
   type TableDigest,
 } from "./organization-tables.js";
 import type { RegionMoveBook, RegionMoveRecord } from "./region-move-book.js";
-import { fetchPeer } from "./fetch-peer.js";
-import { MAX_MOVE_PAGE_ROWS } from "./region-move-channel.js";
+import { regionMoveTarget } from "./region-move-target.js";
 import { FINAL_MOVE_STEPS, organizationPlace, publicMove, requestCancel, requestMove } from "./region-move-requests.js";
 
-/** Bytes of rows sent in one page at most: well under the channel's bound. */
-const PAGE_BYTES = 4 * 1024 * 1024;
-/** How long one call to the target may take. */
-const CALL_TIMEOUT_MS = 60_000;
-/** The most bytes of a target's answer read (a digest is a few kilobytes). */
-const ANSWER_BYTES = 1024 * 1024;
 /** The pause before a failed step is tried again, doubling up to the last. */
 const RETRY_MS = [250, 500, 1000, 2000, 4000, 8000, 15_000, 30_000] as const;
 
@@ -92,58 +81,10 @@ export function regionMoveDriver(options: RegionMoveDriverOptions): RegionMoveDr
   let stopped = false;
   let poller: NodeJS.Timeout | undefined;
 
-  /** Calls the target's channel; the answer's JSON, or throws naming what failed. */
-  async function callTarget(to: string, method: string, path: string, body?: unknown): Promise<unknown> {
-    const url = `${baseUrls[to] ?? ""}/regions/v1/moves${path}`;
-    const response = await fetchPeer(to, url, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        accept: "application/json",
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-    });
-    const text = await readBoundedText(response, ANSWER_BYTES, "the target's answer");
-    if (response.status >= 300) {
-      let detail = text.slice(0, 300);
-      try {
-        detail = String((JSON.parse(text) as { detail?: unknown }).detail ?? detail);
-      } catch {}
-      throw new Error(`region ${to} answered ${method} ${path.split("?")[0]} with ${response.status}: ${detail}`);
-    }
-    return text === "" ? {} : (JSON.parse(text) as unknown);
-  }
-
+  const target = regionMoveTarget({ database, baseUrls, key, stopped: () => stopped });
+  const callTarget = target.call;
+  const copyTable = target.copyTable;
   const orgPath = (orgId: string): string => `/${encodeURIComponent(orgId)}`;
-
-  /** Sends `table`'s rows of the organization to the target, in pages of at most `PAGE_BYTES`. */
-  async function copyTable(record: RegionMoveRecord, table: OrganizationTable): Promise<number> {
-    let sent = 0;
-    const send = async (rows: OrganizationRow[]): Promise<void> => {
-      // A host shutting down stops between pages; the copy resumes there on its next start.
-      if (stopped) throw new Error("the host is stopping");
-      await callTarget(record.to, "POST", `${orgPath(record.orgId)}/rows`, { moveId: record.moveId, table: table.name, rows });
-      sent += rows.length;
-    };
-    for await (const page of organizationPages(database, table, record.orgId, MAX_MOVE_PAGE_ROWS)) {
-      let batch: OrganizationRow[] = [];
-      let bytes = 0;
-      for (const row of page) {
-        const size = JSON.stringify(row).length;
-        if (batch.length > 0 && bytes + size > PAGE_BYTES) {
-          await send(batch);
-          batch = [];
-          bytes = 0;
-        }
-        batch.push(row);
-        bytes += size;
-      }
-      if (batch.length > 0) await send(batch);
-    }
-    return sent;
-  }
 
   /** Runs the step `record` is at; resolves with the next. */
   async function runStep(record: RegionMoveRecord): Promise<StepOutcome> {
@@ -161,7 +102,7 @@ export function regionMoveDriver(options: RegionMoveDriverOptions): RegionMoveDr
       case "copying": {
         await callTarget(to, "POST", `${orgPath(orgId)}/begin`, { moveId, from: book.self });
         let rows = 0;
-        for (const table of ORGANIZATION_TABLES) rows += await copyTable(record, table);
+        for (const table of ORGANIZATION_TABLES) if (!table.atSwitch) rows += await copyTable(record, table);
         log(`move ${moveId}: ${orgId} copied to ${to}, ${rows} rows`);
         return { step: "verifying" };
       }
@@ -181,7 +122,7 @@ export function regionMoveDriver(options: RegionMoveDriverOptions): RegionMoveDr
       case "switching": {
         // What changed since the copy though writes were frozen: a token's last use, event delivery, the log of reads.
         await options.flushLog?.(orgId);
-        for (const table of ORGANIZATION_TABLES) if (table.volatile || table.appendOnly) await copyTable(record, table);
+        for (const table of ORGANIZATION_TABLES) if (table.volatile || table.appendOnly || table.atSwitch) await copyTable(record, table);
         await callTarget(to, "POST", `${orgPath(orgId)}/commit`, { moveId });
         log(`move ${moveId}: ${orgId} is homed in ${to} now`);
         return { step: "cleaning" };
