@@ -147,11 +147,16 @@ function operationChain(
       const body = validators.body(request.body);
       const errors = [...(query.ok ? [] : query.errors), ...(body.ok ? [] : body.errors)];
       if (!query.ok || !body.ok) throw invalidRequest(errors);
-      // An organization moving to another region takes no write until the move is over (issue 30).
-      const moving =
+      // An organization moving to another region takes no write until the move is over, nor a new
+      // child, which the move's cleanup could not delete with it (issue 30).
+      const parentId = (body.value as { parentId?: unknown } | undefined)?.parentId;
+      const touched =
         operation.method !== "get" && operation.path.startsWith("/organizations/{id}") && typeof params["id"] === "string"
-          ? dependencies.regions?.writesRefused?.(params["id"])
+          ? params["id"]
           : undefined;
+      const moving =
+        (touched === undefined ? undefined : dependencies.regions?.writesRefused?.(touched)) ??
+        (typeof parentId === "string" && operation.method !== "get" ? dependencies.regions?.writesRefused?.(parentId) : undefined);
       if (moving !== undefined) throw serviceUnavailable(moving, MOVE_RETRY_AFTER_SECONDS);
       const caller = (response.locals as { analyticsCaller?: ApiKeyCaller }).analyticsCaller;
       const binding: CursorBinding = { operationId: operation.operationId, params, query: query.value, secret: cursorSecret };

@@ -128,6 +128,13 @@ export function regionMoveDriver(options: RegionMoveDriverOptions): RegionMoveDr
         return { step: "cleaning" };
       }
       case "cleaning": {
+        // A child given to it meanwhile (the CLI on the database) would keep its row: the operator detaches it, then this step passes.
+        const place = await organizationPlace(database, orgId);
+        if (place !== undefined && place.children > 0) {
+          throw new Error(
+            `organization ${orgId} was given ${place.children} child organization(s) during the move: detach them (scimkit orgs set <child> --parent none); the move then finishes`,
+          );
+        }
         // Requests logged between the last copy and the switch were answered from the data copied.
         await options.flushLog?.(orgId);
         await deleteOrganizationTables(database, orgId);

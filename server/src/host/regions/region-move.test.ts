@@ -265,6 +265,21 @@ function regionMove(databases: () => RegionDatabases): void {
       );
       expect(move?.["step"], `${step} (seen: ${seen.join(", ")}; ${String(move?.["lastError"])})`).toBe(step);
       seen.push(step);
+      if (step === "copying") {
+        // The operator API's writes of it are frozen too, and so is a new child (its cleanup could not delete one).
+        const renamed = await call(`${us}/analytics/v1/organizations/acme`, {
+          method: "PATCH",
+          token: OPERATOR_KEY,
+          body: { name: "Acme 2" },
+        });
+        expect(renamed.status).toBe(503);
+        const child = await call(`${us}/analytics/v1/organizations`, {
+          method: "POST",
+          token: OPERATOR_KEY,
+          body: { id: "acme-child", name: "Acme child", parentId: "acme" },
+        });
+        expect(child.status).toBe(503);
+      }
       await restart(victim);
     }
     const done = await eventually(
