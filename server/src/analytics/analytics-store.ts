@@ -65,6 +65,7 @@ export type {
   OrganizationFigures,
   OrganizationStatus,
   OrganizationStore,
+  OrganizationTotals,
   TreeSummary,
 } from "./organization-store.js";
 export type { Page, PageRequest } from "./page-request.js";

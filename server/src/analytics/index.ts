@@ -33,6 +33,7 @@ export type {
 } from "./analytics-recorder.js";
 export type { AnalyticsAuditEntry, AnalyticsAuditOperation } from "./analytics-audit-entry.js";
 export { activeOrganizationsOnly } from "./active-organizations-only.js";
+export { MAX_TOTALS_EXCEPTIONS } from "./organization-store.js";
 export { MAX_ORGANIZATION_DEPTH, describeTreeRefusal, isOrganizationTreeError, organizationTreeError } from "./organization-tree-error.js";
 export type { OrganizationTreeError, OrganizationTreeRefusal } from "./organization-tree-error.js";
 export { grantsBeyond, isGrantBeyondScopeError, refuseGrantsBeyond } from "./grants-beyond.js";
@@ -72,6 +73,7 @@ export type {
   OrganizationFigures,
   OrganizationStatus,
   OrganizationStore,
+  OrganizationTotals,
   Page,
   PageRequest,
   RecipientFilter,

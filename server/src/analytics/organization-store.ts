@@ -103,6 +103,24 @@ export interface TreeSummary {
 }
 
 /**
+ * The totals of the organizations a store holds (issue 30, point 5: a cross-region figure is
+ * computed from per-region aggregates only): counts, nothing of any organization or person.
+ */
+export interface OrganizationTotals {
+  /** Organizations. */
+  readonly organizations: number;
+  /** Their SCIM users (learners). */
+  readonly users: number;
+  /** Of them, active (`active` absent counts as true, as `Learner.active`). */
+  readonly activeUsers: number;
+  /** Their SCIM groups. */
+  readonly groups: number;
+}
+
+/** The most organizations `organizationTotals` leaves out: each is a bound parameter of the SQL store's one query. */
+export const MAX_TOTALS_EXCEPTIONS = 10_000;
+
+/**
  * Organizations in the analytics store. Every method resolves once its change is visible to every later call from any process sharing
  * the storage. `undefined`/`false` mean "no such thing in scope" — the HTTP layer renders both the
  * same 404, so another organization's data and nonexistent data are indistinguishable.
@@ -159,4 +177,15 @@ export interface OrganizationStore {
     orgId: string,
     options: { readonly asOf: string; readonly people?: boolean },
   ): Promise<TreeSummary | undefined>;
+
+  /**
+   * The totals of every organization the store holds but those of `except` — counted, never read
+   * row by row: on SQL one statement of aggregates, so the figures are of one snapshot. Only the
+   * SCIM users and groups of organizations the store holds count (an id's SCIM data without its
+   * organization does not), and an id of `except` the store does not hold changes nothing.
+   * Rejects with an `Error` when `except` holds more than `MAX_TOTALS_EXCEPTIONS` ids.
+   *
+   * @example const { organizations, users } = await store.organizationTotals({ except: ["arriving-org"] });
+   */
+  organizationTotals(options?: { readonly except?: readonly string[] }): Promise<OrganizationTotals>;
 }

@@ -15,6 +15,7 @@ import { learnersSuite } from "./suites/learners.js";
 import { operationsSuite } from "./suites/operations.js";
 import { organizationDeleteSuite } from "./suites/organization-delete.js";
 import { organizationsSuite } from "./suites/organizations.js";
+import { organizationTotalsSuite } from "./suites/organization-totals.js";
 import { organizationTreeSuite } from "./suites/organization-tree.js";
 import { reportJobsSuite } from "./suites/report-jobs.js";
 import { simulationsSuite } from "./suites/simulations.js";
@@ -47,6 +48,7 @@ export const analyticsConformanceSuites: readonly AnalyticsConformanceSuite[] = 
   concurrencySuite,
   directorySuite,
   regionDirectorySuite,
+  organizationTotalsSuite,
 ];
 
 /** Every check name of the kit: the keys `AnalyticsConformanceOptions.skip` accepts. */

@@ -10,6 +10,7 @@ import { compareKeys, keysetPage } from "./keyset-page.js";
 import type { MemoryAnalyticsState } from "./memory-analytics-state.js";
 import { chainOf, putOrganization, subtreeOf } from "./memory-organization-tree.js";
 import { sees } from "./memory-scope.js";
+import { memoryOrganizationTotals } from "./memory-organization-totals.js";
 import { memoryTreeSummary } from "./memory-tree-summary.js";
 import { plainCopy } from "./plain-copy.js";
 import { sortedValues } from "./sorted-values.js";
@@ -98,5 +99,7 @@ export function memoryOrganizations(state: MemoryAnalyticsState): OrganizationSt
     },
 
     treeSummary: (scope, orgId, options) => memoryTreeSummary(state, scope, orgId, options),
+
+    organizationTotals: (options = {}) => memoryOrganizationTotals(state, options.except),
   };
 }

@@ -16,6 +16,7 @@ import { learnerQueries } from "./learner-queries.js";
 import { ANALYTICS_MIGRATIONS, analyticsMigrations } from "./migrations/analytics-migrations.js";
 import { operationQueries } from "./operation-queries.js";
 import { organizationQueries } from "./organization-queries.js";
+import { organizationTotalsQueries } from "./organization-totals-queries.js";
 import { regionDirectoryQueries } from "./region-directory-queries.js";
 import { simulationQueries } from "./simulation-queries.js";
 import { treeSummaryQueries } from "./tree-summary-queries.js";
@@ -61,8 +62,12 @@ export async function sqlAnalyticsStore(
   if (options.migrate !== false) await migrate();
   const db = store.db.withTables<AnalyticsTables>();
   // One part per area of the contract, `AnalyticsStore` being their composition; two areas'
-  // queries live in two files each.
-  const organizations: OrganizationStore = { ...organizationQueries(db, dialect), ...treeSummaryQueries(db, dialect) };
+  // queries live in several files each.
+  const organizations: OrganizationStore = {
+    ...organizationQueries(db, dialect),
+    ...treeSummaryQueries(db, dialect),
+    ...organizationTotalsQueries(db, dialect),
+  };
   const campaigns: CampaignStore = { ...campaignQueries(db, dialect), ...timelineQueries(db) };
   return {
     ...organizations,
