@@ -441,6 +441,43 @@ export interface Regions {
   }[];
 }
 
+/** Every region's totals, each counted by its own host in its own database, and their sum: counts only, nothing personal. */
+export interface RegionsSummary {
+  /** Every region of the service, by name. */
+  readonly regions: readonly {
+    readonly region: string;
+    /** The region of the host answering, counted here. */
+    readonly self: boolean;
+    /** Its organizations. */
+    readonly organizations?: number;
+    /** Their SCIM users. */
+    readonly users?: number;
+    /** Of them, active. */
+    readonly activeUsers?: number;
+    /** Their SCIM groups. */
+    readonly groups?: number;
+    /** When its host counted them. */
+    readonly at?: string;
+    /** Another region whose host did not give its totals: why. Its counts are then absent. */
+    readonly error?: string;
+  }[];
+  readonly total: RegionTotals;
+  /** Whether every region answered, so `total` is the whole service's. */
+  readonly complete: boolean;
+}
+
+/** The sums over the regions that answered. */
+export interface RegionTotals {
+  /** Organizations. */
+  readonly organizations: number;
+  /** SCIM users. */
+  readonly users: number;
+  /** Of them, active. */
+  readonly activeUsers: number;
+  /** SCIM groups. */
+  readonly groups: number;
+}
+
 /** The key that signs the organization's SETs, and the public keys receivers verify them with. */
 export interface EventSigningKey {
   /** The `kid` header of the SETs signed from now on. */

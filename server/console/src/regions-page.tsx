@@ -2,8 +2,9 @@
  * Where organizations' data is hosted (issue 30): the regions of the service with their base URLs,
  * how current this host's copy of each other region's directory is, and the requests that arrived
  * at this region for organizations homed in another — each an identity provider whose tenant URL
- * points at the wrong host, for its admin to fix — and the organizations moving between regions
- * (`RegionMovesSection`). A service of one region says so.
+ * points at the wrong host, for its admin to fix — each region's totals and their sum
+ * (`RegionsSummarySection`), and the organizations moving between regions (`RegionMovesSection`).
+ * A service of one region says so.
  */
 import { useState } from "preact/hooks";
 import type { RegionOrganizationList, Regions } from "./analytics-api-types.js";
@@ -11,6 +12,7 @@ import { ApiError, withQuery } from "./api-client.js";
 import { useApi } from "./context.js";
 import { ErrorNotice } from "./error-notice.js";
 import { RegionMovesSection } from "./region-moves-section.js";
+import { RegionsSummarySection } from "./regions-summary-section.js";
 import { useAsync } from "./use-async.js";
 
 export function RegionsPage() {
@@ -70,7 +72,8 @@ export function RegionsPage() {
           </tbody>
         </table>
       </section>
-      {/* Once the regions answered: a service of one region is not asked for its moves (a 404 more). */}
+      {/* Once the regions answered: a service of one region is not asked for its totals and moves (404s more). */}
+      {value ? <RegionsSummarySection /> : null}
       {value ? <RegionMovesSection regions={value} /> : null}
       <h2>Requests arriving at the wrong region</h2>
       {value && value.misdirected.length === 0 ? <p data-testid="no-misdirected">None since this host started.</p> : null}

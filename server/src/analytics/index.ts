@@ -98,6 +98,7 @@ export { REGION_NAME_PATTERN } from "./regions-view.js";
 export { isRegionMoveRefusal, MOVE_RETRY_AFTER_SECONDS } from "./region-moves-view.js";
 export type { RegionMove, RegionMoveRefusal, RegionMoves, RegionMoveStep } from "./region-moves-view.js";
 export type { MisdirectedRequests, RegionOrganization, RegionState, RegionsReport, RegionsView } from "./regions-view.js";
+export type { RegionAggregates, RegionSummaryEntry, RegionsSummary } from "./regions-summary.js";
 export type { ReportWorker } from "./report-worker.js";
 export { renderEventReceiver } from "./render-event-receiver.js";
 export type { RenderedEventReceiver } from "./render-event-receiver.js";

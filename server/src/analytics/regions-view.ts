@@ -7,6 +7,7 @@
 
 import type { RegionDirectoryEntry } from "./region-directory-store.js";
 import type { RegionMoves } from "./region-moves-view.js";
+import type { RegionsSummary } from "./regions-summary.js";
 
 /** A region's name (`SCIMKIT_REGION`): a lower-case letter, then up to 31 lower-case letters, digits or hyphens. */
 export const REGION_NAME_PATTERN = "^[a-z][a-z0-9-]{0,31}$";
@@ -74,6 +75,13 @@ export interface RegionsView {
   writesRefused?(orgId: string): string | undefined;
   /** The report, as of now; reads nothing from a database. */
   report(): RegionsReport;
+  /**
+   * Every region's totals — this one's counted in its own database, each other's asked of its host
+   * over the region channel, all at once — and their sum (`GET /regions/summary`). A region that
+   * does not answer is listed with why, and the sum says it is incomplete; it rejects only when
+   * this region's own count fails. Optional: absent, the operation answers 404.
+   */
+  summary?(): Promise<RegionsSummary>;
   /**
    * The organizations homed in other regions (in `region` only, when given) with `id > after`, by
    * id, at most `limit`; `next` when more follow. Reads nothing from a database.

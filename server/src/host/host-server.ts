@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import express, { type Express, type RequestHandler } from "express";
 import { createAnalyticsRouter } from "@scimkit/server";
 import type { AnalyticsRouterOptions } from "@scimkit/server";
-import type { AnalyticsStore, RegionsView } from "@scimkit/server";
+import type { AnalyticsStore, RegionAggregates, RegionsView } from "@scimkit/server";
 import { organizationRoots } from "./organization-roots.js";
 import {
   type BulkOptions,
@@ -46,6 +46,9 @@ import type { RegionMoveDriver } from "./regions/region-move-driver.js";
 import { pullRegionDirectories } from "./regions/pull-region-directories.js";
 import type { RegionDirectory } from "./regions/region-directory.js";
 import { regionDirectoryFeed } from "./regions/region-directory-feed.js";
+import { regionAggregates } from "./regions/region-aggregates.js";
+import { regionAggregatesFeed } from "./regions/region-aggregates-feed.js";
+import { summarizeRegions } from "./regions/summarize-regions.js";
 import { scimBaseUrl } from "./scim-base-url.js";
 
 /** The analytics interface of the host (issue 6), mounted at `/analytics/v1`. */
@@ -244,8 +247,9 @@ export interface HostServerOptions {
    * Data residency (issue 30): the region this host serves and what it knows of the others. A
    * SCIM or OAuth request for an organization homed elsewhere is answered 421 naming its base URL
    * (`misdirected-request.ts`), and with `key` the other regions' hosts read this region's
-   * directory at `/regions/v1/directory` (and this host reads theirs until `stopHostApp`).
-   * Absent: one region.
+   * directory at `/regions/v1/directory` (and this host reads theirs until `stopHostApp`) and its
+   * totals at `/regions/v1/aggregates` (as this host asks for theirs in the operator's
+   * `GET /analytics/v1/regions/summary`). Absent: one region.
    */
   readonly regions?: HostRegions;
 }
@@ -254,7 +258,7 @@ export interface HostServerOptions {
 export interface HostRegions {
   /** This host's view of the regions (`loadRegionDirectory`). */
   readonly directory: RegionDirectory;
-  /** `SCIMKIT_REGION_KEY`: serves the directory feed to the other regions and reads theirs; absent: neither. */
+  /** `SCIMKIT_REGION_KEY`: serves the directory feed and the totals to the other regions and reads theirs; absent: neither. */
   readonly key?: string;
   /** Milliseconds between two reads of the other regions' directories. */
   readonly syncMs: number;
@@ -402,10 +406,25 @@ export function createHostApp(options: HostServerOptions): Express {
     boundBody(request, response, () => probes(request, response, () => logRequest(request, response, next)));
   });
   const { publicUrl, securityEvents, regions } = options;
+  const moves = regions?.moves;
+  // Organizations of this database another region serves: arriving from a move, or left in one.
+  const notHomed = (orgId: string): boolean => {
+    const gate = moves?.book.gate(orgId);
+    return gate?.kind === "arriving" || gate?.kind === "left";
+  };
+  const analyticsStore = options.analytics?.store;
+  // This region's totals, for the other regions' hosts and the operator's summary (issue 30, point 5).
+  const aggregates =
+    regions && analyticsStore
+      ? regionAggregates({
+          self: regions.directory.self,
+          store: analyticsStore,
+          notHomed: () => (moves?.book.all() ?? []).map((record) => record.orgId).filter(notHomed),
+        })
+      : undefined;
   if (regions) {
     // Before every router of an organization's paths, and before authentication: the answer for an
     // organization homed elsewhere reads nothing and checks no token (issue 30, point 3).
-    const { moves } = regions;
     // An organization that moved in is served here, whatever the replica of its old region still says.
     const servedHere = (orgId: string): boolean => {
       const record = moves?.book.get(orgId);
@@ -416,13 +435,9 @@ export function createHostApp(options: HostServerOptions): Express {
       if (moves) app.use(path, moveGate(moves.book, regions.directory, surface), scimErrorHandler());
       app.use(path, misdirectedRequest(regions.directory, surface, servedHere), scimErrorHandler());
     }
-    const analyticsStore = options.analytics?.store;
-    if (regions.key !== undefined && analyticsStore) {
-      const notHomed = (orgId: string): boolean => {
-        const gate = moves?.book.gate(orgId);
-        return gate?.kind === "arriving" || gate?.kind === "left";
-      };
+    if (regions.key !== undefined && analyticsStore && aggregates) {
       app.use("/regions/v1", regionDirectoryFeed({ self: regions.directory.self, key: regions.key, store: analyticsStore, notHomed }));
+      app.use("/regions/v1", regionAggregatesFeed({ key: regions.key, aggregates }));
       if (moves) {
         app.use(
           "/regions/v1/moves",
@@ -477,7 +492,6 @@ export function createHostApp(options: HostServerOptions): Express {
     }),
   );
   if (securityEvents) {
-    const analyticsStore = options.analytics?.store;
     app.use("/scim/Organizations/:orgId/events", securityEventRoutes(securityEvents));
     const stop = runSecurityEvents(securityEvents, analyticsStore ? () => allOrganizationIds(analyticsStore) : async () => [], logError);
     addBackgroundWork(app, stop);
@@ -517,7 +531,7 @@ export function createHostApp(options: HostServerOptions): Express {
         ? { securityEventJwksUrl: (orgId: string) => `${publicUrl}/scim/Organizations/${encodeURIComponent(orgId)}/events/jwks.json` }
         : {}),
       ...(securityEvents?.pollUrl ? { securityEventPollUrl: securityEvents.pollUrl } : {}),
-      ...(regions ? { regions: regionsView(regions) } : {}),
+      ...(regions ? { regions: regionsView(regions, aggregates) } : {}),
     });
     app.use("/analytics/v1", analyticsRouter);
     // Its report worker polls, heartbeats and purges in the background: stopped by stopHostApp.
@@ -530,12 +544,24 @@ export function createHostApp(options: HostServerOptions): Express {
   return app;
 }
 
-/** The operator API's view of the regions: the directory, and the moves where this host makes them. */
-function regionsView(regions: HostRegions): RegionsView {
-  const { moves, directory } = regions;
-  if (moves === undefined) return directory;
+/**
+ * The operator API's view of the regions: the directory, the regions' totals (this one's counted
+ * by `aggregates`), and the moves where this host makes them.
+ */
+function regionsView(regions: HostRegions, aggregates: (() => Promise<RegionAggregates>) | undefined): RegionsView {
+  const { moves, directory, key } = regions;
+  const local = aggregates;
+  const summary: Pick<RegionsView, "summary"> =
+    local === undefined
+      ? {}
+      : {
+          summary: () =>
+            summarizeRegions({ self: directory.self, baseUrls: directory.baseUrls, ...(key === undefined ? {} : { key }), local }),
+        };
+  if (moves === undefined) return { ...directory, ...summary };
   return {
     ...directory,
+    ...summary,
     moves: moves.driver,
     writesRefused(orgId) {
       const gate = moves.book.gate(orgId);

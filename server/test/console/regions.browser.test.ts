@@ -4,7 +4,9 @@
  * be reached: the page shows both regions, that the last read of `us` failed (the copy kept), and
  * the requests that arrived for a `us` organization, per organization, without a console error;
  * and a move of an organization to `us` (issue 30, point 4), started from the page's form, stuck
- * before its switch with the reason shown, then cancelled.
+ * before its switch with the reason shown, then cancelled; and each region's totals (issue 30,
+ * point 5): eu's counted by its host, us's missing with why, the sum eu's alone and said to be
+ * incomplete.
  */
 import { sqlAnalyticsStore } from "@scimkit/server";
 import { sqlStore } from "scimkit/sql";
@@ -86,6 +88,43 @@ it("shows the regions, a failed directory read, and the requests that arrived fo
   await globex.waitFor();
   expect(await globex.textContent()).toContain(`http://127.0.0.1:`);
   expect(await globex.locator("td").nth(2).textContent()).toBe("us");
+  expect(await watched.violations()).toEqual([]);
+  expect(watched.errors).toEqual([]);
+  await context.close();
+}, 60_000);
+
+it("shows each region's totals and their sum, incomplete while us cannot be reached", async () => {
+  const operator = { headers: { Authorization: `Bearer ${OPERATOR_KEY}` } };
+  const read = async <T>(path: string): Promise<T> => (await (await fetch(`${server.analyticsUrl}${path}`, operator)).json()) as T;
+  // What eu's own API says of its organizations and their learners, to hold the page's counts to.
+  const { data: organizations } = await read<{ data: { id: string; parentId?: string }[] }>("/organizations?limit=200");
+  let learners = 0;
+  for (const root of organizations.filter((organization) => organization.parentId === undefined)) {
+    learners += (await read<{ totals: { learners: number } }>(`/organizations/${root.id}/summary?subtree=true`)).totals.learners;
+  }
+  expect(learners).toBeGreaterThan(0);
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const watched = await watchViolations(page);
+  await signIn(page, server.origin);
+  await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Regions" }).click();
+  await page.getByRole("heading", { level: 2, name: "Across regions" }).waitFor();
+  const eu = page.getByTestId("summary-eu");
+  await eu.waitFor();
+  expect(await eu.getByRole("rowheader").textContent()).toBe("eu (this host)");
+  expect(await eu.getByTestId("summary-organizations").textContent()).toBe(organizations.length.toLocaleString("en-US"));
+  expect(await eu.getByTestId("summary-users").textContent()).toBe(learners.toLocaleString("en-US"));
+  // us's host cannot be reached: its row says why, and the total is eu's alone, said to be incomplete.
+  expect(await page.getByTestId("summary-us").getByTestId("summary-error").textContent()).toMatch(
+    /^No totals: region us could not be reached at http:\/\/127\.0\.0\.1:\d+\/regions\/v1\/aggregates: ECONNREFUSED$/,
+  );
+  const total = page.getByTestId("summary-total");
+  expect(await total.getByRole("rowheader").textContent()).toBe("Total (incomplete)");
+  for (const cell of ["summary-organizations", "summary-users", "summary-active-users", "summary-groups"]) {
+    expect(await total.getByTestId(cell).textContent(), cell).toBe(await eu.getByTestId(cell).textContent());
+  }
+  expect(await page.getByTestId("summary-incomplete").textContent()).toContain("leaves out us");
   expect(await watched.violations()).toEqual([]);
   expect(watched.errors).toEqual([]);
   await context.close();

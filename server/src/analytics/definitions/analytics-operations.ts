@@ -493,6 +493,19 @@ export const analyticsOperations = [
   },
 
   {
+    operationId: "getRegionsSummary",
+    method: "get",
+    path: "/regions/summary",
+    tag: "Regions",
+    summary: "Organizations, users and groups of every region, and their sum (operator only)",
+    description:
+      "Addition to spec §2.1 (issue 30). Each region's totals — organizations, SCIM users (of them active) and groups — counted by that region's host in its own database: this region's here, each other's asked of its host over the region channel at once (5 s each), which answers the totals only, never a row of an organization or a person. `total` sums the regions that answered; a region that did not is listed with `error` and `complete` is false. 404 on a service of one region.",
+    access: "operator",
+    responses: { 200: json("Every region's totals and their sum.", ref("RegionsSummary")) },
+    problems: { 404: "The service runs in one region." },
+  },
+
+  {
     operationId: "moveOrganization",
     method: "post",
     path: "/regions/moves",

@@ -1020,6 +1020,47 @@ export const analyticsSchemas = {
       },
     },
   },
+  RegionsSummary: {
+    type: "object",
+    description: "Every region's totals, each counted by its own host in its own database, and their sum: counts only, nothing personal.",
+    required: ["regions", "total", "complete"],
+    additionalProperties: false,
+    properties: {
+      regions: {
+        type: "array",
+        description: "Every region of the service, by name.",
+        items: {
+          type: "object",
+          required: ["region", "self"],
+          additionalProperties: false,
+          properties: {
+            region: { type: "string" },
+            self: { type: "boolean", description: "The region of the host answering, counted here." },
+            organizations: count("Its organizations."),
+            users: count("Their SCIM users."),
+            activeUsers: count("Of them, active."),
+            groups: count("Their SCIM groups."),
+            at: { ...time, description: "When its host counted them." },
+            error: { type: "string", description: "Another region whose host did not give its totals: why. Its counts are then absent." },
+          },
+        },
+      },
+      total: ref("RegionTotals"),
+      complete: { type: "boolean", description: "Whether every region answered, so `total` is the whole service's." },
+    },
+  },
+  RegionTotals: {
+    type: "object",
+    description: "The sums over the regions that answered.",
+    required: ["organizations", "users", "activeUsers", "groups"],
+    additionalProperties: false,
+    properties: {
+      organizations: count("Organizations."),
+      users: count("SCIM users."),
+      activeUsers: count("Of them, active."),
+      groups: count("SCIM groups."),
+    },
+  },
   EventSigningKey: {
     type: "object",
     description: "The key that signs the organization's SETs, and the public keys receivers verify them with.",

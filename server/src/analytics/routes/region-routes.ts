@@ -1,6 +1,7 @@
 /**
- * `GET /regions` and `GET /regions/organizations` (issue 30): data residency as the operator sees
- * it from this host. Operator only: they name organizations of every region.
+ * `GET /regions`, `GET /regions/organizations` and `GET /regions/summary` (issue 30): data
+ * residency as the operator sees it from this host, and the moves. Operator only: they name
+ * organizations of every region, or sum every region's.
  */
 import { conflict, invalidRequest, notFound } from "../analytics-problem.js";
 import { isRegionMoveRefusal, type RegionMove, type RegionMoveRefusal, type RegionMoves } from "../region-moves-view.js";
@@ -10,7 +11,13 @@ import { sendJson } from "../send-json.js";
 
 type RegionHandlers = Pick<
   AnalyticsHandlers,
-  "getRegions" | "listRegionOrganizations" | "moveOrganization" | "listRegionMoves" | "getRegionMove" | "cancelRegionMove"
+  | "getRegions"
+  | "listRegionOrganizations"
+  | "getRegionsSummary"
+  | "moveOrganization"
+  | "listRegionMoves"
+  | "getRegionMove"
+  | "cancelRegionMove"
 >;
 
 const oneRegion = (): Error =>
@@ -52,6 +59,11 @@ export function regionHandlers(regions: RegionsView | undefined): RegionHandlers
         ...organization,
         scimBaseUrl: regions.scimBaseUrl(organization.homeRegion, organization.id),
       }));
+    },
+    async getRegionsSummary(call) {
+      if (regions === undefined) throw oneRegion();
+      if (regions.summary === undefined) throw notFound("This host counts no region's totals: it serves no analytics store.");
+      sendJson(call.response, 200, await regions.summary());
     },
     async moveOrganization(call) {
       const moves = movesOf(regions);
