@@ -333,6 +333,101 @@ export interface EventReceiver {
   readonly dropped: number;
 }
 
+/** An identity provider the setup page guides through; `other` is any SCIM 2.0 client. */
+export type SetupIdentityProvider = "entra" | "okta" | "google" | "onelogin" | "jumpcloud" | "ping" | "other";
+
+/** A one-time link to an organization's setup page. Never its code. */
+export interface SetupLink {
+  readonly id: string;
+  readonly orgId: OrganizationId;
+  readonly identityProvider?: SetupIdentityProvider;
+  /** The id of the API key that created it. */
+  readonly createdBy?: string;
+  /** An ISO 8601 time in UTC. */
+  readonly createdAt: string;
+  /** An ISO 8601 time in UTC. */
+  readonly expiresAt: string;
+  /** When it was opened: it opens nothing again. */
+  readonly usedAt?: string;
+  /** When it was revoked. */
+  readonly revokedAt?: string;
+  /** The SCIM token its page revealed. */
+  readonly tokenId?: string;
+}
+
+export interface SetupLinkCreate {
+  readonly identityProvider?: SetupIdentityProvider;
+  /** How long the link is valid (default 4,320: three days). */
+  readonly expiresInMinutes?: number;
+}
+
+export interface SetupLinkCreated {
+  readonly link: SetupLink;
+  /** The link to send the IT admin; its code is shown here only. */
+  readonly url: string;
+}
+
+export interface SetupLinkList {
+  readonly data: readonly SetupLink[];
+}
+
+export interface SetupOpen {
+  readonly code: string;
+}
+
+export interface SetupSession {
+  /** The bearer credential of the setup operations, for this organization only. */
+  readonly session: string;
+  /** An ISO 8601 time in UTC. */
+  readonly expiresAt: string;
+  readonly organization: {
+    readonly id: OrganizationId;
+    readonly name: string;
+  };
+}
+
+export interface Setup {
+  readonly organization: {
+    readonly id: OrganizationId;
+    readonly name: string;
+    readonly compatibility?: string;
+  };
+  /** What the identity provider's admin screen calls the tenant URL. */
+  readonly scimBaseUrl: string;
+  readonly identityProvider?: SetupIdentityProvider;
+  /** Whether this link's page showed its token (once). */
+  readonly tokenRevealed: boolean;
+  readonly tokenId?: string;
+  /** When this setup session ends. */
+  readonly expiresAt: string;
+}
+
+export interface SetupIdentityProviderChoice {
+  readonly identityProvider: SetupIdentityProvider;
+}
+
+export interface SetupToken {
+  /** The token's id. */
+  readonly id: string;
+  /** The SCIM bearer token: shown here only. */
+  readonly token: string;
+}
+
+export interface SetupRequestList {
+  readonly data: readonly {
+    readonly requestId: string;
+    /** An ISO 8601 time in UTC. */
+    readonly at: string;
+    readonly method: string;
+    readonly path: string;
+    readonly status: number;
+    readonly scimType?: string;
+    readonly detail?: string;
+    readonly identityProvider?: string;
+    readonly userAgent?: string;
+  }[];
+}
+
 /** Every security event receiver of the organization, oldest first. Never an `Authorization` value. */
 export interface EventReceiverList {
   readonly data: readonly EventReceiver[];

@@ -27,7 +27,12 @@ export type AnalyticsAuditOperation =
   | "analytics.removeOrganizationEventReceiver"
   | "analytics.rotateOrganizationEventSigningKey"
   | "analytics.moveOrganization"
-  | "analytics.cancelRegionMove";
+  | "analytics.cancelRegionMove"
+  | "analytics.createSetupLink"
+  | "analytics.revokeSetupLink"
+  | "analytics.openSetup"
+  | "analytics.chooseSetupIdentityProvider"
+  | "analytics.revealSetupToken";
 
 /**
  * One analytics write and its outcome, `via: "analytics"`. `orgId` is the organization it

@@ -76,6 +76,8 @@ const definitions = {
   methodNotAllowed: { type: "https://scimkit.dev/problems/method-not-allowed", title: "Method not allowed", status: 405 },
   /** The result of an operation was asked for before the operation succeeded. */
   operationNotFinished: { type: "https://scimkit.dev/problems/operation-not-finished", title: "Operation not finished", status: 409 },
+  /** A setup link that was used, has expired or was revoked (issue 31): it opens nothing again. */
+  setupLinkGone: { type: "https://scimkit.dev/problems/setup-link-gone", title: "Setup link no longer valid", status: 410 },
   /** The host has not configured what the operation needs (e.g. no invitation hook). */
   notImplemented: { type: "https://scimkit.dev/problems/not-implemented", title: "Not implemented", status: 501 },
   /** The caller's key is over the host's rate limit; with `Retry-After`. */
@@ -176,6 +178,11 @@ export function invalidRequest(errors: readonly ProblemFieldError[]): AnalyticsP
   // The root of a body is the empty JSON pointer (RFC 6901 §5), which reads badly on its own.
   const detail = errors.map((error) => `${error.field === "" ? "the request body" : error.field}: ${error.message}`).join("; ");
   return problem("invalidRequest", detail, { errors });
+}
+
+/** 410: a setup link that opens nothing any more; `detail` says why and what to do. */
+export function setupLinkGone(detail: string): AnalyticsProblem {
+  return problem("setupLinkGone", detail);
 }
 
 /** 404: nothing of that id exists in the caller's scope (another organization's data included). */

@@ -22,6 +22,7 @@ import type { LearnerStore } from "./learner-store.js";
 import type { OperationStore } from "./operation-store.js";
 import type { OrganizationStore } from "./organization-store.js";
 import type { RegionDirectoryStore } from "./region-directory-store.js";
+import type { SetupLinkStore } from "./setup-link-store.js";
 import type { SimulationStore } from "./simulation-store.js";
 
 export type {
@@ -70,6 +71,7 @@ export type {
 } from "./organization-store.js";
 export type { Page, PageRequest } from "./page-request.js";
 export type { RegionDirectoryEntry, RegionDirectoryStore } from "./region-directory-store.js";
+export type { SetupIdentityProvider, SetupLink, SetupLinkRefusal, SetupLinkStore } from "./setup-link-store.js";
 export type {
   AttackSimulation,
   RecipientFilter,
@@ -95,4 +97,5 @@ export interface AnalyticsStore
     SimulationStore,
     FeedbackStore,
     OperationStore,
-    RegionDirectoryStore {}
+    RegionDirectoryStore,
+    SetupLinkStore {}

@@ -17,7 +17,8 @@ interface AuditedWrite {
     | "ScimToken"
     | "ApiKey"
     | "EventReceiver"
-    | "EventSigningKey";
+    | "EventSigningKey"
+    | "SetupLink";
   /** Whether the path's `{id}` is an organization's, which is then the entry's `orgId`. */
   readonly pathIdIsOrganization?: true;
   /** The path parameter holding the resource's id, when it is not `{id}` (a token of the organization `{id}`). */
@@ -26,6 +27,8 @@ interface AuditedWrite {
   readonly idInBody?: (body: Readonly<Record<string, unknown>>) => unknown;
   /** The organization a success answers with, when the path does not name it. */
   readonly orgInBody?: (body: Readonly<Record<string, unknown>>) => unknown;
+  /** Whether the organization is the setup session's (a setup operation whose answer names none). */
+  readonly orgOfCaller?: true;
   /** The outside address a success registered (`AuditEntry.target`). */
   readonly targetInBody?: (body: Readonly<Record<string, unknown>>) => unknown;
 }
@@ -70,6 +73,12 @@ const AUDITED: Readonly<Record<string, AuditedWrite>> = {
     targetInBody: (body) => body["url"],
   },
   removeOrganizationEventReceiver: { resourceType: "EventReceiver", pathIdIsOrganization: true, resourceIdParam: "receiverId" },
+  // Issue 31: a link's creation, revocation and use, and what its page did.
+  createSetupLink: { resourceType: "SetupLink", pathIdIsOrganization: true, idInBody: (body) => field(body["link"], "id") },
+  revokeSetupLink: { resourceType: "SetupLink", pathIdIsOrganization: true, resourceIdParam: "linkId" },
+  openSetup: { resourceType: "SetupLink", orgInBody: (body) => field(body["organization"], "id") },
+  chooseSetupIdentityProvider: { resourceType: "SetupLink", orgInBody: (body) => field(body["organization"], "id") },
+  revealSetupToken: { resourceType: "ScimToken", idInBody: (body) => body["id"], orgOfCaller: true },
   // Issue 30: the organization is in the body (a start) or the path (a rollback).
   moveOrganization: { resourceType: "Organization", idInBody: (body) => body["orgId"], orgInBody: (body) => body["orgId"] },
   cancelRegionMove: { resourceType: "Organization", pathIdIsOrganization: true },
@@ -146,7 +155,8 @@ export function analyticsWriteAuditor(
       // The operator key's rotation names the key that asked (the new one's id is not for the trail to hand out).
       const resourceId =
         pathResourceId ?? auditedId(audited.idInBody?.(body)) ?? (audited.resourceType === "ApiKey" ? caller?.keyId : undefined);
-      const orgId = (audited.pathIdIsOrganization ? pathId : undefined) ?? auditedId(audited.orgInBody?.(body)) ?? "";
+      const ofCaller = audited.orgOfCaller && caller?.kind === "setup" ? caller.link.orgId : undefined;
+      const orgId = (audited.pathIdIsOrganization ? pathId : undefined) ?? auditedId(audited.orgInBody?.(body)) ?? ofCaller ?? "";
       const target = auditedTarget(audited.targetInBody?.(body));
       const entry: AnalyticsAuditEntry = {
         orgId,

@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { v7 } from "uuid";
 import { hashToken, sameTokenHash, unmatchableTokenHash } from "scimkit";
+import type { SetupLink } from "./setup-link-store.js";
 import type { AdminUser, AdminUserStore, KeySubject, StoredApiKey } from "./analytics-store.js";
 
 /** The prefix of every issued key, so scanners and people recognise a leaked one. */
@@ -27,7 +28,12 @@ export interface IssuedApiKey {
 /** Who a verified key speaks for. */
 export type ApiKeyCaller =
   | { readonly kind: "operator"; readonly keyId: string }
-  | { readonly kind: "admin"; readonly keyId: string; readonly adminUser: AdminUser };
+  | { readonly kind: "admin"; readonly keyId: string; readonly adminUser: AdminUser }
+  /**
+   * A setup link's session (issue 31): the customer's IT admin on the setup page of one
+   * organization, and nothing else; `keyId` is the link's id.
+   */
+  | { readonly kind: "setup"; readonly keyId: string; readonly link: SetupLink };
 
 /** A new random key (`scimkit_ak_` + 43 base64url characters) and its stored record, not yet stored. */
 export function newApiKey(subject: KeySubject, createdAt: string): IssuedApiKey {

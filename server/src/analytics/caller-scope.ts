@@ -15,6 +15,8 @@ import type { OrganizationStore, OrgScope } from "./analytics-store.js";
 export async function callerScope(caller: ApiKeyCaller | undefined, store: Pick<OrganizationStore, "listSubtreeIds">): Promise<OrgScope> {
   if (caller === undefined) return { orgIds: [] };
   if (caller.kind === "operator") return { all: true };
+  // A setup session sees its one organization, never another, whatever the path names.
+  if (caller.kind === "setup") return { orgIds: [caller.link.orgId] };
   const { organizationIds, subtreeOrganizationIds = [] } = caller.adminUser;
   if (subtreeOrganizationIds.length === 0) return { orgIds: organizationIds };
   const below = await store.listSubtreeIds(subtreeOrganizationIds);

@@ -24,6 +24,7 @@ import { analyticsBodyParser } from "./analytics-body-parser.js";
 import { analyticsWriteAuditor, isAuditedOperation } from "./analytics-write-auditor.js";
 import type { AnalyticsRouterOptions } from "./analytics-router-options.js";
 import { verifyApiKey, type ApiKeyCaller } from "./api-keys.js";
+import { isSetupSession, verifySetupSession } from "./setup-links.js";
 import { callerScope } from "./caller-scope.js";
 import { limitAnalyticsRate } from "./limit-analytics-rate.js";
 import { analyticsOperations } from "./definitions/analytics-operations.js";
@@ -41,6 +42,7 @@ import { simulationHandlers } from "./routes/simulation-routes.js";
 import { tokenHandlers } from "./routes/token-routes.js";
 import { userHandlers } from "./routes/user-routes.js";
 import { regionHandlers } from "./routes/region-routes.js";
+import { setupLinkHandlers } from "./routes/setup-link-routes.js";
 import { directoryHandlers } from "./routes/directory-routes.js";
 import { eventReceiverHandlers } from "./routes/event-receiver-routes.js";
 import { eventSigningKeyHandlers } from "./routes/event-signing-key-routes.js";
@@ -67,13 +69,18 @@ function expressPath(path: string): string {
 async function authenticate(request: Request, dependencies: AnalyticsDependencies): Promise<ApiKeyCaller> {
   const key = BEARER.exec(request.get("authorization") ?? "")?.[1];
   if (key === undefined) throw unauthorized();
-  const caller = await verifyApiKey(dependencies.store, key);
+  const caller = isSetupSession(key)
+    ? await verifySetupSession(dependencies.store, key, dependencies.now())
+    : await verifyApiKey(dependencies.store, key);
   if (caller === undefined) throw unauthorized();
   return caller;
 }
 
 /** 403 for a known caller without the right (issue 6: a viewer only reads; some changes are the operator's). */
 function authorize(access: Access, caller: ApiKeyCaller): void {
+  // A setup link's session opens its organization's setup and nothing else; the setup is its alone.
+  if (caller.kind === "setup" && access !== "setup") throw forbidden("A setup link opens its organization's setup page only.");
+  if (access === "setup" && caller.kind !== "setup") throw forbidden("This is the setup page's: open it with a setup link.");
   if (access === "operator" && caller.kind !== "operator") throw forbidden("Only the operator key may do this.");
   if (access === "write" && caller.kind === "admin" && caller.adminUser.role !== "admin") {
     throw forbidden("This key may only read: its admin user has the role viewer.");
@@ -238,6 +245,7 @@ export function createAnalyticsRouter(options: AnalyticsRouterOptions): Analytic
     ...simulationHandlers(dependencies),
     ...operationHandlers(dependencies),
     ...requestLogHandlers(dependencies, options.requestLog),
+    ...setupLinkHandlers(dependencies, options.requestLog),
     ...directoryHandlers(dependencies),
     ...regionHandlers(options.regions),
   };

@@ -21,6 +21,7 @@ import { reportJobsSuite } from "./suites/report-jobs.js";
 import { simulationsSuite } from "./suites/simulations.js";
 import { directorySuite } from "./suites/directory.js";
 import { regionDirectorySuite } from "./suites/region-directory.js";
+import { setupLinksSuite } from "./suites/setup-links.js";
 
 /** Options of `describeAnalyticsStoreConformance`. */
 export interface AnalyticsConformanceOptions {
@@ -48,6 +49,7 @@ export const analyticsConformanceSuites: readonly AnalyticsConformanceSuite[] = 
   concurrencySuite,
   directorySuite,
   regionDirectorySuite,
+  setupLinksSuite,
   organizationTotalsSuite,
 ];
 

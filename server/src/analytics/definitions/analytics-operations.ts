@@ -399,6 +399,113 @@ export const analyticsOperations = [
     problems: { 404: EVENT_SIGNING_KEY_NOT_FOUND },
   },
 
+  // Setup links (issue 31): the customer's IT admin connects their own identity provider
+  {
+    operationId: "createSetupLink",
+    method: "post",
+    path: "/organizations/{id}/setup-links",
+    tag: "Setup links",
+    summary: "Create a one-time setup link for the customer's IT admin",
+    description:
+      "Addition to spec §5 (issue 31). A link to the organization's setup page, where its IT admin connects their identity provider: the base URL and the fields to fill in, the SCIM token revealed once, the first requests arriving live. The link carries no standing credential: its code opens the setup of this organization once, until the link expires (`expiresInMinutes`, 5 to 10,080, default 4,320: three days) or is revoked. The code is in the answer's `url` (after `#`, so it never reaches a server log) and is never shown again.",
+    access: "write",
+    pathParameters: { id: organizationIdParameter },
+    body: { description: "The identity provider it is for, and how long it is valid; both optional.", schema: ref("SetupLinkCreate") },
+    responses: { 201: json("Created.", ref("SetupLinkCreated")) },
+  },
+  {
+    operationId: "listSetupLinks",
+    method: "get",
+    path: "/organizations/{id}/setup-links",
+    tag: "Setup links",
+    summary: "The organization's setup links",
+    description:
+      "Addition to spec §5 (issue 31). Every setup link of the organization, the most recent first: when it expires, whether it was used or revoked, the token its page revealed. Never a code.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter },
+    responses: { 200: json("The links.", ref("SetupLinkList")) },
+  },
+  {
+    operationId: "revokeSetupLink",
+    method: "delete",
+    path: "/organizations/{id}/setup-links/{linkId}",
+    tag: "Setup links",
+    summary: "Revoke a setup link",
+    description:
+      "Addition to spec §5 (issue 31). The link opens nothing from now on, and a setup page opened with it stops working at its next request. The token it revealed stays valid: revoke that with the token operations.",
+    access: "write",
+    pathParameters: {
+      id: organizationIdParameter,
+      linkId: { description: "The link's id.", schema: { type: "string", minLength: 1, maxLength: 64 } },
+    },
+    responses: { 200: json("Revoked.", ref("SetupLink")) },
+    problems: { 404: "No such organization among those the caller may see, or no such link of it." },
+  },
+  {
+    operationId: "openSetup",
+    method: "post",
+    path: "/setup/session",
+    tag: "Setup links",
+    summary: "Open a setup link",
+    description:
+      "Addition to spec §5 (issue 31). Needs no key: the link's code is the credential, used once. Answers a setup session — the bearer credential of the setup operations below, for this organization only, until the link expires or is revoked — and the organization. A code used before, expired or revoked is 410 saying which; one the service never issued is 404.",
+    access: "public",
+    body: { description: "The link's code.", schema: ref("SetupOpen") },
+    responses: { 201: json("Opened.", ref("SetupSession")) },
+    problems: {
+      404: "No setup link has this code.",
+      410: "The link was used already, has expired, or was revoked (the `detail` says which): ask whoever sent it for a new one.",
+    },
+  },
+  {
+    operationId: "getSetup",
+    method: "get",
+    path: "/setup",
+    tag: "Setup links",
+    summary: "The setup page's state",
+    description:
+      "Addition to spec §5 (issue 31). With a setup session: the organization, the SCIM base URL its identity provider uses, the identity provider chosen, whether the token was revealed, and when the session ends.",
+    access: "setup",
+    responses: { 200: json("The setup.", ref("Setup")) },
+  },
+  {
+    operationId: "chooseSetupIdentityProvider",
+    method: "post",
+    path: "/setup/identity-provider",
+    tag: "Setup links",
+    summary: "Choose the identity provider",
+    description:
+      "Addition to spec §5 (issue 31). With a setup session: records the identity provider and gives the organization that provider's compatibility profile (`other`: the generic one), from its identity provider's next request on.",
+    access: "setup",
+    body: { description: "The identity provider.", schema: ref("SetupIdentityProviderChoice") },
+    responses: { 200: json("Chosen.", ref("Setup")) },
+  },
+  {
+    operationId: "revealSetupToken",
+    method: "post",
+    path: "/setup/token",
+    tag: "Setup links",
+    summary: "Reveal the identity provider's SCIM token, once",
+    description:
+      "Addition to spec §5 (issue 31). With a setup session: issues the organization a SCIM token labelled after the link and answers it — the only time it is shown. A second call is 409: a lost token is rotated by whoever administers the organization.",
+    access: "setup",
+    responses: { 201: json("Issued.", ref("SetupToken")) },
+    problems: { 409: "This link's page revealed a token already." },
+  },
+  {
+    operationId: "listSetupRequests",
+    method: "get",
+    path: "/setup/requests",
+    tag: "Setup links",
+    summary: "The identity provider's latest requests, for the setup page",
+    description:
+      "Addition to spec §5 (issue 31). With a setup session: the organization's latest SCIM requests from its provisioning log, newest first, without bodies — what the page shows arriving live while the IT admin connects the identity provider. 404 when the host keeps no provisioning log.",
+    access: "setup",
+    query: { limit: { description: "At most this many (1 to 50, default 20).", schema: { type: "integer", minimum: 1, maximum: 50 } } },
+    responses: { 200: json("The requests, newest first.", ref("SetupRequestList")) },
+    problems: { 404: "The host keeps no provisioning log." },
+  },
+
   // Provisioning log (issue 18: addition to spec §4.6)
   {
     operationId: "listOrganizationRequestLog",

@@ -18,7 +18,7 @@ export type HttpMethod = "get" | "post" | "patch" | "delete";
  *   applies the finer rules (e.g. only the operator changes an organization's status);
  * - `operator`: the operator key only.
  */
-export type Access = "public" | "read" | "write" | "operator";
+export type Access = "public" | "read" | "write" | "operator" | "setup";
 
 /** A path or query parameter. */
 export interface ParameterDefinition {

@@ -15,9 +15,16 @@ export function problemStatuses(operation: OperationDefinition): Readonly<Record
   if (operation.query !== undefined && "cursor" in operation.query)
     reasons.push("the cursor is not valid for these filters (`invalid-cursor`)");
   problems[400] = `${reasons.join("; or ")}.`.replace(/^./, (first) => first.toUpperCase());
-  if (operation.access !== "public") problems[401] = "No valid API key: missing, unknown, or of a disabled admin user (one body for all).";
-  if (operation.access === "write") problems[403] = "The key may only read (role `viewer`), or the change is the operator's to make.";
-  if (operation.access === "operator") problems[403] = "Only the operator key may do this.";
+  if (operation.access === "setup") problems[401] = "No valid setup session: missing, unknown, or its link expired or was revoked.";
+  else if (operation.access !== "public")
+    problems[401] = "No valid API key: missing, unknown, or of a disabled admin user (one body for all).";
+  // A setup link's session (issue 31) opens the setup operations only, and only it opens them.
+  const setupOnly = "a setup link's session opens its organization's setup operations only";
+  if (operation.access === "read") problems[403] = "A setup link's session opens its organization's setup operations only.";
+  if (operation.access === "write")
+    problems[403] = `The key may only read (role \`viewer\`), or the change is the operator's to make; or ${setupOnly}.`;
+  if (operation.access === "operator") problems[403] = `Only the operator key may do this (${setupOnly}).`;
+  if (operation.access === "setup") problems[403] = "The key is an API key: the setup operations take a setup link's session.";
   if (operation.pathParameters !== undefined) problems[404] = "No such resource among the organizations the caller may see.";
   // Only when the host sets `rateLimit`; keyed by API key, so public operations are never limited.
   if (operation.access !== "public")

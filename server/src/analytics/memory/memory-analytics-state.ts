@@ -4,6 +4,7 @@
  * `memoryAdminUsers`, …) is a set of functions over this one object, so a record an area writes
  * is the record another reads — an organization delete reaches every map.
  */
+import type { SetupLink } from "../setup-link-store.js";
 import type { TokenStore } from "scimkit";
 import { eventLoopSlice, type EventLoopSlice, type ResourceStore } from "scimkit/store";
 import type {
@@ -87,6 +88,15 @@ export interface MemoryAnalyticsState {
    * ids are unique across them; apart from `organizations`, so no organization delete reaches it.
    */
   readonly regionDirectory: Map<string, RegionDirectoryEntry>;
+  /** Setup links by id, with the digests of their code and session (issue 31). */
+  readonly setupLinks: Map<string, MemorySetupLink>;
+}
+
+/** A setup link as the memory store keeps it: the link and the digests it is found by. */
+export interface MemorySetupLink {
+  link: SetupLink;
+  readonly codeHash: string;
+  sessionHash?: string;
 }
 
 /** An empty store's state over `options`' services, defaults applied. */
@@ -112,5 +122,6 @@ export function memoryAnalyticsState(options: MemoryAnalyticsStoreOptions): Memo
     operations: new Map(),
     reportRows: new Map(),
     regionDirectory: new Map(),
+    setupLinks: new Map(),
   };
 }

@@ -17,6 +17,7 @@ import { memoryLearners } from "./memory-learners.js";
 import { memoryOperations } from "./memory-operations.js";
 import { memoryOrganizations } from "./memory-organizations.js";
 import { memoryRegionDirectory } from "./memory-region-directory.js";
+import { memorySetupLinks } from "./memory-setup-links.js";
 import { memorySimulations } from "./memory-simulations.js";
 
 /** Options of `memoryAnalyticsStore`. */
@@ -66,5 +67,6 @@ export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions): Anal
     ...memoryFeedback(state),
     ...memoryOperations(state),
     ...memoryRegionDirectory(state),
+    ...memorySetupLinks(state),
   };
 }

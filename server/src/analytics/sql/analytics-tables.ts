@@ -212,6 +212,23 @@ export interface ReportRowsTable {
  * version 6, issue 30): the replica a host answers 421 from. Primary key `org_id`; not an
  * organization of this database, so no foreign key and no organization delete reach it.
  */
+/** `scimkit_setup_links` (analytics version 8): one-time links to an organization's setup (issue 31). */
+export interface SetupLinksTable {
+  readonly org_id: string;
+  readonly id: string;
+  /** `hashToken(code)`: the link's code is never stored. */
+  readonly code_hash: string;
+  /** `hashToken(session)` once the code was exchanged; null before. */
+  readonly session_hash: string | null;
+  readonly identity_provider: string | null;
+  readonly created_by: string | null;
+  readonly created_at: string;
+  readonly expires_at: string;
+  readonly used_at: string | null;
+  readonly revoked_at: string | null;
+  readonly token_id: string | null;
+}
+
 /** `scimkit_region_moves` (analytics version 7): this host's side of each move of an organization between regions. */
 export interface RegionMovesTable {
   readonly org_id: string;
@@ -262,6 +279,7 @@ export type AnalyticsTables = {
   readonly scimkit_report_rows: ReportRowsTable;
   readonly scimkit_region_directory: RegionDirectoryTable;
   readonly scimkit_region_moves: RegionMovesTable;
+  readonly scimkit_setup_links: SetupLinksTable;
 };
 
 /** The SQL store's database with the analytics tables: what the analytics queries run on. */

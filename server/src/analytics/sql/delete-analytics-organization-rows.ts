@@ -26,6 +26,7 @@ export async function deleteAnalyticsOrganizationRows(trx: Kysely<AnalyticsDatab
   await trx.deleteFrom("scimkit_simulations").where("org_id", "in", orgIds).execute();
   await trx.deleteFrom("scimkit_enrolments").where("org_id", "in", orgIds).execute();
   await trx.deleteFrom("scimkit_campaigns").where("org_id", "in", orgIds).execute();
+  await trx.deleteFrom("scimkit_setup_links").where("org_id", "in", orgIds).execute();
   await trx.deleteFrom("scimkit_admin_user_organizations").where("org_id", "in", orgIds).execute();
   await trx.deleteFrom("scimkit_invitation_offer_organizations").where("org_id", "in", orgIds).execute();
   // What their requests left: a deleted organization is not kept in the provisioning log, and a

@@ -59,6 +59,8 @@ describePostgres("sql analytics store on PostgreSQL, tables hash-partitioned by 
         { table: "scimkit_enrolments", withoutOrgId: ["scimkit_enrolments_pk"] },
         { table: "scimkit_feedback", withoutOrgId: ["scimkit_feedback_pkey"] },
         { table: "scimkit_operations", withoutOrgId: ["scimkit_operations_pkey"] },
+        // Found by a digest, unique across organizations (issue 31).
+        { table: "scimkit_setup_links", withoutOrgId: ["scimkit_setup_links_code_hash_key", "scimkit_setup_links_session_hash_key"] },
         { table: "scimkit_simulation_recipients", withoutOrgId: ["scimkit_simulation_recipients_pk"] },
         { table: "scimkit_simulations", withoutOrgId: ["scimkit_simulations_pkey"] },
         { table: "scimkit_tokens", withoutOrgId: ["scimkit_tokens_hash"] },

@@ -18,6 +18,7 @@ import { operationQueries } from "./operation-queries.js";
 import { organizationQueries } from "./organization-queries.js";
 import { organizationTotalsQueries } from "./organization-totals-queries.js";
 import { regionDirectoryQueries } from "./region-directory-queries.js";
+import { setupLinkQueries } from "./setup-link-queries.js";
 import { simulationQueries } from "./simulation-queries.js";
 import { treeSummaryQueries } from "./tree-summary-queries.js";
 import { directoryQueries } from "./directory-queries.js";
@@ -79,6 +80,7 @@ export async function sqlAnalyticsStore(
     ...feedbackQueries(db),
     ...operationQueries(db, dialect),
     ...regionDirectoryQueries(db, dialect),
+    ...setupLinkQueries(db),
     migrate,
   };
 }

@@ -59,6 +59,7 @@ export const ORGANIZATION_TABLES: readonly OrganizationTable[] = [
   { name: "scimkit_list_generations", key: ["org_id", "resource_type", "slot"], scope: "org_id" },
   { name: "scimkit_tokens", key: ["org_id", "id"], scope: "org_id", volatile: ["last_used_at"] },
   { name: "scimkit_audit", key: ["org_id", "id"], scope: "org_id" },
+  { name: "scimkit_setup_links", key: ["org_id", "id"], scope: "org_id" },
   { name: "scimkit_event_sequences", key: ["org_id"], scope: "org_id" },
   { name: "scimkit_events", key: ["org_id", "sequence"], scope: "org_id", json: ["data"], volatile: ["pending", "lease_until_ms"] },
   {

@@ -209,7 +209,7 @@ function migrationChecks(
         .execute();
       // The migrations table itself is rebuilt with its new key (PostgreSQL names that index);
       // version 3 adds the index of the organization tree, version 4 those of report jobs,
-      // version 5 the tables of invitation offers, version 6 that of the region directory, version 7 that of region moves.
+      // version 5 the tables of invitation offers, version 6 that of the region directory, version 7 that of region moves, version 8 that of setup links.
       const later = new Set([
         "scimkit_organizations_parent",
         "scimkit_operations_request",
@@ -219,7 +219,8 @@ function migrationChecks(
       const laterTable = (name: string): boolean =>
         name.startsWith("scimkit_invitation_offer") ||
         name.startsWith("scimkit_region_directory") ||
-        name.startsWith("scimkit_region_moves");
+        name.startsWith("scimkit_region_moves") ||
+        name.startsWith("scimkit_setup_links");
       const withoutMigrations = ({ tables, indexes }: Catalog): Catalog => ({
         tables: tables.filter((table) => !laterTable(table)),
         indexes: indexes.filter((index) => !index.startsWith("scimkit_migrations") && !later.has(index) && !laterTable(index)),

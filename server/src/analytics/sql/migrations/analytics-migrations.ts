@@ -10,6 +10,7 @@ import { reportJobs } from "./0004-report-jobs.js";
 import { invitationOffers } from "./0005-invitation-offers.js";
 import { regionDirectory } from "./0006-region-directory.js";
 import { regionMoves } from "./0007-region-moves.js";
+import { setupLinks } from "./0008-setup-links.js";
 
 /** The namespace the analytics tables' versions count in (`runMigrations`). */
 export const ANALYTICS_MIGRATIONS = "analytics";
@@ -23,4 +24,5 @@ export const analyticsMigrations: readonly Migration[] = [
   invitationOffers,
   regionDirectory,
   regionMoves,
+  setupLinks,
 ];
