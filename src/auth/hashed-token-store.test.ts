@@ -33,6 +33,7 @@ function recordingRepository(): { readonly repository: TokenRepository; readonly
     insert: (token) => (calls.push(["insert", token]), inner.insert(token)),
     replaceHash: (orgId, id, replacement) => (calls.push(["replaceHash", orgId, id]), inner.replaceHash(orgId, id, replacement)),
     markUsed: (orgId, hash, at) => (calls.push(["markUsed", orgId, hash, at]), inner.markUsed(orgId, hash, at)),
+    dropPreviousHash: (orgId, id) => (calls.push(["dropPreviousHash", orgId, id]), inner.dropPreviousHash?.(orgId, id) ?? Promise.resolve(undefined)),
     delete: (orgId, id) => (calls.push(["delete", orgId, id]), inner.delete(orgId, id)),
     deleteByOrg: (orgId) => (calls.push(["deleteByOrg", orgId]), inner.deleteByOrg(orgId)),
   };
@@ -413,6 +414,27 @@ describe("createTokenStore: rotation grace", () => {
     // An ended grace period is not listed.
     expect((await tokens.list("acme"))[0]?.previousSecretValidUntil).toBeUndefined();
     expect((await tokens.list("acme"))[0]?.previousSecretId).toBeUndefined();
+  });
+
+  it("ends the grace early when the rotation is confirmed: the replaced secret fails at once, the new one goes on", async () => {
+    const { tokens } = setup();
+    const old = await tokens.issue("acme");
+    const rotated = await tokens.rotate("acme", old.record.id, { graceSeconds: 3600 });
+    expect(await tokens.verify(old.token, "acme", request)).not.toBeNull();
+    const confirmed = await tokens.endRotationGrace?.("acme", old.record.id);
+    expect(confirmed?.previousSecretValidUntil).toBeUndefined();
+    expect(confirmed?.previousSecretId).toBeUndefined();
+    expect(await tokens.verify(old.token, "acme", request)).toBeNull();
+    expect(await tokens.verify(rotated!.token, "acme", request)).not.toBeNull();
+    // Idempotent, scoped to the organization, undefined for no such token.
+    expect((await tokens.endRotationGrace?.("acme", old.record.id))?.id).toBe(old.record.id);
+    expect(await tokens.endRotationGrace?.("globex", old.record.id)).toBeUndefined();
+    expect(await tokens.endRotationGrace?.("acme", "no-such-id")).toBeUndefined();
+    // A repository that cannot end a grace early says so rather than pretending it did.
+    const { dropPreviousHash: _drop, ...without } = memoryTokenRepository();
+    const limited = createTokenStore({ repository: without });
+    const issued = await limited.issue("acme");
+    await expect(limited.endRotationGrace?.("acme", issued.record.id)).rejects.toThrow(/cannot end a rotation's grace early/);
   });
 
   it("never lets the replaced secret outlive its own expiry", async () => {

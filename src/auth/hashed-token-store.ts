@@ -100,6 +100,14 @@ export interface TokenStore extends TokenVerifier {
    * `options.graceSeconds` have passed. `undefined` when the organization has no such token.
    */
   rotate(orgId: string, tokenId: string, options?: RotateTokenOptions): Promise<IssuedToken | undefined>;
+  /**
+   * Ends the grace period of a rotation of token `tokenId` of `orgId` now: the replaced secret
+   * fails from the moment the promise resolves, the new one goes on (the customer confirmed the
+   * identity provider uses it). The record afterwards; `undefined` when the organization has no
+   * such token. Optional for other implementations; this store's needs a repository with
+   * `dropPreviousHash`, and rejects otherwise.
+   */
+  endRotationGrace?(orgId: string, tokenId: string): Promise<TokenRecord | undefined>;
   /** Deletes token `tokenId` of `orgId`; it fails on the next verify. False when there was none. */
   revoke(orgId: string, tokenId: string): Promise<boolean>;
   /** Deletes every token of `orgId` (e.g. when the organization is removed); says how many. */
@@ -260,6 +268,13 @@ export function createTokenStore(options: TokenStoreOptions = {}): TokenStore {
       return stored === undefined ? undefined : { token, record: publicRecord(stored, at) };
     },
 
+    async endRotationGrace(orgId, tokenId) {
+      if (repository.dropPreviousHash === undefined) {
+        throw new Error("token store: this repository cannot end a rotation's grace early (it has no dropPreviousHash)");
+      }
+      const stored = await repository.dropPreviousHash(orgId, tokenId);
+      return stored === undefined ? undefined : publicRecord(stored, now());
+    },
     revoke(orgId, tokenId) {
       return repository.delete(orgId, tokenId);
     },

@@ -68,6 +68,16 @@ export function memoryTokenRepository(): TokenRepository {
       return next;
     },
 
+    async dropPreviousHash(orgId, id) {
+      const current = tokensOf(orgId)?.get(id);
+      if (current === undefined || current.previousHash === undefined) return current;
+      const { previousHash, previousSecretValidUntil: _end, ...kept } = current;
+      byHash.delete(previousHash);
+      const next: StoredToken = Object.freeze(kept);
+      put(next);
+      return next;
+    },
+
     async markUsed(orgId, hash, lastUsedAt) {
       const current = byHash.get(hash);
       // Only the current secret's use is recorded, as the SQL repository's `WHERE hash = …` does.

@@ -79,6 +79,15 @@ export interface TokenRepository {
    * nothing when no token matches (it was revoked or rotated meanwhile).
    */
   markUsed(orgId: string, hash: string, lastUsedAt: string): Promise<void>;
+  /**
+   * Ends the grace period of token `id` of `orgId` now: drops its previous digest and
+   * `previousSecretValidUntil` in one write, so the replaced secret stops matching once the
+   * promise resolves (the customer confirmed the identity provider uses the new one). The token
+   * as it is afterwards (unchanged when it had no previous digest); `undefined` when there is no
+   * such token. Optional: a repository without it cannot end a grace early, and
+   * `TokenStore.endRotationGrace` then says so.
+   */
+  dropPreviousHash?(orgId: string, id: string): Promise<StoredToken | undefined>;
   /** Deletes token `id` of `orgId`. False when there was no such token. */
   delete(orgId: string, id: string): Promise<boolean>;
   /** Deletes every token of `orgId` and says how many there were. */

@@ -398,6 +398,16 @@ export interface Setup {
   /** Whether this link's page showed its token (once). */
   readonly tokenRevealed: boolean;
   readonly tokenId?: string;
+  /** The token this link's page revealed, as it is now: which secret the identity provider last used, and a rotation under way. */
+  readonly token?: {
+    readonly id: string;
+    /** When the current secret last verified; absent since a rotation until the identity provider uses the new one. */
+    readonly lastUsedAt?: string;
+    /** An ISO 8601 time in UTC. */
+    readonly rotatedAt?: string;
+    /** A rotation under way: the replaced secret works until then, or until it is confirmed. */
+    readonly previousSecretValidUntil?: string;
+  };
   /** When this setup session ends. */
   readonly expiresAt: string;
 }
@@ -411,6 +421,8 @@ export interface SetupToken {
   readonly id: string;
   /** The SCIM bearer token: shown here only. */
   readonly token: string;
+  /** After a rotation: the replaced secret works until then, or until the rotation is confirmed. */
+  readonly previousSecretValidUntil?: string;
 }
 
 export interface SetupRequestList {

@@ -22,6 +22,7 @@ export type AnalyticsAuditOperation =
   | "analytics.issueOrganizationToken"
   | "analytics.rotateOrganizationToken"
   | "analytics.revokeOrganizationToken"
+  | "analytics.confirmOrganizationTokenRotation"
   | "analytics.rotateOperatorKey"
   | "analytics.addOrganizationEventReceiver"
   | "analytics.removeOrganizationEventReceiver"
@@ -32,7 +33,9 @@ export type AnalyticsAuditOperation =
   | "analytics.revokeSetupLink"
   | "analytics.openSetup"
   | "analytics.chooseSetupIdentityProvider"
-  | "analytics.revealSetupToken";
+  | "analytics.revealSetupToken"
+  | "analytics.rotateSetupToken"
+  | "analytics.confirmSetupTokenRotation";
 
 /**
  * One analytics write and its outcome, `via: "analytics"`. `orgId` is the organization it

@@ -63,6 +63,7 @@ const AUDITED: Readonly<Record<string, AuditedWrite>> = {
   },
   rotateOrganizationToken: { resourceType: "ScimToken", pathIdIsOrganization: true, resourceIdParam: "tokenId" },
   revokeOrganizationToken: { resourceType: "ScimToken", pathIdIsOrganization: true, resourceIdParam: "tokenId" },
+  confirmOrganizationTokenRotation: { resourceType: "ScimToken", pathIdIsOrganization: true, resourceIdParam: "tokenId" },
   rotateOperatorKey: { resourceType: "ApiKey" },
   // The receiver's id and URL are read from the body, which never carries its `Authorization` value anyway.
   addOrganizationEventReceiver: {
@@ -79,6 +80,8 @@ const AUDITED: Readonly<Record<string, AuditedWrite>> = {
   openSetup: { resourceType: "SetupLink", orgInBody: (body) => field(body["organization"], "id") },
   chooseSetupIdentityProvider: { resourceType: "SetupLink", orgInBody: (body) => field(body["organization"], "id") },
   revealSetupToken: { resourceType: "ScimToken", idInBody: (body) => body["id"], orgOfCaller: true },
+  rotateSetupToken: { resourceType: "ScimToken", idInBody: (body) => body["id"], orgOfCaller: true },
+  confirmSetupTokenRotation: { resourceType: "ScimToken", idInBody: (body) => field(body["token"], "id"), orgOfCaller: true },
   // Issue 30: the organization is in the body (a start) or the path (a rollback).
   moveOrganization: { resourceType: "Organization", idInBody: (body) => body["orgId"], orgInBody: (body) => body["orgId"] },
   cancelRegionMove: { resourceType: "Organization", pathIdIsOrganization: true },

@@ -88,6 +88,25 @@ describe("setup links", POPULATED, () => {
     expect(requests.status).toBe(200);
     expect((requests.body as { data: Json[] }).data[0]).toMatchObject({ method: "POST", status: 201 });
 
+    // Rotation without downtime: both secrets work until the customer confirms, then only the new one.
+    const scim = (secret: string) => t.send("GET", `/scim/Organizations/${orgA.id}/v2/Users`, { key: secret });
+    const rotated = await t.post("/setup/token/rotate", undefined, session);
+    expect(rotated.status, rotated.text).toBe(200);
+    const newToken = String((rotated.body as Json)["token"]);
+    expect((rotated.body as Json)["previousSecretValidUntil"]).toBe("2026-03-08T09:00:00.000Z");
+    expect((await scim(token)).status).toBe(200);
+    // Until the identity provider uses the new secret, the page says so.
+    expect(((await t.get("/setup", session)).body as { token: Json }).token["lastUsedAt"]).toBeUndefined();
+    expect((await scim(newToken)).status).toBe(200);
+    const inUse = (await t.get("/setup", session)).body as { token: Json };
+    expect(inUse.token["lastUsedAt"]).toBeDefined();
+    expect(inUse.token["previousSecretValidUntil"]).toBe("2026-03-08T09:00:00.000Z");
+    const confirmed = await t.post("/setup/token/confirm", undefined, session);
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect((confirmed.body as { token: Json }).token["previousSecretValidUntil"]).toBeUndefined();
+    expect((await scim(token)).status).toBe(401);
+    expect((await scim(newToken)).status).toBe(200);
+
     // Revoked, the session ends at its next request.
     const revoked = await t.delete(`/organizations/${orgA.id}/setup-links/${String(link["id"])}`, w.keys.adminA);
     expect(revoked.status).toBe(200);
@@ -101,6 +120,8 @@ describe("setup links", POPULATED, () => {
       "analytics.openSetup",
       "analytics.chooseSetupIdentityProvider",
       "analytics.revealSetupToken",
+      "analytics.rotateSetupToken",
+      "analytics.confirmSetupTokenRotation",
       "analytics.revokeSetupLink",
     ]) {
       expect(operations, operation).toContain(operation);

@@ -138,6 +138,26 @@ function lifecycle(options: () => TestAppOptions): void {
     expect((await listTokens(t, org.id))[0]?.["previousSecretValidUntil"]).toBeUndefined();
   });
 
+  it("keeps both secrets working through a rotation until it is confirmed, then only the new one (issue 31)", async () => {
+    const t = await app();
+    const org = await createOrganization(t, "Acme");
+    const id = await firstTokenId(t, org);
+    const rotated = await rotate(t, org.id, id, { graceSeconds: 7 * 24 * 3600 });
+    expect(await scimStatus(t, org.id, org.scim.token)).toBe(200);
+    // Not yet used: the new secret has no lastUsedAt, which is how the customer tells.
+    expect((await listTokens(t, org.id))[0]?.["lastUsedAt"]).toBeUndefined();
+    expect(await scimStatus(t, org.id, rotated.secret)).toBe(200);
+    expect((await listTokens(t, org.id))[0]?.["lastUsedAt"]).toBe("2026-03-01T09:00:00.000Z");
+    const confirmed = await t.post(`/organizations/${org.id}/tokens/${id}/confirm-rotation`, undefined);
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect((confirmed.body as Json)["previousSecretValidUntil"]).toBeUndefined();
+    expect(await scimStatus(t, org.id, org.scim.token)).toBe(401);
+    expect(await scimStatus(t, org.id, rotated.secret)).toBe(200);
+    // Again, or for a token without a grace period: answered as it is.
+    expect((await t.post(`/organizations/${org.id}/tokens/${id}/confirm-rotation`, undefined)).status).toBe(200);
+    expectProblem(await t.post(`/organizations/${org.id}/tokens/${UNKNOWN}/confirm-rotation`, undefined), 404, "not-found");
+  });
+
   it("refuses a token from its expiresAt on, and refuses an expiry in the past or a grace period over 7 days", async () => {
     const t = await app();
     const org = await createOrganization(t, "Acme");

@@ -100,6 +100,17 @@ export function sqlTokenRepository(db: Kysely<SqlStoreDatabase>, dialect: SqlDia
       });
     },
 
+    async dropPreviousHash(orgId, id) {
+      await db
+        .updateTable("scimkit_tokens")
+        .set({ previous_hash: null, previous_hash_valid_until: null })
+        .where("org_id", "=", orgId)
+        .where("id", "=", id)
+        .execute();
+      const row = await db.selectFrom("scimkit_tokens").selectAll().where("org_id", "=", orgId).where("id", "=", id).executeTakeFirst();
+      return row === undefined ? undefined : storedTokenOf(row);
+    },
+
     async markUsed(orgId, hash, lastUsedAt) {
       // Keyed by digest: a use of the old secret racing a rotation never marks the new one.
       await db

@@ -291,6 +291,19 @@ export const analyticsOperations = [
     problems: { 409: STATIC_TOKEN_CONFLICT },
   },
   {
+    operationId: "confirmOrganizationTokenRotation",
+    method: "post",
+    path: "/organizations/{id}/tokens/{tokenId}/confirm-rotation",
+    tag: "SCIM tokens",
+    summary: "Confirm a rotation: the replaced secret stops now",
+    description:
+      "Addition to spec §5.4 (issue 31). Ends a rotation's grace period before its deadline, once the identity provider uses the new secret (its `lastUsedAt` says when it last did): the replaced secret answers 401 from the next SCIM request on. A token without a grace period is answered as it is.",
+    access: "write",
+    pathParameters: { id: organizationIdParameter, tokenId: tokenIdParameter },
+    responses: { 200: json("Confirmed.", ref("Token")) },
+    problems: { 409: STATIC_TOKEN_CONFLICT, 501: "The host's token store cannot end a grace period early." },
+  },
+  {
     operationId: "revokeOrganizationToken",
     method: "delete",
     path: "/organizations/{id}/tokens/{tokenId}",
@@ -491,6 +504,30 @@ export const analyticsOperations = [
     access: "setup",
     responses: { 201: json("Issued.", ref("SetupToken")) },
     problems: { 409: "This link's page revealed a token already." },
+  },
+  {
+    operationId: "rotateSetupToken",
+    method: "post",
+    path: "/setup/token/rotate",
+    tag: "Setup links",
+    summary: "Rotate the token without downtime",
+    description:
+      "Addition to spec §5.4 (issue 31). With a setup session whose page revealed a token: a new secret for it, shown here only, while the old one keeps working until the rotation is confirmed or 7 days pass — so the identity provider is moved to the new one without a failed request. `GET /setup` then says whether the identity provider has used the new one (`token.lastUsedAt`).",
+    access: "setup",
+    responses: { 200: json("Rotated.", ref("SetupToken")) },
+    problems: { 409: "This link's page revealed no token yet." },
+  },
+  {
+    operationId: "confirmSetupTokenRotation",
+    method: "post",
+    path: "/setup/token/confirm",
+    tag: "Setup links",
+    summary: "Confirm the rotation: the old token stops now",
+    description:
+      "Addition to spec §5.4 (issue 31). With a setup session: the replaced secret fails from the next request on; the new one goes on.",
+    access: "setup",
+    responses: { 200: json("Confirmed.", ref("Setup")) },
+    problems: { 409: "This link's page revealed no token yet.", 501: "The host's token store cannot end a grace period early." },
   },
   {
     operationId: "listSetupRequests",

@@ -993,6 +993,25 @@ export const analyticsSchemas = {
       identityProvider: ref("SetupIdentityProvider"),
       tokenRevealed: { type: "boolean", description: "Whether this link's page showed its token (once)." },
       tokenId: { type: "string" },
+      token: {
+        type: "object",
+        description:
+          "The token this link's page revealed, as it is now: which secret the identity provider last used, and a rotation under way.",
+        required: ["id"],
+        additionalProperties: false,
+        properties: {
+          id: { type: "string" },
+          lastUsedAt: {
+            ...time,
+            description: "When the current secret last verified; absent since a rotation until the identity provider uses the new one.",
+          },
+          rotatedAt: time,
+          previousSecretValidUntil: {
+            ...time,
+            description: "A rotation under way: the replaced secret works until then, or until it is confirmed.",
+          },
+        },
+      },
       expiresAt: { ...time, description: "When this setup session ends." },
     },
   },
@@ -1009,6 +1028,10 @@ export const analyticsSchemas = {
     properties: {
       id: { type: "string", description: "The token's id." },
       token: { type: "string", description: "The SCIM bearer token: shown here only." },
+      previousSecretValidUntil: {
+        ...time,
+        description: "After a rotation: the replaced secret works until then, or until the rotation is confirmed.",
+      },
     },
   },
   SetupRequestList: {

@@ -5,9 +5,9 @@
  * first requests arriving. Spec §5.2–5.4 stay true: the operator may still issue tokens; this
  * takes the operator out of the loop when the customer wants it.
  */
-import { hashToken, requestOrigin } from "scimkit";
+import { hashToken, MAX_ROTATION_GRACE_SECONDS, requestOrigin } from "scimkit";
 import type { Response } from "express";
-import { conflict, notFound, setupLinkGone } from "../analytics-problem.js";
+import { conflict, notFound, notImplemented, setupLinkGone } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
 import type { SetupIdentityProvider, SetupLink } from "../setup-link-store.js";
@@ -25,6 +25,8 @@ type SetupLinkHandlers = Pick<
   | "getSetup"
   | "chooseSetupIdentityProvider"
   | "revealSetupToken"
+  | "rotateSetupToken"
+  | "confirmSetupTokenRotation"
   | "listSetupRequests"
 >;
 
@@ -68,6 +70,25 @@ export function setupLinkHandlers(dependencies: AnalyticsDependencies, log: Read
     if ((await store.getOrganization(call.scope, id)) === undefined) throw noSuchOrganization();
     return id;
   };
+  /** The link's token as it is now: what tells which secret the identity provider uses. */
+  const tokenOf = async (link: SetupLink) => {
+    if (link.tokenId === undefined) return {};
+    const record = (await dependencies.scimTokens.list(link.orgId)).find((token) => token.id === link.tokenId);
+    if (record === undefined) return {};
+    return {
+      token: {
+        id: record.id,
+        ...(record.lastUsedAt === undefined ? {} : { lastUsedAt: record.lastUsedAt }),
+        ...(record.rotatedAt === undefined ? {} : { rotatedAt: record.rotatedAt }),
+        ...(record.previousSecretValidUntil === undefined ? {} : { previousSecretValidUntil: record.previousSecretValidUntil }),
+      },
+    };
+  };
+  /** The link's token id, or 409: rotation needs the token its page revealed. */
+  const revealedToken = (link: SetupLink): string => {
+    if (link.tokenId === undefined) throw conflict("This setup link's page revealed no token yet: reveal it first.");
+    return link.tokenId;
+  };
   const setupOf = async (call: AnalyticsCall, link: SetupLink) => {
     const organization = await store.getOrganization({ all: true }, link.orgId);
     if (organization === undefined) throw notFound("This setup link's organization is gone.");
@@ -81,6 +102,7 @@ export function setupLinkHandlers(dependencies: AnalyticsDependencies, log: Read
       ...(link.identityProvider === undefined ? {} : { identityProvider: link.identityProvider }),
       tokenRevealed: link.tokenId !== undefined,
       ...(link.tokenId === undefined ? {} : { tokenId: link.tokenId }),
+      ...(await tokenOf(link)),
       expiresAt: link.expiresAt,
     };
   };
@@ -151,6 +173,28 @@ export function setupLinkHandlers(dependencies: AnalyticsDependencies, log: Read
         throw conflict("This setup link's page showed its token already; ask your administrator to rotate it if it was lost.");
       }
       sendSecret(call.response, 201, { id: issued.record.id, token: issued.token });
+    },
+    async rotateSetupToken(call) {
+      const link = linkOf(call);
+      const rotated = await dependencies.scimTokens.rotate(link.orgId, revealedToken(link), { graceSeconds: MAX_ROTATION_GRACE_SECONDS });
+      if (rotated === undefined) throw notFound("The token this link's page revealed was revoked; ask your administrator for a new link.");
+      sendSecret(call.response, 200, {
+        id: rotated.record.id,
+        token: rotated.token,
+        ...(rotated.record.previousSecretValidUntil === undefined
+          ? {}
+          : { previousSecretValidUntil: rotated.record.previousSecretValidUntil }),
+      });
+    },
+    async confirmSetupTokenRotation(call) {
+      const link = linkOf(call);
+      const tokenId = revealedToken(link);
+      const { endRotationGrace } = dependencies.scimTokens;
+      if (endRotationGrace === undefined) throw notImplemented("This host's token store cannot end a rotation's grace period early.");
+      if ((await endRotationGrace.call(dependencies.scimTokens, link.orgId, tokenId)) === undefined) {
+        throw notFound("The token this link's page revealed was revoked; ask your administrator for a new link.");
+      }
+      sendJson(call.response, 200, await setupOf(call, link));
     },
     async listSetupRequests(call) {
       const link = linkOf(call);

@@ -7,7 +7,7 @@
  * are configured.
  */
 import type { Response } from "express";
-import { conflict, invalidRequest, notFound, unauthorized } from "../analytics-problem.js";
+import { conflict, invalidRequest, notFound, notImplemented, unauthorized } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
 import type { AdminUserStore, Organization, OrganizationStore } from "../analytics-store.js";
@@ -22,6 +22,7 @@ type TokenHandlers = Pick<
   | "issueOrganizationToken"
   | "getOrganizationToken"
   | "rotateOrganizationToken"
+  | "confirmOrganizationTokenRotation"
   | "revokeOrganizationToken"
   | "rotateOperatorKey"
 >;
@@ -118,6 +119,17 @@ export function tokenHandlers(dependencies: AnalyticsDependencies<AdminUserStore
       });
       if (rotated === undefined) throw noSuchToken();
       sendSecret(call.response, 200, { token: renderIssuedToken(rotated.record), secret: rotated.token });
+    },
+
+    async confirmOrganizationTokenRotation(call) {
+      const orgId = await organizationOf(call);
+      const tokenId = call.params["tokenId"] ?? "";
+      refuseStatic(orgId, tokenId);
+      if (scimTokens.endRotationGrace === undefined)
+        throw notImplemented("This host's token store cannot end a rotation's grace period early.");
+      const confirmed = await scimTokens.endRotationGrace(orgId, tokenId);
+      if (confirmed === undefined) throw noSuchToken();
+      sendJson(call.response, 200, renderIssuedToken(confirmed));
     },
 
     async revokeOrganizationToken(call) {
