@@ -33,7 +33,9 @@ function recordingRepository(): { readonly repository: TokenRepository; readonly
     insert: (token) => (calls.push(["insert", token]), inner.insert(token)),
     replaceHash: (orgId, id, replacement) => (calls.push(["replaceHash", orgId, id]), inner.replaceHash(orgId, id, replacement)),
     markUsed: (orgId, hash, at) => (calls.push(["markUsed", orgId, hash, at]), inner.markUsed(orgId, hash, at)),
-    dropPreviousHash: (orgId, id) => (calls.push(["dropPreviousHash", orgId, id]), inner.dropPreviousHash?.(orgId, id) ?? Promise.resolve(undefined)),
+    dropPreviousHash: (orgId, id) => (
+      calls.push(["dropPreviousHash", orgId, id]), inner.dropPreviousHash?.(orgId, id) ?? Promise.resolve(undefined)
+    ),
     delete: (orgId, id) => (calls.push(["delete", orgId, id]), inner.delete(orgId, id)),
     deleteByOrg: (orgId) => (calls.push(["deleteByOrg", orgId]), inner.deleteByOrg(orgId)),
   };
