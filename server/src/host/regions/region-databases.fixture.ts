@@ -9,6 +9,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { describePostgres } from "../../../../src/store/sql/postgres-test-database.fixture.js";
+import { freePort } from "../free-port.fixture.js";
 import { killHosts } from "../host-process.fixture.js";
 
 /** Where the two regions keep their data, and every byte of it as text for a search. */
@@ -16,6 +17,20 @@ export interface RegionDatabases {
   readonly urls: { readonly us: string; readonly eu: string };
   /** Everything `region`'s database holds, as text: a grep of it. */
   contents(region: "us" | "eu"): Promise<string>;
+}
+
+/** SCIM's core User schema. */
+export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
+
+/** A learner as the spec's profile requires one (spec §3: name and a work e-mail). */
+export function learner(userName: string, active = true): Record<string, unknown> {
+  return {
+    schemas: [USER_SCHEMA],
+    userName,
+    active,
+    name: { givenName: "Pat", familyName: "Doe" },
+    emails: [{ value: userName, type: "work" }],
+  };
 }
 
 /** Two SQLite files in a scratch directory. */
@@ -113,4 +128,44 @@ export function describeTwoPostgresDatabases(name: string, suite: (databases: ()
     });
     suite(() => postgresDatabases(url, names));
   });
+}
+
+/** The addresses of a `us` and an `eu` host on free ports, and the environment each is started with. */
+export interface RegionPair {
+  readonly us: string;
+  readonly eu: string;
+  readonly env: { readonly us: Record<string, string>; readonly eu: Record<string, string> };
+}
+
+/**
+ * Two regions' hosts as a test starts them: free ports, each region's URL in both hosts'
+ * `SCIMKIT_REGIONS`, one region key, one operator key, one process each, no demo data, each on its
+ * database, with `orgs` (`SCIMKIT_ORGS`) and `env` added to both.
+ */
+export async function regionPair(options: {
+  readonly urls: { readonly us: string; readonly eu: string };
+  readonly regionKey: string;
+  readonly operatorKey: string;
+  readonly orgs?: { readonly us?: string; readonly eu?: string };
+  readonly env?: Readonly<Record<string, string>>;
+}): Promise<RegionPair> {
+  const [usPort, euPort] = [await freePort(), await freePort()];
+  const us = `http://127.0.0.1:${usPort}`;
+  const eu = `http://127.0.0.1:${euPort}`;
+  const common = {
+    SCIMKIT_REGIONS: `us=${us},eu=${eu}`,
+    SCIMKIT_REGION_KEY: options.regionKey,
+    SCIMKIT_OPERATOR_KEY: options.operatorKey,
+    SCIMKIT_DEMO_DATA: "0",
+    SCIMKIT_WORKERS: "1",
+    ...options.env,
+  };
+  const region = (name: "us" | "eu", port: number): Record<string, string> => ({
+    ...common,
+    PORT: String(port),
+    SCIMKIT_REGION: name,
+    SCIMKIT_ORGS: options.orgs?.[name] ?? "",
+    DATABASE_URL: options.urls[name],
+  });
+  return { us, eu, env: { us: region("us", usPort), eu: region("eu", euPort) } };
 }

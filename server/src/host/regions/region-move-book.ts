@@ -10,6 +10,8 @@ import type { Kysely } from "kysely";
 
 /** The source's steps before the switch: writes are refused from `freezing` on. */
 const FROZEN: ReadonlySet<RegionMoveStep> = new Set(["freezing", "copying", "verifying", "switching"]);
+/** Steps after which a move is over: a new one of the organization may replace its row. */
+const FINAL_STEPS: readonly RegionMoveStep[] = ["done", "rolled-back", "home"];
 /** The source's steps from the switch on: the organization is the target's. */
 const LEFT: ReadonlySet<RegionMoveStep> = new Set(["cleaning", "done"]);
 
@@ -34,6 +36,12 @@ export interface RegionMoveBook {
   all(): readonly RegionMoveRecord[];
   /** Records `record` (replacing the organization's earlier one), then serves it. */
   put(record: RegionMoveRecord): Promise<void>;
+  /**
+   * Records a new move unless the database holds an unfinished one of the organization — written
+   * by another process (the CLI) since this one last read it: then that row is read back, served,
+   * and false returned. The database's row is the one that counts.
+   */
+  claim(record: RegionMoveRecord): Promise<boolean>;
   /**
    * Records `next` unless the database's row of the move has left `current`'s step meanwhile (the
    * CLI cancelled it): then the row is read back, served, and false returned.
@@ -115,6 +123,26 @@ export async function loadRegionMoveBook(db: Kysely<AnalyticsDatabase>, self: st
         .onConflict((conflict) => conflict.column("org_id").doUpdateSet({ ...row }))
         .execute();
       records.set(record.orgId, record);
+    },
+    async claim(record) {
+      const row = rowOf(record);
+      const result = await db
+        .insertInto("scimkit_region_moves")
+        .values(row)
+        .onConflict((conflict) =>
+          conflict
+            .column("org_id")
+            .doUpdateSet({ ...row })
+            .where("scimkit_region_moves.step", "in", [...FINAL_STEPS]),
+        )
+        .executeTakeFirst();
+      if (Number(result.numInsertedOrUpdatedRows ?? 0) === 1) {
+        records.set(record.orgId, record);
+        return true;
+      }
+      const held = await db.selectFrom("scimkit_region_moves").selectAll().where("org_id", "=", record.orgId).executeTakeFirst();
+      if (held !== undefined) records.set(held.org_id, recordOf(held, self));
+      return false;
     },
     async advance(current, next) {
       const result = await db

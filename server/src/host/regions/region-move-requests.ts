@@ -75,7 +75,13 @@ export async function requestMove(
     updatedAt: request.at,
     ...(request.requestedBy === undefined ? {} : { requestedBy: request.requestedBy }),
   };
-  await book.put(record);
+  if (!(await book.claim(record))) {
+    const held = book.get(orgId);
+    return {
+      status: 409,
+      detail: `organization ${orgId} is in a move already (${held?.from ?? "?"} to ${held?.to ?? "?"}, ${held?.step ?? "?"})`,
+    };
+  }
   return record;
 }
 

@@ -10,27 +10,21 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "../free-port.fixture.js";
 import { killHosts, startHost } from "../host-process.fixture.js";
-import { call, describeTwoPostgresDatabases, type RegionDatabases, sqliteDatabases } from "./region-databases.fixture.js";
+import {
+  call,
+  describeTwoPostgresDatabases,
+  learner,
+  type RegionDatabases,
+  regionPair,
+  sqliteDatabases,
+} from "./region-databases.fixture.js";
 
-const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
 const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
 const US_TOKEN = "token-acme-us-summary-0123456789abcdef0123";
 const EU_TOKEN = "token-acme-eu-summary-0123456789abcdef0123";
 const OPERATOR_KEY = "operator-key-regions-summary-0123456789ab";
 const REGION_KEY = "region-key-regions-summary-0123456789abcdef";
-
-/** A learner as the spec's profile requires one (spec §3: name and a work e-mail). */
-function learner(userName: string, active = true): Record<string, unknown> {
-  return {
-    schemas: [USER_SCHEMA],
-    userName,
-    active,
-    name: { givenName: "Pat", familyName: "Doe" },
-    emails: [{ value: userName, type: "work" }],
-  };
-}
 
 afterAll(killHosts);
 
@@ -39,30 +33,14 @@ function summaryAcrossRegions(databases: () => RegionDatabases): void {
     timeout: 120_000,
   }, async () => {
     const { urls } = databases();
-    const [usPort, euPort] = [await freePort(), await freePort()];
-    const us = `http://127.0.0.1:${usPort}`;
-    const eu = `http://127.0.0.1:${euPort}`;
-    const common = {
-      SCIMKIT_REGIONS: `us=${us},eu=${eu}`,
-      SCIMKIT_REGION_KEY: REGION_KEY,
-      SCIMKIT_OPERATOR_KEY: OPERATOR_KEY,
-      SCIMKIT_DEMO_DATA: "0",
-      SCIMKIT_WORKERS: "1",
-    };
-    const usHost = startHost({
-      ...common,
-      PORT: String(usPort),
-      SCIMKIT_REGION: "us",
-      SCIMKIT_ORGS: `acme-us:${US_TOKEN}`,
-      DATABASE_URL: urls.us,
+    const { us, eu, env } = await regionPair({
+      urls,
+      regionKey: REGION_KEY,
+      operatorKey: OPERATOR_KEY,
+      orgs: { us: `acme-us:${US_TOKEN}`, eu: `acme-eu:${EU_TOKEN}` },
     });
-    const euHost = startHost({
-      ...common,
-      PORT: String(euPort),
-      SCIMKIT_REGION: "eu",
-      SCIMKIT_ORGS: `acme-eu:${EU_TOKEN}`,
-      DATABASE_URL: urls.eu,
-    });
+    const usHost = startHost(env.us);
+    const euHost = startHost(env.eu);
     await Promise.all([usHost.waitFor(/listening on port/), euHost.waitFor(/listening on port/)]);
 
     // us: two learners (one inactive) and a group; eu: a second organization and three learners.

@@ -11,20 +11,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { killHosts, startHost, type Host } from "../host-process.fixture.js";
-import { call, describeTwoPostgresDatabases, eventually, type RegionDatabases, sqliteDatabases } from "./region-databases.fixture.js";
+import {
+  call,
+  describeTwoPostgresDatabases,
+  eventually,
+  type RegionDatabases,
+  learner,
+  regionPair,
+  sqliteDatabases,
+} from "./region-databases.fixture.js";
 import { scimkit, scimkitJson } from "../scimkit-cli.fixture.js";
-import { freePort } from "../free-port.fixture.js";
 
-const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
 const US_TOKEN = "token-acme-us-0123456789abcdef0123456789ab";
 const EU_TOKEN = "token-acme-eu-0123456789abcdef0123456789ab";
 const OPERATOR_KEY = "operator-key-two-regions-0123456789abcdef";
 const REGION_KEY = "region-key-two-regions-0123456789abcdef012";
-
-/** A learner as the spec's profile requires one (spec §3: name and a work e-mail). */
-function learner(userName: string): Record<string, unknown> {
-  return { schemas: [USER_SCHEMA], userName, name: { givenName: "Pat", familyName: "Doe" }, emails: [{ value: userName, type: "work" }] };
-}
 
 afterAll(killHosts);
 
@@ -33,31 +34,15 @@ function twoRegions(databases: () => RegionDatabases): void {
     timeout: 120_000,
   }, async () => {
     const { urls, contents } = databases();
-    const [usPort, euPort] = [await freePort(), await freePort()];
-    const us = `http://127.0.0.1:${usPort}`;
-    const eu = `http://127.0.0.1:${euPort}`;
-    const common = {
-      SCIMKIT_REGIONS: `us=${us},eu=${eu}`,
-      SCIMKIT_REGION_KEY: REGION_KEY,
-      SCIMKIT_REGION_SYNC_SECONDS: "1",
-      SCIMKIT_OPERATOR_KEY: OPERATOR_KEY,
-      SCIMKIT_DEMO_DATA: "0",
-      SCIMKIT_WORKERS: "1",
-    };
-    const usEnv = {
-      ...common,
-      PORT: String(usPort),
-      SCIMKIT_REGION: "us",
-      SCIMKIT_ORGS: `acme-us:${US_TOKEN}`,
-      DATABASE_URL: urls.us,
-    };
-    const euEnv = {
-      ...common,
-      PORT: String(euPort),
-      SCIMKIT_REGION: "eu",
-      SCIMKIT_ORGS: `acme-eu:${EU_TOKEN}`,
-      DATABASE_URL: urls.eu,
-    };
+    const pair = await regionPair({
+      urls,
+      regionKey: REGION_KEY,
+      operatorKey: OPERATOR_KEY,
+      orgs: { us: `acme-us:${US_TOKEN}`, eu: `acme-eu:${EU_TOKEN}` },
+      env: { SCIMKIT_REGION_SYNC_SECONDS: "1" },
+    });
+    const { us, eu } = pair;
+    const { us: usEnv, eu: euEnv } = pair.env;
     let usHost: Host = startHost(usEnv);
     let euHost: Host = startHost(euEnv);
     await Promise.all([usHost.waitFor(/listening on port/), euHost.waitFor(/listening on port/)]);
