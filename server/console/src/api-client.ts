@@ -1,6 +1,7 @@
 /**
  * The console's only way to the server: the analytics interface at `/analytics/v1`, with the
- * signed-in key as `Authorization: Bearer` (never a cookie, so a cross-site request carries nothing).
+ * signed-in key (or the setup page's session) as `Authorization: Bearer` (never a cookie, so a
+ * cross-site request carries nothing).
  */
 import type { OrganizationList } from "./analytics-api-types.js";
 
@@ -42,14 +43,15 @@ export function withQuery(path: string, query: Query = {}): string {
 /** `segment` %-encoded for a path. */
 export const seg = encodeURIComponent;
 
-export function apiClient(key: string, onUnauthorized: () => void): ApiClient {
+/** A client sending `key`; without one (the setup page opening its link), no `Authorization` at all. */
+export function apiClient(key: string | undefined, onUnauthorized: () => void): ApiClient {
   const send = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     let response: Response;
     try {
       response = await fetch(`${BASE}${path}`, {
         method,
         headers: {
-          Authorization: `Bearer ${key}`,
+          ...(key === undefined ? {} : { Authorization: `Bearer ${key}` }),
           Accept: "application/json",
           ...(body === undefined ? {} : { "Content-Type": "application/json" }),
         },

@@ -37,3 +37,15 @@ export function pretty(body: string | undefined): string {
     return body;
   }
 }
+
+/** The time of day of `iso`, with the date too when it is not today. */
+export function timeOf(iso: string): string {
+  const date = new Date(iso);
+  const today = date.toDateString() === new Date().toDateString();
+  return today ? date.toLocaleTimeString() : date.toLocaleString();
+}
+
+/** The path without the organization's base, which every row would repeat. */
+export function shortPath(path: string): string {
+  return path.replace(/^\/scim\/Organizations\/[^/]+\/v2/, "") || "/";
+}

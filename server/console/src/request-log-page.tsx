@@ -12,7 +12,7 @@ import { ErrorNotice } from "./error-notice.js";
 import { OrganizationPicker } from "./organization-picker.js";
 import { when } from "./organization.js";
 import type { RequestLogEntry, RequestLogList } from "./analytics-api-types.js";
-import { IDENTITY_PROVIDERS, pretty, refusalText } from "./request-log-entry.js";
+import { IDENTITY_PROVIDERS, pretty, refusalText, shortPath, timeOf } from "./request-log-entry.js";
 import { href, navigate, type Place } from "./router.js";
 import { explain } from "./scim-error-explanations.js";
 import { toError } from "./use-async.js";
@@ -265,18 +265,6 @@ export function RequestLogPage({ place }: { readonly place: Place }) {
       )}
     </>
   );
-}
-
-/** The time of day of `iso`, with the date too when it is not today. */
-function timeOf(iso: string): string {
-  const date = new Date(iso);
-  const today = date.toDateString() === new Date().toDateString();
-  return today ? date.toLocaleTimeString() : date.toLocaleString();
-}
-
-/** The path without the organization's base, which every row would repeat. */
-function shortPath(path: string): string {
-  return path.replace(/^\/scim\/Organizations\/[^/]+\/v2/, "") || "/";
 }
 
 function EntryDetail({ entry, onClose }: { readonly entry: RequestLogEntry; readonly onClose: () => void }) {

@@ -1,6 +1,7 @@
 /**
  * A SCIM error in plain words: what went wrong and what the identity provider expects, keyed by
- * the RFC 7644 §3.12 `scimType` when the response had one, else by the HTTP status.
+ * the RFC 7644 §3.12 `scimType` when the response had one, else by the HTTP status; and, for the
+ * setup page, what to change in the identity provider's own admin screen, naming its fields.
  */
 
 export interface Explanation {
@@ -107,4 +108,59 @@ export function explain(status: number, scimType?: string): Explanation | undefi
   if (status < 400) return undefined;
   if (scimType !== undefined && BY_SCIM_TYPE[scimType]) return BY_SCIM_TYPE[scimType];
   return BY_STATUS[status] ?? (status >= 500 ? BY_STATUS[500] : BY_STATUS[400]);
+}
+
+/** Where an identity provider's admin screen keeps what a failure points at, so advice can name it. */
+export interface ProviderScreen {
+  /** The provider's name, e.g. "Okta". */
+  readonly name: string;
+  /** What its screen calls the SCIM base URL. */
+  readonly baseUrlField: string;
+  /** What its screen calls the token. */
+  readonly tokenField: string;
+  /** Where its attribute mapping is edited, e.g. "the Provisioning tab's To App mappings". */
+  readonly mapping: string;
+}
+
+type Change = (screen: ProviderScreen) => string;
+
+const mapEveryRequired: Change = ({ name, mapping }) =>
+  `In ${name}, check ${mapping}: every required attribute (userName first) must be mapped, each to a value of its attribute's type.`;
+const mapUnique: Change = ({ name, mapping }) =>
+  `In ${name}, check ${mapping}: each person needs a userName (and an externalId) of their own. Then provision that user again.`;
+
+/** Keyed as `BY_SCIM_TYPE`; a type missing here (noTarget, tooMany, sensitive) has nothing to change in the provider's screen. */
+const CHANGE_BY_SCIM_TYPE: Readonly<Record<string, Change>> = {
+  invalidFilter: ({ name, mapping }) =>
+    `In ${name}, check ${mapping}: the attribute users are matched by (userName) must map to a plain value, without quotes.`,
+  uniqueness: mapUnique,
+  mutability: ({ name, mapping }) =>
+    `In ${name}, remove the attribute the detail names from ${mapping}, or map it to one that can be written.`,
+  invalidPath: ({ name, mapping }) =>
+    `In ${name}, check ${mapping}: the target attribute the detail names must be a SCIM attribute, spelled as RFC 7643 spells it.`,
+  invalidValue: mapEveryRequired,
+  invalidSyntax: mapEveryRequired,
+  invalidVers: ({ name }) => `In ${name}, choose SCIM 2.0 where it asks for a version.`,
+};
+
+/** Keyed as `BY_STATUS`; a 403, 412, 413, 415, 429 or 5xx is not fixed in the provider's screen. */
+const CHANGE_BY_STATUS: Readonly<Record<number, Change>> = {
+  400: mapEveryRequired,
+  401: ({ name, tokenField }) =>
+    `In ${name}, paste the token this page revealed into ${tokenField} and test the connection again; if it was lost, ask an administrator to rotate it.`,
+  404: ({ name, baseUrlField }) =>
+    `If every request fails like this, check that ${name}'s ${baseUrlField} is exactly the SCIM base URL on this page. If only some do, ${name} asked for a user or group that no longer exists here, and finds it again by userName on its next cycle.`,
+  409: mapUnique,
+  501: ({ name }) => `In ${name}, turn off the feature this request used (such as Bulk or sorting).`,
+};
+
+/**
+ * What to change in the identity provider's own admin screen for a failed response, naming that
+ * screen's fields: the setup page's reader is the provider's admin, who cannot change this service.
+ * Undefined for a success, and where nothing on the provider's side would help.
+ */
+export function changeInProvider(status: number, scimType: string | undefined, screen: ProviderScreen): string | undefined {
+  if (status < 400) return undefined;
+  if (scimType !== undefined && BY_SCIM_TYPE[scimType]) return CHANGE_BY_SCIM_TYPE[scimType]?.(screen);
+  return CHANGE_BY_STATUS[status]?.(screen);
 }
