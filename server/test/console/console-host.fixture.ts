@@ -88,14 +88,31 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
 }
 
+/** A request the page makes and expects to fail: its status, and the path of its URL. */
+export interface ExpectedFailure {
+  readonly status: number;
+  readonly path: string;
+}
+
 /**
  * Records every Content-Security-Policy violation and console error of `page` (the recorder is
- * added by the driver, outside the page's CSP).
+ * added by the driver, outside the page's CSP). Chromium logs each fetch answered 4xx as a console
+ * error ("Failed to load resource"), even one the page expects and explains — a used setup link's
+ * 410, a revoked session's 401 — so `expected` names those, each by its status and path, and any
+ * other failure is still recorded.
  */
-export async function watchViolations(page: Page): Promise<{ readonly violations: () => Promise<string[]>; readonly errors: string[] }> {
+export async function watchViolations(
+  page: Page,
+  expected: readonly ExpectedFailure[] = [],
+): Promise<{ readonly violations: () => Promise<string[]>; readonly errors: string[] }> {
   const errors: string[] = [];
   page.on("console", (message) => {
-    if (message.type() === "error") errors.push(message.text());
+    if (message.type() !== "error") return;
+    const failed = /^Failed to load resource: the server responded with a status of (\d+)/.exec(message.text());
+    const url = message.location().url;
+    const path = url === "" ? "" : new URL(url).pathname;
+    if (failed && expected.some((failure) => failure.status === Number(failed[1]) && failure.path === path)) return;
+    errors.push(message.text());
   });
   page.on("pageerror", (error) => errors.push(error.message));
   // A string, not a function: the tests compile without the DOM's types, and it runs in the page.
