@@ -17,6 +17,7 @@ import { useApi } from "./context.js";
 import { CopyButton } from "./copy-button.js";
 import { ErrorNotice } from "./error-notice.js";
 import { EventReceiversSection } from "./event-receivers-section.js";
+import { SetupLinksSection } from "./setup-links-section.js";
 import { scimBaseUrlOf, when } from "./organization.js";
 import { href, onLinkClick, type Place } from "./router.js";
 import { SecretOnce } from "./secret-once.js";
@@ -305,6 +306,7 @@ function OrganizationDetail({ id }: { readonly id: string }) {
           </table>
         </section>
       </section>
+      <SetupLinksSection orgId={id} />
       <EventReceiversSection orgId={id} />
     </>
   );

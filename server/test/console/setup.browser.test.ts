@@ -23,6 +23,7 @@ import {
   launchChromium,
   OPERATOR_KEY,
   scim,
+  signIn,
   startConsoleHost,
   watchViolations,
 } from "./console-host.fixture.js";
@@ -370,4 +371,54 @@ describe("the setup page", () => {
     expect(watched.errors).toEqual([]);
     await context.close();
   }, 120_000);
+
+  it("is made from the organization's page in the console, its URL shown once, and revoked there", async () => {
+    const orgId = `links-${randomUUID().slice(0, 8)}`;
+    expect((await operator("POST", "/organizations", { id: orgId, name: "Links Inc" })).status).toBe(201);
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const watched = await watchViolations(page);
+      await signIn(page, server.origin);
+      await page.getByRole("link", { name: "Links Inc" }).click();
+      const section = page.getByTestId("setup-links");
+      await section.getByTestId("no-setup-links").waitFor();
+      await section.getByLabel("Identity provider").selectOption("okta");
+      await section.getByLabel("Valid for").selectOption({ label: "1 day" });
+      await section.getByRole("button", { name: "Create a setup link" }).click();
+      const url = (await section.getByTestId("secret").textContent()) ?? "";
+      expect(url).toMatch(new RegExp(`^${server.origin}/console/setup#code=scimkit_link_`));
+      await section.getByRole("button", { name: "I have copied it, hide it" }).click();
+      expect(await section.getByTestId("secret").count()).toBe(0);
+      // Listed as the operator API has it: for Okta, not opened, never with its code.
+      const listed = (await (await operator("GET", `/organizations/${orgId}/setup-links`)).json()) as {
+        data: { id: string; identityProvider?: string; expiresAt: string; createdAt: string }[];
+      };
+      expect(listed.data).toHaveLength(1);
+      const [link] = listed.data;
+      expect(link?.identityProvider).toBe("okta");
+      expect(Date.parse(link?.expiresAt ?? "") - Date.parse(link?.createdAt ?? "")).toBe(24 * 60 * 60 * 1000);
+      const row = section.getByTestId(`setup-link-${link?.id}`);
+      expect(await row.getByTestId("setup-link-state").textContent()).toBe("not opened yet");
+      expect(await section.textContent()).not.toContain("scimkit_link_");
+      // Revoked there: it opens nothing.
+      page.once("dialog", (dialog) => void dialog.accept());
+      await row.getByRole("button", { name: /Revoke/ }).click();
+      await row
+        .getByTestId("setup-link-state")
+        .filter({ hasText: /^revoked/ })
+        .waitFor();
+      const code = decodeURIComponent(new URL(url).hash.replace(/^#code=/, ""));
+      const opened = await fetch(`${server.analyticsUrl}/setup/session`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ code }),
+      });
+      expect(opened.status).toBe(410);
+      expect(await watched.violations()).toEqual([]);
+      expect(watched.errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
