@@ -333,6 +333,43 @@ export interface EventReceiver {
   readonly dropped: number;
 }
 
+/** How an organization's provisioning is doing, from this host's provisioning log. */
+export interface OrganizationHealth {
+  /** An ISO 8601 time in UTC. */
+  readonly lastRequestAt?: string;
+  /** An ISO 8601 time in UTC. */
+  readonly lastSuccessAt?: string;
+  readonly day: {
+    /** Requests. */
+    readonly requests: number;
+    /** Answered 4xx or 5xx. */
+    readonly failures: number;
+    readonly errorRate: number;
+  };
+  readonly week: {
+    /** Requests. */
+    readonly requests: number;
+    /** Answered 4xx or 5xx. */
+    readonly failures: number;
+    readonly errorRate: number;
+  };
+  readonly topErrors: readonly {
+    readonly status: number;
+    readonly scimType?: string;
+    readonly detail?: string;
+    /** Times in the week. */
+    readonly count: number;
+    /** An ISO 8601 time in UTC. */
+    readonly lastAt: string;
+  }[];
+  readonly identityProvider?: string;
+  readonly userAgent?: string;
+  /** An ISO 8601 time in UTC. */
+  readonly tokenLastUsedAt?: string;
+  /** Whether the whole week was read (false: its newest 10,000 requests). */
+  readonly complete: boolean;
+}
+
 /** An identity provider the setup page guides through; `other` is any SCIM 2.0 client. */
 export type SetupIdentityProvider = "entra" | "okta" | "google" | "onelogin" | "jumpcloud" | "ping" | "other";
 

@@ -88,6 +88,25 @@ describe("setup links", POPULATED, () => {
     expect(requests.status).toBe(200);
     expect((requests.body as { data: Json[] }).data[0]).toMatchObject({ method: "POST", status: 201 });
 
+    // Health, on the page and for the organization's admins: the failure counted and listed.
+    const missing = await t.send("GET", `/scim/Organizations/${orgA.id}/v2/Users/00000000-0000-0000-0000-000000000000`, { key: token });
+    expect(missing.status).toBe(404);
+    const health = await t.get("/setup/health", session);
+    expect(health.status, health.text).toBe(200);
+    // Every request the organization's identity provider sent is in it (the world's own provisioning too); one failed.
+    const logged = ((await t.get(`/organizations/${orgA.id}/request-log?limit=100`)).body as { data: Json[] }).data.length;
+    expect(health.body).toMatchObject({
+      day: { requests: logged, failures: 1, errorRate: 1 / logged },
+      week: { requests: logged, failures: 1 },
+      topErrors: [{ status: 404, count: 1 }],
+      complete: true,
+    });
+    expect((health.body as Json)["lastSuccessAt"]).toBeDefined();
+    expect((health.body as Json)["tokenLastUsedAt"]).toBeDefined();
+    const adminHealth = await t.get(`/organizations/${orgA.id}/health`, w.keys.viewerA);
+    expect(adminHealth.body).toEqual(health.body);
+    expectProblem(await t.get(`/organizations/${orgA.id}/health`, w.keys.adminB), 404, "not-found");
+
     // Rotation without downtime: both secrets work until the customer confirms, then only the new one.
     const scim = (secret: string) => t.send("GET", `/scim/Organizations/${orgA.id}/v2/Users`, { key: secret });
     const rotated = await t.post("/setup/token/rotate", undefined, session);

@@ -530,6 +530,18 @@ export const analyticsOperations = [
     problems: { 409: "This link's page revealed no token yet.", 501: "The host's token store cannot end a grace period early." },
   },
   {
+    operationId: "getSetupHealth",
+    method: "get",
+    path: "/setup/health",
+    tag: "Setup links",
+    summary: "How the identity provider's provisioning is doing, for the setup page",
+    description:
+      "Addition to spec §5 (issue 31, point 4). With a setup session: what `GET /organizations/{id}/health` answers for the link's organization. 404 when the host keeps no provisioning log.",
+    access: "setup",
+    responses: { 200: json("The health.", ref("OrganizationHealth")) },
+    problems: { 404: "The host keeps no provisioning log." },
+  },
+  {
     operationId: "listSetupRequests",
     method: "get",
     path: "/setup/requests",
@@ -541,6 +553,22 @@ export const analyticsOperations = [
     query: { limit: { description: "At most this many (1 to 50, default 20).", schema: { type: "integer", minimum: 1, maximum: 50 } } },
     responses: { 200: json("The requests, newest first.", ref("SetupRequestList")) },
     problems: { 404: "The host keeps no provisioning log." },
+  },
+
+  {
+    operationId: "getOrganizationHealth",
+    method: "get",
+    path: "/organizations/{id}/health",
+    tag: "Provisioning log",
+    summary: "How an organization's provisioning is doing",
+    description:
+      "Addition to spec §4.6 (issue 31, point 4). From this host's provisioning log and the organization's tokens: the last request and the last success, requests, failures and error rate over the last 24 hours and 7 days, the five most frequent failures, the identity provider of the latest request, the last use of a token. A week of more than 10,000 requests is summed from its newest 10,000 (`complete: false`). 404 when the host keeps no provisioning log.",
+    access: "read",
+    pathParameters: { id: organizationIdParameter },
+    responses: { 200: json("The health.", ref("OrganizationHealth")) },
+    problems: {
+      404: "No such organization among those the caller may see, or the host keeps no provisioning log (the `detail` says which).",
+    },
   },
 
   // Provisioning log (issue 18: addition to spec §4.6)

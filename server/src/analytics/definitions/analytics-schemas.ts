@@ -907,6 +907,55 @@ export const analyticsSchemas = {
     },
   },
   EventReceiver: eventReceiver,
+  OrganizationHealth: {
+    type: "object",
+    description: "How an organization's provisioning is doing, from this host's provisioning log.",
+    required: ["day", "week", "topErrors", "complete"],
+    additionalProperties: false,
+    properties: {
+      lastRequestAt: time,
+      lastSuccessAt: time,
+      day: {
+        type: "object",
+        required: ["requests", "failures", "errorRate"],
+        additionalProperties: false,
+        properties: {
+          requests: count("Requests."),
+          failures: count("Answered 4xx or 5xx."),
+          errorRate: { type: "number", minimum: 0, maximum: 1 },
+        },
+      },
+      week: {
+        type: "object",
+        required: ["requests", "failures", "errorRate"],
+        additionalProperties: false,
+        properties: {
+          requests: count("Requests."),
+          failures: count("Answered 4xx or 5xx."),
+          errorRate: { type: "number", minimum: 0, maximum: 1 },
+        },
+      },
+      topErrors: {
+        type: "array",
+        items: {
+          type: "object",
+          required: ["status", "count", "lastAt"],
+          additionalProperties: false,
+          properties: {
+            status: { type: "integer" },
+            scimType: { type: "string" },
+            detail: { type: "string" },
+            count: count("Times in the week."),
+            lastAt: time,
+          },
+        },
+      },
+      identityProvider: { type: "string" },
+      userAgent: { type: "string" },
+      tokenLastUsedAt: time,
+      complete: { type: "boolean", description: "Whether the whole week was read (false: its newest 10,000 requests)." },
+    },
+  },
   SetupIdentityProvider: {
     type: "string",
     enum: ["entra", "okta", "google", "onelogin", "jumpcloud", "ping", "other"],

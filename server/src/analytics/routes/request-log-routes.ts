@@ -24,8 +24,10 @@ import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
 import type { OrganizationStore } from "../analytics-store.js";
 import type { Page, PageRequest } from "../analytics-store.js";
+import { organizationHealth } from "../organization-health.js";
+import { sendJson } from "../send-json.js";
 
-type RequestLogHandlers = Pick<AnalyticsHandlers, "listOrganizationRequestLog" | "listUnauthenticatedRequestLog">;
+type RequestLogHandlers = Pick<AnalyticsHandlers, "listOrganizationRequestLog" | "listUnauthenticatedRequestLog" | "getOrganizationHealth">;
 
 const noSuchOrganization = (): Error => notFound("There is no organization with this id among those you may see.");
 
@@ -184,6 +186,13 @@ export function requestLogHandlers(
       const query = logQueryOf(call.query);
       const listed = await readLogPage(call.page(), (paging) => log.list(organization.id, { ...query, ...paging }));
       call.sendPage(itemsOf(listed), renderRequestLogEntry);
+    },
+
+    async getOrganizationHealth(call) {
+      if (log === undefined) throw noLog();
+      const organization = await store.getOrganization(call.scope, call.params["id"] ?? "");
+      if (organization === undefined) throw noSuchOrganization();
+      sendJson(call.response, 200, await organizationHealth(log, dependencies.scimTokens, organization.id, dependencies.now()));
     },
 
     async listUnauthenticatedRequestLog(call) {

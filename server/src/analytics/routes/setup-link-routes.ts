@@ -11,6 +11,7 @@ import { conflict, notFound, notImplemented, setupLinkGone } from "../analytics-
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
 import type { SetupIdentityProvider, SetupLink } from "../setup-link-store.js";
+import { organizationHealth } from "../organization-health.js";
 import { DEFAULT_SETUP_LINK_MINUTES, newSetupCode, newSetupSession } from "../setup-links.js";
 import { sendJson } from "../send-json.js";
 import type { ReadableRequestLog } from "scimkit/request-log";
@@ -28,6 +29,7 @@ type SetupLinkHandlers = Pick<
   | "rotateSetupToken"
   | "confirmSetupTokenRotation"
   | "listSetupRequests"
+  | "getSetupHealth"
 >;
 
 const noSuchOrganization = (): Error => notFound("There is no organization with this id among those you may see.");
@@ -195,6 +197,11 @@ export function setupLinkHandlers(dependencies: AnalyticsDependencies, log: Read
         throw notFound("The token this link's page revealed was revoked; ask your administrator for a new link.");
       }
       sendJson(call.response, 200, await setupOf(call, link));
+    },
+    async getSetupHealth(call) {
+      const link = linkOf(call);
+      if (log === undefined) throw notFound("This host keeps no provisioning log, so there is no health to show.");
+      sendJson(call.response, 200, await organizationHealth(log, dependencies.scimTokens, link.orgId, now()));
     },
     async listSetupRequests(call) {
       const link = linkOf(call);
