@@ -87,6 +87,20 @@ function authorize(access: Access, caller: ApiKeyCaller): void {
   }
 }
 
+/**
+ * 503 for a write to an organization moving to another region, or a new child of one, which the
+ * move's cleanup could not delete with it (issue 30); from memory (`RegionsView.writesRefused`).
+ */
+function refuseMovingWrites(regions: AnalyticsDependencies["regions"], orgId: string | undefined, body: unknown): void {
+  const refused = regions?.writesRefused;
+  if (refused === undefined) return;
+  const parentId = (body as { parentId?: unknown } | undefined)?.parentId;
+  const moving =
+    (orgId === undefined ? undefined : refused.call(regions, orgId)) ??
+    (typeof parentId === "string" ? refused.call(regions, parentId) : undefined);
+  if (moving !== undefined) throw serviceUnavailable(moving, MOVE_RETRY_AFTER_SECONDS);
+}
+
 function stringParams(request: Request): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.params as Record<string, unknown>))
@@ -115,6 +129,9 @@ function operationChain(
   extras: ChainExtras,
 ): RequestHandler[] {
   const validators = operationValidators(operation);
+  // Known per operation, not per request: whether it writes, and whether the path's {id} is the organization written.
+  const writes = operation.method !== "get";
+  const writesOrganization = writes && operation.path.startsWith("/organizations/{id}");
   const handler = handlers[operation.operationId as keyof AnalyticsHandlers];
   const audit = extras.audit?.(operation.operationId);
   const chain: RequestHandler[] = [];
@@ -154,17 +171,7 @@ function operationChain(
       const body = validators.body(request.body);
       const errors = [...(query.ok ? [] : query.errors), ...(body.ok ? [] : body.errors)];
       if (!query.ok || !body.ok) throw invalidRequest(errors);
-      // An organization moving to another region takes no write until the move is over, nor a new
-      // child, which the move's cleanup could not delete with it (issue 30).
-      const parentId = (body.value as { parentId?: unknown } | undefined)?.parentId;
-      const touched =
-        operation.method !== "get" && operation.path.startsWith("/organizations/{id}") && typeof params["id"] === "string"
-          ? params["id"]
-          : undefined;
-      const moving =
-        (touched === undefined ? undefined : dependencies.regions?.writesRefused?.(touched)) ??
-        (typeof parentId === "string" && operation.method !== "get" ? dependencies.regions?.writesRefused?.(parentId) : undefined);
-      if (moving !== undefined) throw serviceUnavailable(moving, MOVE_RETRY_AFTER_SECONDS);
+      if (writes) refuseMovingWrites(dependencies.regions, writesOrganization ? params["id"] : undefined, body.value);
       const caller = (response.locals as { analyticsCaller?: ApiKeyCaller }).analyticsCaller;
       const binding: CursorBinding = { operationId: operation.operationId, params, query: query.value, secret: cursorSecret };
       const call: AnalyticsCall = {

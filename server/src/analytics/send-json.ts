@@ -24,6 +24,12 @@ export function sendJson(response: Response, status: number, body: unknown): voi
   response.end(text);
 }
 
+/** Sends `body`, which holds a secret shown only here, as JSON: no cache between us and its one reader keeps it. */
+export function sendSecret(response: Response, status: number, body: unknown): void {
+  response.setHeader("Cache-Control", "no-store");
+  sendJson(response, status, body);
+}
+
 /** Sends an RFC 9457 problem as `application/problem+json`, its `status` the response's. */
 export function sendProblem(response: Response, problem: ProblemDetails): void {
   const text = JSON.stringify(problem);

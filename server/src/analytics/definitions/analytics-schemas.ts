@@ -157,6 +157,29 @@ const eventReceiver: JsonSchema = {
   },
 };
 
+/** Requests and failures over one window of an organization's health (issue 31). */
+const healthWindow: JsonSchema = {
+  type: "object",
+  required: ["requests", "failures", "errorRate"],
+  additionalProperties: false,
+  properties: {
+    requests: count("Requests."),
+    failures: count("Answered 4xx or 5xx."),
+    errorRate: { type: "number", minimum: 0, maximum: 1 },
+  },
+};
+
+/** A `{ data }` list of every `item`, unpaged. */
+function allOf(item: string, description?: string): JsonSchema {
+  return {
+    type: "object",
+    ...(description === undefined ? {} : { description }),
+    required: ["data"],
+    additionalProperties: false,
+    properties: { data: { type: "array", items: ref(item) } },
+  };
+}
+
 /** A `{ data, nextCursor }` page of `item`. */
 function listOf(item: string, description: string): JsonSchema {
   return {
@@ -848,13 +871,7 @@ export const analyticsSchemas = {
     },
   },
   Token: scimToken,
-  TokenList: {
-    type: "object",
-    description: "Every SCIM token of the organization, static ones first, then issued ones oldest first. Never a secret.",
-    required: ["data"],
-    additionalProperties: false,
-    properties: { data: { type: "array", items: ref("Token") } },
-  },
+  TokenList: allOf("Token", "Every SCIM token of the organization, static ones first, then issued ones oldest first. Never a secret."),
   TokenIssue: {
     type: "object",
     description:
@@ -915,26 +932,8 @@ export const analyticsSchemas = {
     properties: {
       lastRequestAt: time,
       lastSuccessAt: time,
-      day: {
-        type: "object",
-        required: ["requests", "failures", "errorRate"],
-        additionalProperties: false,
-        properties: {
-          requests: count("Requests."),
-          failures: count("Answered 4xx or 5xx."),
-          errorRate: { type: "number", minimum: 0, maximum: 1 },
-        },
-      },
-      week: {
-        type: "object",
-        required: ["requests", "failures", "errorRate"],
-        additionalProperties: false,
-        properties: {
-          requests: count("Requests."),
-          failures: count("Answered 4xx or 5xx."),
-          errorRate: { type: "number", minimum: 0, maximum: 1 },
-        },
-      },
+      day: healthWindow,
+      week: healthWindow,
       topErrors: {
         type: "array",
         items: {
@@ -1000,12 +999,7 @@ export const analyticsSchemas = {
       url: { type: "string", format: "uri", description: "The link to send the IT admin; its code is shown here only." },
     },
   },
-  SetupLinkList: {
-    type: "object",
-    required: ["data"],
-    additionalProperties: false,
-    properties: { data: { type: "array", items: ref("SetupLink") } },
-  },
+  SetupLinkList: allOf("SetupLink"),
   SetupOpen: {
     type: "object",
     required: ["code"],
@@ -1109,13 +1103,10 @@ export const analyticsSchemas = {
       },
     },
   },
-  EventReceiverList: {
-    type: "object",
-    description: "Every security event receiver of the organization, oldest first. Never an `Authorization` value.",
-    required: ["data"],
-    additionalProperties: false,
-    properties: { data: { type: "array", items: ref("EventReceiver") } },
-  },
+  EventReceiverList: allOf(
+    "EventReceiver",
+    "Every security event receiver of the organization, oldest first. Never an `Authorization` value.",
+  ),
   DeliveryFailure: deliveryFailure,
   RegionOrganization: {
     type: "object",
@@ -1176,12 +1167,7 @@ export const analyticsSchemas = {
       lastError: { type: "string", description: "Why the current step last failed; it is retried." },
     },
   },
-  RegionMoveList: {
-    type: "object",
-    required: ["data"],
-    additionalProperties: false,
-    properties: { data: { type: "array", items: ref("RegionMove") } },
-  },
+  RegionMoveList: allOf("RegionMove"),
   Regions: {
     type: "object",
     description: "The regions of the service as the host answering sees them.",

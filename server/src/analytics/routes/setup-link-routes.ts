@@ -6,14 +6,14 @@
  * takes the operator out of the loop when the customer wants it.
  */
 import { hashToken, MAX_ROTATION_GRACE_SECONDS, requestOrigin } from "scimkit";
-import type { Response } from "express";
 import { conflict, notFound, notImplemented, setupLinkGone } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
 import type { SetupIdentityProvider, SetupLink } from "../setup-link-store.js";
 import { organizationHealth } from "../organization-health.js";
 import { DEFAULT_SETUP_LINK_MINUTES, newSetupCode, newSetupSession } from "../setup-links.js";
-import { sendJson } from "../send-json.js";
+import { sendJson, sendSecret } from "../send-json.js";
+import type { CompatibilityProfileName } from "scimkit/core";
 import type { ReadableRequestLog } from "scimkit/request-log";
 import { v7 } from "uuid";
 
@@ -42,7 +42,7 @@ const GONE: Readonly<Record<"expired" | "used" | "revoked", string>> = {
 };
 
 /** The compatibility profile an identity provider's requests are served with. */
-const PROFILE_OF: Readonly<Record<SetupIdentityProvider, string>> = {
+const PROFILE_OF: Readonly<Record<SetupIdentityProvider, CompatibilityProfileName>> = {
   entra: "entra",
   okta: "okta",
   google: "google",
@@ -51,12 +51,6 @@ const PROFILE_OF: Readonly<Record<SetupIdentityProvider, string>> = {
   ping: "ping",
   other: "generic",
 };
-
-/** A secret is never cached by anything between us and its one reader. */
-function sendSecret(response: Response, status: number, body: unknown): void {
-  response.setHeader("Cache-Control", "no-store");
-  sendJson(response, status, body);
-}
 
 /** The setup session's link: the operation's access admits only a setup caller. */
 function linkOf(call: AnalyticsCall): SetupLink {
@@ -158,7 +152,7 @@ export function setupLinkHandlers(dependencies: AnalyticsDependencies, log: Read
       const { identityProvider } = call.body as { readonly identityProvider: SetupIdentityProvider };
       await store.setSetupIdentityProvider(link.id, identityProvider);
       const updated = await store.updateOrganization({ all: true }, link.orgId, {
-        compatibility: PROFILE_OF[identityProvider] as never,
+        compatibility: PROFILE_OF[identityProvider],
         updatedAt: now().toISOString(),
       });
       if (updated === undefined) throw notFound("This setup link's organization is gone.");

@@ -6,7 +6,6 @@
  * its digest. Static tokens (the host's `SCIMKIT_ORGS`) are listed but changed only where they
  * are configured.
  */
-import type { Response } from "express";
 import { conflict, invalidRequest, notFound, notImplemented, unauthorized } from "../analytics-problem.js";
 import type { AnalyticsCall, AnalyticsHandlers } from "../analytics-call.js";
 import type { AnalyticsDependencies } from "../analytics-dependencies.js";
@@ -14,7 +13,7 @@ import type { AdminUserStore, Organization, OrganizationStore } from "../analyti
 import { newApiKey } from "../api-keys.js";
 import { issueWhileExists } from "../issue-while-exists.js";
 import { renderIssuedToken, renderStaticToken, type RenderedScimToken } from "../render-scim-token.js";
-import { sendJson, sendNoContent } from "../send-json.js";
+import { sendJson, sendNoContent, sendSecret } from "../send-json.js";
 
 type TokenHandlers = Pick<
   AnalyticsHandlers,
@@ -34,12 +33,6 @@ const staticTokenConflict = (): Error =>
   conflict(
     "This token is static: it comes from the host's environment (SCIMKIT_ORGS) and can be changed only there, taking effect when the service restarts. To replace it without a restart, issue a token here, move the identity provider to it, then remove the static one from the environment.",
   );
-
-/** A secret is in the body: no cache may keep it (RFC 9111 §5.2.2.5). */
-function sendSecret(response: Response, status: number, body: unknown): void {
-  response.setHeader("Cache-Control", "no-store");
-  sendJson(response, status, body);
-}
 
 /** The `expiresAt` of a body, refused (400) unless it is in the future: an expired token is of no use. */
 function futureExpiry(value: unknown, now: Date): string | undefined {

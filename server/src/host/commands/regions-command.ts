@@ -9,8 +9,8 @@ import { isRegionMoveRefusal, type AnalyticsDatabase, type RegionMove, type Regi
 import type { Kysely } from "kysely";
 import type { HostStore } from "../open-host-store.js";
 import type { HostSettings } from "../host-settings.js";
-import { loadRegionMoveBook, type RegionMoveBook } from "../regions/region-move-book.js";
-import { FINAL_MOVE_STEPS, publicMove, requestCancel, requestMove } from "../regions/region-move-requests.js";
+import { FINAL_MOVE_STEPS, loadRegionMoveBook, type RegionMoveBook } from "../regions/region-move-book.js";
+import { publicMove, requestCancel, requestMove } from "../regions/region-move-requests.js";
 import type { HostCommand } from "./host-command.js";
 import { type CliAuditOperation, auditedCommandWrite } from "./audited-command-write.js";
 import { failure, noSubcommand, unknownSubcommand, usageError } from "./command-error.js";

@@ -13,6 +13,7 @@
  */
 import { createHash } from "node:crypto";
 import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { ScimObject } from "scimkit/core";
 import type { SqlDialect, SqlStoreDatabase } from "scimkit/sql";
 
 /** Which engine holds the tables: how a table's columns are listed differs. */
@@ -197,7 +198,7 @@ export async function upsertOrganizationRows(
       sql`(${sql.join(
         columns.map((column) => {
           const value = row[column] ?? null;
-          return sql`${json.has(column) && value !== null ? database.dialect.toJson(value as never) : value}`;
+          return sql`${json.has(column) && value !== null ? database.dialect.toJson(value as ScimObject) : value}`;
         }),
       )})`,
   );

@@ -8,10 +8,13 @@
 import type { AnalyticsDatabase, RegionMove, RegionMoveStep } from "@scimkit/server";
 import type { Kysely } from "kysely";
 
+/** A row of `scimkit_region_moves`. */
+type RegionMovesTable = AnalyticsDatabase["scimkit_region_moves"];
+
 /** The source's steps before the switch: writes are refused from `freezing` on. */
 const FROZEN: ReadonlySet<RegionMoveStep> = new Set(["freezing", "copying", "verifying", "switching"]);
 /** Steps after which a move is over: a new one of the organization may replace its row. */
-const FINAL_STEPS: readonly RegionMoveStep[] = ["done", "rolled-back", "home"];
+export const FINAL_MOVE_STEPS: ReadonlySet<RegionMoveStep> = new Set(["done", "rolled-back", "home"]);
 /** The source's steps from the switch on: the organization is the target's. */
 const LEFT: ReadonlySet<RegionMoveStep> = new Set(["cleaning", "done"]);
 
@@ -62,20 +65,7 @@ export interface RegionMoveBook {
   settled(orgId: string): Promise<void>;
 }
 
-function recordOf(
-  row: {
-    org_id: string;
-    move_id: string;
-    side: string;
-    peer_region: string;
-    step: string;
-    started_at: string;
-    updated_at: string;
-    requested_by: string | null;
-    last_error: string | null;
-  },
-  self: string,
-): RegionMoveRecord {
+function recordOf(row: RegionMovesTable, self: string): RegionMoveRecord {
   const source = row.side === "source";
   return {
     orgId: row.org_id,
@@ -91,7 +81,7 @@ function recordOf(
   };
 }
 
-function rowOf(record: RegionMoveRecord) {
+function rowOf(record: RegionMoveRecord): RegionMovesTable {
   return {
     org_id: record.orgId,
     move_id: record.moveId,
@@ -133,7 +123,7 @@ export async function loadRegionMoveBook(db: Kysely<AnalyticsDatabase>, self: st
           conflict
             .column("org_id")
             .doUpdateSet({ ...row })
-            .where("scimkit_region_moves.step", "in", [...FINAL_STEPS]),
+            .where("scimkit_region_moves.step", "in", [...FINAL_MOVE_STEPS]),
         )
         .executeTakeFirst();
       if (Number(result.numInsertedOrUpdatedRows ?? 0) === 1) {

@@ -11,6 +11,8 @@
  * `org_id`, or its operation), and holds scalars, or a JSON document in a JSON column; an
  * organization already homed here is never overwritten (409).
  */
+import { sql } from "kysely";
+import type { ScimObject } from "scimkit/core";
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import type { AuditTrail } from "scimkit/audit";
 import {
@@ -50,44 +52,41 @@ function refuse(status: number, detail: string): never {
 }
 
 /** Each row checked against the table, the organization and this database's columns. */
-function checkedRows(
+async function checkedRows(
   tableName: unknown,
   rows: unknown,
   orgId: string,
   columns: (table: string) => Promise<ReadonlySet<string>>,
 ): Promise<{ readonly table: NonNullable<ReturnType<typeof organizationTable>>; readonly rows: OrganizationRow[] }> {
-  return (async () => {
-    const table = typeof tableName === "string" ? organizationTable(tableName) : undefined;
-    if (table === undefined) refuse(400, "table is not one of an organization's tables");
-    if (!Array.isArray(rows) || rows.length === 0 || rows.length > MAX_MOVE_PAGE_ROWS) {
-      refuse(400, `rows is 1 to ${MAX_MOVE_PAGE_ROWS} rows`);
+  const table = typeof tableName === "string" ? organizationTable(tableName) : undefined;
+  if (table === undefined) refuse(400, "table is not one of an organization's tables");
+  if (!Array.isArray(rows) || rows.length === 0 || rows.length > MAX_MOVE_PAGE_ROWS) {
+    refuse(400, `rows is 1 to ${MAX_MOVE_PAGE_ROWS} rows`);
+  }
+  const known = await columns(table.name);
+  const json = new Set(table.json ?? []);
+  let names: string | undefined;
+  const checked = rows.map((row: unknown): OrganizationRow => {
+    if (typeof row !== "object" || row === null || Array.isArray(row)) refuse(400, "a row is not an object");
+    const record = row as Record<string, unknown>;
+    const keys = Object.keys(record).sort();
+    const joined = keys.join(",");
+    if (names !== undefined && joined !== names) refuse(400, "the rows of a page have different columns");
+    names = joined;
+    for (const key of keys) {
+      if (!known.has(key)) refuse(400, `${table.name} has no column ${key}`);
+      const value = record[key];
+      const scalar = value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+      if (!scalar && !(json.has(key) && typeof value === "object")) refuse(400, `${table.name}.${key} holds a value of the wrong kind`);
     }
-    const known = await columns(table.name);
-    const json = new Set(table.json ?? []);
-    let names: string | undefined;
-    const checked = rows.map((row: unknown): OrganizationRow => {
-      if (typeof row !== "object" || row === null || Array.isArray(row)) refuse(400, "a row is not an object");
-      const record = row as Record<string, unknown>;
-      const keys = Object.keys(record).sort();
-      const joined = keys.join(",");
-      if (names !== undefined && joined !== names) refuse(400, "the rows of a page have different columns");
-      names = joined;
-      for (const key of keys) {
-        if (!known.has(key)) refuse(400, `${table.name} has no column ${key}`);
-        const value = record[key];
-        const scalar = value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean";
-        if (!scalar && !(json.has(key) && typeof value === "object")) refuse(400, `${table.name}.${key} holds a value of the wrong kind`);
-      }
-      for (const key of table.key)
-        if (record[key] === undefined || record[key] === null) refuse(400, `a row of ${table.name} lacks ${key}`);
-      if (table.scope === "org_id" && record["org_id"] !== orgId) refuse(400, `a row of ${table.name} is not of organization ${orgId}`);
-      if (table.scope === "id" && (record["id"] !== orgId || (record["parent_id"] ?? null) !== null)) {
-        refuse(400, `the organization row is not ${orgId}'s, or has a parent`);
-      }
-      return record;
-    });
-    return { table, rows: checked };
-  })();
+    for (const key of table.key) if (record[key] === undefined || record[key] === null) refuse(400, `a row of ${table.name} lacks ${key}`);
+    if (table.scope === "org_id" && record["org_id"] !== orgId) refuse(400, `a row of ${table.name} is not of organization ${orgId}`);
+    if (table.scope === "id" && (record["id"] !== orgId || (record["parent_id"] ?? null) !== null)) {
+      refuse(400, `the organization row is not ${orgId}'s, or has a parent`);
+    }
+    return record;
+  });
+  return { table, rows: checked };
 }
 
 /** The channel's router, for the host to mount at `/regions/v1/moves`. */
@@ -150,13 +149,8 @@ export function regionMoveChannel(options: {
       if (table.scope === "operation") {
         // A report row belongs to an operation of this organization, copied before it.
         const operations = [...new Set(rows.map((row) => String(row["operation_id"])))];
-        const found = await trx
-          .selectFrom("scimkit_operations" as never)
-          .select("id" as never)
-          .where("org_id" as never, "=", orgId as never)
-          .where("id" as never, "in", operations as never)
-          .execute();
-        if (found.length !== operations.length) refuse(400, `a report row is not of an operation of ${orgId}`);
+        const found = await sql`select id from scimkit_operations where org_id = ${orgId} and id in (${sql.join(operations)})`.execute(trx);
+        if (found.rows.length !== operations.length) refuse(400, `a report row is not of an operation of ${orgId}`);
       }
       await upsertOrganizationRows(trx, database, table, rows);
       if (table.name === "scimkit_resources" && database.dialect.indexResources) {
@@ -165,7 +159,7 @@ export function regionMoveChannel(options: {
             kind: "write",
             orgId,
             id: String(row["id"]),
-            attributes: row["attributes"] as never,
+            attributes: row["attributes"] as ScimObject,
           });
         }
       }

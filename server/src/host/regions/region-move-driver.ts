@@ -26,14 +26,12 @@ import {
   type OrganizationDatabase,
   type TableDigest,
 } from "./organization-tables.js";
-import type { RegionMoveBook, RegionMoveRecord } from "./region-move-book.js";
+import { FINAL_MOVE_STEPS, type RegionMoveBook, type RegionMoveRecord } from "./region-move-book.js";
 import { regionMoveTarget } from "./region-move-target.js";
-import { FINAL_MOVE_STEPS, organizationPlace, publicMove, requestCancel, requestMove } from "./region-move-requests.js";
+import { organizationPlace, publicMove, requestCancel, requestMove } from "./region-move-requests.js";
 
 /** The pause before a failed step is tried again, doubling up to the last. */
 const RETRY_MS = [250, 500, 1000, 2000, 4000, 8000, 15_000, 30_000] as const;
-
-const FINAL = FINAL_MOVE_STEPS;
 
 /** The driver: what the operator API asks, and its background work. */
 export interface RegionMoveDriver extends RegionMoves {
@@ -170,7 +168,7 @@ export function regionMoveDriver(options: RegionMoveDriverOptions): RegionMoveDr
   async function drive(orgId: string): Promise<void> {
     for (;;) {
       const record = book.get(orgId);
-      if (stopped || record === undefined || record.side !== "source" || FINAL.has(record.step)) {
+      if (stopped || record === undefined || record.side !== "source" || FINAL_MOVE_STEPS.has(record.step)) {
         retries.delete(orgId);
         return;
       }
@@ -236,7 +234,7 @@ export function regionMoveDriver(options: RegionMoveDriverOptions): RegionMoveDr
       return record === undefined ? undefined : publicMove(record);
     },
     resume() {
-      for (const record of book.all()) if (record.side === "source" && !FINAL.has(record.step)) kick(record.orgId);
+      for (const record of book.all()) if (record.side === "source" && !FINAL_MOVE_STEPS.has(record.step)) kick(record.orgId);
       // Moves the CLI asked for, or cancelled, in this region's database.
       poller ??= setInterval(() => {
         book.refresh().then(

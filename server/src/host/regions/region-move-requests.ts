@@ -8,10 +8,8 @@ import { randomUUID } from "node:crypto";
 import type { RegionMove, RegionMoveRefusal, RegionMoveStep } from "@scimkit/server";
 import { sql } from "kysely";
 import type { OrganizationDatabase } from "./organization-tables.js";
-import type { RegionMoveBook, RegionMoveRecord } from "./region-move-book.js";
+import { FINAL_MOVE_STEPS, type RegionMoveBook, type RegionMoveRecord } from "./region-move-book.js";
 
-/** The steps after which a move is over. */
-export const FINAL_MOVE_STEPS: ReadonlySet<RegionMoveStep> = new Set(["done", "rolled-back", "home"]);
 /** The source's steps a rollback may start from: before the switch. */
 const CANCELLABLE: ReadonlySet<RegionMoveStep> = new Set(["requested", "freezing", "copying", "verifying"]);
 
